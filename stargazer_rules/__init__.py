@@ -1,0 +1,1 @@
+"""Stargazer's rules as validated data plus a small interpreter."""

@@ -1,0 +1,557 @@
+"""The skill vocabulary: one class per effect, named exactly as in the crew YAML.
+
+A crew's skill is a list of effects. The loader builds each from its YAML mapping through a
+registry (``EFFECT_TYPES``, name -> class); the engine runs them and never looks at crew ids.
+Each effect type declares its parameters once (``params``); the loader's checks and the crew
+schema's effect section are both generated from that declaration (``effect_schema``).
+
+Timing (``when``) says at which point of the turn an effect resolves:
+
+- ``on_choose``: right after the worker is placed and the motivation bonus taken (R5);
+- ``survey``: changes this turn's survey (count, walk limits); resolved with ``on_choose``;
+- ``after_survey``: after the survey's cubes are placed;
+- ``round_end``: at the end of the round, after free cubes are added (R11, R12), and only if
+  the game goes on.
+
+An effect that needs a decision returns its options from ``choices``; the engine turns them
+into a pending decision for the chooser. Options that cannot be applied are never offered, and
+an effect with no option left is skipped with an event (R9).
+
+New effect types for ideas the vocabulary lacks: subclass ``Effect``, declare ``name``,
+``timings``, ``params`` and the two methods, and pass ``extend_effect_types(EFFECT_TYPES, New)``
+to ``load_ruleset``. See docs/skills.md.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import attrs
+
+from stargazer_rules.actions import (
+    CHOOSE_OPTION,
+    NAME_START_PLAYER,
+    TARGET_CREW,
+    TARGET_PLANET,
+    Action,
+    action,
+)
+
+if TYPE_CHECKING:
+    from stargazer_rules.engine import Table
+
+ON_CHOOSE = "on_choose"
+SURVEY = "survey"
+AFTER_SURVEY = "after_survey"
+ROUND_END = "round_end"
+TIMINGS = (ON_CHOOSE, SURVEY, AFTER_SURVEY, ROUND_END)
+
+#: Owner number of a free cube on a Planet: it belongs to the virtual player (R15).
+FREE_CUBE_OWNER = -1
+
+
+class _Required:
+    """Marks a parameter without a default."""
+
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Any = _Required()
+
+
+@attrs.frozen
+class Param:
+    """One parameter of an effect type, declared once for the loader, the schema and the docs.
+
+    ``kind`` is ``integer``, ``choice`` (one of ``choices``), ``colour`` (a colour id of the
+    ruleset) or ``options`` (a list of effect lists, for ``choose_one``). A parameter with a
+    ``default`` may be left out of the YAML.
+    """
+
+    name: str
+    kind: str
+    description: str
+    minimum: int | None = None
+    choices: tuple[str, ...] = ()
+    default: Any = REQUIRED
+    required_when: tuple[str, str] | None = None  # (other param, value) that makes it required
+
+    @property
+    def required(self) -> bool:
+        return self.default is REQUIRED and self.required_when is None
+
+
+@attrs.frozen(kw_only=True)
+class Effect:
+    """Base of every effect type. ``when`` is the effect's timing, one of its type's ``timings``."""
+
+    name: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    timings: ClassVar[tuple[str, ...]] = ()
+    params: ClassVar[tuple[Param, ...]] = ()
+
+    when: str
+
+    @property
+    def steps(self) -> int:
+        """How many times the effect resolves (a counted effect places ``count`` cubes one by one)."""
+        return 1
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...] | None:
+        """The options of the decision this effect asks ``seat`` for; None when it needs none.
+
+        ``slot`` is the crew slot whose skill is resolving. An empty tuple means the effect
+        cannot be applied now and is skipped (R9).
+        """
+        return None
+
+    def apply(
+        self, table: Table, seat: int, slot: int, choice: Action | None
+    ) -> tuple[tuple[int, ...], ...]:
+        """Apply one step for ``seat``; return paths (relative to this effect) to resolve next."""
+        raise NotImplementedError
+
+    def can_apply(self, table: Table, seat: int, slot: int) -> bool:
+        options = self.choices(table, seat, slot)
+        return options is None or len(options) > 0
+
+    def to_data(self) -> dict[str, Any]:
+        """The effect as it is written in YAML (defaults included)."""
+        data: dict[str, Any] = {"effect": self.name}
+        for param in self.params:
+            value = getattr(self, param.name)
+            if value is None:
+                continue
+            if param.kind == "options":
+                value = [[effect.to_data() for effect in option] for option in value]
+            data[param.name] = value
+        data["when"] = self.when
+        return data
+
+
+_NO_FOLLOW_UP: tuple[tuple[int, ...], ...] = ()
+
+_COUNT = Param("count", "integer", "How many cubes, placed one at a time.", minimum=1, default=1)
+
+
+@attrs.frozen(kw_only=True)
+class AddFreeCubes(Effect):
+    """Free cubes from the stock onto another crew of the chooser's choice, within the cap (R11)."""
+
+    name: ClassVar[str] = "add_free_cubes"
+    summary: ClassVar[str] = (
+        "Move free cubes from the stock onto other crews, one at a time, each onto a crew the "
+        "chooser picks that holds fewer than the free-cube cap."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    params: ClassVar[tuple[Param, ...]] = (_COUNT,)
+
+    count: int = 1
+
+    @property
+    def steps(self) -> int:
+        return self.count
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        if table.stock == 0:
+            return ()
+        cap = table.game.ruleset.max_free_cubes_per_crew
+        free = table.crew_free
+        return tuple(
+            action(TARGET_CREW, other)
+            for other in range(len(free))
+            if other != slot and free[other] < cap
+        )
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        table.stock_to_crew(choice.target)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class AllowRepeatPlanet(Effect):
+    """This turn's survey may put two cubes in a row on the same Planet (lifts the R8 limit)."""
+
+    name: ClassVar[str] = "allow_repeat_planet"
+    summary: ClassVar[str] = (
+        "This turn's survey is made cube by cube and may stay on the Planet it is on for "
+        "another cube, instead of moving on."
+    )
+    timings: ClassVar[tuple[str, ...]] = (SURVEY,)
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        table.survey_rules |= REPEAT
+        table.log_effect(seat, slot, self)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class ChangeSurveyCount(Effect):
+    """Add ``delta`` (negative to take away) to this turn's survey count (R7)."""
+
+    name: ClassVar[str] = "change_survey_count"
+    summary: ClassVar[str] = (
+        "Add to (or, negative, take from) the chosen crew's survey count for this turn; the "
+        "count never drops below 0."
+    )
+    timings: ClassVar[tuple[str, ...]] = (SURVEY,)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("delta", "integer", "Cubes added to the survey count this turn (may be negative)."),
+    )
+
+    delta: int
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        table.survey_bonus += self.delta
+        table.log_effect(seat, slot, self)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class ChooseDirection(Effect):
+    """This turn's survey may walk counter-clockwise instead of clockwise (R8)."""
+
+    name: ClassVar[str] = "choose_direction"
+    summary: ClassVar[str] = (
+        "The survey's walk may go counter-clockwise instead of clockwise; the chooser decides "
+        "with the start Planet."
+    )
+    timings: ClassVar[tuple[str, ...]] = (SURVEY,)
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        table.survey_rules |= DIRECTION
+        table.log_effect(seat, slot, self)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class ChooseOne(Effect):
+    """The chooser picks one option, a list of effects, among those that can be applied (R9)."""
+
+    name: ClassVar[str] = "choose_one"
+    summary: ClassVar[str] = (
+        "The chooser picks one of the options, each a list of effects; only options with at "
+        "least one effect that can be applied are offered."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param(
+            "options",
+            "options",
+            "Two or more options; each is a list of effects that resolve in order when picked.",
+            minimum=2,
+        ),
+    )
+
+    options: tuple[tuple[Effect, ...], ...]
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        return tuple(
+            action(CHOOSE_OPTION, index)
+            for index, option in enumerate(self.options)
+            if any(effect.can_apply(table, seat, slot) for effect in option)
+        )
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        table.log("option_chosen", player=seat, crew=table.crew_id(slot), option=choice.target)
+        return tuple((choice.target, index) for index in range(len(self.options[choice.target])))
+
+
+@attrs.frozen(kw_only=True)
+class GainVP(Effect):
+    """Score VP at once (R18 counts them as VP scored during play)."""
+
+    name: ClassVar[str] = "gain_vp"
+    summary: ClassVar[str] = "Score VP at once."
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    params: ClassVar[tuple[Param, ...]] = (Param("vp", "integer", "VP scored.", minimum=1),)
+
+    vp: int
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        table.add_vp(seat, self.vp)
+        table.log("vp_gained", player=seat, crew=table.crew_id(slot), vp=self.vp)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class MaySkipPlanets(Effect):
+    """This turn's survey may skip Planets: each cube goes to any Planet with room (R8 lifted)."""
+
+    name: ClassVar[str] = "may_skip_planets"
+    summary: ClassVar[str] = (
+        "This turn's survey is made cube by cube and may skip Planets: each cube goes on any "
+        "Planet with room other than the one that just got a cube."
+    )
+    timings: ClassVar[tuple[str, ...]] = (SURVEY,)
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        table.survey_rules |= SKIP
+        table.log_effect(seat, slot, self)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class NameStartPlayer(Effect):
+    """At round end the chooser names the next start player, any seat (R12, R19)."""
+
+    name: ClassVar[str] = "name_start_player"
+    summary: ClassVar[str] = (
+        "At the end of the round, if the game goes on, the chooser names the next start "
+        "player (any seat, their own included)."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ROUND_END,)
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        return tuple(action(NAME_START_PLAYER, other) for other in range(table.players))
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        table.start_player = choice.target
+        table.log("start_player_named", player=seat, start_player=choice.target)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class PlaceFreeCubes(Effect):
+    """Free cubes from the stock onto Planets' normal squares, one at a time (R2, R15)."""
+
+    name: ClassVar[str] = "place_free_cubes"
+    summary: ClassVar[str] = (
+        "Move free cubes from the stock onto the next square of Planets the chooser picks, one "
+        "at a time; they belong to the virtual player."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    params: ClassVar[tuple[Param, ...]] = (_COUNT,)
+
+    count: int = 1
+
+    @property
+    def steps(self) -> int:
+        return self.count
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        if table.stock == 0:
+            return ()
+        return tuple(action(TARGET_PLANET, p) for p in table.planets_with_room())
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        table.stock -= 1
+        table.place_on_track(choice.target, FREE_CUBE_OWNER)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class PlaceOnCrew(Effect):
+    """The chooser's cubes from hand onto other crews, one at a time (feeding R6's 2-VP bonus)."""
+
+    name: ClassVar[str] = "place_on_crew"
+    summary: ClassVar[str] = (
+        "Move the chooser's cubes from hand onto other crews, one at a time; whoever chooses "
+        "such a crew later scores the player-cube motivation bonus for them."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    params: ClassVar[tuple[Param, ...]] = (_COUNT,)
+
+    count: int = 1
+
+    @property
+    def steps(self) -> int:
+        return self.count
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        if table.hands[seat] == 0:
+            return ()
+        return tuple(action(TARGET_CREW, other) for other in range(table.crew_count) if other != slot)
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        table.hand_to_crew(seat, choice.target)
+        return _NO_FOLLOW_UP
+
+
+#: Which Planets a ``place_on_special`` effect may use.
+SPECIAL_TARGETS = ("any", "colour", "surveyed")
+
+
+@attrs.frozen(kw_only=True)
+class PlaceOnSpecial(Effect):
+    """The chooser's cubes from hand onto special squares with room, one at a time (R3)."""
+
+    name: ClassVar[str] = "place_on_special"
+    summary: ClassVar[str] = (
+        "Move the chooser's cubes from hand onto special squares with room, one at a time, on "
+        "any Planet, on Planets of one colour, or on Planets surveyed this turn."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    params: ClassVar[tuple[Param, ...]] = (
+        _COUNT,
+        Param(
+            "planets",
+            "choice",
+            "Which Planets: any, those of one colour, or those that got a cube in this turn's "
+            "survey (needs when: after_survey).",
+            choices=SPECIAL_TARGETS,
+            default="any",
+        ),
+        Param(
+            "colour",
+            "colour",
+            "The colour id, when planets is colour.",
+            required_when=("planets", "colour"),
+        ),
+    )
+
+    count: int = 1
+    planets: str = "any"
+    colour: str | None = None
+
+    @property
+    def steps(self) -> int:
+        return self.count
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        if table.hands[seat] == 0:
+            return ()
+        if self.planets == "surveyed":
+            candidates = sorted(table.surveyed)
+        elif self.planets == "colour":
+            candidates = [p for p in range(table.planet_count) if table.colour_of(p) == self.colour]
+        else:
+            candidates = range(table.planet_count)
+        return tuple(action(TARGET_PLANET, p) for p in candidates if table.special_room(p) > 0)
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        table.hand_to_special(seat, choice.target)
+        return _NO_FOLLOW_UP
+
+
+# Survey rule flags set by the survey-timing effects above.
+REPEAT = 1
+SKIP = 2
+DIRECTION = 4
+
+_BUILT_IN: tuple[type[Effect], ...] = (
+    AddFreeCubes,
+    AllowRepeatPlanet,
+    ChangeSurveyCount,
+    ChooseDirection,
+    ChooseOne,
+    GainVP,
+    MaySkipPlanets,
+    NameStartPlayer,
+    PlaceFreeCubes,
+    PlaceOnCrew,
+    PlaceOnSpecial,
+)
+
+#: The built-in vocabulary, alphabetised: effect name -> effect class.
+EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
+    {cls.name: cls for cls in sorted(_BUILT_IN, key=lambda cls: cls.name)}
+)
+
+
+def extend_effect_types(
+    base: Mapping[str, type[Effect]], *new_types: type[Effect]
+) -> Mapping[str, type[Effect]]:
+    """A new registry: ``base`` plus ``new_types``. ``base`` is copied, never changed.
+
+    Raises ``ValueError`` for a type without a name, timings, or with a name already taken.
+    """
+    table = dict(base)
+    for cls in new_types:
+        if not cls.name or not cls.timings:
+            raise ValueError(f"effect type {cls.__qualname__} must declare name and timings")
+        if not set(cls.timings) <= set(TIMINGS):
+            raise ValueError(f"effect type {cls.name!r}: timings must be among {TIMINGS}")
+        if cls.name in table:
+            raise ValueError(f"effect type {cls.name!r} is already registered")
+        table[cls.name] = cls
+    return MappingProxyType(dict(sorted(table.items())))
+
+
+def effect_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict[str, Any]:
+    """The JSON Schema of one effect mapping, generated from the parameter declarations.
+
+    The crew schema embeds this under ``$defs.effect``; the loader validates against it, so
+    the file in ``schemas/`` and the checks at load time cannot drift apart.
+    """
+    names = list(effect_types)
+    rules: list[dict[str, Any]] = []
+    for name, cls in effect_types.items():
+        properties: dict[str, Any] = {
+            "effect": {"const": name},
+            "when": {
+                "enum": list(cls.timings),
+                "default": cls.timings[0],
+                "description": "When the effect resolves: " + ", ".join(cls.timings) + ".",
+            },
+        }
+        required = ["effect"]
+        conditionals: list[dict[str, Any]] = []
+        for param in cls.params:
+            properties[param.name] = _param_schema(param)
+            if param.required:
+                required.append(param.name)
+            if param.required_when is not None:
+                other, value = param.required_when
+                conditionals.append(
+                    {
+                        "if": {"properties": {other: {"const": value}}, "required": [other]},
+                        "then": {"required": [param.name]},
+                    }
+                )
+        then: dict[str, Any] = {
+            "description": cls.summary,
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
+        if conditionals:
+            then["allOf"] = conditionals
+        rules.append(
+            {
+                "if": {"properties": {"effect": {"const": name}}, "required": ["effect"]},
+                "then": then,
+            }
+        )
+    return {
+        "type": "object",
+        "description": "One effect of a skill: 'effect' names its type, the other keys are its parameters.",
+        "properties": {
+            "effect": {
+                "enum": names,
+                "description": "The effect type; see docs/skills.md.",
+            }
+        },
+        "required": ["effect"],
+        "allOf": rules,
+    }
+
+
+def _param_schema(param: Param) -> dict[str, Any]:
+    schema: dict[str, Any] = {"description": param.description}
+    if param.kind == "integer":
+        schema["type"] = "integer"
+        if param.minimum is not None:
+            schema["minimum"] = param.minimum
+    elif param.kind == "choice":
+        schema["enum"] = list(param.choices)
+    elif param.kind == "colour":
+        schema["type"] = "string"
+    elif param.kind == "options":
+        schema["type"] = "array"
+        schema["minItems"] = param.minimum or 1
+        schema["items"] = {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/effect"}}
+    else:  # pragma: no cover - guarded by the declaration test
+        raise ValueError(f"unknown parameter kind {param.kind!r}")
+    if param.default is not REQUIRED:
+        schema["default"] = param.default
+    return schema

@@ -1,0 +1,121 @@
+"""The loaded ruleset: immutable values that the engine reads and never changes.
+
+A ``Ruleset`` is what ``load_ruleset`` returns after the YAML files of a ruleset folder have
+passed their schemas and the cross-file checks. Every knob of RULES.md lives here as a value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+import attrs
+
+from stargazer_rules.effects import Effect
+
+
+@attrs.frozen
+class Name:
+    """A name in the two languages the game is shown in."""
+
+    ja: str
+    en: str
+
+    def in_lang(self, lang: str) -> str:
+        return self.ja if lang == "ja" else self.en
+
+
+@attrs.frozen
+class Colour:
+    """A planet colour; the major-planet bonus (R17) counts cubes per colour."""
+
+    id: str
+    name: Name
+
+
+@attrs.frozen
+class PlanetCard:
+    """A planet card (R1): ``track[n - 1]`` is the VP value of normal square n; 0 is an accident.
+
+    ``special_capacity`` is how many cubes its special square "0" holds (R3).
+    """
+
+    id: str
+    name: Name
+    colour: str
+    track: tuple[int, ...]
+    special_capacity: int
+
+    @property
+    def length(self) -> int:
+        return len(self.track)
+
+
+@attrs.frozen
+class CrewCard:
+    """A crew card: its survey count (R7) and its skill, a tuple of effect objects (R9).
+
+    ``always_in_play`` crew are laid out at every setup rather than dealt (R19).
+    """
+
+    id: str
+    name: Name
+    survey_count: int
+    skill: tuple[Effect, ...]
+    always_in_play: bool = False
+
+
+@attrs.frozen
+class PlayerCountSetup:
+    """The setup counts for one supported player count (R14) and its end condition (R10)."""
+
+    players: int
+    planets: int
+    crew: int
+    full_planets_to_end: int
+
+
+@attrs.frozen
+class Ruleset:
+    """A complete, validated ruleset.
+
+    ``planets`` and ``crew`` are every card of the game, in file order; ``setups`` maps each
+    supported player count to its counts. ``fingerprint`` is a hash of the canonical content,
+    carried by game records so that a record is never replayed under other rules.
+    """
+
+    name: str
+    title: Name
+    colours: tuple[Colour, ...]
+    planets: tuple[PlanetCard, ...]
+    crew: tuple[CrewCard, ...]
+    setups: Mapping[int, PlayerCountSetup]
+    cubes_per_player: int
+    free_cubes: int
+    max_free_cubes_per_crew: int
+    free_cube_vp: int
+    player_cube_vp: int
+    survey_minimum: int
+    fingerprint: str = attrs.field(eq=False)
+    source: str = attrs.field(default="", eq=False)
+
+    @property
+    def player_counts(self) -> tuple[int, ...]:
+        return tuple(sorted(self.setups))
+
+    def planet(self, planet_id: str) -> PlanetCard:
+        for card in self.planets:
+            if card.id == planet_id:
+                return card
+        raise KeyError(planet_id)
+
+    def crew_card(self, crew_id: str) -> CrewCard:
+        for card in self.crew:
+            if card.id == crew_id:
+                return card
+        raise KeyError(crew_id)
+
+    def colour(self, colour_id: str) -> Colour:
+        for colour in self.colours:
+            if colour.id == colour_id:
+                return colour
+        raise KeyError(colour_id)
