@@ -36,14 +36,16 @@ class Colour:
 class PlanetCard:
     """A planet card (R1): ``track[n - 1]`` is the VP value of normal square n; 0 is an accident.
 
-    ``special_capacity`` is how many cubes its special square "0" holds (R3).
+    ``special_capacity`` is how many cubes its special square "0" holds (R3). ``placeholder``
+    marks values reconstructed for the designer to overwrite (R20).
     """
 
     id: str
     name: Name
     colour: str
     track: tuple[int, ...]
-    special_capacity: int
+    special_capacity: int = 1
+    placeholder: bool = False
 
     @property
     def length(self) -> int:
@@ -54,7 +56,8 @@ class PlanetCard:
 class CrewCard:
     """A crew card: its survey count (R7) and its skill, a tuple of effect objects (R9).
 
-    ``always_in_play`` crew are laid out at every setup rather than dealt (R19).
+    ``always_in_play`` crew are laid out at every setup rather than dealt (R19);
+    ``placeholder`` marks a reconstructed card (R20).
     """
 
     id: str
@@ -62,6 +65,7 @@ class CrewCard:
     survey_count: int
     skill: tuple[Effect, ...]
     always_in_play: bool = False
+    placeholder: bool = False
 
 
 @attrs.frozen
