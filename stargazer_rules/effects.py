@@ -114,6 +114,11 @@ class Effect:
         """Apply one step for ``seat``; return paths (relative to this effect) to resolve next."""
         raise NotImplementedError
 
+    @property
+    def branches(self) -> tuple[tuple[Effect, ...], ...]:
+        """Effect lists nested in this one (the options of ``choose_one``); the engine indexes them."""
+        return ()
+
     def can_apply(self, table: Table, seat: int, slot: int) -> bool:
         options = self.choices(table, seat, slot)
         return options is None or len(options) > 0
@@ -248,6 +253,10 @@ class ChooseOne(Effect):
     )
 
     options: tuple[tuple[Effect, ...], ...]
+
+    @property
+    def branches(self) -> tuple[tuple[Effect, ...], ...]:
+        return self.options
 
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         return tuple(

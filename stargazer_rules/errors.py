@@ -46,5 +46,9 @@ class IllegalActionError(ValueError):
     """An action was applied that is not legal in the given state; the message says why."""
 
 
+class SetupError(ValueError):
+    """An explicit setup does not fit the ruleset: wrong counts, unknown or repeated cards."""
+
+
 class RecordError(ValueError):
     """A game record or state document cannot be used: malformed, or made under other rules."""

@@ -1,0 +1,778 @@
+"""The rules engine: a stateless API over immutable game states.
+
+A game reads top to bottom:
+
+1. a round is one turn per player, from the start player clockwise (R4);
+2. a turn is: pick a crew (R5), take its motivation bonus (R6), resolve its ``on_choose`` and
+   ``survey`` effects, survey (R7, R8), resolve its ``after_survey`` effects;
+3. at the end of a round: the end check (R10); if the game goes on, free cubes onto the crews
+   nobody chose (R11), the ``round_end`` effects such as Armstrong's (R12), and the next round.
+
+``Game.apply`` copies the state into a mutable ``Table``, plays the action and every automatic
+step after it until the next decision, and freezes the result into a new ``State``. The input
+state is never changed, and an illegal action raises before anything is done.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any, NamedTuple
+
+import attrs
+
+from stargazer_rules import actions as A
+from stargazer_rules.actions import Action, action
+from stargazer_rules.effects import (
+    AFTER_SURVEY,
+    DIRECTION,
+    FREE_CUBE_OWNER,
+    ON_CHOOSE,
+    REPEAT,
+    ROUND_END,
+    SKIP,
+    SURVEY,
+    Effect,
+)
+from stargazer_rules.errors import IllegalActionError, SetupError
+from stargazer_rules.events import Event
+from stargazer_rules.ruleset import Ruleset
+
+# Stages of play. A state waits for a decision in every stage but OVER.
+PICK_CREW = "pick_crew"
+BEFORE_SURVEY = "before_survey"
+SURVEYING = "survey"
+AFTER_SURVEY_STAGE = "after_survey"
+ROUND_END_STAGE = "round_end"
+OVER = "over"
+
+# Why the game ended (R10).
+HAND_EMPTY = "hand_empty"
+PLANETS_FULL = "planets_full"
+
+NO_WORKER = -1
+
+
+@attrs.frozen
+class Setup:
+    """An explicit deal: what a game record stores, so a replay needs no random-number generator.
+
+    ``planets`` are planet ids in ring order (R4), ``crew`` the dealt crew ids in deal order
+    (the always-in-play crew are added in front, R11), ``start_player`` a seat.
+    """
+
+    players: int
+    planets: tuple[str, ...]
+    crew: tuple[str, ...]
+    start_player: int = 0
+
+
+class Pending(NamedTuple):
+    """An effect waiting to resolve: crew ``slot``, its ``path`` in the skill, steps left, chooser."""
+
+    slot: int
+    path: tuple[int, ...]
+    remaining: int
+    seat: int
+
+
+class State(NamedTuple):
+    """One moment of a game. Immutable; positions index the ring and the crew area.
+
+    players: seats 0..n-1. planets: planet-card indices in ring order. crew: crew-card indices
+    in crew-area order (always-in-play first). tracks[p]: owners of Planet p's filled normal
+    squares, square 1 first (R2; -1 is a free cube). specials[p]: owners on its special square.
+    crew_free / crew_cubes / workers: per crew slot, free cubes, player cubes (owners) and the
+    seat of the worker on it (-1 none). hands, vp, removed: per seat, cubes in hand, VP scored
+    during play, own cubes removed to the stock by the motivation bonus (R6). stock: free cubes
+    in the stock. round (1-based), start_player, turn (turns taken this round), stage.
+    chosen: crew slots chosen this round, in order. pending: effects left to resolve.
+    survey_rules (flags), survey_bonus, survey_placed, survey_last, survey_direction and
+    surveyed: the current turn's survey. triggers: why the game ended. legal: the legal
+    actions of the decision this state waits for (derived, kept so that asking is free).
+    """
+
+    players: int
+    planets: tuple[int, ...]
+    crew: tuple[int, ...]
+    tracks: tuple[tuple[int, ...], ...]
+    specials: tuple[tuple[int, ...], ...]
+    crew_free: tuple[int, ...]
+    crew_cubes: tuple[tuple[int, ...], ...]
+    workers: tuple[int, ...]
+    hands: tuple[int, ...]
+    vp: tuple[int, ...]
+    removed: tuple[int, ...]
+    stock: int
+    round: int
+    start_player: int
+    turn: int
+    stage: str
+    chosen: tuple[int, ...]
+    pending: tuple[Pending, ...]
+    survey_rules: int
+    survey_bonus: int
+    survey_placed: int
+    survey_last: int
+    survey_direction: int
+    surveyed: frozenset[int]
+    triggers: tuple[str, ...]
+    legal: tuple[Action, ...]
+
+
+_FIELDS = State._fields
+
+
+class Table:
+    """The mutable working copy of a ``State`` inside one ``apply``; effects act on it.
+
+    Tuples stay tuples: a change builds a new tuple for the field it touches, so freezing back
+    into a ``State`` is cheap and the input state is never touched.
+    """
+
+    __slots__ = (*_FIELDS, "game", "events")
+
+    def __init__(self, game: Game, state: State, events: list[Event] | None) -> None:
+        (
+            self.players,
+            self.planets,
+            self.crew,
+            self.tracks,
+            self.specials,
+            self.crew_free,
+            self.crew_cubes,
+            self.workers,
+            self.hands,
+            self.vp,
+            self.removed,
+            self.stock,
+            self.round,
+            self.start_player,
+            self.turn,
+            self.stage,
+            self.chosen,
+            self.pending,
+            self.survey_rules,
+            self.survey_bonus,
+            self.survey_placed,
+            self.survey_last,
+            self.survey_direction,
+            self.surveyed,
+            self.triggers,
+            self.legal,
+        ) = state
+        self.game = game
+        self.events = events
+
+    def freeze(self) -> State:
+        return State(
+            self.players,
+            self.planets,
+            self.crew,
+            self.tracks,
+            self.specials,
+            self.crew_free,
+            self.crew_cubes,
+            self.workers,
+            self.hands,
+            self.vp,
+            self.removed,
+            self.stock,
+            self.round,
+            self.start_player,
+            self.turn,
+            self.stage,
+            self.chosen,
+            self.pending,
+            self.survey_rules,
+            self.survey_bonus,
+            self.survey_placed,
+            self.survey_last,
+            self.survey_direction,
+            self.surveyed,
+            self.triggers,
+            self.legal,
+        )
+
+    # -- reading, for effects -------------------------------------------------------------
+
+    @property
+    def planet_count(self) -> int:
+        return len(self.planets)
+
+    @property
+    def crew_count(self) -> int:
+        return len(self.crew)
+
+    def room(self, p: int) -> int:
+        """Empty normal squares on Planet ``p``."""
+        return self.game._lengths[self.planets[p]] - len(self.tracks[p])
+
+    def planets_with_room(self) -> list[int]:
+        lengths = self.game._lengths
+        planets = self.planets
+        return [p for p, track in enumerate(self.tracks) if len(track) < lengths[planets[p]]]
+
+    def special_room(self, p: int) -> int:
+        return self.game._special_capacity[self.planets[p]] - len(self.specials[p])
+
+    def colour_of(self, p: int) -> str:
+        return self.game._colours[self.planets[p]]
+
+    def planet_id(self, p: int) -> str:
+        return self.game._planet_ids[self.planets[p]]
+
+    def crew_id(self, slot: int) -> str:
+        return self.game._crew_ids[self.crew[slot]]
+
+    # -- changing, for effects ------------------------------------------------------------
+
+    def log(self, key: str, **params: Any) -> None:
+        if self.events is not None:
+            self.events.append(Event(key, params))
+
+    def log_effect(self, seat: int, slot: int, effect: Effect) -> None:
+        if self.events is not None:
+            self.events.append(
+                Event("effect_applied", {"player": seat, "crew": self.crew_id(slot), "effect": effect.name})
+            )
+
+    def add_vp(self, seat: int, vp: int) -> None:
+        self.vp = _bump(self.vp, seat, vp)
+
+    def place_on_track(self, p: int, owner: int) -> None:
+        """Put a cube of ``owner`` on the next square of Planet ``p`` (R2)."""
+        tracks = list(self.tracks)
+        tracks[p] = tracks[p] + (owner,)
+        self.tracks = tuple(tracks)
+        if self.events is not None:
+            self.log("cube_placed", owner=owner, planet=self.planet_id(p), square=len(tracks[p]))
+
+    def hand_to_special(self, seat: int, p: int) -> None:
+        """Move a cube of ``seat`` from hand onto Planet ``p``'s special square (R3)."""
+        self.hands = _bump(self.hands, seat, -1)
+        specials = list(self.specials)
+        specials[p] = specials[p] + (seat,)
+        self.specials = tuple(specials)
+        self.log("cube_placed", owner=seat, planet=self.planet_id(p), square=0)
+
+    def hand_to_crew(self, seat: int, slot: int) -> None:
+        self.hands = _bump(self.hands, seat, -1)
+        cubes = list(self.crew_cubes)
+        cubes[slot] = cubes[slot] + (seat,)
+        self.crew_cubes = tuple(cubes)
+        self.log("cube_to_crew", owner=seat, crew=self.crew_id(slot))
+
+    def stock_to_crew(self, slot: int) -> None:
+        self.stock -= 1
+        self.crew_free = _bump(self.crew_free, slot, 1)
+        self.log("free_cube_to_crew", crew=self.crew_id(slot))
+
+
+def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
+    changed = list(values)
+    changed[index] += delta
+    return tuple(changed)
+
+
+class Game:
+    """The rules of one ruleset, as a stateless API: every method takes a state and returns new values.
+
+    A ``Game`` holds only the ruleset and tables derived from it, so one instance serves any
+    number of games, threads or processes.
+    """
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        planets = ruleset.planets
+        self._planet_ids = tuple(card.id for card in planets)
+        self._lengths = tuple(card.length for card in planets)
+        self._special_capacity = tuple(card.special_capacity for card in planets)
+        self._colours = tuple(card.colour for card in planets)
+        self._crew_ids = tuple(card.id for card in ruleset.crew)
+        self._survey_counts = tuple(card.survey_count for card in ruleset.crew)
+        self._planet_index = {card_id: i for i, card_id in enumerate(self._planet_ids)}
+        self._crew_index = {card_id: i for i, card_id in enumerate(self._crew_ids)}
+        self._always = tuple(i for i, card in enumerate(ruleset.crew) if card.always_in_play)
+        self._dealable = tuple(i for i, card in enumerate(ruleset.crew) if not card.always_in_play)
+        # Top-level effect paths of each crew card by the stage that queues them.
+        self._on_pick = tuple(_paths(card.skill, (SURVEY, ON_CHOOSE)) for card in ruleset.crew)
+        self._after = tuple(_paths(card.skill, (AFTER_SURVEY,)) for card in ruleset.crew)
+        self._round_end = tuple(_paths(card.skill, (ROUND_END,)) for card in ruleset.crew)
+        self._effects: dict[tuple[int, tuple[int, ...]], Effect] = {}
+        for index, card in enumerate(ruleset.crew):
+            for path, effect in _walk_effects(card.skill, ()):
+                self._effects[index, path] = effect
+        self._walk_cache: dict[Any, tuple[Action, ...]] = {}
+
+    # -- setting up -----------------------------------------------------------------------
+
+    def deal(self, players: int, seed: int | None = None, start_player: int | None = None) -> Setup:
+        """Deal a setup for ``players`` from ``seed`` (R14): planets, crew and start player."""
+        counts = self._setup_counts(players)
+        rng = random.Random(seed)
+        planet_order = rng.sample(range(len(self._planet_ids)), counts.planets)
+        crew_order = rng.sample(self._dealable, counts.crew)
+        start = rng.randrange(players) if start_player is None else start_player
+        return Setup(
+            players,
+            tuple(self._planet_ids[i] for i in planet_order),
+            tuple(self._crew_ids[i] for i in crew_order),
+            start,
+        )
+
+    def new_state(
+        self,
+        players: int | None = None,
+        seed: int | None = None,
+        start_player: int | None = None,
+        setup: Setup | None = None,
+    ) -> State:
+        """The state before the first decision: from an explicit ``setup``, or dealt from ``seed``."""
+        if setup is None:
+            if players is None:
+                raise SetupError("new_state needs players (and a seed) or an explicit setup")
+            setup = self.deal(players, seed, start_player)
+        elif players is not None and players != setup.players:
+            raise SetupError(f"players={players} but the setup is for {setup.players} players")
+        self.check_setup(setup)
+        n = setup.players
+        planets = tuple(self._planet_index[planet_id] for planet_id in setup.planets)
+        crew = self._always + tuple(self._crew_index[crew_id] for crew_id in setup.crew)
+        rules = self.ruleset
+        state = State(
+            players=n,
+            planets=planets,
+            crew=crew,
+            tracks=((),) * len(planets),
+            specials=((),) * len(planets),
+            crew_free=(0,) * len(crew),
+            crew_cubes=((),) * len(crew),
+            workers=(NO_WORKER,) * len(crew),
+            hands=(rules.cubes_per_player,) * n,
+            vp=(0,) * n,
+            removed=(0,) * n,
+            stock=rules.free_cubes,
+            round=1,
+            start_player=setup.start_player,
+            turn=0,
+            stage=PICK_CREW,
+            chosen=(),
+            pending=(),
+            survey_rules=0,
+            survey_bonus=0,
+            survey_placed=0,
+            survey_last=-1,
+            survey_direction=0,
+            surveyed=frozenset(),
+            triggers=(),
+            legal=(),
+        )
+        table = Table(self, state, None)
+        table.legal = self._pick_options(table)
+        return table.freeze()
+
+    def check_setup(self, setup: Setup) -> None:
+        """Raise ``SetupError`` unless ``setup`` fits this ruleset's counts and cards (R14)."""
+        counts = self._setup_counts(setup.players)
+        problems = []
+        if len(setup.planets) != counts.planets:
+            problems.append(f"{counts.planets} planets are dealt for {setup.players} players, not {len(setup.planets)}")
+        if len(setup.crew) != counts.crew:
+            problems.append(f"{counts.crew} crew are dealt for {setup.players} players, not {len(setup.crew)}")
+        problems += _unknown_or_repeated("planet", setup.planets, self._planet_index)
+        problems += _unknown_or_repeated("crew", setup.crew, self._crew_index)
+        always = {self._crew_ids[i] for i in self._always}
+        problems += [f"crew {crew_id!r} is always in play and is not dealt" for crew_id in setup.crew if crew_id in always]
+        if not 0 <= setup.start_player < setup.players:
+            problems.append(f"start player {setup.start_player} is not a seat of 0..{setup.players - 1}")
+        if problems:
+            raise SetupError("invalid setup: " + "; ".join(problems))
+
+    def _setup_counts(self, players: int):
+        try:
+            return self.ruleset.setups[players]
+        except KeyError:
+            supported = ", ".join(map(str, self.ruleset.player_counts))
+            raise SetupError(f"{players} players are not supported by this ruleset (supported: {supported})") from None
+
+    # -- asking ---------------------------------------------------------------------------
+
+    def current_player(self, state: State) -> int | None:
+        """The seat that decides next, or None when the game is over."""
+        stage = state.stage
+        if stage == OVER:
+            return None
+        if stage == ROUND_END_STAGE:
+            return state.pending[0].seat
+        return (state.start_player + state.turn) % state.players
+
+    def legal_actions(self, state: State) -> tuple[Action, ...]:
+        """The options of the decision the state waits for; empty only when the game is over."""
+        return state.legal
+
+    def is_over(self, state: State) -> bool:
+        return state.stage == OVER
+
+    def score(self, state: State):
+        """The score sheet (R15-R18); mid-game it is a provisional sheet of the board as it stands."""
+        from stargazer_rules.scoring import score_sheet
+
+        return score_sheet(self, state)
+
+    # -- acting ---------------------------------------------------------------------------
+
+    def apply(self, state: State, act: Action) -> tuple[State, tuple[Event, ...]]:
+        """Play ``act``; return the next state and the events of everything that happened."""
+        events: list[Event] = []
+        return self._play(state, act, events), tuple(events)
+
+    def step(self, state: State, act: Action) -> State:
+        """``apply`` without events: the fast path for bots and simulations."""
+        return self._play(state, act, None)
+
+    def _play(self, state: State, act: Action, events: list[Event] | None) -> State:
+        if act not in state.legal:
+            raise IllegalActionError(self._why_illegal(state, act))
+        table = Table(self, state, events)
+        stage = table.stage
+        if stage == PICK_CREW:
+            self._pick_crew(table, act.target)
+        elif stage == SURVEYING:
+            self._survey(table, act)
+        else:
+            self._decide_effect(table, act)
+        self._advance(table)
+        return table.freeze()
+
+    def _why_illegal(self, state: State, act: Any) -> str:
+        if not isinstance(act, Action):
+            return f"not an action: {act!r}"
+        if state.stage == OVER:
+            return "the game is over: no action is legal"
+        kinds = sorted({legal.kind for legal in state.legal})
+        if act.kind not in kinds:
+            return f"the state waits for {' or '.join(kinds)}, not {act.kind} (stage {state.stage})"
+        return f"{act!r} is not among the {len(state.legal)} legal options: {', '.join(map(repr, state.legal))}"
+
+    # -- step 1: choose a crew (R5, R6) ---------------------------------------------------
+
+    def _pick_options(self, table: Table) -> tuple[Action, ...]:
+        return tuple(action(A.PICK_CREW, slot) for slot, worker in enumerate(table.workers) if worker == NO_WORKER)
+
+    def _pick_crew(self, table: Table, slot: int) -> None:
+        seat = (table.start_player + table.turn) % table.players
+        table.workers = _set(table.workers, slot, seat)
+        table.chosen = table.chosen + (slot,)
+        card = table.crew[slot]
+        table.log("crew_chosen", player=seat, crew=table.crew_id(slot))
+        free = table.crew_free[slot]
+        cubes = table.crew_cubes[slot]
+        if free or cubes:
+            rules = self.ruleset
+            vp = free * rules.free_cube_vp + len(cubes) * rules.player_cube_vp
+            table.stock += free
+            table.crew_free = _set(table.crew_free, slot, 0)
+            if cubes:
+                removed = list(table.removed)
+                for owner in cubes:
+                    removed[owner] += 1
+                table.removed = tuple(removed)
+                table.crew_cubes = _set(table.crew_cubes, slot, ())
+            table.vp = _bump(table.vp, seat, vp)
+            table.log(
+                "motivation_bonus", player=seat, crew=table.crew_id(slot), free_cubes=free, player_cubes=len(cubes), vp=vp
+            )
+        table.survey_rules = 0
+        table.survey_bonus = 0
+        table.survey_placed = 0
+        table.survey_last = -1
+        table.survey_direction = 0
+        table.surveyed = frozenset()
+        table.pending = tuple(Pending(slot, path, self._effects[card, path].steps, seat) for path in self._on_pick[card])
+        table.stage = BEFORE_SURVEY
+
+    # -- skill effects (R9) ---------------------------------------------------------------
+
+    def _decide_effect(self, table: Table, act: Action) -> None:
+        head = table.pending[0]
+        effect = self._effects[table.crew[head.slot], head.path]
+        follow_up = effect.apply(table, head.seat, head.slot, act)
+        self._finish_step(table, head, follow_up)
+
+    def _finish_step(self, table: Table, head: Pending, follow_up: tuple[tuple[int, ...], ...]) -> None:
+        rest = table.pending[1:]
+        if head.remaining > 1:
+            rest = (head._replace(remaining=head.remaining - 1),) + rest
+        if follow_up:
+            card = table.crew[head.slot]
+            rest = (
+                tuple(
+                    Pending(head.slot, head.path + sub, self._effects[card, head.path + sub].steps, head.seat)
+                    for sub in follow_up
+                )
+                + rest
+            )
+        table.pending = rest
+
+    def _resolve_pending(self, table: Table) -> bool:
+        """Resolve effects until one needs a decision (True) or none is left (False)."""
+        while table.pending:
+            head = table.pending[0]
+            effect = self._effects[table.crew[head.slot], head.path]
+            options = effect.choices(table, head.seat, head.slot)
+            if options is None:
+                self._finish_step(table, head, effect.apply(table, head.seat, head.slot, None))
+            elif options:
+                table.legal = options
+                return True
+            else:
+                table.log(
+                    "effect_skipped",
+                    player=head.seat,
+                    crew=table.crew_id(head.slot),
+                    effect=effect.name,
+                    remaining=head.remaining,
+                )
+                table.pending = table.pending[1:]
+        return False
+
+    # -- the automatic part: from one decision to the next --------------------------------
+
+    def _advance(self, table: Table) -> None:
+        while True:
+            stage = table.stage
+            if stage in (BEFORE_SURVEY, AFTER_SURVEY_STAGE, ROUND_END_STAGE):
+                if self._resolve_pending(table):
+                    return
+                if stage == BEFORE_SURVEY:
+                    table.stage = SURVEYING
+                elif stage == AFTER_SURVEY_STAGE:
+                    self._end_turn(table)
+                else:
+                    self._start_round(table)
+            elif stage == SURVEYING:
+                options = self._survey_options(table)
+                if options:
+                    table.legal = options
+                    return
+                self._finish_survey(table)  # a cube-by-cube survey that can place no more
+            elif stage == PICK_CREW:
+                table.legal = self._pick_options(table)
+                return
+            else:  # OVER
+                table.legal = ()
+                return
+
+    def _end_turn(self, table: Table) -> None:
+        seat = (table.start_player + table.turn) % table.players
+        table.log("turn_ended", player=seat)
+        table.turn += 1
+        if table.turn < table.players:
+            table.stage = PICK_CREW
+        else:
+            self._end_round(table)
+
+    def _end_round(self, table: Table) -> None:
+        """R10 end check; if the game goes on, R11 free cubes and the round-end effects (R12)."""
+        table.log("round_ended", round=table.round)
+        triggers = []
+        if 0 in table.hands:
+            triggers.append(HAND_EMPTY)
+        full = sum(1 for p in range(len(table.planets)) if table.room(p) == 0)
+        if full >= self.ruleset.setups[table.players].full_planets_to_end:
+            triggers.append(PLANETS_FULL)
+        if triggers:
+            table.triggers = tuple(triggers)
+            table.stage = OVER
+            table.pending = ()
+            table.log("game_over", round=table.round, triggers=list(triggers))
+            return
+        cap = self.ruleset.max_free_cubes_per_crew
+        for slot, worker in enumerate(table.workers):
+            if worker == NO_WORKER and table.stock > 0 and table.crew_free[slot] < cap:
+                table.stock_to_crew(slot)
+        pending = []
+        for slot in table.chosen:
+            card = table.crew[slot]
+            seat = table.workers[slot]
+            pending += [Pending(slot, path, self._effects[card, path].steps, seat) for path in self._round_end[card]]
+        table.pending = tuple(pending)
+        table.stage = ROUND_END_STAGE
+
+    def _start_round(self, table: Table) -> None:
+        table.round += 1
+        table.turn = 0
+        table.chosen = ()
+        table.workers = (NO_WORKER,) * len(table.crew)
+        table.stage = PICK_CREW
+        table.log("round_started", round=table.round, start_player=table.start_player)
+
+    # -- step 2: the survey (R7, R8) ------------------------------------------------------
+
+    def _survey_count(self, table: Table) -> int:
+        """The chosen crew's survey count after this turn's skill changes (R7)."""
+        return max(0, self._survey_counts[table.crew[table.chosen[-1]]] + table.survey_bonus)
+
+    def _rooms(self, table: Table) -> tuple[int, ...]:
+        lengths = self._lengths
+        return tuple(lengths[card] - len(track) for card, track in zip(table.planets, table.tracks))
+
+    def _survey_options(self, table: Table) -> tuple[Action, ...]:
+        seat = (table.start_player + table.turn) % table.players
+        if table.survey_rules & (REPEAT | SKIP):
+            return self._step_options(table, seat)
+        limit = min(self._survey_count(table), table.hands[seat])
+        both_ways = bool(table.survey_rules & DIRECTION)
+        key = (self._rooms(table), limit, both_ways)
+        options = self._walk_cache.get(key)
+        if options is None:
+            options = _walk_options(key[0], limit, both_ways, self.ruleset.survey_minimum)
+            if len(self._walk_cache) > 200_000:
+                self._walk_cache.clear()
+            self._walk_cache[key] = options
+        return options
+
+    def _step_options(self, table: Table, seat: int) -> tuple[Action, ...]:
+        """Cube-by-cube survey under lifted limits; () when the survey is over."""
+        placed = table.survey_placed
+        rooms = self._rooms(table)
+        steps: list[int] = []
+        if placed < self._survey_count(table) and table.hands[seat] > 0:
+            steps = _next_planets(rooms, table.survey_last, table.survey_rules, table.survey_direction)
+        if not steps:
+            return (action(A.SURVEY_STOP),) if placed == 0 else ()
+        options = [action(A.SURVEY_STEP, p) for p in steps]
+        if placed >= self.ruleset.survey_minimum:
+            options.append(action(A.SURVEY_STOP))
+        return tuple(options)
+
+    def _survey(self, table: Table, act: Action) -> None:
+        seat = (table.start_player + table.turn) % table.players
+        if act.kind == A.SURVEY:
+            if act.count:
+                for p in _walk(self._rooms(table), act.target, act.count, act.direction):
+                    self._place_survey_cube(table, seat, p)
+            self._finish_survey(table)
+        elif act.kind == A.SURVEY_STEP:
+            last = table.survey_last
+            if last >= 0 and act.target != last and not table.survey_direction:
+                table.survey_direction = _direction_of(len(table.planets), last, act.target, self._rooms(table))
+            self._place_survey_cube(table, seat, act.target)
+            table.survey_last = act.target
+        else:  # SURVEY_STOP
+            self._finish_survey(table)
+
+    def _place_survey_cube(self, table: Table, seat: int, p: int) -> None:
+        table.hands = _bump(table.hands, seat, -1)
+        table.place_on_track(p, seat)
+        table.surveyed = table.surveyed | {p}
+        table.survey_placed += 1
+
+    def _finish_survey(self, table: Table) -> None:
+        seat = (table.start_player + table.turn) % table.players
+        table.log("survey_done", player=seat, cubes=table.survey_placed)
+        slot = table.chosen[-1]
+        card = table.crew[slot]
+        table.pending = tuple(Pending(slot, path, self._effects[card, path].steps, seat) for path in self._after[card])
+        table.stage = AFTER_SURVEY_STAGE
+
+
+def _set(values: tuple, index: int, value: Any) -> tuple:
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
+
+
+def _paths(skill: Sequence[Effect], timings: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple((i,) for i, effect in enumerate(skill) if effect.when in timings)
+
+
+def _walk_effects(skill: Sequence[Effect], prefix: tuple[int, ...]):
+    """Every effect of a skill with its path, options of ``choose_one`` included."""
+    for i, effect in enumerate(skill):
+        path = prefix + (i,)
+        yield path, effect
+        for j, option in enumerate(effect.branches):
+            yield from _walk_effects(option, path + (j,))
+
+
+def _unknown_or_repeated(kind: str, ids: Sequence[str], known: dict[str, int]) -> list[str]:
+    problems = [f"unknown {kind} {card_id!r}" for card_id in ids if card_id not in known]
+    repeated = sorted({card_id for card_id in ids if ids.count(card_id) > 1})
+    problems += [f"{kind} {card_id!r} is dealt twice" for card_id in repeated]
+    return problems
+
+
+def _walk(rooms: Sequence[int], start: int, count: int, direction: int) -> list[int]:
+    """The Planets the R8 walk puts cubes on: from ``start``, skipping full ones, never twice in a row."""
+    room = list(rooms)
+    n = len(room)
+    placed: list[int] = []
+    p = start
+    if room[p] <= 0:
+        return placed
+    while True:
+        placed.append(p)
+        room[p] -= 1
+        if len(placed) == count:
+            return placed
+        for k in range(1, n):
+            q = (p + k * direction) % n
+            if room[q] > 0:
+                p = q
+                break
+        else:
+            return placed  # only the Planet just surveyed has room: R8 stops the walk
+
+
+def _walk_options(rooms: tuple[int, ...], limit: int, both_ways: bool, minimum: int) -> tuple[Action, ...]:
+    """The legal survey choices of R7: each start and each count the walk can place, no duplicates."""
+    directions = (A.CLOCKWISE, A.COUNTER_CLOCKWISE) if both_ways else (A.CLOCKWISE,)
+    walks = {}
+    for start, room in enumerate(rooms):
+        if room > 0 and limit > 0:
+            for direction in directions:
+                walks[start, direction] = _walk(rooms, start, limit, direction)
+    most = max((len(walk) for walk in walks.values()), default=0)
+    least = max(1, min(minimum, most))
+    options = [action(A.SURVEY, -1, 0)] if min(minimum, most) == 0 else []
+    for start in range(len(rooms)):
+        seen = set()
+        for direction in directions:
+            walk = walks.get((start, direction), ())
+            for count in range(least, len(walk) + 1):
+                outcome = tuple(sorted(walk[:count]))
+                if outcome not in seen:
+                    seen.add(outcome)
+                    options.append(action(A.SURVEY, start, count, direction))
+    return tuple(options)
+
+
+def _next_planets(rooms: Sequence[int], last: int, rules: int, direction: int) -> list[int]:
+    """Where the next cube of a cube-by-cube survey may go (skills lifting R8's limits)."""
+    n = len(rooms)
+    with_room = [p for p in range(n) if rooms[p] > 0]
+    if last < 0:
+        return with_room
+    if rules & SKIP:
+        return [p for p in with_room if p != last or rules & REPEAT]
+    # Repeat without skipping: stay on the Planet just surveyed, or walk on to the next one.
+    options = {last} if rooms[last] > 0 else set()
+    directions = (direction,) if direction else ((1, -1) if rules & DIRECTION else (1,))
+    for step in directions:
+        for k in range(1, n):
+            q = (last + k * step) % n
+            if rooms[q] > 0:
+                options.add(q)
+                break
+    return sorted(options)
+
+
+def _direction_of(n: int, last: int, target: int, rooms: Sequence[int]) -> int:
+    """The walk direction a step from ``last`` to ``target`` commits the survey to."""
+    for k in range(1, n):
+        q = (last + k) % n
+        if rooms[q] > 0:
+            return A.CLOCKWISE if q == target else A.COUNTER_CLOCKWISE
+    return A.CLOCKWISE

@@ -1,0 +1,52 @@
+"""Events: what happened, as a message key plus parameters, never as English text.
+
+Front ends render an event through the catalogue (``stargazer_rules/messages.yaml``) in
+Japanese or English; parameters name cards by id and players by seat, so they are plain JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import attrs
+
+#: Every event key the engine emits, with the parameters it carries.
+EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
+    "crew_chosen": ("player", "crew"),
+    "motivation_bonus": ("player", "crew", "free_cubes", "player_cubes", "vp"),
+    "effect_applied": ("player", "crew", "effect"),
+    "effect_skipped": ("player", "crew", "effect", "remaining"),
+    "option_chosen": ("player", "crew", "option"),
+    "vp_gained": ("player", "crew", "vp"),
+    "cube_placed": ("owner", "planet", "square"),
+    "cube_to_crew": ("owner", "crew"),
+    "free_cube_to_crew": ("crew",),
+    "survey_done": ("player", "cubes"),
+    "turn_ended": ("player",),
+    "round_ended": ("round",),
+    "start_player_named": ("player", "start_player"),
+    "round_started": ("round", "start_player"),
+    "game_over": ("round", "triggers"),
+}
+
+
+@attrs.frozen
+class Event:
+    """One thing that happened. ``params`` holds only JSON values (ids, seats, numbers, lists).
+
+    ``owner`` -1 in ``cube_placed`` is a free cube (the virtual player); ``square`` 0 is the
+    special square.
+    """
+
+    key: str
+    params: Mapping[str, Any] = attrs.field(factory=dict)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"key": self.key, **self.params}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Event:
+        params = dict(data)
+        key = params.pop("key")
+        return cls(key, params)

@@ -1,0 +1,156 @@
+"""Scoring (R15-R18): planet majority, the major-planet bonus, and the winners.
+
+``score_sheet`` works on any state: mid-game it scores the board as it stands, which is what
+front ends show as the provisional score and what bots use as a heuristic.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING
+
+import attrs
+
+from stargazer_rules.effects import FREE_CUBE_OWNER
+
+if TYPE_CHECKING:
+    from stargazer_rules.engine import Game, State
+
+
+@attrs.frozen
+class Standing:
+    """One owner's place on one Planet (R15, R16).
+
+    ``owner`` is a seat, or -1 for the virtual player (free cubes). ``first_square`` is the
+    square of its lowest-numbered cube (the tie-break), ``row`` the square whose value it
+    scores (None when the rank falls off the track), ``vp`` that value.
+    """
+
+    owner: int
+    cubes: int
+    first_square: int
+    rank: int
+    row: int | None
+    vp: int
+
+
+@attrs.frozen
+class PlanetResult:
+    """The majority ranking of one Planet: ``top_square`` is k of R16 (0 when no cube)."""
+
+    planet: str
+    colour: str
+    top_square: int
+    full: bool
+    standings: tuple[Standing, ...]
+
+    @property
+    def accident(self) -> bool:
+        """True when first place scores the 0 of an accident row."""
+        return bool(self.standings) and self.standings[0].row is not None and self.standings[0].vp == 0
+
+
+@attrs.frozen
+class SeatScore:
+    """One seat's sheet: majority VP, the major-planet bonus (R17), VP from play, total (R18).
+
+    ``colour_counts`` are the seat's cubes per colour, normal and special squares together;
+    ``bonus_colours`` the colours that share the largest count, ``bonus_count`` that count.
+    """
+
+    seat: int
+    majority_vp: int
+    bonus_vp: int
+    bonus_count: int
+    bonus_colours: tuple[str, ...]
+    colour_counts: tuple[tuple[str, int], ...]
+    play_vp: int
+    total: int
+    hand: int
+
+
+@attrs.frozen
+class ScoreSheet:
+    """The whole sheet. ``final`` is True when the game is over; ``winners`` share the win (R18)."""
+
+    planets: tuple[PlanetResult, ...]
+    seats: tuple[SeatScore, ...]
+    winners: tuple[int, ...]
+    final: bool
+
+    def standing(self, seat: int, planet: str) -> Standing | None:
+        for result in self.planets:
+            if result.planet == planet:
+                for standing in result.standings:
+                    if standing.owner == seat:
+                        return standing
+        return None
+
+
+def rank_planet(track: tuple[int, ...], values: tuple[int, ...]) -> tuple[Standing, ...]:
+    """R15 ranking and R16 VP for one Planet's track (owners of squares 1, 2, ...)."""
+    counts: Counter[int] = Counter(track)
+    first: dict[int, int] = {}
+    for square, owner in enumerate(track, start=1):
+        first.setdefault(owner, square)
+    order = sorted(counts, key=lambda owner: (-counts[owner], -first[owner]))
+    top = len(track)
+    standings = []
+    for rank, owner in enumerate(order, start=1):
+        row = top - rank + 1
+        standings.append(
+            Standing(owner, counts[owner], first[owner], rank, row if row >= 1 else None, values[row - 1] if row >= 1 else 0)
+        )
+    return tuple(standings)
+
+
+def major_planet_bonus(counts: Counter[str]) -> tuple[int, int, tuple[str, ...]]:
+    """R17: (bonus, largest count m, colours with m). With three cubes in each of four colours: 12."""
+    most = max(counts.values(), default=0)
+    if most == 0:
+        return 0, 0, ()
+    colours = tuple(sorted(colour for colour, count in counts.items() if count == most))
+    return most * len(colours), most, colours
+
+
+def winners(totals: tuple[int, ...], hands: tuple[int, ...]) -> tuple[int, ...]:
+    """R18: highest total, then most cubes in hand; the rest share the win."""
+    best = max(zip(totals, hands))
+    return tuple(seat for seat, key in enumerate(zip(totals, hands)) if key == best)
+
+
+def score_sheet(game: Game, state: State) -> ScoreSheet:
+    rules = game.ruleset
+    planets = []
+    majority = [0] * state.players
+    colour_counts: list[Counter[str]] = [Counter() for _ in range(state.players)]
+    for p, card_index in enumerate(state.planets):
+        card = rules.planets[card_index]
+        track = state.tracks[p]
+        standings = rank_planet(track, card.track)
+        planets.append(PlanetResult(card.id, card.colour, len(track), len(track) == card.length, standings))
+        for standing in standings:
+            if standing.owner != FREE_CUBE_OWNER:
+                majority[standing.owner] += standing.vp
+        for owner in track + state.specials[p]:
+            if owner != FREE_CUBE_OWNER:
+                colour_counts[owner][card.colour] += 1
+    seats = []
+    for seat in range(state.players):
+        bonus, most, colours = major_planet_bonus(colour_counts[seat])
+        total = majority[seat] + bonus + state.vp[seat]
+        seats.append(
+            SeatScore(
+                seat=seat,
+                majority_vp=majority[seat],
+                bonus_vp=bonus,
+                bonus_count=most,
+                bonus_colours=colours,
+                colour_counts=tuple(sorted(colour_counts[seat].items())),
+                play_vp=state.vp[seat],
+                total=total,
+                hand=state.hands[seat],
+            )
+        )
+    totals = tuple(seat.total for seat in seats)
+    return ScoreSheet(tuple(planets), tuple(seats), winners(totals, state.hands), state.stage == "over")
