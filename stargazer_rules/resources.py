@@ -1,0 +1,43 @@
+"""Where the bundled rulesets and schemas are, in a source checkout and in an installed wheel.
+
+The designer edits ``data/cards`` and ``schemas`` at the top of the repository; the wheel carries
+copies inside the package as ``_bundled/cards`` and ``_bundled/schemas`` (pyproject.toml's
+force-include). Everything that reads a bundled file asks this module, so that both layouts work.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+_BUNDLED = _PACKAGE / "_bundled"
+_CHECKOUT = _PACKAGE.parent
+
+#: The files that make up a ruleset folder, in the order they are read and reported.
+RULESET_FILES = ("rules.yaml", "planets.yaml", "crew.yaml")
+
+#: The ruleset loaded when none is named.
+DEFAULT_RULESET = "draft7"
+
+
+def _located(bundled: Path, checkout: Path) -> Path:
+    """The wheel's copy when there is one, else the source checkout's folder."""
+    return bundled if bundled.is_dir() else checkout
+
+
+def cards_dir() -> Path:
+    """The folder holding one sub-folder per bundled ruleset (``draft7``, ``base``, ...)."""
+    return _located(_BUNDLED / "cards", _CHECKOUT / "data" / "cards")
+
+
+def schemas_dir() -> Path:
+    """The folder holding the JSON Schemas of the ruleset files."""
+    return _located(_BUNDLED / "schemas", _CHECKOUT / "schemas")
+
+
+def bundled_ruleset_names() -> tuple[str, ...]:
+    """The names of the bundled rulesets, sorted: the sub-folders of ``cards_dir()`` with a rules.yaml."""
+    root = cards_dir()
+    if not root.is_dir():
+        return ()
+    return tuple(sorted(entry.name for entry in root.iterdir() if (entry / RULESET_FILES[0]).is_file()))

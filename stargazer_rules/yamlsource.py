@@ -1,0 +1,182 @@
+"""Read a YAML file and remember where every value came from.
+
+A designer fixes a ruleset in a text editor, so every problem must name a line and a column.
+PyYAML's ``safe_load`` forgets positions and silently keeps the last of two equal keys; here the
+document is composed into nodes first (each with a ``start_mark``), positions and duplicate keys
+are collected from the nodes, and only then is the plain data constructed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+import yaml
+
+from stargazer_rules.errors import Problem
+
+#: A place inside a document: mapping keys and list indices from the root.
+DocPath = tuple[Any, ...]
+#: A 1-based (line, column); (0, 0) when unknown.
+Position = tuple[int, int]
+
+_MERGE_TAG = "tag:yaml.org,2002:merge"
+
+
+@attrs.frozen
+class YamlDocument:
+    """One YAML file as read: its data and where each part of it stands in the text.
+
+    ``file`` is the file name as shown to the user. ``loaded`` is false when the file is missing
+    or not valid YAML (``data`` is then None). ``positions`` maps a document path to the start of
+    its value; ``key_positions`` maps the path of a mapping entry to the start of its key.
+    ``problems`` are those found while reading (syntax errors, duplicate keys).
+    """
+
+    file: str
+    data: Any
+    loaded: bool
+    positions: Mapping[DocPath, Position] = attrs.field(factory=dict, repr=False)
+    key_positions: Mapping[DocPath, Position] = attrs.field(factory=dict, repr=False)
+    problems: tuple[Problem, ...] = ()
+
+    def position(self, path: DocPath, *, key: bool = False) -> Position:
+        """Where ``path`` starts (its key, with ``key``); the nearest known ancestor otherwise."""
+        if key and tuple(path) in self.key_positions:
+            return self.key_positions[tuple(path)]
+        for end in range(len(path), -1, -1):
+            found = self.positions.get(tuple(path[:end]))
+            if found is not None:
+                return found
+        return (0, 0)
+
+    def problem(
+        self, path: DocPath, message: str, suggestion: str | None = None, *, key: bool = False
+    ) -> Problem:
+        """A problem located at ``path`` in this file."""
+        line, column = self.position(path, key=key)
+        return Problem(self.file, line, column, format_path(path), message, suggestion)
+
+
+def format_path(path: DocPath) -> str:
+    """Render a document path as a designer reads it: ``crew[3].skill[0].effect``."""
+    text = ""
+    for part in path:
+        if isinstance(part, int) and not isinstance(part, bool):
+            text += f"[{part}]"
+        else:
+            text += f".{part}" if text else str(part)
+    return text
+
+
+def load_yaml(path: Path, display: str | None = None) -> YamlDocument:
+    """Read the YAML file at ``path``; never raises for a missing or malformed file.
+
+    ``display`` is the name used in problems (default: ``path`` as given).
+    """
+    file = str(path) if display is None else display
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return _unreadable(file, "file not found")
+    except IsADirectoryError:
+        return _unreadable(file, "expected a YAML file, found a folder")
+    except UnicodeDecodeError as error:
+        return _unreadable(file, f"not UTF-8 text ({error.reason} at byte {error.start})")
+    return parse_yaml(text, file)
+
+
+def parse_yaml(text: str, file: str) -> YamlDocument:
+    """Parse YAML ``text`` (one document) as read from ``file``."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return YamlDocument(file, None, True, {(): (1, 1)})
+        reader = _NodeReader(loader, file)
+        reader.visit(node, ())
+        data = loader.construct_document(node)
+    except yaml.MarkedYAMLError as error:
+        return YamlDocument(file, None, False, problems=(_syntax_problem(file, error),))
+    except yaml.YAMLError as error:
+        return _unreadable(file, f"invalid YAML: {error}")
+    finally:
+        loader.dispose()
+    return YamlDocument(
+        file, data, True, reader.positions, reader.key_positions, tuple(reader.problems)
+    )
+
+
+def _unreadable(file: str, message: str) -> YamlDocument:
+    return YamlDocument(file, None, False, problems=(Problem(file, 0, 0, "", message),))
+
+
+def _syntax_problem(file: str, error: yaml.MarkedYAMLError) -> Problem:
+    """A YAML syntax error as a Problem at the mark PyYAML points to."""
+    mark = error.problem_mark or error.context_mark
+    line, column = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
+    parts = [part for part in (error.context, error.problem) if part]
+    message = "invalid YAML: " + ", ".join(parts) if parts else "invalid YAML"
+    return Problem(file, line, column, "", message)
+
+
+def _mark(node: yaml.Node) -> Position:
+    return (node.start_mark.line + 1, node.start_mark.column + 1)
+
+
+class _NodeReader:
+    """Walks composed nodes, recording positions and duplicate keys (which PyYAML overwrites)."""
+
+    def __init__(self, loader: yaml.SafeLoader, file: str) -> None:
+        self.loader = loader
+        self.file = file
+        self.positions: dict[DocPath, Position] = {}
+        self.key_positions: dict[DocPath, Position] = {}
+        self.problems: list[Problem] = []
+        self._open: set[int] = set()  # nodes on the current branch, against recursive aliases
+
+    def visit(self, node: yaml.Node, path: DocPath) -> None:
+        self.positions.setdefault(path, _mark(node))
+        if id(node) in self._open:
+            return
+        self._open.add(id(node))
+        try:
+            for child, child_path in self._children(node, path):
+                self.visit(child, child_path)
+        finally:
+            self._open.discard(id(node))
+
+    def _children(self, node: yaml.Node, path: DocPath) -> Iterator[tuple[yaml.Node, DocPath]]:
+        if isinstance(node, yaml.SequenceNode):
+            for index, item in enumerate(node.value):
+                yield item, (*path, index)
+        elif isinstance(node, yaml.MappingNode):
+            yield from self._entries(node, path)
+
+    def _entries(self, node: yaml.MappingNode, path: DocPath) -> Iterator[tuple[yaml.Node, DocPath]]:
+        """The entries of a mapping; PyYAML keeps the last of equal keys, so positions do too."""
+        last: dict[Any, tuple[yaml.Node, yaml.Node]] = {}
+        for key_node, value_node in node.value:
+            if key_node.tag == _MERGE_TAG:
+                continue
+            key = self.loader.construct_object(key_node, deep=True)
+            try:
+                first = last.get(key)
+            except TypeError:  # an unhashable key: construct_document reports it
+                continue
+            if first is not None:
+                self._duplicate(key, (*path, key), first[0], key_node)
+            last[key] = (key_node, value_node)
+        for key, (key_node, value_node) in last.items():
+            self.key_positions[(*path, key)] = _mark(key_node)
+            yield value_node, (*path, key)
+
+    def _duplicate(self, key: Any, path: DocPath, first: yaml.Node, again: yaml.Node) -> None:
+        line, column = _mark(again)
+        message = (
+            f"duplicate key {key!r}; the first is at line {_mark(first)[0]}, and this one "
+            "replaces it"
+        )
+        self.problems.append(Problem(self.file, line, column, format_path(path), message))
