@@ -9,8 +9,7 @@ Planet position in the ring, seat), so an action is only meaningful together wit
 from __future__ import annotations
 
 import functools
-
-import attrs
+from typing import NamedTuple
 
 #: Step 1: choose a crew (``target`` = crew slot).
 PICK_CREW = "pick_crew"
@@ -45,9 +44,12 @@ CLOCKWISE = 1
 COUNTER_CLOCKWISE = -1
 
 
-@attrs.frozen(cache_hash=True)
-class Action:
-    """One decision. See the module constants for what ``target``, ``count`` and ``direction`` mean."""
+class Action(NamedTuple):
+    """One decision. See the module constants for what ``target``, ``count`` and ``direction`` mean.
+
+    A named tuple rather than an attrs class: bots compare and hash millions of them, and tuple
+    comparison runs in C.
+    """
 
     kind: str
     target: int = -1

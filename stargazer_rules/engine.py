@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from itertools import compress
+from operator import sub
 from typing import Any, NamedTuple
 
 import attrs
@@ -121,6 +123,7 @@ class State(NamedTuple):
 
 
 _FIELDS = State._fields
+_new_state = tuple.__new__
 
 
 class Table:
@@ -165,7 +168,10 @@ class Table:
         self.events = events
 
     def freeze(self) -> State:
-        return State(
+        # tuple.__new__ skips NamedTuple's Python-level __new__: this runs once per decision.
+        return _new_state(
+            State,
+            (
             self.players,
             self.planets,
             self.crew,
@@ -192,6 +198,7 @@ class Table:
             self.surveyed,
             self.triggers,
             self.legal,
+            ),
         )
 
     # -- reading, for effects -------------------------------------------------------------
@@ -300,10 +307,13 @@ class Game:
         self._after = tuple(_paths(card.skill, (AFTER_SURVEY,)) for card in ruleset.crew)
         self._round_end = tuple(_paths(card.skill, (ROUND_END,)) for card in ruleset.crew)
         self._effects: dict[tuple[int, tuple[int, ...]], Effect] = {}
+        # Small caches of derived tables; their keys take few values, so they stay small.
+        self._ring_lengths: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._simple_walks: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
+        self._pick_cache: dict[tuple[int, ...], tuple[Action, ...]] = {}
         for index, card in enumerate(ruleset.crew):
             for path, effect in _walk_effects(card.skill, ()):
                 self._effects[index, path] = effect
-        self._walk_cache: dict[Any, tuple[Action, ...]] = {}
 
     # -- setting up -----------------------------------------------------------------------
 
@@ -458,14 +468,21 @@ class Game:
     # -- step 1: choose a crew (R5, R6) ---------------------------------------------------
 
     def _pick_options(self, table: Table) -> tuple[Action, ...]:
-        return tuple(action(A.PICK_CREW, slot) for slot, worker in enumerate(table.workers) if worker == NO_WORKER)
+        workers = table.workers
+        options = self._pick_cache.get(workers)
+        if options is None:
+            options = self._pick_cache[workers] = tuple(
+                action(A.PICK_CREW, slot) for slot, worker in enumerate(workers) if worker == NO_WORKER
+            )
+        return options
 
     def _pick_crew(self, table: Table, slot: int) -> None:
         seat = (table.start_player + table.turn) % table.players
         table.workers = _set(table.workers, slot, seat)
         table.chosen = table.chosen + (slot,)
         card = table.crew[slot]
-        table.log("crew_chosen", player=seat, crew=table.crew_id(slot))
+        if table.events is not None:
+            table.log("crew_chosen", player=seat, crew=table.crew_id(slot))
         free = table.crew_free[slot]
         cubes = table.crew_cubes[slot]
         if free or cubes:
@@ -566,7 +583,8 @@ class Game:
 
     def _end_turn(self, table: Table) -> None:
         seat = (table.start_player + table.turn) % table.players
-        table.log("turn_ended", player=seat)
+        if table.events is not None:
+            table.log("turn_ended", player=seat)
         table.turn += 1
         if table.turn < table.players:
             table.stage = PICK_CREW
@@ -575,7 +593,8 @@ class Game:
 
     def _end_round(self, table: Table) -> None:
         """R10 end check; if the game goes on, R11 free cubes and the round-end effects (R12)."""
-        table.log("round_ended", round=table.round)
+        if table.events is not None:
+            table.log("round_ended", round=table.round)
         triggers = []
         if 0 in table.hands:
             triggers.append(HAND_EMPTY)
@@ -606,7 +625,8 @@ class Game:
         table.chosen = ()
         table.workers = (NO_WORKER,) * len(table.crew)
         table.stage = PICK_CREW
-        table.log("round_started", round=table.round, start_player=table.start_player)
+        if table.events is not None:
+            table.log("round_started", round=table.round, start_player=table.start_player)
 
     # -- step 2: the survey (R7, R8) ------------------------------------------------------
 
@@ -615,23 +635,30 @@ class Game:
         return max(0, self._survey_counts[table.crew[table.chosen[-1]]] + table.survey_bonus)
 
     def _rooms(self, table: Table) -> tuple[int, ...]:
-        lengths = self._lengths
-        return tuple(lengths[card] - len(track) for card, track in zip(table.planets, table.tracks))
+        lengths = self._ring_lengths.get(table.planets)
+        if lengths is None:
+            if len(self._ring_lengths) > 4096:  # one entry per deal: keep it bounded
+                self._ring_lengths.clear()
+            lengths = self._ring_lengths[table.planets] = tuple(self._lengths[card] for card in table.planets)
+        return tuple(map(sub, lengths, map(len, table.tracks)))
 
     def _survey_options(self, table: Table) -> tuple[Action, ...]:
         seat = (table.start_player + table.turn) % table.players
         if table.survey_rules & (REPEAT | SKIP):
             return self._step_options(table, seat)
         limit = min(self._survey_count(table), table.hands[seat])
-        both_ways = bool(table.survey_rules & DIRECTION)
-        key = (self._rooms(table), limit, both_ways)
-        options = self._walk_cache.get(key)
-        if options is None:
-            options = _walk_options(key[0], limit, both_ways, self.ruleset.survey_minimum)
-            if len(self._walk_cache) > 200_000:
-                self._walk_cache.clear()
-            self._walk_cache[key] = options
-        return options
+        rooms = self._rooms(table)
+        if table.survey_rules & DIRECTION:
+            return _walk_options(rooms, limit, True, self.ruleset.survey_minimum)
+        # Without the direction rule the options depend mostly on which Planets have room.
+        starts = tuple(compress(range(len(rooms)), rooms))
+        if len(starts) >= limit:
+            key = (starts, limit)
+            options = self._simple_walks.get(key)
+            if options is None:
+                options = self._simple_walks[key] = _walk_options(rooms, limit, False, self.ruleset.survey_minimum)
+            return options
+        return _walk_options(rooms, limit, False, self.ruleset.survey_minimum)
 
     def _step_options(self, table: Table, seat: int) -> tuple[Action, ...]:
         """Cube-by-cube survey under lifted limits; () when the survey is over."""
@@ -671,7 +698,8 @@ class Game:
 
     def _finish_survey(self, table: Table) -> None:
         seat = (table.start_player + table.turn) % table.players
-        table.log("survey_done", player=seat, cubes=table.survey_placed)
+        if table.events is not None:
+            table.log("survey_done", player=seat, cubes=table.survey_placed)
         slot = table.chosen[-1]
         card = table.crew[slot]
         table.pending = tuple(Pending(slot, path, self._effects[card, path].steps, seat) for path in self._after[card])
@@ -728,24 +756,29 @@ def _walk(rooms: Sequence[int], start: int, count: int, direction: int) -> list[
 
 def _walk_options(rooms: tuple[int, ...], limit: int, both_ways: bool, minimum: int) -> tuple[Action, ...]:
     """The legal survey choices of R7: each start and each count the walk can place, no duplicates."""
+    starts = [p for p, room in enumerate(rooms) if room > 0]
+    if limit <= 0 or not starts:
+        return (action(A.SURVEY, -1, 0),)
+    if not both_ways and len(starts) >= limit:
+        # Enough Planets with room: every walk places ``limit`` cubes on distinct Planets.
+        least = max(1, min(minimum, limit))
+        options = [action(A.SURVEY, -1, 0)] if minimum == 0 else []
+        options += [action(A.SURVEY, p, count) for p in starts for count in range(least, limit + 1)]
+        return tuple(options)
     directions = (A.CLOCKWISE, A.COUNTER_CLOCKWISE) if both_ways else (A.CLOCKWISE,)
-    walks = {}
-    for start, room in enumerate(rooms):
-        if room > 0 and limit > 0:
-            for direction in directions:
-                walks[start, direction] = _walk(rooms, start, limit, direction)
-    most = max((len(walk) for walk in walks.values()), default=0)
+    walks = {(p, d): _walk(rooms, p, limit, d) for p in starts for d in directions}
+    most = max(len(walk) for walk in walks.values())
     least = max(1, min(minimum, most))
     options = [action(A.SURVEY, -1, 0)] if min(minimum, most) == 0 else []
-    for start in range(len(rooms)):
+    for p in starts:
         seen = set()
-        for direction in directions:
-            walk = walks.get((start, direction), ())
+        for d in directions:
+            walk = walks[p, d]
             for count in range(least, len(walk) + 1):
                 outcome = tuple(sorted(walk[:count]))
                 if outcome not in seen:
                     seen.add(outcome)
-                    options.append(action(A.SURVEY, start, count, direction))
+                    options.append(action(A.SURVEY, p, count, d))
     return tuple(options)
 
 
