@@ -1,0 +1,298 @@
+"""The checks a JSON Schema cannot express: across entries, across files, and of skill timing.
+
+They run after the schema checks, on whatever parts of the documents have the right shape, so
+that one ruleset with several mistakes reports them all at once. Each check skips an entry it
+cannot read (a wrong type there is already a schema problem) and a file that failed to load.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+import attrs
+
+from stargazer_rules.effects import AFTER_SURVEY, ON_CHOOSE, REQUIRED, SURVEY, Effect
+from stargazer_rules.errors import Problem
+from stargazer_rules.validation import close_match, describe_value
+from stargazer_rules.yamlsource import DocPath, YamlDocument, format_path
+
+#: (effect, parameter, value, timing): that parameter value only makes sense at that timing.
+#: Planets "surveyed this turn" exist only once the survey has been made.
+TIMING_REQUIREMENTS: tuple[tuple[str, str, str, str], ...] = (
+    ("place_on_special", "planets", "surveyed", AFTER_SURVEY),
+)
+
+
+@attrs.frozen
+class RulesetDocuments:
+    """The three files of a ruleset folder, as read."""
+
+    rules: YamlDocument
+    planets: YamlDocument
+    crew: YamlDocument
+
+
+@attrs.frozen
+class EffectSite:
+    """One effect mapping of a known type in crew.yaml, with its resolved timing.
+
+    ``when`` is None when the YAML names a timing the type does not have (a schema problem).
+    ``parent`` is the effect whose option holds this one (``choose_one``), if any.
+    """
+
+    path: DocPath
+    data: Mapping[str, Any]
+    cls: type[Effect]
+    when: str | None
+    parent: EffectSite | None = None
+
+
+def resolve_when(data: Mapping[str, Any], cls: type[Effect], parent_when: str | None) -> str | None:
+    """The timing of an effect: as written; else its parent's if its type allows it; else its
+    type's first timing."""
+    when = data.get("when")
+    if when is not None:
+        return when if isinstance(when, str) and when in cls.timings else None
+    if parent_when in cls.timings:
+        return parent_when
+    return cls.timings[0]
+
+
+def effect_sites(
+    crew: YamlDocument, effect_types: Mapping[str, type[Effect]]
+) -> Iterator[EffectSite]:
+    """Every effect of a known type in crew.yaml, options included, in file order."""
+    for path, card in entries(crew, "crew"):
+        skill = card.get("skill")
+        if isinstance(skill, list):
+            yield from _sites(skill, (*path, "skill"), None, effect_types)
+
+
+def semantic_problems(
+    documents: RulesetDocuments, effect_types: Mapping[str, type[Effect]]
+) -> list[Problem]:
+    """Every cross-entry and cross-file problem found in the readable parts of the documents."""
+    sites = list(effect_sites(documents.crew, effect_types))
+    return [
+        *_duplicate_ids(documents.rules, "colours", "colour"),
+        *_duplicate_ids(documents.planets, "planets", "planet"),
+        *_duplicate_ids(documents.crew, "crew", "crew"),
+        *_planet_colours(documents),
+        *_effect_colours(documents, sites),
+        *_player_counts(documents),
+        *_option_timings(documents.crew, sites),
+        *_timing_requirements(documents.crew, sites),
+        *_unused_params(documents.crew, sites),
+    ]
+
+
+def entries(document: YamlDocument, key: str) -> list[tuple[DocPath, Mapping[str, Any]]]:
+    """The mappings in the top-level list ``key`` of a loaded document, with their paths."""
+    data = document.data if document.loaded else None
+    items = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(items, list):
+        return []
+    return [((key, index), item) for index, item in enumerate(items) if isinstance(item, dict)]
+
+
+def _count(document: YamlDocument, key: str) -> int | None:
+    """How many items the top-level list ``key`` holds; None when it cannot be read."""
+    data = document.data if document.loaded else None
+    items = data.get(key) if isinstance(data, dict) else None
+    return len(items) if isinstance(items, list) else None
+
+
+def _integer(entry: Mapping[str, Any], key: str) -> int | None:
+    value = entry.get(key)
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _sites(
+    effects: list[Any],
+    path: DocPath,
+    parent: EffectSite | None,
+    effect_types: Mapping[str, type[Effect]],
+) -> Iterator[EffectSite]:
+    for index, data in enumerate(effects):
+        name = data.get("effect") if isinstance(data, dict) else None
+        cls = effect_types.get(name) if isinstance(name, str) else None
+        if cls is None:
+            continue
+        parent_when = parent.when if parent is not None else None
+        site = EffectSite((*path, index), data, cls, resolve_when(data, cls, parent_when), parent)
+        yield site
+        for param in cls.params:
+            options = data.get(param.name) if param.kind == "options" else None
+            if not isinstance(options, list):
+                continue
+            for number, option in enumerate(options):
+                if isinstance(option, list):
+                    yield from _sites(option, (*site.path, param.name, number), site, effect_types)
+
+
+def _duplicate_ids(document: YamlDocument, key: str, kind: str) -> Iterator[Problem]:
+    first: dict[str, DocPath] = {}
+    for path, item in entries(document, key):
+        ident = item.get("id")
+        if not isinstance(ident, str):
+            continue
+        if ident not in first:
+            first[ident] = path
+            continue
+        earlier = first[ident]
+        message = (
+            f"duplicate {kind} id {ident!r}; {format_path(earlier)} at line "
+            f"{document.position(earlier)[0]} already has it"
+        )
+        yield document.problem((*path, "id"), message)
+
+
+def _colour_ids(documents: RulesetDocuments) -> list[str] | None:
+    """The colour ids of rules.yaml; None when rules.yaml has no readable colour list."""
+    if _count(documents.rules, "colours") is None:
+        return None
+    return [item["id"] for _, item in entries(documents.rules, "colours") if isinstance(item.get("id"), str)]
+
+
+def _unknown_colour(document: YamlDocument, path: DocPath, value: str, known: list[str]) -> Problem:
+    message = f"unknown colour {value!r}; expected one of the colours of rules.yaml: {', '.join(known)}"
+    return document.problem(path, message, close_match(value, known))
+
+
+def _planet_colours(documents: RulesetDocuments) -> Iterator[Problem]:
+    known = _colour_ids(documents)
+    if known is None:
+        return
+    for path, planet in entries(documents.planets, "planets"):
+        colour = planet.get("colour")
+        if isinstance(colour, str) and colour not in known:
+            yield _unknown_colour(documents.planets, (*path, "colour"), colour, known)
+
+
+def _effect_colours(documents: RulesetDocuments, sites: list[EffectSite]) -> Iterator[Problem]:
+    known = _colour_ids(documents)
+    if known is None:
+        return
+    for site in sites:
+        for param in site.cls.params:
+            value = site.data.get(param.name)
+            if param.kind == "colour" and isinstance(value, str) and value not in known:
+                yield _unknown_colour(documents.crew, (*site.path, param.name), value, known)
+
+
+def _player_counts(documents: RulesetDocuments) -> Iterator[Problem]:
+    """R14 setups must be dealable from the cards there are, and R10's end reachable."""
+    rules = documents.rules
+    cards = _count(documents.planets, "planets")
+    crew = entries(documents.crew, "crew") if _count(documents.crew, "crew") is not None else None
+    always = None if crew is None else sum(1 for _, card in crew if card.get("always_in_play") is True)
+    dealable = None if crew is None else len(crew) - always
+    seen: dict[int, DocPath] = {}
+    for path, entry in entries(rules, "player_counts"):
+        players = _integer(entry, "players")
+        planets = _integer(entry, "planets")
+        dealt = _integer(entry, "crew")
+        if players is not None and players in seen:
+            message = f"{players} players are listed twice; the first is {format_path(seen[players])}"
+            yield rules.problem((*path, "players"), message)
+        elif players is not None:
+            seen[players] = path
+        label = f"{players} players" if players is not None else "this player count"
+        if planets is not None and cards is not None and planets > cards:
+            message = f"{label} deal {planets} planets, but planets.yaml has only {cards} planet cards"
+            yield rules.problem((*path, "planets"), message)
+        if dealt is not None and dealable is not None and dealt > dealable:
+            message = (
+                f"{label} deal {dealt} crew, but crew.yaml has only {dealable} crew that are "
+                "not always_in_play"
+            )
+            yield rules.problem((*path, "crew"), message)
+        if players is not None and dealt is not None and always is not None and always + dealt < players:
+            message = (
+                f"{players} players each choose a different crew every round, but the crew area "
+                f"holds only {always} always_in_play + {dealt} dealt = {always + dealt}"
+            )
+            yield rules.problem((*path, "crew"), message)
+        yield from _end_condition(rules, path, entry, players, planets)
+
+
+def _end_condition(
+    rules: YamlDocument,
+    path: DocPath,
+    entry: Mapping[str, Any],
+    players: int | None,
+    planets: int | None,
+) -> Iterator[Problem]:
+    """R10: the filled-planet end must be reachable with the Planets dealt."""
+    if "full_planets_to_end" in entry:
+        full, where, what = _integer(entry, "full_planets_to_end"), (*path, "full_planets_to_end"), "full_planets_to_end"
+    else:
+        full, where, what = players, path, "full_planets_to_end (by default the number of players)"
+    if full is None or planets is None or full <= planets:
+        return
+    message = (
+        f"{what} is {full}, but only {planets} Planets are dealt for "
+        f"{players if players is not None else 'these'} players; expected at most {planets}"
+    )
+    yield rules.problem(where, message)
+
+
+def _timing_phrase(site: EffectSite) -> str:
+    return f"{site.cls.name!r} resolves at {site.when}"
+
+
+def _timing_location(site: EffectSite) -> DocPath:
+    return (*site.path, "when") if "when" in site.data else (*site.path, "effect")
+
+
+def _option_timings(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
+    """An option's effects resolve when the choice is made: at its parent's timing, or at
+    ``survey`` under an ``on_choose`` parent (survey changes are made with ``on_choose``)."""
+    for site in sites:
+        parent = site.parent
+        if parent is None or parent.when is None or site.when is None:
+            continue
+        if site.when == parent.when or (parent.when == ON_CHOOSE and site.when == SURVEY):
+            continue
+        allowed = parent.when if parent.when != ON_CHOOSE else f"{ON_CHOOSE} or {SURVEY}"
+        message = (
+            f"option effect {_timing_phrase(site)}, but its {parent.cls.name} resolves at "
+            f"{parent.when}; an option's effects must resolve at {allowed}"
+        )
+        yield crew.problem(_timing_location(site), message)
+
+
+def _timing_requirements(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
+    for site in sites:
+        for name, param, value, timing in TIMING_REQUIREMENTS:
+            if site.cls.name != name or site.data.get(param) != value or site.when in (None, timing):
+                continue
+            message = (
+                f"{param}: {value} needs when: {timing}, but this {_timing_phrase(site)}"
+            )
+            yield crew.problem(_timing_location(site), message)
+
+
+def _unused_params(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
+    """A parameter that only applies with another's value (``colour`` with ``planets: colour``)
+    must not be set without it: the designer would expect it to do something."""
+    for site in sites:
+        for param in site.cls.params:
+            if param.required_when is None or param.name not in site.data:
+                continue
+            other, value = param.required_when
+            actual = site.data.get(other, _default(site.cls, other))
+            if actual != value:
+                message = (
+                    f"{param.name!r} is only used when {other} is {value!r}; found {other} "
+                    f"{describe_value(actual)}"
+                )
+                yield crew.problem((*site.path, param.name), message, key=True)
+
+
+def _default(cls: type[Effect], name: str) -> Any:
+    for param in cls.params:
+        if param.name == name and param.default is not REQUIRED:
+            return param.default
+    return None

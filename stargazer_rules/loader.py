@@ -1,0 +1,305 @@
+"""Load a ruleset folder (rules.yaml, planets.yaml, crew.yaml) into an immutable ``Ruleset``.
+
+Loading is where every mistake in the data is caught, never during play: the three files are
+read (syntax, duplicate keys), checked against their JSON Schemas, then against each other
+(``checks``). All problems of all files are gathered and raised as one ``RulesetError``, so a
+designer fixes a whole draft in one pass. Only a clean ruleset is built.
+
+>>> ruleset = load_ruleset("draft7")
+>>> ruleset.player_counts, len(ruleset.planets), len(ruleset.crew)
+((3, 4), 14, 12)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from stargazer_rules.checks import RulesetDocuments, resolve_when, semantic_problems
+from stargazer_rules.effects import EFFECT_TYPES, REQUIRED, Effect
+from stargazer_rules.errors import Problem, RulesetError
+from stargazer_rules.resources import (
+    DEFAULT_RULESET,
+    RULESET_FILES,
+    bundled_ruleset_names,
+    cards_dir,
+)
+from stargazer_rules.ruleset import (
+    Colour,
+    CrewCard,
+    Name,
+    PlanetCard,
+    PlayerCountSetup,
+    Ruleset,
+)
+from stargazer_rules.schemas import crew_schema, load_schema
+from stargazer_rules.validation import close_match, schema_problems
+from stargazer_rules.yamlsource import DocPath, YamlDocument, load_yaml
+
+PathLike = str | os.PathLike[str]
+
+
+def load_ruleset(
+    path: PathLike | None = None, *, effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES
+) -> Ruleset:
+    """Load and check the ruleset folder ``path``; raise ``RulesetError`` listing every problem.
+
+    ``path`` None loads the bundled draft 7; a bare name such as ``"base"`` that is not an
+    existing folder loads the bundled ruleset of that name. ``effect_types`` is the effect
+    registry skills are read with (see ``extend_effect_types``).
+    """
+    folder, shown = resolve_ruleset_dir(path)
+    documents = read_documents(folder, shown)
+    problems = check_documents(documents, effect_types)
+    if problems:
+        raise RulesetError(problems)
+    return build_ruleset(documents, effect_types, source=shown)
+
+
+def resolve_ruleset_dir(path: PathLike | None) -> tuple[Path, str]:
+    """The folder to read and how to show it: as given, or the bundled folder of a bare name."""
+    if path is None:
+        folder = cards_dir() / DEFAULT_RULESET
+        return folder, str(folder)
+    given = os.fspath(path)
+    if Path(given).is_dir():
+        return Path(given), given
+    names = bundled_ruleset_names()
+    if _is_bare_name(given) and given in names:
+        folder = cards_dir() / given
+        return folder, str(folder)
+    raise RulesetError([_no_folder_problem(given, names)])
+
+
+def read_documents(folder: Path, shown: str) -> RulesetDocuments:
+    """Read the three files of ``folder``; problems of each are kept in its document."""
+    rules, planets, crew = (
+        load_yaml(folder / name, os.path.join(shown, name)) for name in RULESET_FILES
+    )
+    return RulesetDocuments(rules=rules, planets=planets, crew=crew)
+
+
+def check_documents(
+    documents: RulesetDocuments, effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES
+) -> list[Problem]:
+    """Every problem of the three documents: reading, schema, then cross-checks; sorted by place."""
+    schemas = (load_schema("rules"), load_schema("planets"), crew_schema(effect_types))
+    problems: list[Problem] = []
+    for document, schema in zip(_in_order(documents), schemas, strict=True):
+        problems.extend(document.problems)
+        if document.loaded:
+            problems.extend(schema_problems(document, schema))
+    problems.extend(semantic_problems(documents, effect_types))
+    order = {document.file: index for index, document in enumerate(_in_order(documents))}
+    unique = dict.fromkeys(problems)
+    return sorted(unique, key=lambda p: (order.get(p.file, -1), p.line, p.column))
+
+
+def build_ruleset(
+    documents: RulesetDocuments,
+    effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES,
+    *,
+    source: str = "",
+) -> Ruleset:
+    """The ``Ruleset`` of checked documents, defaults filled and fingerprint computed."""
+    rules = documents.rules.data
+    crew, problems = _build_crew(documents.crew, effect_types)
+    if problems:
+        raise RulesetError(problems)
+    ruleset = Ruleset(
+        name=rules["name"],
+        title=_name(rules["title"]),
+        colours=tuple(Colour(item["id"], _name(item["name"])) for item in rules["colours"]),
+        planets=tuple(_planet(item) for item in documents.planets.data["planets"]),
+        crew=crew,
+        setups=_setups(rules["player_counts"]),
+        cubes_per_player=int(rules["cubes_per_player"]),
+        free_cubes=int(rules["free_cubes"]),
+        max_free_cubes_per_crew=int(rules["max_free_cubes_per_crew"]),
+        free_cube_vp=int(rules["motivation"]["free_cube_vp"]),
+        player_cube_vp=int(rules["motivation"]["player_cube_vp"]),
+        survey_minimum=int(rules.get("survey", {}).get("minimum", 0)),
+        fingerprint="",
+        source=source,
+    )
+    return attrs.evolve(ruleset, fingerprint=fingerprint(ruleset_to_data(ruleset)))
+
+
+def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
+    """The ruleset as plain data, defaults filled: ``{"rules": ..., "planets": ..., "crew": ...}``,
+    each the document its YAML file would hold. Loading these documents gives back an equal
+    ruleset; the fingerprint is the hash of this data."""
+    return {
+        "rules": {
+            "name": ruleset.name,
+            "title": _name_data(ruleset.title),
+            "colours": [{"id": c.id, "name": _name_data(c.name)} for c in ruleset.colours],
+            "player_counts": [attrs.asdict(ruleset.setups[n]) for n in ruleset.player_counts],
+            "cubes_per_player": ruleset.cubes_per_player,
+            "free_cubes": ruleset.free_cubes,
+            "max_free_cubes_per_crew": ruleset.max_free_cubes_per_crew,
+            "motivation": {
+                "free_cube_vp": ruleset.free_cube_vp,
+                "player_cube_vp": ruleset.player_cube_vp,
+            },
+            "survey": {"minimum": ruleset.survey_minimum},
+        },
+        "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
+        "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},
+    }
+
+
+def fingerprint(data: Any) -> str:
+    """sha256 of the canonical JSON of ``data`` (sorted keys, no whitespace): comments, layout
+    and key order of the YAML do not change it; any value does."""
+    text = json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _in_order(documents: RulesetDocuments) -> tuple[YamlDocument, YamlDocument, YamlDocument]:
+    return (documents.rules, documents.planets, documents.crew)
+
+
+def _is_bare_name(text: str) -> bool:
+    return bool(text) and os.sep not in text and "/" not in text and text not in (".", "..")
+
+
+def _no_folder_problem(given: str, names: tuple[str, ...]) -> Problem:
+    files = ", ".join(RULESET_FILES)
+    if Path(given).exists():
+        message = f"expected a ruleset folder with {files}, found a file"
+        return Problem(given, 0, 0, "", message)
+    message = (
+        f"no such folder; expected a ruleset folder with {files}, or the name of a bundled "
+        f"ruleset ({', '.join(names)})"
+    )
+    suggestion = close_match(given, names) if _is_bare_name(given) else None
+    return Problem(given, 0, 0, "", message, suggestion)
+
+
+def _name(data: Mapping[str, str]) -> Name:
+    return Name(ja=data["ja"], en=data["en"])
+
+
+def _name_data(name: Name) -> dict[str, str]:
+    return {"ja": name.ja, "en": name.en}
+
+
+def _planet(data: Mapping[str, Any]) -> PlanetCard:
+    optional = {key: data[key] for key in ("special_capacity", "placeholder") if key in data}
+    if "special_capacity" in optional:
+        optional["special_capacity"] = int(optional["special_capacity"])
+    return PlanetCard(
+        id=data["id"],
+        name=_name(data["name"]),
+        colour=data["colour"],
+        track=tuple(int(value) for value in data["track"]),
+        **optional,
+    )
+
+
+def _planet_data(card: PlanetCard) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "name": _name_data(card.name),
+        "colour": card.colour,
+        "track": list(card.track),
+        "special_capacity": card.special_capacity,
+        "placeholder": card.placeholder,
+    }
+
+
+def _setups(entries: list[Mapping[str, Any]]) -> dict[int, PlayerCountSetup]:
+    """R14 counts by player count, sorted; R10's threshold defaults to the number of players."""
+    setups = {
+        int(entry["players"]): PlayerCountSetup(
+            players=int(entry["players"]),
+            planets=int(entry["planets"]),
+            crew=int(entry["crew"]),
+            full_planets_to_end=int(entry.get("full_planets_to_end", entry["players"])),
+        )
+        for entry in entries
+    }
+    return dict(sorted(setups.items()))
+
+
+def _build_crew(
+    document: YamlDocument, effect_types: Mapping[str, type[Effect]]
+) -> tuple[tuple[CrewCard, ...], list[Problem]]:
+    cards: list[CrewCard] = []
+    problems: list[Problem] = []
+    for index, data in enumerate(document.data["crew"]):
+        path = ("crew", index, "skill")
+        skill = tuple(  # None only with a problem recorded, and then nothing is returned
+            _effect(document, (*path, number), item, None, effect_types, problems)
+            for number, item in enumerate(data["skill"])
+        )
+        optional = {key: data[key] for key in ("always_in_play", "placeholder") if key in data}
+        cards.append(
+            CrewCard(
+                id=data["id"],
+                name=_name(data["name"]),
+                survey_count=int(data["survey_count"]),
+                skill=skill,
+                **optional,
+            )
+        )
+    return tuple(cards), problems
+
+
+def _effect(
+    document: YamlDocument,
+    path: DocPath,
+    data: Mapping[str, Any],
+    parent_when: str | None,
+    effect_types: Mapping[str, type[Effect]],
+    problems: list[Problem],
+) -> Effect | None:
+    """One effect object: declared defaults filled, options built recursively (checked data).
+
+    None, with a problem added, when the effect class refuses the parameters.
+    """
+    cls = effect_types[data["effect"]]
+    when = resolve_when(data, cls, parent_when)
+    arguments: dict[str, Any] = {}
+    for param in cls.params:
+        if param.name in data:
+            value = data[param.name]
+        elif param.default is not REQUIRED:
+            value = param.default
+        else:
+            continue
+        if param.kind == "options":
+            value = tuple(
+                tuple(
+                    _effect(document, (*path, param.name, o, e), item, when, effect_types, problems)
+                    for e, item in enumerate(option)
+                )
+                for o, option in enumerate(value)
+            )
+        elif param.kind == "integer":
+            value = int(value)
+        arguments[param.name] = value
+    try:
+        return cls(when=when, **arguments)
+    except (TypeError, ValueError) as error:  # a custom type stricter than its declaration
+        message = f"effect {cls.name!r} could not be built from these parameters: {error}"
+        problems.append(document.problem(path, message))
+        return None
+
+
+def _crew_data(card: CrewCard) -> dict[str, Any]:
+    return {
+        "id": card.id,
+        "name": _name_data(card.name),
+        "survey_count": card.survey_count,
+        "always_in_play": card.always_in_play,
+        "skill": [effect.to_data() for effect in card.skill],
+        "placeholder": card.placeholder,
+    }
