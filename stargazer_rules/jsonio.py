@@ -1,0 +1,764 @@
+"""Plain-JSON forms of every value front ends exchange: states, actions, events, score sheets, setups.
+
+A JSON form holds only dicts, lists, strings, integers, booleans and None, and names cards by
+id and players by seat where the engine uses positions (ring position, crew slot). Each form
+has a JSON Schema under ``schemas/`` (``<kind>.schema.json``); every ``*_to_json`` output
+validates against it, and every ``*_from_json`` checks its input against it first.
+
+Reading is strict: a ``*_from_json`` raises ``RecordError`` listing every problem found, each
+at its JSON path (``$.planets[2].track``): schema errors, unknown ids, cube counts that break
+conservation, a track longer than its planet, a ``legal`` list that disagrees with the rules.
+A state belongs to its ruleset: its document carries the ruleset's fingerprint, and reading it
+under another ruleset is refused.
+
+Conventions, also in docs/api.md:
+
+- a free cube's owner is ``-1`` (the virtual player, as in events and score sheets);
+- a crew without a worker has ``"worker": null``;
+- directions are ``"clockwise"`` and ``"counter_clockwise"``.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import jsonschema
+import referencing
+import referencing.jsonschema
+
+from stargazer_rules import actions as A
+from stargazer_rules.actions import Action, action
+from stargazer_rules.effects import DIRECTION, FREE_CUBE_OWNER, REPEAT, SKIP, Effect
+from stargazer_rules.engine import (
+    BEFORE_SURVEY,
+    NO_WORKER,
+    OVER,
+    PICK_CREW,
+    SURVEYING,
+    Game,
+    Pending,
+    Setup,
+    State,
+    Table,
+)
+from stargazer_rules.errors import RecordError, SetupError
+from stargazer_rules.events import EVENT_KEYS, Event
+from stargazer_rules.resources import schemas_dir
+from stargazer_rules.scoring import PlanetResult, ScoreSheet, SeatScore, Standing
+
+if TYPE_CHECKING:
+    from stargazer_rules.ruleset import Ruleset
+
+__all__ = [
+    "SCHEMA_KINDS",
+    "action_from_json",
+    "action_to_json",
+    "check_ruleset",
+    "event_from_json",
+    "event_to_json",
+    "schema",
+    "score_sheet_from_json",
+    "score_sheet_to_json",
+    "setup_from_json",
+    "setup_to_json",
+    "state_from_json",
+    "state_to_json",
+    "validate",
+]
+
+#: The JSON forms with a schema: ``schemas/<kind>.schema.json``.
+SCHEMA_KINDS = ("action", "event", "record", "score_sheet", "setup", "state")
+
+_SCHEMA_URN = "urn:stargazer-rules:schemas:{}.schema.json"
+_MAX_REPORTED = 20
+
+_DIRECTIONS = {A.CLOCKWISE: "clockwise", A.COUNTER_CLOCKWISE: "counter_clockwise"}
+_DIRECTION_VALUES = {name: value for value, name in _DIRECTIONS.items()}
+
+#: Survey rule flags by the name of the effect that sets them.
+_SURVEY_RULES = {"allow_repeat_planet": REPEAT, "choose_direction": DIRECTION, "may_skip_planets": SKIP}
+
+#: The stages in which the head of ``pending`` is the decision the state waits for.
+_EFFECT_STAGES = frozenset({BEFORE_SURVEY, "after_survey", "round_end"})
+
+
+# -- schemas ------------------------------------------------------------------------------
+
+
+@functools.cache
+def _registry() -> referencing.Registry:
+    resources = []
+    for kind in SCHEMA_KINDS:
+        path = schemas_dir() / f"{kind}.schema.json"
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append((_SCHEMA_URN.format(kind), referencing.jsonschema.DRAFT202012.create_resource(contents)))
+    return referencing.Registry().with_resources(resources)
+
+
+def schema(kind: str) -> dict[str, Any]:
+    """The JSON Schema of one JSON form (``kind`` is one of ``SCHEMA_KINDS``)."""
+    if kind not in SCHEMA_KINDS:
+        raise ValueError(f"no schema for {kind!r}; the kinds are {', '.join(SCHEMA_KINDS)}")
+    contents = _registry()[_SCHEMA_URN.format(kind)].contents
+    assert isinstance(contents, dict)
+    return contents
+
+
+@functools.cache
+def _validator(kind: str) -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(schema(kind), registry=_registry())
+
+
+def schema_problems(kind: str, data: Any, at: str = "$") -> list[str]:
+    """Every way ``data`` breaks the schema of ``kind``, as ``"$.path: message"``, sorted by path.
+
+    ``at`` is the JSON path of ``data`` in a larger document, put in front of each path.
+    """
+    errors = sorted(_validator(kind).iter_errors(data), key=lambda error: (_sort_key(error.absolute_path), error.message))
+    problems: list[str] = []
+    for error in errors:
+        text = f"{at}{error.json_path[1:]}: {_plain_message(error)}"
+        if text not in problems:
+            problems.append(text)
+    return problems
+
+
+def validate(kind: str, data: Any, what: str | None = None, at: str = "$") -> None:
+    """Raise ``RecordError`` listing every schema problem of ``data`` as a ``kind`` document."""
+    _raise_if(schema_problems(kind, data, at), what or f"{kind.replace('_', ' ')} document")
+
+
+def _sort_key(path: Iterable[Any]) -> list[tuple[int, Any]]:
+    return [(0, part) if isinstance(part, int) else (1, str(part)) for part in path]
+
+
+def _plain_message(error: jsonschema.ValidationError) -> str:
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = error.schema.get("properties", {})
+        extra = sorted(key for key in error.instance if key not in allowed)
+        expected = ", ".join(sorted(allowed))
+        return f"unexpected propert{'y' if len(extra) == 1 else 'ies'} {', '.join(map(repr, extra))} (expected: {expected})"
+    return error.message
+
+
+def _raise_if(problems: Sequence[str], what: str) -> None:
+    if not problems:
+        return
+    count = len(problems)
+    lines = [f"{count} problem{'s' if count != 1 else ''} in the {what}:"]
+    lines += [f"  {problem}" for problem in problems[:_MAX_REPORTED]]
+    if count > _MAX_REPORTED:
+        lines.append(f"  ... and {count - _MAX_REPORTED} more")
+    raise RecordError("\n".join(lines))
+
+
+# -- ruleset identity ---------------------------------------------------------------------
+
+
+def _ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
+    return {"name": ruleset.name, "fingerprint": ruleset.fingerprint}
+
+
+def check_ruleset(game: Game, data: Mapping[str, Any], what: str) -> None:
+    """Refuse a document's ``ruleset`` reference unless it is the fingerprint of the game's ruleset."""
+    made = data["ruleset"]
+    loaded = game.ruleset
+    if made["fingerprint"] != loaded.fingerprint:
+        raise RecordError(
+            f"this {what} was made with ruleset {made['name']} (fingerprint {_short(made['fingerprint'])}), "
+            f"but the loaded ruleset is {loaded.name} (fingerprint {_short(loaded.fingerprint)})"
+        )
+
+
+def _short(fingerprint: str) -> str:
+    """The first 12 hex digits of a fingerprint, as git shortens a commit hash: enough to tell rulesets apart."""
+    return fingerprint[:12]
+
+
+# -- actions ------------------------------------------------------------------------------
+
+
+def action_to_json(game: Game, state: State, act: Action) -> dict[str, Any]:
+    """``act`` as JSON, naming the crew, Planet or seat it points at by id or seat number."""
+    kind = act.kind
+    if kind in (A.PICK_CREW, A.TARGET_CREW):
+        return {"type": kind, "crew": _crew_id(game, state, act.target)}
+    if kind in (A.TARGET_PLANET, A.SURVEY_STEP):
+        return {"type": kind, "planet": _planet_id(game, state, act.target)}
+    if kind == A.SURVEY:
+        if act.count == 0:
+            return {"type": kind, "count": 0}
+        return {
+            "type": kind,
+            "planet": _planet_id(game, state, act.target),
+            "count": act.count,
+            "direction": _DIRECTIONS[act.direction],
+        }
+    if kind == A.SURVEY_STOP:
+        return {"type": kind}
+    if kind == A.CHOOSE_OPTION:
+        return {"type": kind, "option": act.target}
+    if kind == A.NAME_START_PLAYER:
+        return {"type": kind, "seat": act.target}
+    raise ValueError(f"unknown action kind {kind!r}; the kinds are {', '.join(A.KINDS)}")
+
+
+def action_from_json(game: Game, state: State, data: Any, *, at: str = "$", what: str = "action") -> Action:
+    """The action a JSON action names in ``state``; ``RecordError`` when malformed or naming unknown cards.
+
+    Whether the action is legal is ``Game.apply``'s question. ``at`` and ``what`` place the
+    action in a larger document for the messages (``$.actions[3]``, ``game record``).
+    """
+    validate("action", data, what, at)
+    problems: list[str] = []
+    act = _read_action(game, state, data, at, problems)
+    _raise_if(problems, what)
+    assert act is not None
+    return act
+
+
+def _read_action(game: Game, state: State, data: Mapping[str, Any], at: str, problems: list[str]) -> Action | None:
+    kind = data["type"]
+    if kind in (A.PICK_CREW, A.TARGET_CREW):
+        target = _crew_slot(game, state, data["crew"], f"{at}.crew", problems)
+    elif kind in (A.TARGET_PLANET, A.SURVEY_STEP):
+        target = _planet_position(game, state, data["planet"], f"{at}.planet", problems)
+    elif kind == A.SURVEY:
+        if data["count"] == 0:
+            return action(A.SURVEY, -1, 0)
+        target = _planet_position(game, state, data["planet"], f"{at}.planet", problems)
+        if target is None:
+            return None
+        return action(A.SURVEY, target, data["count"], _DIRECTION_VALUES[data["direction"]])
+    elif kind == A.SURVEY_STOP:
+        target = -1
+    elif kind == A.CHOOSE_OPTION:
+        target = data["option"]
+    else:  # NAME_START_PLAYER
+        target = data["seat"]
+        if target >= state.players:
+            problems.append(f"{at}.seat: seat {target} is not a seat of 0..{state.players - 1}")
+            return None
+    return None if target is None else action(kind, target)
+
+
+def _planet_id(game: Game, state: State, position: int) -> str:
+    if not 0 <= position < len(state.planets):
+        raise ValueError(f"Planet position {position} is outside the ring of {len(state.planets)}")
+    return game.ruleset.planets[state.planets[position]].id
+
+
+def _crew_id(game: Game, state: State, slot: int) -> str:
+    if not 0 <= slot < len(state.crew):
+        raise ValueError(f"crew slot {slot} is outside the crew area of {len(state.crew)}")
+    return game.ruleset.crew[state.crew[slot]].id
+
+
+def _planet_position(game: Game, state: State, planet_id: str, at: str, problems: list[str]) -> int | None:
+    ring = [game.ruleset.planets[index].id for index in state.planets]
+    if planet_id in ring:
+        return ring.index(planet_id)
+    problems.append(f"{at}: planet {planet_id!r} is not in the ring ({', '.join(ring)})")
+    return None
+
+
+def _crew_slot(game: Game, state: State, crew_id: str, at: str, problems: list[str]) -> int | None:
+    area = [game.ruleset.crew[index].id for index in state.crew]
+    if crew_id in area:
+        return area.index(crew_id)
+    problems.append(f"{at}: crew {crew_id!r} is not in the crew area ({', '.join(area)})")
+    return None
+
+
+# -- events -------------------------------------------------------------------------------
+
+
+def event_to_json(event: Event) -> dict[str, Any]:
+    """``event`` as JSON: ``{"key": ..., **params}``."""
+    return event.to_json()
+
+
+def event_from_json(data: Any) -> Event:
+    """The event a JSON event describes; ``RecordError`` for an unknown key or wrong parameters."""
+    validate("event", data, "event")
+    event = Event.from_json(data)
+    assert set(event.params) == set(EVENT_KEYS[event.key])  # the schema lists exactly these
+    return event
+
+
+# -- setups -------------------------------------------------------------------------------
+
+
+def setup_to_json(setup: Setup) -> dict[str, Any]:
+    """``setup`` as JSON: players, planet ids in ring order, dealt crew ids, start player."""
+    return {
+        "players": setup.players,
+        "planets": list(setup.planets),
+        "crew": list(setup.crew),
+        "start_player": setup.start_player,
+    }
+
+
+def setup_from_json(data: Any, game: Game | None = None) -> Setup:
+    """The setup a JSON setup describes; with ``game``, also checked against its ruleset (R14)."""
+    validate("setup", data, "setup")
+    setup = Setup(data["players"], tuple(data["planets"]), tuple(data["crew"]), data["start_player"])
+    if game is not None:
+        try:
+            game.check_setup(setup)
+        except SetupError as error:
+            raise RecordError(str(error)) from None
+    return setup
+
+
+# -- score sheets -------------------------------------------------------------------------
+
+
+def score_sheet_to_json(sheet: ScoreSheet) -> dict[str, Any]:
+    """``sheet`` as JSON; ``accident`` is included for front ends (derived)."""
+    return {
+        "final": sheet.final,
+        "winners": list(sheet.winners),
+        "planets": [
+            {
+                "planet": result.planet,
+                "colour": result.colour,
+                "top_square": result.top_square,
+                "full": result.full,
+                "accident": result.accident,
+                "standings": [
+                    {
+                        "owner": standing.owner,
+                        "cubes": standing.cubes,
+                        "first_square": standing.first_square,
+                        "rank": standing.rank,
+                        "row": standing.row,
+                        "vp": standing.vp,
+                    }
+                    for standing in result.standings
+                ],
+            }
+            for result in sheet.planets
+        ],
+        "seats": [
+            {
+                "seat": seat.seat,
+                "majority_vp": seat.majority_vp,
+                "bonus_vp": seat.bonus_vp,
+                "bonus_count": seat.bonus_count,
+                "bonus_colours": list(seat.bonus_colours),
+                "colour_counts": dict(seat.colour_counts),
+                "play_vp": seat.play_vp,
+                "total": seat.total,
+                "hand": seat.hand,
+            }
+            for seat in sheet.seats
+        ],
+    }
+
+
+def score_sheet_from_json(data: Any) -> ScoreSheet:
+    """The score sheet a JSON sheet describes; ``RecordError`` when malformed."""
+    validate("score_sheet", data, "score sheet")
+    planets = []
+    problems = []
+    for p, result in enumerate(data["planets"]):
+        planet = PlanetResult(
+            result["planet"],
+            result["colour"],
+            result["top_square"],
+            result["full"],
+            tuple(Standing(**standing) for standing in result["standings"]),
+        )
+        if planet.accident != result["accident"]:
+            problems.append(f"$.planets[{p}].accident: is {result['accident']}, but the standings make it {planet.accident}")
+        planets.append(planet)
+    seats = tuple(
+        SeatScore(
+            seat=seat["seat"],
+            majority_vp=seat["majority_vp"],
+            bonus_vp=seat["bonus_vp"],
+            bonus_count=seat["bonus_count"],
+            bonus_colours=tuple(seat["bonus_colours"]),
+            colour_counts=tuple(sorted(seat["colour_counts"].items())),
+            play_vp=seat["play_vp"],
+            total=seat["total"],
+            hand=seat["hand"],
+        )
+        for seat in data["seats"]
+    )
+    _raise_if(problems, "score sheet")
+    return ScoreSheet(tuple(planets), seats, tuple(data["winners"]), data["final"])
+
+
+# -- states -------------------------------------------------------------------------------
+
+
+def state_to_json(game: Game, state: State) -> dict[str, Any]:
+    """``state`` as JSON for a front end: the board by card id, the supplies, the turn, the legal actions."""
+    rules = game.ruleset
+    ring = [rules.planets[index].id for index in state.planets]
+    area = [rules.crew[index].id for index in state.crew]
+    return {
+        "ruleset": _ruleset_json(rules),
+        "players": state.players,
+        "round": state.round,
+        "start_player": state.start_player,
+        "turn": state.turn,
+        "stage": state.stage,
+        "current_player": game.current_player(state),
+        "planets": [
+            {"id": planet_id, "track": list(track), "special": list(special)}
+            for planet_id, track, special in zip(ring, state.tracks, state.specials)
+        ],
+        "crew": [
+            {
+                "id": crew_id,
+                "free_cubes": free,
+                "cubes": list(cubes),
+                "worker": None if worker == NO_WORKER else worker,
+            }
+            for crew_id, free, cubes, worker in zip(area, state.crew_free, state.crew_cubes, state.workers)
+        ],
+        "seats": [
+            {"hand": hand, "vp": vp, "removed": removed}
+            for hand, vp, removed in zip(state.hands, state.vp, state.removed)
+        ],
+        "stock": state.stock,
+        "chosen": [area[slot] for slot in state.chosen],
+        "pending": [
+            {
+                "crew": area[item.slot],
+                "effect": _effect_at(rules.crew[state.crew[item.slot]].skill, item.path).name,
+                "path": list(item.path),
+                "remaining": item.remaining,
+                "seat": item.seat,
+            }
+            for item in state.pending
+        ],
+        "survey": {
+            "rules": [name for name, flag in _SURVEY_RULES.items() if state.survey_rules & flag],
+            "bonus": state.survey_bonus,
+            "placed": state.survey_placed,
+            "last": ring[state.survey_last] if state.survey_last >= 0 else None,
+            "direction": _DIRECTIONS.get(state.survey_direction),
+            "surveyed": [ring[p] for p in sorted(state.surveyed)],
+        },
+        "triggers": list(state.triggers),
+        "legal": [action_to_json(game, state, act) for act in state.legal],
+    }
+
+
+def state_from_json(game: Game, data: Any) -> State:
+    """The state a JSON state describes, rebuilt exactly (``legal`` included).
+
+    Raises ``RecordError`` for a document of another ruleset, and, listing every problem at
+    its JSON path, for a malformed or inconsistent one: schema errors, unknown or repeated
+    ids, a setup the ruleset does not deal, tracks and special squares over capacity, cube
+    counts that break conservation, a ``current_player`` or ``legal`` list that disagrees with
+    the rules.
+    """
+    validate("state", data, "state document")
+    check_ruleset(game, data, "state")
+    reader = _StateReader(game, data)
+    state = reader.read()
+    _raise_if(reader.problems, "state document")
+    assert state is not None
+    return state
+
+
+class _StateReader:
+    """Reads one schema-valid state document, collecting every inconsistency as a problem."""
+
+    def __init__(self, game: Game, data: Mapping[str, Any]) -> None:
+        self.game = game
+        self.rules = game.ruleset
+        self.data = data
+        self.problems: list[str] = []
+
+    def problem(self, at: str, message: str) -> None:
+        self.problems.append(f"{at}: {message}")
+
+    def read(self) -> State | None:
+        data, rules = self.data, self.rules
+        players = data["players"]
+        if players not in rules.setups:
+            supported = ", ".join(map(str, rules.player_counts))
+            self.problem("$.players", f"{players} players are not supported by ruleset {rules.name} (supported: {supported})")
+            return None
+        counts = rules.setups[players]
+        if len(data["seats"]) != players:
+            self.problem("$.seats", f"lists {len(data['seats'])} seats for {players} players")
+            return None
+        planets = self._card_indices("planet", data["planets"], {card.id: i for i, card in enumerate(rules.planets)})
+        crew = self._card_indices("crew", data["crew"], {card.id: i for i, card in enumerate(rules.crew)})
+        if planets is None or crew is None:
+            return None
+        if len(planets) != counts.planets:
+            self.problem("$.planets", f"{counts.planets} planets are dealt for {players} players, not {len(planets)}")
+        always = tuple(i for i, card in enumerate(rules.crew) if card.always_in_play)
+        if len(crew) != len(always) + counts.crew:
+            self.problem(
+                "$.crew", f"{len(always)} always-in-play and {counts.crew} dealt crew make the area for {players} players, not {len(crew)}"
+            )
+        elif crew[: len(always)] != always or set(crew[len(always) :]) & set(always):
+            expected = ", ".join(rules.crew[i].id for i in always) or "none"
+            self.problem("$.crew", f"the crew area must start with the always-in-play crew ({expected}), and only them")
+
+        seat_range = range(players)
+        self._seat("$.start_player", data["start_player"], seat_range)
+        if data["turn"] > players:
+            self.problem("$.turn", f"{data['turn']} turns taken in a round of {players}")
+
+        tracks, specials = [], []
+        for p, (index, planet) in enumerate(zip(planets, data["planets"])):
+            card = rules.planets[index]
+            at = f"$.planets[{p}]"
+            track, special = tuple(planet["track"]), tuple(planet["special"])
+            if len(track) > card.length:
+                self.problem(f"{at}.track", f"{len(track)} cubes on planet {card.id!r}, whose track has {card.length} squares")
+            if len(special) > card.special_capacity:
+                self.problem(
+                    f"{at}.special", f"{len(special)} cubes on the special square of planet {card.id!r}, which holds {card.special_capacity}"
+                )
+            for k, owner in enumerate(track):
+                if owner != FREE_CUBE_OWNER:
+                    self._seat(f"{at}.track[{k}]", owner, seat_range, "an owner: -1 (free cube) or a seat")
+            for k, owner in enumerate(special):
+                self._seat(f"{at}.special[{k}]", owner, seat_range)
+            tracks.append(track)
+            specials.append(special)
+
+        crew_free, crew_cubes, workers = [], [], []
+        for slot, member in enumerate(data["crew"]):
+            at = f"$.crew[{slot}]"
+            if member["free_cubes"] > rules.max_free_cubes_per_crew:
+                self.problem(
+                    f"{at}.free_cubes",
+                    f"{member['free_cubes']} free cubes on crew {member['id']!r}, over the cap of {rules.max_free_cubes_per_crew} (R11)",
+                )
+            for k, owner in enumerate(member["cubes"]):
+                self._seat(f"{at}.cubes[{k}]", owner, seat_range)
+            worker = member["worker"]
+            if worker is not None:
+                self._seat(f"{at}.worker", worker, seat_range)
+            crew_free.append(member["free_cubes"])
+            crew_cubes.append(tuple(member["cubes"]))
+            workers.append(NO_WORKER if worker is None else worker)
+
+        area = [member["id"] for member in data["crew"]]
+        chosen = []
+        for k, crew_id in enumerate(data["chosen"]):
+            if crew_id in area:
+                chosen.append(area.index(crew_id))
+            else:
+                self.problem(f"$.chosen[{k}]", f"crew {crew_id!r} is not in the crew area ({', '.join(area)})")
+        with_worker = {slot for slot, worker in enumerate(workers) if worker != NO_WORKER}
+        if len(chosen) == len(data["chosen"]) and set(chosen) != with_worker:
+            self.problem("$.chosen", "the crew chosen this round must be exactly the crew with a worker on them")
+
+        hands = tuple(seat["hand"] for seat in data["seats"])
+        vp = tuple(seat["vp"] for seat in data["seats"])
+        removed = tuple(seat["removed"] for seat in data["seats"])
+        if not self.problems:
+            self._conservation(tracks, specials, crew_free, crew_cubes, hands, removed)
+
+        pending = self._pending(crew, area, seat_range)
+        survey = self._survey([card.id for card in (rules.planets[i] for i in planets)])
+        stage = data["stage"]
+        triggers = tuple(data["triggers"])
+        if (stage == OVER) != bool(triggers):
+            self.problem("$.triggers", "the game is over exactly when there are triggers (R10)")
+        if stage in _EFFECT_STAGES and not pending:
+            self.problem("$.pending", f"stage {stage} waits for a skill's decision, but no effect is pending")
+        if stage == SURVEYING and not chosen:
+            self.problem("$.chosen", "stage survey needs the crew chosen this turn")
+        if self.problems or survey is None or pending is None:
+            return None
+
+        rules_flags, bonus, placed, last, direction, surveyed = survey
+        state = State(
+            players=players,
+            planets=planets,
+            crew=crew,
+            tracks=tuple(tracks),
+            specials=tuple(specials),
+            crew_free=tuple(crew_free),
+            crew_cubes=tuple(crew_cubes),
+            workers=tuple(workers),
+            hands=hands,
+            vp=vp,
+            removed=removed,
+            stock=data["stock"],
+            round=data["round"],
+            start_player=data["start_player"],
+            turn=data["turn"],
+            stage=stage,
+            chosen=tuple(chosen),
+            pending=pending,
+            survey_rules=rules_flags,
+            survey_bonus=bonus,
+            survey_placed=placed,
+            survey_last=last,
+            survey_direction=direction,
+            surveyed=surveyed,
+            triggers=triggers,
+            legal=(),
+        )
+        legal = _legal_actions(self.game, state)
+        if legal is None:
+            self.problem("$.pending[0]", "the first pending effect needs no decision, so no state waits on it")
+            return None
+        state = state._replace(legal=legal)
+        current = self.game.current_player(state)
+        if data["current_player"] != current:
+            self.problem("$.current_player", f"is {data['current_player']}, but the rules make it {current}")
+        expected = [action_to_json(self.game, state, act) for act in legal]
+        if data["legal"] != expected:
+            self.problem("$.legal", _legal_difference(data["legal"], expected))
+        return state
+
+    def _seat(self, at: str, value: int, seats: range, expected: str = "a seat") -> None:
+        if value not in seats:
+            self.problem(at, f"{value} is not {expected} (seats are 0..{seats.stop - 1})")
+
+    def _card_indices(self, kind: str, items: Sequence[Mapping[str, Any]], known: Mapping[str, int]) -> tuple[int, ...] | None:
+        indices = []
+        seen: set[str] = set()
+        ok = True
+        for k, item in enumerate(items):
+            card_id = item["id"]
+            if card_id not in known:
+                self.problem(f"$.{'planets' if kind == 'planet' else 'crew'}[{k}].id", f"unknown {kind} {card_id!r} in ruleset {self.rules.name}")
+                ok = False
+            elif card_id in seen:
+                self.problem(f"$.{'planets' if kind == 'planet' else 'crew'}[{k}].id", f"{kind} {card_id!r} appears twice")
+                ok = False
+            else:
+                seen.add(card_id)
+                indices.append(known[card_id])
+        return tuple(indices) if ok else None
+
+    def _conservation(self, tracks, specials, crew_free, crew_cubes, hands, removed) -> None:
+        rules = self.rules
+        on_board: Counter[int] = Counter()
+        for owners in (*tracks, *specials, *crew_cubes):
+            on_board.update(owners)
+        for seat, (hand, out) in enumerate(zip(hands, removed)):
+            total = hand + on_board[seat] + out
+            if total != rules.cubes_per_player:
+                self.problem(
+                    f"$.seats[{seat}]",
+                    f"seat {seat} has {total} cubes (hand {hand} + on the board {on_board[seat]} + removed {out}), "
+                    f"but each player has {rules.cubes_per_player}",
+                )
+        stock = self.data["stock"]
+        on_tracks = on_board[FREE_CUBE_OWNER]
+        on_crew = sum(crew_free)
+        if stock + on_tracks + on_crew != rules.free_cubes:
+            self.problem(
+                "$.stock",
+                f"{stock + on_tracks + on_crew} free cubes (stock {stock} + on tracks {on_tracks} + on crew {on_crew}), "
+                f"but the game has {rules.free_cubes}",
+            )
+
+    def _pending(self, crew: tuple[int, ...], area: list[str], seats: range) -> tuple[Pending, ...] | None:
+        items = []
+        ok = True
+        for k, item in enumerate(self.data["pending"]):
+            at = f"$.pending[{k}]"
+            if item["crew"] not in area:
+                self.problem(f"{at}.crew", f"crew {item['crew']!r} is not in the crew area ({', '.join(area)})")
+                ok = False
+                continue
+            slot = area.index(item["crew"])
+            card = self.rules.crew[crew[slot]]
+            path = tuple(item["path"])
+            effect = _effect_at(card.skill, path)
+            if effect is None:
+                self.problem(f"{at}.path", f"{list(path)} is not the path of an effect in the skill of crew {card.id!r}")
+                ok = False
+                continue
+            if item["effect"] != effect.name:
+                self.problem(f"{at}.effect", f"is {item['effect']!r}, but the effect at {list(path)} of crew {card.id!r} is {effect.name!r}")
+            if item["remaining"] > effect.steps:
+                self.problem(f"{at}.remaining", f"{item['remaining']} steps left of {effect.name!r}, which has {effect.steps}")
+            self._seat(f"{at}.seat", item["seat"], seats)
+            items.append(Pending(slot, path, item["remaining"], item["seat"]))
+        return tuple(items) if ok else None
+
+    def _survey(self, ring: list[str]) -> tuple[int, int, int, int, int, frozenset[int]] | None:
+        survey = self.data["survey"]
+        flags = 0
+        for name in survey["rules"]:
+            flags |= _SURVEY_RULES[name]
+        last = -1
+        if survey["last"] is not None:
+            if survey["last"] in ring:
+                last = ring.index(survey["last"])
+            else:
+                self.problem("$.survey.last", f"planet {survey['last']!r} is not in the ring ({', '.join(ring)})")
+                return None
+        surveyed = set()
+        for k, planet_id in enumerate(survey["surveyed"]):
+            if planet_id in ring:
+                surveyed.add(ring.index(planet_id))
+            else:
+                self.problem(f"$.survey.surveyed[{k}]", f"planet {planet_id!r} is not in the ring ({', '.join(ring)})")
+                return None
+        direction = 0 if survey["direction"] is None else _DIRECTION_VALUES[survey["direction"]]
+        return flags, survey["bonus"], survey["placed"], last, direction, frozenset(surveyed)
+
+
+def _effect_at(skill: Sequence[Effect], path: Sequence[int]) -> Effect | None:
+    """The effect at ``path`` in a skill: effect index, then option index and effect index, ..."""
+    effects = skill
+    effect = None
+    for depth, index in enumerate(path):
+        if depth % 2 == 0:
+            if index >= len(effects):
+                return None
+            effect = effects[index]
+        else:
+            assert effect is not None
+            if index >= len(effect.branches):
+                return None
+            effects = effect.branches[index]
+    return effect if len(path) % 2 == 1 else None
+
+
+def _legal_actions(game: Game, state: State) -> tuple[Action, ...] | None:
+    """The legal actions of ``state`` recomputed from the rules; None when it waits for no decision.
+
+    The engine computes them inside ``apply`` and offers no public way to ask again, so this
+    uses its option methods (``_pick_options``, ``_survey_options``) and the pending effect's
+    ``choices``: the same code ``apply`` runs.
+    """
+    stage = state.stage
+    if stage == OVER:
+        return ()
+    table = Table(game, state, None)
+    if stage == PICK_CREW:
+        options = game._pick_options(table)
+    elif stage == SURVEYING:
+        options = game._survey_options(table)
+    else:
+        head = state.pending[0]
+        effect = _effect_at(game.ruleset.crew[state.crew[head.slot]].skill, head.path)
+        assert effect is not None
+        options = effect.choices(table, head.seat, head.slot)
+    return options or None
+
+
+def _legal_difference(found: list[Any], expected: list[dict[str, Any]]) -> str:
+    for index, (have, want) in enumerate(zip(found, expected)):
+        if have != want:
+            return (
+                f"disagrees with the rules at [{index}]: the document has {json.dumps(have, sort_keys=True)}, "
+                f"the rules give {json.dumps(want, sort_keys=True)}"
+            )
+    return f"lists {len(found)} actions, but the rules give {len(expected)}"
