@@ -1,0 +1,181 @@
+"""Game records: a whole game as data, and its replay.
+
+A ``GameRecord`` holds what a replay needs and nothing it can derive: the ruleset's name and
+fingerprint, the explicit ``Setup`` (so no random-number generator is involved), the seed it was
+dealt from when there was one, and every decision as action JSON (cards by id, so a record
+reads without the engine's positions). Its JSON form is checked by ``schemas/record.schema.json``.
+
+A record is refused under another ruleset, and an illegal action stops a replay with
+``RecordError`` naming the action's index.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Iterator, Mapping
+from typing import Any
+
+import attrs
+
+from stargazer_rules import jsonio
+from stargazer_rules.actions import Action
+from stargazer_rules.engine import Game, Setup, State
+from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
+from stargazer_rules.events import Event
+
+__all__ = [
+    "RECORD_FORMAT",
+    "GameRecord",
+    "final_state",
+    "record_from_json",
+    "record_game",
+    "record_to_json",
+    "replay",
+    "replay_events",
+    "replay_states",
+]
+
+#: The ``format`` of a record document: its kind and version.
+RECORD_FORMAT = "stargazer-record/1"
+
+#: How many legal actions the message of an illegal one lists.
+_SHOWN_LEGAL = 8
+
+
+@attrs.frozen
+class GameRecord:
+    """One game as data.
+
+    ``ruleset`` and ``fingerprint`` name the rules it was played under; ``setup`` is the explicit
+    deal and ``seed`` the seed it was dealt from (None for a deal made by hand; informational,
+    the replay uses ``setup``). ``actions`` are the decisions in order, as action JSON;
+    ``metadata`` is free-form JSON (player names, date, ...). Records compare by value; holding
+    dicts, they are not hashable.
+    """
+
+    ruleset: str
+    fingerprint: str
+    setup: Setup
+    actions: tuple[dict[str, Any], ...] = attrs.field(converter=tuple)
+    seed: int | None = None
+    metadata: dict[str, Any] = attrs.field(factory=dict, converter=dict)
+
+
+def record_game(
+    game: Game,
+    setup: Setup,
+    actions: Iterable[Action],
+    seed: int | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> GameRecord:
+    """Play ``actions`` from ``setup`` and record them; ``RecordError`` at the first illegal one."""
+    state = _start(game, setup)
+    recorded = []
+    for index, act in enumerate(actions):
+        recorded.append(jsonio.action_to_json(game, state, act))
+        state = _step(game, state, act, index, recorded[-1])
+    return GameRecord(
+        game.ruleset.name, game.ruleset.fingerprint, setup, tuple(recorded), seed, dict(metadata or {})
+    )
+
+
+def record_to_json(record: GameRecord) -> dict[str, Any]:
+    """``record`` as a JSON document (``schemas/record.schema.json``)."""
+    return {
+        "format": RECORD_FORMAT,
+        "ruleset": {"name": record.ruleset, "fingerprint": record.fingerprint},
+        "setup": jsonio.setup_to_json(record.setup),
+        "seed": record.seed,
+        "actions": [dict(act) for act in record.actions],
+        "metadata": dict(record.metadata),
+    }
+
+
+def record_from_json(data: Any, game: Game | None = None) -> GameRecord:
+    """The record a JSON document describes; ``RecordError`` when malformed.
+
+    With ``game``, the record is also refused unless it was made with the game's ruleset
+    (fingerprint) and its setup fits it; its actions are checked when it is replayed.
+    """
+    jsonio.validate("record", data, "game record")
+    if game is not None:
+        jsonio.check_ruleset(game, data, "record")
+    setup = jsonio.setup_from_json(data["setup"], game)
+    ruleset = data["ruleset"]
+    return GameRecord(
+        ruleset["name"], ruleset["fingerprint"], setup, tuple(data["actions"]), data["seed"], data["metadata"]
+    )
+
+
+def replay_states(game: Game, record: GameRecord) -> Iterator[State]:
+    """The states of a recorded game: the first before any decision, then one after each action."""
+    for state, _events in _replay(game, record, with_events=False):
+        yield state
+
+
+def replay_events(game: Game, record: GameRecord) -> Iterator[tuple[State, tuple[Event, ...]]]:
+    """Each state after an action of the record, with the events of that action."""
+    replayed = _replay(game, record, with_events=True)
+    next(replayed)
+    yield from replayed
+
+
+def replay(game: Game, record: GameRecord) -> tuple[State, ...]:
+    """Every state of a recorded game, the start first: ``len(record.actions) + 1`` states."""
+    return tuple(replay_states(game, record))
+
+
+def final_state(game: Game, record: GameRecord) -> State:
+    """The state after the record's last action."""
+    state = None
+    for state in replay_states(game, record):
+        pass
+    assert state is not None
+    return state
+
+
+def _replay(game: Game, record: GameRecord, with_events: bool) -> Iterator[tuple[State, tuple[Event, ...]]]:
+    jsonio.check_ruleset(game, {"ruleset": {"name": record.ruleset, "fingerprint": record.fingerprint}}, "record")
+    state = _start(game, record.setup)
+    yield state, ()
+    for index, data in enumerate(record.actions):
+        act = jsonio.action_from_json(game, state, data, at=f"$.actions[{index}]", what="game record")
+        if with_events:
+            if act not in state.legal:
+                _step(game, state, act, index, data)  # raises, saying why
+            state, events = game.apply(state, act)
+            yield state, events
+        else:
+            state = _step(game, state, act, index, data)
+            yield state, ()
+
+
+def _start(game: Game, setup: Setup) -> State:
+    try:
+        return game.new_state(setup=setup)
+    except SetupError as error:
+        raise RecordError(f"the record's setup does not fit ruleset {game.ruleset.name}: {error}") from None
+
+
+def _step(game: Game, state: State, act: Action, index: int, data: Mapping[str, Any]) -> State:
+    try:
+        return game.step(state, act)
+    except IllegalActionError:
+        raise RecordError(_illegal(game, state, index, data)) from None
+
+
+def _illegal(game: Game, state: State, index: int, data: Mapping[str, Any]) -> str:
+    """Why action ``index`` cannot be played, in the record's own terms (ids, not positions)."""
+    head = f"action {index} of the record, {_compact(data)}, is not legal"
+    if game.is_over(state):
+        return f"{head}: the game is already over (round {state.round})"
+    legal = [_compact(jsonio.action_to_json(game, state, act)) for act in state.legal]
+    shown = ", ".join(legal[:_SHOWN_LEGAL]) + (f", ... ({len(legal)} in all)" if len(legal) > _SHOWN_LEGAL else "")
+    return (
+        f"{head}: in round {state.round}, stage {state.stage}, seat {game.current_player(state)} "
+        f"chooses among {shown}"
+    )
+
+
+def _compact(data: Mapping[str, Any]) -> str:
+    return json.dumps(data, separators=(", ", ": "))
