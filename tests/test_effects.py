@@ -1,0 +1,332 @@
+"""One worked example per effect type of the skill vocabulary (stargazer_rules/effects.py).
+
+Each test gives a crew the effect in a small ruleset (tests/builders.py), plays it, and checks
+the exact result, the events and when the effect resolves (its ``when``). Planets a..e are
+dealt in ring order; the crew area is Armstrong (slot 0) and then the crew in file order.
+"""
+
+from __future__ import annotations
+
+from builders import Script, armstrong, crew, effect, game, keys, of, planet
+
+from stargazer_rules import actions as A
+from stargazer_rules.actions import action
+from stargazer_rules.effects import EFFECT_TYPES
+
+CW, CCW = A.CLOCKWISE, A.COUNTER_CLOCKWISE
+PLANETS = ["a", "b", "c", "d", "e"]
+COLOURS = {"r": "red", "b": "blue", "y": "yellow", "g": "green", "k": "black"}
+
+
+def with_crew(*cards: dict, planets: list[dict] | None = None, **overrides) -> Script:
+    """A 3-player game whose crew area is Armstrong, ``cards`` and plain crew up to 5 slots."""
+    used = {card["id"] for card in cards}
+    fillers = [crew(crew_id) for crew_id in ("w", "x", "y", "z") if crew_id not in used][: max(0, 4 - len(cards))]
+    if planets is not None:
+        overrides["planets"] = planets
+    return Script(game(crew=[armstrong(), *cards, *fillers], **overrides))
+
+
+def ring(colours: str = "rbygk", lengths: str = "44444", special_capacity: int | None = None) -> list[dict]:
+    """Planets a.. of the given colours (one letter each) and track lengths (one digit each)."""
+    return [
+        planet(chr(ord("a") + i), COLOURS[c], list(range(1, int(n) + 1)), special_capacity)
+        for i, (c, n) in enumerate(zip(colours, lengths, strict=True))
+    ]
+
+
+def placed(events) -> list[tuple[int, str, int]]:
+    return [(e["owner"], e["planet"], e["square"]) for e in of(events, "cube_placed")]
+
+
+def test_every_effect_type_has_a_worked_example():
+    """The examples below cover the whole vocabulary, no more and no less."""
+    tested = sorted(name.removeprefix("test_").split("__")[0] for name in globals() if "__" in name and name.startswith("test_"))
+    assert sorted(set(tested)) == sorted(EFFECT_TYPES)
+
+
+# -- add_free_cubes -------------------------------------------------------------------------
+
+
+def test_add_free_cubes__onto_other_crews_below_the_cap_on_choose():
+    """add_free_cubes (on_choose): each free cube goes from the stock onto another crew under the R11 cap."""
+    s = with_crew(crew("r", 2, [effect("add_free_cubes", count=2)]), crew("w"), crew("x"), crew("y"), max_free_cubes_per_crew=1)
+    for crew_id in ("w", "x", "y"):
+        s.turn(crew_id)
+    assert (s.state.crew_free, s.state.stock) == ((1, 1, 0, 0, 0), 10)
+    events = s.pick("r")
+    assert keys(events) == ["crew_chosen", "motivation_bonus"]
+    assert s.state.stage == "before_survey"
+    assert s.targets(A.TARGET_CREW) == ["w", "x", "y"]  # not r itself, not Armstrong at the cap
+    assert of(s.target_crew("x"), "free_cube_to_crew") == [{"crew": "x"}]
+    assert s.targets(A.TARGET_CREW) == ["w", "y"]
+    events = s.target_crew("w")
+    assert of(events, "free_cube_to_crew") == [{"crew": "w"}]
+    assert s.state.crew_free == (1, 0, 1, 1, 0)
+    assert s.state.stock == 9  # 10, +1 back from r's motivation bonus, -2
+    assert s.state.stage == "survey"
+
+
+def test_add_free_cubes__after_survey_resolves_after_the_survey():
+    """add_free_cubes (after_survey): the cube moves once the survey is done; an empty stock skips it (R9)."""
+    card = crew("r", 2, [effect("add_free_cubes", when="after_survey")])
+    s = with_crew(card, free_cubes=1)
+    assert keys(s.pick("r")) == ["crew_chosen"]
+    assert s.state.stage == "survey"
+    s.survey("a", 1)
+    assert s.targets(A.TARGET_CREW) == ["armstrong", "w", "x", "y"]
+    events = s.target_crew("armstrong")
+    assert keys(events) == ["free_cube_to_crew", "turn_ended"]
+    assert (s.state.crew_free, s.state.stock) == ((1, 0, 0, 0, 0), 0)
+    s = with_crew(card, free_cubes=0)
+    s.pick("r")
+    events = s.survey_none()
+    assert of(events, "effect_skipped") == [{"player": 0, "crew": "r", "effect": "add_free_cubes", "remaining": 1}]
+
+
+# -- allow_repeat_planet --------------------------------------------------------------------
+
+
+def test_allow_repeat_planet__lets_the_survey_stay_on_a_planet():
+    """allow_repeat_planet (survey): the survey goes cube by cube and may put two in a row on one Planet."""
+    s = with_crew(crew("e", 3, [effect("allow_repeat_planet")]))
+    events = s.pick("e")
+    assert of(events, "effect_applied") == [{"player": 0, "crew": "e", "effect": "allow_repeat_planet"}]
+    assert s.targets(A.SURVEY_STEP) == PLANETS
+    assert action(A.SURVEY_STOP) in s.legal
+    s.step("a")
+    assert s.targets(A.SURVEY_STEP) == ["a", "b"]
+    s.step("a")
+    assert s.targets(A.SURVEY_STEP) == ["a", "b"]
+    events = s.step("b")
+    assert placed(events) == [(0, "b", 1)]
+    assert of(events, "survey_done") == [{"player": 0, "cubes": 3}]
+    assert (s.track("a"), s.track("b"), s.state.hands) == ((0, 0), (0,), (9, 12, 12))
+    assert s.player == 1
+
+
+def test_allow_repeat_planet__survey_may_stop_early():
+    """allow_repeat_planet: "up to" still holds (R7), so the survey may stop after any cube."""
+    s = with_crew(crew("e", 3, [effect("allow_repeat_planet")]))
+    s.pick("e")
+    s.step("c")
+    events = s.stop()
+    assert of(events, "survey_done") == [{"player": 0, "cubes": 1}]
+    assert s.track("c") == (0,)
+
+
+# -- change_survey_count --------------------------------------------------------------------
+
+
+def test_change_survey_count__changes_only_this_turns_count():
+    """change_survey_count (survey): delta is added to the crew's survey count for this turn only."""
+    s = with_crew(crew("m", 2, [effect("change_survey_count", delta=1)]), crew("l", 2, [effect("change_survey_count", delta=-1)]))
+    events = s.pick("m")
+    assert of(events, "effect_applied") == [{"player": 0, "crew": "m", "effect": "change_survey_count"}]
+    assert s.survey_options() == [(None, 0, CW)] + [(p, n, CW) for p in PLANETS for n in (1, 2, 3)]
+    s.survey("a", 3)
+    assert s.state.hands == (9, 12, 12)
+    s.pick("l")
+    assert s.survey_options() == [(None, 0, CW)] + [(p, 1, CW) for p in PLANETS]
+    s.survey_none()
+    s.pick("w")
+    assert s.survey_options() == [(None, 0, CW)] + [(p, n, CW) for p in PLANETS for n in (1, 2)]
+
+
+# -- choose_direction -----------------------------------------------------------------------
+
+
+def test_choose_direction__survey_may_walk_counter_clockwise():
+    """choose_direction (survey): the walk may go counter-clockwise, wrapping the other way."""
+    s = with_crew(crew("n", 3, [effect("choose_direction")]))
+    events = s.pick("n")
+    assert of(events, "effect_applied") == [{"player": 0, "crew": "n", "effect": "choose_direction"}]
+    assert ("b", 3, CCW) in s.survey_options()
+    assert placed(s.survey("b", 3, CCW)) == [(0, "b", 1), (0, "a", 1), (0, "e", 1)]
+    s.pick("w")
+    assert all(direction == CW for _, _, direction in s.survey_options())
+
+
+# -- choose_one -----------------------------------------------------------------------------
+
+
+def test_choose_one__the_chosen_option_resolves():
+    """choose_one (on_choose): the chooser picks an option and its effects resolve in order."""
+    s = with_crew(crew("l", 2, [effect("choose_one", options=[[effect("gain_vp", vp=2)], [effect("place_on_special")]])]))
+    s.pick("l")
+    assert s.state.stage == "before_survey"
+    assert s.legal == (action(A.CHOOSE_OPTION, 0), action(A.CHOOSE_OPTION, 1))
+    events = s.option(1)
+    assert of(events, "option_chosen") == [{"player": 0, "crew": "l", "option": 1}]
+    assert s.targets(A.TARGET_PLANET) == PLANETS
+    assert placed(s.target_planet("b")) == [(0, "b", 0)]
+    assert (s.special("b"), s.state.hands, s.state.vp) == ((0,), (11, 12, 12), (0, 0, 0))
+    assert s.state.stage == "survey"
+
+
+def test_choose_one__offers_only_options_that_can_be_applied():
+    """choose_one: an option none of whose effects can be applied is not offered (R9)."""
+    s = with_crew(
+        crew("l", 2, [effect("choose_one", options=[[effect("gain_vp", vp=2)], [effect("place_on_special")]])]),
+        planets=ring(special_capacity=0),
+    )
+    s.pick("l")
+    assert s.legal == (action(A.CHOOSE_OPTION, 0),)
+    events = s.option(0)
+    assert keys(events) == ["option_chosen", "vp_gained"]
+    assert s.state.vp == (2, 0, 0)
+
+
+# -- gain_vp --------------------------------------------------------------------------------
+
+
+def test_gain_vp__on_choose_scores_at_once():
+    """gain_vp (on_choose): the VP are scored as the crew is chosen, before the survey."""
+    s = with_crew(crew("h", 2, [effect("gain_vp", vp=2)]))
+    events = s.pick("h")
+    assert [(e.key, dict(e.params)) for e in events] == [
+        ("crew_chosen", {"player": 0, "crew": "h"}),
+        ("vp_gained", {"player": 0, "crew": "h", "vp": 2}),
+    ]
+    assert s.state.vp == (2, 0, 0)
+
+
+def test_gain_vp__after_survey_scores_once_the_survey_is_done():
+    """gain_vp (after_survey): the VP come after the survey's cubes."""
+    s = with_crew(crew("h", 2, [effect("gain_vp", vp=3, when="after_survey")]))
+    assert keys(s.pick("h")) == ["crew_chosen"]
+    assert s.state.vp == (0, 0, 0)
+    events = s.survey("d", 1)
+    assert keys(events) == ["cube_placed", "survey_done", "vp_gained", "turn_ended"]
+    assert s.state.vp == (3, 0, 0)
+
+
+# -- may_skip_planets -----------------------------------------------------------------------
+
+
+def test_may_skip_planets__each_cube_goes_on_any_other_planet_with_room():
+    """may_skip_planets (survey): each cube may go on any Planet with room but the one just surveyed."""
+    s = with_crew(crew("p", 3, [effect("may_skip_planets")]), planets=ring(lengths="41444"))
+    s.turn("w", "b", 1)  # b is full
+    events = s.pick("p")
+    assert of(events, "effect_applied") == [{"player": 1, "crew": "p", "effect": "may_skip_planets"}]
+    assert s.targets(A.SURVEY_STEP) == ["a", "c", "d", "e"]
+    s.step("a")
+    assert s.targets(A.SURVEY_STEP) == ["c", "d", "e"]
+    s.step("d")
+    assert s.targets(A.SURVEY_STEP) == ["a", "c", "e"]
+    events = s.step("a")
+    assert of(events, "survey_done") == [{"player": 1, "cubes": 3}]
+    assert (s.track("a"), s.track("d")) == ((1, 1), (1,))
+
+
+# -- name_start_player ----------------------------------------------------------------------
+
+
+def test_name_start_player__resolves_at_round_end_in_the_order_crews_were_chosen():
+    """name_start_player (round_end): any crew with it names the start player at round end, in choice order."""
+    s = Script(game(crew=[armstrong(), crew("k", 2, [effect("name_start_player")]), crew("x"), crew("y")]))
+    assert keys(s.pick("k")) == ["crew_chosen"]
+    assert s.state.stage == "survey"
+    s.survey_none()
+    s.turn("armstrong")
+    events = s.turn("x")
+    assert of(events, "free_cube_to_crew") == [{"crew": "y"}]
+    assert (s.state.stage, s.player) == ("round_end", 0)
+    assert s.legal == tuple(action(A.NAME_START_PLAYER, seat) for seat in range(3))
+    assert of(s.name_start(2), "start_player_named") == [{"player": 0, "start_player": 2}]
+    assert s.player == 1  # Armstrong's chooser decides second
+    events = s.name_start(1)
+    assert [(e.key, dict(e.params)) for e in events] == [
+        ("start_player_named", {"player": 1, "start_player": 1}),
+        ("round_started", {"round": 2, "start_player": 1}),
+    ]
+    assert (s.state.start_player, s.player) == (1, 1)
+
+
+# -- place_free_cubes -----------------------------------------------------------------------
+
+
+def test_place_free_cubes__stock_cubes_onto_planets_for_the_virtual_player():
+    """place_free_cubes (on_choose): each free cube goes on the next square of a Planet with room, owner -1."""
+    s = with_crew(crew("f", 2, [effect("place_free_cubes", count=2)]), planets=ring(lengths="14444"))
+    assert keys(s.pick("f")) == ["crew_chosen"]
+    assert s.targets(A.TARGET_PLANET) == PLANETS
+    assert placed(s.target_planet("a")) == [(-1, "a", 1)]
+    assert s.targets(A.TARGET_PLANET) == ["b", "c", "d", "e"]  # a is full now
+    assert placed(s.target_planet("b")) == [(-1, "b", 1)]
+    assert (s.track("a"), s.track("b"), s.state.stock, s.state.hands) == ((-1,), (-1,), 10, (12, 12, 12))
+    assert s.state.stage == "survey"
+    assert placed(s.survey("b", 1)) == [(0, "b", 2)]
+
+
+# -- place_on_crew --------------------------------------------------------------------------
+
+
+def test_place_on_crew__own_cube_from_hand_onto_another_crew():
+    """place_on_crew (on_choose): the chooser's cube leaves the hand for another crew of their choice."""
+    s = with_crew(crew("q", 2, [effect("place_on_crew")]), crew("w"), crew("x"), crew("y"))
+    s.turn("w")
+    s.pick("q")
+    assert s.targets(A.TARGET_CREW) == ["armstrong", "w", "x", "y"]
+    events = s.target_crew("x")
+    assert of(events, "cube_to_crew") == [{"owner": 1, "crew": "x"}]
+    assert (s.cubes_on("x"), s.state.hands) == ((1,), (12, 11, 12))
+    assert s.state.stage == "survey"
+
+
+def test_place_on_crew__after_survey_is_skipped_with_an_empty_hand():
+    """place_on_crew (after_survey): it comes after the survey, and an empty hand skips it (R9)."""
+    s = with_crew(crew("q", 2, [effect("place_on_crew", when="after_survey")]), cubes_per_player=2)
+    assert keys(s.pick("q")) == ["crew_chosen"]
+    events = s.survey("a", 2)
+    assert keys(events) == ["cube_placed", "cube_placed", "survey_done", "effect_skipped", "turn_ended"]
+    assert of(events, "effect_skipped") == [{"player": 0, "crew": "q", "effect": "place_on_crew", "remaining": 1}]
+    assert s.state.crew_cubes == ((),) * 5
+
+
+# -- place_on_special -----------------------------------------------------------------------
+
+
+def test_place_on_special__any_planet_with_special_room():
+    """place_on_special planets: any (on_choose): any Planet whose special square has room."""
+    planets = ring()
+    planets[2]["special_capacity"] = 0
+    s = with_crew(crew("g", 2, [effect("place_on_special", planets="any")]), planets=planets)
+    s.pick("g")
+    assert s.targets(A.TARGET_PLANET) == ["a", "b", "d", "e"]
+    events = s.target_planet("d")
+    assert placed(events) == [(0, "d", 0)]
+    assert (s.special("d"), s.track("d"), s.state.hands) == ((0,), (), (11, 12, 12))
+    assert s.state.stage == "survey"
+
+
+def test_place_on_special__planets_of_one_colour():
+    """place_on_special planets: colour: only Planets of that colour with special room."""
+    s = with_crew(
+        crew("o", 2, [effect("place_on_special", planets="colour", colour="blue", count=2)]),
+        planets=ring(colours="rbybk"),
+    )
+    s.pick("o")
+    assert s.targets(A.TARGET_PLANET) == ["b", "d"]
+    s.target_planet("b")
+    assert s.targets(A.TARGET_PLANET) == ["d"]
+    s.target_planet("d")
+    assert (s.special("b"), s.special("d"), s.state.hands) == ((0,), (0,), (10, 12, 12))
+
+
+def test_place_on_special__planets_surveyed_this_turn_after_survey():
+    """place_on_special planets: surveyed (after_survey): only Planets that got a cube in this survey."""
+    s = with_crew(crew("s", 2, [effect("place_on_special", planets="surveyed", when="after_survey")]))
+    assert keys(s.pick("s")) == ["crew_chosen"]
+    s.survey("e", 2)
+    assert s.targets(A.TARGET_PLANET) == ["a", "e"]
+    events = s.target_planet("a")
+    assert placed(events) == [(0, "a", 0)]
+    assert keys(events) == ["cube_placed", "turn_ended"]
+    assert (s.special("a"), s.state.hands) == ((0,), (9, 12, 12))
+    s.turn("w")
+    s.turn("x")
+    s.pick("s")
+    events = s.survey_none()
+    assert of(events, "effect_skipped") == [{"player": 0, "crew": "s", "effect": "place_on_special", "remaining": 1}]
