@@ -117,8 +117,11 @@ def _syntax_problem(file: str, error: yaml.MarkedYAMLError) -> Problem:
     """A YAML syntax error as a Problem at the mark PyYAML points to."""
     mark = error.problem_mark or error.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
-    parts = [part for part in (error.context, error.problem) if part]
-    message = "invalid YAML: " + ", ".join(parts) if parts else "invalid YAML"
+    message = f"invalid YAML: {error.problem or error.context or 'cannot parse'}"
+    if error.problem and error.context:
+        # PyYAML notices a missing ']' or a bad indent only on a later line: say where it began.
+        begun = f" that starts at line {error.context_mark.line + 1}" if error.context_mark else ""
+        message += f" ({error.context}{begun})"
     return Problem(file, line, column, "", message)
 
 
