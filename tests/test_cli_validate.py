@@ -1,0 +1,123 @@
+"""``stargazer validate``: a summary line and exit 0 for a valid ruleset; every problem, one per
+line, and exit 1 otherwise."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from stargazer_rules.cli import _player_ranges, main
+from stargazer_rules.loader import load_ruleset
+
+from ruleset_edits import copy_ruleset, problems_of, replace
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def test_validate_without_dir_checks_bundled_draft7(capsys):
+    assert main(["validate"]) == 0
+    fingerprint = load_ruleset("draft7").fingerprint[:12]
+    assert capsys.readouterr().out == (
+        f"draft7: valid — 14 planets, 12 crew, 3-4 players, fingerprint {fingerprint}\n"
+    )
+
+
+def test_validate_a_bundled_name(capsys):
+    assert main(["validate", "base"]) == 0
+    fingerprint = load_ruleset("base").fingerprint[:12]
+    assert capsys.readouterr().out == (
+        f"base: valid — 14 planets, 12 crew, 3-4 players, fingerprint {fingerprint}\n"
+    )
+
+
+def test_validate_a_folder_shows_it_as_given(tmp_path, capsys, monkeypatch):
+    copy_ruleset(tmp_path, to="draft8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "draft8/"]) == 0
+    assert capsys.readouterr().out.startswith("draft8/: valid — 14 planets, 12 crew, 3-4 players")
+
+
+def test_validate_prints_every_problem_and_exits_1(tmp_path, capsys, monkeypatch):
+    folder = copy_ruleset(tmp_path, to="draft8")
+    replace(folder, "crew.yaml", "      - effect: gain_vp\n        vp: 2\n      - effect: place_on_crew",
+            "      - effect: gain_vpp\n        vp: 2\n      - effect: place_on_crew")
+    replace(folder, "rules.yaml", "planets: 7,", "planets: 15,")
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "draft8"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out.splitlines() == [
+        "draft8/rules.yaml:19:27: player_counts[1].planets: 4 players deal 15 planets, but "
+        "planets.yaml has only 14 planet cards",
+        "draft8/crew.yaml:33:17: crew[3].skill[0].effect: unknown effect 'gain_vpp' "
+        "(did you mean 'gain_vp'?)",
+    ]
+    assert captured.err == "draft8: 2 problems\n"
+
+
+def test_validate_output_is_the_problems_of_the_error(tmp_path, capsys):
+    folder = copy_ruleset(tmp_path)
+    (folder / "planets.yaml").unlink()
+    replace(folder, "crew.yaml", "    survey_count: 3\n", "    survey_count: three\n")
+    assert main(["validate", str(folder)]) == 1
+    expected = [str(problem) for problem in problems_of(folder)]
+    assert capsys.readouterr().out.splitlines() == expected
+    assert expected[0] == f"{folder / 'planets.yaml'}: (document): file not found"
+
+
+def test_validate_a_missing_folder(capsys):
+    assert main(["validate", "draft9"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == (
+        "draft9: (document): no such folder; expected a ruleset folder with rules.yaml, "
+        "planets.yaml, crew.yaml, or the name of a bundled ruleset (base, draft7) "
+        "(did you mean 'draft7'?)\n"
+    )
+    assert captured.err == "draft9: 1 problem\n"
+
+
+def test_help_describes_the_command_and_its_argument(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["validate", "--help"])
+    assert exited.value.code == 0
+    text = capsys.readouterr().out
+    assert "usage: stargazer validate [-h] [DIR]" in text
+    assert "a ruleset folder, or a bundled ruleset name (base, draft7)" in text
+
+
+def test_top_level_help_lists_validate(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main(["--help"])
+    assert exited.value.code == 0
+    assert "validate  check a ruleset folder and report every problem" in capsys.readouterr().out
+
+
+def test_no_command_is_a_usage_error(capsys):
+    with pytest.raises(SystemExit) as exited:
+        main([])
+    assert exited.value.code == 2
+    assert "the following arguments are required: COMMAND" in capsys.readouterr().err
+
+
+def test_python_dash_m_runs_the_command():
+    """``python -m stargazer_rules`` is the ``stargazer`` command."""
+    result = subprocess.run(
+        [sys.executable, "-m", "stargazer_rules", "validate", "base"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        check=False,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith("base: valid — ")
+
+
+@pytest.mark.parametrize(
+    ("counts", "text"),
+    [((3, 4), "3-4"), ((4,), "4"), ((2, 4, 5), "2, 4-5"), ((2, 3, 4, 5), "2-5"), ((2, 4), "2, 4")],
+)
+def test_player_counts_are_shown_as_ranges(counts, text):
+    assert _player_ranges(counts) == text

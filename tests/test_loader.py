@@ -1,0 +1,687 @@
+"""The loader: bundled rulesets load with their knobs, and every kind of broken data is reported
+with file, line, column, path, a message that says what was expected, and a suggestion."""
+
+from __future__ import annotations
+
+import doctest
+from pathlib import Path
+
+import pytest
+import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import stargazer_rules.loader
+from stargazer_rules.effects import (
+    AFTER_SURVEY,
+    EFFECT_TYPES,
+    ON_CHOOSE,
+    ROUND_END,
+    SURVEY,
+    AllowRepeatPlanet,
+    ChooseOne,
+    GainVP,
+    NameStartPlayer,
+    PlaceOnSpecial,
+)
+from stargazer_rules.errors import Problem, RulesetError
+from stargazer_rules.loader import fingerprint, load_ruleset, ruleset_to_data
+from stargazer_rules.resources import bundled_ruleset_names, cards_dir
+from stargazer_rules.ruleset import PlayerCountSetup
+
+from ruleset_edits import (
+    CUSTOM_EFFECT_TYPES,
+    TakeCubesBack,
+    copy_ruleset,
+    line_of,
+    only_problem,
+    problems_of,
+    read,
+    replace,
+)
+
+# -- the bundled rulesets -------------------------------------------------------------------
+
+
+def _yaml(name: str, file: str) -> dict:
+    return yaml.safe_load((cards_dir() / name / file).read_text(encoding="utf-8"))
+
+
+@pytest.mark.parametrize("name", ["draft7", "base"])
+def test_bundled_ruleset_has_the_draft7_components(name):
+    """Section 2: 14 planet cards and 12 crew; R19: Armstrong alone is always in play."""
+    ruleset = load_ruleset(name)
+    assert ruleset.name == name
+    assert len(ruleset.planets) == 14
+    assert len(ruleset.crew) == 12
+    assert [card.id for card in ruleset.crew if card.always_in_play] == ["armstrong"]
+    assert ruleset.crew_card("armstrong").survey_count == 2
+    assert ruleset.crew_card("armstrong").skill == (NameStartPlayer(when=ROUND_END),)
+
+
+@pytest.mark.parametrize("name", ["draft7", "base"])
+def test_r14_setups_are_the_yaml_player_counts(name):
+    """R14/R10: 3 players deal 5 planets and 4 crew, 4 players 7 and 5; the end needs n full."""
+    ruleset = load_ruleset(name)
+    assert ruleset.player_counts == (3, 4)
+    assert ruleset.setups == {
+        3: PlayerCountSetup(players=3, planets=5, crew=4, full_planets_to_end=3),
+        4: PlayerCountSetup(players=4, planets=7, crew=5, full_planets_to_end=4),
+    }
+
+
+@pytest.mark.parametrize("name", ["draft7", "base"])
+def test_knobs_equal_the_yaml_values(name):
+    """R6, R7, R11, R13: every rule count of the ruleset is the value written in rules.yaml."""
+    rules = _yaml(name, "rules.yaml")
+    ruleset = load_ruleset(name)
+    assert ruleset.cubes_per_player == rules["cubes_per_player"] == 12
+    assert ruleset.free_cubes == rules["free_cubes"] == 12
+    assert ruleset.max_free_cubes_per_crew == rules["max_free_cubes_per_crew"] == 3
+    assert ruleset.free_cube_vp == rules["motivation"]["free_cube_vp"] == 1
+    assert ruleset.player_cube_vp == rules["motivation"]["player_cube_vp"] == 2
+    assert ruleset.survey_minimum == rules["survey"]["minimum"] == 0
+    assert [c.id for c in ruleset.colours] == [c["id"] for c in rules["colours"]]
+    assert ruleset.title.en == rules["title"]["en"]
+
+
+def test_planet_cards_equal_the_yaml():
+    """R1, R3: tracks as written; special_capacity defaults to 1, the diamond's is 2."""
+    planets = _yaml("draft7", "planets.yaml")["planets"]
+    ruleset = load_ruleset("draft7")
+    assert [card.track for card in ruleset.planets] == [tuple(p["track"]) for p in planets]
+    assert [card.colour for card in ruleset.planets] == [p["colour"] for p in planets]
+    assert ruleset.planet("diamond").special_capacity == 2
+    assert ruleset.planet("lava-1").special_capacity == 1
+    assert all(card.placeholder for card in ruleset.planets)
+
+
+def test_base_crew_have_no_skill_but_armstrongs():
+    """base is draft 7 without skills: the baseline of the benchmarks."""
+    ruleset = load_ruleset("base")
+    assert [card.id for card in ruleset.crew if card.skill] == ["armstrong"]
+
+
+def test_effects_are_built_with_declared_defaults_and_timings():
+    """A top-level effect without ``when`` takes its type's first timing; defaults fill in."""
+    ruleset = load_ruleset("draft7")
+    assert ruleset.crew_card("geologist").skill == (
+        PlaceOnSpecial(when=AFTER_SURVEY, count=1, planets="surveyed"),
+    )
+    assert ruleset.crew_card("quartermaster").skill[0] == GainVP(when=ON_CHOOSE, vp=2)
+    assert ruleset.crew_card("engineer").skill == (AllowRepeatPlanet(when=SURVEY),)
+
+
+def test_choose_one_options_are_tuples_of_effects_with_the_parent_timing():
+    """A nested effect without ``when`` takes its parent's timing when its type allows it."""
+    skill = load_ruleset("draft7").crew_card("linguist").skill
+    assert skill == (
+        ChooseOne(
+            when=ON_CHOOSE,
+            options=(
+                (GainVP(when=ON_CHOOSE, vp=2),),
+                (PlaceOnSpecial(when=ON_CHOOSE, count=1, planets="any"),),
+            ),
+        ),
+    )
+
+
+def test_module_docstring_example_runs():
+    """The example at the top of loader.py is true."""
+    assert doctest.testmod(stargazer_rules.loader).failed == 0
+
+
+# -- finding the folder ---------------------------------------------------------------------
+
+
+def test_no_path_loads_bundled_draft7():
+    assert load_ruleset() == load_ruleset("draft7")
+    assert load_ruleset().source == str(cards_dir() / "draft7")
+
+
+def test_bundled_names_are_the_folders_of_data_cards():
+    assert bundled_ruleset_names() == ("base", "draft7")
+
+
+def test_a_name_and_its_folder_load_the_same_ruleset():
+    by_name = load_ruleset("base")
+    by_folder = load_ruleset(cards_dir() / "base")
+    assert by_name == by_folder
+    assert by_name.fingerprint == by_folder.fingerprint
+
+
+def test_an_existing_folder_wins_over_a_bundled_name(tmp_path, monkeypatch):
+    """``draft7`` is a folder here, so it is read rather than the bundled ruleset."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "cubes_per_player: 12 ", "cubes_per_player: 10 ")
+    monkeypatch.chdir(tmp_path)
+    assert load_ruleset("draft7").cubes_per_player == 10
+
+
+def test_unknown_name_suggests_a_bundled_one():
+    assert only_problem("draft-7") == Problem(
+        "draft-7",
+        0,
+        0,
+        "",
+        "no such folder; expected a ruleset folder with rules.yaml, planets.yaml, crew.yaml, "
+        "or the name of a bundled ruleset (base, draft7)",
+        "draft7",
+    )
+
+
+def test_a_file_given_as_folder_is_a_problem(tmp_path):
+    file = tmp_path / "rules.yaml"
+    file.write_text("name: x\n", encoding="utf-8")
+    problem = only_problem(file)
+    assert problem.message == (
+        "expected a ruleset folder with rules.yaml, planets.yaml, crew.yaml, found a file"
+    )
+
+
+# -- fingerprint and plain data -------------------------------------------------------------
+
+
+def test_fingerprint_is_the_hash_of_the_canonical_data():
+    ruleset = load_ruleset("draft7")
+    assert ruleset.fingerprint == fingerprint(ruleset_to_data(ruleset))
+    assert len(ruleset.fingerprint) == 64
+
+
+def test_fingerprint_ignores_comments_whitespace_and_layout(tmp_path):
+    """Reformatting a file changes nothing a game record depends on."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "cubes_per_player: 12          # R13", "cubes_per_player:    12")
+    replace(folder, "rules.yaml", "# Stargazer draft 7", "#   a different comment\n\n\n#")
+    replace(folder, "crew.yaml", "    survey_count: 2           # R19", "    survey_count: 2")
+    replace(
+        folder,
+        "planets.yaml",
+        "    track: [1, 3, 0, 5, 7, 0]\n    placeholder: true",
+        "    placeholder: true\n    track:\n      - 1\n      - 3\n      - 0\n      - 5\n      - 7\n      - 0",
+    )
+    assert load_ruleset(folder).fingerprint == load_ruleset("draft7").fingerprint
+
+
+def test_fingerprint_counts_written_defaults_as_defaults(tmp_path):
+    """``special_capacity: 1`` written out is the same ruleset as the default left out (R3)."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]\n", "track: [1, 3, 0, 5, 7, 0]\n    special_capacity: 1\n")
+    replace(folder, "crew.yaml", "      - effect: place_free_cubes\n", "      - effect: place_free_cubes\n        when: on_choose\n")
+    assert load_ruleset(folder).fingerprint == load_ruleset("draft7").fingerprint
+
+
+def test_fingerprint_changes_when_a_value_changes(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", "track: [1, 3, 0, 5, 7, 1]")
+    changed = load_ruleset(folder)
+    assert changed.fingerprint != load_ruleset("draft7").fingerprint
+    assert changed != load_ruleset("draft7")
+
+
+def _write_documents(folder: Path, data: dict, *, flow: bool = False) -> None:
+    folder.mkdir()
+    for key, document in data.items():
+        text = yaml.safe_dump(document, allow_unicode=True, sort_keys=False, default_flow_style=flow)
+        (folder / f"{key}.yaml").write_text(text, encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", ["draft7", "base"])
+def test_ruleset_to_data_round_trips(tmp_path, name):
+    """YAML -> Ruleset -> plain data -> YAML gives an equal ruleset with the same fingerprint."""
+    ruleset = load_ruleset(name)
+    _write_documents(tmp_path / "again", ruleset_to_data(ruleset))
+    again = load_ruleset(tmp_path / "again")
+    assert again == ruleset
+    assert again.fingerprint == ruleset.fingerprint
+
+
+def _shuffled(value, random):
+    """``value`` with every mapping's keys in a random order."""
+    if isinstance(value, dict):
+        keys = list(value)
+        random.shuffle(keys)
+        return {key: _shuffled(value[key], random) for key in keys}
+    if isinstance(value, list):
+        return [_shuffled(item, random) for item in value]
+    return value
+
+
+@settings(max_examples=15, deadline=None, derandomize=True)
+@given(random=st.randoms(use_true_random=False), flow=st.booleans())
+def test_fingerprint_does_not_depend_on_key_order_or_style(tmp_path_factory, random, flow):
+    ruleset = load_ruleset("draft7")
+    folder = tmp_path_factory.mktemp("shuffled") / "ruleset"
+    _write_documents(folder, _shuffled(ruleset_to_data(ruleset), random), flow=flow)
+    assert load_ruleset(folder).fingerprint == ruleset.fingerprint
+
+
+# -- broken YAML ----------------------------------------------------------------------------
+
+
+def test_malformed_yaml_is_reported_at_its_line(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "planets.yaml", "    track: [1, 2, 3, 4, 5]\n", "    track: [1, 2, 3, 4, 5\n")
+    assert only_problem(folder) == Problem(
+        str(folder / "planets.yaml"),
+        line + 1,
+        16,
+        "",
+        "invalid YAML: expected ',' or ']', but got ':' (while parsing a flow sequence that "
+        f"starts at line {line})",
+    )
+
+
+def test_missing_file_is_named_and_the_other_files_still_checked(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    (folder / "crew.yaml").unlink()
+    replace(folder, "rules.yaml", "free_cubes: 12 ", "free_cubes: twelve ")
+    assert problems_of(folder) == (
+        Problem(
+            str(folder / "rules.yaml"),
+            22,
+            13,
+            "free_cubes",
+            "expected an integer, found 'twelve' (a string)",
+        ),
+        Problem(str(folder / "crew.yaml"), 0, 0, "", "file not found"),
+    )
+
+
+def test_empty_file_expects_a_mapping(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    (folder / "planets.yaml").write_text("# nothing yet\n", encoding="utf-8")
+    problem = only_problem(folder)
+    assert (problem.file, problem.message) == (
+        str(folder / "planets.yaml"),
+        "the file is empty; expected a mapping",
+    )
+
+
+def test_duplicate_yaml_key_is_a_problem(tmp_path):
+    """PyYAML would silently keep the second value; the loader says so."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "    survey_count: 3\n", "    survey_count: 3\n    survey_count: 2\n")
+    assert only_problem(folder) == Problem(
+        str(folder / "crew.yaml"),
+        line + 1,
+        5,
+        "crew[1].survey_count",
+        f"duplicate key 'survey_count'; the first is at line {line}, and this one replaces it",
+    )
+
+
+def test_relative_folder_is_shown_as_given(tmp_path, monkeypatch):
+    folder = copy_ruleset(tmp_path, to="draft8")
+    replace(folder, "rules.yaml", "free_cubes: 12 ", "free_cubes: -1 ")
+    monkeypatch.chdir(tmp_path)
+    assert str(only_problem("draft8")) == (
+        "draft8/rules.yaml:22:13: free_cubes: expected at least 0, found -1"
+    )
+
+
+# -- schema problems ------------------------------------------------------------------------
+
+
+def test_wrong_type_says_what_was_expected_and_found(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "    survey_count: 3\n", "    survey_count: three\n")
+    assert only_problem(folder) == Problem(
+        str(folder / "crew.yaml"),
+        line,
+        19,
+        "crew[1].survey_count",
+        "expected an integer, found 'three' (a string)",
+    )
+
+
+def test_unknown_key_is_reported_at_the_key_with_a_suggestion(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "planets.yaml", "    special_capacity: 2", "    special_capcity: 2")
+    assert only_problem(folder) == Problem(
+        str(folder / "planets.yaml"),
+        line,
+        5,
+        "planets[13].special_capcity",
+        "unexpected key 'special_capcity'; allowed keys: id, name, colour, track, "
+        "special_capacity, placeholder",
+        "special_capacity",
+    )
+
+
+def test_missing_required_key(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "  en: Stargazer draft 7\n", "")
+    assert only_problem(folder) == Problem(
+        str(folder / "rules.yaml"), 6, 3, "title", "missing required key 'en'"
+    )
+
+
+def test_misspelt_effect_name_gives_one_clear_problem(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "      - effect: gain_vp\n        vp: 2\n      - effect: place_on_crew",
+                   "      - effect: gain_vpp\n        vp: 2\n      - effect: place_on_crew")
+    problem = only_problem(folder)
+    assert problem == Problem(
+        str(folder / "crew.yaml"),
+        line,
+        17,
+        "crew[3].skill[0].effect",
+        "unknown effect 'gain_vpp'",
+        "gain_vp",
+    )
+    assert str(problem) == (
+        f"{folder / 'crew.yaml'}:{line}:17: crew[3].skill[0].effect: unknown effect 'gain_vpp' "
+        "(did you mean 'gain_vp'?)"
+    )
+
+
+def test_unrecognisable_effect_name_lists_the_vocabulary(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "crew.yaml", "      - effect: allow_repeat_planet", "      - effect: teleport")
+    assert only_problem(folder).message == (
+        "unknown effect 'teleport'; expected one of " + ", ".join(EFFECT_TYPES)
+    )
+
+
+def test_misspelt_effect_parameter(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "        vp: 1\n", "        vpp: 1\n")
+    file = str(folder / "crew.yaml")
+    assert problems_of(folder) == (
+        Problem(file, line - 1, 9, "crew[8].skill[0]", "missing required key 'vp'"),
+        Problem(
+            file,
+            line,
+            9,
+            "crew[8].skill[0].vpp",
+            "unexpected key 'vpp'; allowed keys: effect, when, vp",
+            "vp",
+        ),
+    )
+
+
+def test_timing_not_allowed_for_the_effect_type(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "        delta: 1\n", "        delta: 1\n        when: on_choose\n")
+    assert only_problem(folder) == Problem(
+        str(folder / "crew.yaml"),
+        line + 1,
+        15,
+        "crew[11].skill[0].when",
+        "effect 'change_survey_count' cannot resolve at 'on_choose'; expected 'survey'",
+    )
+
+
+def test_unknown_enum_value_suggests_the_closest(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "crew.yaml", "        planets: surveyed\n", "        planets: surveyd\n")
+    problem = only_problem(folder)
+    assert (problem.path, problem.message, problem.suggestion) == (
+        "crew[2].skill[0].planets",
+        "unknown value 'surveyd'; expected one of 'any', 'colour', 'surveyed'",
+        "surveyed",
+    )
+
+
+def test_bad_id_and_empty_track(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "planets.yaml", "  - id: lava-1", "  - id: Lava 1")
+    replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", "track: []")
+    assert [(p.path, p.message) for p in problems_of(folder)] == [
+        ("planets[0].id", "expected an id of lowercase letters, digits, '-' and '_', found 'Lava 1' (a string)"),
+        ("planets[0].track", "expected at least 1 item, found none"),
+    ]
+
+
+# -- cross-file checks ----------------------------------------------------------------------
+
+
+def test_unknown_planet_colour(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "planets.yaml", "colour: white", "colour: whte")
+    assert only_problem(folder) == Problem(
+        str(folder / "planets.yaml"),
+        line,
+        13,
+        "planets[13].colour",
+        "unknown colour 'whte'; expected one of the colours of rules.yaml: red, blue, yellow, "
+        "green, black, white",
+        "white",
+    )
+
+
+def test_unknown_colour_in_an_effect(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "        colour: blue", "        colour: bleu")
+    problem = only_problem(folder)
+    assert (problem.line, problem.path, problem.suggestion) == (
+        line,
+        "crew[10].skill[0].colour",
+        "blue",
+    )
+
+
+def test_colour_removed_from_rules_is_reported_where_used(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "  - {id: blue, name: {ja: 青, en: blue}}\n", "")
+    problems = problems_of(folder)
+    assert [p.path for p in problems] == [
+        "planets[3].colour",
+        "planets[4].colour",
+        "planets[5].colour",
+        "crew[10].skill[0].colour",
+    ]
+
+
+def test_duplicate_planet_id(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "planets.yaml", "  - id: lava-2", "  - id: lava-1")
+    assert only_problem(folder) == Problem(
+        str(folder / "planets.yaml"),
+        line,
+        9,
+        "planets[1].id",
+        "duplicate planet id 'lava-1'; planets[0] at line 6 already has it",
+    )
+
+
+def test_duplicate_colour_and_crew_ids(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "{id: white,", "{id: black,")
+    replace(folder, "planets.yaml", "colour: white", "colour: black")
+    replace(folder, "crew.yaml", "  - id: pilot", "  - id: engineer")
+    assert [p.message for p in problems_of(folder)] == [
+        "duplicate colour id 'black'; colours[4] at line 14 already has it",
+        "duplicate crew id 'engineer'; crew[4] at line 39 already has it",
+    ]
+
+
+def test_r14_too_few_planets_for_a_player_count(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "rules.yaml", "planets: 7,", "planets: 15,")
+    assert only_problem(folder) == Problem(
+        str(folder / "rules.yaml"),
+        line,
+        27,
+        "player_counts[1].planets",
+        "4 players deal 15 planets, but planets.yaml has only 14 planet cards",
+    )
+
+
+def test_r14_too_few_crew_to_deal(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "crew: 5,", "crew: 12,")
+    assert only_problem(folder).message == (
+        "4 players deal 12 crew, but crew.yaml has only 11 crew that are not always_in_play"
+    )
+
+
+def test_r5_every_player_needs_a_crew_to_choose(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "crew: 5,", "crew: 2,")
+    assert only_problem(folder).message == (
+        "4 players each choose a different crew every round, but the crew area holds only "
+        "1 always_in_play + 2 dealt = 3"
+    )
+
+
+def test_r10_end_needs_no_more_full_planets_than_dealt(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "full_planets_to_end: 3}", "full_planets_to_end: 6}")
+    problem = only_problem(folder)
+    assert (problem.path, problem.message) == (
+        "player_counts[0].full_planets_to_end",
+        "full_planets_to_end is 6, but only 5 Planets are dealt for 3 players; expected at most 5",
+    )
+
+
+def test_r10_end_defaults_to_the_number_of_players(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", ", full_planets_to_end: 4}", "}")
+    assert load_ruleset(folder).setups[4].full_planets_to_end == 4
+
+
+def test_r7_survey_minimum_defaults_to_zero(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "survey:\n  minimum: 0", "")
+    ruleset = load_ruleset(folder)
+    assert ruleset.survey_minimum == 0
+    assert ruleset.fingerprint == load_ruleset("draft7").fingerprint
+
+
+def test_player_count_listed_twice(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "{players: 4,", "{players: 3,")
+    assert only_problem(folder).message == (
+        "3 players are listed twice; the first is player_counts[0]"
+    )
+
+
+def test_surveyed_planets_need_after_survey(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "        when: after_survey\n    placeholder: true\n\n  - id: quartermaster",
+                   "    placeholder: true\n\n  - id: quartermaster")
+    assert only_problem(folder) == Problem(
+        str(folder / "crew.yaml"),
+        line - 2,
+        17,
+        "crew[2].skill[0].effect",
+        "planets: surveyed needs when: after_survey, but this 'place_on_special' resolves at on_choose",
+    )
+
+
+def test_option_effect_must_share_the_choose_one_timing(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "              vp: 2\n", "              vp: 2\n              when: after_survey\n")
+    assert only_problem(folder) == Problem(
+        str(folder / "crew.yaml"),
+        line + 1,
+        21,
+        "crew[9].skill[0].options[0][0].when",
+        "option effect 'gain_vp' resolves at after_survey, but its choose_one resolves at "
+        "on_choose; an option's effects must resolve at on_choose or survey",
+    )
+
+
+def test_survey_option_under_on_choose_takes_its_own_timing(tmp_path):
+    """allow_repeat_planet cannot resolve on_choose, so it takes its first timing, survey."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "crew.yaml", "          - - effect: gain_vp\n              vp: 2\n", "          - - effect: allow_repeat_planet\n")
+    option = load_ruleset(folder).crew_card("linguist").skill[0].options[0]
+    assert option == (AllowRepeatPlanet(when=SURVEY),)
+
+
+def test_survey_option_under_after_survey_is_a_problem(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "crew.yaml", "      - effect: choose_one\n", "      - effect: choose_one\n        when: after_survey\n")
+    replace(folder, "crew.yaml", "          - - effect: gain_vp\n              vp: 2\n", "          - - effect: allow_repeat_planet\n")
+    assert only_problem(folder).message == (
+        "option effect 'allow_repeat_planet' resolves at survey, but its choose_one resolves at "
+        "after_survey; an option's effects must resolve at after_survey"
+    )
+
+
+def test_option_effects_inherit_an_after_survey_parent(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "crew.yaml", "      - effect: choose_one\n", "      - effect: choose_one\n        when: after_survey\n")
+    replace(folder, "crew.yaml", "              planets: any", "              planets: surveyed")
+    options = load_ruleset(folder).crew_card("linguist").skill[0].options
+    assert options == (
+        (GainVP(when=AFTER_SURVEY, vp=2),),
+        (PlaceOnSpecial(when=AFTER_SURVEY, planets="surveyed"),),
+    )
+
+
+def test_colour_without_planets_colour_is_a_problem(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "        planets: colour\n", "        planets: any\n")
+    problem = only_problem(folder)
+    assert (problem.line, problem.path, problem.message) == (
+        line + 1,
+        "crew[10].skill[0].colour",
+        "'colour' is only used when planets is 'colour'; found planets 'any' (a string)",
+    )
+
+
+def test_several_problems_in_all_files_are_reported_together(tmp_path):
+    """One RulesetError lists every problem, in file order (rules, planets, crew) and line order."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "crew.yaml", "      - effect: may_skip_planets", "      - effect: may_skip_planet")
+    replace(folder, "rules.yaml", "max_free_cubes_per_crew: 3", "max_free_cubes_per_crew: three")
+    replace(folder, "planets.yaml", "colour: green", "colour: gren", count=3)
+    replace(folder, "crew.yaml", "    survey_count: 3\n", "    survey_count: -3\n")
+    with pytest.raises(RulesetError) as caught:
+        load_ruleset(folder)
+    problems = caught.value.problems
+    assert [(Path(p.file).name, p.path) for p in problems] == [
+        ("rules.yaml", "max_free_cubes_per_crew"),
+        ("planets.yaml", "planets[9].colour"),
+        ("planets.yaml", "planets[10].colour"),
+        ("planets.yaml", "planets[11].colour"),
+        ("crew.yaml", "crew[1].survey_count"),
+        ("crew.yaml", "crew[4].skill[0].effect"),
+    ]
+    assert str(caught.value).splitlines()[0] == "6 problems in the ruleset:"
+    assert problems[5].suggestion == "may_skip_planets"
+
+
+# -- custom effect types --------------------------------------------------------------------
+
+
+def _use_custom_effect(folder: Path, cubes: str) -> int:
+    return replace(folder, "crew.yaml", "      - effect: change_survey_count\n        delta: 1\n",
+                   f"      - effect: take_cubes_back\n        cubes: {cubes}\n")
+
+
+def test_custom_effect_type_is_accepted_when_registered(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    _use_custom_effect(folder, "2")
+    ruleset = load_ruleset(folder, effect_types=CUSTOM_EFFECT_TYPES)
+    assert ruleset.crew_card("mechanic").skill == (TakeCubesBack(when=AFTER_SURVEY, cubes=2),)
+
+
+def test_custom_effect_parameters_are_checked_by_the_schema(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    _use_custom_effect(folder, "0")
+    assert only_problem(folder, effect_types=CUSTOM_EFFECT_TYPES).message == "expected at least 1, found 0"
+
+
+def test_custom_effect_is_unknown_without_the_registry(tmp_path):
+    folder = copy_ruleset(tmp_path)
+    line = _use_custom_effect(folder, "2")
+    problem = only_problem(folder)
+    assert (problem.line, problem.path) == (line, "crew[11].skill[0].effect")
+    assert problem.message.startswith("unknown effect 'take_cubes_back'")
+
+
+def test_the_default_registry_is_not_changed_by_extending_it():
+    assert "take_cubes_back" in CUSTOM_EFFECT_TYPES
+    assert "take_cubes_back" not in EFFECT_TYPES
+
+
+def test_line_of_helper_finds_lines(tmp_path):
+    """The helper the tests rely on counts lines from 1."""
+    folder = copy_ruleset(tmp_path)
+    assert line_of(folder, "rules.yaml", "name: draft7") == 4
+    assert read(folder, "rules.yaml").splitlines()[3] == "name: draft7"
