@@ -573,7 +573,7 @@ class _StateReader:
         triggers = tuple(data["triggers"])
         if (stage == OVER) != bool(triggers):
             self.problem("$.triggers", "the game is over exactly when there are triggers (R10)")
-        if stage in _EFFECT_STAGES and not pending:
+        if stage in _EFFECT_STAGES and not data["pending"]:
             self.problem("$.pending", f"stage {stage} waits for a skill's decision, but no effect is pending")
         if stage == SURVEYING and not chosen:
             self.problem("$.chosen", "stage survey needs the crew chosen this turn")
