@@ -371,7 +371,7 @@ def test_r8_planets_that_fill_during_the_survey_are_skipped():
 
 def test_r9_place_on_special_is_skipped_when_every_special_square_is_full():
     """R9: a skill that cannot be applied is skipped with an effect_skipped event."""
-    planets = [planet("a", "red", [1, 2]), planet("b", "blue", [1, 2], special_capacity=0)]
+    planets = [planet("a", "red", [1, 2]), planet("b", "blue", [1, 2])]
     g = game(planets=planets, crew=[armstrong(), crew("g", 2, [effect("place_on_special"), effect("gain_vp", vp=1)]), crew("x"), crew("y")])
     s = Script(g)
     s.pick("g")
@@ -379,10 +379,40 @@ def test_r9_place_on_special_is_skipped_when_every_special_square_is_full():
     s.survey_none()
     s.turn("x")
     s.turn("y")
+    s.pick("g")
+    assert s.targets(A.TARGET_PLANET) == ["b"]
+    s.target_planet("b")
+    s.survey_none()
+    s.turn("x")
+    s.turn("y")
     events = s.pick("g")
     assert keys(events) == ["crew_chosen", "effect_skipped", "vp_gained"]
     assert of(events, "effect_skipped") == [{"player": 0, "crew": "g", "effect": "place_on_special", "remaining": 1}]
-    assert s.state.hands == (11, 12, 12)
+    assert (s.special("a"), s.special("b"), s.state.hands, s.state.vp) == ((0,), (0,), (10, 12, 12), (3, 0, 0))
+    assert s.state.stage == "survey"
+
+
+def test_r9_choices_are_only_among_options_that_can_be_applied():
+    """R9: add_free_cubes offers only crews under the cap, and the rest of it is skipped once every other crew is at it."""
+    g = game(
+        crew=[armstrong(), crew("r", 2, [effect("add_free_cubes", count=2)]), crew("w"), crew("x")],
+        players=2,
+        max_free_cubes_per_crew=1,
+    )
+    s = Script(g)
+    s.pick("r")
+    assert s.targets(A.TARGET_CREW) == ["armstrong", "w", "x"]
+    s.target_crew("w")
+    assert s.targets(A.TARGET_CREW) == ["armstrong", "x"]
+    s.target_crew("armstrong")
+    s.survey_none()
+    s.turn("x")
+    assert s.state.crew_free == (1, 0, 1, 0)  # Armstrong and w were at the cap: no R11 cube
+    s.pick("r")
+    assert s.targets(A.TARGET_CREW) == ["x"]
+    events = s.target_crew("x")
+    assert of(events, "effect_skipped") == [{"player": 0, "crew": "r", "effect": "add_free_cubes", "remaining": 1}]
+    assert (s.state.crew_free, s.state.stock) == ((1, 0, 1, 1), 9)
     assert s.state.stage == "survey"
 
 
@@ -681,6 +711,18 @@ def test_r14_explicit_setups_are_validated(planets, crew_ids, start, message):
     with pytest.raises(SetupError) as caught:
         g.new_state(setup=Setup(3, planets, crew_ids, start))
     assert str(caught.value) == message
+
+
+def test_r14_new_state_needs_a_player_count_that_fits_the_setup():
+    """R14: a state is dealt for a player count or set up explicitly, never both in conflict."""
+    g = bundled("draft7")
+    setup = g.deal(3, seed=1)
+    with pytest.raises(SetupError) as caught:
+        g.new_state(players=4, setup=setup)
+    assert str(caught.value) == "players=4 but the setup is for 3 players"
+    with pytest.raises(SetupError) as caught:
+        g.new_state()
+    assert str(caught.value) == "new_state needs players (and a seed) or an explicit setup"
 
 
 # -- R19: Captain Armstrong -----------------------------------------------------------------
