@@ -1,0 +1,44 @@
+"""Shared test configuration: the Hypothesis settings profiles.
+
+The profile is chosen by the environment, as in Hypothesis' own ``tests/common/setup.py``:
+
+- ``ci`` when ``CI`` is set (CI sets ``CI=true``): derandomized, so every run tests the same
+  examples; no example database, so a run never depends on an earlier one; the failing
+  example's reproduction blob printed.
+- else the profile named by ``HYPOTHESIS_PROFILE`` (``dev``, ``ci`` or ``thorough``);
+- else ``dev``: random examples, the database in ``.hypothesis/`` replaying earlier failures.
+
+``max_examples`` is kept modest so that the whole property suite runs in about a minute on two
+cores; ``HYPOTHESIS_PROFILE=thorough`` runs ten times as many examples for a deeper search.
+Tests never touch the network, and every random choice they make comes from a seed that
+Hypothesis draws.
+"""
+
+from __future__ import annotations
+
+import os
+
+from hypothesis import settings
+
+#: Examples per property in the ``ci`` and ``dev`` profiles.
+EXAMPLES = 30
+
+settings.register_profile(
+    "ci",
+    derandomize=True,
+    database=None,
+    deadline=None,
+    print_blob=True,
+    max_examples=EXAMPLES,
+)
+settings.register_profile("dev", deadline=None, max_examples=EXAMPLES)
+settings.register_profile("thorough", deadline=None, max_examples=10 * EXAMPLES)
+
+
+def _profile_name() -> str:
+    if os.environ.get("CI"):
+        return "ci"
+    return os.environ.get("HYPOTHESIS_PROFILE") or "dev"
+
+
+settings.load_profile(_profile_name())
