@@ -11,10 +11,12 @@ import pytest
 
 from stargazer_rules.cli import _player_ranges, main
 from stargazer_rules.loader import load_ruleset
+from stargazer_rules.resources import bundled_ruleset_names
 
 from ruleset_edits import copy_ruleset, problems_of, replace
 
 REPO = Path(__file__).resolve().parent.parent
+NAMES = ", ".join(bundled_ruleset_names())
 
 
 def test_validate_without_dir_checks_bundled_draft7(capsys):
@@ -68,14 +70,14 @@ def test_validate_output_is_the_problems_of_the_error(tmp_path, capsys):
 
 
 def test_validate_a_missing_folder(capsys):
-    assert main(["validate", "draft9"]) == 1
+    assert main(["validate", "draft_7"]) == 1
     captured = capsys.readouterr()
     assert captured.out == (
-        "draft9: (document): no such folder; expected a ruleset folder with rules.yaml, "
-        "planets.yaml, crew.yaml, or the name of a bundled ruleset (base, draft7) "
+        "draft_7: (document): no such folder; expected a ruleset folder with rules.yaml, "
+        f"planets.yaml, crew.yaml, or the name of a bundled ruleset ({NAMES}) "
         "(did you mean 'draft7'?)\n"
     )
-    assert captured.err == "draft9: 1 problem\n"
+    assert captured.err == "draft_7: 1 problem\n"
 
 
 def test_help_describes_the_command_and_its_argument(capsys):
@@ -84,7 +86,7 @@ def test_help_describes_the_command_and_its_argument(capsys):
     assert exited.value.code == 0
     text = capsys.readouterr().out
     assert "usage: stargazer validate [-h] [DIR]" in text
-    assert "a ruleset folder, or a bundled ruleset name (base, draft7)" in text
+    assert f"a ruleset folder, or a bundled ruleset name ({NAMES})" in " ".join(text.split())
 
 
 def test_top_level_help_lists_validate(capsys):

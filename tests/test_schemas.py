@@ -75,6 +75,35 @@ def test_every_object_is_closed_to_unknown_keys(name):
         assert rule["then"]["additionalProperties"] is False
 
 
+#: Keywords that mean the same in draft 2020-12 and draft-07. The YAML language server behind
+#: editors implements draft-07 (newer drafts only in part), so the schemas use nothing else.
+_PORTABLE_KEYWORDS = {
+    "$defs", "$id", "$ref", "$schema", "additionalProperties", "allOf", "const", "default",
+    "description", "enum", "if", "items", "minItems", "minLength", "minimum", "pattern",
+    "properties", "required", "then", "title", "type",
+}
+
+
+def _keywords(schema: Any) -> Iterator[str]:
+    """Every keyword used in ``schema``; the names under properties and $defs are not keywords."""
+    if isinstance(schema, dict):
+        for key, value in schema.items():
+            yield key
+            if key in ("properties", "$defs"):
+                for sub in value.values():
+                    yield from _keywords(sub)
+            elif key not in ("enum", "const", "default", "required"):
+                yield from _keywords(value)
+    elif isinstance(schema, list):
+        for item in schema:
+            yield from _keywords(item)
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_schema_uses_only_keywords_editors_understand(name):
+    assert set(_keywords(load_schema(name))) <= _PORTABLE_KEYWORDS
+
+
 def test_crew_schema_file_equals_the_generated_schema():
     """schemas/crew.schema.json is ``crew_schema()``: regenerate it with --write."""
     on_disk = (schemas_dir() / CREW_SCHEMA_FILE).read_text(encoding="utf-8")
