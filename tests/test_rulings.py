@@ -773,6 +773,17 @@ def test_illegal_action_raises_and_leaves_the_state_unchanged():
     assert before == kept
 
 
+def test_illegal_action_a_plain_tuple_equal_to_a_legal_action_is_refused():
+    """A tuple that merely equals a legal Action is not an action: IllegalActionError, state kept."""
+    g = game()
+    state = g.new_state(setup=Setup(3, ("a", "b", "c", "d", "e"), ("w", "x", "y", "z")))
+    kept = copy.deepcopy(state)
+    with pytest.raises(IllegalActionError) as caught:
+        g.apply(state, ("pick_crew", 0, 0, 1))
+    assert str(caught.value) == "not an action: ('pick_crew', 0, 0, 1)"
+    assert state == kept
+
+
 def test_no_action_is_legal_once_the_game_is_over():
     """R10: an over game has no legal action and says so."""
     s = Script(game(cubes_per_player=1))
