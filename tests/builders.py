@@ -38,7 +38,9 @@ def name(text: str) -> dict[str, str]:
     return {"ja": text, "en": text}
 
 
-def planet(planet_id: str, colour: str, track: Sequence[int], special_capacity: int | None = None, **extra: Any) -> dict:
+def planet(
+    planet_id: str, colour: str, track: Sequence[int], special_capacity: int | None = None, **extra: Any
+) -> dict:
     """One planets.yaml entry: ``track`` holds the VP values of squares 1, 2, ... (R1)."""
     data: dict[str, Any] = {"id": planet_id, "name": name(planet_id), "colour": colour, "track": list(track)}
     if special_capacity is not None:
@@ -52,7 +54,9 @@ def effect(effect_name: str, **params: Any) -> dict:
     return {"effect": effect_name, **params}
 
 
-def crew(crew_id: str, survey_count: int = 2, skill: Iterable[Mapping] = (), always_in_play: bool = False, **extra: Any) -> dict:
+def crew(
+    crew_id: str, survey_count: int = 2, skill: Iterable[Mapping] = (), always_in_play: bool = False, **extra: Any
+) -> dict:
     """One crew.yaml entry."""
     data: dict[str, Any] = {"id": crew_id, "name": name(crew_id), "survey_count": survey_count, "skill": list(skill)}
     if always_in_play:

@@ -41,7 +41,9 @@ def placed(events) -> list[tuple[int, str, int]]:
 
 def test_every_effect_type_has_a_worked_example():
     """The examples below cover the whole vocabulary, no more and no less."""
-    tested = sorted(name.removeprefix("test_").split("__")[0] for name in globals() if "__" in name and name.startswith("test_"))
+    tested = sorted(
+        name.removeprefix("test_").split("__")[0] for name in globals() if "__" in name and name.startswith("test_")
+    )
     assert sorted(set(tested)) == sorted(EFFECT_TYPES)
 
 
@@ -50,7 +52,9 @@ def test_every_effect_type_has_a_worked_example():
 
 def test_add_free_cubes__onto_other_crews_below_the_cap_on_choose():
     """add_free_cubes (on_choose): each free cube goes from the stock onto another crew under the R11 cap."""
-    s = with_crew(crew("r", 2, [effect("add_free_cubes", count=2)]), crew("w"), crew("x"), crew("y"), max_free_cubes_per_crew=1)
+    s = with_crew(
+        crew("r", 2, [effect("add_free_cubes", count=2)]), crew("w"), crew("x"), crew("y"), max_free_cubes_per_crew=1
+    )
     for crew_id in ("w", "x", "y"):
         s.turn(crew_id)
     assert (s.state.crew_free, s.state.stock) == ((1, 1, 0, 0, 0), 10)
@@ -120,7 +124,9 @@ def test_allow_repeat_planet__survey_may_stop_early():
 
 def test_change_survey_count__changes_only_this_turns_count():
     """change_survey_count (survey): delta is added to the crew's survey count for this turn only."""
-    s = with_crew(crew("m", 2, [effect("change_survey_count", delta=1)]), crew("l", 2, [effect("change_survey_count", delta=-1)]))
+    s = with_crew(
+        crew("m", 2, [effect("change_survey_count", delta=1)]), crew("l", 2, [effect("change_survey_count", delta=-1)])
+    )
     events = s.pick("m")
     assert of(events, "effect_applied") == [{"player": 0, "crew": "m", "effect": "change_survey_count"}]
     assert s.survey_options() == [(None, 0, CW)] + [(p, n, CW) for p in PLANETS for n in (1, 2, 3)]
@@ -152,7 +158,9 @@ def test_choose_direction__survey_may_walk_counter_clockwise():
 
 def test_choose_one__the_chosen_option_resolves():
     """choose_one (on_choose): the chooser picks an option and its effects resolve in order."""
-    s = with_crew(crew("l", 2, [effect("choose_one", options=[[effect("gain_vp", vp=2)], [effect("place_on_special")]])]))
+    s = with_crew(
+        crew("l", 2, [effect("choose_one", options=[[effect("gain_vp", vp=2)], [effect("place_on_special")]])])
+    )
     s.pick("l")
     assert s.state.stage == "before_survey"
     assert s.legal == (action(A.CHOOSE_OPTION, 0), action(A.CHOOSE_OPTION, 1))

@@ -41,10 +41,7 @@ def bundled(name: str) -> Game:
 def ring(*tracks: list[int], colours: str = "rbygk", special_capacity: int | None = None) -> list[dict]:
     """Planets a, b, c, ... with the given track values, colours from ``colours`` (one letter each)."""
     names = {"r": "red", "b": "blue", "y": "yellow", "g": "green", "k": "black"}
-    return [
-        planet(chr(ord("a") + i), names[colours[i]], values, special_capacity)
-        for i, values in enumerate(tracks)
-    ]
+    return [planet(chr(ord("a") + i), names[colours[i]], values, special_capacity) for i, values in enumerate(tracks)]
 
 
 def placed(events) -> list[tuple[int, str, int]]:
@@ -90,7 +87,11 @@ def test_r2_planet_is_full_when_every_normal_square_holds_a_cube():
 
 def test_r3_special_square_holds_special_capacity_cubes():
     """R3: a special square takes at most special_capacity cubes (default 1; 2 and 0 from data)."""
-    planets = [planet("a", "red", [1, 2]), planet("b", "blue", [1, 2], special_capacity=2), planet("c", "green", [1, 2], special_capacity=0)]
+    planets = [
+        planet("a", "red", [1, 2]),
+        planet("b", "blue", [1, 2], special_capacity=2),
+        planet("c", "green", [1, 2], special_capacity=0),
+    ]
     g = game(planets=planets, crew=[armstrong(), crew("g", 2, [effect("place_on_special")]), crew("x"), crew("y")])
     s = Script(g)
     offered = []
@@ -372,7 +373,10 @@ def test_r8_planets_that_fill_during_the_survey_are_skipped():
 def test_r9_place_on_special_is_skipped_when_every_special_square_is_full():
     """R9: a skill that cannot be applied is skipped with an effect_skipped event."""
     planets = [planet("a", "red", [1, 2]), planet("b", "blue", [1, 2])]
-    g = game(planets=planets, crew=[armstrong(), crew("g", 2, [effect("place_on_special"), effect("gain_vp", vp=1)]), crew("x"), crew("y")])
+    g = game(
+        planets=planets,
+        crew=[armstrong(), crew("g", 2, [effect("place_on_special"), effect("gain_vp", vp=1)]), crew("x"), crew("y")],
+    )
     s = Script(g)
     s.pick("g")
     s.target_planet("a")
@@ -418,7 +422,10 @@ def test_r9_choices_are_only_among_options_that_can_be_applied():
 
 def test_r9_place_free_cubes_is_skipped_when_the_stock_is_empty():
     """R9: with no free cube in the stock, place_free_cubes is skipped, every count of it."""
-    g = game(crew=[armstrong(), crew("f", 2, [effect("place_free_cubes", count=2)]), crew("x"), crew("y"), crew("z")], free_cubes=0)
+    g = game(
+        crew=[armstrong(), crew("f", 2, [effect("place_free_cubes", count=2)]), crew("x"), crew("y"), crew("z")],
+        free_cubes=0,
+    )
     s = Script(g)
     events = s.pick("f")
     assert of(events, "effect_skipped") == [{"player": 0, "crew": "f", "effect": "place_free_cubes", "remaining": 2}]
@@ -427,7 +434,10 @@ def test_r9_place_free_cubes_is_skipped_when_the_stock_is_empty():
 
 def test_r9_counted_effect_is_skipped_once_it_runs_out():
     """R9: a counted effect applies while it can and skips the rest with one event."""
-    g = game(crew=[armstrong(), crew("f", 2, [effect("place_free_cubes", count=3)]), crew("x"), crew("y"), crew("z")], free_cubes=1)
+    g = game(
+        crew=[armstrong(), crew("f", 2, [effect("place_free_cubes", count=3)]), crew("x"), crew("y"), crew("z")],
+        free_cubes=1,
+    )
     s = Script(g)
     s.pick("f")
     events = s.target_planet("c")
