@@ -152,11 +152,17 @@ def _colour_ids(documents: RulesetDocuments) -> list[str] | None:
     """The colour ids of rules.yaml; None when rules.yaml has no readable colour list."""
     if _count(documents.rules, "colours") is None:
         return None
-    return [item["id"] for _, item in entries(documents.rules, "colours") if isinstance(item.get("id"), str)]
+    return [
+        item["id"]
+        for _, item in entries(documents.rules, "colours")
+        if isinstance(item.get("id"), str)
+    ]
 
 
 def _unknown_colour(document: YamlDocument, path: DocPath, value: str, known: list[str]) -> Problem:
-    message = f"unknown colour {value!r}; expected one of the colours of rules.yaml: {', '.join(known)}"
+    message = (
+        f"unknown colour {value!r}; expected one of the colours of rules.yaml: {', '.join(known)}"
+    )
     return document.problem(path, message, close_match(value, known))
 
 
@@ -181,52 +187,85 @@ def _effect_colours(documents: RulesetDocuments, sites: list[EffectSite]) -> Ite
                 yield _unknown_colour(documents.crew, (*site.path, param.name), value, known)
 
 
+@attrs.frozen
+class _CardCounts:
+    """How many cards the files hold; None where a file cannot be read."""
+
+    planets: int | None
+    always_in_play: int | None
+    dealable: int | None
+
+
+def _card_counts(documents: RulesetDocuments) -> _CardCounts:
+    planets = _count(documents.planets, "planets")
+    if _count(documents.crew, "crew") is None:
+        return _CardCounts(planets, None, None)
+    crew = entries(documents.crew, "crew")
+    always = sum(1 for _, card in crew if card.get("always_in_play") is True)
+    return _CardCounts(planets, always, len(crew) - always)
+
+
 def _player_counts(documents: RulesetDocuments) -> Iterator[Problem]:
     """R14 setups must be dealable from the cards there are, and R10's end reachable."""
     rules = documents.rules
-    cards = _count(documents.planets, "planets")
-    crew = entries(documents.crew, "crew") if _count(documents.crew, "crew") is not None else None
-    always = None if crew is None else sum(1 for _, card in crew if card.get("always_in_play") is True)
-    dealable = None if crew is None else len(crew) - always
+    counts = _card_counts(documents)
     seen: dict[int, DocPath] = {}
     for path, entry in entries(rules, "player_counts"):
-        players = _integer(entry, "players")
-        planets = _integer(entry, "planets")
-        dealt = _integer(entry, "crew")
-        if players is not None and players in seen:
-            message = f"{players} players are listed twice; the first is {format_path(seen[players])}"
-            yield rules.problem((*path, "players"), message)
-        elif players is not None:
-            seen[players] = path
-        label = f"{players} players" if players is not None else "this player count"
-        if planets is not None and cards is not None and planets > cards:
-            message = f"{label} deal {planets} planets, but planets.yaml has only {cards} planet cards"
-            yield rules.problem((*path, "planets"), message)
-        if dealt is not None and dealable is not None and dealt > dealable:
-            message = (
-                f"{label} deal {dealt} crew, but crew.yaml has only {dealable} crew that are "
-                "not always_in_play"
-            )
-            yield rules.problem((*path, "crew"), message)
-        if players is not None and dealt is not None and always is not None and always + dealt < players:
-            message = (
-                f"{players} players each choose a different crew every round, but the crew area "
-                f"holds only {always} always_in_play + {dealt} dealt = {always + dealt}"
-            )
-            yield rules.problem((*path, "crew"), message)
-        yield from _end_condition(rules, path, entry, players, planets)
+        yield from _repeated_player_count(rules, path, entry, seen)
+        yield from _dealable(rules, path, entry, counts)
+        yield from _end_condition(rules, path, entry)
+
+
+def _repeated_player_count(
+    rules: YamlDocument, path: DocPath, entry: Mapping[str, Any], seen: dict[int, DocPath]
+) -> Iterator[Problem]:
+    players = _integer(entry, "players")
+    if players is None:
+        return
+    if players in seen:
+        message = f"{players} players are listed twice; the first is {format_path(seen[players])}"
+        yield rules.problem((*path, "players"), message)
+    else:
+        seen[players] = path
+
+
+def _dealable(
+    rules: YamlDocument, path: DocPath, entry: Mapping[str, Any], counts: _CardCounts
+) -> Iterator[Problem]:
+    """Enough planet and crew cards to deal (R14), and a crew for every player to choose (R5)."""
+    players, planets, dealt = (_integer(entry, key) for key in ("players", "planets", "crew"))
+    label = f"{players} players" if players is not None else "this player count"
+    if planets is not None and counts.planets is not None and planets > counts.planets:
+        message = (
+            f"{label} deal {planets} planets, but planets.yaml has only {counts.planets} "
+            "planet cards"
+        )
+        yield rules.problem((*path, "planets"), message)
+    if dealt is None or counts.dealable is None or counts.always_in_play is None:
+        return
+    if dealt > counts.dealable:
+        message = (
+            f"{label} deal {dealt} crew, but crew.yaml has only {counts.dealable} crew that are "
+            "not always_in_play"
+        )
+        yield rules.problem((*path, "crew"), message)
+    area = counts.always_in_play + dealt
+    if players is not None and area < players:
+        message = (
+            f"{players} players each choose a different crew every round, but the crew area "
+            f"holds only {counts.always_in_play} always_in_play + {dealt} dealt = {area}"
+        )
+        yield rules.problem((*path, "crew"), message)
 
 
 def _end_condition(
-    rules: YamlDocument,
-    path: DocPath,
-    entry: Mapping[str, Any],
-    players: int | None,
-    planets: int | None,
+    rules: YamlDocument, path: DocPath, entry: Mapping[str, Any]
 ) -> Iterator[Problem]:
     """R10: the filled-planet end must be reachable with the Planets dealt."""
+    players, planets = _integer(entry, "players"), _integer(entry, "planets")
     if "full_planets_to_end" in entry:
-        full, where, what = _integer(entry, "full_planets_to_end"), (*path, "full_planets_to_end"), "full_planets_to_end"
+        full = _integer(entry, "full_planets_to_end")
+        where, what = (*path, "full_planets_to_end"), "full_planets_to_end"
     else:
         full, where, what = players, path, "full_planets_to_end (by default the number of players)"
     if full is None or planets is None or full <= planets:
@@ -266,11 +305,13 @@ def _option_timings(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Pro
 def _timing_requirements(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
     for site in sites:
         for name, param, value, timing in TIMING_REQUIREMENTS:
-            if site.cls.name != name or site.data.get(param) != value or site.when in (None, timing):
+            if (
+                site.cls.name != name
+                or site.data.get(param) != value
+                or site.when in (None, timing)
+            ):
                 continue
-            message = (
-                f"{param}: {value} needs when: {timing}, but this {_timing_phrase(site)}"
-            )
+            message = f"{param}: {value} needs when: {timing}, but this {_timing_phrase(site)}"
             yield crew.problem(_timing_location(site), message)
 
 

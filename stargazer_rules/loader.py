@@ -68,7 +68,7 @@ def resolve_ruleset_dir(path: PathLike | None) -> tuple[Path, str]:
         folder = cards_dir() / DEFAULT_RULESET
         return folder, str(folder)
     given = os.fspath(path)
-    if Path(given).is_dir():
+    if given and Path(given).is_dir():  # Path("") would be the current folder
         return Path(given), given
     names = bundled_ruleset_names()
     if _is_bare_name(given) and given in names:
@@ -172,7 +172,7 @@ def _is_bare_name(text: str) -> bool:
 
 def _no_folder_problem(given: str, names: tuple[str, ...]) -> Problem:
     files = ", ".join(RULESET_FILES)
-    if Path(given).exists():
+    if given and Path(given).exists():
         message = f"expected a ruleset folder with {files}, found a file"
         return Problem(given, 0, 0, "", message)
     message = (

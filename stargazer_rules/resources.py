@@ -36,8 +36,10 @@ def schemas_dir() -> Path:
 
 
 def bundled_ruleset_names() -> tuple[str, ...]:
-    """The names of the bundled rulesets, sorted: the sub-folders of ``cards_dir()`` with a rules.yaml."""
+    """The bundled rulesets, sorted: the sub-folders of ``cards_dir()`` with a rules.yaml."""
     root = cards_dir()
     if not root.is_dir():
         return ()
-    return tuple(sorted(entry.name for entry in root.iterdir() if (entry / RULESET_FILES[0]).is_file()))
+    return tuple(
+        sorted(entry.name for entry in root.iterdir() if (entry / RULESET_FILES[0]).is_file())
+    )

@@ -50,7 +50,10 @@ _CREW_CARD = {
             "type": "string",
             "pattern": ID_PATTERN,
         },
-        "name": {"$ref": "#/$defs/name", "description": "The card's name, in Japanese and English."},
+        "name": {
+            "$ref": "#/$defs/name",
+            "description": "The card's name, in Japanese and English.",
+        },
         "survey_count": {
             "description": "Up to how many cubes the chooser places in the survey step (R7).",
             "type": "integer",

@@ -50,7 +50,7 @@ def close_match(word: Any, candidates: Iterable[str]) -> str | None:
 
 
 def describe_value(value: Any) -> str:
-    """A found value as a designer reads it: ``'three' (a string)``, ``a list``, ``nothing (null)``."""
+    """A found value in words: ``'three' (a string)``, ``a list``, ``nothing (null)``."""
     if value is None:
         return "nothing (null)"
     if isinstance(value, bool):

@@ -158,7 +158,9 @@ class _NodeReader:
         elif isinstance(node, yaml.MappingNode):
             yield from self._entries(node, path)
 
-    def _entries(self, node: yaml.MappingNode, path: DocPath) -> Iterator[tuple[yaml.Node, DocPath]]:
+    def _entries(
+        self, node: yaml.MappingNode, path: DocPath
+    ) -> Iterator[tuple[yaml.Node, DocPath]]:
         """The entries of a mapping; PyYAML keeps the last of equal keys, so positions do too."""
         last: dict[Any, tuple[yaml.Node, yaml.Node]] = {}
         for key_node, value_node in node.value:
