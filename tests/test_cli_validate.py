@@ -44,8 +44,12 @@ def test_validate_a_folder_shows_it_as_given(tmp_path, capsys, monkeypatch):
 
 def test_validate_prints_every_problem_and_exits_1(tmp_path, capsys, monkeypatch):
     folder = copy_ruleset(tmp_path, to="draft8")
-    replace(folder, "crew.yaml", "      - effect: gain_vp\n        vp: 2\n      - effect: place_on_crew",
-            "      - effect: gain_vpp\n        vp: 2\n      - effect: place_on_crew")
+    replace(
+        folder,
+        "crew.yaml",
+        "      - effect: gain_vp\n        vp: 2\n      - effect: place_on_crew",
+        "      - effect: gain_vpp\n        vp: 2\n      - effect: place_on_crew",
+    )
     replace(folder, "rules.yaml", "planets: 7,", "planets: 15,")
     monkeypatch.chdir(tmp_path)
     assert main(["validate", "draft8"]) == 1

@@ -201,7 +201,9 @@ def test_fingerprint_ignores_comments_whitespace_and_layout(tmp_path):
         folder,
         "planets.yaml",
         "    track: [1, 3, 0, 5, 7, 0]\n    placeholder: true",
-        "    placeholder: true\n    track:\n      - 1\n      - 3\n      - 0\n      - 5\n      - 7\n      - 0",
+        "    placeholder: true\n    track:\n"
+        + "".join(f"      - {v}\n" for v in (1, 3, 0, 5, 7))
+        + "      - 0",
     )
     assert load_ruleset(folder).fingerprint == load_ruleset("draft7").fingerprint
 
@@ -209,8 +211,18 @@ def test_fingerprint_ignores_comments_whitespace_and_layout(tmp_path):
 def test_fingerprint_counts_written_defaults_as_defaults(tmp_path):
     """``special_capacity: 1`` written out is the same ruleset as the default left out (R3)."""
     folder = copy_ruleset(tmp_path)
-    replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]\n", "track: [1, 3, 0, 5, 7, 0]\n    special_capacity: 1\n")
-    replace(folder, "crew.yaml", "      - effect: place_free_cubes\n", "      - effect: place_free_cubes\n        when: on_choose\n")
+    replace(
+        folder,
+        "planets.yaml",
+        "track: [1, 3, 0, 5, 7, 0]\n",
+        "track: [1, 3, 0, 5, 7, 0]\n    special_capacity: 1\n",
+    )
+    replace(
+        folder,
+        "crew.yaml",
+        "      - effect: place_free_cubes\n",
+        "      - effect: place_free_cubes\n        when: on_choose\n",
+    )
     assert load_ruleset(folder).fingerprint == load_ruleset("draft7").fingerprint
 
 
@@ -225,7 +237,9 @@ def test_fingerprint_changes_when_a_value_changes(tmp_path):
 def _write_documents(folder: Path, data: dict, *, flow: bool = False) -> None:
     folder.mkdir()
     for key, document in data.items():
-        text = yaml.safe_dump(document, allow_unicode=True, sort_keys=False, default_flow_style=flow)
+        text = yaml.safe_dump(
+            document, allow_unicode=True, sort_keys=False, default_flow_style=flow
+        )
         (folder / f"{key}.yaml").write_text(text, encoding="utf-8")
 
 
@@ -264,7 +278,9 @@ def test_fingerprint_does_not_depend_on_key_order_or_style(tmp_path_factory, ran
 
 def test_malformed_yaml_is_reported_at_its_line(tmp_path):
     folder = copy_ruleset(tmp_path)
-    line = replace(folder, "planets.yaml", "    track: [1, 2, 3, 4, 5]\n", "    track: [1, 2, 3, 4, 5\n")
+    line = replace(
+        folder, "planets.yaml", "    track: [1, 2, 3, 4, 5]\n", "    track: [1, 2, 3, 4, 5\n"
+    )
     assert only_problem(folder) == Problem(
         str(folder / "planets.yaml"),
         line + 1,
@@ -304,7 +320,9 @@ def test_empty_file_expects_a_mapping(tmp_path):
 def test_duplicate_yaml_key_is_a_problem(tmp_path):
     """PyYAML would silently keep the second value; the loader says so."""
     folder = copy_ruleset(tmp_path)
-    line = replace(folder, "crew.yaml", "    survey_count: 3\n", "    survey_count: 3\n    survey_count: 2\n")
+    line = replace(
+        folder, "crew.yaml", "    survey_count: 3\n", "    survey_count: 3\n    survey_count: 2\n"
+    )
     assert only_problem(folder) == Problem(
         str(folder / "crew.yaml"),
         line + 1,
@@ -362,8 +380,12 @@ def test_missing_required_key(tmp_path):
 
 def test_misspelt_effect_name_gives_one_clear_problem(tmp_path):
     folder = copy_ruleset(tmp_path)
-    line = replace(folder, "crew.yaml", "      - effect: gain_vp\n        vp: 2\n      - effect: place_on_crew",
-                   "      - effect: gain_vpp\n        vp: 2\n      - effect: place_on_crew")
+    line = replace(
+        folder,
+        "crew.yaml",
+        "      - effect: gain_vp\n        vp: 2\n      - effect: place_on_crew",
+        "      - effect: gain_vpp\n        vp: 2\n      - effect: place_on_crew",
+    )
     problem = only_problem(folder)
     assert problem == Problem(
         str(folder / "crew.yaml"),
@@ -406,7 +428,9 @@ def test_misspelt_effect_parameter(tmp_path):
 
 def test_timing_not_allowed_for_the_effect_type(tmp_path):
     folder = copy_ruleset(tmp_path)
-    line = replace(folder, "crew.yaml", "        delta: 1\n", "        delta: 1\n        when: on_choose\n")
+    line = replace(
+        folder, "crew.yaml", "        delta: 1\n", "        delta: 1\n        when: on_choose\n"
+    )
     assert only_problem(folder) == Problem(
         str(folder / "crew.yaml"),
         line + 1,
@@ -432,7 +456,10 @@ def test_bad_id_and_empty_track(tmp_path):
     replace(folder, "planets.yaml", "  - id: lava-1", "  - id: Lava 1")
     replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", "track: []")
     assert [(p.path, p.message) for p in problems_of(folder)] == [
-        ("planets[0].id", "expected an id of lowercase letters, digits, '-' and '_', found 'Lava 1' (a string)"),
+        (
+            "planets[0].id",
+            "expected an id of lowercase letters, digits, '-' and '_', found 'Lava 1' (a string)",
+        ),
         ("planets[0].track", "expected at least 1 item, found none"),
     ]
 
@@ -545,6 +572,22 @@ def test_r10_end_defaults_to_the_number_of_players(tmp_path):
     assert load_ruleset(folder).setups[4].full_planets_to_end == 4
 
 
+def test_r10_default_end_must_be_reachable_too(tmp_path):
+    """Left out, full_planets_to_end is the number of players (R10): 2 Planets cannot reach 3."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(
+        folder, "rules.yaml", "planets: 5, crew: 4, full_planets_to_end: 3}", "planets: 2, crew: 4}"
+    )
+    assert only_problem(folder) == Problem(
+        str(folder / "rules.yaml"),
+        line,
+        5,
+        "player_counts[0]",
+        "full_planets_to_end (by default the number of players) is 3, but only 2 Planets are "
+        "dealt for 3 players; expected at most 2",
+    )
+
+
 def test_r7_survey_minimum_defaults_to_zero(tmp_path):
     folder = copy_ruleset(tmp_path)
     replace(folder, "rules.yaml", "survey:\n  minimum: 0", "")
@@ -563,20 +606,30 @@ def test_player_count_listed_twice(tmp_path):
 
 def test_surveyed_planets_need_after_survey(tmp_path):
     folder = copy_ruleset(tmp_path)
-    line = replace(folder, "crew.yaml", "        when: after_survey\n    placeholder: true\n\n  - id: quartermaster",
-                   "    placeholder: true\n\n  - id: quartermaster")
+    line = replace(
+        folder,
+        "crew.yaml",
+        "        when: after_survey\n    placeholder: true\n\n  - id: quartermaster",
+        "    placeholder: true\n\n  - id: quartermaster",
+    )
     assert only_problem(folder) == Problem(
         str(folder / "crew.yaml"),
         line - 2,
         17,
         "crew[2].skill[0].effect",
-        "planets: surveyed needs when: after_survey, but this 'place_on_special' resolves at on_choose",
+        "planets: surveyed needs when: after_survey, but this 'place_on_special' resolves at "
+        "on_choose",
     )
 
 
 def test_option_effect_must_share_the_choose_one_timing(tmp_path):
     folder = copy_ruleset(tmp_path)
-    line = replace(folder, "crew.yaml", "              vp: 2\n", "              vp: 2\n              when: after_survey\n")
+    line = replace(
+        folder,
+        "crew.yaml",
+        "              vp: 2\n",
+        "              vp: 2\n              when: after_survey\n",
+    )
     assert only_problem(folder) == Problem(
         str(folder / "crew.yaml"),
         line + 1,
@@ -590,15 +643,30 @@ def test_option_effect_must_share_the_choose_one_timing(tmp_path):
 def test_survey_option_under_on_choose_takes_its_own_timing(tmp_path):
     """allow_repeat_planet cannot resolve on_choose, so it takes its first timing, survey."""
     folder = copy_ruleset(tmp_path)
-    replace(folder, "crew.yaml", "          - - effect: gain_vp\n              vp: 2\n", "          - - effect: allow_repeat_planet\n")
+    replace(
+        folder,
+        "crew.yaml",
+        "          - - effect: gain_vp\n              vp: 2\n",
+        "          - - effect: allow_repeat_planet\n",
+    )
     option = load_ruleset(folder).crew_card("linguist").skill[0].options[0]
     assert option == (AllowRepeatPlanet(when=SURVEY),)
 
 
 def test_survey_option_under_after_survey_is_a_problem(tmp_path):
     folder = copy_ruleset(tmp_path)
-    replace(folder, "crew.yaml", "      - effect: choose_one\n", "      - effect: choose_one\n        when: after_survey\n")
-    replace(folder, "crew.yaml", "          - - effect: gain_vp\n              vp: 2\n", "          - - effect: allow_repeat_planet\n")
+    replace(
+        folder,
+        "crew.yaml",
+        "      - effect: choose_one\n",
+        "      - effect: choose_one\n        when: after_survey\n",
+    )
+    replace(
+        folder,
+        "crew.yaml",
+        "          - - effect: gain_vp\n              vp: 2\n",
+        "          - - effect: allow_repeat_planet\n",
+    )
     assert only_problem(folder).message == (
         "option effect 'allow_repeat_planet' resolves at survey, but its choose_one resolves at "
         "after_survey; an option's effects must resolve at after_survey"
@@ -607,7 +675,12 @@ def test_survey_option_under_after_survey_is_a_problem(tmp_path):
 
 def test_option_effects_inherit_an_after_survey_parent(tmp_path):
     folder = copy_ruleset(tmp_path)
-    replace(folder, "crew.yaml", "      - effect: choose_one\n", "      - effect: choose_one\n        when: after_survey\n")
+    replace(
+        folder,
+        "crew.yaml",
+        "      - effect: choose_one\n",
+        "      - effect: choose_one\n        when: after_survey\n",
+    )
     replace(folder, "crew.yaml", "              planets: any", "              planets: surveyed")
     options = load_ruleset(folder).crew_card("linguist").skill[0].options
     assert options == (
@@ -630,7 +703,9 @@ def test_colour_without_planets_colour_is_a_problem(tmp_path):
 def test_several_problems_in_all_files_are_reported_together(tmp_path):
     """One RulesetError lists every problem, in file order (rules, planets, crew) and line order."""
     folder = copy_ruleset(tmp_path)
-    replace(folder, "crew.yaml", "      - effect: may_skip_planets", "      - effect: may_skip_planet")
+    replace(
+        folder, "crew.yaml", "      - effect: may_skip_planets", "      - effect: may_skip_planet"
+    )
     replace(folder, "rules.yaml", "max_free_cubes_per_crew: 3", "max_free_cubes_per_crew: three")
     replace(folder, "planets.yaml", "colour: green", "colour: gren", count=3)
     replace(folder, "crew.yaml", "    survey_count: 3\n", "    survey_count: -3\n")
@@ -653,8 +728,12 @@ def test_several_problems_in_all_files_are_reported_together(tmp_path):
 
 
 def _use_custom_effect(folder: Path, cubes: str) -> int:
-    return replace(folder, "crew.yaml", "      - effect: change_survey_count\n        delta: 1\n",
-                   f"      - effect: take_cubes_back\n        cubes: {cubes}\n")
+    return replace(
+        folder,
+        "crew.yaml",
+        "      - effect: change_survey_count\n        delta: 1\n",
+        f"      - effect: take_cubes_back\n        cubes: {cubes}\n",
+    )
 
 
 def test_custom_effect_type_is_accepted_when_registered(tmp_path):
@@ -667,7 +746,10 @@ def test_custom_effect_type_is_accepted_when_registered(tmp_path):
 def test_custom_effect_parameters_are_checked_by_the_schema(tmp_path):
     folder = copy_ruleset(tmp_path)
     _use_custom_effect(folder, "0")
-    assert only_problem(folder, effect_types=CUSTOM_EFFECT_TYPES).message == "expected at least 1, found 0"
+    assert (
+        only_problem(folder, effect_types=CUSTOM_EFFECT_TYPES).message
+        == "expected at least 1, found 0"
+    )
 
 
 def test_custom_effect_is_unknown_without_the_registry(tmp_path):

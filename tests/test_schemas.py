@@ -78,9 +78,27 @@ def test_every_object_is_closed_to_unknown_keys(name):
 #: Keywords that mean the same in draft 2020-12 and draft-07. The YAML language server behind
 #: editors implements draft-07 (newer drafts only in part), so the schemas use nothing else.
 _PORTABLE_KEYWORDS = {
-    "$defs", "$id", "$ref", "$schema", "additionalProperties", "allOf", "const", "default",
-    "description", "enum", "if", "items", "minItems", "minLength", "minimum", "pattern",
-    "properties", "required", "then", "title", "type",
+    "$defs",
+    "$id",
+    "$ref",
+    "$schema",
+    "additionalProperties",
+    "allOf",
+    "const",
+    "default",
+    "description",
+    "enum",
+    "if",
+    "items",
+    "minItems",
+    "minLength",
+    "minimum",
+    "pattern",
+    "properties",
+    "required",
+    "then",
+    "title",
+    "type",
 }
 
 
