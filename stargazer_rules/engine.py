@@ -442,7 +442,7 @@ class Game:
         return self._play(state, act, None)
 
     def _play(self, state: State, act: Action, events: list[Event] | None) -> State:
-        if act not in state.legal:
+        if type(act) is not Action or act not in state.legal:
             raise IllegalActionError(self._why_illegal(state, act))
         table = Table(self, state, events)
         stage = table.stage
