@@ -61,6 +61,7 @@ __all__ = [
     "event_from_json",
     "event_to_json",
     "schema",
+    "schema_problems",
     "score_sheet_from_json",
     "score_sheet_to_json",
     "setup_from_json",
@@ -108,9 +109,20 @@ def schema(kind: str) -> dict[str, Any]:
     return contents
 
 
+def _is_integer(checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+#: JSON Schema counts 1.0 as an integer; a count or an index in our documents must be written 1.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
 @functools.cache
-def _validator(kind: str) -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(schema(kind), registry=_registry())
+def _validator(kind: str) -> Any:
+    return _Validator(schema(kind), registry=_registry())
 
 
 def schema_problems(kind: str, data: Any, at: str = "$") -> list[str]:
@@ -171,6 +183,11 @@ def check_ruleset(game: Game, data: Mapping[str, Any], what: str) -> None:
         raise RecordError(
             f"this {what} was made with ruleset {made['name']} (fingerprint {_short(made['fingerprint'])}), "
             f"but the loaded ruleset is {loaded.name} (fingerprint {_short(loaded.fingerprint)})"
+        )
+    if made["name"] != loaded.name:
+        raise RecordError(
+            f"this {what} names ruleset {made['name']}, but its fingerprint {_short(made['fingerprint'])} "
+            f"is that of ruleset {loaded.name}"
         )
 
 
@@ -575,6 +592,8 @@ class _StateReader:
             self.problem("$.triggers", "the game is over exactly when there are triggers (R10)")
         if stage in _EFFECT_STAGES and not data["pending"]:
             self.problem("$.pending", f"stage {stage} waits for a skill's decision, but no effect is pending")
+        elif stage not in _EFFECT_STAGES and data["pending"]:
+            self.problem("$.pending", f"stage {stage} has no effects pending; they resolve before it")
         if stage == SURVEYING and not chosen:
             self.problem("$.chosen", "stage survey needs the crew chosen this turn")
         if self.problems or survey is None or pending is None:

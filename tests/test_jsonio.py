@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import random
 from collections.abc import Iterator
 from typing import Any
 
@@ -275,6 +276,18 @@ def test_state_of_another_ruleset_is_refused() -> None:
     )
 
 
+def test_state_whose_ruleset_name_disagrees_with_its_fingerprint_is_refused() -> None:
+    """The fingerprint covers the name, so a document naming another ruleset has been edited."""
+
+    def edit(data):
+        data["ruleset"]["name"] = "draft8"
+
+    assert tampered(edit) == (
+        f"this state names ruleset draft8, but its fingerprint {game('draft7').ruleset.fingerprint[:12]} "
+        "is that of ruleset draft7"
+    )
+
+
 def test_state_with_a_forged_legal_list_is_refused() -> None:
     """The legal actions are recomputed; a document offering another one is refused."""
 
@@ -356,6 +369,55 @@ def test_state_with_a_crew_area_out_of_order_is_refused() -> None:
         "1 problem in the state document:\n"
         "  $.crew: the crew area must start with the always-in-play crew (armstrong), and only them"
     )
+
+
+_ODD_VALUES = [0, 1, -1, -2, 99, 1.0, True, None, "", "lava-1", "armstrong", "x", [], {}, [0], "clockwise", "over"]
+
+
+def _mutated(data: Any, rng: random.Random) -> Any:
+    """``data`` with one random place changed: a number moved by one, an item dropped or repeated,
+    or a value replaced by an odd one."""
+    data = copy.deepcopy(data)
+    places = list(_places(data))
+    parent, key, value = rng.choice(places)
+    roll = rng.random()
+    if roll < 0.5 and type(value) is int:
+        parent[key] = value + rng.choice((-1, 1))
+    elif roll < 0.6 and isinstance(parent, list):
+        del parent[key]
+    elif roll < 0.7 and isinstance(parent, list):
+        parent.append(copy.deepcopy(value))
+    else:
+        parent[key] = rng.choice(_ODD_VALUES)
+    return data
+
+
+def _places(data: Any) -> Iterator[tuple[Any, Any, Any]]:
+    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    for key, value in items:
+        yield data, key, value
+        yield from _places(value)
+
+
+@pytest.mark.parametrize(("ruleset", "players"), CONFIGS)
+def test_mutated_states_are_refused_or_read_consistently(ruleset: str, players: int) -> None:
+    """A randomly changed document is refused with RecordError, or read as a state whose own JSON
+    is that document: never another exception, never a silent repair."""
+    the_game = game(ruleset)
+    rng = random.Random(f"{ruleset}-{players}")
+    states = playout(ruleset, players, SEEDS[0]).states
+    refused = 0
+    for state in states[:: max(1, len(states) // 10)]:
+        original = jsonio.state_to_json(the_game, state)
+        for _ in range(10):
+            data = _mutated(original, rng)
+            try:
+                read = jsonio.state_from_json(the_game, data)
+            except RecordError:
+                refused += 1
+            else:
+                assert jsonio.state_to_json(the_game, read) == data
+    assert refused > 50
 
 
 # -- other documents ------------------------------------------------------------------------
