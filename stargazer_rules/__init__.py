@@ -1,1 +1,42 @@
-"""Stargazer's rules as validated data plus a small interpreter."""
+"""Stargazer's rules as validated data plus a small interpreter.
+
+The public surface: load a ruleset, make a ``Game`` of it, and play immutable states through
+``legal_actions`` and ``apply``. Everything else lives in modules named for their one job.
+"""
+
+from stargazer_rules.actions import Action
+from stargazer_rules.effects import EFFECT_TYPES, Effect, Param, extend_effect_types
+from stargazer_rules.engine import Game, Setup, State
+from stargazer_rules.errors import (
+    IllegalActionError,
+    Problem,
+    RecordError,
+    RulesetError,
+    SetupError,
+)
+from stargazer_rules.events import Event
+from stargazer_rules.loader import load_ruleset
+from stargazer_rules.records import GameRecord
+from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.scoring import ScoreSheet
+
+__all__ = [
+    "Action",
+    "EFFECT_TYPES",
+    "Effect",
+    "Event",
+    "Game",
+    "GameRecord",
+    "IllegalActionError",
+    "Param",
+    "Problem",
+    "RecordError",
+    "Ruleset",
+    "RulesetError",
+    "ScoreSheet",
+    "Setup",
+    "SetupError",
+    "State",
+    "extend_effect_types",
+    "load_ruleset",
+]
