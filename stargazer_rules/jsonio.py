@@ -1,4 +1,4 @@
-"""Plain-JSON forms of every value front ends exchange: states, actions, events, score sheets, setups.
+"""Plain-JSON forms of the values front ends exchange: states, actions, events, sheets, setups.
 
 A JSON form holds only dicts, lists, strings, integers, booleans and None, and names cards by
 id and players by seat where the engine uses positions (ring position, crew slot). Each form
@@ -81,7 +81,11 @@ _DIRECTIONS = {A.CLOCKWISE: "clockwise", A.COUNTER_CLOCKWISE: "counter_clockwise
 _DIRECTION_VALUES = {name: value for value, name in _DIRECTIONS.items()}
 
 #: Survey rule flags by the name of the effect that sets them.
-_SURVEY_RULES = {"allow_repeat_planet": REPEAT, "choose_direction": DIRECTION, "may_skip_planets": SKIP}
+_SURVEY_RULES = {
+    "allow_repeat_planet": REPEAT,
+    "choose_direction": DIRECTION,
+    "may_skip_planets": SKIP,
+}
 
 #: The stages in which the head of ``pending`` is the decision the state waits for.
 _EFFECT_STAGES = frozenset({BEFORE_SURVEY, "after_survey", "round_end"})
@@ -96,7 +100,9 @@ def _registry() -> referencing.Registry:
     for kind in SCHEMA_KINDS:
         path = schemas_dir() / f"{kind}.schema.json"
         contents = json.loads(path.read_text(encoding="utf-8"))
-        resources.append((_SCHEMA_URN.format(kind), referencing.jsonschema.DRAFT202012.create_resource(contents)))
+        resources.append(
+            (_SCHEMA_URN.format(kind), referencing.jsonschema.DRAFT202012.create_resource(contents))
+        )
     return referencing.Registry().with_resources(resources)
 
 
@@ -130,7 +136,10 @@ def schema_problems(kind: str, data: Any, at: str = "$") -> list[str]:
 
     ``at`` is the JSON path of ``data`` in a larger document, put in front of each path.
     """
-    errors = sorted(_validator(kind).iter_errors(data), key=lambda error: (_sort_key(error.absolute_path), error.message))
+    errors = sorted(
+        _validator(kind).iter_errors(data),
+        key=lambda error: (_sort_key(error.absolute_path), error.message),
+    )
     problems: list[str] = []
     for error in errors:
         text = f"{at}{error.json_path[1:]}: {_plain_message(error)}"
@@ -153,7 +162,8 @@ def _plain_message(error: jsonschema.ValidationError) -> str:
         allowed = error.schema.get("properties", {})
         extra = sorted(key for key in error.instance if key not in allowed)
         expected = ", ".join(sorted(allowed))
-        return f"unexpected propert{'y' if len(extra) == 1 else 'ies'} {', '.join(map(repr, extra))} (expected: {expected})"
+        noun = "property" if len(extra) == 1 else "properties"
+        return f"unexpected {noun} {', '.join(map(repr, extra))} (expected: {expected})"
     return error.message
 
 
@@ -176,23 +186,25 @@ def _ruleset_json(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def check_ruleset(game: Game, data: Mapping[str, Any], what: str) -> None:
-    """Refuse a document's ``ruleset`` reference unless it is the fingerprint of the game's ruleset."""
+    """Refuse a document's ``ruleset`` unless it names the game's ruleset and its fingerprint."""
     made = data["ruleset"]
     loaded = game.ruleset
     if made["fingerprint"] != loaded.fingerprint:
         raise RecordError(
-            f"this {what} was made with ruleset {made['name']} (fingerprint {_short(made['fingerprint'])}), "
+            f"this {what} was made with ruleset {made['name']} "
+            f"(fingerprint {_short(made['fingerprint'])}), "
             f"but the loaded ruleset is {loaded.name} (fingerprint {_short(loaded.fingerprint)})"
         )
     if made["name"] != loaded.name:
         raise RecordError(
-            f"this {what} names ruleset {made['name']}, but its fingerprint {_short(made['fingerprint'])} "
+            f"this {what} names ruleset {made['name']}, "
+            f"but its fingerprint {_short(made['fingerprint'])} "
             f"is that of ruleset {loaded.name}"
         )
 
 
 def _short(fingerprint: str) -> str:
-    """The first 12 hex digits of a fingerprint, as git shortens a commit hash: enough to tell rulesets apart."""
+    """The first 12 hex digits of a fingerprint, as git shortens commit hashes."""
     return fingerprint[:12]
 
 
@@ -224,8 +236,10 @@ def action_to_json(game: Game, state: State, act: Action) -> dict[str, Any]:
     raise ValueError(f"unknown action kind {kind!r}; the kinds are {', '.join(A.KINDS)}")
 
 
-def action_from_json(game: Game, state: State, data: Any, *, at: str = "$", what: str = "action") -> Action:
-    """The action a JSON action names in ``state``; ``RecordError`` when malformed or naming unknown cards.
+def action_from_json(
+    game: Game, state: State, data: Any, *, at: str = "$", what: str = "action"
+) -> Action:
+    """The action a JSON action names in ``state``; ``RecordError`` if malformed or unknown ids.
 
     Whether the action is legal is ``Game.apply``'s question. ``at`` and ``what`` place the
     action in a larger document for the messages (``$.actions[3]``, ``game record``).
@@ -238,7 +252,9 @@ def action_from_json(game: Game, state: State, data: Any, *, at: str = "$", what
     return act
 
 
-def _read_action(game: Game, state: State, data: Mapping[str, Any], at: str, problems: list[str]) -> Action | None:
+def _read_action(
+    game: Game, state: State, data: Mapping[str, Any], at: str, problems: list[str]
+) -> Action | None:
     kind = data["type"]
     if kind in (A.PICK_CREW, A.TARGET_CREW):
         target = _crew_slot(game, state, data["crew"], f"{at}.crew", problems)
@@ -275,7 +291,9 @@ def _crew_id(game: Game, state: State, slot: int) -> str:
     return game.ruleset.crew[state.crew[slot]].id
 
 
-def _planet_position(game: Game, state: State, planet_id: str, at: str, problems: list[str]) -> int | None:
+def _planet_position(
+    game: Game, state: State, planet_id: str, at: str, problems: list[str]
+) -> int | None:
     ring = [game.ruleset.planets[index].id for index in state.planets]
     if planet_id in ring:
         return ring.index(planet_id)
@@ -323,7 +341,9 @@ def setup_to_json(setup: Setup) -> dict[str, Any]:
 def setup_from_json(data: Any, game: Game | None = None) -> Setup:
     """The setup a JSON setup describes; with ``game``, also checked against its ruleset (R14)."""
     validate("setup", data, "setup")
-    setup = Setup(data["players"], tuple(data["planets"]), tuple(data["crew"]), data["start_player"])
+    setup = Setup(
+        data["players"], tuple(data["planets"]), tuple(data["crew"]), data["start_player"]
+    )
     if game is not None:
         try:
             game.check_setup(setup)
@@ -392,7 +412,10 @@ def score_sheet_from_json(data: Any) -> ScoreSheet:
             tuple(Standing(**standing) for standing in result["standings"]),
         )
         if planet.accident != result["accident"]:
-            problems.append(f"$.planets[{p}].accident: is {result['accident']}, but the standings make it {planet.accident}")
+            problems.append(
+                f"$.planets[{p}].accident: is {result['accident']}, "
+                f"but the standings make it {planet.accident}"
+            )
         planets.append(planet)
     seats = tuple(
         SeatScore(
@@ -416,7 +439,7 @@ def score_sheet_from_json(data: Any) -> ScoreSheet:
 
 
 def state_to_json(game: Game, state: State) -> dict[str, Any]:
-    """``state`` as JSON for a front end: the board by card id, the supplies, the turn, the legal actions."""
+    """``state`` as JSON for a front end: the board by card id, supplies, turn, legal actions."""
     rules = game.ruleset
     ring = [rules.planets[index].id for index in state.planets]
     area = [rules.crew[index].id for index in state.crew]
@@ -439,7 +462,9 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
                 "cubes": list(cubes),
                 "worker": None if worker == NO_WORKER else worker,
             }
-            for crew_id, free, cubes, worker in zip(area, state.crew_free, state.crew_cubes, state.workers)
+            for crew_id, free, cubes, worker in zip(
+                area, state.crew_free, state.crew_cubes, state.workers
+            )
         ],
         "seats": [
             {"hand": hand, "vp": vp, "removed": removed}
@@ -505,26 +530,43 @@ class _StateReader:
         players = data["players"]
         if players not in rules.setups:
             supported = ", ".join(map(str, rules.player_counts))
-            self.problem("$.players", f"{players} players are not supported by ruleset {rules.name} (supported: {supported})")
+            self.problem(
+                "$.players",
+                f"{players} players are not supported by ruleset {rules.name} "
+                f"(supported: {supported})",
+            )
             return None
         counts = rules.setups[players]
         if len(data["seats"]) != players:
             self.problem("$.seats", f"lists {len(data['seats'])} seats for {players} players")
             return None
-        planets = self._card_indices("planet", data["planets"], {card.id: i for i, card in enumerate(rules.planets)})
-        crew = self._card_indices("crew", data["crew"], {card.id: i for i, card in enumerate(rules.crew)})
+        planets = self._card_indices(
+            "planet", data["planets"], {card.id: i for i, card in enumerate(rules.planets)}
+        )
+        crew = self._card_indices(
+            "crew", data["crew"], {card.id: i for i, card in enumerate(rules.crew)}
+        )
         if planets is None or crew is None:
             return None
         if len(planets) != counts.planets:
-            self.problem("$.planets", f"{counts.planets} planets are dealt for {players} players, not {len(planets)}")
+            self.problem(
+                "$.planets",
+                f"{counts.planets} planets are dealt for {players} players, not {len(planets)}",
+            )
         always = tuple(i for i, card in enumerate(rules.crew) if card.always_in_play)
         if len(crew) != len(always) + counts.crew:
             self.problem(
-                "$.crew", f"{len(always)} always-in-play and {counts.crew} dealt crew make the area for {players} players, not {len(crew)}"
+                "$.crew",
+                f"{len(always)} always-in-play and {counts.crew} dealt crew make the area "
+                f"for {players} players, not {len(crew)}",
             )
         elif crew[: len(always)] != always or set(crew[len(always) :]) & set(always):
             expected = ", ".join(rules.crew[i].id for i in always) or "none"
-            self.problem("$.crew", f"the crew area must start with the always-in-play crew ({expected}), and only them")
+            self.problem(
+                "$.crew",
+                f"the crew area must start with the always-in-play crew ({expected}), "
+                "and only them",
+            )
 
         seat_range = range(players)
         self._seat("$.start_player", data["start_player"], seat_range)
@@ -537,14 +579,22 @@ class _StateReader:
             at = f"$.planets[{p}]"
             track, special = tuple(planet["track"]), tuple(planet["special"])
             if len(track) > card.length:
-                self.problem(f"{at}.track", f"{len(track)} cubes on planet {card.id!r}, whose track has {card.length} squares")
+                self.problem(
+                    f"{at}.track",
+                    f"{len(track)} cubes on planet {card.id!r}, "
+                    f"whose track has {card.length} squares",
+                )
             if len(special) > card.special_capacity:
                 self.problem(
-                    f"{at}.special", f"{len(special)} cubes on the special square of planet {card.id!r}, which holds {card.special_capacity}"
+                    f"{at}.special",
+                    f"{len(special)} cubes on the special square of planet {card.id!r}, "
+                    f"which holds {card.special_capacity}",
                 )
             for k, owner in enumerate(track):
                 if owner != FREE_CUBE_OWNER:
-                    self._seat(f"{at}.track[{k}]", owner, seat_range, "an owner: -1 (free cube) or a seat")
+                    self._seat(
+                        f"{at}.track[{k}]", owner, seat_range, "an owner: -1 (free cube) or a seat"
+                    )
             for k, owner in enumerate(special):
                 self._seat(f"{at}.special[{k}]", owner, seat_range)
             tracks.append(track)
@@ -556,7 +606,8 @@ class _StateReader:
             if member["free_cubes"] > rules.max_free_cubes_per_crew:
                 self.problem(
                     f"{at}.free_cubes",
-                    f"{member['free_cubes']} free cubes on crew {member['id']!r}, over the cap of {rules.max_free_cubes_per_crew} (R11)",
+                    f"{member['free_cubes']} free cubes on crew {member['id']!r}, "
+                    f"over the cap of {rules.max_free_cubes_per_crew} (R11)",
                 )
             for k, owner in enumerate(member["cubes"]):
                 self._seat(f"{at}.cubes[{k}]", owner, seat_range)
@@ -573,10 +624,16 @@ class _StateReader:
             if crew_id in area:
                 chosen.append(area.index(crew_id))
             else:
-                self.problem(f"$.chosen[{k}]", f"crew {crew_id!r} is not in the crew area ({', '.join(area)})")
+                self.problem(
+                    f"$.chosen[{k}]",
+                    f"crew {crew_id!r} is not in the crew area ({', '.join(area)})",
+                )
         with_worker = {slot for slot, worker in enumerate(workers) if worker != NO_WORKER}
         if len(chosen) == len(data["chosen"]) and set(chosen) != with_worker:
-            self.problem("$.chosen", "the crew chosen this round must be exactly the crew with a worker on them")
+            self.problem(
+                "$.chosen",
+                "the crew chosen this round must be exactly the crew with a worker on them",
+            )
 
         hands = tuple(seat["hand"] for seat in data["seats"])
         vp = tuple(seat["vp"] for seat in data["seats"])
@@ -591,9 +648,13 @@ class _StateReader:
         if (stage == OVER) != bool(triggers):
             self.problem("$.triggers", "the game is over exactly when there are triggers (R10)")
         if stage in _EFFECT_STAGES and not data["pending"]:
-            self.problem("$.pending", f"stage {stage} waits for a skill's decision, but no effect is pending")
+            self.problem(
+                "$.pending", f"stage {stage} waits for a skill's decision, but no effect is pending"
+            )
         elif stage not in _EFFECT_STAGES and data["pending"]:
-            self.problem("$.pending", f"stage {stage} has no effects pending; they resolve before it")
+            self.problem(
+                "$.pending", f"stage {stage} has no effects pending; they resolve before it"
+            )
         if stage == SURVEYING and not chosen:
             self.problem("$.chosen", "stage survey needs the crew chosen this turn")
         if self.problems or survey is None or pending is None:
@@ -630,12 +691,17 @@ class _StateReader:
         )
         legal = _legal_actions(self.game, state)
         if legal is None:
-            self.problem("$.pending[0]", "the first pending effect needs no decision, so no state waits on it")
+            self.problem(
+                "$.pending[0]",
+                "the first pending effect needs no decision, so no state waits on it",
+            )
             return None
         state = state._replace(legal=legal)
         current = self.game.current_player(state)
         if data["current_player"] != current:
-            self.problem("$.current_player", f"is {data['current_player']}, but the rules make it {current}")
+            self.problem(
+                "$.current_player", f"is {data['current_player']}, but the rules make it {current}"
+            )
         expected = [action_to_json(self.game, state, act) for act in legal]
         if data["legal"] != expected:
             self.problem("$.legal", _legal_difference(data["legal"], expected))
@@ -645,17 +711,25 @@ class _StateReader:
         if value not in seats:
             self.problem(at, f"{value} is not {expected} (seats are 0..{seats.stop - 1})")
 
-    def _card_indices(self, kind: str, items: Sequence[Mapping[str, Any]], known: Mapping[str, int]) -> tuple[int, ...] | None:
+    def _card_indices(
+        self, kind: str, items: Sequence[Mapping[str, Any]], known: Mapping[str, int]
+    ) -> tuple[int, ...] | None:
         indices = []
         seen: set[str] = set()
         ok = True
         for k, item in enumerate(items):
             card_id = item["id"]
             if card_id not in known:
-                self.problem(f"$.{'planets' if kind == 'planet' else 'crew'}[{k}].id", f"unknown {kind} {card_id!r} in ruleset {self.rules.name}")
+                self.problem(
+                    f"$.{'planets' if kind == 'planet' else 'crew'}[{k}].id",
+                    f"unknown {kind} {card_id!r} in ruleset {self.rules.name}",
+                )
                 ok = False
             elif card_id in seen:
-                self.problem(f"$.{'planets' if kind == 'planet' else 'crew'}[{k}].id", f"{kind} {card_id!r} appears twice")
+                self.problem(
+                    f"$.{'planets' if kind == 'planet' else 'crew'}[{k}].id",
+                    f"{kind} {card_id!r} appears twice",
+                )
                 ok = False
             else:
                 seen.add(card_id)
@@ -672,7 +746,8 @@ class _StateReader:
             if total != rules.cubes_per_player:
                 self.problem(
                     f"$.seats[{seat}]",
-                    f"seat {seat} has {total} cubes (hand {hand} + on the board {on_board[seat]} + removed {out}), "
+                    f"seat {seat} has {total} cubes (hand {hand} + on the board {on_board[seat]} "
+                    f"+ removed {out}), "
                     f"but each player has {rules.cubes_per_player}",
                 )
         stock = self.data["stock"]
@@ -681,17 +756,23 @@ class _StateReader:
         if stock + on_tracks + on_crew != rules.free_cubes:
             self.problem(
                 "$.stock",
-                f"{stock + on_tracks + on_crew} free cubes (stock {stock} + on tracks {on_tracks} + on crew {on_crew}), "
+                f"{stock + on_tracks + on_crew} free cubes (stock {stock} + on tracks {on_tracks} "
+                f"+ on crew {on_crew}), "
                 f"but the game has {rules.free_cubes}",
             )
 
-    def _pending(self, crew: tuple[int, ...], area: list[str], seats: range) -> tuple[Pending, ...] | None:
+    def _pending(
+        self, crew: tuple[int, ...], area: list[str], seats: range
+    ) -> tuple[Pending, ...] | None:
         items = []
         ok = True
         for k, item in enumerate(self.data["pending"]):
             at = f"$.pending[{k}]"
             if item["crew"] not in area:
-                self.problem(f"{at}.crew", f"crew {item['crew']!r} is not in the crew area ({', '.join(area)})")
+                self.problem(
+                    f"{at}.crew",
+                    f"crew {item['crew']!r} is not in the crew area ({', '.join(area)})",
+                )
                 ok = False
                 continue
             slot = area.index(item["crew"])
@@ -699,13 +780,23 @@ class _StateReader:
             path = tuple(item["path"])
             effect = _effect_at(card.skill, path)
             if effect is None:
-                self.problem(f"{at}.path", f"{list(path)} is not the path of an effect in the skill of crew {card.id!r}")
+                self.problem(
+                    f"{at}.path",
+                    f"{list(path)} is not the path of an effect in the skill of crew {card.id!r}",
+                )
                 ok = False
                 continue
             if item["effect"] != effect.name:
-                self.problem(f"{at}.effect", f"is {item['effect']!r}, but the effect at {list(path)} of crew {card.id!r} is {effect.name!r}")
+                self.problem(
+                    f"{at}.effect",
+                    f"is {item['effect']!r}, but the effect at {list(path)} "
+                    f"of crew {card.id!r} is {effect.name!r}",
+                )
             if item["remaining"] > effect.steps:
-                self.problem(f"{at}.remaining", f"{item['remaining']} steps left of {effect.name!r}, which has {effect.steps}")
+                self.problem(
+                    f"{at}.remaining",
+                    f"{item['remaining']} steps left of {effect.name!r}, which has {effect.steps}",
+                )
             self._seat(f"{at}.seat", item["seat"], seats)
             items.append(Pending(slot, path, item["remaining"], item["seat"]))
         return tuple(items) if ok else None
@@ -720,14 +811,20 @@ class _StateReader:
             if survey["last"] in ring:
                 last = ring.index(survey["last"])
             else:
-                self.problem("$.survey.last", f"planet {survey['last']!r} is not in the ring ({', '.join(ring)})")
+                self.problem(
+                    "$.survey.last",
+                    f"planet {survey['last']!r} is not in the ring ({', '.join(ring)})",
+                )
                 return None
         surveyed = set()
         for k, planet_id in enumerate(survey["surveyed"]):
             if planet_id in ring:
                 surveyed.add(ring.index(planet_id))
             else:
-                self.problem(f"$.survey.surveyed[{k}]", f"planet {planet_id!r} is not in the ring ({', '.join(ring)})")
+                self.problem(
+                    f"$.survey.surveyed[{k}]",
+                    f"planet {planet_id!r} is not in the ring ({', '.join(ring)})",
+                )
                 return None
         direction = 0 if survey["direction"] is None else _DIRECTION_VALUES[survey["direction"]]
         return flags, survey["bonus"], survey["placed"], last, direction, frozenset(surveyed)
@@ -777,7 +874,8 @@ def _legal_difference(found: list[Any], expected: list[dict[str, Any]]) -> str:
     for index, (have, want) in enumerate(zip(found, expected)):
         if have != want:
             return (
-                f"disagrees with the rules at [{index}]: the document has {json.dumps(have, sort_keys=True)}, "
+                f"disagrees with the rules at [{index}]: "
+                f"the document has {json.dumps(have, sort_keys=True)}, "
                 f"the rules give {json.dumps(want, sort_keys=True)}"
             )
     return f"lists {len(found)} actions, but the rules give {len(expected)}"

@@ -12,6 +12,7 @@ A record is refused under another ruleset, and an illegal action stops a replay 
 from __future__ import annotations
 
 import json
+from collections import deque
 from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
@@ -75,7 +76,12 @@ def record_game(
         recorded.append(jsonio.action_to_json(game, state, act))
         state = _step(game, state, act, index, recorded[-1])
     return GameRecord(
-        game.ruleset.name, game.ruleset.fingerprint, setup, tuple(recorded), seed, dict(metadata or {})
+        game.ruleset.name,
+        game.ruleset.fingerprint,
+        setup,
+        tuple(recorded),
+        seed,
+        dict(metadata or {}),
     )
 
 
@@ -103,7 +109,12 @@ def record_from_json(data: Any, game: Game | None = None) -> GameRecord:
     setup = jsonio.setup_from_json(data["setup"], game)
     ruleset = data["ruleset"]
     return GameRecord(
-        ruleset["name"], ruleset["fingerprint"], setup, tuple(data["actions"]), data["seed"], data["metadata"]
+        ruleset["name"],
+        ruleset["fingerprint"],
+        setup,
+        tuple(data["actions"]),
+        data["seed"],
+        data["metadata"],
     )
 
 
@@ -127,19 +138,21 @@ def replay(game: Game, record: GameRecord) -> tuple[State, ...]:
 
 def final_state(game: Game, record: GameRecord) -> State:
     """The state after the record's last action."""
-    state = None
-    for state in replay_states(game, record):
-        pass
-    assert state is not None
-    return state
+    return deque(replay_states(game, record), maxlen=1)[0]
 
 
-def _replay(game: Game, record: GameRecord, with_events: bool) -> Iterator[tuple[State, tuple[Event, ...]]]:
-    jsonio.check_ruleset(game, {"ruleset": {"name": record.ruleset, "fingerprint": record.fingerprint}}, "record")
+def _replay(
+    game: Game, record: GameRecord, with_events: bool
+) -> Iterator[tuple[State, tuple[Event, ...]]]:
+    jsonio.check_ruleset(
+        game, {"ruleset": {"name": record.ruleset, "fingerprint": record.fingerprint}}, "record"
+    )
     state = _start(game, record.setup)
     yield state, ()
     for index, data in enumerate(record.actions):
-        act = jsonio.action_from_json(game, state, data, at=f"$.actions[{index}]", what="game record")
+        act = jsonio.action_from_json(
+            game, state, data, at=f"$.actions[{index}]", what="game record"
+        )
         if with_events:
             if act not in state.legal:
                 _step(game, state, act, index, data)  # raises, saying why
@@ -154,7 +167,9 @@ def _start(game: Game, setup: Setup) -> State:
     try:
         return game.new_state(setup=setup)
     except SetupError as error:
-        raise RecordError(f"the record's setup does not fit ruleset {game.ruleset.name}: {error}") from None
+        raise RecordError(
+            f"the record's setup does not fit ruleset {game.ruleset.name}: {error}"
+        ) from None
 
 
 def _step(game: Game, state: State, act: Action, index: int, data: Mapping[str, Any]) -> State:
@@ -170,7 +185,9 @@ def _illegal(game: Game, state: State, index: int, data: Mapping[str, Any]) -> s
     if game.is_over(state):
         return f"{head}: the game is already over (round {state.round})"
     legal = [_compact(jsonio.action_to_json(game, state, act)) for act in state.legal]
-    shown = ", ".join(legal[:_SHOWN_LEGAL]) + (f", ... ({len(legal)} in all)" if len(legal) > _SHOWN_LEGAL else "")
+    shown = ", ".join(legal[:_SHOWN_LEGAL]) + (
+        f", ... ({len(legal)} in all)" if len(legal) > _SHOWN_LEGAL else ""
+    )
     return (
         f"{head}: in round {state.round}, stage {state.stage}, seat {game.current_player(state)} "
         f"chooses among {shown}"

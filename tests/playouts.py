@@ -23,7 +23,7 @@ SEEDS = (0, 1, 2)
 
 @attrs.frozen
 class Playout:
-    """One game: its setup and seed, every state (start first), the actions and each action's events."""
+    """One game: setup and seed, every state (start first), the actions and each action's events."""
 
     setup: Setup
     seed: int

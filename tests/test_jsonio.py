@@ -12,13 +12,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from playouts import CONFIGS, SEEDS, game, playout, playouts
 from stargazer_rules import actions as A
 from stargazer_rules import jsonio
 from stargazer_rules.engine import Setup, State
 from stargazer_rules.errors import RecordError
 from stargazer_rules.events import EVENT_KEYS, Event
 from stargazer_rules.resources import schemas_dir
+from playouts import CONFIGS, SEEDS, game, playout, playouts
 
 #: A hand-made deal of draft 7 for three players, so that the examples name known cards.
 SETUP = Setup(
@@ -89,7 +89,7 @@ def test_every_legal_action_round_trips(ruleset: str, players: int) -> None:
 
 @pytest.mark.parametrize(("ruleset", "players"), CONFIGS)
 def test_events_round_trip_and_validate(ruleset: str, players: int) -> None:
-    """Every event of the games is plain JSON, valid against the event schema, and reads back equal."""
+    """Every event of the games is plain JSON, valid against its schema, and reads back equal."""
     for played in playouts(ruleset, players):
         for events in played.events:
             for event in events:
@@ -124,7 +124,7 @@ def test_setups_round_trip_and_validate(ruleset: str, players: int) -> None:
 
 
 def test_playouts_reach_every_action_kind_and_stage() -> None:
-    """The round trips above are not vacuous: the games use every action kind and reach every stage."""
+    """The round trips are not vacuous: the games use every action kind and reach every stage."""
     kinds = set()
     stages = set()
     for ruleset, players in CONFIGS:
@@ -152,7 +152,12 @@ def test_action_forms_name_cards_by_id() -> None:
     survey = scripted(1)
     forms = [jsonio.action_to_json(the_game, survey, act) for act in survey.legal]
     assert forms[0] == {"type": "survey", "count": 0}
-    assert {"type": "survey", "planet": "dark", "count": 3, "direction": "counter_clockwise"} in forms
+    assert {
+        "type": "survey",
+        "planet": "dark",
+        "count": 3,
+        "direction": "counter_clockwise",
+    } in forms
     examples = [
         (A.action(A.SURVEY_STEP, 2), {"type": "survey_step", "planet": "gas-3"}),
         (A.action(A.SURVEY_STOP), {"type": "survey_stop"}),
@@ -180,9 +185,15 @@ def test_state_form_of_a_skill_decision() -> None:
     ]
     assert data["crew"][1] == {"id": "navigator", "free_cubes": 0, "cubes": [], "worker": 0}
     assert data["crew"][0]["worker"] is None
-    assert data["seats"] == [{"hand": 9, "vp": 0, "removed": 0}, {"hand": 12, "vp": 2, "removed": 0}, {"hand": 12, "vp": 0, "removed": 0}]
+    assert data["seats"] == [
+        {"hand": 9, "vp": 0, "removed": 0},
+        {"hand": 12, "vp": 2, "removed": 0},
+        {"hand": 12, "vp": 0, "removed": 0},
+    ]
     assert data["chosen"] == ["navigator", "quartermaster"]
-    assert data["pending"] == [{"crew": "quartermaster", "effect": "place_on_crew", "path": [1], "remaining": 1, "seat": 1}]
+    assert data["pending"] == [
+        {"crew": "quartermaster", "effect": "place_on_crew", "path": [1], "remaining": 1, "seat": 1}
+    ]
     assert data["legal"] == [
         {"type": "target_crew", "crew": "armstrong"},
         {"type": "target_crew", "crew": "navigator"},
@@ -211,7 +222,8 @@ def test_state_with_a_changed_hand_is_refused() -> None:
 
     assert tampered(edit) == (
         "1 problem in the state document:\n"
-        "  $.seats[0]: seat 0 has 13 cubes (hand 10 + on the board 3 + removed 0), but each player has 12"
+        "  $.seats[0]: seat 0 has 13 cubes (hand 10 + on the board 3 + removed 0), but each "
+        "player has 12"
     )
 
 
@@ -233,7 +245,11 @@ def test_state_with_an_unknown_planet_is_refused() -> None:
     def edit(data):
         data["planets"][3]["id"] = "pluto"
 
-    assert tampered(edit) == "1 problem in the state document:\n  $.planets[3].id: unknown planet 'pluto' in ruleset draft7"
+    assert (
+        tampered(edit)
+        == "1 problem in the state document:\n  $.planets[3].id: unknown planet 'pluto' in "
+           "ruleset draft7"
+    )
 
 
 def test_state_with_a_track_longer_than_its_planet_is_refused() -> None:
@@ -244,7 +260,8 @@ def test_state_with_a_track_longer_than_its_planet_is_refused() -> None:
         data["seats"][0]["hand"] -= 6
 
     assert tampered(edit) == (
-        "1 problem in the state document:\n  $.planets[0].track: 7 cubes on planet 'lava-1', whose track has 6 squares"
+        "1 problem in the state document:\n  $.planets[0].track: 7 cubes on planet 'lava-1', "
+        "whose track has 6 squares"
     )
 
 
@@ -258,7 +275,8 @@ def test_state_with_a_malformed_value_is_refused_with_its_schema_path() -> None:
 
     assert tampered(edit) == (
         "3 problems in the state document:\n"
-        "  $: unexpected property 'colour' (expected: chosen, crew, current_player, legal, pending, planets, "
+        "  $: unexpected property 'colour' (expected: chosen, crew, current_player, legal, "
+        "pending, planets, "
         "players, round, ruleset, seats, stage, start_player, stock, survey, triggers, turn)\n"
         "  $.crew[0].worker: -1 is less than the minimum of 0\n"
         "  $.seats[2].hand: 'twelve' is not of type 'integer'"
@@ -271,7 +289,8 @@ def test_state_of_another_ruleset_is_refused() -> None:
     data = jsonio.state_to_json(the_game, scripted())
     base = game("base")
     assert rejection(jsonio.state_from_json, base, data) == (
-        f"this state was made with ruleset draft7 (fingerprint {the_game.ruleset.fingerprint[:12]}), "
+        "this state was made with ruleset draft7 (fingerprint "
+        f"{the_game.ruleset.fingerprint[:12]}), "
         f"but the loaded ruleset is base (fingerprint {base.ruleset.fingerprint[:12]})"
     )
 
@@ -283,7 +302,8 @@ def test_state_whose_ruleset_name_disagrees_with_its_fingerprint_is_refused() ->
         data["ruleset"]["name"] = "draft8"
 
     assert tampered(edit) == (
-        f"this state names ruleset draft8, but its fingerprint {game('draft7').ruleset.fingerprint[:12]} "
+        "this state names ruleset draft8, but its fingerprint "
+        f"{game('draft7').ruleset.fingerprint[:12]} "
         "is that of ruleset draft7"
     )
 
@@ -296,7 +316,8 @@ def test_state_with_a_forged_legal_list_is_refused() -> None:
 
     assert tampered(edit) == (
         "1 problem in the state document:\n"
-        '  $.legal: disagrees with the rules at [3]: the document has {"crew": "quartermaster", "type": "target_crew"}, '
+        '  $.legal: disagrees with the rules at [3]: the document has '
+        '{"crew": "quartermaster", "type": "target_crew"}, '
         'the rules give {"crew": "linguist", "type": "target_crew"}'
     )
 
@@ -307,7 +328,10 @@ def test_state_with_a_missing_legal_action_is_refused() -> None:
     def edit(data):
         del data["legal"][-1]
 
-    assert tampered(edit) == "1 problem in the state document:\n  $.legal: lists 3 actions, but the rules give 4"
+    assert (
+        tampered(edit)
+        == "1 problem in the state document:\n  $.legal: lists 3 actions, but the rules give 4"
+    )
 
 
 def test_state_with_a_wrong_current_player_is_refused() -> None:
@@ -316,15 +340,28 @@ def test_state_with_a_wrong_current_player_is_refused() -> None:
     def edit(data):
         data["current_player"] = 2
 
-    assert tampered(edit) == "1 problem in the state document:\n  $.current_player: is 2, but the rules make it 1"
+    assert (
+        tampered(edit)
+        == "1 problem in the state document:\n  $.current_player: is 2, but the rules make it 1"
+    )
 
 
 def test_state_with_a_broken_pending_effect_is_refused() -> None:
-    """A pending effect must name an effect of its crew's skill, with its own name and step count."""
+    """A pending effect must name an effect of its crew's skill, with its name and step count."""
 
     def edit(data):
-        data["pending"].append({"crew": "linguist", "effect": "gain_vp", "path": [0, 0, 0], "remaining": 2, "seat": 3})
-        data["pending"].append({"crew": "geologist", "effect": "place_on_special", "path": [4], "remaining": 1, "seat": 0})
+        data["pending"].append(
+            {"crew": "linguist", "effect": "gain_vp", "path": [0, 0, 0], "remaining": 2, "seat": 3}
+        )
+        data["pending"].append(
+            {
+                "crew": "geologist",
+                "effect": "place_on_special",
+                "path": [4],
+                "remaining": 1,
+                "seat": 0,
+            }
+        )
 
     assert tampered(edit) == (
         "3 problems in the state document:\n"
@@ -342,7 +379,8 @@ def test_state_with_a_renamed_pending_effect_is_refused() -> None:
 
     assert tampered(edit) == (
         "1 problem in the state document:\n"
-        "  $.pending[0].effect: is 'gain_vp', but the effect at [1] of crew 'quartermaster' is 'place_on_crew'"
+        "  $.pending[0].effect: is 'gain_vp', but the effect at [1] of crew 'quartermaster' is "
+        "'place_on_crew'"
     )
 
 
@@ -371,7 +409,25 @@ def test_state_with_a_crew_area_out_of_order_is_refused() -> None:
     )
 
 
-_ODD_VALUES = [0, 1, -1, -2, 99, 1.0, True, None, "", "lava-1", "armstrong", "x", [], {}, [0], "clockwise", "over"]
+_ODD_VALUES = [
+    0,
+    1,
+    -1,
+    -2,
+    99,
+    1.0,
+    True,
+    None,
+    "",
+    "lava-1",
+    "armstrong",
+    "x",
+    [],
+    {},
+    [0],
+    "clockwise",
+    "over",
+]
 
 
 def _mutated(data: Any, rng: random.Random) -> Any:
@@ -393,7 +449,13 @@ def _mutated(data: Any, rng: random.Random) -> Any:
 
 
 def _places(data: Any) -> Iterator[tuple[Any, Any, Any]]:
-    items = data.items() if isinstance(data, dict) else enumerate(data) if isinstance(data, list) else ()
+    items = (
+        data.items()
+        if isinstance(data, dict)
+        else enumerate(data)
+        if isinstance(data, list)
+        else ()
+    )
     for key, value in items:
         yield data, key, value
         yield from _places(value)
@@ -426,10 +488,13 @@ def test_mutated_states_are_refused_or_read_consistently(ruleset: str, players: 
 def test_action_naming_a_crew_not_in_play_is_refused() -> None:
     """A crew of the ruleset that was not dealt is not in the crew area."""
     the_game = game("draft7")
-    message = rejection(jsonio.action_from_json, the_game, scripted(0), {"type": "pick_crew", "crew": "pilot"})
+    message = rejection(
+        jsonio.action_from_json, the_game, scripted(0), {"type": "pick_crew", "crew": "pilot"}
+    )
     assert message == (
         "1 problem in the action:\n"
-        "  $.crew: crew 'pilot' is not in the crew area (armstrong, navigator, geologist, quartermaster, linguist)"
+        "  $.crew: crew 'pilot' is not in the crew area (armstrong, navigator, geologist, "
+        "quartermaster, linguist)"
     )
 
 
@@ -438,11 +503,12 @@ def test_malformed_actions_are_refused() -> None:
     the_game = game("draft7")
     state = scripted(1)
     assert rejection(jsonio.action_from_json, the_game, state, {"type": "survey", "count": 2}) == (
-        "2 problems in the action:\n  $: 'direction' is a required property\n  $: 'planet' is a required property"
+        "2 problems in the action:\n  $: 'direction' is a required property\n  $: 'planet' is a "
+        "required property"
     )
-    assert rejection(jsonio.action_from_json, the_game, state, {"type": "name_start_player", "seat": 3}) == (
-        "1 problem in the action:\n  $.seat: seat 3 is not a seat of 0..2"
-    )
+    assert rejection(
+        jsonio.action_from_json, the_game, state, {"type": "name_start_player", "seat": 3}
+    ) == ("1 problem in the action:\n  $.seat: seat 3 is not a seat of 0..2")
     assert rejection(jsonio.action_from_json, the_game, state, {"type": "fly"}).startswith(
         "1 problem in the action:\n  $.type: 'fly' is not one of ["
     )
@@ -453,7 +519,9 @@ def test_events_with_unknown_keys_or_missing_parameters_are_refused() -> None:
     assert rejection(jsonio.event_from_json, {"key": "crew_chosen", "player": 0}) == (
         "1 problem in the event:\n  $: 'crew' is a required property"
     )
-    assert rejection(jsonio.event_from_json, {"key": "game_won"}).startswith("1 problem in the event:\n  $.key: 'game_won'")
+    assert rejection(jsonio.event_from_json, {"key": "game_won"}).startswith(
+        "1 problem in the event:\n  $.key: 'game_won'"
+    )
 
 
 def test_setup_with_unknown_cards_is_refused_under_a_game() -> None:
@@ -461,7 +529,10 @@ def test_setup_with_unknown_cards_is_refused_under_a_game() -> None:
     data = jsonio.setup_to_json(SETUP)
     data["planets"][0] = "pluto"
     assert jsonio.setup_from_json(data).planets[0] == "pluto"
-    assert rejection(jsonio.setup_from_json, data, game("draft7")) == "invalid setup: unknown planet 'pluto'"
+    assert (
+        rejection(jsonio.setup_from_json, data, game("draft7"))
+        == "invalid setup: unknown planet 'pluto'"
+    )
 
 
 # -- the schemas ----------------------------------------------------------------------------
@@ -479,7 +550,7 @@ def _walk(schema: Any, where: str = "#") -> Iterator[tuple[str, dict]]:
 
 @pytest.mark.parametrize("kind", jsonio.SCHEMA_KINDS)
 def test_schema_is_valid_2020_12_and_describes_every_property(kind: str) -> None:
-    """Each schema is a valid 2020-12 schema with its file's $id and a description on every property."""
+    """Each schema is valid 2020-12 with its file's $id and a description on every property."""
     path = schemas_dir() / f"{kind}.schema.json"
     schema = json.loads(path.read_text(encoding="utf-8"))
     jsonschema.Draft202012Validator.check_schema(schema)
@@ -498,9 +569,9 @@ def test_schema_is_valid_2020_12_and_describes_every_property(kind: str) -> None
 def test_event_schema_lists_every_event_key_with_its_parameters() -> None:
     """The event schema and the engine's EVENT_KEYS name the same keys and parameters."""
     definitions = jsonio.schema("event")["$defs"]
-    assert {key: tuple(sorted(set(d["properties"]) - {"key"})) for key, d in definitions.items()} == {
-        key: tuple(sorted(params)) for key, params in EVENT_KEYS.items()
-    }
+    assert {
+        key: tuple(sorted(set(d["properties"]) - {"key"})) for key, d in definitions.items()
+    } == {key: tuple(sorted(params)) for key, params in EVENT_KEYS.items()}
 
 
 def test_action_schema_lists_every_action_kind() -> None:
@@ -510,4 +581,6 @@ def test_action_schema_lists_every_action_kind() -> None:
 
 def test_event_from_json_builds_events_equal_to_the_engine_s() -> None:
     """A round-ended event read back equals the engine's."""
-    assert jsonio.event_from_json({"key": "round_ended", "round": 2}) == Event("round_ended", {"round": 2})
+    assert jsonio.event_from_json({"key": "round_ended", "round": 2}) == Event(
+        "round_ended", {"round": 2}
+    )

@@ -7,7 +7,6 @@ import json
 
 import pytest
 
-from playouts import CONFIGS, SEEDS, game, playout, playouts
 from stargazer_rules import jsonio
 from stargazer_rules.engine import Setup
 from stargazer_rules.errors import RecordError
@@ -21,6 +20,7 @@ from stargazer_rules.records import (
     replay_events,
     replay_states,
 )
+from playouts import CONFIGS, SEEDS, game, playout, playouts
 
 #: A hand-made deal of draft 7 for three players.
 SETUP = Setup(
@@ -33,7 +33,9 @@ SETUP = Setup(
 
 def recorded(ruleset: str, players: int, seed: int) -> GameRecord:
     played = playout(ruleset, players, seed)
-    return record_game(game(ruleset), played.setup, played.actions, seed=seed, metadata={"event": "test"})
+    return record_game(
+        game(ruleset), played.setup, played.actions, seed=seed, metadata={"event": "test"}
+    )
 
 
 def hand_made(actions: list[dict]) -> GameRecord:
@@ -45,7 +47,9 @@ def survey_options() -> tuple:
     """The legal surveys after the first player of ``SETUP`` picks the navigator."""
     the_game = game("draft7")
     state = the_game.new_state(setup=SETUP)
-    state = the_game.step(state, jsonio.action_from_json(the_game, state, {"type": "pick_crew", "crew": "navigator"}))
+    state = the_game.step(
+        state, jsonio.action_from_json(the_game, state, {"type": "pick_crew", "crew": "navigator"})
+    )
     return state.legal
 
 
@@ -77,7 +81,10 @@ def test_record_round_trips_through_json_text(ruleset: str, players: int) -> Non
     assert json.loads(text) == data
     assert jsonio.schema_problems("record", data) == []
     assert record_from_json(json.loads(text), the_game) == record
-    assert replay(the_game, record_from_json(json.loads(text))) == playout(ruleset, players, SEEDS[0]).states
+    assert (
+        replay(the_game, record_from_json(json.loads(text)))
+        == playout(ruleset, players, SEEDS[0]).states
+    )
 
 
 def test_record_carries_setup_seed_and_metadata() -> None:
@@ -108,7 +115,8 @@ def test_record_of_another_ruleset_is_refused() -> None:
     record = recorded("draft7", 3, 0)
     base = game("base")
     expected = (
-        f"this record was made with ruleset draft7 (fingerprint {game('draft7').ruleset.fingerprint[:12]}), "
+        "this record was made with ruleset draft7 (fingerprint "
+        f"{game('draft7').ruleset.fingerprint[:12]}), "
         f"but the loaded ruleset is base (fingerprint {base.ruleset.fingerprint[:12]})"
     )
     assert refusal(replay, base, record) == expected
@@ -116,7 +124,7 @@ def test_record_of_another_ruleset_is_refused() -> None:
 
 
 def test_record_names_the_illegal_action() -> None:
-    """The second player may not pick the crew the first one took: action 2 is named, with the options."""
+    """The second player may not pick the crew the first took: action 2 is named, with options."""
     record = hand_made(
         [
             {"type": "pick_crew", "crew": "navigator"},
@@ -125,19 +133,24 @@ def test_record_names_the_illegal_action() -> None:
         ]
     )
     assert refusal(replay, game("draft7"), record) == (
-        'action 2 of the record, {"type": "pick_crew", "crew": "navigator"}, is not legal: in round 1, '
+        'action 2 of the record, {"type": "pick_crew", "crew": "navigator"}, is not legal: in '
+        'round 1, '
         'stage pick_crew, seat 1 chooses among {"type": "pick_crew", "crew": "armstrong"}, '
-        '{"type": "pick_crew", "crew": "geologist"}, {"type": "pick_crew", "crew": "quartermaster"}, '
+        '{"type": "pick_crew", "crew": "geologist"}, '
+        '{"type": "pick_crew", "crew": "quartermaster"}, '
         '{"type": "pick_crew", "crew": "linguist"}'
     )
 
 
 def test_record_with_an_action_out_of_turn_lists_a_few_options() -> None:
     """A pick where a survey is due names the stage and lists the first options of many."""
-    record = hand_made([{"type": "pick_crew", "crew": "navigator"}, {"type": "pick_crew", "crew": "linguist"}])
+    record = hand_made(
+        [{"type": "pick_crew", "crew": "navigator"}, {"type": "pick_crew", "crew": "linguist"}]
+    )
     message = refusal(replay, game("draft7"), record)
     assert message.startswith(
-        'action 1 of the record, {"type": "pick_crew", "crew": "linguist"}, is not legal: in round 1, '
+        'action 1 of the record, {"type": "pick_crew", "crew": "linguist"}, is not legal: in '
+        'round 1, '
         'stage survey, seat 0 chooses among {"type": "survey", "count": 0}, '
         '{"type": "survey", "planet": "lava-1", "count": 1, "direction": "clockwise"}, '
     )
@@ -147,20 +160,32 @@ def test_record_with_an_action_out_of_turn_lists_a_few_options() -> None:
 def test_record_going_on_after_the_end_is_refused() -> None:
     """An action after the game is over is named as such."""
     record = recorded("base", 3, 0)
-    extra = GameRecord(record.ruleset, record.fingerprint, record.setup, record.actions + ({"type": "survey", "count": 0},))
+    extra = GameRecord(
+        record.ruleset,
+        record.fingerprint,
+        record.setup,
+        record.actions + ({"type": "survey", "count": 0},),
+    )
     rounds = playout("base", 3, 0).states[-1].round
     assert refusal(replay, game("base"), extra) == (
-        f'action {len(record.actions)} of the record, {{"type": "survey", "count": 0}}, is not legal: '
+        f'action {len(record.actions)} of the record, {{"type": "survey", "count": 0}}, is not '
+        'legal: '
         f"the game is already over (round {rounds})"
     )
 
 
 def test_record_naming_an_unknown_card_is_refused_with_its_path() -> None:
     """An action naming a Planet that is not in the ring is located in the record."""
-    record = hand_made([{"type": "pick_crew", "crew": "navigator"}, {"type": "survey", "planet": "pluto", "count": 1, "direction": "clockwise"}])
+    record = hand_made(
+        [
+            {"type": "pick_crew", "crew": "navigator"},
+            {"type": "survey", "planet": "pluto", "count": 1, "direction": "clockwise"},
+        ]
+    )
     assert refusal(replay, game("draft7"), record) == (
         "1 problem in the game record:\n"
-        "  $.actions[1].planet: planet 'pluto' is not in the ring (lava-1, ocean-2, gas-3, primordial-1, dark)"
+        "  $.actions[1].planet: planet 'pluto' is not in the ring (lava-1, ocean-2, gas-3, "
+        "primordial-1, dark)"
     )
 
 
@@ -169,7 +194,9 @@ def test_record_game_refuses_an_illegal_action_too() -> None:
     the_game = game("draft7")
     played = playout("draft7", 3, 0)
     actions = played.actions[:1] + played.actions[:1]
-    assert refusal(record_game, the_game, played.setup, actions).startswith("action 1 of the record, ")
+    assert refusal(record_game, the_game, played.setup, actions).startswith(
+        "action 1 of the record, "
+    )
 
 
 def test_malformed_record_documents_are_refused() -> None:
@@ -192,16 +219,22 @@ def test_record_whose_setup_does_not_fit_the_ruleset_is_refused() -> None:
     """The setup is checked against the ruleset (R14) when the record is read or replayed."""
     data = record_to_json(hand_made([]))
     data["setup"]["crew"][0] = "armstrong"
-    assert refusal(record_from_json, data, game("draft7")) == "invalid setup: crew 'armstrong' is always in play and is not dealt"
+    assert (
+        refusal(record_from_json, data, game("draft7"))
+        == "invalid setup: crew 'armstrong' is always in play and is not dealt"
+    )
     record = record_from_json(data)
     assert refusal(replay, game("draft7"), record) == (
-        "the record's setup does not fit ruleset draft7: invalid setup: crew 'armstrong' is always in play and is not dealt"
+        "the record's setup does not fit ruleset draft7: invalid setup: crew 'armstrong' is "
+        "always in play and is not dealt"
     )
 
 
 def test_every_playout_is_recorded_and_replayed() -> None:
-    """All configurations and seeds replay to their final states (a smoke test of the whole path)."""
+    """Every configuration and seed replays to its final state (a smoke test of the whole path)."""
     for ruleset, players in CONFIGS:
         for played in playouts(ruleset, players):
-            record = record_from_json(json.loads(json.dumps(record_to_json(recorded(ruleset, players, played.seed)))))
+            record = record_from_json(
+                json.loads(json.dumps(record_to_json(recorded(ruleset, players, played.seed))))
+            )
             assert final_state(game(ruleset), record) == played.states[-1]
