@@ -38,7 +38,6 @@ from stargazer_rules.ruleset import (
     PlayerCountSetup,
     Ruleset,
 )
-from stargazer_rules.schemas import crew_schema, load_schema
 from stargazer_rules.validation import close_match, schema_problems
 from stargazer_rules.yamlsource import DocPath, YamlDocument, load_yaml
 
@@ -89,6 +88,10 @@ def check_documents(
     documents: RulesetDocuments, effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES
 ) -> list[Problem]:
     """Every problem of the three documents: reading, schema, then cross-checks; sorted by place."""
+    # Imported here, not at the top: the package imports this module, and a module that the
+    # package has already imported warns when run as ``python -m stargazer_rules.schemas``.
+    from stargazer_rules.schemas import crew_schema, load_schema
+
     schemas = (load_schema("rules"), load_schema("planets"), crew_schema(effect_types))
     problems: list[Problem] = []
     for document, schema in zip(_in_order(documents), schemas, strict=True):

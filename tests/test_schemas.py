@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import attrs
@@ -132,6 +135,18 @@ def test_crew_schema_file_equals_the_generated_schema():
 def test_schemas_check_command_passes(capsys):
     assert schemas.main(["--check"]) == 0
     assert "is up to date" in capsys.readouterr().out
+
+
+def test_schemas_module_runs_as_a_command_without_warnings():
+    """``python -m stargazer_rules.schemas --check`` as a developer or CI runs it."""
+    result = subprocess.run(
+        [sys.executable, "-W", "error", "-m", "stargazer_rules.schemas", "--check"],
+        cwd=Path(__file__).resolve().parent.parent,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (result.returncode, result.stderr) == (0, "")
 
 
 def test_schemas_write_command_writes_the_generated_text(tmp_path, monkeypatch, capsys):
