@@ -691,10 +691,13 @@ class _StateReader:
         )
         legal = _legal_actions(self.game, state)
         if legal is None:
-            self.problem(
-                "$.pending[0]",
-                "the first pending effect needs no decision, so no state waits on it",
-            )
+            if stage in _EFFECT_STAGES:
+                self.problem(
+                    "$.pending[0]",
+                    "the first pending effect needs no decision, so no state waits on it",
+                )
+            else:
+                self.problem("$.stage", f"the rules offer no decision in stage {stage} here")
             return None
         state = state._replace(legal=legal)
         current = self.game.current_player(state)

@@ -371,6 +371,18 @@ def test_state_with_a_broken_pending_effect_is_refused() -> None:
     )
 
 
+def test_state_waiting_on_an_effect_without_choice_is_refused() -> None:
+    """The engine resolves effects that need no decision at once; no state waits on one."""
+
+    def edit(data):
+        data["pending"][0].update(effect="gain_vp", path=[0])
+
+    assert tampered(edit) == (
+        "1 problem in the state document:\n"
+        "  $.pending[0]: the first pending effect needs no decision, so no state waits on it"
+    )
+
+
 def test_state_with_a_renamed_pending_effect_is_refused() -> None:
     """The effect name of a pending effect is derived from its path and checked."""
 
