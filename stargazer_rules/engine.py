@@ -28,7 +28,6 @@ from stargazer_rules.actions import Action, action
 from stargazer_rules.effects import (
     AFTER_SURVEY,
     DIRECTION,
-    FREE_CUBE_OWNER,
     ON_CHOOSE,
     REPEAT,
     ROUND_END,
@@ -420,6 +419,28 @@ class Game:
     def legal_actions(self, state: State) -> tuple[Action, ...]:
         """The options of the decision the state waits for; empty only when the game is over."""
         return state.legal
+
+    def derive_legal(self, state: State) -> tuple[Action, ...] | None:
+        """Recompute the legal actions from the rest of ``state``, ignoring ``state.legal``.
+
+        For states read from outside (JSON from a front end): a consistent state gets the
+        same tuple as ``state.legal``; a state that waits for no decision gets None.
+        """
+        stage = state.stage
+        if stage == OVER:
+            return ()
+        table = Table(self, state, None)
+        if stage == PICK_CREW:
+            options = self._pick_options(table)
+        elif stage == SURVEYING:
+            options = self._survey_options(table)
+        elif state.pending:
+            head = state.pending[0]
+            effect = self._effects.get((state.crew[head.slot], head.path))
+            options = effect.choices(table, head.seat, head.slot) if effect is not None else None
+        else:
+            options = None
+        return options or None
 
     def is_over(self, state: State) -> bool:
         return state.stage == OVER

@@ -37,13 +37,11 @@ from stargazer_rules.engine import (
     BEFORE_SURVEY,
     NO_WORKER,
     OVER,
-    PICK_CREW,
     SURVEYING,
     Game,
     Pending,
     Setup,
     State,
-    Table,
 )
 from stargazer_rules.errors import RecordError, SetupError
 from stargazer_rules.events import EVENT_KEYS, Event
@@ -689,7 +687,7 @@ class _StateReader:
             triggers=triggers,
             legal=(),
         )
-        legal = _legal_actions(self.game, state)
+        legal = self.game.derive_legal(state)
         if legal is None:
             if stage in _EFFECT_STAGES:
                 self.problem(
@@ -848,29 +846,6 @@ def _effect_at(skill: Sequence[Effect], path: Sequence[int]) -> Effect | None:
                 return None
             effects = effect.branches[index]
     return effect if len(path) % 2 == 1 else None
-
-
-def _legal_actions(game: Game, state: State) -> tuple[Action, ...] | None:
-    """The legal actions of ``state`` recomputed from the rules; None when it waits for no decision.
-
-    The engine computes them inside ``apply`` and offers no public way to ask again, so this
-    uses its option methods (``_pick_options``, ``_survey_options``) and the pending effect's
-    ``choices``: the same code ``apply`` runs.
-    """
-    stage = state.stage
-    if stage == OVER:
-        return ()
-    table = Table(game, state, None)
-    if stage == PICK_CREW:
-        options = game._pick_options(table)
-    elif stage == SURVEYING:
-        options = game._survey_options(table)
-    else:
-        head = state.pending[0]
-        effect = _effect_at(game.ruleset.crew[state.crew[head.slot]].skill, head.path)
-        assert effect is not None
-        options = effect.choices(table, head.seat, head.slot)
-    return options or None
 
 
 def _legal_difference(found: list[Any], expected: list[dict[str, Any]]) -> str:
