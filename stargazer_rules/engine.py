@@ -50,6 +50,7 @@ OVER = "over"
 # Why the game ended (R10).
 HAND_EMPTY = "hand_empty"
 PLANETS_FULL = "planets_full"
+ROUND_LIMIT = "round_limit"  # not in the draft: see docs/rules.md, "Round limit"
 
 NO_WORKER = -1
 
@@ -613,7 +614,8 @@ class Game:
             self._end_round(table)
 
     def _end_round(self, table: Table) -> None:
-        """R10 end check; if the game goes on, R11 free cubes and the round-end effects (R12)."""
+        """R10 end check (and the round limit); if the game goes on, R11 free cubes and the
+        round-end effects (R12)."""
         if table.events is not None:
             table.log("round_ended", round=table.round)
         triggers = []
@@ -622,6 +624,8 @@ class Game:
         full = sum(1 for p in range(len(table.planets)) if table.room(p) == 0)
         if full >= self.ruleset.setups[table.players].full_planets_to_end:
             triggers.append(PLANETS_FULL)
+        if table.round >= self.ruleset.max_rounds:
+            triggers.append(ROUND_LIMIT)
         if triggers:
             table.triggers = tuple(triggers)
             table.stage = OVER

@@ -44,6 +44,9 @@ from stargazer_rules.yamlsource import DocPath, YamlDocument, load_yaml
 PathLike = str | os.PathLike[str]
 
 
+#: The round limit when rules.yaml leaves ``max_rounds`` out (docs/rules.md, "Round limit").
+DEFAULT_MAX_ROUNDS = 30
+
 def load_ruleset(
     path: PathLike | None = None, *, effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES
 ) -> Ruleset:
@@ -128,6 +131,7 @@ def build_ruleset(
         free_cube_vp=int(rules["motivation"]["free_cube_vp"]),
         player_cube_vp=int(rules["motivation"]["player_cube_vp"]),
         survey_minimum=int(rules.get("survey", {}).get("minimum", 0)),
+        max_rounds=int(rules.get("max_rounds", DEFAULT_MAX_ROUNDS)),
         fingerprint="",
         source=source,
     )
@@ -152,6 +156,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
                 "player_cube_vp": ruleset.player_cube_vp,
             },
             "survey": {"minimum": ruleset.survey_minimum},
+            "max_rounds": ruleset.max_rounds,
         },
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
         "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},

@@ -83,7 +83,8 @@ class Ruleset:
     """A complete, validated ruleset.
 
     ``planets`` and ``crew`` are every card of the game, in file order; ``setups`` maps each
-    supported player count to its counts. ``fingerprint`` is a hash of the canonical content,
+    supported player count to its counts. ``max_rounds`` ends the game at the end of that
+    round at the latest (docs/rules.md, "Round limit"). ``fingerprint`` is a hash of the canonical content,
     carried by game records so that a record is never replayed under other rules.
     """
 
@@ -99,6 +100,7 @@ class Ruleset:
     free_cube_vp: int
     player_cube_vp: int
     survey_minimum: int
+    max_rounds: int
     fingerprint: str = attrs.field(eq=False)
     source: str = attrs.field(default="", eq=False)
 
