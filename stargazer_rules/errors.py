@@ -26,7 +26,7 @@ class Problem:
 
     def __str__(self) -> str:
         where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
-        text = f"{where}: {self.path or '(document)'}: {self.message}"
+        text = f"{where}: {self.path}: {self.message}" if self.path else f"{where}: {self.message}"
         if self.suggestion is not None:
             text += f" (did you mean {self.suggestion!r}?)"
         return text

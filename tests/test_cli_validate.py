@@ -70,14 +70,14 @@ def test_validate_output_is_the_problems_of_the_error(tmp_path, capsys):
     assert main(["validate", str(folder)]) == 1
     expected = [str(problem) for problem in problems_of(folder)]
     assert capsys.readouterr().out.splitlines() == expected
-    assert expected[0] == f"{folder / 'planets.yaml'}: (document): file not found"
+    assert expected[0] == f"{folder / 'planets.yaml'}: file not found"
 
 
 def test_validate_a_missing_folder(capsys):
     assert main(["validate", "draft_7"]) == 1
     captured = capsys.readouterr()
     assert captured.out == (
-        "draft_7: (document): no such folder; expected a ruleset folder with rules.yaml, "
+        "draft_7: no such folder; expected a ruleset folder with rules.yaml, "
         f"planets.yaml, crew.yaml, or the name of a bundled ruleset ({NAMES}) "
         "(did you mean 'draft7'?)\n"
     )
