@@ -621,7 +621,7 @@ class Game:
         triggers = []
         if 0 in table.hands:
             triggers.append(HAND_EMPTY)
-        full = sum(1 for p in range(len(table.planets)) if table.room(p) == 0)
+        full = self._rooms(table).count(0)
         if full >= self.ruleset.setups[table.players].full_planets_to_end:
             triggers.append(PLANETS_FULL)
         if table.round >= self.ruleset.max_rounds:
@@ -703,8 +703,7 @@ class Game:
         seat = (table.start_player + table.turn) % table.players
         if act.kind == A.SURVEY:
             if act.count:
-                for p in _walk(self._rooms(table), act.target, act.count, act.direction):
-                    self._place_survey_cube(table, seat, p)
+                self._place_walk(table, seat, _walk(self._rooms(table), act.target, act.count, act.direction))
             self._finish_survey(table)
         elif act.kind == A.SURVEY_STEP:
             last = table.survey_last
@@ -714,6 +713,18 @@ class Game:
             table.survey_last = act.target
         else:  # SURVEY_STOP
             self._finish_survey(table)
+
+    def _place_walk(self, table: Table, seat: int, placements: list[int]) -> None:
+        """Put a whole walk's cubes on their Planets at once (one new tuple per field)."""
+        tracks = list(table.tracks)
+        for p in placements:
+            tracks[p] += (seat,)
+            if table.events is not None:
+                table.log("cube_placed", owner=seat, planet=table.planet_id(p), square=len(tracks[p]))
+        table.tracks = tuple(tracks)
+        table.hands = _bump(table.hands, seat, -len(placements))
+        table.surveyed = frozenset(placements)
+        table.survey_placed = len(placements)
 
     def _place_survey_cube(self, table: Table, seat: int, p: int) -> None:
         table.hands = _bump(table.hands, seat, -1)
