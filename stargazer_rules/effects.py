@@ -51,6 +51,11 @@ TIMINGS = (ON_CHOOSE, SURVEY, AFTER_SURVEY, ROUND_END)
 #: Owner number of a free cube on a Planet: it belongs to the virtual player (R15).
 FREE_CUBE_OWNER = -1
 
+# Survey rule flags, set by the effects that lift the walk's limits (R8).
+REPEAT = 1
+SKIP = 2
+DIRECTION = 4
+
 
 class _Required:
     """Marks a parameter without a default."""
@@ -143,15 +148,9 @@ _COUNT = Param("count", "integer", "How many cubes, placed one at a time.", mini
 
 
 @attrs.frozen(kw_only=True)
-class AddFreeCubes(Effect):
-    """Free cubes from the stock onto another crew of the chooser's choice, within the cap (R11)."""
+class _Counted(Effect):
+    """Base of the effects that move ``count`` cubes one at a time, a decision for each."""
 
-    name: ClassVar[str] = "add_free_cubes"
-    summary: ClassVar[str] = (
-        "Move free cubes from the stock onto other crews, one at a time, each onto a crew the "
-        "chooser picks that holds fewer than the free-cube cap."
-    )
-    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
     params: ClassVar[tuple[Param, ...]] = (_COUNT,)
 
     count: int = 1
@@ -160,6 +159,30 @@ class AddFreeCubes(Effect):
     def steps(self) -> int:
         return self.count
 
+
+@attrs.frozen(kw_only=True)
+class _SurveyRule(Effect):
+    """Base of the effects that lift a limit of this turn's survey: each sets one flag."""
+
+    timings: ClassVar[tuple[str, ...]] = (SURVEY,)
+    flag: ClassVar[int] = 0
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        table.survey_rules |= self.flag
+        table.log_effect(seat, slot, self)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class AddFreeCubes(_Counted):
+    """Free cubes from the stock onto another crew of the chooser's choice, within the cap (R11)."""
+
+    name: ClassVar[str] = "add_free_cubes"
+    summary: ClassVar[str] = (
+        "Move free cubes from the stock onto other crews, one at a time, each onto a crew the "
+        "chooser picks that holds fewer than the free-cube cap."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.stock == 0:
             return ()
@@ -178,7 +201,7 @@ class AddFreeCubes(Effect):
 
 
 @attrs.frozen(kw_only=True)
-class AllowRepeatPlanet(Effect):
+class AllowRepeatPlanet(_SurveyRule):
     """This turn's survey may put two cubes in a row on the same Planet (lifts the R8 limit)."""
 
     name: ClassVar[str] = "allow_repeat_planet"
@@ -186,12 +209,7 @@ class AllowRepeatPlanet(Effect):
         "This turn's survey is made cube by cube and may stay on the Planet it is on for "
         "another cube, instead of moving on."
     )
-    timings: ClassVar[tuple[str, ...]] = (SURVEY,)
-
-    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
-        table.survey_rules |= REPEAT
-        table.log_effect(seat, slot, self)
-        return _NO_FOLLOW_UP
+    flag: ClassVar[int] = REPEAT
 
 
 @attrs.frozen(kw_only=True)
@@ -217,7 +235,7 @@ class ChangeSurveyCount(Effect):
 
 
 @attrs.frozen(kw_only=True)
-class ChooseDirection(Effect):
+class ChooseDirection(_SurveyRule):
     """This turn's survey may walk counter-clockwise instead of clockwise (R8)."""
 
     name: ClassVar[str] = "choose_direction"
@@ -225,12 +243,7 @@ class ChooseDirection(Effect):
         "The survey's walk may go counter-clockwise instead of clockwise; the chooser decides "
         "with the start Planet."
     )
-    timings: ClassVar[tuple[str, ...]] = (SURVEY,)
-
-    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
-        table.survey_rules |= DIRECTION
-        table.log_effect(seat, slot, self)
-        return _NO_FOLLOW_UP
+    flag: ClassVar[int] = DIRECTION
 
 
 @attrs.frozen(kw_only=True)
@@ -289,7 +302,7 @@ class GainVP(Effect):
 
 
 @attrs.frozen(kw_only=True)
-class MaySkipPlanets(Effect):
+class MaySkipPlanets(_SurveyRule):
     """This turn's survey may skip Planets: each cube goes to any Planet with room (R8 lifted)."""
 
     name: ClassVar[str] = "may_skip_planets"
@@ -297,12 +310,7 @@ class MaySkipPlanets(Effect):
         "This turn's survey is made cube by cube and may skip Planets: each cube goes on any "
         "Planet with room other than the one that just got a cube."
     )
-    timings: ClassVar[tuple[str, ...]] = (SURVEY,)
-
-    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
-        table.survey_rules |= SKIP
-        table.log_effect(seat, slot, self)
-        return _NO_FOLLOW_UP
+    flag: ClassVar[int] = SKIP
 
 
 @attrs.frozen(kw_only=True)
@@ -327,7 +335,7 @@ class NameStartPlayer(Effect):
 
 
 @attrs.frozen(kw_only=True)
-class PlaceFreeCubes(Effect):
+class PlaceFreeCubes(_Counted):
     """Free cubes from the stock onto Planets' normal squares, one at a time (R2, R15)."""
 
     name: ClassVar[str] = "place_free_cubes"
@@ -336,14 +344,6 @@ class PlaceFreeCubes(Effect):
         "at a time; they belong to the virtual player."
     )
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
-    params: ClassVar[tuple[Param, ...]] = (_COUNT,)
-
-    count: int = 1
-
-    @property
-    def steps(self) -> int:
-        return self.count
-
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.stock == 0:
             return ()
@@ -357,7 +357,7 @@ class PlaceFreeCubes(Effect):
 
 
 @attrs.frozen(kw_only=True)
-class PlaceOnCrew(Effect):
+class PlaceOnCrew(_Counted):
     """The chooser's cubes from hand onto other crews, one at a time (feeding R6's 2-VP bonus)."""
 
     name: ClassVar[str] = "place_on_crew"
@@ -366,14 +366,6 @@ class PlaceOnCrew(Effect):
         "such a crew later scores the player-cube motivation bonus for them."
     )
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
-    params: ClassVar[tuple[Param, ...]] = (_COUNT,)
-
-    count: int = 1
-
-    @property
-    def steps(self) -> int:
-        return self.count
-
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.hands[seat] == 0:
             return ()
@@ -390,7 +382,7 @@ SPECIAL_TARGETS = ("any", "colour", "surveyed")
 
 
 @attrs.frozen(kw_only=True)
-class PlaceOnSpecial(Effect):
+class PlaceOnSpecial(_Counted):
     """The chooser's cubes from hand onto special squares with room, one at a time (R3)."""
 
     name: ClassVar[str] = "place_on_special"
@@ -417,13 +409,8 @@ class PlaceOnSpecial(Effect):
         ),
     )
 
-    count: int = 1
     planets: str = "any"
     colour: str | None = None
-
-    @property
-    def steps(self) -> int:
-        return self.count
 
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.hands[seat] == 0:
@@ -442,10 +429,6 @@ class PlaceOnSpecial(Effect):
         return _NO_FOLLOW_UP
 
 
-# Survey rule flags set by the survey-timing effects above.
-REPEAT = 1
-SKIP = 2
-DIRECTION = 4
 
 _BUILT_IN: tuple[type[Effect], ...] = (
     AddFreeCubes,
