@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from itertools import compress
-from operator import sub
+from operator import attrgetter, sub
 from typing import Any, NamedTuple
 
 import attrs
@@ -124,6 +124,7 @@ class State(NamedTuple):
 
 _FIELDS = State._fields
 _new_state = tuple.__new__
+_state_fields = attrgetter(*_FIELDS)
 
 
 class Table:
@@ -168,38 +169,9 @@ class Table:
         self.events = events
 
     def freeze(self) -> State:
-        # tuple.__new__ skips NamedTuple's Python-level __new__: this runs once per decision.
-        return _new_state(
-            State,
-            (
-            self.players,
-            self.planets,
-            self.crew,
-            self.tracks,
-            self.specials,
-            self.crew_free,
-            self.crew_cubes,
-            self.workers,
-            self.hands,
-            self.vp,
-            self.removed,
-            self.stock,
-            self.round,
-            self.start_player,
-            self.turn,
-            self.stage,
-            self.chosen,
-            self.pending,
-            self.survey_rules,
-            self.survey_bonus,
-            self.survey_placed,
-            self.survey_last,
-            self.survey_direction,
-            self.surveyed,
-            self.triggers,
-            self.legal,
-            ),
-        )
+        # One C-level attribute fetch and tuple.__new__, skipping NamedTuple's Python-level
+        # __new__: this runs once per decision.
+        return _new_state(State, _state_fields(self))
 
     # -- reading, for effects -------------------------------------------------------------
 
