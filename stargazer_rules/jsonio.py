@@ -382,6 +382,7 @@ def score_sheet_to_json(sheet: ScoreSheet) -> dict[str, Any]:
         "seats": [
             {
                 "seat": seat.seat,
+                "planets": _seat_planets(sheet, seat.seat),
                 "majority_vp": seat.majority_vp,
                 "bonus_vp": seat.bonus_vp,
                 "bonus_count": seat.bonus_count,
@@ -394,6 +395,14 @@ def score_sheet_to_json(sheet: ScoreSheet) -> dict[str, Any]:
             for seat in sheet.seats
         ],
     }
+
+
+def _seat_planets(sheet: ScoreSheet, seat: int) -> list[dict[str, Any]]:
+    """Per seat, the majority VP of each Planet with the rank and row used (derived)."""
+    return [
+        {"planet": planet, "cubes": s.cubes, "rank": s.rank, "row": s.row, "vp": s.vp}
+        for planet, s in sheet.majority_of(seat)
+    ]
 
 
 def score_sheet_from_json(data: Any) -> ScoreSheet:
@@ -429,8 +438,12 @@ def score_sheet_from_json(data: Any) -> ScoreSheet:
         )
         for seat in data["seats"]
     )
+    sheet = ScoreSheet(tuple(planets), seats, tuple(data["winners"]), data["final"])
+    for index, seat in enumerate(data["seats"]):
+        if seat["planets"] != _seat_planets(sheet, seat["seat"]):
+            problems.append(f"$.seats[{index}].planets: disagrees with the Planets' standings")
     _raise_if(problems, "score sheet")
-    return ScoreSheet(tuple(planets), seats, tuple(data["winners"]), data["final"])
+    return sheet
 
 
 # -- states -------------------------------------------------------------------------------

@@ -78,6 +78,15 @@ class ScoreSheet:
     winners: tuple[int, ...]
     final: bool
 
+    def majority_of(self, seat: int) -> tuple[tuple[str, Standing], ...]:
+        """The seat's line of the sheet: each Planet it has cubes on, with its rank, row and VP."""
+        return tuple(
+            (result.planet, standing)
+            for result in self.planets
+            for standing in result.standings
+            if standing.owner == seat
+        )
+
     def standing(self, seat: int, planet: str) -> Standing | None:
         for result in self.planets:
             if result.planet == planet:

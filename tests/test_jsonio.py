@@ -112,6 +112,18 @@ def test_score_sheets_round_trip_and_validate(ruleset: str, players: int) -> Non
             assert jsonio.score_sheet_from_json(through_json(data)) == sheet
 
 
+def test_score_sheet_whose_seat_line_disagrees_with_the_planets_is_refused() -> None:
+    """A seat's per-Planet line is derived from the standings; a document that differs is refused."""
+    played = next(iter(playouts("draft7", 3)))
+    data = jsonio.score_sheet_to_json(game("draft7").score(played.states[-1]))
+    seat = next(s for s in data["seats"] if s["planets"])
+    assert sum(line["vp"] for line in seat["planets"]) == seat["majority_vp"]
+    seat["planets"][0]["vp"] += 1
+    with pytest.raises(RecordError) as caught:
+        jsonio.score_sheet_from_json(data)
+    assert f"$.seats[{seat['seat']}].planets: disagrees with the Planets' standings" in str(caught.value)
+
+
 @pytest.mark.parametrize(("ruleset", "players"), CONFIGS)
 def test_setups_round_trip_and_validate(ruleset: str, players: int) -> None:
     """A dealt setup reads back equal, and is checked against the ruleset when a game is given."""

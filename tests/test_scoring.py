@@ -195,3 +195,18 @@ def test_r18_a_played_game_scores_its_final_sheet():
         (3, 1, 4, 1),
     ]
     assert (result.winners, result.final) == ((1,), True)
+
+
+def test_r16_each_seat_has_its_line_of_majority_vp_per_planet():
+    """R16: a seat's line lists each Planet it has cubes on with the rank and row used."""
+    result = sheet(tracks={"a": [0, 1, 0], "e": [1, 1, 0, 2]})
+    assert [(planet, s.rank, s.row, s.vp) for planet, s in result.majority_of(0)] == [
+        ("a", 1, 3, 0),
+        ("e", 3, 2, 4),
+    ]
+    assert [(planet, s.rank, s.row, s.vp) for planet, s in result.majority_of(1)] == [
+        ("a", 2, 2, 2),
+        ("e", 1, 4, 8),
+    ]
+    assert [(planet, s.rank, s.row, s.vp) for planet, s in result.majority_of(2)] == [("e", 2, 3, 6)]
+    assert [seat.majority_vp for seat in result.seats] == [4, 10, 6]
