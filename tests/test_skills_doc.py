@@ -1,0 +1,162 @@
+"""docs/skills.md against the code: the same effect types, the declared parameters, working examples.
+
+Three lists of effect names must agree: the registry (``EFFECT_TYPES``), the crew schema's
+``effect`` enum (schemas/crew.schema.json) and the ``## `name` `` headings of docs/skills.md.
+Each type's reference block (summary, parameter table, timings) is generated from its
+declarations by ``reference`` and must appear in the doc word for word; every YAML example
+must load in a copy of draft7 and read as the sentence the doc shows. The worked example of a
+custom effect type runs as a doctest of the doc itself (``python -m pytest docs/skills.md``).
+
+To refresh a reference block after changing a declaration: ``python tests/test_skills_doc.py``
+prints them all.
+"""
+
+from __future__ import annotations
+
+import doctest
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from stargazer_rules.effects import EFFECT_TYPES, REQUIRED, Effect, Param
+from stargazer_rules.loader import load_ruleset
+from stargazer_rules.text import describe_skill
+
+try:  # run as a script to print the reference blocks
+    from ruleset_edits import copy_ruleset
+except ImportError:  # pragma: no cover
+    copy_ruleset = None  # type: ignore[assignment]
+
+REPO = Path(__file__).resolve().parent.parent
+DOC = REPO / "docs" / "skills.md"
+CREW_SCHEMA = REPO / "schemas" / "crew.schema.json"
+
+_HEADING = re.compile(r"^## `([a-z_]+)`$", re.MULTILINE)
+_YAML_BLOCK = re.compile(r"```yaml\n(.*?)```", re.DOTALL)
+_READS = re.compile(r"^Reads: \*(.+)\*$", re.MULTILINE)
+
+
+def reference(cls: type[Effect]) -> str:
+    """The part of an effect type's section generated from its declarations."""
+    lines = [cls.summary, ""]
+    if cls.params:
+        lines += ["| parameter | type | default | description |", "| --- | --- | --- | --- |"]
+        lines += [
+            f"| `{p.name}` | {_type(p)} | {_default(p)} | {p.description} |" for p in cls.params
+        ]
+    else:
+        lines.append("No parameters.")
+    timings = ", ".join(
+        f"`{timing}`" + (" (default)" if index == 0 else "")
+        for index, timing in enumerate(cls.timings)
+    )
+    lines += ["", f"Timings (`when`): {timings}."]
+    return "\n".join(lines)
+
+
+def _type(param: Param) -> str:
+    if param.kind == "integer":
+        return "integer" if param.minimum is None else f"integer >= {param.minimum}"
+    if param.kind == "choice":
+        return "one of " + ", ".join(f"`{choice}`" for choice in param.choices)
+    if param.kind == "colour":
+        return "colour id"
+    if param.kind == "options":
+        return f"list of at least {param.minimum or 1} effect lists"
+    raise AssertionError(f"no doc type for parameter kind {param.kind!r}")
+
+
+def _default(param: Param) -> str:
+    if param.required_when is not None:
+        other, value = param.required_when
+        return f"required when `{other}` is `{value}`"
+    if param.default is REQUIRED:
+        return "required"
+    return f"`{param.default}`"
+
+
+def sections() -> dict[str, str]:
+    """The doc's effect sections by effect name: the text from the heading to the next one."""
+    text = DOC.read_text(encoding="utf-8")
+    found = {}
+    for match in _HEADING.finditer(text):
+        end = text.find("\n## ", match.end())
+        found[match.group(1)] = text[match.end() : end if end >= 0 else len(text)]
+    return found
+
+
+def test_registry_schema_and_doc_list_the_same_effect_types():
+    schema = json.loads(CREW_SCHEMA.read_text(encoding="utf-8"))
+    enum = schema["$defs"]["effect"]["properties"]["effect"]["enum"]
+    headings = _HEADING.findall(DOC.read_text(encoding="utf-8"))
+    assert len(headings) == len(set(headings))
+    assert set(EFFECT_TYPES) == set(enum) == set(headings)
+    assert headings == sorted(headings)
+
+
+def test_each_section_shows_the_declared_summary_parameters_and_timings():
+    """The parameter table lists exactly the declared params, with type, default and text."""
+    for name, section in sections().items():
+        assert reference(EFFECT_TYPES[name]) in section, (
+            f"docs/skills.md, {name}:\n{reference(EFFECT_TYPES[name])}"
+        )
+
+
+def _examples() -> list[tuple[str, list[dict[str, Any]], str]]:
+    """(effect name, skill, the sentence the doc says it reads as) for every example."""
+    examples = []
+    for name, section in sections().items():
+        blocks = _YAML_BLOCK.findall(section)
+        reads = _READS.findall(section)
+        assert len(blocks) == 1 and len(reads) == 1, (
+            f"{name}: one YAML example and one 'Reads:' line"
+        )
+        skill = yaml.safe_load(blocks[0])
+        assert isinstance(skill, list), f"{name}: the example is a skill, a list of effects"
+        assert name in {effect["effect"] for effect in skill}, f"{name}: the example uses {name}"
+        examples.append((name, skill, reads[0]))
+    return examples
+
+
+def test_every_yaml_example_loads_and_reads_as_the_doc_says(tmp_path):
+    """Each example is the skill of a crew in a copy of draft7, which must load without a problem."""
+    folder = copy_ruleset(tmp_path, to="examples")
+    crew = yaml.safe_load((folder / "crew.yaml").read_text(encoding="utf-8"))
+    examples = _examples()
+    for name, skill, _reads in examples:
+        crew["crew"].append(
+            {
+                "id": f"example-{name.replace('_', '-')}",
+                "name": {"ja": name, "en": name},
+                "survey_count": 2,
+                "skill": skill,
+            }
+        )
+    (folder / "crew.yaml").write_text(yaml.safe_dump(crew, allow_unicode=True), encoding="utf-8")
+    ruleset = load_ruleset(folder)
+    for name, _skill, reads in examples:
+        card = ruleset.crew_card(f"example-{name.replace('_', '-')}")
+        assert describe_skill(card, ruleset, "en") == reads, name
+
+
+def test_the_custom_effect_example_runs_end_to_end():
+    """The "Adding an effect type" example defines, registers, loads and plays a new type."""
+    text = DOC.read_text(encoding="utf-8")
+    example = text[text.index("## Adding an effect type") :]
+    parser = doctest.DocTestParser()
+    test = parser.get_doctest(example, {}, "skills.md: Adding an effect type", str(DOC), 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    runner.run(test, out=lambda text: None)
+    result = runner.summarize(verbose=False)
+    assert result.failed == 0, "run python -m pytest docs/skills.md to see the failure"
+    assert result.attempted >= 20
+    assert "extend_effect_types(EFFECT_TYPES, SurveyReward)" in example
+    assert "load_ruleset(folder, effect_types=effect_types)" in example
+
+
+if __name__ == "__main__":  # pragma: no cover
+    for effect_name, effect_cls in EFFECT_TYPES.items():
+        print(f"## `{effect_name}`\n\n{reference(effect_cls)}\n")
