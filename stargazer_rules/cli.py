@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import sys
 from collections.abc import Sequence
@@ -27,15 +28,17 @@ EXIT_INVALID = 1
 EXIT_USAGE = 2
 #: The language of the reports when ``--lang`` is not given.
 DEFAULT_LANG = "en"
-#: ``play-random`` gives up after this many decisions: a game of random moves ends long before
-#: (R10 ends it once cubes run out), but a ruleset without surveys could play forever.
-MAX_DECISIONS = 100_000
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``stargazer`` command with ``argv`` (default: the process arguments)."""
     args = build_parser().parse_args(argv)
-    return args.run(args)
+    try:
+        return args.run(args)
+    except BrokenPipeError:
+        # The reader stopped early (``stargazer play-random | head``): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
 
 
 class _CommandListFormatter(argparse.HelpFormatter):
@@ -170,9 +173,6 @@ def run_play_random(args: argparse.Namespace) -> int:
     actions = []
     events = []
     while not game.is_over(state):
-        if len(actions) == MAX_DECISIONS:
-            _error("play-random", f"the game did not end within {MAX_DECISIONS} decisions")
-            return EXIT_INVALID
         act = rng.choice(game.legal_actions(state))
         actions.append(act)
         state, new_events = game.apply(state, act)
