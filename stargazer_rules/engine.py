@@ -51,6 +51,7 @@ OVER = "over"
 HAND_EMPTY = "hand_empty"
 PLANETS_FULL = "planets_full"
 ROUND_LIMIT = "round_limit"  # not in the draft: see docs/rules.md, "Round limit"
+TRIGGERS = (HAND_EMPTY, PLANETS_FULL, ROUND_LIMIT)
 
 NO_WORKER = -1
 

@@ -148,11 +148,11 @@ def test_labels_use_the_same_placeholders_in_both_languages():
 
 def test_words_exist_for_every_timing_direction_and_trigger():
     from stargazer_rules.effects import TIMINGS
-    from stargazer_rules.engine import HAND_EMPTY, PLANETS_FULL
+    from stargazer_rules.engine import TRIGGERS
 
     assert set(catalogue().section("timings")) == set(TIMINGS)
     assert set(catalogue().section("directions")) == {"clockwise", "counter_clockwise"}
-    assert set(catalogue().section("triggers")) == {HAND_EMPTY, PLANETS_FULL}
+    assert set(catalogue().section("triggers")) == set(TRIGGERS)
 
 
 def test_the_catalogue_is_package_data():
