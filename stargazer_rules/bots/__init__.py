@@ -1,0 +1,12 @@
+"""Bots: players that choose among the legal actions, seeing only what a front end sees.
+
+A bot is named by a spec string, as on the command line: ``"random"``, ``"greedy"``,
+``"mcts:400"`` or ``"mcts:iterations=800"``. ``make_bot(spec, seed)`` builds one; the same spec
+and seed choose the same actions for the same states, so simulations replay exactly.
+"""
+
+from __future__ import annotations
+
+from stargazer_rules.bots.base import Bot, BotSpecError, bot_names, make_bot, parse_spec
+
+__all__ = ["Bot", "BotSpecError", "bot_names", "make_bot", "parse_spec"]
