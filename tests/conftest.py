@@ -17,6 +17,7 @@ Hypothesis draws.
 from __future__ import annotations
 
 import os
+import warnings
 
 from hypothesis import settings
 
@@ -42,3 +43,23 @@ def _profile_name() -> str:
 
 
 settings.load_profile(_profile_name())
+
+
+def _preload_failure_patcher() -> None:
+    """Import Hypothesis' failing-example patch writer now, its deprecation warnings ignored.
+
+    When a property fails, Hypothesis' pytest plugin imports ``hypothesis.extra._patching``;
+    where libcst is installed, that import warns (libcst uses the deprecated
+    ``mypy_extensions.TypedDict``), and under ``filterwarnings = error`` the warning turns the
+    failure report into a pytest INTERNALERROR that hides the falsifying example. Importing it
+    here, once, keeps failures readable. Without libcst the import fails and nothing is needed.
+    """
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        try:
+            import hypothesis.extra._patching  # noqa: F401
+        except ImportError:
+            pass
+
+
+_preload_failure_patcher()
