@@ -12,16 +12,16 @@ Two kinds of input feed the property tests:
   ``EFFECT_TYPES``, built from each type's ``params`` and ``timings`` declarations, so that a
   new effect type is generated without a change here (a new *kind* of parameter fails loudly).
 
-Termination. The rules do not guarantee that a game ends: R7 lets a player place no cube
-(``survey.minimum`` 0), a crew may have survey count 0, and a game where nobody places a cube
-never reaches either end condition of R10. ``choose`` therefore plays uniformly at random for
-the first ``EXPLORE_ROUNDS`` rounds, and after that still at random but *making progress*: the
-player picks a crew that is sure to survey at least one cube when there is one, and never
-chooses to place nothing when a survey can place a cube. Then every round puts at least one
-cube on a normal square (or ends the game), so a game lasts at most
-``EXPLORE_ROUNDS + squares + 1`` rounds (``round_bound``). Generated rulesets are built so that
-every deal has such a crew (``_ensure_progress``); without one, a game may legitimately never
-end, which tests/test_properties.py shows with the bundled draft 7.
+Termination. The draft's rules alone do not guarantee that a game ends: R7 lets a player place
+no cube (``survey.minimum`` 0), a crew may have survey count 0, and a game where nobody places
+a cube never reaches either end condition of R10. The engine adds a knob for that,
+``max_rounds`` (docs/rules.md, "Round limit"): every game ends at the end of that round at the
+latest, whatever the players do. ``choose`` plays uniformly at random for the first
+``EXPLORE_ROUNDS`` rounds, and after that still at random but *making progress*: the player
+picks a crew that is sure to survey at least one cube when there is one, and never chooses to
+place nothing when a survey can place a cube. When the crew area has such a crew, every round
+then puts a cube on a normal square or ends the game, so a game ends within
+``EXPLORE_ROUNDS + squares + 1`` rounds even without the limit (``round_bound``).
 """
 
 from __future__ import annotations
@@ -180,11 +180,15 @@ def choose(game: Game, state: State, rng: random.Random) -> Action:
 def round_bound(game: Game, state: State) -> int:
     """The last round a game played by ``choose`` can reach, for the deal of ``state``.
 
-    Past the explore rounds, each round puts a cube on a normal square or ends the game, so
-    the game ends once the squares of the ring are full, if not before.
+    ``max_rounds`` bounds every game. Past the explore rounds, when the crew area has a crew
+    sure to survey, each round also puts a cube on a normal square or ends the game, so the
+    game ends once the squares of the ring are full, if not before.
     """
-    squares = sum(game.ruleset.planets[index].length for index in state.planets)
-    return EXPLORE_ROUNDS + squares + 1
+    bound = game.ruleset.max_rounds
+    if any(sure_to_survey(game, card) for card in state.crew):
+        squares = sum(game.ruleset.planets[index].length for index in state.planets)
+        bound = min(bound, EXPLORE_ROUNDS + squares + 1)
+    return bound
 
 
 # -- generated rulesets ---------------------------------------------------------------------
@@ -378,42 +382,6 @@ def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool)
     return card
 
 
-def _skill_lower_bound(skill: Sequence[Mapping[str, Any]]) -> int:
-    """``progress_lower_bound`` on YAML-shaped effects."""
-    total = 0
-    for item in skill:
-        if item["effect"] == CHANGE_SURVEY_COUNT:
-            total += item["delta"]
-        for option in item.get("options", ()):
-            total += min(0, _skill_lower_bound(option))
-    return total
-
-
-def _ensure_progress(crew: list[dict[str, Any]], least_dealt: int) -> None:
-    """Raise survey counts until every deal has a crew sure to survey a cube (module docstring).
-
-    A deal of ``least_dealt`` crew always includes one when fewer dealable crew than that are
-    not sure; else an always-in-play crew must be sure.
-    """
-
-    def sure(card: Mapping[str, Any]) -> bool:
-        return card["survey_count"] + _skill_lower_bound(card["skill"]) >= 1
-
-    def make_sure(card: dict[str, Any]) -> None:
-        card["survey_count"] = max(card["survey_count"], 1 - _skill_lower_bound(card["skill"]))
-
-    always = [card for card in crew if card.get("always_in_play")]
-    dealable = [card for card in crew if not card.get("always_in_play")]
-    if any(sure(card) for card in always):
-        return
-    unsure = [card for card in dealable if not sure(card)]
-    if least_dealt == 0:
-        make_sure(always[0])
-        return
-    for card in unsure[: max(0, len(unsure) - least_dealt + 1)]:
-        make_sure(card)
-
-
 @st.composite
 def ruleset_documents(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
     """The three documents of a valid ruleset folder, keyed by file name (see module docstring)."""
@@ -440,7 +408,6 @@ def ruleset_documents(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
     crew = [draw(crew_card(index, colours, always=True)) for index in range(always_count)]
     crew += [draw(crew_card(always_count + index, colours, always=False)) for index in range(dealable)]
     crew = draw(st.permutations(crew))
-    _ensure_progress(crew, min(entry["crew"] for entry in entries))
     rules: dict[str, Any] = {
         "name": "generated",
         "title": name("generated"),
@@ -454,6 +421,9 @@ def ruleset_documents(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
     minimum = draw(st.none() | st.integers(0, 2))
     if minimum is not None:
         rules["survey"] = {"minimum": minimum}
+    max_rounds = draw(st.none() | (st.integers(12, 40) if long else st.integers(1, 40)))
+    if max_rounds is not None:
+        rules["max_rounds"] = max_rounds
     return {
         "rules.yaml": rules,
         "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long))},
