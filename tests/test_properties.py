@@ -9,30 +9,49 @@ see tests/strategies.py for why that policy, random as it is, always finishes a 
 
 from __future__ import annotations
 
+import json
 import pickle
+from collections import Counter
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from invariants import check_cubes, check_legal, play
 from stargazer_rules import actions as A
+from stargazer_rules import jsonio, records
 from stargazer_rules.actions import Action
-from stargazer_rules.effects import EFFECT_TYPES
-from stargazer_rules.engine import HAND_EMPTY, OVER, PICK_CREW, PLANETS_FULL, ROUND_END_STAGE, Game, State
+from stargazer_rules.effects import DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, REPEAT, SKIP
+from stargazer_rules.engine import (
+    HAND_EMPTY,
+    NO_WORKER,
+    OVER,
+    PICK_CREW,
+    PLANETS_FULL,
+    ROUND_END_STAGE,
+    ROUND_LIMIT,
+    SURVEYING,
+    Game,
+    State,
+)
 from stargazer_rules.errors import IllegalActionError
+from stargazer_rules.loader import DEFAULT_MAX_ROUNDS
 from strategies import (
     SOURCES,
     Playout,
-    bundled_game,
     effect_of_type,
     load_documents,
+    places_nothing,
     playouts,
     round_bound,
     ruleset_documents,
 )
 
 by_source = pytest.mark.parametrize("source", SOURCES)
+
+#: For the slower properties (JSON schema checks, a ruleset loaded per example): a third of
+#: the profile's examples.
+fewer_examples = settings(max_examples=max(1, settings().max_examples // 3))
 
 
 def draw_playout(data: st.DataObject, source: str) -> Playout:
@@ -105,6 +124,202 @@ def test_apply_leaves_its_input_state_unchanged(source: str, data: st.DataObject
         hash(before)  # immutable all the way down: every field is hashable
 
 
+# -- turns and surveys (R4, R5, R7, R8) -----------------------------------------------------
+
+
+@by_source
+@given(data=st.data())
+def test_each_seat_takes_one_turn_a_round_clockwise_from_the_start_player(source: str, data: st.DataObject) -> None:
+    """R4, R5: a round is one turn per seat from the start player clockwise; free crews are offered."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    turns: dict[int, list[int]] = {}
+    for state in play(playout).states:
+        if state.stage != PICK_CREW:
+            continue
+        seat = game.current_player(state)
+        turns.setdefault(state.round, [])
+        expected = (state.start_player + len(turns[state.round])) % state.players
+        assert seat == expected, f"round {state.round}: seat {seat} picks, expected {expected}"
+        turns[state.round].append(seat)
+        free = {slot for slot, worker in enumerate(state.workers) if worker == NO_WORKER}
+        assert {act.target for act in state.legal} == free and all(act.kind == A.PICK_CREW for act in state.legal)
+    for round_number, seats in turns.items():
+        assert sorted(seats) == list(range(playout.players)), f"round {round_number}: turns {seats}"
+
+
+@by_source
+@given(data=st.data())
+def test_every_survey_option_places_its_cubes_by_the_walk(source: str, data: st.DataObject) -> None:
+    """R7, R8: the survey options are exactly the walks that can be placed, each start and each
+    count from the minimum up to the survey count and the hand, no two with the same effect from
+    one start; each puts its cubes where the walk goes."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    for state in play(playout).states:
+        if state.stage != SURVEYING:
+            continue
+        seat = game.current_player(state)
+        rooms = [game.ruleset.planets[card].length - len(track) for track, card in zip(state.tracks, state.planets)]
+        listed: dict[int, set[tuple[int, ...]]] = {}
+        for act in game.legal_actions(state):
+            after = game.step(state, act)
+            if act.kind == A.SURVEY_STEP:
+                assert after.tracks[act.target] == state.tracks[act.target] + (seat,)
+            if act.kind != A.SURVEY:
+                continue
+            walk = _r8_walk(rooms, act.target, act.count, act.direction) if act.count else []
+            assert len(walk) == act.count, f"{act}: the walk from there places only {len(walk)}"
+            expected = list(state.tracks)
+            for p in walk:
+                expected[p] += (seat,)
+            assert after.tracks == tuple(expected), f"{act}: tracks {after.tracks}, expected {tuple(expected)}"
+            assert after.hands[seat] == state.hands[seat] - act.count
+            outcome = tuple(sorted(walk))
+            assert outcome not in listed.get(act.target, set()), f"{act}: same effect as another option from there (R7)"
+            listed.setdefault(act.target, set()).add(outcome)
+        if any(act.kind == A.SURVEY for act in state.legal):
+            assert listed == _r7_options(game, state, rooms), "the survey options are not those of R7"
+
+
+def _r8_walk(rooms: list[int], start: int, count: int, direction: int) -> list[int]:
+    """R8, written from the ruling: one cube per Planet from ``start`` in ``direction``, skipping
+    full ones, never the same Planet twice in a row; at most ``count`` cubes."""
+    rooms = list(rooms)
+    placed: list[int] = []
+    p = start
+    while rooms[p] > 0 and len(placed) < count:
+        placed.append(p)
+        rooms[p] -= 1
+        following = _next_with_room(rooms, p, direction)
+        if following is None:
+            break
+        p = following
+    return placed
+
+
+def _r7_options(game: Game, state: State, rooms: list[int]) -> dict[int, set[tuple[int, ...]]]:
+    """The outcomes R7 allows from each start (-1: placing nothing), as sorted Planet lists.
+
+    The limit is the survey count after skills and the hand; the minimum is ``survey.minimum``,
+    or the most any start can place when that is fewer (docs/architecture.md).
+    """
+    seat = game.current_player(state)
+    card = game.ruleset.crew[state.crew[state.chosen[-1]]]
+    limit = min(max(0, card.survey_count + state.survey_bonus), state.hands[seat])
+    directions = (A.CLOCKWISE, A.COUNTER_CLOCKWISE) if state.survey_rules & DIRECTION else (A.CLOCKWISE,)
+    walks = {
+        (start, d): _r8_walk(rooms, start, limit, d) for start in range(len(rooms)) if rooms[start] > 0 for d in directions
+    }
+    least = min(game.ruleset.survey_minimum, max((len(walk) for walk in walks.values()), default=0))
+    options: dict[int, set[tuple[int, ...]]] = {-1: {()}} if least == 0 else {}
+    for (start, _direction), walk in walks.items():
+        for count in range(max(1, least), len(walk) + 1):
+            options.setdefault(start, set()).add(tuple(sorted(walk[:count])))
+    return options
+
+
+@by_source
+@given(data=st.data())
+def test_cube_by_cube_survey_steps_follow_the_lifted_limits(source: str, data: st.DataObject) -> None:
+    """R7, R8 lifted by skills: each step goes to a Planet with room, within the survey count;
+    may_skip_planets allows any but the last one (any at all with allow_repeat_planet too);
+    allow_repeat_planet alone allows the last one or the next one with room in the walk's direction."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    for state in play(playout).states:
+        steps = sorted(act.target for act in state.legal if act.kind == A.SURVEY_STEP)
+        if state.stage != SURVEYING or not state.survey_rules & (REPEAT | SKIP):
+            assert not steps
+            continue
+        seat = game.current_player(state)
+        card = game.ruleset.crew[state.crew[state.chosen[-1]]]
+        limit = min(max(0, card.survey_count + state.survey_bonus), state.survey_placed + state.hands[seat])
+        rooms = [game.ruleset.planets[c].length - len(track) for track, c in zip(state.tracks, state.planets)]
+        with_room = [p for p, room in enumerate(rooms) if room > 0]
+        last = state.survey_last
+        if state.survey_placed >= limit:
+            expected: list[int] = []
+        elif last < 0:
+            expected = with_room
+        elif state.survey_rules & SKIP:
+            expected = [p for p in with_room if p != last or state.survey_rules & REPEAT]
+        else:
+            if state.survey_direction:
+                directions = [state.survey_direction]
+            else:
+                directions = [A.CLOCKWISE, A.COUNTER_CLOCKWISE] if state.survey_rules & DIRECTION else [A.CLOCKWISE]
+            nexts = {_next_with_room(rooms, last, d) for d in directions} - {None}
+            expected = sorted(({last} if rooms[last] > 0 else set()) | nexts)
+        assert steps == sorted(expected), f"steps {steps}, expected {sorted(expected)} (placed {state.survey_placed}, limit {limit})"
+        stop = any(act.kind == A.SURVEY_STOP for act in state.legal)
+        assert stop == (state.survey_placed >= game.ruleset.survey_minimum or not steps), state.legal
+
+
+def _next_with_room(rooms: list[int], p: int, direction: int) -> int | None:
+    """The next Planet after ``p`` in ``direction`` that has room, if any but ``p`` itself."""
+    following = [(p + k * direction) % len(rooms) for k in range(1, len(rooms))]
+    return next((q for q in following if rooms[q] > 0), None)
+
+
+@by_source
+@given(data=st.data())
+def test_r6_choosing_a_crew_takes_its_cubes_as_motivation_bonus(source: str, data: st.DataObject) -> None:
+    """R6: the chosen crew's free cubes go to the stock and its player cubes leave the game,
+    for free_cube_vp and player_cube_vp each, whoever owned them."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    rules = game.ruleset
+    for before, act, after in play(playout).steps():
+        if act.kind != A.PICK_CREW:
+            continue
+        slot = act.target
+        free, cubes = before.crew_free[slot], before.crew_cubes[slot]
+        _state, events = game.apply(before, act)
+        bonus = [dict(event.params) for event in events if event.key == "motivation_bonus"]
+        vp = free * rules.free_cube_vp + len(cubes) * rules.player_cube_vp
+        expected = {
+            "player": game.current_player(before),
+            "crew": rules.crew[before.crew[slot]].id,
+            "free_cubes": free,
+            "player_cubes": len(cubes),
+            "vp": vp,
+        }
+        assert bonus == ([expected] if free or cubes else [])
+        assert after.crew_free[slot] == 0 and after.crew_cubes[slot] == ()
+        for owner in range(before.players):
+            assert after.removed[owner] == before.removed[owner] + cubes.count(owner)
+
+
+@by_source
+@given(data=st.data())
+def test_r11_free_cubes_go_to_the_unchosen_crews_in_crew_area_order(source: str, data: st.DataObject) -> None:
+    """R11, R12: at the end of a round that does not end the game, each crew nobody chose gets a
+    free cube from the stock, in crew-area order, while under the cap and while the stock lasts;
+    the start player changes only when named."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    cap = game.ruleset.max_free_cubes_per_crew
+    for before, act, after in play(playout).steps():
+        _state, events = game.apply(before, act)
+        if after.start_player != before.start_player:
+            assert act.kind == A.NAME_START_PLAYER and act.target == after.start_player
+        keys = [event.key for event in events]
+        if "round_ended" not in keys or after.stage == OVER:
+            continue
+        at_round_end = events[keys.index("round_ended") :]  # not those of skills before it
+        given_to = [event.params["crew"] for event in at_round_end if event.key == "free_cube_to_crew"]
+        area = [game.ruleset.crew[card].id for card in after.crew]
+        added = Counter(given_to)
+        stock = after.stock + len(given_to)
+        expected = []
+        for slot, crew_id in enumerate(area):
+            if slot not in before.chosen and stock > 0 and after.crew_free[slot] - added[crew_id] < cap:
+                expected.append(crew_id)
+                stock -= 1
+        assert given_to == expected, f"free cubes went to {given_to}, expected {expected}"
+
+
 # -- termination and the end of the game (R10) -----------------------------------------------
 
 
@@ -122,50 +337,54 @@ def test_a_progressing_game_ends_within_the_derived_bound(source: str, data: st.
 @by_source
 @given(data=st.data())
 def test_the_game_ends_exactly_when_an_end_condition_holds_at_round_end(source: str, data: st.DataObject) -> None:
-    """R10: checked only at the end of a round; it ends then if a hand is empty or enough Planets are full."""
+    """R10: checked only at the end of a round; it ends then if a hand is empty, enough Planets
+    are full, or the round is the last one (``max_rounds``, docs/rules.md "Round limit")."""
     playout = draw_playout(data, source)
     game = playout.game
     trajectory = play(playout)
     for state in trajectory.states:
-        triggers = _end_triggers(game, state)
-        at_round_end = state.stage == ROUND_END_STAGE or (state.stage == PICK_CREW and state.turn == 0 and state.round > 1)
-        if at_round_end:
-            assert triggers == (), f"round {state.round - (state.stage == PICK_CREW)} went on despite {triggers}"
+        if state.stage == ROUND_END_STAGE or (state.stage == PICK_CREW and state.turn == 0 and state.round > 1):
+            ended = state.round - (state.stage == PICK_CREW)  # the round whose end was checked
+            triggers = _end_triggers(game, state, ended)
+            assert triggers == (), f"round {ended} went on despite {triggers}"
         elif state.stage == OVER:
+            triggers = _end_triggers(game, state, state.round)
             assert state.turn == state.players, "the game ended mid-round"
             assert state.triggers == triggers and triggers, (state.triggers, triggers)
     assert sum(state.stage == OVER for state in trajectory.states) == 1
 
 
-def _end_triggers(game: Game, state: State) -> tuple[str, ...]:
-    """The R10 end conditions that hold on the board of ``state``, in the engine's order."""
+def _end_triggers(game: Game, state: State, ended: int) -> tuple[str, ...]:
+    """The end conditions that hold on the board of ``state`` at the end of round ``ended``, in
+    the engine's order: R10's and the round limit."""
     triggers = []
     if 0 in state.hands:
         triggers.append(HAND_EMPTY)
     full = sum(len(track) == game.ruleset.planets[card].length for track, card in zip(state.tracks, state.planets))
     if full >= game.ruleset.setups[state.players].full_planets_to_end:
         triggers.append(PLANETS_FULL)
+    if ended >= game.ruleset.max_rounds:
+        triggers.append(ROUND_LIMIT)
     return tuple(triggers)
 
 
-def test_r7_r10_a_game_where_nobody_places_a_cube_never_ends() -> None:
-    """R7 allows placing no cube and R10 ends a game only by cubes: passing forever is a legal game.
-
-    A rules issue, not an engine bug: nothing in the rules ends such a game. The properties
-    above therefore play with a policy that progresses after a few random rounds.
-    """
-    game = bundled_game("base")
-    state = game.new_state(players=3, seed=1)
-    for _ in range(1000):
-        if state.stage == "survey":
-            act = Action(A.SURVEY, -1, 0)
-        else:
-            act = game.legal_actions(state)[0]
-        state = game.step(state, act)
-    assert not game.is_over(state)
-    assert state.round > 100
-    assert state.hands == (12, 12, 12)
-    assert state.tracks == ((),) * 5
+@by_source
+@given(data=st.data())
+def test_a_game_where_nobody_places_a_cube_ends_by_the_round_limit(source: str, data: st.DataObject) -> None:
+    """R7 lets every survey place nothing and R10 ends a game only through cubes; the round
+    limit (docs/rules.md) still ends it, at the end of round max_rounds at the latest."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    state = playout.new_state()
+    rng = playout.policy()
+    while not game.is_over(state):
+        assert state.round <= game.ruleset.max_rounds
+        passing = [act for act in state.legal if places_nothing(state, act)]
+        state = game.step(state, (passing or state.legal)[rng.randrange(len(passing or state.legal))])
+    assert state.round <= game.ruleset.max_rounds
+    assert (ROUND_LIMIT in state.triggers) == (state.round == game.ruleset.max_rounds)
+    if game.ruleset.survey_minimum == 0 and not any(card.skill for card in game.ruleset.crew):
+        assert state.triggers == (ROUND_LIMIT,) and all(track == () for track in state.tracks)
 
 
 # -- determinism ----------------------------------------------------------------------------
@@ -182,7 +401,7 @@ def test_the_same_seed_and_actions_give_equal_states(source: str, data: st.DataO
     assert state == trajectory.states[0]
     assert game.deal(playout.players, playout.deal_seed) == game.deal(playout.players, playout.deal_seed)
     for act, expected in zip(trajectory.actions, trajectory.states[1:]):
-        state, events = game.apply(state, act)
+        state, _events = game.apply(state, act)
         assert state == expected
     assert play(playout) == trajectory
 
@@ -210,9 +429,34 @@ def test_scores_add_up_at_every_step(source: str, data: st.DataObject) -> None:
         for planet, track in zip(sheet.planets, state.tracks):
             assert sum(standing.cubes for standing in planet.standings) == len(track)
             assert [standing.rank for standing in planet.standings] == list(range(1, len(planet.standings) + 1))
+        for seat, (majority, bonus) in enumerate(_r15_r17_oracle(game, state)):
+            assert (sheet.seats[seat].majority_vp, sheet.seats[seat].bonus_vp) == (majority, bonus), seat
         assert sheet.winners, "no winner"
         best = max((seat.total, seat.hand) for seat in sheet.seats)
         assert sheet.winners == tuple(s.seat for s in sheet.seats if (s.total, s.hand) == best)
+
+
+def _r15_r17_oracle(game: Game, state: State) -> list[tuple[int, int]]:
+    """(majority VP, major-planet bonus) per seat, computed from R15, R16 and R17 as written."""
+    majority = [0] * state.players
+    colours: list[Counter[str]] = [Counter() for _ in range(state.players)]
+    for track, special, card_index in zip(state.tracks, state.specials, state.planets):
+        card = game.ruleset.planets[card_index]
+        owners = set(track)
+        first = {owner: track.index(owner) + 1 for owner in owners}
+        ranked = sorted(owners, key=lambda owner: (track.count(owner), first[owner]), reverse=True)
+        k = len(track)
+        for rank, owner in enumerate(ranked, start=1):
+            if owner != FREE_CUBE_OWNER and k - rank + 1 >= 1:
+                majority[owner] += card.track[k - rank]  # V[k - r + 1], squares counted from 1
+        for owner in track + special:
+            if owner != FREE_CUBE_OWNER:
+                colours[owner][card.colour] += 1
+    result = []
+    for seat in range(state.players):
+        most = max(colours[seat].values(), default=0)
+        result.append((majority[seat], most * sum(count == most for count in colours[seat].values())))
+    return result
 
 
 # -- the generated rulesets themselves ------------------------------------------------------
@@ -233,10 +477,12 @@ def test_generated_rulesets_load_with_their_knobs(documents: dict) -> None:
     assert ruleset.cubes_per_player == rules["cubes_per_player"]
     assert ruleset.free_cubes == rules["free_cubes"]
     assert ruleset.survey_minimum == rules.get("survey", {}).get("minimum", 0)
+    assert ruleset.max_rounds == rules.get("max_rounds", DEFAULT_MAX_ROUNDS)
     assert [len(card.skill) for card in ruleset.crew] == [len(card["skill"]) for card in documents["crew.yaml"]["crew"]]
 
 
 @pytest.mark.parametrize("effect_name", sorted(EFFECT_TYPES))
+@fewer_examples
 @given(data=st.data())
 def test_every_effect_type_is_generated_and_loads(effect_name: str, data: st.DataObject) -> None:
     """The skill strategy covers every effect type of the registry, built from its declarations."""
@@ -263,6 +509,7 @@ CHOICES = [
 
 
 @pytest.mark.parametrize(("effect_name", "param", "value"), CHOICES)
+@fewer_examples
 @given(data=st.data())
 def test_every_choice_of_every_effect_is_generated_and_loads(
     effect_name: str, param: str, value: str, data: st.DataObject
@@ -279,3 +526,59 @@ def test_every_choice_of_every_effect_is_generated_and_loads(
 def _recoloured(item: dict) -> dict:
     """``item`` with colour k0, which every generated ruleset has."""
     return {key: ("k0" if key == "colour" else value) for key, value in item.items()}
+
+
+# -- JSON forms and game records ------------------------------------------------------------
+
+
+def _through_text(data: object) -> object:
+    """``data`` after a trip through JSON text: only plain JSON values survive unchanged."""
+    return json.loads(json.dumps(data, ensure_ascii=False))
+
+
+@by_source
+@fewer_examples
+@given(data=st.data())
+def test_the_state_json_round_trips_at_every_step(source: str, data: st.DataObject) -> None:
+    """state_from_json(state_to_json(state)) is the same state, legal actions included."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    for state in play(playout).states:
+        document = jsonio.state_to_json(game, state)
+        assert _through_text(document) == document
+        assert jsonio.state_from_json(game, _through_text(document)) == state
+
+
+@by_source
+@fewer_examples
+@given(data=st.data())
+def test_actions_events_and_score_sheets_round_trip_through_json(source: str, data: st.DataObject) -> None:
+    """Every legal action, every event and every score sheet of a game reads back equal from JSON."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    for before, act, after in play(playout).steps():
+        for legal in game.legal_actions(before):
+            assert jsonio.action_from_json(game, before, _through_text(jsonio.action_to_json(game, before, legal))) == legal
+        _state, events = game.apply(before, act)
+        for event in events:
+            assert jsonio.event_from_json(_through_text(jsonio.event_to_json(event))) == event
+        sheet = game.score(after)
+        assert jsonio.score_sheet_from_json(_through_text(jsonio.score_sheet_to_json(sheet))) == sheet
+
+
+@by_source
+@fewer_examples
+@given(data=st.data())
+def test_a_game_record_replays_to_the_same_states(source: str, data: st.DataObject) -> None:
+    """A record (explicit setup + action JSON), through JSON text, replays every state of the game."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    trajectory = play(playout)
+    setup = game.deal(playout.players, playout.deal_seed)
+    record = records.record_game(game, setup, trajectory.actions, seed=playout.deal_seed)
+    document = records.record_to_json(record)
+    assert _through_text(document) == document
+    again = records.record_from_json(_through_text(document), game)
+    assert again == record
+    assert records.replay(game, again) == trajectory.states
+    assert records.final_state(game, again) == trajectory.final
