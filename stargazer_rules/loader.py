@@ -47,6 +47,7 @@ PathLike = str | os.PathLike[str]
 #: The round limit when rules.yaml leaves ``max_rounds`` out (docs/rules.md, "Round limit").
 DEFAULT_MAX_ROUNDS = 30
 
+
 def load_ruleset(
     path: PathLike | None = None, *, effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES
 ) -> Ruleset:
