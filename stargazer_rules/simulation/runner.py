@@ -1,0 +1,508 @@
+"""The simulation runner: plan a run, play its games on all cores or a Dask cluster, stream them.
+
+A run is a list of plan entries (``plan``). Games come in blocks of ``players`` games that share
+one deal: block ``b`` is dealt from seed ``seed + b``, and game ``r`` of the block seats the
+lineup rotated by ``r``, so every bot sits in every seat equally often on the same deals.
+``play_game`` plays one entry and returns its ``games.jsonl`` line (docs/simulation.md, the
+contract with the analysis); it is a pure function of the ruleset, the entry and the lineup, so
+the lines do not depend on how many workers play them or in which order they finish.
+
+``run_simulation`` plays a plan in-process, on a pool of worker processes, or through a Dask
+``distributed`` scheduler, and appends each finished game to ``OUT/games.jsonl`` as one line,
+written and flushed at once: an interrupted run keeps whole lines, and ``resume=True`` plays
+only the games the file lacks.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import hashlib
+import json
+import math
+import os
+import sys
+import time
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import attrs
+
+from stargazer_rules import jsonio, records
+from stargazer_rules.bots import BotSpecError, make_bot
+from stargazer_rules.engine import Game
+from stargazer_rules.ruleset import Ruleset
+
+__all__ = [
+    "GAMES_FILE",
+    "GAME_FORMAT",
+    "LINEUP_SEPARATOR",
+    "PlanEntry",
+    "RunResult",
+    "SimulationError",
+    "bot_seed",
+    "parse_lineup",
+    "plan",
+    "play_game",
+    "read_games",
+    "run_simulation",
+    "seating",
+]
+
+#: The ``format`` of a games.jsonl line: its kind and version.
+GAME_FORMAT = "stargazer-game/1"
+#: The file a run streams its games to, inside its output folder.
+GAMES_FILE = "games.jsonl"
+#: Separates the bots of a lineup on the command line: ``mcts:200/greedy``.
+LINEUP_SEPARATOR = "/"
+#: At most this many games go to a worker in one task: small enough for a lively progress
+#: bar and an even finish, large enough that sending tasks costs nothing next to playing them.
+MAX_CHUNK = 16
+#: Aim for this many tasks per worker, so that a slow chunk does not leave the others idle.
+CHUNKS_PER_WORKER = 8
+
+
+class SimulationError(ValueError):
+    """A run cannot start or go on: a lineup that does not fit, a games file of another run,
+    a missing optional dependency, an unreachable scheduler."""
+
+
+@attrs.frozen
+class PlanEntry:
+    """One game of a run: its ``index`` in the run (``block * players + rotation``), its
+    ``block`` of games sharing the deal dealt from ``deal_seed``, the ``rotation`` of the lineup
+    (seat ``i`` gets lineup entry ``(i + rotation) % players``), and the number of ``players``."""
+
+    index: int
+    block: int
+    rotation: int
+    deal_seed: int
+    players: int
+
+
+@attrs.frozen
+class RunResult:
+    """What ``run_simulation`` did: the ``games_file``, the games ``played`` now, those
+    ``skipped`` because the file already had them (``resume``), and the wall-clock ``seconds``."""
+
+    games_file: Path
+    played: int
+    skipped: int
+    seconds: float
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+# -- the plan -----------------------------------------------------------------------------
+
+
+def plan(games: int, players: int, seed: int = 0) -> tuple[PlanEntry, ...]:
+    """The entries of a run of at least ``games`` games, rounded up to whole blocks of
+    ``players`` games; block ``b`` is dealt from ``seed + b``.
+
+    >>> [(e.index, e.block, e.rotation, e.deal_seed) for e in plan(5, 3, seed=10)]
+    [(0, 0, 0, 10), (1, 0, 1, 10), (2, 0, 2, 10), (3, 1, 0, 11), (4, 1, 1, 11), (5, 1, 2, 11)]
+    """
+    if players < 1:
+        raise ValueError(f"a game needs at least one player, not {players}")
+    blocks = math.ceil(max(games, 0) / players)
+    return tuple(
+        PlanEntry(block * players + rotation, block, rotation, seed + block, players)
+        for block in range(blocks)
+        for rotation in range(players)
+    )
+
+
+def seating(lineup: Sequence[str], rotation: int) -> tuple[str, ...]:
+    """The bot spec of each seat: seat ``i`` gets lineup entry ``(i + rotation) % players``."""
+    players = len(lineup)
+    return tuple(lineup[(seat + rotation) % players] for seat in range(players))
+
+
+def bot_seed(deal_seed: int, rotation: int, seat: int) -> int:
+    """The seed of the bot in ``seat``: a hash of the deal seed, the rotation and the seat, so
+    it is the same under any ruleset (``compare`` plays both rulesets with the same bots) and
+    unrelated between neighbouring games."""
+    digest = hashlib.sha256(f"stargazer-bot/{deal_seed}/{rotation}/{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big")
+
+
+def parse_lineup(specs: str | Iterable[str], players: int) -> tuple[str, ...]:
+    """The canonical bot spec of each lineup entry, ``players`` of them.
+
+    ``specs`` is one string of bot specs separated by ``/`` (``"mcts:200/greedy"``) or several
+    such strings (from a repeated ``--bots``). The last bot fills the seats left over, so one
+    spec puts that bot in every seat. Raises ``BotSpecError`` for an unknown bot or parameter
+    (with a did-you-mean) and ``SimulationError`` for more bots than players.
+
+    >>> parse_lineup("random", 3)
+    ('random', 'random', 'random')
+    """
+    if isinstance(specs, str):
+        specs = [specs]
+    entries = [part.strip() for text in specs for part in text.split(LINEUP_SEPARATOR)]
+    if not entries or any(not entry for entry in entries):
+        raise BotSpecError(
+            f"empty bot spec in the lineup {LINEUP_SEPARATOR.join(entries)!r}; "
+            f"separate bots with {LINEUP_SEPARATOR!r}, as in 'mcts:200{LINEUP_SEPARATOR}greedy'"
+        )
+    if len(entries) > players:
+        raise SimulationError(
+            f"the lineup names {len(entries)} bots ({LINEUP_SEPARATOR.join(entries)}) "
+            f"for {players} players; give at most {players}"
+        )
+    canonical = [make_bot(entry, 0).spec for entry in entries]
+    return tuple(canonical + canonical[-1:] * (players - len(canonical)))
+
+
+# -- one game -----------------------------------------------------------------------------
+
+
+def play_game(
+    ruleset_or_game: Ruleset | Game, entry: PlanEntry, lineup: Sequence[str]
+) -> dict[str, Any]:
+    """Play the game of ``entry`` with ``lineup`` and return its games.jsonl line as a dict.
+
+    Besides the final score sheet and the record, the line keeps what the analysis needs and a
+    record would make it replay: each crew pick with its motivation VP, the provisional totals
+    when each round's last turn has ended, and the number of legal options of each decision.
+    """
+    game = ruleset_or_game if isinstance(ruleset_or_game, Game) else _game_of(ruleset_or_game)
+    players = entry.players
+    if len(lineup) != players:
+        raise SimulationError(f"the lineup has {len(lineup)} bots for {players} players")
+    seats = seating(lineup, entry.rotation)
+    seeds = [bot_seed(entry.deal_seed, entry.rotation, seat) for seat in range(players)]
+    bots = [make_bot(spec, seed) for spec, seed in zip(seats, seeds, strict=True)]
+    setup = game.deal(players, seed=entry.deal_seed)
+    state = game.new_state(setup=setup)
+    options: list[int] = []
+    actions: list[dict[str, Any]] = []
+    picks: list[dict[str, Any]] = []
+    score_by_round: list[list[int]] = []
+    order = 0
+    while state.legal:
+        options.append(len(state.legal))
+        act = bots[game.current_player(state)].choose(game, state)
+        actions.append(jsonio.action_to_json(game, state, act))
+        round_number = state.round
+        state, events = game.apply(state, act)
+        for event in events:
+            key = event.key
+            if key == "crew_chosen":
+                order = order + 1 if picks and picks[-1]["round"] == round_number else 1
+                picks.append(
+                    {
+                        "round": round_number,
+                        "order": order,
+                        "seat": event.params["player"],
+                        "crew": event.params["crew"],
+                        "motivation_vp": 0,
+                    }
+                )
+            elif key == "motivation_bonus":
+                picks[-1]["motivation_vp"] = event.params["vp"]
+            elif key == "round_ended":
+                score_by_round.append([seat.total for seat in game.score(state).seats])
+    sheet = game.score(state)
+    record = records.GameRecord(
+        game.ruleset.name,
+        game.ruleset.fingerprint,
+        setup,
+        tuple(actions),
+        entry.deal_seed,
+        {"generator": "stargazer simulate", "index": entry.index, "seating": list(seats)},
+    )
+    return {
+        "format": GAME_FORMAT,
+        "index": entry.index,
+        "block": entry.block,
+        "rotation": entry.rotation,
+        "deal_seed": entry.deal_seed,
+        "players": players,
+        "ruleset": {"name": game.ruleset.name, "fingerprint": game.ruleset.fingerprint},
+        "seating": list(seats),
+        "bot_seeds": seeds,
+        "setup": jsonio.setup_to_json(setup),
+        "rounds": state.round,
+        "triggers": list(state.triggers),
+        "decisions": len(actions),
+        "options": options,
+        "picks": picks,
+        "score_by_round": score_by_round,
+        "score_sheet": jsonio.score_sheet_to_json(sheet),
+        "winners": list(sheet.winners),
+        "record": records.record_to_json(record),
+    }
+
+
+def game_line(game: Mapping[str, Any]) -> str:
+    """One games.jsonl line (without its newline): compact JSON, the same bytes on any machine."""
+    return json.dumps(game, ensure_ascii=False, separators=(",", ":"))
+
+
+#: One ``Game`` per ruleset fingerprint in each worker process, built on first use.
+_GAMES: dict[str, Game] = {}
+
+
+def _game_of(ruleset: Ruleset) -> Game:
+    game = _GAMES.get(ruleset.fingerprint)
+    if game is None:
+        game = _GAMES[ruleset.fingerprint] = Game(ruleset)
+    return game
+
+
+def play_chunk(
+    ruleset: Ruleset | None, entries: Sequence[PlanEntry], lineup: Sequence[str]
+) -> list[tuple[int, str]]:
+    """The worker's task: play ``entries`` and return ``(index, line)`` pairs.
+
+    ``ruleset`` None uses the ruleset the process pool's initializer installed, so a worker
+    process receives the ruleset once, not with every task. Lines are encoded here, in the
+    workers, so the parent process only writes them.
+    """
+    game = _WORKER_GAME if ruleset is None else _game_of(ruleset)
+    if game is None:
+        raise RuntimeError("play_chunk(None, ...) outside a worker whose initializer set a ruleset")
+    return [(entry.index, game_line(play_game(game, entry, lineup))) for entry in entries]
+
+
+_WORKER_GAME: Game | None = None
+
+
+def _init_worker(ruleset: Ruleset) -> None:
+    global _WORKER_GAME
+    _WORKER_GAME = _game_of(ruleset)
+
+
+# -- reading a games file -----------------------------------------------------------------
+
+
+def read_games(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+    """The games of a games.jsonl file, sorted by ``index``.
+
+    A last line without its newline is a game whose writing was interrupted: it is ignored.
+    Any other line that is not a JSON object raises ``SimulationError`` naming the line.
+    """
+    games = [json.loads(line) for line in _whole_lines(Path(path))]
+    return sorted(games, key=lambda game: game["index"])
+
+
+def _whole_lines(path: Path) -> Iterator[str]:
+    with path.open("r", encoding="utf-8") as file:
+        for number, line in enumerate(file, start=1):
+            if not line.endswith("\n"):
+                return  # cut short by an interruption
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise SimulationError(f"{path}:{number}: not a JSON line ({error.msg})") from None
+            if not isinstance(data, dict) or not isinstance(data.get("index"), int):
+                raise SimulationError(f"{path}:{number}: not a game line (no integer 'index')")
+            yield line
+
+
+def _trim_to_whole_lines(path: Path) -> None:
+    """Cut a last line whose writing was interrupted, so that appending starts a new line."""
+    with path.open("rb+") as file:
+        data = file.read()
+        end = data.rfind(b"\n") + 1
+        if end != len(data):
+            file.truncate(end)
+
+
+# -- a whole run --------------------------------------------------------------------------
+
+
+def run_simulation(
+    ruleset: Ruleset,
+    out: str | os.PathLike[str],
+    *,
+    players: int,
+    games: int,
+    lineup: Sequence[str],
+    seed: int = 0,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    resume: bool = False,
+    progress: bool | None = None,
+    label: str | None = None,
+) -> RunResult:
+    """Play the plan of ``games`` games and stream them to ``out/games.jsonl``.
+
+    ``lineup`` holds one bot spec per player (``parse_lineup``). ``workers`` processes play the
+    games (default: every core; 1 plays in this process); ``scheduler``, the address of a Dask
+    ``distributed`` scheduler (``tcp://host:8786``), sends them to its cluster instead.
+    Without ``resume`` the games file is started afresh; with it, the games the file already
+    has are skipped (the file must come from the same ruleset, players, seed and lineup).
+    ``progress`` shows a bar with an ETA on stderr (None: only when stderr is a terminal).
+    """
+    lineup = tuple(lineup)
+    if len(lineup) != players:
+        raise SimulationError(f"the lineup has {len(lineup)} bots for {players} players")
+    if workers is not None and workers < 1:
+        raise SimulationError(f"--workers must be at least 1, not {workers}")
+    out_dir = Path(out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    path = out_dir / GAMES_FILE
+    entries = plan(games, players, seed)
+    done: set[int] = set()
+    if resume and path.exists():
+        _trim_to_whole_lines(path)
+        previous = read_games(path)
+        _check_same_run(previous, ruleset, players, lineup, seed, path)
+        done = {game["index"] for game in previous}
+    else:
+        path.write_bytes(b"")
+    todo = [entry for entry in entries if entry.index not in done]
+    skipped = len(entries) - len(todo)
+    start = time.perf_counter()
+    with path.open("a", encoding="utf-8") as file, _progress_bar(
+        len(entries), skipped, progress, label
+    ) as bar:
+
+        def write(lines: list[tuple[int, str]]) -> None:
+            for _index, line in lines:
+                file.write(line + "\n")
+                file.flush()
+            bar.update(len(lines))
+
+        if scheduler is not None:
+            _run_dask(scheduler, ruleset, todo, lineup, write)
+        elif (workers or os.cpu_count() or 1) == 1 or len(todo) <= 1:
+            game = Game(ruleset)
+            for entry in todo:
+                write([(entry.index, game_line(play_game(game, entry, lineup)))])
+        else:
+            _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write)
+    return RunResult(path, len(todo), skipped, time.perf_counter() - start)
+
+
+def _check_same_run(
+    previous: Sequence[Mapping[str, Any]],
+    ruleset: Ruleset,
+    players: int,
+    lineup: Sequence[str],
+    seed: int,
+    path: Path,
+) -> None:
+    """Refuse to resume a games file written by another run (the indices would mean other games)."""
+    for game in previous:
+        expected = {
+            "ruleset": ruleset.fingerprint,
+            "players": players,
+            "seating": list(seating(lineup, game["rotation"])),
+            "deal_seed": seed + game["block"],
+        }
+        found = {
+            "ruleset": game["ruleset"]["fingerprint"],
+            "players": game["players"],
+            "seating": game["seating"],
+            "deal_seed": game["deal_seed"],
+        }
+        if found != expected:
+            what = next(key for key in expected if expected[key] != found[key])
+            raise SimulationError(
+                f"cannot resume {path}: its game {game['index']} has another {what.replace('_', ' ')} "
+                f"({_shown(found[what])}, this run: {_shown(expected[what])}); "
+                "leave out --resume to start afresh, or choose another --out"
+            )
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str) and len(value) == 64:
+        return f"fingerprint {value[:12]}"
+    if isinstance(value, list):
+        return LINEUP_SEPARATOR.join(map(str, value))
+    return str(value)
+
+
+def chunks(entries: Sequence[PlanEntry], workers: int) -> list[list[PlanEntry]]:
+    """Split the games into tasks: about ``CHUNKS_PER_WORKER`` per worker, ``MAX_CHUNK`` at most."""
+    size = max(1, min(MAX_CHUNK, math.ceil(len(entries) / (workers * CHUNKS_PER_WORKER))))
+    return [list(entries[i : i + size]) for i in range(0, len(entries), size)]
+
+
+def _run_pool(
+    workers: int,
+    ruleset: Ruleset,
+    todo: Sequence[PlanEntry],
+    lineup: Sequence[str],
+    write: Callable[[list[tuple[int, str]]], None],
+) -> None:
+    with concurrent.futures.ProcessPoolExecutor(
+        max_workers=workers,
+        initializer=_init_worker,
+        initargs=(ruleset,),
+    ) as pool:
+        futures = [pool.submit(play_chunk, None, chunk, lineup) for chunk in chunks(todo, workers)]
+        try:
+            for future in concurrent.futures.as_completed(futures):
+                write(future.result())
+        except BaseException:
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+
+
+def _run_dask(
+    address: str,
+    ruleset: Ruleset,
+    todo: Sequence[PlanEntry],
+    lineup: Sequence[str],
+    write: Callable[[list[tuple[int, str]]], None],
+) -> None:
+    try:
+        import distributed
+    except ImportError:
+        raise SimulationError(
+            "--scheduler needs Dask's distributed package: pip install 'stargazer-rules[dask]'"
+        ) from None
+    try:
+        client = distributed.Client(address, timeout="20s")
+    except (OSError, TimeoutError) as error:
+        raise SimulationError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+    with client:
+        workers = max(1, sum(client.nthreads().values()))
+        shared = client.scatter(ruleset, broadcast=True)
+        futures = [
+            client.submit(play_chunk, shared, chunk, lineup, pure=False)
+            for chunk in chunks(todo, workers)
+        ]
+        try:
+            for future in distributed.as_completed(futures):
+                write(future.result())
+        except BaseException:
+            client.cancel(futures)
+            raise
+
+
+class _NoBar:
+    def update(self, count: int) -> None:
+        pass
+
+    def __enter__(self) -> _NoBar:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        pass
+
+
+def _progress_bar(total: int, initial: int, progress: bool | None, label: str | None) -> Any:
+    """A tqdm bar with rate and ETA on stderr; None shows it only on a terminal."""
+    if progress is False:
+        return _NoBar()
+    from tqdm import tqdm
+
+    stream: IO[str] = sys.stderr
+    return tqdm(
+        total=total,
+        initial=initial,
+        unit="game",
+        desc=label,
+        file=stream,
+        disable=None if progress is None else False,
+        smoothing=0.1,
+        dynamic_ncols=True,
+    )
