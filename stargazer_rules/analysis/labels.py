@@ -1,0 +1,58 @@
+"""How figures are written for a person: card names, percentages, intervals, HTML anchors."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def name(summary: Mapping[str, Any], kind: str, card_id: str, lang: str = "en") -> str:
+    """A card's or colour's name (``kind`` is ``crew``, ``planets`` or ``colours``); its id when
+    the summary has no names."""
+    names = summary.get("names", {}).get(kind, {})
+    return names.get(card_id, {}).get(lang, card_id)
+
+
+def both_names(summary: Mapping[str, Any], kind: str, card_id: str) -> str:
+    """ "Navigator 航法士": the English and the Japanese name, or the id alone."""
+    en, ja = name(summary, kind, card_id, "en"), name(summary, kind, card_id, "ja")
+    return en if en == ja else f"{en} {ja}"
+
+
+def anchor(kind: str, card_id: str = "") -> str:
+    """The HTML id of a figure: ``crew-navigator``, ``planet-lava-1``, ``seats``."""
+    return f"{kind}-{_UNSAFE.sub('_', card_id)}" if card_id else kind
+
+
+def pct(value: float | None, digits: int = 1) -> str:
+    return "n/a" if value is None else f"{100 * value:.{digits}f}%"
+
+
+def points(value: float | None, digits: int = 1, sign: bool = False) -> str:
+    """A difference of shares in percentage points: ``+4.2``."""
+    if value is None:
+        return "n/a"
+    return f"{100 * value:+.{digits}f}" if sign else f"{100 * value:.{digits}f}"
+
+
+def interval(figure: Mapping[str, Any], digits: int = 1) -> str:
+    """A rate's Wilson interval in percent, ``[29.4, 33.1]``."""
+    if figure.get("low") is None:
+        return "[n/a]"
+    return f"[{100 * figure['low']:.{digits}f}, {100 * figure['high']:.{digits}f}]"
+
+
+def rate_text(figure: Mapping[str, Any], digits: int = 1) -> str:
+    """ "31.2% [29.4, 33.1]"."""
+    return f"{pct(figure['rate'], digits)} {interval(figure, digits)}"
+
+
+def number(value: float | None, digits: int = 1) -> str:
+    if value is None:
+        return "n/a"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.{digits}f}"

@@ -1,0 +1,618 @@
+"""``games.jsonl`` lines -> the summary: every figure of the report, with its sample size.
+
+The summary is plain JSON (docs/simulation.md, "summary.json"): the report, the terminal table
+and the comparison are all drawn from it, never from the games again. Rates carry their count,
+``n`` and Wilson interval (``stats.rate``); distributions their ``n``, mean with interval and
+quantiles (``stats.describe``).
+
+Seats are counted in turn order: "seat 1" is the player who starts the game (the deal's start
+player), "seat 2" the next clockwise, and so on, because that, not the number of a chair, is
+what the rules make unequal. The table seats (0-based, as in the game lines) are summarised too.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+from stargazer_rules.analysis import stats
+from stargazer_rules.analysis.bounds import Bounds
+from stargazer_rules.analysis.findings import findings
+
+if TYPE_CHECKING:
+    from stargazer_rules.ruleset import Ruleset
+
+__all__ = ["GAME_FORMAT", "SUMMARY_FORMAT", "summarize"]
+
+#: The ``format`` of a games.jsonl line this module reads.
+GAME_FORMAT = "stargazer-game/1"
+#: The ``format`` of the summary it writes.
+SUMMARY_FORMAT = "stargazer-summary/1"
+
+#: The keys of a games.jsonl line the analysis reads (docs/simulation.md).
+_REQUIRED = (
+    "format",
+    "index",
+    "block",
+    "rotation",
+    "players",
+    "ruleset",
+    "seating",
+    "setup",
+    "rounds",
+    "triggers",
+    "decisions",
+    "options",
+    "picks",
+    "score_by_round",
+    "score_sheet",
+    "winners",
+)
+
+#: The owner of a free cube on a track: the virtual player (R15).
+_FREE = -1
+
+_RANDOM_WARNING = (
+    "Only random bots played: random play is a smoke test, never the basis of a balance claim."
+)
+
+
+def summarize(
+    games: Iterable[Mapping[str, Any]],
+    *,
+    bounds: Bounds | None = None,
+    ruleset: Ruleset | None = None,
+) -> dict[str, Any]:
+    """The summary of finished games (the content of summary.json).
+
+    ``games`` are games.jsonl lines in any order, a whole run or part of one. ``bounds`` decide
+    the findings (defaults: ``Bounds()``). ``ruleset`` gives the cards' names and tracks; when
+    it is None the ruleset is loaded by the name in the lines, and used only if its fingerprint
+    matches (otherwise cards are shown by id and accident rows are not listed).
+
+    Raises ``ValueError`` for no games, a line missing a key, or lines of different player
+    counts or rulesets (summarise those separately).
+    """
+    bounds = bounds or Bounds()
+    played = _checked(games)
+    ruleset = _ruleset_for(played[0]["ruleset"], ruleset)
+    conf = bounds.confidence
+    summary: dict[str, Any] = {
+        "format": SUMMARY_FORMAT,
+        "run": _run(played, ruleset, bounds),
+        "names": _names(ruleset),
+        "seats": _seats(played, bounds),
+        "table_seats": _table_seats(played, conf),
+        "crew": _crew(played, ruleset, conf),
+        "planets": _planets(played, ruleset, conf),
+        "scores": _scores(played, conf),
+        "pace": _pace(played, conf),
+    }
+    summary["findings"] = findings(_plain(summary), bounds)
+    return _plain(summary)
+
+
+# -- input ----------------------------------------------------------------------------------
+
+
+def _checked(games: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    by_index: dict[int, Mapping[str, Any]] = {}
+    seen: dict[str, set[str]] = {"players": set(), "ruleset": set()}
+    for position, game in enumerate(games):
+        missing = [key for key in _REQUIRED if key not in game]
+        if missing:
+            raise ValueError(
+                f"game line {position} (index {game.get('index', '?')}) lacks {', '.join(missing)}; "
+                "see docs/simulation.md for the games.jsonl format"
+            )
+        if game["format"] != GAME_FORMAT:
+            raise ValueError(
+                f"game line {position} has format {game['format']!r}; this analysis reads {GAME_FORMAT!r}"
+            )
+        by_index.setdefault(game["index"], game)
+        for key in ("players", "ruleset"):
+            seen[key].add(json.dumps(game[key], sort_keys=True))
+    if not by_index:
+        raise ValueError("no finished games to summarise")
+    for key, what in (("players", "player counts"), ("ruleset", "rulesets")):
+        if len(seen[key]) > 1:
+            raise ValueError(f"the games mix {what} ({', '.join(sorted(seen[key]))}); summarise each separately")
+    return [by_index[index] for index in sorted(by_index)]
+
+
+def _ruleset_for(named: Mapping[str, str], given: Ruleset | None) -> Ruleset | None:
+    """The ruleset the games were played under, if it can be had with the same fingerprint."""
+    if given is None:
+        from stargazer_rules.errors import RulesetError
+        from stargazer_rules.loader import load_ruleset
+
+        try:
+            given = load_ruleset(named["name"])
+        except (RulesetError, OSError, ValueError):
+            return None
+    return given if given.fingerprint == named["fingerprint"] else None
+
+
+def _credit(game: Mapping[str, Any], seat: int) -> float:
+    """The share of the win a seat takes: 1, 1/2 for a two-way tie, 0 for a loss (R18)."""
+    winners = game["winners"]
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+def _position(game: Mapping[str, Any], seat: int) -> int:
+    """The seat's place in turn order from the game's start player, 0 for the start player."""
+    return (seat - game["setup"]["start_player"]) % game["players"]
+
+
+def _is_random(spec: str) -> bool:
+    return spec.split(":", 1)[0].strip() == "random"
+
+
+# -- the run --------------------------------------------------------------------------------
+
+
+def _run(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, bounds: Bounds) -> dict[str, Any]:
+    players = played[0]["players"]
+    lineups = Counter(
+        tuple(game["seating"][(j - game["rotation"]) % players] for j in range(players)) for game in played
+    )
+    lineup = list(lineups.most_common(1)[0][0])
+    specs = sorted({spec for game in played for spec in game["seating"]})
+    blocks = Counter(game["block"] for game in played)
+    indices = [game["index"] for game in played]
+    missing = (max(indices) + 1) - len(indices)
+    random_only = all(_is_random(spec) for spec in specs)
+    warnings = []
+    if random_only:
+        warnings.append({"kind": "random_only", "text": _RANDOM_WARNING})
+    if missing or any(count < players for count in blocks.values()):
+        incomplete = sum(1 for count in blocks.values() if count < players)
+        warnings.append(
+            {
+                "kind": "partial",
+                "text": (
+                    f"A partial run: {len(played)} games, {missing} missing below index {max(indices)}, "
+                    f"{incomplete} block(s) without every seat rotation; seats are not rotated evenly."
+                ),
+            }
+        )
+    if len(lineups) > 1:
+        warnings.append(
+            {"kind": "lineups", "text": f"The games mix {len(lineups)} lineups; the most common is shown."}
+        )
+    if ruleset is None:
+        warnings.append(
+            {
+                "kind": "no_ruleset",
+                "text": "The ruleset could not be loaded with the games' fingerprint: cards are shown "
+                "by id and accident rows are not listed.",
+            }
+        )
+    return {
+        "games": len(played),
+        "players": players,
+        "ruleset": dict(played[0]["ruleset"]),
+        "lineup": lineup,
+        "bots": specs,
+        "random_only": random_only,
+        "blocks": len(blocks),
+        "complete_blocks": sum(1 for count in blocks.values() if count == players),
+        "missing_games": missing,
+        "first_index": indices[0],
+        "last_index": indices[-1],
+        "confidence": bounds.confidence,
+        "bounds": bounds.to_json(),
+        "warnings": warnings,
+    }
+
+
+def _names(ruleset: Ruleset | None) -> dict[str, Any]:
+    if ruleset is None:
+        return {"crew": {}, "planets": {}, "colours": {}}
+
+    def pair(name: Any) -> dict[str, str]:
+        return {"en": name.en, "ja": name.ja}
+
+    return {
+        "crew": {card.id: pair(card.name) for card in ruleset.crew},
+        "planets": {card.id: pair(card.name) for card in ruleset.planets},
+        "colours": {colour.id: pair(colour.name) for colour in ruleset.colours},
+    }
+
+
+# -- seats ----------------------------------------------------------------------------------
+
+
+def _seat_figures(credits: Sequence[float], n: int, players: int, bounds_conf: float) -> dict[str, Any]:
+    fair = 1 / players
+    seats = []
+    for place, credit in enumerate(credits):
+        wins = stats.rate(credit, n, bounds_conf)
+        seats.append(
+            {
+                "seat": place,
+                "label": f"Seat {place + 1}",
+                "wins": wins,
+                "excludes_fair": n > 0 and not (wins["low"] <= fair <= wins["high"]),
+            }
+        )
+    return {"fair_share": fair, "seats": seats, "chi_square": {**stats.chi_square_uniform(credits), "n": n}}
+
+
+def _balance(seats: Sequence[Mapping[str, Any]], n: int) -> dict[str, Any]:
+    shares = [seat["wins"]["rate"] for seat in seats]
+    best = max(range(len(shares)), key=lambda s: shares[s])
+    worst = min(range(len(shares)), key=lambda s: shares[s])
+    gap = shares[best] - shares[worst]
+    return {"value": 1 - gap, "gap": gap, "best_seat": best, "worst_seat": worst, "n": n}
+
+
+def _seats(played: Sequence[Mapping[str, Any]], bounds: Bounds) -> dict[str, Any]:
+    conf = bounds.confidence
+    players = played[0]["players"]
+    n = len(played)
+    credits = [0.0] * players
+    totals: list[list[float]] = [[] for _ in range(players)]
+    for game in played:
+        for seat_sheet in game["score_sheet"]["seats"]:
+            seat = seat_sheet["seat"]
+            credits[_position(game, seat)] += _credit(game, seat)
+            totals[_position(game, seat)].append(seat_sheet["total"])
+    figures = _seat_figures(credits, n, players, conf)
+    for seat, scores in zip(figures["seats"], totals):
+        seat["score"] = stats.describe(scores, conf)
+    fair = figures["fair_share"]
+    ties = sum(1 for game in played if len(game["winners"]) > 1)
+    return {
+        "order": "turn order from the start player: seat 1 starts the game",
+        "players": players,
+        "games": n,
+        **figures,
+        "balance": _balance(figures["seats"], n),
+        "ties": stats.rate(ties, n, conf),
+        "games_needed": {
+            "advantage": bounds.seat_advantage,
+            "confidence": conf,
+            "power": bounds.power,
+            "games": stats.games_needed(fair, bounds.seat_advantage, conf, bounds.power),
+            "have": n,
+            "detectable_advantage": stats.detectable_advantage(fair, n, conf, bounds.power),
+        },
+    }
+
+
+def _table_seats(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
+    players = played[0]["players"]
+    credits = [0.0] * players
+    for game in played:
+        for seat in range(players):
+            credits[seat] += _credit(game, seat)
+    figures = _seat_figures(credits, len(played), players, conf)
+    for seat in figures["seats"]:
+        seat["label"] = f"Table seat {seat['seat']}"
+    return {"order": "the seat numbers of the game lines, 0 first", "games": len(played), **figures}
+
+
+# -- crew -----------------------------------------------------------------------------------
+
+
+def _always_in_play(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None) -> list[str]:
+    if ruleset is not None:
+        return [card.id for card in ruleset.crew if card.always_in_play]
+    dealt = {crew for game in played for crew in game["setup"]["crew"]}
+    picked = {pick["crew"] for game in played for pick in game["picks"]}
+    return sorted(picked - dealt)
+
+
+def _crew(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, conf: float) -> dict[str, Any]:
+    players = played[0]["players"]
+    always = _always_in_play(played, ruleset)
+    n = len(played)
+    games_in: Counter[str] = Counter()
+    rounds_in: Counter[str] = Counter()
+    picks: Counter[str] = Counter()
+    first: Counter[str] = Counter()
+    by_round: defaultdict[str, Counter[int]] = defaultdict(Counter)
+    by_order: defaultdict[str, Counter[int]] = defaultdict(Counter)
+    motivation: defaultdict[str, list[int]] = defaultdict(list)
+    games_picked: Counter[str] = Counter()
+    picker = defaultdict(lambda: [0.0, 0])  # crew -> [win credit, seat-games]
+    other = defaultdict(lambda: [0.0, 0])
+    for game in played:
+        in_play = always + [crew for crew in game["setup"]["crew"] if crew not in always]
+        pickers: defaultdict[str, set[int]] = defaultdict(set)
+        for pick in game["picks"]:
+            crew = pick["crew"]
+            picks[crew] += 1
+            first[crew] += pick["order"] == 1
+            by_round[crew][pick["round"]] += 1
+            by_order[crew][pick["order"]] += 1
+            motivation[crew].append(pick["motivation_vp"])
+            pickers[crew].add(pick["seat"])
+        for crew in in_play:
+            games_in[crew] += 1
+            rounds_in[crew] += game["rounds"]
+            games_picked[crew] += bool(pickers[crew])
+            for seat in range(players):
+                tally = picker[crew] if seat in pickers[crew] else other[crew]
+                tally[0] += _credit(game, seat)
+                tally[1] += 1
+    order = [card.id for card in ruleset.crew] if ruleset is not None else sorted(games_in)
+    cards = []
+    for crew in order:
+        if not games_in[crew]:
+            continue
+        picker_wins = stats.rate(picker[crew][0], picker[crew][1], conf)
+        other_wins = stats.rate(other[crew][0], other[crew][1], conf)
+        if picker[crew][1] and other[crew][1]:
+            difference, low, high = stats.newcombe(*picker[crew], *other[crew], conf)
+            advantage = {"difference": difference, "low": low, "high": high}
+        else:
+            advantage = {"difference": None, "low": None, "high": None}
+        cards.append(
+            {
+                "crew": crew,
+                "always_in_play": crew in always,
+                "in_play": stats.rate(games_in[crew], n, conf),
+                "rounds_in_play": rounds_in[crew],
+                "picked": stats.rate(picks[crew], rounds_in[crew], conf),
+                "picked_first": stats.rate(first[crew], rounds_in[crew], conf),
+                "games_picked": stats.rate(games_picked[crew], games_in[crew], conf),
+                "pick_round": _counted(by_round[crew], conf),
+                "pick_order": _counted(by_order[crew], conf),
+                "motivation_vp": {
+                    "total": sum(motivation[crew]),
+                    "per_pick": stats.describe(motivation[crew], conf),
+                    "per_game_in_play": sum(motivation[crew]) / games_in[crew],
+                },
+                "picker_wins": picker_wins,
+                "other_wins": other_wins,
+                "picker_advantage": advantage,
+            }
+        )
+    return {
+        "games": n,
+        "always_in_play": always,
+        "rounds": sum(game["rounds"] for game in played),
+        "cards": cards,
+    }
+
+
+def _counted(tally: Mapping[int, int], conf: float) -> dict[str, Any]:
+    """A distribution given as counts of whole numbers."""
+    values = [value for value, count in sorted(tally.items()) for _ in range(count)]
+    return stats.describe(values, conf, counts=True)
+
+
+# -- planets --------------------------------------------------------------------------------
+
+
+class _PlanetTally:
+    """What one planet card (or one colour) did across the games it was in play."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.in_games: set[int] = set()
+        self.top: list[int] = []
+        self.with_cubes = 0
+        self.accidents = 0
+        self.full = 0
+        self.owners: list[int] = []
+        self.free_cubes = 0
+        self.rank_vp: defaultdict[int, list[int]] = defaultdict(list)
+        self.rank_free: Counter[int] = Counter()
+        self.rank_lost: Counter[int] = Counter()
+
+    def add(self, index: int, result: Mapping[str, Any]) -> None:
+        self.games += 1
+        self.in_games.add(index)
+        self.top.append(result["top_square"])
+        if result["top_square"] > 0:
+            self.with_cubes += 1
+        self.accidents += bool(result["accident"])
+        self.full += bool(result["full"])
+        owners = [standing["owner"] for standing in result["standings"]]
+        self.owners.append(sum(1 for owner in owners if owner != _FREE))
+        self.free_cubes += _FREE in owners
+        for standing in result["standings"]:
+            self.rank_vp[standing["rank"]].append(standing["vp"])
+            if standing["owner"] == _FREE:
+                self.rank_free[standing["rank"]] += 1
+                self.rank_lost[standing["rank"]] += standing["vp"]
+
+    def figures(self, n: int, conf: float) -> dict[str, Any]:
+        return {
+            "in_play": stats.rate(len(self.in_games), n, conf),
+            "planet_games": self.games,
+            "top_square": stats.describe(self.top, conf, counts=True),
+            "accident": stats.rate(self.accidents, self.with_cubes, conf),
+            "full": stats.rate(self.full, self.games, conf),
+            "owners": stats.describe(self.owners, conf, counts=True),
+            "free_cubes_rank": stats.rate(self.free_cubes, self.games, conf),
+            "vp_by_rank": [
+                {
+                    "rank": rank,
+                    "n": len(values),
+                    "mean_vp": stats.describe(values, conf)["mean"],
+                    "total_vp": sum(values),
+                    "free_cube_ranks": self.rank_free[rank],
+                    "vp_lost_to_free_cubes": self.rank_lost[rank],
+                }
+                for rank, values in sorted(self.rank_vp.items())
+            ],
+        }
+
+
+def _planets(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, conf: float) -> dict[str, Any]:
+    n = len(played)
+    cards: dict[str, _PlanetTally] = defaultdict(_PlanetTally)
+    colours: dict[str, _PlanetTally] = defaultdict(_PlanetTally)
+    colour_of: dict[str, str] = {}
+    for game in played:
+        for result in game["score_sheet"]["planets"]:
+            cards[result["planet"]].add(game["index"], result)
+            colours[result["colour"]].add(game["index"], result)
+            colour_of[result["planet"]] = result["colour"]
+    if ruleset is not None:
+        card_order = [card.id for card in ruleset.planets if card.id in cards]
+        colour_order = [colour.id for colour in ruleset.colours if colour.id in colours]
+    else:
+        card_order, colour_order = sorted(cards), sorted(colours)
+    planets = []
+    for planet in card_order:
+        tally = cards[planet]
+        entry = {"planet": planet, "colour": colour_of[planet], **tally.figures(n, conf)}
+        if ruleset is not None:
+            track = list(ruleset.planet(planet).track)
+            entry["track"] = track
+            entry["accident_rows"] = [
+                {
+                    "row": row,
+                    "reached": stats.rate(sum(1 for top in tally.top if top >= row), tally.games, conf),
+                    "scored_by_first": stats.rate(sum(1 for top in tally.top if top == row), tally.games, conf),
+                }
+                for row, value in enumerate(track, start=1)
+                if value == 0
+            ]
+        else:
+            entry["track"] = None
+            entry["accident_rows"] = None
+        planets.append(entry)
+    return {
+        "games": n,
+        "cards": planets,
+        "colours": [{"colour": colour, **colours[colour].figures(n, conf)} for colour in colour_order],
+    }
+
+
+# -- scores ---------------------------------------------------------------------------------
+
+
+def _lead_changes(score_by_round: Sequence[Sequence[int]]) -> int:
+    """How often the sole leader after a round differs from the last sole leader (ties keep it)."""
+    changes, leader = 0, None
+    for totals in score_by_round:
+        best = max(totals)
+        leaders = [seat for seat, total in enumerate(totals) if total == best]
+        if len(leaders) == 1:
+            if leader is not None and leaders[0] != leader:
+                changes += 1
+            leader = leaders[0]
+    return changes
+
+
+def _margin(game: Mapping[str, Any]) -> int | None:
+    """The winner's total minus the best total of a seat that did not win; None if all won."""
+    totals = {seat["seat"]: seat["total"] for seat in game["score_sheet"]["seats"]}
+    others = [total for seat, total in totals.items() if seat not in game["winners"]]
+    if not others:
+        return None
+    return max(totals[seat] for seat in game["winners"]) - max(others)
+
+
+def _scores(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
+    players = played[0]["players"]
+    by_bot: defaultdict[str, list[int]] = defaultdict(list)
+    bot_credit: Counter[str] = Counter()
+    parts = {"majority": 0, "bonus": 0, "play": 0}
+    per_seat_game: dict[str, list[int]] = {"majority": [], "bonus": [], "play": [], "total": []}
+    for game in played:
+        for sheet in game["score_sheet"]["seats"]:
+            spec = game["seating"][sheet["seat"]]
+            by_bot[spec].append(sheet["total"])
+            bot_credit[spec] += _credit(game, sheet["seat"])
+            for part in parts:
+                parts[part] += sheet[f"{part}_vp"]
+                per_seat_game[part].append(sheet[f"{part}_vp"])
+            per_seat_game["total"].append(sheet["total"])
+    all_vp = sum(parts.values())
+    rounds = max(len(game["score_by_round"]) for game in played)
+    by_round = []
+    for r in range(rounds):
+        lasting = [game["score_by_round"][r] for game in played if len(game["score_by_round"]) > r]
+        values = [total for totals in lasting for total in totals]
+        described = stats.describe(values, conf)
+        by_round.append(
+            {
+                "round": r + 1,
+                "games": len(lasting),
+                "n": described["n"],
+                "mean": described["mean"],
+                "p10": described["p10"],
+                "p90": described["p90"],
+                "leader_mean": stats.describe([max(t) for t in lasting], conf)["mean"],
+            }
+        )
+    margins = [m for m in (_margin(game) for game in played) if m is not None]
+    return {
+        "by_bot": [
+            {
+                "bot": spec,
+                "seat_games": len(totals),
+                "total": stats.describe(totals, conf, counts=True),
+                "wins": stats.rate(bot_credit[spec], len(totals), conf),
+                "fair_share": 1 / players,
+            }
+            for spec, totals in sorted(by_bot.items())
+        ],
+        "components": {
+            "seat_games": len(per_seat_game["total"]),
+            "all_vp": all_vp,
+            **{
+                part: {
+                    "vp": parts[part],
+                    "share": parts[part] / all_vp if all_vp else None,
+                    "per_seat_game": stats.describe(per_seat_game[part], conf),
+                }
+                for part in parts
+            },
+            "total": stats.describe(per_seat_game["total"], conf),
+        },
+        "margin": stats.describe(margins, conf, counts=True),
+        "by_round": by_round,
+        "lead_changes": stats.describe([_lead_changes(game["score_by_round"]) for game in played], conf, counts=True),
+    }
+
+
+# -- pace -----------------------------------------------------------------------------------
+
+
+def _pace(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
+    n = len(played)
+    triggers: Counter[str] = Counter()
+    alone: Counter[str] = Counter()
+    for game in played:
+        triggers.update(set(game["triggers"]))
+        if len(game["triggers"]) == 1:
+            alone[game["triggers"][0]] += 1
+    options = [count for game in played for count in game["options"]]
+    return {
+        "games": n,
+        "rounds": stats.describe([game["rounds"] for game in played], conf, counts=True),
+        "triggers": [
+            {"trigger": trigger, **stats.rate(triggers[trigger], n, conf), "alone": alone[trigger]}
+            for trigger in sorted(triggers)
+        ],
+        "decisions": stats.describe([game["decisions"] for game in played], conf),
+        "options": stats.describe(options, conf, counts=True),
+        "forced": stats.rate(sum(1 for count in options if count == 1), len(options), conf),
+    }
+
+
+# -- plain JSON -----------------------------------------------------------------------------
+
+
+def _plain(value: Any) -> Any:
+    """Tuples to lists, floats rounded to 6 decimals (whole floats kept as floats)."""
+    if isinstance(value, dict):
+        return {str(key): _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    if isinstance(value, float):
+        if math.isnan(value) or math.isinf(value):
+            return None
+        return round(value, 6)
+    return value
