@@ -1,0 +1,422 @@
+"""report.html and summary.json: the summary written out for a designer.
+
+The HTML page is self-contained: inline CSS, every plot an inline ``<svg>``, no script and no
+link to anything outside the page but the anchors inside it. It opens offline from a folder,
+an e-mail or a shared drive. Every number in it comes from the summary, so summary.json and
+report.html always agree.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from stargazer_rules.analysis.labels import (
+    anchor,
+    both_names,
+    interval,
+    name,
+    number,
+    pct,
+    points,
+    rate_text,
+)
+
+__all__ = ["page", "render_report", "table", "write_json", "write_report"]
+
+#: The sections of the report in order: (anchor, title).
+SECTIONS = (
+    ("findings", "Findings"),
+    ("seats", "Seats"),
+    ("crew", "Crew"),
+    ("planets", "Planets"),
+    ("scores", "Scores"),
+    ("pace", "Pace"),
+)
+
+CSS = """
+body { font-family: system-ui, -apple-system, "Segoe UI", "Hiragino Sans", "Noto Sans JP", sans-serif;
+       margin: 0 auto; max-width: 78rem; padding: 1rem 2rem 4rem; color: #222; line-height: 1.45; }
+h1 { margin-bottom: 0.2rem; } h2 { border-bottom: 2px solid #3b6ea8; padding-bottom: 0.2rem; margin-top: 2.5rem; }
+h3 { margin-top: 1.8rem; }
+nav a { margin-right: 1rem; }
+table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.9rem; }
+th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; vertical-align: top; }
+th { background: #eef2f7; } td.text, th.text { text-align: left; }
+tr:target, li:target { background: #fff3c4; }
+tr.out td { background: #fde8e4; }
+.warning { background: #fff3c4; border-left: 6px solid #d9822b; padding: 0.6rem 1rem; margin: 0.8rem 0; }
+.findings li { margin: 0.3rem 0; }
+.note { color: #555; font-size: 0.9rem; }
+figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
+code { background: #f3f3f3; padding: 0 0.2rem; }
+"""
+
+
+def write_json(data: Mapping[str, Any], path: Path) -> None:
+    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+
+
+def write_report(summary: dict[str, Any], out_dir: Path) -> None:
+    """Write ``summary.json`` and ``report.html`` into ``out_dir`` (made if missing)."""
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_json(summary, out_dir / "summary.json")
+    (out_dir / "report.html").write_text(render_report(summary), encoding="utf-8")
+
+
+# -- HTML pieces ----------------------------------------------------------------------------
+
+
+def esc(value: Any) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def table(
+    headers: Sequence[str],
+    rows: Iterable[Sequence[str]],
+    *,
+    text_columns: int = 1,
+    row_ids: Sequence[str | None] | None = None,
+    marked: Sequence[bool] | None = None,
+) -> str:
+    """An HTML table of already-escaped cells; the first ``text_columns`` are left-aligned."""
+    rows = list(rows)
+    head = "".join(
+        f'<th class="text">{h}</th>' if i < text_columns else f"<th>{h}</th>" for i, h in enumerate(headers)
+    )
+    body = []
+    for index, row in enumerate(rows):
+        cells = "".join(
+            f'<td class="text">{c}</td>' if i < text_columns else f"<td>{c}</td>" for i, c in enumerate(row)
+        )
+        ident = row_ids[index] if row_ids else None
+        attributes = f' id="{esc(ident)}"' if ident else ""
+        if marked and marked[index]:
+            attributes += ' class="out"'
+        body.append(f"<tr{attributes}>{cells}</tr>")
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+
+
+def plot(kind: str, data: Mapping[str, Any]) -> str:
+    """The SVG of ``plots.<kind>(data)``; matplotlib is imported only when a plot is drawn."""
+    from stargazer_rules.analysis import plots
+
+    return getattr(plots, kind)(data)
+
+
+def figure(svg: str, caption: str) -> str:
+    return f"<figure>{svg}<figcaption class=\"note\">{esc(caption)}</figcaption></figure>"
+
+
+def page(title: str, body: str) -> str:
+    """A whole self-contained HTML document."""
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+    )
+
+
+def _rate_cells(figure: Mapping[str, Any]) -> list[str]:
+    """Cells of a rate: share, interval, count of n."""
+    return [pct(figure["rate"]), interval(figure), f"{number(figure['count'])} / {number(figure['n'])}"]
+
+
+def _mean(figure: Mapping[str, Any], digits: int = 2) -> str:
+    if figure["mean"] is None:
+        return "n/a"
+    return f"{figure['mean']:.{digits}f} [{figure['mean_low']:.{digits}f}, {figure['mean_high']:.{digits}f}]"
+
+
+def _counts(figure: Mapping[str, Any]) -> str:
+    return " ".join(f"{number(value)}:{number(count)}" for value, count in figure["counts"])
+
+
+# -- the report -----------------------------------------------------------------------------
+
+
+def render_report(summary: Mapping[str, Any]) -> str:
+    """report.html as text."""
+    run = summary["run"]
+    title = f"Stargazer balance report: {run['ruleset']['name']}, {run['players']} players, {number(run['games'])} games"
+    nav = "<nav>" + "".join(f'<a href="#{ident}">{esc(text)}</a>' for ident, text in SECTIONS) + "</nav>"
+    parts: list[Callable[[Mapping[str, Any]], str]] = [
+        _head,
+        _findings,
+        _seats,
+        _crew,
+        _planets,
+        _scores,
+        _pace,
+    ]
+    body = f"<h1>{esc(title)}</h1>\n{nav}\n" + "\n".join(part(summary) for part in parts)
+    body += (
+        '\n<p class="note">How to read this report: docs/simulation.md, "Reading the report". '
+        "Every figure here is also in summary.json beside this file.</p>"
+    )
+    return page(title, body)
+
+
+def _head(summary: Mapping[str, Any]) -> str:
+    run = summary["run"]
+    level = f"{100 * run['confidence']:g}%"
+    lineup = ", ".join(f"seat {i}: {spec}" for i, spec in enumerate(run["lineup"]))
+    rows = [
+        ["ruleset", f"{esc(run['ruleset']['name'])} <code>{esc(run['ruleset']['fingerprint'][:12])}</code>"],
+        ["players", number(run["players"])],
+        ["games", (f"{number(run['games'])} (index {run['first_index']} to {run['last_index']}; "
+                   f"{run['complete_blocks']} of {run['blocks']} blocks complete)")],
+        ["bots (lineup before rotation)", esc(lineup)],
+        ["intervals", f"{level} (Wilson for shares, Student's t for means)"],
+    ]
+    warnings = "".join(f'<div class="warning">{esc(w["text"])}</div>' for w in run["warnings"])
+    return (
+        '<section id="run"><p>Produced by the bots: <strong>'
+        + esc(", ".join(run["bots"]))
+        + "</strong>.</p>"
+        + warnings
+        + table(["", ""], rows, text_columns=2)
+        + "</section>"
+    )
+
+
+def _findings(summary: Mapping[str, Any]) -> str:
+    found = summary["findings"]
+    bounds = summary["run"]["bounds"]
+    if found:
+        items = "".join(
+            f'<li><a href="#{esc(f["anchor"])}">{esc(f["text"])}</a></li>' for f in found
+        )
+        listing = f'<ul class="findings">{items}</ul>'
+    else:
+        listing = "<p>No figure is outside the bounds below.</p>"
+    bound_rows = [[esc(key), esc(value)] for key, value in bounds.items()]
+    return (
+        '<section id="findings"><h2>Findings</h2>'
+        + listing
+        + '<details><summary class="note">The bounds (analysis.Bounds)</summary>'
+        + table(["bound", "value"], bound_rows)
+        + "</details></section>"
+    )
+
+
+def _seats(summary: Mapping[str, Any]) -> str:
+    part = summary["seats"]
+    fair = part["fair_share"]
+    rows = []
+    for seat in part["seats"]:
+        rows.append(
+            [esc(seat["label"] + (" (start player)" if seat["seat"] == 0 else "")), *_rate_cells(seat["wins"]),
+             "outside the interval" if seat["excludes_fair"] else "inside the interval", _mean(seat["score"])]
+        )
+    chi = part["chi_square"]
+    balance = part["balance"]
+    needed = part["games_needed"]
+    ties = part["ties"]
+    detect = needed["detectable_advantage"]
+    lines = [
+        (f"Chi-square test of equal win shares across seats: statistic {number(chi['statistic'], 2)}, "
+        f"{chi['df']} degrees of freedom, p = {'n/a' if chi['p'] is None else format(chi['p'], '.3g')} "
+        f"(n = {number(chi['n'])} games)."),
+        (f"Balance number: <strong>{balance['value']:.3f}</strong> (1 minus the largest gap between two seats' "
+        f"win shares: seat {balance['best_seat'] + 1} vs seat {balance['worst_seat'] + 1}, "
+        f"{points(balance['gap'])} points; n = {number(balance['n'])} games)."),
+        f'<span id="{anchor("seats", "ties")}">Shared wins (ties): {rate_text(ties)} of {number(ties["n"])} games.</span>',
+        (f"Games needed to detect a seat that wins {points(needed['advantage'], 0)} points more than fair "
+        f"({pct(fair)}) with {pct(needed['power'], 0)} power: <strong>{number(needed['games'])}</strong>; "
+        f"this run has {number(needed['have'])}, enough to detect about {points(detect)} points."),
+    ]
+    table_part = summary["table_seats"]
+    table_rows = [[esc(seat["label"]), *_rate_cells(seat["wins"])] for seat in table_part["seats"]]
+    return (
+        f'<section id="seats"><h2>Seats</h2>'
+        f'<p class="note">Seats in turn order: seat 1 is the start player of the deal. A seat wins 1 per game '
+        f"won, 1/2 per two-way shared win; the fair share is {pct(fair)}.</p>"
+        + figure(plot("seats", summary), "Bars: win share; whiskers: interval; dashed: the fair share.")
+        + table(
+            ["seat", "win share", "interval", "wins / games", f"fair {pct(fair)}", "mean score [interval]"],
+            rows,
+            marked=[seat["excludes_fair"] for seat in part["seats"]],
+        )
+        + "".join(f"<p>{line}</p>" for line in lines)
+        + f'<h3>By table seat</h3><p class="note">The seat numbers of the game lines (0 first), whoever '
+        f"starts; chi-square p = {'n/a' if table_part['chi_square']['p'] is None else format(table_part['chi_square']['p'], '.3g')}.</p>"
+        + table(["table seat", "win share", "interval", "wins / games"], table_rows)
+        + "</section>"
+    )
+
+
+def _crew(summary: Mapping[str, Any]) -> str:
+    part = summary["crew"]
+    rows, ids = [], []
+    for card in part["cards"]:
+        advantage = card["picker_advantage"]
+        motivation = card["motivation_vp"]
+        rows.append(
+            [
+                esc(both_names(summary, "crew", card["crew"])) + (" (always)" if card["always_in_play"] else ""),
+                f"{number(card['in_play']['count'])} / {number(card['in_play']['n'])}",
+                number(card["rounds_in_play"]),
+                rate_text(card["picked"]),
+                rate_text(card["picked_first"]),
+                rate_text(card["games_picked"]),
+                _mean(card["pick_round"]) + f"<br><span class='note'>{_counts(card['pick_round'])}</span>",
+                _mean(card["pick_order"]) + f"<br><span class='note'>{_counts(card['pick_order'])}</span>",
+                f"{number(motivation['total'])} ({_mean(motivation['per_pick'])} per pick)",
+                f"{rate_text(card['picker_wins'])}<br>n = {number(card['picker_wins']['n'])}",
+                f"{rate_text(card['other_wins'])}<br>n = {number(card['other_wins']['n'])}",
+                "n/a" if advantage["difference"] is None else
+                f"{points(advantage['difference'], sign=True)} [{points(advantage['low'], sign=True)}, "
+                f"{points(advantage['high'], sign=True)}]",
+            ]
+        )
+        ids.append(anchor("crew", card["crew"]))
+    return (
+        '<section id="crew"><h2>Crew</h2>'
+        '<p class="note">"Picked" and "picked first" are shares of the rounds the crew was in play (one pick '
+        "per crew per round at most). Pick round and pick order (1 = first pick of the round) are means with "
+        "intervals, then value:count. Motivation VP is the bonus taken when picking it. Win shares compare "
+        "the players who picked the crew at least once in a game with the other players of the same games; "
+        "the difference is in points with Newcombe's interval.</p>"
+        + figure(plot("crew_picks", summary), "Share of rounds in play the crew is picked (left) and picked first (right).")
+        + figure(plot("crew_wins", summary), "Win share of its pickers against the other players of the same games.")
+        + table(
+            ["crew", "games in play", "rounds in play", "picked", "picked first", "games picked",
+             "pick round", "pick order", "motivation VP", "pickers win", "others win", "difference (points)"],
+            rows,
+            row_ids=ids,
+        )
+        + "</section>"
+    )
+
+
+def _track(track: Sequence[int] | None) -> str:
+    if not track:
+        return "n/a"
+    return " ".join(f"{row}:{'✗' if value == 0 else value}" for row, value in enumerate(track, start=1))
+
+
+def _ranks(card: Mapping[str, Any]) -> str:
+    return "<br>".join(
+        f"{r['rank']}: {r['mean_vp']:.2f} (n = {number(r['n'])}"
+        + (f"; {number(r['vp_lost_to_free_cubes'])} VP to free cubes" if r["free_cube_ranks"] else "")
+        + ")"
+        for r in card["vp_by_rank"]
+    )
+
+
+def _accident_rows(card: Mapping[str, Any]) -> str:
+    if card.get("accident_rows") is None:
+        return "n/a"
+    if not card["accident_rows"]:
+        return "none"
+    return "<br>".join(
+        f"row {row['row']}: reached {pct(row['reached']['rate'])}, first place on it {pct(row['scored_by_first']['rate'])}"
+        for row in card["accident_rows"]
+    )
+
+
+def _planet_cells(summary: Mapping[str, Any], card: Mapping[str, Any]) -> list[str]:
+    top = card["top_square"]
+    return [
+        f"{number(card['in_play']['count'])} / {number(card['in_play']['n'])}",
+        f"{_mean(top)}<br><span class='note'>{_counts(top)}</span>",
+        f"{rate_text(card['accident'])}<br>n = {number(card['accident']['n'])}",
+        rate_text(card["full"]),
+        f"{_mean(card['owners'])}<br><span class='note'>{_counts(card['owners'])}</span>",
+        rate_text(card["free_cubes_rank"]),
+        _ranks(card),
+    ]
+
+
+def _planets(summary: Mapping[str, Any]) -> str:
+    part = summary["planets"]
+    headers = ["games in play", "top square reached", "first place scores an accident", "filled",
+               "owners (players)", "free cubes ranked", "mean VP paid per rank"]
+    rows = [
+        [esc(both_names(summary, "planets", c["planet"])), esc(name(summary, "colours", c["colour"])),
+         _track(c["track"]), _accident_rows(c), *_planet_cells(summary, c)]
+        for c in part["cards"]
+    ]
+    colour_rows = [
+        [esc(both_names(summary, "colours", c["colour"])), number(c["planet_games"]), *_planet_cells(summary, c)]
+        for c in part["colours"]
+    ]
+    return (
+        '<section id="planets"><h2>Planets</h2>'
+        '<p class="note">Per planet card, over the games it was in play: the top square (the row first place '
+        "scores, R16), how often that row is an accident (of the games with any cube), each accident row: how "
+        "often the track reached it and how often first place scored it; how often the planet filled; how many "
+        "players owned cubes on it; how often free cubes (the virtual player) took a rank; the mean VP each rank "
+        "was paid (VP of a rank taken by free cubes are lost).</p>"
+        + figure(plot("planet_accidents", summary), "First place scores an accident (left), the planet fills (right).")
+        + figure(plot("planet_rows", summary), "Where tracks end: share of games per final top square.")
+        + table(["planet", "colour", "track (row:VP, ✗ accident)", "accident rows", *headers], rows,
+                text_columns=4, row_ids=[anchor("planet", c["planet"]) for c in part["cards"]])
+        + '<h3 id="planets-colours">By colour</h3><p class="note">All planets of a colour together; '
+        "\"planet games\" counts each planet of the colour in each game.</p>"
+        + table(["colour", "planet games", *headers], colour_rows,
+                row_ids=[anchor("colour", c["colour"]) for c in part["colours"]])
+        + "</section>"
+    )
+
+
+def _scores(summary: Mapping[str, Any]) -> str:
+    part = summary["scores"]
+    bot_rows = [
+        [esc(bot["bot"]), number(bot["seat_games"]), _mean(bot["total"]), number(bot["total"]["sd"], 1),
+         " / ".join(number(bot["total"][key]) for key in ("min", "p25", "median", "p75", "max")),
+         rate_text(bot["wins"]), pct(bot["fair_share"])]
+        for bot in part["by_bot"]
+    ]
+    parts = part["components"]
+    vp_rows = [
+        [label, number(parts[key]["vp"]), pct(parts[key]["share"]), _mean(parts[key]["per_seat_game"]),
+         number(parts[key]["per_seat_game"]["n"])]
+        for key, label in (("majority", "planet majority"), ("bonus", "major-planet bonus"), ("play", "VP scored during play"))
+    ]
+    round_rows = [
+        [number(r["round"]), number(r["games"]), f"{r['mean']:.1f}", f"{r['p10']:.1f} – {r['p90']:.1f}", f"{r['leader_mean']:.1f}"]
+        for r in part["by_round"]
+    ]
+    margin, leads = part["margin"], part["lead_changes"]
+    return (
+        '<section id="scores"><h2>Scores</h2>'
+        '<h3 id="scores-bots">Final score by bot</h3>'
+        + figure(plot("scores_by_bot", summary), "Box: quartiles; whiskers: 10th to 90th percentile; triangle: mean.")
+        + table(["bot", "seat-games", "mean [interval]", "sd", "min / p25 / median / p75 / max", "win share", "fair"], bot_rows)
+        + '<h3 id="scores-vp">Where the VP come from</h3>'
+        + figure(plot("vp_sources", summary), "Share of all VP scored, over every seat of every game.")
+        + table(["source", "VP", "share", "mean per seat-game [interval]", "seat-games"], vp_rows)
+        + '<h3 id="scores-rounds">Score by round</h3>'
+        + figure(plot("score_by_round", summary), "Provisional totals at the end of each round (games lasting that long).")
+        + table(["round", "games", "mean", "10th – 90th percentile", "leader's mean"], round_rows)
+        + '<h3 id="scores-margin">Winning margin and lead changes</h3>'
+        + figure(plot("margins", summary), "Winning margin: winner's total minus the best total of a seat that did not win.")
+        + f"<p>Winning margin: mean {_mean(margin)} VP, median {number(margin['median'])} "
+        f"(n = {number(margin['n'])} games with a loser). Lead changes per game (the sole leader after a round "
+        f"differs from the last sole leader): mean {_mean(leads)}, n = {number(leads['n'])} games.</p>"
+        + "</section>"
+    )
+
+
+def _pace(summary: Mapping[str, Any]) -> str:
+    part = summary["pace"]
+    trigger_rows = [[esc(t["trigger"]), *_rate_cells(t), number(t["alone"])] for t in part["triggers"]]
+    rounds, options, decisions = part["rounds"], part["options"], part["decisions"]
+    return (
+        '<section id="pace"><h2>Pace</h2>'
+        + figure(plot("pace", summary), "Rounds per game; which end condition fired; legal options per decision.")
+        + f"<p>Rounds per game: mean {_mean(rounds)}, median {number(rounds['median'])}, "
+        f"range {number(rounds['min'])}–{number(rounds['max'])} (n = {number(rounds['n'])} games).</p>"
+        + f'<h3 id="{anchor("pace", "triggers")}">End conditions</h3>'
+        + table(["condition", "share of games", "interval", "games", "the only one"], trigger_rows)
+        + f"<p>Decisions per game: mean {_mean(decisions)} (n = {number(decisions['n'])} games). "
+        f"Legal options per decision: mean {_mean(options)}, median {number(options['median'])}, "
+        f"90th percentile {number(options['p90'])}, max {number(options['max'])} (n = {number(options['n'])} "
+        f"decisions); forced decisions (one option): {rate_text(part['forced'])}.</p>"
+        + "</section>"
+    )
