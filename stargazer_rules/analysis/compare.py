@@ -1,0 +1,510 @@
+"""Two runs side by side: every metric of A and B, the difference B - A and its interval.
+
+Runs made by ``stargazer simulate`` with the same seed, games and lineup play the same deals,
+rotations and seatings (docs/simulation.md, "The plan of a run"), so game ``index`` i of run A
+and of run B differ only by the ruleset (or the bots). Comparing them game by game removes
+the luck of the deal from the difference: the interval of a *paired* difference is usually
+much narrower than that of two independent runs.
+
+How each difference gets its interval:
+
+- ``paired``: a per-game figure (a seat's share of the win, a tie, rounds, scores, an end
+  condition) over the games present in both runs with the same deal seed and rotation; the
+  mean difference with Student's t. Ratios (options per decision, a bot's win share, a share
+  of all VP) are linearised first (z_i = (x_i - R*d_i) / mean(d)), the standard Taylor method.
+- ``bootstrap``: the balance number (a maximum minus a minimum, not a mean): 1,000 paired
+  resamples of the games, a seeded generator, the percentile interval.
+- ``newcombe`` / ``welch``: figures of a card (crew, planet, colour), which is not in play in
+  every game, from the two summaries as independent samples.
+- ``none``: shown side by side only (the chi-square p-value).
+
+A difference is *significant* when its interval excludes 0. With many metrics some are flagged
+by chance (about 1 in 20 at 95%); the comparison says how many to expect.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+from stargazer_rules.analysis import stats
+from stargazer_rules.analysis.bounds import Bounds
+from stargazer_rules.analysis.labels import name
+from stargazer_rules.analysis.summary import (
+    _checked,
+    _credit,
+    _lead_changes,
+    _margin,
+    _plain,
+    summarize,
+)
+
+__all__ = ["COMPARISON_FORMAT", "compare_summaries", "write_comparison"]
+
+#: The ``format`` of comparison.json.
+COMPARISON_FORMAT = "stargazer-comparison/1"
+
+#: Bootstrap resamples for the balance number, and the generator's seed.
+BOOTSTRAP = 1000
+BOOTSTRAP_SEED = 20240601
+
+#: A per-game figure: (numerator, denominator), or None when the game has no such figure.
+PerGame = Callable[[Mapping[str, Any]], tuple[float, float] | None]
+
+
+def compare_summaries(
+    games_a: Sequence[Mapping[str, Any]],
+    games_b: Sequence[Mapping[str, Any]],
+    *,
+    label_a: str = "A",
+    label_b: str = "B",
+    bounds: Bounds | None = None,
+) -> dict[str, Any]:
+    """Compare two runs' games (the content of comparison.json); see the module docstring.
+
+    Each run is summarised (``summarize``) and its findings kept; games are paired by
+    ``index`` where both runs have the index with the same deal seed and rotation.
+    """
+    bounds = bounds or Bounds()
+    conf = bounds.confidence
+    played_a, played_b = _checked(games_a), _checked(games_b)
+    summary_a, summary_b = summarize(played_a, bounds=bounds), summarize(played_b, bounds=bounds)
+    pairs, pairing, warnings = _pairs(played_a, played_b)
+    context = _Context(played_a, played_b, pairs, conf)
+    metrics: list[dict[str, Any]] = []
+    metrics += _seat_metrics(context, summary_a, summary_b)
+    metrics += _score_metrics(context, summary_a, summary_b)
+    metrics += _pace_metrics(context, summary_a, summary_b)
+    metrics += _crew_metrics(summary_a, summary_b, conf)
+    metrics += _planet_metrics(summary_a, summary_b, conf)
+    comparison = {
+        "format": COMPARISON_FORMAT,
+        "confidence": conf,
+        "a": {"label": label_a, "run": summary_a["run"], "findings": summary_a["findings"], "names": summary_a["names"]},
+        "b": {"label": label_b, "run": summary_b["run"], "findings": summary_b["findings"], "names": summary_b["names"]},
+        "pairing": pairing,
+        "warnings": warnings,
+        "metrics": metrics,
+        "significant": sum(1 for metric in metrics if metric["significant"]),
+        "tested": sum(1 for metric in metrics if metric["difference"] is not None),
+    }
+    return _plain(comparison)
+
+
+def write_comparison(comparison: dict[str, Any], out_dir: Path) -> None:
+    """Write ``comparison.json`` and a self-contained ``comparison.html`` into ``out_dir``."""
+    from stargazer_rules.analysis.comparison_report import render_comparison
+    from stargazer_rules.analysis.report import write_json
+
+    out_dir = Path(out_dir)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    write_json(comparison, out_dir / "comparison.json")
+    (out_dir / "comparison.html").write_text(render_comparison(comparison), encoding="utf-8")
+
+
+# -- pairing --------------------------------------------------------------------------------
+
+
+def _pairs(
+    played_a: Sequence[Mapping[str, Any]], played_b: Sequence[Mapping[str, Any]]
+) -> tuple[list[tuple[Mapping[str, Any], Mapping[str, Any]]], dict[str, Any], list[str]]:
+    by_index_b = {game["index"]: game for game in played_b}
+    pairs, mismatched, seating = [], 0, 0
+    for game in played_a:
+        other = by_index_b.get(game["index"])
+        if other is None:
+            continue
+        if (game.get("deal_seed"), game["rotation"], game["players"]) != (
+            other.get("deal_seed"),
+            other["rotation"],
+            other["players"],
+        ):
+            mismatched += 1
+            continue
+        seating += game["seating"] != other["seating"]
+        pairs.append((game, other))
+    indices_a = {game["index"] for game in played_a}
+    warnings = []
+    if mismatched:
+        warnings.append(
+            f"{mismatched} game indices have different deal seeds or rotations in the two runs and are not paired."
+        )
+    if seating:
+        warnings.append(f"{seating} paired games seat different bots: the difference includes the bots.")
+    if len(pairs) < 2:
+        warnings.append("Fewer than 2 paired games: differences are computed as between independent runs.")
+    pairing = {
+        "pairs": len(pairs),
+        "only_a": len(indices_a - set(by_index_b)),
+        "only_b": len(set(by_index_b) - indices_a),
+        "mismatched": mismatched,
+        "seating_differs": seating,
+        "paired": len(pairs) >= 2,
+    }
+    return pairs, pairing, warnings
+
+
+class _Context:
+    """The games of both runs and their pairs, for per-game metrics."""
+
+    def __init__(self, played_a, played_b, pairs, confidence: float) -> None:
+        self.played_a = played_a
+        self.played_b = played_b
+        self.pairs = pairs
+        self.confidence = confidence
+
+
+# -- metric records -------------------------------------------------------------------------
+
+
+def _side(value: float | None, n: int, low: float | None = None, high: float | None = None) -> dict[str, Any]:
+    return {"value": value, "n": n, "low": low, "high": high}
+
+
+def _metric(
+    ident: str,
+    section: str,
+    label: str,
+    kind: str,
+    a: Mapping[str, Any],
+    b: Mapping[str, Any],
+    difference: tuple[float, float, float] | None,
+    method: str,
+    *,
+    headline: bool = False,
+    anchor: str | None = None,
+    pairs: int | None = None,
+) -> dict[str, Any]:
+    diff, low, high = difference if difference is not None else (None, None, None)
+    return {
+        "id": ident,
+        "section": section,
+        "label": label,
+        "kind": kind,
+        "headline": headline,
+        "anchor": anchor or section,
+        "a": dict(a),
+        "b": dict(b),
+        "difference": diff,
+        "low": low,
+        "high": high,
+        "method": method if difference is not None else "none",
+        "pairs": pairs,
+        "significant": difference is not None and (low > 0 or high < 0),
+    }
+
+
+def _ratio(values: Sequence[tuple[float, float]]) -> float | None:
+    denominator = sum(d for _, d in values)
+    return sum(x for x, _ in values) / denominator if denominator else None
+
+
+def _linearised(values: Sequence[tuple[float, float]]) -> list[float]:
+    """Per-game values whose mean's variance is the ratio's (Taylor linearisation)."""
+    ratio = _ratio(values) or 0.0
+    mean_d = sum(d for _, d in values) / len(values)
+    return [(x - ratio * d) / mean_d for x, d in values]
+
+
+def _per_game(
+    context: _Context,
+    ident: str,
+    section: str,
+    label: str,
+    kind: str,
+    figure: PerGame,
+    *,
+    headline: bool = False,
+    anchor: str | None = None,
+) -> dict[str, Any] | None:
+    """A metric from a per-game figure: each run's value over all its games; the difference
+    over the paired games (or, without pairs, between the runs as independent samples)."""
+    conf = context.confidence
+    values_a = [v for v in map(figure, context.played_a) if v is not None and v[1] > 0]
+    values_b = [v for v in map(figure, context.played_b) if v is not None and v[1] > 0]
+    if not values_a and not values_b:
+        return None
+    side_a = _side_of(values_a, kind, conf)
+    side_b = _side_of(values_b, kind, conf)
+    paired = []
+    for game_a, game_b in context.pairs:
+        va, vb = figure(game_a), figure(game_b)
+        if va is not None and vb is not None and va[1] > 0 and vb[1] > 0:
+            paired.append((va, vb))
+    if len(paired) >= 2:
+        ratio_a, ratio_b = _ratio([p[0] for p in paired]), _ratio([p[1] for p in paired])
+        z_a, z_b = _linearised([p[0] for p in paired]), _linearised([p[1] for p in paired])
+        _, low, high = stats.paired(z_a, z_b, conf)
+        difference = ratio_b - ratio_a
+        result = (difference, difference + low, difference + high)
+        method = "paired"
+    elif len(values_a) >= 2 and len(values_b) >= 2:
+        # linearised values have mean 0: Welch's interval around 0 is the half-width
+        _, low, high = stats.welch(_linearised(values_a), _linearised(values_b), conf)
+        difference = _ratio(values_b) - _ratio(values_a)
+        result = (difference, difference + low, difference + high)
+        method = "welch"
+    else:
+        result, method = None, "none"
+    return _metric(ident, section, label, kind, side_a, side_b, result, method,
+                   headline=headline, anchor=anchor, pairs=len(paired))
+
+
+def _side_of(values: Sequence[tuple[float, float]], kind: str, conf: float) -> dict[str, Any]:
+    if not values:
+        return _side(None, 0)
+    ratio = _ratio(values)
+    if kind == "rate" and all(d == 1 for _, d in values):
+        low, high = stats.wilson(sum(x for x, _ in values), len(values), conf)
+        return _side(ratio, len(values), low, high)
+    if len(values) < 2:
+        return _side(ratio, len(values))
+    z = _linearised(values)
+    _, low, high = stats.mean_interval(z, conf)
+    return _side(ratio, len(values), ratio + low, ratio + high)
+
+
+# -- seats ----------------------------------------------------------------------------------
+
+
+def _seat_credit(position: int) -> PerGame:
+    def figure(game: Mapping[str, Any]) -> tuple[float, float] | None:
+        if position >= game["players"]:
+            return None
+        seat = (game["setup"]["start_player"] + position) % game["players"]
+        return _credit(game, seat), 1.0
+
+    return figure
+
+
+def _tie(game: Mapping[str, Any]) -> tuple[float, float]:
+    return float(len(game["winners"]) > 1), 1.0
+
+
+def _seat_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> list[dict[str, Any]]:
+    players = max(summary_a["run"]["players"], summary_b["run"]["players"])
+    metrics = []
+    for position in range(players):
+        metric = _per_game(
+            context, f"seats.{position + 1}.win_share", "seats", f"Seat {position + 1} win share", "rate",
+            _seat_credit(position), headline=True,
+        )
+        if metric is not None:
+            metrics.append(metric)
+    metrics.append(_balance_metric(context, summary_a, summary_b))
+    p_a, p_b = summary_a["seats"]["chi_square"]["p"], summary_b["seats"]["chi_square"]["p"]
+    metrics.append(
+        _metric("seats.chi_square_p", "seats", "Seat chi-square p", "p",
+                _side(p_a, summary_a["seats"]["games"]), _side(p_b, summary_b["seats"]["games"]),
+                None, "none", headline=True)
+    )
+    metrics.append(_per_game(context, "seats.ties", "seats", "Shared wins (ties)", "rate", _tie, headline=True))
+    return metrics
+
+
+def _credit_rows(games: Sequence[Mapping[str, Any]], players: int) -> list[list[float]]:
+    return [
+        [_credit(game, (game["setup"]["start_player"] + position) % players) for position in range(players)]
+        for game in games
+    ]
+
+
+def _balance_of(rows: Any) -> Any:
+    """Balance numbers of resampled credit matrices: axis -2 are games, axis -1 seats."""
+    shares = rows.mean(axis=-2)
+    return 1 - (shares.max(axis=-1) - shares.min(axis=-1))
+
+
+def _balance_metric(context: _Context, summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> dict[str, Any]:
+    import numpy as np
+
+    conf = context.confidence
+    balance_a, balance_b = summary_a["seats"]["balance"], summary_b["seats"]["balance"]
+    side_a, side_b = _side(balance_a["value"], balance_a["n"]), _side(balance_b["value"], balance_b["n"])
+    players_a, players_b = summary_a["run"]["players"], summary_b["run"]["players"]
+    rng = np.random.default_rng(BOOTSTRAP_SEED)
+    alpha = (1 - conf) / 2
+    if players_a != players_b:
+        return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
+    if len(context.pairs) >= 2:
+        rows_a = np.array(_credit_rows([a for a, _ in context.pairs], players_a))
+        rows_b = np.array(_credit_rows([b for _, b in context.pairs], players_b))
+        draws = []
+        for _ in range(BOOTSTRAP // 100):
+            picks = rng.integers(0, len(rows_a), size=(100, len(rows_a)))
+            draws.append(_balance_of(rows_b[picks]) - _balance_of(rows_a[picks]))
+        method, pairs = "bootstrap", len(context.pairs)
+        difference = float(_balance_of(rows_b) - _balance_of(rows_a))
+    else:
+        rows_a = np.array(_credit_rows(context.played_a, players_a))
+        rows_b = np.array(_credit_rows(context.played_b, players_b))
+        if len(rows_a) < 2 or len(rows_b) < 2:
+            return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
+        draws = []
+        for _ in range(BOOTSTRAP // 100):
+            picks_a = rng.integers(0, len(rows_a), size=(100, len(rows_a)))
+            picks_b = rng.integers(0, len(rows_b), size=(100, len(rows_b)))
+            draws.append(_balance_of(rows_b[picks_b]) - _balance_of(rows_a[picks_a]))
+        method, pairs = "bootstrap", 0
+        difference = balance_b["value"] - balance_a["value"]
+    spread = np.concatenate(draws)
+    low, high = (float(q) for q in np.quantile(spread, [alpha, 1 - alpha]))
+    return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b,
+                   (difference, min(low, difference), max(high, difference)), method, headline=True, pairs=pairs)
+
+
+# -- scores and pace ------------------------------------------------------------------------
+
+
+def _seat_mean(part: str) -> PerGame:
+    def figure(game: Mapping[str, Any]) -> tuple[float, float]:
+        return float(sum(seat[part] for seat in game["score_sheet"]["seats"])), float(game["players"])
+
+    return figure
+
+
+def _vp_share(part: str) -> PerGame:
+    def figure(game: Mapping[str, Any]) -> tuple[float, float]:
+        seats = game["score_sheet"]["seats"]
+        return float(sum(seat[f"{part}_vp"] for seat in seats)), float(sum(seat["total"] for seat in seats))
+
+    return figure
+
+
+def _bot_figure(spec: str, what: str) -> PerGame:
+    def figure(game: Mapping[str, Any]) -> tuple[float, float] | None:
+        seats = [seat for seat, bot in enumerate(game["seating"]) if bot == spec]
+        if not seats:
+            return None
+        if what == "wins":
+            return sum(_credit(game, seat) for seat in seats), float(len(seats))
+        totals = {s["seat"]: s["total"] for s in game["score_sheet"]["seats"]}
+        return float(sum(totals[seat] for seat in seats)), float(len(seats))
+
+    return figure
+
+
+def _single(value: Callable[[Mapping[str, Any]], float | None]) -> PerGame:
+    def figure(game: Mapping[str, Any]) -> tuple[float, float] | None:
+        found = value(game)
+        return None if found is None else (float(found), 1.0)
+
+    return figure
+
+
+def _score_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> list[dict[str, Any]]:
+    candidates = [
+        _per_game(context, "scores.total", "scores", "Mean final score", "mean", _seat_mean("total"), headline=True, anchor="scores-bots"),
+    ]
+    for part, label in (("majority", "planet majority"), ("bonus", "the major-planet bonus"), ("play", "play")):
+        candidates.append(_per_game(context, f"scores.{part}.mean", "scores", f"Mean VP per seat from {label}", "mean",
+                                    _seat_mean(f"{part}_vp"), anchor="scores-vp"))
+        candidates.append(_per_game(context, f"scores.{part}.share", "scores", f"Share of all VP from {label}", "rate",
+                                    _vp_share(part), anchor="scores-vp"))
+    specs = sorted({bot["bot"] for s in (summary_a, summary_b) for bot in s["scores"]["by_bot"]})
+    for spec in specs:
+        candidates.append(_per_game(context, f"scores.bot.{spec}.wins", "scores", f"{spec}: win share", "rate",
+                                    _bot_figure(spec, "wins"), anchor="scores-bots"))
+        candidates.append(_per_game(context, f"scores.bot.{spec}.total", "scores", f"{spec}: mean final score", "mean",
+                                    _bot_figure(spec, "total"), anchor="scores-bots"))
+    candidates.append(_per_game(context, "scores.margin", "scores", "Winning margin", "mean", _single(_margin),
+                                headline=True, anchor="scores-margin"))
+    candidates.append(_per_game(context, "scores.lead_changes", "scores", "Lead changes per game", "mean",
+                                _single(lambda game: _lead_changes(game["score_by_round"])), headline=True, anchor="scores-margin"))
+    return [metric for metric in candidates if metric is not None]
+
+
+def _trigger(name_: str) -> PerGame:
+    def figure(game: Mapping[str, Any]) -> tuple[float, float]:
+        return float(name_ in game["triggers"]), 1.0
+
+    return figure
+
+
+def _options(game: Mapping[str, Any]) -> tuple[float, float]:
+    return float(sum(game["options"])), float(len(game["options"]))
+
+
+def _forced(game: Mapping[str, Any]) -> tuple[float, float]:
+    return float(sum(1 for count in game["options"] if count == 1)), float(len(game["options"]))
+
+
+def _pace_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> list[dict[str, Any]]:
+    candidates = [
+        _per_game(context, "pace.rounds", "pace", "Rounds per game", "mean", _single(lambda g: g["rounds"]), headline=True),
+        _per_game(context, "pace.decisions", "pace", "Decisions per game", "mean", _single(lambda g: g["decisions"])),
+        _per_game(context, "pace.options", "pace", "Legal options per decision", "mean", _options),
+        _per_game(context, "pace.forced", "pace", "Forced decisions (one option)", "rate", _forced),
+    ]
+    triggers = sorted({t["trigger"] for s in (summary_a, summary_b) for t in s["pace"]["triggers"]})
+    for trigger in triggers:
+        candidates.append(_per_game(context, f"pace.trigger.{trigger}", "pace", f"Games ending by {trigger}", "rate",
+                                    _trigger(trigger), anchor="pace-triggers"))
+    return [metric for metric in candidates if metric is not None]
+
+
+# -- cards (independent samples, from the summaries) ----------------------------------------
+
+
+def _rate_metric(ident: str, section: str, label: str, anchor: str, a: Mapping[str, Any] | None,
+                 b: Mapping[str, Any] | None, conf: float) -> dict[str, Any]:
+    side_a = _side(a["rate"], a["n"], a["low"], a["high"]) if a else _side(None, 0)
+    side_b = _side(b["rate"], b["n"], b["low"], b["high"]) if b else _side(None, 0)
+    difference = None
+    if a and b and a["n"] and b["n"]:
+        diff, low, high = stats.newcombe(b["count"], b["n"], a["count"], a["n"], conf)
+        difference = (diff, low, high)
+    return _metric(ident, section, label, "rate", side_a, side_b, difference, "newcombe", anchor=anchor)
+
+
+def _mean_metric(ident: str, section: str, label: str, anchor: str, a: Mapping[str, Any] | None,
+                 b: Mapping[str, Any] | None, conf: float) -> dict[str, Any]:
+    side_a = _side(a["mean"], a["n"], a["mean_low"], a["mean_high"]) if a else _side(None, 0)
+    side_b = _side(b["mean"], b["n"], b["mean_low"], b["mean_high"]) if b else _side(None, 0)
+    difference = None
+    if a and b and a["n"] and b["n"]:
+        difference = stats.welch_moments((a["mean"], a["sd"], a["n"]), (b["mean"], b["sd"], b["n"]), conf)
+    return _metric(ident, section, label, "mean", side_a, side_b, difference, "welch", anchor=anchor)
+
+
+def _by_key(cards: Sequence[Mapping[str, Any]], key: str) -> dict[str, Mapping[str, Any]]:
+    return {card[key]: card for card in cards}
+
+
+def _crew_metrics(summary_a: Mapping[str, Any], summary_b: Mapping[str, Any], conf: float) -> list[dict[str, Any]]:
+    cards_a, cards_b = _by_key(summary_a["crew"]["cards"], "crew"), _by_key(summary_b["crew"]["cards"], "crew")
+    order = list(cards_a) + [crew for crew in cards_b if crew not in cards_a]
+    metrics = []
+    for crew in order:
+        a, b = cards_a.get(crew), cards_b.get(crew)
+        shown = name(summary_b if b else summary_a, "crew", crew)
+        link = f"crew-{crew}"
+        for key, label in (("picked", "picked"), ("picked_first", "picked first"), ("picker_wins", "pickers win")):
+            metrics.append(_rate_metric(f"crew.{crew}.{key}", "crew", f"{shown}: {label}", link,
+                                        a and a[key], b and b[key], conf))
+        metrics.append(_mean_metric(f"crew.{crew}.motivation_vp", "crew", f"{shown}: motivation VP per pick", link,
+                                    a and a["motivation_vp"]["per_pick"], b and b["motivation_vp"]["per_pick"], conf))
+    return metrics
+
+
+def _planet_metrics(summary_a: Mapping[str, Any], summary_b: Mapping[str, Any], conf: float) -> list[dict[str, Any]]:
+    metrics = []
+    for part, key, kind in (("cards", "planet", "planets"), ("colours", "colour", "colours")):
+        cards_a, cards_b = _by_key(summary_a["planets"][part], key), _by_key(summary_b["planets"][part], key)
+        order = list(cards_a) + [card for card in cards_b if card not in cards_a]
+        for card in order:
+            a, b = cards_a.get(card), cards_b.get(card)
+            shown = name(summary_b if b else summary_a, kind, card)
+            link = f"{'planet' if key == 'planet' else 'colour'}-{card}"
+            prefix = f"planets.{key}.{card}"
+            metrics.append(_rate_metric(f"{prefix}.accident", "planets", f"{shown}: accident for first place", link,
+                                        a and a["accident"], b and b["accident"], conf))
+            metrics.append(_rate_metric(f"{prefix}.full", "planets", f"{shown}: filled", link,
+                                        a and a["full"], b and b["full"], conf))
+            metrics.append(_mean_metric(f"{prefix}.top_square", "planets", f"{shown}: top square", link,
+                                        a and a["top_square"], b and b["top_square"], conf))
+            metrics.append(_mean_metric(f"{prefix}.owners", "planets", f"{shown}: owners", link,
+                                        a and a["owners"], b and b["owners"], conf))
+    return metrics
+
