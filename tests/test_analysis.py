@@ -1,0 +1,539 @@
+"""The balance analysis: summary figures against hand counts, statistics against published
+values, the report's sections and self-containment, findings, and comparisons of two runs.
+
+Games come from ``tests/simulated_games.py``: seeded games built into games.jsonl lines exactly
+as docs/simulation.md describes them.
+"""
+
+from __future__ import annotations
+
+import copy
+import doctest
+import json
+import random
+import re
+from collections import Counter, defaultdict
+from pathlib import Path
+
+import pytest
+import simulated_games
+
+from stargazer_rules import analysis
+from stargazer_rules.analysis import (
+    Bounds,
+    compare_summaries,
+    stats,
+    summarize,
+    terminal_comparison,
+    terminal_summary,
+)
+from stargazer_rules.analysis.report import render_report, write_report
+from stargazer_rules.analysis.summary import _lead_changes, _margin
+
+#: A run of 200 four-player random games (50 blocks), and one of 8 for hand counts.
+RUN = {"ruleset": "draft7", "lineup": ("random",) * 4, "blocks": 50}
+SMALL = {"ruleset": "draft7", "lineup": ("random",) * 4, "blocks": 2}
+
+#: A resource fetched from outside the page: src/href (or CSS url()) to http(s) or //host.
+EXTERNAL = re.compile(r"""(?:\b(?:src|href)\s*=\s*["']?|url\(\s*["']?)\s*(?:https?:)?//""", re.IGNORECASE)
+
+
+@pytest.fixture(scope="module")
+def games() -> list[dict]:
+    return simulated_games.run(**RUN)
+
+
+@pytest.fixture(scope="module")
+def summary(games: list[dict]) -> dict:
+    return summarize(games)
+
+
+@pytest.fixture(scope="module")
+def report_dir(summary: dict, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("report")
+    write_report(summary, out)
+    return out
+
+
+def _position(game: dict, seat: int) -> int:
+    return (seat - game["setup"]["start_player"]) % game["players"]
+
+
+# -- statistics against published values ---------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("successes", "n", "low", "high"),
+    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611), (1, 29, 0.0061, 0.1718)],
+)
+def test_wilson_interval_matches_newcombe_1998(successes: int, n: int, low: float, high: float) -> None:
+    """The Wilson score intervals of Newcombe (1998), Table I, to four decimals."""
+    found = stats.wilson(successes, n)
+    assert (round(found[0], 4), round(found[1], 4)) == (low, high)
+
+
+def test_wilson_interval_of_nothing_is_everything() -> None:
+    """No observation: the interval is [0, 1] and the stored rate is null."""
+    assert stats.wilson(0, 0) == (0.0, 1.0)
+    assert stats.rate(0, 0) == {"count": 0, "n": 0, "rate": None, "low": None, "high": None}
+
+
+def test_newcombe_difference_matches_published_examples() -> None:
+    """Method 10 of Newcombe (1998b): 56/70 - 48/80 and 9/10 - 3/10."""
+    assert [round(x, 4) for x in stats.newcombe(56, 70, 48, 80)] == [0.2, 0.0524, 0.3339]
+    assert [round(x, 4) for x in stats.newcombe(9, 10, 3, 10)] == [0.6, 0.1705, 0.809]
+
+
+def test_chi_square_p_matches_known_values() -> None:
+    """Pearson's statistic against equal shares, p from the chi-square survival function."""
+    result = stats.chi_square_uniform([30, 20, 25, 25])
+    assert result["statistic"] == 2.0 and result["df"] == 3
+    assert round(result["p"], 4) == 0.5724
+    assert round(stats.chi_square_uniform([60, 40, 50, 50])["p"], 4) == 0.2615
+    assert stats.chi_square_uniform([0, 0, 0])["p"] is None
+
+
+def test_games_needed_for_a_two_point_seat_advantage() -> None:
+    """25% vs 27% at 95% and 80% power: 3,736 games (the normal-approximation formula)."""
+    assert stats.games_needed(0.25, 0.02) == 3736
+    assert stats.games_needed(1 / 3, 0.02) == 4398
+
+
+def test_paired_and_welch_intervals() -> None:
+    """Identical pairs give a zero-width interval; a constant shift is exact; Welch is symmetric."""
+    assert stats.paired([1, 2, 3], [1, 2, 3]) == (0.0, 0.0, 0.0)
+    assert stats.paired([1, 2, 3], [2, 3, 4]) == (1.0, 1.0, 1.0)
+    difference, low, high = stats.welch([1, 2, 3, 4], [3, 4, 5, 6])
+    assert difference == 2.0 and round(low + high, 9) == 4.0 and low < 2 < high
+
+
+def test_stats_doctests() -> None:
+    """The examples in stats.py's docstrings hold."""
+    assert doctest.testmod(stats).failed == 0
+
+
+def test_bounds_refuse_nonsense() -> None:
+    """A share outside [0, 1] is refused with the bound's name."""
+    with pytest.raises(ValueError, match="Bounds.confidence"):
+        Bounds(confidence=1.5)
+    assert Bounds.from_json(Bounds().to_json()) == Bounds()
+
+
+# -- the summary: every section, every figure with its sample size -------------------------
+
+
+def test_summary_has_every_section(summary: dict) -> None:
+    """The issue's sections, and plain JSON (a round trip changes nothing)."""
+    assert summary["format"] == "stargazer-summary/1"
+    for key in ("run", "names", "findings", "seats", "table_seats", "crew", "planets", "scores", "pace"):
+        assert key in summary
+    seats = summary["seats"]
+    for key in ("seats", "chi_square", "games_needed", "ties", "balance", "fair_share"):
+        assert key in seats
+    card = summary["crew"]["cards"][0]
+    for key in ("in_play", "picked", "picked_first", "pick_round", "pick_order", "motivation_vp",
+                "picker_wins", "other_wins", "picker_advantage"):
+        assert key in card
+    planet = summary["planets"]["cards"][0]
+    for key in ("top_square", "accident", "accident_rows", "vp_by_rank", "owners", "full"):
+        assert key in planet
+    assert summary["planets"]["colours"]
+    for key in ("by_bot", "components", "margin", "by_round", "lead_changes"):
+        assert key in summary["scores"]
+    for key in ("rounds", "triggers", "options", "decisions", "forced"):
+        assert key in summary["pace"]
+    assert json.loads(json.dumps(summary)) == summary
+
+
+def _figures(value, path="$"):
+    if isinstance(value, dict):
+        yield path, value
+        for key, item in value.items():
+            yield from _figures(item, f"{path}.{key}")
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            yield from _figures(item, f"{path}[{index}]")
+
+
+def test_every_rate_and_mean_has_its_sample_size(summary: dict) -> None:
+    """Each rate carries n and its interval; each mean carries n."""
+    for path, figure in _figures(summary):
+        if "rate" in figure:
+            assert {"count", "n", "low", "high"} <= set(figure), path
+        if "mean" in figure or "mean_vp" in figure:
+            assert "n" in figure, path
+
+
+def test_run_says_which_bots_played_and_warns_of_random_play(summary: dict) -> None:
+    """The lineup is named, and random-only play carries the smoke-test warning."""
+    run = summary["run"]
+    assert run["lineup"] == ["random"] * 4 and run["bots"] == ["random"] and run["random_only"]
+    assert any("random play is a smoke test" in warning["text"] for warning in run["warnings"])
+    mixed = summarize(simulated_games.run(ruleset="draft7", lineup=("random", "first", "random", "first"), blocks=2))
+    assert mixed["run"]["lineup"] == ["random", "first", "random", "first"]
+    assert not mixed["run"]["random_only"]
+    assert not any(warning["kind"] == "random_only" for warning in mixed["run"]["warnings"])
+    assert [bot["bot"] for bot in mixed["scores"]["by_bot"]] == ["first", "random"]
+    assert [bot["seat_games"] for bot in mixed["scores"]["by_bot"]] == [16, 16]
+
+
+# -- hand counts on a handful of games -----------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def few() -> list[dict]:
+    return simulated_games.run(**SMALL)
+
+
+def test_seat_wins_match_a_hand_count(few: list[dict]) -> None:
+    """Seat shares (in turn order, shared wins split), ties, table seats and the balance number."""
+    summary = summarize(few)
+    by_position, by_table = [0.0] * 4, [0.0] * 4
+    for game in few:
+        for seat in game["winners"]:
+            by_position[_position(game, seat)] += 1 / len(game["winners"])
+            by_table[seat] += 1 / len(game["winners"])
+    found = [seat["wins"]["count"] for seat in summary["seats"]["seats"]]
+    assert found == pytest.approx(by_position)
+    assert [seat["wins"]["n"] for seat in summary["seats"]["seats"]] == [8] * 4
+    assert [seat["wins"]["count"] for seat in summary["table_seats"]["seats"]] == pytest.approx(by_table)
+    assert summary["seats"]["ties"]["count"] == sum(1 for game in few if len(game["winners"]) > 1)
+    shares = [count / 8 for count in by_position]
+    assert summary["seats"]["balance"]["value"] == pytest.approx(1 - (max(shares) - min(shares)))
+    expected = stats.chi_square_uniform(by_position)["p"]
+    assert summary["seats"]["chi_square"]["p"] == pytest.approx(expected, abs=1e-6)
+
+
+def test_crew_figures_match_a_hand_count(few: list[dict]) -> None:
+    """Picks, first picks, rounds in play, motivation VP and pickers' wins per crew card."""
+    summary = summarize(few)
+    picks, first, motivation, rounds_in = Counter(), Counter(), Counter(), Counter()
+    picker, other = defaultdict(lambda: [0.0, 0]), defaultdict(lambda: [0.0, 0])
+    for game in few:
+        in_play = ["armstrong", *game["setup"]["crew"]]
+        pickers = defaultdict(set)
+        for pick in game["picks"]:
+            picks[pick["crew"]] += 1
+            first[pick["crew"]] += pick["order"] == 1
+            motivation[pick["crew"]] += pick["motivation_vp"]
+            pickers[pick["crew"]].add(pick["seat"])
+        for crew in in_play:
+            rounds_in[crew] += game["rounds"]
+            for seat in range(4):
+                tally = picker[crew] if seat in pickers[crew] else other[crew]
+                tally[0] += 1 / len(game["winners"]) if seat in game["winners"] else 0
+                tally[1] += 1
+    cards = {card["crew"]: card for card in summary["crew"]["cards"]}
+    assert set(cards) == set(rounds_in)
+    for crew, card in cards.items():
+        assert card["picked"]["count"] == picks[crew], crew
+        assert card["picked"]["n"] == card["rounds_in_play"] == rounds_in[crew], crew
+        assert card["picked_first"]["count"] == first[crew], crew
+        assert card["motivation_vp"]["total"] == motivation[crew], crew
+        assert [card["picker_wins"]["count"], card["picker_wins"]["n"]] == pytest.approx(picker[crew]), crew
+        assert [card["other_wins"]["count"], card["other_wins"]["n"]] == pytest.approx(other[crew]), crew
+    assert cards["armstrong"]["always_in_play"] and cards["armstrong"]["in_play"]["count"] == 8
+    assert sum(card["picked_first"]["count"] for card in cards.values()) == sum(g["rounds"] for g in few)
+
+
+def test_planet_figures_match_a_hand_count(few: list[dict]) -> None:
+    """Accidents, fills, top squares and accident rows reached per planet card."""
+    summary = summarize(few)
+    accidents, full, games_in, tops = Counter(), Counter(), Counter(), defaultdict(list)
+    for game in few:
+        for result in game["score_sheet"]["planets"]:
+            games_in[result["planet"]] += 1
+            accidents[result["planet"]] += result["accident"]
+            full[result["planet"]] += result["full"]
+            tops[result["planet"]].append(result["top_square"])
+    cards = {card["planet"]: card for card in summary["planets"]["cards"]}
+    assert set(cards) == set(games_in)
+    for planet, card in cards.items():
+        assert card["in_play"]["count"] == games_in[planet]
+        assert card["accident"]["count"] == accidents[planet]
+        assert card["full"]["count"] == full[planet]
+        assert card["top_square"]["counts"] == sorted(Counter(tops[planet]).items()) or card["top_square"]["counts"] == [
+            [value, count] for value, count in sorted(Counter(tops[planet]).items())
+        ]
+        track = simulated_games.game_of("draft7").ruleset.planet(planet).track
+        assert card["track"] == list(track)
+        rows = [row for row, value in enumerate(track, start=1) if value == 0]
+        assert [row["row"] for row in card["accident_rows"]] == rows
+        for row in card["accident_rows"]:
+            assert row["reached"]["count"] == sum(1 for top in tops[planet] if top >= row["row"])
+            assert row["scored_by_first"]["count"] == sum(1 for top in tops[planet] if top == row["row"])
+    colours = {colour["colour"]: colour for colour in summary["planets"]["colours"]}
+    assert sum(colour["planet_games"] for colour in colours.values()) == 8 * 7
+
+
+def test_scores_and_pace_match_a_hand_count(few: list[dict]) -> None:
+    """VP sources, score by round, rounds, end conditions and options per decision."""
+    summary = summarize(few)
+    sheets = [seat for game in few for seat in game["score_sheet"]["seats"]]
+    components = summary["scores"]["components"]
+    assert components["majority"]["vp"] == sum(seat["majority_vp"] for seat in sheets)
+    assert components["bonus"]["vp"] == sum(seat["bonus_vp"] for seat in sheets)
+    assert components["play"]["vp"] == sum(seat["play_vp"] for seat in sheets)
+    assert components["all_vp"] == sum(seat["total"] for seat in sheets)
+    first_round = [total for game in few for total in game["score_by_round"][0]]
+    assert summary["scores"]["by_round"][0]["mean"] == pytest.approx(sum(first_round) / len(first_round))
+    assert summary["scores"]["by_round"][0]["games"] == 8
+    pace = summary["pace"]
+    assert pace["rounds"]["counts"] == [[r, c] for r, c in sorted(Counter(g["rounds"] for g in few).items())]
+    triggers = Counter(t for game in few for t in game["triggers"])
+    assert {t["trigger"]: t["count"] for t in pace["triggers"]} == dict(triggers)
+    options = [count for game in few for count in game["options"]]
+    assert pace["options"]["n"] == len(options) == sum(game["decisions"] for game in few)
+    assert pace["options"]["mean"] == pytest.approx(sum(options) / len(options), abs=1e-6)
+    assert pace["forced"]["count"] == options.count(1)
+
+
+def test_lead_changes_and_margin_by_hand() -> None:
+    """A tie keeps the last sole leader; the margin is over the best seat that did not win."""
+    assert _lead_changes([[1, 0], [0, 1], [1, 1], [2, 1], [3, 3], [3, 4]]) == 3
+    assert _lead_changes([[5, 5], [5, 5]]) == 0
+    game = {"winners": [2], "score_sheet": {"seats": [{"seat": s, "total": t} for s, t in enumerate([10, 14, 17, 3])]}}
+    assert _margin(game) == 3
+    game["winners"] = [0, 1, 2, 3]
+    assert _margin(game) is None
+
+
+# -- input: partial runs and bad lines -----------------------------------------------------
+
+
+def test_a_partial_run_still_builds_a_report(games: list[dict], tmp_path: Path) -> None:
+    """Games of an interrupted run (missing indices, in any order) summarise with a warning."""
+    partial = games[:13] + games[20:27]
+    random.Random(3).shuffle(partial)
+    summary = summarize(partial)
+    assert summary["run"]["games"] == 20
+    assert any(warning["kind"] == "partial" for warning in summary["run"]["warnings"])
+    write_report(summary, tmp_path)
+    assert (tmp_path / "report.html").stat().st_size > 0
+    assert json.loads((tmp_path / "summary.json").read_text(encoding="utf-8")) == summary
+
+
+def test_one_game_is_enough_for_a_summary(games: list[dict]) -> None:
+    """A single finished game gives a summary (intervals wide open), and a report renders."""
+    summary = summarize(games[:1])
+    assert summary["seats"]["games"] == 1
+    assert "<svg" in render_report(summary)
+
+
+def test_bad_input_is_refused_with_a_reason(games: list[dict]) -> None:
+    """No games, a line missing keys, or mixed player counts: ValueError saying what."""
+    with pytest.raises(ValueError, match="no finished games"):
+        summarize([])
+    broken = copy.deepcopy(games[0])
+    del broken["picks"]
+    with pytest.raises(ValueError, match="lacks picks"):
+        summarize([broken])
+    three = simulated_games.run(ruleset="draft7", lineup=("random",) * 3, blocks=1)
+    with pytest.raises(ValueError, match="mix player counts"):
+        summarize(games[:4] + three)
+
+
+def test_without_the_ruleset_cards_are_shown_by_id(games: list[dict]) -> None:
+    """A fingerprint the loader cannot match: ids instead of names, no accident rows, a warning."""
+    foreign = copy.deepcopy(games[:8])
+    for game in foreign:
+        game["ruleset"] = {"name": "draft-x", "fingerprint": "0" * 64}
+    summary = summarize(foreign)
+    assert summary["names"]["crew"] == {}
+    assert summary["crew"]["always_in_play"] == ["armstrong"]
+    assert summary["planets"]["cards"][0]["accident_rows"] is None
+    assert any(warning["kind"] == "no_ruleset" for warning in summary["run"]["warnings"])
+    assert "<svg" in render_report(summary)
+
+
+# -- the report ----------------------------------------------------------------------------
+
+
+def test_report_is_self_contained(report_dir: Path) -> None:
+    """No resource from the network, no script: inline CSS and inline SVG plots only."""
+    page = (report_dir / "report.html").read_text(encoding="utf-8")
+    assert not EXTERNAL.search(page)
+    assert "<script" not in page.lower() and "<link" not in page.lower()
+    assert page.count("<svg") >= 10 and "<style>" in page
+    assert "<?xml" not in page
+
+
+def test_report_has_every_section_and_links_findings(report_dir: Path, summary: dict) -> None:
+    """The sections' anchors, the lineup, the random-play warning, each finding's link target."""
+    page = (report_dir / "report.html").read_text(encoding="utf-8")
+    for ident in ("findings", "seats", "crew", "planets", "scores", "pace", "scores-bots", "scores-vp",
+                  "scores-rounds", "scores-margin", "pace-triggers", "seats-ties", "crew-navigator", "planet-lava-1",
+                  "colour-red"):
+        assert f'id="{ident}"' in page, ident
+    assert "random play is a smoke test" in page
+    assert "Captain Armstrong" in page and "アームストロング船長" in page
+    for finding in summary["findings"]:
+        assert f'href="#{finding["anchor"]}"' in page
+        assert f'id="{finding["anchor"]}"' in page
+    assert json.loads((report_dir / "summary.json").read_text(encoding="utf-8")) == summary
+
+
+def test_terminal_summary_is_a_short_table(summary: dict) -> None:
+    """Seat shares with intervals, the balance number, chi-square, games needed, findings."""
+    text = terminal_summary(summary)
+    seat = summary["seats"]["seats"][0]["wins"]
+    assert f"{100 * seat['rate']:.1f}%  [{100 * seat['low']:.1f}, {100 * seat['high']:.1f}]" in text
+    assert "balance 0." in text and "chi-square p" in text and "3,736" in text
+    assert "random play is a smoke test" in text
+    assert len(text.splitlines()) < 30
+
+
+# -- findings ------------------------------------------------------------------------------
+
+
+def _with_winners(games: list[dict], position_of: callable) -> list[dict]:
+    """The games with each game's winner set to the seat at a chosen turn position."""
+    changed = copy.deepcopy(games)
+    for number, game in enumerate(changed):
+        game["winners"] = [(game["setup"]["start_player"] + position_of(number)) % game["players"]]
+    return changed
+
+
+def _kinds(summary: dict) -> Counter:
+    return Counter(finding["kind"] for finding in summary["findings"])
+
+
+def test_seat_findings_fire_for_a_favoured_seat_only(games: list[dict]) -> None:
+    """The start player winning 3 games in 4 is found; exactly even seats are not."""
+    favoured = summarize(_with_winners(games, lambda n: 0 if n % 2 else n % 4))
+    kinds = _kinds(favoured)
+    assert kinds["seat_share"] >= 1 and kinds["seat_chi_square"] == 1 and kinds["balance"] == 1
+    first = next(f for f in favoured["findings"] if f["kind"] == "seat_share")
+    assert first["anchor"] == "seats"
+    assert first["text"] == "Seat 1 (the start player) wins 75.0% [68.6, 80.5] of 200 games vs 25.0% fair."
+    even = summarize(_with_winners(games, lambda n: n % 4))
+    assert not {"seat_share", "seat_chi_square", "balance"} & set(_kinds(even))
+    assert even["seats"]["balance"]["value"] == 1.0
+
+
+def test_crew_first_pick_finding(games: list[dict]) -> None:
+    """A crew taken with every first pick of its games is found; the random picks are not."""
+    assert not _kinds(summarize(games))["crew_first_pick"]
+    rigged = copy.deepcopy(games)
+    for game in rigged:
+        if "navigator" in game["setup"]["crew"]:
+            for round_number in range(1, game["rounds"] + 1):
+                picks = [pick for pick in game["picks"] if pick["round"] == round_number]
+                first = picks[0]
+                navigator = next((pick for pick in picks if pick["crew"] == "navigator"), None)
+                if navigator is not None:  # swap, so that each crew is still picked once a round
+                    navigator["crew"] = first["crew"]
+                first["crew"] = "navigator"
+    summary = summarize(rigged)
+    found = [f for f in summary["findings"] if f["kind"] == "crew_first_pick"]
+    assert [f["subject"] for f in found] == ["navigator"]
+    assert found[0]["anchor"] == "crew-navigator"
+    assert found[0]["text"].startswith("Navigator is picked first in 100.0% [")
+
+
+def test_accident_never_reached_and_round_limit_findings(games: list[dict]) -> None:
+    """A track that never passes square 3 leaves Gas 1's row-4 and row-7 accidents unreached;
+    one game ending at the round limit is found too."""
+    assert not _kinds(summarize(games))["accident_never_reached"]
+    rigged = copy.deepcopy(games)
+    for game in rigged:
+        for result in game["score_sheet"]["planets"]:
+            if result["planet"] == "gas-1":
+                result["top_square"] = min(result["top_square"], 3)
+    rigged[5]["triggers"] = ["round_limit"]
+    summary = summarize(rigged)
+    texts = [f["text"] for f in summary["findings"] if f["kind"] == "accident_never_reached"]
+    games_in = next(c for c in summary["planets"]["cards"] if c["planet"] == "gas-1")["in_play"]["count"]
+    assert texts == [
+        f"Gas 1's row-4 accident was never reached in the {games_in} games it was in play.",
+        f"Gas 1's row-7 accident was never reached in the {games_in} games it was in play.",
+    ]
+    assert _kinds(summary)["round_limit"] == 1
+
+
+def test_bounds_change_what_is_found(games: list[dict]) -> None:
+    """Looser bounds find less, stricter find more; too few games of a card find nothing."""
+    strict = summarize(games, bounds=Bounds(max_accident_rate=0.1, max_first_pick_share=0.05))
+    loose = summarize(games, bounds=Bounds(max_accident_rate=0.95))
+    assert _kinds(strict)["accident_rate"] > _kinds(summarize(games))["accident_rate"] > 0
+    assert _kinds(strict)["crew_first_pick"] >= 1
+    assert not _kinds(loose)["accident_rate"]
+    few_cards = summarize(games, bounds=Bounds(max_accident_rate=0.1, min_card_games=10_000))
+    assert not {"accident_rate", "crew_first_pick"} & set(_kinds(few_cards))
+    assert strict["run"]["bounds"]["max_accident_rate"] == 0.1
+
+
+# -- comparisons ---------------------------------------------------------------------------
+
+
+def test_identical_runs_differ_by_nothing(games: list[dict]) -> None:
+    """Every difference is zero with a zero-width interval, nothing is significant, all paired."""
+    comparison = compare_summaries(games, copy.deepcopy(games), label_a="draft7", label_b="again")
+    assert comparison["pairing"]["pairs"] == 200 and comparison["pairing"]["paired"]
+    assert comparison["significant"] == 0
+    for metric in comparison["metrics"]:
+        if metric["difference"] is not None:
+            assert metric["difference"] == pytest.approx(0, abs=1e-9), metric["id"]
+            if metric["method"] in ("paired", "bootstrap"):
+                assert metric["low"] == pytest.approx(0, abs=1e-9) and metric["high"] == pytest.approx(0, abs=1e-9)
+    assert comparison["tested"] > 100
+    assert json.loads(json.dumps(comparison)) == comparison
+
+
+def test_a_constructed_difference_is_significant_and_paired(games: list[dict]) -> None:
+    """B's start player wins every game: seat 1's share rises 75 points, paired over 200 games."""
+    favoured = _with_winners(games, lambda n: 0)
+    comparison = compare_summaries(games, favoured, label_a="A", label_b="B")
+    metrics = {metric["id"]: metric for metric in comparison["metrics"]}
+    seat1 = metrics["seats.1.win_share"]
+    assert seat1["method"] == "paired" and seat1["pairs"] == 200 and seat1["significant"]
+    assert seat1["b"]["value"] == 1.0
+    assert seat1["difference"] == pytest.approx(1.0 - seat1["a"]["value"])
+    assert metrics["seats.balance"]["significant"] and metrics["seats.balance"]["method"] == "bootstrap"
+    assert not metrics["pace.rounds"]["significant"]
+    text = terminal_comparison(comparison)
+    assert "Seat 1 win share" in text and "significant changes" in text
+
+
+def test_games_pair_by_index_not_by_order(games: list[dict]) -> None:
+    """Shuffled, partial runs pair the indices both have; a different deal seed is not paired."""
+    other = copy.deepcopy(games[10:150])
+    random.Random(5).shuffle(other)
+    comparison = compare_summaries(games, other, label_a="all", label_b="part")
+    assert comparison["pairing"] == {
+        "pairs": 140, "only_a": 60, "only_b": 0, "mismatched": 0, "seating_differs": 0, "paired": True,
+    }
+    seat1 = next(m for m in comparison["metrics"] if m["id"] == "seats.1.win_share")
+    assert seat1["difference"] == pytest.approx(0, abs=1e-9) and seat1["pairs"] == 140
+    assert seat1["a"]["n"] == 200 and seat1["b"]["n"] == 140
+    reseeded = simulated_games.run(ruleset="draft7", lineup=("random",) * 4, blocks=3, seed=100)
+    unpaired = compare_summaries(games[:12], reseeded, label_a="a", label_b="b")
+    assert unpaired["pairing"]["mismatched"] == 12 and unpaired["pairing"]["pairs"] == 0
+    seat1 = next(m for m in unpaired["metrics"] if m["id"] == "seats.1.win_share")
+    assert seat1["method"] == "welch"
+
+
+def test_comparison_files_are_self_contained(games: list[dict], tmp_path: Path) -> None:
+    """comparison.json and comparison.html, with no outside resource and the sections."""
+    base = simulated_games.run(ruleset="base", lineup=("random",) * 4, blocks=5)
+    comparison = compare_summaries(games[:20], base, label_a="draft7", label_b="base")
+    analysis.write_comparison(comparison, tmp_path)
+    page = (tmp_path / "comparison.html").read_text(encoding="utf-8")
+    assert not EXTERNAL.search(page) and "<script" not in page.lower()
+    for ident in ("seats", "scores", "pace", "crew", "planets"):
+        assert f'id="{ident}"' in page
+    assert "<svg" in page and "draft7" in page and "base" in page
+    assert json.loads((tmp_path / "comparison.json").read_text(encoding="utf-8")) == comparison
+
+
+def test_runner_lines_are_read_as_the_contract_says() -> None:
+    """Lines from the simulation runner itself summarise and agree with the analysis's counts."""
+    simulation = pytest.importorskip("stargazer_rules.simulation")
+    from stargazer_rules import load_ruleset
+
+    ruleset = load_ruleset("draft7")
+    lineup = simulation.parse_lineup("random", 4)
+    lines = [simulation.play_game(ruleset, entry, lineup) for entry in simulation.plan(games=8, players=4, seed=0)]
+    summary = summarize(lines, ruleset=ruleset)
+    assert summary["run"]["games"] == 8
+    assert sum(card["picked"]["count"] for card in summary["crew"]["cards"]) == sum(len(g["picks"]) for g in lines)
