@@ -344,40 +344,44 @@ def run_simulation(
         raise SimulationError(f"the lineup has {len(lineup)} bots for {players} players")
     if workers is not None and workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {workers}")
-    out_dir = Path(out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    path = out_dir / GAMES_FILE
+    path = Path(out) / GAMES_FILE
     entries = plan(games, players, seed)
     done: set[int] = set()
     if resume and path.exists():
-        _trim_to_whole_lines(path)
         previous = read_games(path)
         _check_same_run(previous, ruleset, players, lineup, seed, path)
         done = {game["index"] for game in previous}
-    else:
-        path.write_bytes(b"")
     todo = [entry for entry in entries if entry.index not in done]
-    skipped = len(entries) - len(todo)
-    start = time.perf_counter()
-    with path.open("a", encoding="utf-8") as file, _progress_bar(
-        len(entries), skipped, progress, label
-    ) as bar:
-
-        def write(lines: list[tuple[int, str]]) -> None:
-            for _index, line in lines:
-                file.write(line + "\n")
-                file.flush()
-            bar.update(len(lines))
-
-        if scheduler is not None:
-            _run_dask(scheduler, ruleset, todo, lineup, write)
-        elif (workers or os.cpu_count() or 1) == 1 or len(todo) <= 1:
-            game = Game(ruleset)
-            for entry in todo:
-                write([(entry.index, game_line(play_game(game, entry, lineup)))])
+    client = _dask_client(scheduler) if scheduler is not None else None  # fail before writing
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if done:
+            _trim_to_whole_lines(path)
         else:
-            _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write)
-    return RunResult(path, len(todo), skipped, time.perf_counter() - start)
+            path.write_bytes(b"")
+        start = time.perf_counter()
+        with path.open("a", encoding="utf-8") as file, _progress_bar(
+            len(entries), len(done), progress, label
+        ) as bar:
+
+            def write(lines: list[tuple[int, str]]) -> None:
+                for _index, line in lines:
+                    file.write(line + "\n")
+                    file.flush()
+                bar.update(len(lines))
+
+            if client is not None:
+                _run_dask(client, ruleset, todo, lineup, write)
+            elif (workers or os.cpu_count() or 1) == 1 or len(todo) <= 1:
+                game = Game(ruleset)
+                for entry in todo:
+                    write([(entry.index, game_line(play_game(game, entry, lineup)))])
+            else:
+                _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write)
+    finally:
+        if client is not None:
+            client.close()
+    return RunResult(path, len(todo), len(entries) - len(todo), time.perf_counter() - start)
 
 
 def _check_same_run(
@@ -446,13 +450,8 @@ def _run_pool(
             raise
 
 
-def _run_dask(
-    address: str,
-    ruleset: Ruleset,
-    todo: Sequence[PlanEntry],
-    lineup: Sequence[str],
-    write: Callable[[list[tuple[int, str]]], None],
-) -> None:
+def _dask_client(address: str) -> Any:
+    """A ``distributed.Client`` connected to the scheduler at ``address``."""
     try:
         import distributed
     except ImportError:
@@ -460,22 +459,34 @@ def _run_dask(
             "--scheduler needs Dask's distributed package: pip install 'stargazer-rules[dask]'"
         ) from None
     try:
-        client = distributed.Client(address, timeout="20s")
-    except (OSError, TimeoutError) as error:
+        return distributed.Client(address, timeout="20s")
+    except (OSError, TimeoutError, ValueError) as error:
         raise SimulationError(f"cannot reach the Dask scheduler at {address}: {error}") from None
-    with client:
-        workers = max(1, sum(client.nthreads().values()))
-        shared = client.scatter(ruleset, broadcast=True)
-        futures = [
-            client.submit(play_chunk, shared, chunk, lineup, pure=False)
-            for chunk in chunks(todo, workers)
-        ]
-        try:
-            for future in distributed.as_completed(futures):
-                write(future.result())
-        except BaseException:
-            client.cancel(futures)
-            raise
+
+
+def _run_dask(
+    client: Any,
+    ruleset: Ruleset,
+    todo: Sequence[PlanEntry],
+    lineup: Sequence[str],
+    write: Callable[[list[tuple[int, str]]], None],
+) -> None:
+    """The same tasks as the process pool, through a Dask cluster; the ruleset is sent to each
+    worker once (scattered) and each worker builds its ``Game`` once."""
+    import distributed
+
+    workers = max(1, sum(client.nthreads().values()))
+    shared = client.scatter(ruleset, broadcast=True)
+    futures = [
+        client.submit(play_chunk, shared, chunk, lineup, pure=False)
+        for chunk in chunks(todo, workers)
+    ]
+    try:
+        for future in distributed.as_completed(futures):
+            write(future.result())
+    except BaseException:
+        client.cancel(futures)
+        raise
 
 
 class _NoBar:
