@@ -12,9 +12,12 @@ import json
 import os
 import random
 import sys
+import textwrap
 from collections.abc import Sequence
+from pathlib import Path
 
-from stargazer_rules import records, reports
+from stargazer_rules import records, reports, simulation
+from stargazer_rules.bots import BotSpecError, bot_names
 from stargazer_rules.engine import Game
 from stargazer_rules.errors import RulesetError, SetupError
 from stargazer_rules.loader import load_ruleset
@@ -26,8 +29,16 @@ from stargazer_rules.text import LANGS, label
 EXIT_INVALID = 1
 #: Exit status of a usage error: argparse's, and a player count the ruleset does not support.
 EXIT_USAGE = 2
+#: Exit status after Ctrl-C, as a shell reports a process ended by SIGINT.
+EXIT_INTERRUPTED = 130
 #: The language of the reports when ``--lang`` is not given.
 DEFAULT_LANG = "en"
+#: ``simulate`` and ``compare`` defaults: equal competent bots in every seat, and enough
+#: 4-player games for each seat's win rate within about ±2 points (95%), which two cores play
+#: in about a minute (docs/simulation.md, "Defaults").
+DEFAULT_SIM_PLAYERS = 4
+DEFAULT_SIM_GAMES = 1800
+DEFAULT_SIM_BOTS = "greedy"
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,6 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_validate(commands)
     _add_rules(commands)
     _add_play_random(commands)
+    _add_simulate(commands)
+    _add_compare(commands)
     return parser
 
 
@@ -195,6 +208,258 @@ def run_play_random(args: argparse.Namespace) -> int:
             return EXIT_INVALID
         print(label("record_written", lang, path=args.record))
     return 0
+
+
+def _add_simulate(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "simulate",
+        help="play many games with bots and report seat, crew and planet balance",
+        description=_wrapped(
+            "Play many games with bots on every core, stream them to OUT/games.jsonl, then "
+            "write OUT/summary.json and OUT/report.html and print the summary. Games come in "
+            "blocks of one game per seat rotation on the same deal, so every bot sits in every "
+            "seat equally often. The same options give the same games on any number of workers."
+        ),
+        epilog=_LINEUP_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_ruleset_argument(parser, positional=False)
+    _add_simulation_options(parser, default_out="simulation-RULES-Np")
+    parser.set_defaults(run=run_simulate)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Run the simulation and print the analysis's summary; a one-line error for bad input."""
+    command = "simulate"
+    ruleset = _load_or_report(args.ruleset, command)
+    if ruleset is None:
+        return EXIT_INVALID
+    lineup = _lineup_or_report([ruleset], args, command)
+    if lineup is None:
+        return EXIT_USAGE
+    out = args.out or f"simulation-{ruleset.name}-{args.players}p"
+    status = _simulate_or_report(ruleset, out, lineup, args, command, label=None)
+    if status:
+        return status
+    from stargazer_rules import analysis
+
+    games = simulation.read_games(os.path.join(out, simulation.GAMES_FILE))
+    summary = analysis.summarize(games, ruleset=ruleset)
+    analysis.write_report(summary, Path(out))
+    print(analysis.terminal_summary(summary))
+    print(f"\nwritten: {os.path.join(out, 'summary.json')}, {os.path.join(out, 'report.html')}")
+    return 0
+
+
+def _add_compare(commands: argparse._SubParsersAction) -> None:
+    names = ", ".join(bundled_ruleset_names())
+    parser = commands.add_parser(
+        "compare",
+        help="simulate two rulesets with the same deals and bots and compare them",
+        description=_wrapped(
+            "Simulate ruleset A and ruleset B with the same seeds and lineup (as "
+            "'stargazer simulate' does, into OUT/<A's name> and OUT/<B's name>), then compare "
+            "the two summaries: the comparison files are written to OUT and its table printed."
+        ),
+        epilog=_LINEUP_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("a", metavar="A", help=f"the first ruleset: a folder or a bundled name ({names})")
+    parser.add_argument("b", metavar="B", help="the second ruleset, the one compared with A")
+    _add_simulation_options(parser, default_out="comparison-A-B-Np")
+    parser.set_defaults(run=run_compare)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Simulate both rulesets, then print the analysis's comparison; one-line errors."""
+    command = "compare"
+    first = _load_or_report(args.a, command)
+    second = _load_or_report(args.b, command) if first is not None else None
+    if first is None or second is None:
+        return EXIT_INVALID
+    lineup = _lineup_or_report([first, second], args, command)
+    if lineup is None:
+        return EXIT_USAGE
+    out = args.out or f"comparison-{first.name}-{second.name}-{args.players}p"
+    names = (first.name, second.name)
+    if names[0] == names[1]:
+        names = (f"{names[0]}-a", f"{names[1]}-b")
+    folders = [os.path.join(out, name) for name in names]
+    for ruleset, folder, name in zip((first, second), folders, names, strict=True):
+        status = _simulate_or_report(ruleset, folder, lineup, args, command, label=name)
+        if status:
+            return status
+    from stargazer_rules import analysis
+
+    runs = []
+    for ruleset, folder in zip((first, second), folders, strict=True):
+        games = simulation.read_games(os.path.join(folder, simulation.GAMES_FILE))
+        analysis.write_report(analysis.summarize(games, ruleset=ruleset), Path(folder))
+        runs.append(games)
+    comparison = analysis.compare_summaries(runs[0], runs[1], label_a=names[0], label_b=names[1])
+    analysis.write_comparison(comparison, Path(out))
+    print(analysis.terminal_comparison(comparison))
+    print(
+        f"\nwritten: {os.path.join(out, 'comparison.json')}, {os.path.join(out, 'comparison.html')}; "
+        f"each ruleset's report in {folders[0]} and {folders[1]}"
+    )
+    return 0
+
+
+#: The lineup syntax, shown under the options of simulate and compare.
+_LINEUP_HELP = f"""\
+lineup:
+  --bots takes bot specs separated by '{simulation.LINEUP_SEPARATOR}', one per seat of the lineup; the last
+  bot fills the seats left over, so one spec plays every seat:
+    --bots greedy                  greedy in every seat (the default)
+    --bots mcts:200/greedy         one MCTS bot with 200 iterations against three greedy
+    --bots mcts:iterations=400,c=1.4/random/greedy
+  The lineup rotates through the seats: every bot plays every seat equally often.
+  Bots: {{bots}}.
+"""
+
+
+def _wrapped(text: str) -> str:
+    """A description for a parser whose epilog keeps its own line breaks."""
+    return textwrap.fill(text, width=78)
+
+
+def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -> None:
+    parser.epilog = (parser.epilog or "").format(bots=", ".join(bot_names()))
+    parser.add_argument(
+        "--players",
+        type=_positive_int,
+        default=DEFAULT_SIM_PLAYERS,
+        metavar="N",
+        help=f"the number of players (default {DEFAULT_SIM_PLAYERS})",
+    )
+    parser.add_argument(
+        "--games",
+        type=_positive_int,
+        default=DEFAULT_SIM_GAMES,
+        metavar="N",
+        help=(
+            f"how many games (default {DEFAULT_SIM_GAMES}: seat win rates within about ±2 "
+            "points with 95%% confidence); rounded up to a whole number of rotations"
+        ),
+    )
+    parser.add_argument(
+        "--bots",
+        action="append",
+        default=None,
+        metavar="LINEUP",
+        help=f"the bots, '{simulation.LINEUP_SEPARATOR}'-separated (see below); default {DEFAULT_SIM_BOTS}",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        metavar="S",
+        help="the first deal seed (default 0); block b of games is dealt from S + b",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=_positive_int,
+        default=None,
+        metavar="W",
+        help="worker processes (default: one per core); 1 plays in this process",
+    )
+    where.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help=(
+            "play on a Dask cluster through its scheduler (tcp://HOST:PORT) instead of local "
+            "processes; needs pip install 'stargazer-rules[dask]'"
+        ),
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help=f"the output folder (default {default_out} in the current folder)",
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help=(
+            "keep the games already in OUT/games.jsonl and play only the missing ones "
+            "(without it the file is started afresh)"
+        ),
+    )
+
+
+def _positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text} is not at least 1")
+    return value
+
+
+def _lineup_or_report(
+    rulesets: Sequence[Ruleset], args: argparse.Namespace, command: str
+) -> tuple[str, ...] | None:
+    """The lineup for ``args.players`` seats, or None after a one-line error (players the
+    rulesets do not support, an unknown bot, more bots than players)."""
+    for ruleset in rulesets:
+        try:
+            Game(ruleset).deal(args.players, seed=0)
+        except SetupError as error:
+            _error(command, f"{ruleset.name}: {error}")
+            return None
+    try:
+        return simulation.parse_lineup(args.bots or [DEFAULT_SIM_BOTS], args.players)
+    except (BotSpecError, simulation.SimulationError) as error:
+        _error(command, str(error))
+        return None
+
+
+def _simulate_or_report(
+    ruleset: Ruleset,
+    out: str,
+    lineup: Sequence[str],
+    args: argparse.Namespace,
+    command: str,
+    label: str | None,
+) -> int:
+    """Run one simulation and say how it went on stderr; the exit status (0 when done)."""
+    try:
+        result = simulation.run_simulation(
+            ruleset,
+            out,
+            players=args.players,
+            games=args.games,
+            lineup=lineup,
+            seed=args.seed,
+            workers=args.workers,
+            scheduler=args.scheduler,
+            resume=args.resume,
+            label=label,
+        )
+    except (simulation.SimulationError, OSError) as error:
+        _error(command, str(error))
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        path = os.path.join(out, simulation.GAMES_FILE)
+        _error(command, f"interrupted; the games played so far are in {path}: add --resume to finish the run")
+        return EXIT_INTERRUPTED
+    where = f"the Dask cluster at {args.scheduler}" if args.scheduler else _workers_text(args.workers)
+    skipped = f" ({result.skipped} were already there)" if result.skipped else ""
+    print(
+        f"{ruleset.name}: played {result.played} games{skipped} in {result.seconds:.1f} s "
+        f"({result.games_per_second:.1f} games/s) on {where} -> {result.games_file}",
+        file=sys.stderr,
+    )
+    return 0
+
+
+def _workers_text(workers: int | None) -> str:
+    count = workers or os.cpu_count() or 1
+    return f"{count} worker{'s' if count != 1 else ''}"
 
 
 def _add_ruleset_argument(parser: argparse.ArgumentParser, positional: bool) -> None:
