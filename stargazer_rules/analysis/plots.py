@@ -37,14 +37,16 @@ __all__ = [
 
 _salt = itertools.count()
 _BLUE, _ORANGE, _GREY, _GREEN = "#3b6ea8", "#d9822b", "#888888", "#4a9a5b"
+#: No <metadata> block: no date (the same summary draws the same page), no links to licences.
+_NO_METADATA = {"Date": None, "Creator": None, "Format": None, "Type": None}
 _PROLOGUE = re.compile(r"^.*?(?=<svg)", re.DOTALL)
 
 
 def _svg(figure: Figure) -> str:
-    """The figure as an ``<svg>`` element: no XML prologue, no date, unique ids."""
+    """The figure as an ``<svg>`` element: no XML prologue, no metadata, unique ids."""
     buffer = io.StringIO()
     with matplotlib.rc_context({"svg.fonttype": "none", "svg.hashsalt": f"stargazer-{next(_salt)}"}):
-        figure.savefig(buffer, format="svg", metadata={"Date": None}, bbox_inches="tight")
+        figure.savefig(buffer, format="svg", metadata=_NO_METADATA, bbox_inches="tight")
     return _PROLOGUE.sub("", buffer.getvalue(), count=1).strip()
 
 

@@ -24,10 +24,13 @@ designer's ``Bounds`` say otherwise).
 
 from __future__ import annotations
 
+import functools
 import math
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+import numpy as np
 from scipy import stats as _scipy
 
 __all__ = [
@@ -38,7 +41,6 @@ __all__ = [
     "mean_interval",
     "newcombe",
     "paired",
-    "quantile",
     "rate",
     "welch",
     "welch_moments",
@@ -47,6 +49,7 @@ __all__ = [
 ]
 
 
+@functools.cache
 def z_value(confidence: float) -> float:
     """The standard normal quantile of a two-sided interval: 1.96 for 0.95."""
     return float(_scipy.norm.ppf(1 - (1 - confidence) / 2))
@@ -90,63 +93,54 @@ def newcombe(
     return difference, difference - below, difference + above
 
 
-def quantile(ordered: Sequence[float], q: float) -> float:
-    """The ``q`` quantile of sorted values, linear between order statistics (numpy's default)."""
-    position = (len(ordered) - 1) * q
-    below = math.floor(position)
-    above = min(below + 1, len(ordered) - 1)
-    return ordered[below] + (ordered[above] - ordered[below]) * (position - below)
-
-
+@functools.cache
 def _t(confidence: float, df: int) -> float:
     return float(_scipy.t.ppf(1 - (1 - confidence) / 2, df))
 
 
+def _spread(values: np.ndarray) -> tuple[float, float]:
+    """The mean and the sample standard deviation (0 for one value)."""
+    mean = float(values.mean())
+    return mean, float(values.std(ddof=1)) if len(values) > 1 else 0.0
+
+
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
     """The mean and its Student's t interval; the interval is the mean itself for one value."""
-    n = len(values)
-    mean = math.fsum(values) / n
-    if n < 2:
+    array = np.asarray(values, dtype=float)
+    mean, sd = _spread(array)
+    if len(array) < 2:
         return mean, mean, mean
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1))
-    half = _t(confidence, n - 1) * sd / math.sqrt(n)
+    half = _t(confidence, len(array) - 1) * sd / math.sqrt(len(array))
     return mean, mean - half, mean + half
 
 
+#: The quantiles a distribution stores, by key.
+QUANTILES = {"p10": 0.10, "p25": 0.25, "median": 0.5, "p75": 0.75, "p90": 0.90}
+
+
 def describe(values: Sequence[float], confidence: float = 0.95, counts: bool = False) -> dict[str, Any]:
-    """A distribution as the summary stores it: ``n``, mean with its interval, sd, quantiles.
+    """A distribution as the summary stores it: ``n``, mean with its interval, sd, quantiles
+    (linear between order statistics), min and max.
 
     ``counts`` adds ``counts``: ``[value, how many]`` pairs, for a histogram of whole numbers.
+
+    >>> describe([1, 2, 2, 5], counts=True)["counts"]
+    [[1, 1], [2, 2], [5, 1]]
     """
-    ordered = sorted(values)
-    n = len(ordered)
+    n = len(values)
+    result: dict[str, Any] = {"n": n}
     if n == 0:
-        empty: dict[str, Any] = {"n": 0, "mean": None, "mean_low": None, "mean_high": None, "sd": None}
-        empty.update({key: None for key in ("min", "p10", "p25", "median", "p75", "p90", "max")})
-        if counts:
-            empty["counts"] = []
-        return empty
-    mean, low, high = mean_interval(ordered, confidence)
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in ordered) / (n - 1)) if n > 1 else 0.0
-    result: dict[str, Any] = {
-        "n": n,
-        "mean": mean,
-        "mean_low": low,
-        "mean_high": high,
-        "sd": sd,
-        "min": ordered[0],
-        "p10": quantile(ordered, 0.10),
-        "p25": quantile(ordered, 0.25),
-        "median": quantile(ordered, 0.5),
-        "p75": quantile(ordered, 0.75),
-        "p90": quantile(ordered, 0.90),
-        "max": ordered[-1],
-    }
+        result.update(dict.fromkeys(("mean", "mean_low", "mean_high", "sd", "min", *QUANTILES, "max")))
+    else:
+        array = np.asarray(values, dtype=float)
+        mean, low, high = mean_interval(array, confidence)
+        quantiles = np.quantile(array, list(QUANTILES.values()))
+        result.update({"mean": mean, "mean_low": low, "mean_high": high, "sd": _spread(array)[1]})
+        result["min"] = min(values)
+        result.update({key: float(q) for key, q in zip(QUANTILES, quantiles, strict=True)})
+        result["max"] = max(values)
     if counts:
-        tally: dict[float, int] = {}
-        for value in ordered:
-            tally[value] = tally.get(value, 0) + 1
-        result["counts"] = [[value, count] for value, count in tally.items()]
+        result["counts"] = [[value, count] for value, count in sorted(Counter(values).items())]
     return result
 
 
@@ -165,10 +159,8 @@ def welch(
 
 
 def _moments(values: Sequence[float]) -> tuple[float, float, int]:
-    n = len(values)
-    mean = math.fsum(values) / n
-    sd = math.sqrt(math.fsum((v - mean) ** 2 for v in values) / (n - 1)) if n > 1 else 0.0
-    return mean, sd, n
+    mean, sd = _spread(np.asarray(values, dtype=float))
+    return mean, sd, len(values)
 
 
 def welch_moments(
