@@ -513,6 +513,12 @@ def test_games_pair_by_index_not_by_order(games: list[dict]) -> None:
     assert seat1["method"] == "welch"
 
 
+def test_comparing_summaries_instead_of_games_says_so(games: list[dict], summary: dict) -> None:
+    """The comparison pairs games, so it takes games; a summary is refused with the reason."""
+    with pytest.raises(TypeError, match="not a 'stargazer-summary/1' document"):
+        compare_summaries(summary, games, label_a="a", label_b="b")
+
+
 def test_comparison_files_are_self_contained(games: list[dict], tmp_path: Path) -> None:
     """comparison.json and comparison.html, with no outside resource and the sections."""
     base = simulated_games.run(ruleset="base", lineup=("random",) * 4, blocks=5)

@@ -66,6 +66,12 @@ def compare_summaries(
     Each run is summarised (``summarize``) and its findings kept; games are paired by
     ``index`` where both runs have the index with the same deal seed and rotation.
     """
+    for games in (games_a, games_b):
+        if isinstance(games, Mapping):
+            raise TypeError(
+                "compare_summaries takes each run's games (lists of games.jsonl lines), not "
+                f"a {games.get('format', 'mapping')!r} document: it pairs the games by index"
+            )
     bounds = bounds or Bounds()
     conf = bounds.confidence
     played_a, played_b = _checked(games_a), _checked(games_b)
