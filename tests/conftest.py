@@ -22,7 +22,7 @@ import warnings
 from hypothesis import settings
 
 #: Examples per property in the ``ci`` and ``dev`` profiles.
-EXAMPLES = 40
+EXAMPLES = 30
 
 settings.register_profile(
     "ci",
