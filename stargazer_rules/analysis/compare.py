@@ -26,7 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from stargazer_rules.analysis import stats
 from stargazer_rules.analysis.bounds import Bounds
@@ -39,6 +39,9 @@ from stargazer_rules.analysis.summary import (
     _plain,
     summarize,
 )
+
+if TYPE_CHECKING:
+    from stargazer_rules.ruleset import Ruleset
 
 __all__ = ["COMPARISON_FORMAT", "compare_summaries", "write_comparison"]
 
@@ -60,11 +63,14 @@ def compare_summaries(
     label_a: str = "A",
     label_b: str = "B",
     bounds: Bounds | None = None,
+    ruleset_a: Ruleset | None = None,
+    ruleset_b: Ruleset | None = None,
 ) -> dict[str, Any]:
     """Compare two runs' games (the content of comparison.json); see the module docstring.
 
-    Each run is summarised (``summarize``) and its findings kept; games are paired by
-    ``index`` where both runs have the index with the same deal seed and rotation.
+    Each run is summarised (``summarize``, with ``ruleset_a`` / ``ruleset_b`` for the cards'
+    names when given) and its findings kept; games are paired by ``index`` where both runs
+    have the index with the same deal seed and rotation.
     """
     for games in (games_a, games_b):
         if isinstance(games, Mapping):
@@ -75,7 +81,8 @@ def compare_summaries(
     bounds = bounds or Bounds()
     conf = bounds.confidence
     played_a, played_b = _checked(games_a), _checked(games_b)
-    summary_a, summary_b = summarize(played_a, bounds=bounds), summarize(played_b, bounds=bounds)
+    summary_a = summarize(played_a, bounds=bounds, ruleset=ruleset_a)
+    summary_b = summarize(played_b, bounds=bounds, ruleset=ruleset_b)
     pairs, pairing, warnings = _pairs(played_a, played_b)
     context = _Context(played_a, played_b, pairs, conf)
     metrics: list[dict[str, Any]] = []
