@@ -11,15 +11,16 @@ import argparse
 import json
 import os
 import random
+import shutil
 import sys
 import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
-from stargazer_rules import records, reports, simulation
+from stargazer_rules import records, reports, simulation, terminal
 from stargazer_rules.bots import BotSpecError, bot_names
 from stargazer_rules.engine import Game
-from stargazer_rules.errors import RulesetError, SetupError
+from stargazer_rules.errors import RecordError, RulesetError, SetupError
 from stargazer_rules.loader import load_ruleset
 from stargazer_rules.resources import DEFAULT_RULESET, bundled_ruleset_names
 from stargazer_rules.ruleset import Ruleset
@@ -72,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play_random(commands)
     _add_simulate(commands)
     _add_compare(commands)
+    _add_play(commands)
+    _add_replay(commands)
     return parser
 
 
@@ -304,6 +307,132 @@ def run_compare(args: argparse.Namespace) -> int:
         f"each ruleset's report in {folders[0]} and {folders[1]}"
     )
     return 0
+
+
+def _add_play(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "play",
+        help="play a game in the terminal, against bots or hot seat",
+        description=_wrapped(
+            "Play one game in the terminal. Each seat is a person ('you' or 'human'; several "
+            "people share the keyboard, hot seat) or a bot. After every move of the bots the "
+            "screen shows the ring, the crew area, the players' cubes and provisional scores "
+            "and what happened; choose by number, or type u (undo), s (save the game record), "
+            "h (help), q (quit). See docs/play.md."
+        ),
+        epilog=f"bots: {', '.join(bot_names())}",
+    )
+    _add_ruleset_argument(parser, positional=False)
+    parser.add_argument(
+        "--players",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="the number of players (default: as many as --seats lists, else the ruleset's smallest count)",
+    )
+    parser.add_argument(
+        "--seats",
+        default=None,
+        metavar="SEATS",
+        help=(
+            "who sits where, in seat order, separated by commas (or '/'): 'you' or 'human' for a "
+            "person, else a bot spec; the last fills the seats left over (default: you,greedy)"
+        ),
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=None,
+        metavar="S",
+        help="the seed of the deal and of the bots (default: a random one, shown at the start)",
+    )
+    _add_lang(parser)
+    parser.set_defaults(run=run_play)
+
+
+def run_play(args: argparse.Namespace) -> int:
+    """Play one game at the terminal (exit 0); a one-line error for bad options (exit 1 or 2)."""
+    command = "play"
+    ruleset = _load_or_report(args.ruleset, command)
+    if ruleset is None:
+        return EXIT_INVALID
+    try:
+        listed = terminal.parse_seats(args.seats or "you,greedy")
+        players = args.players or (len(listed) if args.seats else min(ruleset.player_counts))
+        seats = terminal.parse_seats(args.seats or "you,greedy", players)
+    except (BotSpecError, terminal.SeatsError) as error:
+        _error(command, str(error))
+        return EXIT_USAGE
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
+    game = Game(ruleset)
+    try:
+        session = terminal.PlaySession(
+            game,
+            seats,
+            seed,
+            sys.stdin,
+            sys.stdout,
+            lang=args.lang,
+            colour=terminal.use_colour(sys.stdout),
+            width=shutil.get_terminal_size().columns,
+        )
+    except SetupError as error:
+        _error(command, str(error))
+        return EXIT_USAGE
+    try:
+        return session.run()
+    except KeyboardInterrupt:
+        print()
+        return EXIT_INTERRUPTED
+
+
+def _add_replay(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "replay",
+        help="play a saved game record back",
+        description=_wrapped(
+            "Play a game record (written by 'stargazer play' or 'play-random --record') back. "
+            "Without --step: the setup, the event log, the last screen and the score sheet. "
+            "With --step: the screen after every move, waiting for Enter (q stops). The "
+            "record's ruleset is loaded by the name it carries when it is bundled; otherwise "
+            "give its folder with --rules."
+        ),
+    )
+    parser.add_argument("file", metavar="FILE", help="the game record (JSON)")
+    parser.add_argument(
+        "--step", action="store_true", help="show every move's screen, waiting for Enter between moves"
+    )
+    parser.add_argument(
+        "--rules",
+        dest="ruleset",
+        default=None,
+        metavar="DIR",
+        help="the ruleset folder (or bundled name) the record was made with (default: the one it names)",
+    )
+    _add_lang(parser)
+    parser.set_defaults(run=run_replay)
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    """Play a record back (exit 0), or a one-line error (exit 1)."""
+    try:
+        game, record = terminal.load_record(args.file, args.ruleset)
+        return terminal.replay_game(
+            game,
+            record,
+            sys.stdout,
+            sys.stdin,
+            lang=args.lang,
+            step=args.step,
+            colour=terminal.use_colour(sys.stdout),
+            width=shutil.get_terminal_size().columns,
+        )
+    except (terminal.ReplayError, RecordError) as error:
+        _error("replay", terminal.one_line(error))
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        print()
+        return EXIT_INTERRUPTED
 
 
 #: The lineup syntax, shown under the options of simulate and compare.

@@ -64,6 +64,7 @@ __all__ = [
     "bot_seed",
     "default_record_name",
     "load_record",
+    "one_line",
     "parse_seats",
     "replay_game",
     "screen_lines",
@@ -653,11 +654,11 @@ def load_record(path: str | Path, rules: str | None = None) -> tuple[Game, recor
     try:
         record = records.record_from_json(data, game)
     except RecordError as error:
-        raise ReplayError(f"{path}: {_one_line(error)}") from None
+        raise ReplayError(f"{path}: {one_line(error)}") from None
     return game, record
 
 
-def _one_line(error: Exception) -> str:
+def one_line(error: Exception) -> str:
     return " ".join(line.strip() for line in str(error).splitlines() if line.strip())
 
 
