@@ -69,6 +69,7 @@ __all__ = [
     "replay_game",
     "screen_lines",
     "seat_names",
+    "sheet_lines",
     "use_colour",
 ]
 
@@ -403,6 +404,16 @@ def menu_lines(game: Game, state: State, lang: str) -> list[str]:
     return lines
 
 
+def sheet_lines(game: Game, state: State, lang: str) -> list[str]:
+    """The score sheet (``reports.score_report``) with the winners; a provisional sheet, of a
+    game saved before its end, names no winner."""
+    sheet = game.score(state)
+    lines = reports.score_report(game, sheet, lang)
+    if not sheet.final and lines[-1] == reports.winner_line(sheet, lang):
+        del lines[-2:]
+    return lines
+
+
 def _title(game: Game, key: str, players: int, seed: int | None, lang: str, **more: Any) -> str:
     ruleset = game.ruleset
     return label(
@@ -546,7 +557,7 @@ class PlaySession:
     def _finish(self) -> None:
         """The last screen, the score sheet with the winners, and the offer to save."""
         self._show()
-        self._write("", *reports.score_report(self.game, self.game.score(self.states[-1]), self.lang))
+        self._write("", *sheet_lines(self.game, self.states[-1], self.lang))
         if not self._no_people and self._ask_yes(label("play_end_save", self.lang)):
             self._save()
 
@@ -704,7 +715,7 @@ def replay_game(
             events += new_events
         write(*reports.log_lines(events, game.ruleset, lang))
         write(*screen_lines(game, state, lang, names, colour=colour, width=width, title=heading(game, state, lang, names)))
-        write("", *reports.score_report(game, game.score(state), lang))
+        write("", *sheet_lines(game, state, lang))
         return 0
     state = game.new_state(setup=record.setup)
     write(*screen_lines(game, state, lang, names, colour=colour, width=width, title=label("replay_start", lang)))
@@ -714,6 +725,8 @@ def replay_game(
         stdout.write(label("replay_prompt", lang))
         stdout.flush()
         answer = stdin.readline() if stdin is not None else ""
+        if stdin is not None and answer and not _isatty(stdin):
+            stdout.write(answer if answer.endswith("\n") else answer + "\n")
         if not answer or answer.strip().lower() == "q":
             write("")
             return 0
@@ -729,6 +742,6 @@ def replay_game(
         )
         write(*screen_lines(game, after, lang, names, new_events, colour=colour, width=width, title=move))
         state = after
-    write("", *reports.score_report(game, game.score(state), lang))
+    write("", *sheet_lines(game, state, lang))
     return 0
 
