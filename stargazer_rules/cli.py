@@ -40,6 +40,9 @@ DEFAULT_LANG = "en"
 DEFAULT_SIM_PLAYERS = 4
 DEFAULT_SIM_GAMES = 1800
 DEFAULT_SIM_BOTS = "greedy"
+#: ``serve`` listens on loopback unless told otherwise.
+DEFAULT_SERVE_HOST = "127.0.0.1"
+DEFAULT_SERVE_PORT = 8000
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -75,6 +78,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_compare(commands)
     _add_play(commands)
     _add_replay(commands)
+    _add_serve(commands)
     return parser
 
 
@@ -433,6 +437,48 @@ def run_replay(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print()
         return EXIT_INTERRUPTED
+
+
+def _add_serve(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "serve",
+        help="serve the JSON API and a page to play in the browser",
+        description=(
+            "Serve the rules as a stateless JSON API (docs/embedding.md) and a page to play "
+            "them against bots, on http://HOST:PORT/. Listens on loopback unless told "
+            "otherwise. Needs pip install 'stargazer-rules[serve]'."
+        ),
+    )
+    parser.add_argument(
+        "--host",
+        default=DEFAULT_SERVE_HOST,
+        help=f"the address to listen on (default {DEFAULT_SERVE_HOST}, this machine only)",
+    )
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=DEFAULT_SERVE_PORT,
+        help=f"the port to listen on (default {DEFAULT_SERVE_PORT})",
+    )
+    _add_ruleset_argument(parser, positional=False)
+    parser.set_defaults(run=run_serve)
+
+
+def run_serve(args: argparse.Namespace) -> int:
+    """Serve the API and the page until interrupted; a one-line error without the extra."""
+    ruleset = _load_or_report(args.ruleset, "serve")
+    if ruleset is None:
+        return EXIT_INVALID
+    try:
+        import uvicorn
+
+        from stargazer_rules.server import create_app
+    except ImportError as error:
+        _error("serve", f"{error}; install the server with pip install 'stargazer-rules[serve]'")
+        return EXIT_INVALID
+    print(f"stargazer serve: {ruleset.name} on http://{args.host}:{args.port}/", file=sys.stderr)
+    uvicorn.run(create_app(ruleset), host=args.host, port=args.port, log_level="warning")
+    return 0
 
 
 #: The lineup syntax, shown under the options of simulate and compare.
