@@ -520,7 +520,7 @@ class PlaySession:
         while True:
             answer = self._ask(label("play_prompt", self.lang, count=count)).strip()
             key = answer.lower()
-            if answer.isdigit() and 1 <= int(answer) <= count:
+            if answer.isdecimal() and 1 <= int(answer) <= count:
                 self._play(self.game.legal_actions(state)[int(answer) - 1])
                 return
             if key == "u":
