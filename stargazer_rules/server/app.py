@@ -1,0 +1,127 @@
+"""The HTTP layer: Starlette routes over ``TableService``, and the browser page's static files.
+
+| route | body | answer |
+| --- | --- | --- |
+| ``GET /`` | | the page (``static/index.html``) |
+| ``GET /api/ruleset`` | | the ruleset as data, names and skill sentences in ja/en |
+| ``GET /api/messages`` | | the message catalogue and the page's words |
+| ``GET /api/schemas/{name}`` | | a request schema (``new``...) or a library schema (``state``...) |
+| ``POST /api/new`` | players + seed, or setup | the setup and the first position |
+| ``POST /api/legal`` | state, lang | the legal actions, described |
+| ``POST /api/apply`` | state, action | the next position and the events |
+| ``POST /api/bot`` | state, bot, seed | the bot's action, the next position and the events |
+| ``POST /api/score`` | state | the score sheet and the winner line |
+| ``POST /api/record`` | setup, actions | the game record document |
+
+A refused request gets a 4xx JSON body ``{"error": kind, "message": reason, "at": path}``:
+400 for a body that is not JSON, 413 for one over ``MAX_BODY_BYTES``, 404 and 405 for unknown
+routes and methods, 422 for everything the schemas or the rules refuse.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from stargazer_rules import jsonio
+from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.server.service import ENDPOINTS, RequestError, TableService, request_schema
+
+#: The largest request body read; a state is a few kilobytes, a long game's record tens.
+MAX_BODY_BYTES = 1024 * 1024
+
+STATIC_DIR = Path(__file__).with_name("static")
+
+_ERROR_KINDS = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+
+def create_app(ruleset: Ruleset) -> Starlette:
+    """The ASGI app serving the JSON API and the page for one ruleset."""
+    service = TableService(ruleset)
+
+    def post(handler: Callable[[Any], dict[str, Any]]) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                body = await _read_json(request)
+                return _json(handler(body))
+            except RequestError as error:
+                return _json(error.to_json(), error.status)
+
+        return endpoint
+
+    async def get_ruleset(request: Request) -> Response:
+        return _json(service.ruleset_info())
+
+    async def get_messages(request: Request) -> Response:
+        return _json(service.messages())
+
+    async def get_schema(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name in ENDPOINTS:
+            return _json(request_schema(name))
+        if name in jsonio.SCHEMA_KINDS:
+            return _json(jsonio.schema(name))
+        known = ", ".join((*ENDPOINTS, *jsonio.SCHEMA_KINDS))
+        return _json({"error": "not_found", "message": f"no schema {name!r}; the schemas are {known}"}, 404)
+
+    async def index(request: Request) -> Response:
+        return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-store"})
+
+    routes = [
+        Route("/", index),
+        Route("/api/ruleset", get_ruleset),
+        Route("/api/messages", get_messages),
+        Route("/api/schemas/{name}", get_schema),
+        *(
+            Route(f"/api/{name}", post(getattr(service, name)), methods=["POST"])
+            for name in ENDPOINTS
+        ),
+        Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
+    ]
+    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+
+
+async def _read_json(request: Request) -> Any:
+    """The request body as JSON; 413 past ``MAX_BODY_BYTES``, 400 when it is not JSON."""
+    declared = request.headers.get("content-length")
+    if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
+        raise _too_large()
+    chunks = []
+    size = 0
+    async for chunk in request.stream():
+        size += len(chunk)
+        if size > MAX_BODY_BYTES:
+            raise _too_large()
+        chunks.append(chunk)
+    raw = b"".join(chunks)
+    try:
+        return json.loads(raw.decode("utf-8"))
+    except UnicodeDecodeError as error:
+        raise RequestError(400, "bad_json", f"the request body is not UTF-8: {error}") from None
+    except json.JSONDecodeError as error:
+        raise RequestError(400, "bad_json", f"the request body is not JSON: {error}") from None
+    except RecursionError:
+        raise RequestError(400, "bad_json", "the request body is nested too deeply") from None
+
+
+def _too_large() -> RequestError:
+    return RequestError(413, "too_large", f"the request body is over {MAX_BODY_BYTES} bytes")
+
+
+def _json(data: Any, status: int = 200) -> Response:
+    return JSONResponse(data, status_code=status)
+
+
+async def _http_error(request: Request, error: Exception) -> Response:
+    assert isinstance(error, HTTPException)
+    kind = _ERROR_KINDS.get(error.status_code, "http_error")
+    return _json({"error": kind, "message": f"{error.detail}: {request.method} {request.url.path}"}, error.status_code)

@@ -1,0 +1,348 @@
+"""The JSON API as plain functions: a request body (parsed JSON) in, a response body out.
+
+``TableService`` holds one ruleset and nothing else: like the library it is stateless, so the
+client keeps the state JSON and sends it back with each request. Every body is checked against
+its schema (``stargazer_rules/server/schemas/<endpoint>.request.schema.json``, which refers to
+the library's schemas for states, actions and setups), then its state, action or setup is read
+by ``jsonio``, which refuses a tampered state with the ``RecordError`` that says why. Any
+problem raises ``RequestError`` carrying the HTTP status and the reason; the HTTP layer
+(``stargazer_rules.server.app``) only maps these calls to routes.
+
+Responses that carry a state (``new``, ``apply``, ``bot``) are a *position*: the state, whose
+turn it is, its legal actions with their descriptions in Japanese and English, and the score
+sheet, so that a front end can draw everything from one response.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import random
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import referencing
+import referencing.jsonschema
+import yaml
+
+from stargazer_rules import jsonio, records, reports, text
+from stargazer_rules.bots import BotSpecError, bot_names, make_bot
+from stargazer_rules.engine import Game, State
+from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
+from stargazer_rules.events import Event
+from stargazer_rules.loader import ruleset_to_data
+from stargazer_rules.ruleset import Ruleset
+
+__all__ = ["ENDPOINTS", "RequestError", "TableService", "request_schema"]
+
+#: The endpoints that take a JSON body, each with a request schema.
+ENDPOINTS = ("new", "legal", "apply", "bot", "score", "record")
+
+#: The file of the page's own words (buttons, headings), served with the catalogue.
+PAGE_MESSAGES_PATH = Path(__file__).with_name("page_messages.yaml")
+
+_SCHEMAS_DIR = Path(__file__).with_name("schemas")
+_REQUEST_URN = "urn:stargazer-rules:schemas:api:{}.request.schema.json"
+_LIBRARY_URN = "urn:stargazer-rules:schemas:{}.schema.json"
+_MAX_REPORTED = 20
+#: A seed drawn by the server when a new game names none: small enough for any JSON reader.
+_MAX_DRAWN_SEED = 2**31 - 1
+
+
+class RequestError(ValueError):
+    """A request the API refuses: ``status`` (4xx), a short ``error`` kind, the reason, and
+    ``at``, the JSON path in the body of the document the reason is about (or None)."""
+
+    def __init__(self, status: int, error: str, message: str, at: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error = error
+        self.message = message
+        self.at = at
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"error": self.error, "message": self.message}
+        if self.at is not None:
+            body["at"] = self.at
+        return body
+
+
+# -- request schemas ----------------------------------------------------------------------
+
+
+def request_schema(endpoint: str) -> dict[str, Any]:
+    """The JSON Schema of the body of ``POST /api/<endpoint>``."""
+    if endpoint not in ENDPOINTS:
+        raise ValueError(f"no request schema for {endpoint!r}; the endpoints are {', '.join(ENDPOINTS)}")
+    contents = _registry()[_REQUEST_URN.format(endpoint)].contents
+    assert isinstance(contents, dict)
+    return contents
+
+
+@functools.cache
+def _registry() -> referencing.Registry:
+    resources = [
+        (_LIBRARY_URN.format(kind), referencing.jsonschema.DRAFT202012.create_resource(jsonio.schema(kind)))
+        for kind in jsonio.SCHEMA_KINDS
+    ]
+    for endpoint in ENDPOINTS:
+        path = _SCHEMAS_DIR / f"{endpoint}.request.schema.json"
+        contents = json.loads(path.read_text(encoding="utf-8"))
+        resources.append(
+            (_REQUEST_URN.format(endpoint), referencing.jsonschema.DRAFT202012.create_resource(contents))
+        )
+    return referencing.Registry().with_resources(resources)
+
+
+def _is_integer(checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+#: As in jsonio: 1.0 is not an integer in our documents, and neither is true.
+_Validator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
+@functools.cache
+def _validator(endpoint: str) -> Any:
+    return _Validator(request_schema(endpoint), registry=_registry())
+
+
+def _check_body(endpoint: str, body: Any) -> Mapping[str, Any]:
+    """``body`` if it fits the endpoint's schema; else 422 listing every problem at its path."""
+    errors = sorted(
+        _validator(endpoint).iter_errors(body),
+        key=lambda error: ([str(part) for part in error.absolute_path], error.message),
+    )
+    problems: list[str] = []
+    for error in errors:
+        line = f"{error.json_path}: {_plain_message(error)}"
+        if line not in problems:
+            problems.append(line)
+    if problems:
+        count = len(problems)
+        lines = [f"{count} problem{'s' if count != 1 else ''} in the request body of /api/{endpoint}:"]
+        lines += [f"  {problem}" for problem in problems[:_MAX_REPORTED]]
+        if count > _MAX_REPORTED:
+            lines.append(f"  ... and {count - _MAX_REPORTED} more")
+        raise RequestError(422, "invalid_request", "\n".join(lines))
+    assert isinstance(body, Mapping)
+    return body
+
+
+def _plain_message(error: jsonschema.ValidationError) -> str:
+    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
+        allowed = error.schema.get("properties", {})
+        extra = sorted(key for key in error.instance if key not in allowed)
+        noun = "property" if len(extra) == 1 else "properties"
+        return f"unexpected {noun} {', '.join(map(repr, extra))} (expected: {', '.join(sorted(allowed))})"
+    if error.validator == "oneOf" and error.context:
+        # A union such as an action: report the branch that came closest.
+        best = jsonschema.exceptions.best_match(error.context)
+        return f"{best.json_path}: {best.message}" if best.json_path != error.json_path else best.message
+    return error.message
+
+
+# -- the service --------------------------------------------------------------------------
+
+
+class TableService:
+    """The API over one ruleset; every method takes and returns plain JSON."""
+
+    def __init__(self, ruleset: Ruleset) -> None:
+        self.ruleset = ruleset
+        self.game = Game(ruleset)
+
+    # -- documents without a body ----------------------------------------------------------
+
+    def ruleset_info(self) -> dict[str, Any]:
+        """The ruleset as data (``loader.ruleset_to_data``), with names and skills in both languages."""
+        rules = self.ruleset
+        return {
+            "name": rules.name,
+            "fingerprint": rules.fingerprint,
+            "title": _both(lambda lang: rules.title.in_lang(lang)),
+            "player_counts": list(rules.player_counts),
+            "bots": list(bot_names()),
+            "names": {
+                "planets": {card.id: _both(card.name.in_lang) for card in rules.planets},
+                "crew": {card.id: _both(card.name.in_lang) for card in rules.crew},
+                "colours": {colour.id: _both(colour.name.in_lang) for colour in rules.colours},
+            },
+            "skills": {
+                card.id: {lang: list(text.skill_sentences(card, rules, lang)) for lang in text.LANGS}
+                for card in rules.crew
+            },
+            "data": ruleset_to_data(rules),
+        }
+
+    def messages(self) -> dict[str, Any]:
+        """The message catalogue (``messages.yaml``) as JSON, plus the page's own words (``page``)."""
+        catalogue = yaml.safe_load(text.CATALOGUE_PATH.read_text(encoding="utf-8"))
+        page = yaml.safe_load(PAGE_MESSAGES_PATH.read_text(encoding="utf-8"))
+        return {"languages": list(text.LANGS), **catalogue, "page": page}
+
+    # -- endpoints with a body ---------------------------------------------------------------
+
+    def new(self, body: Any) -> dict[str, Any]:
+        """A new game from players and a seed, or from an explicit setup: the setup and the position."""
+        body = _check_body("new", body)
+        dealt = [key for key in ("players", "seed", "start_player") if key in body]
+        if "setup" in body:
+            if dealt:
+                raise RequestError(
+                    422,
+                    "invalid_request",
+                    f"give either an explicit setup or players (with seed, start_player), "
+                    f"not both: the body has setup and {', '.join(dealt)}",
+                )
+            try:
+                setup = jsonio.setup_from_json(body["setup"], self.game)
+            except RecordError as error:
+                raise RequestError(422, "invalid_setup", str(error), at="$.setup") from None
+            seed = None
+        elif "players" in body:
+            seed = body.get("seed")
+            if seed is None:
+                seed = random.SystemRandom().randint(0, _MAX_DRAWN_SEED)
+            try:
+                setup = self.game.deal(body["players"], seed=seed, start_player=body.get("start_player"))
+                self.game.check_setup(setup)
+            except SetupError as error:
+                raise RequestError(422, "invalid_setup", str(error)) from None
+        else:
+            raise RequestError(
+                422, "invalid_request", "a new game needs players (and a seed) or an explicit setup"
+            )
+        state = self.game.new_state(setup=setup)
+        return {"setup": jsonio.setup_to_json(setup), "seed": seed, **self._position(state), "events": []}
+
+    def legal(self, body: Any) -> dict[str, Any]:
+        """The legal actions of a state, each described in ``lang`` (default en)."""
+        body = _check_body("legal", body)
+        state = self._state(body)
+        lang = body.get("lang", "en")
+        return {
+            "current_player": self.game.current_player(state),
+            "stage": state.stage,
+            "actions": [
+                {
+                    "action": jsonio.action_to_json(self.game, state, act),
+                    "description": text.describe_action(self.game, state, act, lang),
+                }
+                for act in state.legal
+            ],
+        }
+
+    def apply(self, body: Any) -> dict[str, Any]:
+        """Play the body's action: the new position and the events, as JSON and in both languages."""
+        body = _check_body("apply", body)
+        state = self._state(body)
+        try:
+            act = jsonio.action_from_json(self.game, state, body["action"])
+        except RecordError as error:
+            raise RequestError(422, "invalid_action", str(error), at="$.action") from None
+        self._not_over(state)
+        try:
+            following, events = self.game.apply(state, act)
+        except IllegalActionError as error:
+            raise RequestError(422, "illegal_action", str(error), at="$.action") from None
+        return {**self._position(following), "events": self._events(events)}
+
+    def bot(self, body: Any) -> dict[str, Any]:
+        """The action the bot picks for the current player, described, then played as ``apply``."""
+        body = _check_body("bot", body)
+        state = self._state(body)
+        try:
+            bot = make_bot(body["bot"], body["seed"])
+        except BotSpecError as error:
+            raise RequestError(422, "unknown_bot", str(error), at="$.bot") from None
+        self._not_over(state)
+        act = bot.choose(self.game, state)
+        following, events = self.game.apply(state, act)
+        return {
+            "bot": bot.spec,
+            "player": self.game.current_player(state),
+            "action": jsonio.action_to_json(self.game, state, act),
+            "action_text": _both(lambda lang: text.describe_action(self.game, state, act, lang)),
+            **self._position(following),
+            "events": self._events(events),
+        }
+
+    def score(self, body: Any) -> dict[str, Any]:
+        """The state's score sheet (final or provisional) and who wins it, in both languages."""
+        body = _check_body("score", body)
+        return self._score(self._state(body))
+
+    def record(self, body: Any) -> dict[str, Any]:
+        """The game record of a setup and its actions, checked by replaying every action."""
+        body = _check_body("record", body)
+        document = {
+            "format": records.RECORD_FORMAT,
+            "ruleset": {"name": self.ruleset.name, "fingerprint": self.ruleset.fingerprint},
+            "setup": body["setup"],
+            "seed": body.get("seed"),
+            "actions": body["actions"],
+            "metadata": body.get("metadata", {}),
+        }
+        try:
+            record = records.record_from_json(document, self.game)
+            records.final_state(self.game, record)
+        except RecordError as error:
+            raise RequestError(422, "invalid_record", str(error)) from None
+        return records.record_to_json(record)
+
+    # -- helpers ---------------------------------------------------------------------------
+
+    def _state(self, body: Mapping[str, Any]) -> State:
+        try:
+            return jsonio.state_from_json(self.game, body["state"])
+        except RecordError as error:
+            raise RequestError(422, "invalid_state", str(error), at="$.state") from None
+
+    def _not_over(self, state: State) -> None:
+        if self.game.is_over(state):
+            raise RequestError(
+                422, "game_over", f"the game is over (round {state.round}): no decision is left", at="$.state"
+            )
+
+    def _position(self, state: State) -> dict[str, Any]:
+        game = self.game
+        return {
+            "state": jsonio.state_to_json(game, state),
+            "current_player": game.current_player(state),
+            "over": game.is_over(state),
+            "legal": [
+                {
+                    "action": jsonio.action_to_json(game, state, act),
+                    "text": _both(lambda lang, act=act: text.describe_action(game, state, act, lang)),
+                }
+                for act in state.legal
+            ],
+            "score": self._score(state),
+        }
+
+    def _score(self, state: State) -> dict[str, Any]:
+        sheet = self.game.score(state)
+        return {
+            "sheet": jsonio.score_sheet_to_json(sheet),
+            "winner": _both(lambda lang: reports.winner_line(sheet, lang)),
+        }
+
+    def _events(self, events: Sequence[Event]) -> list[dict[str, Any]]:
+        return [
+            {
+                "event": jsonio.event_to_json(event),
+                "text": _both(lambda lang, event=event: text.render_event(event, self.ruleset, lang)),
+            }
+            for event in events
+        ]
+
+
+def _both(render: Any) -> dict[str, str]:
+    """``{"ja": render("ja"), "en": render("en")}``."""
+    return {lang: render(lang) for lang in text.LANGS}
