@@ -294,6 +294,9 @@ function drawPlanet(root, planet, x, y) {
     group.addEventListener("click", () => clickPlanet(planet.id));
   }
   svg("title", {}, group).textContent = `${cardName("planets", planet.id)} (${cardName("colours", card.colour)})`;
+  // the whole card takes the click, not only the drawn parts
+  const reach = Math.max(card.track.length * 12, 72);
+  svg("rect", { x: -reach - 4, y: -68, width: 2 * reach + 8, height: 128, class: "hit" }, group);
   svg("circle", { cx: 0, cy: -36, r: 28, fill: PLANET_FILLS[card.colour] || "#888", class: "planet-body" }, group);
   // the special square, left of the Planet
   const capacity = card.special_capacity;

@@ -1,0 +1,222 @@
+"""The page end to end: a whole game against bots in headless Chromium, driven by Playwright.
+
+The test starts ``stargazer serve``'s app with uvicorn on 127.0.0.1 and a free port (in a
+thread, stopped afterwards) and Debian's Chromium at ``/usr/bin/chromium`` with a fresh profile
+(no browser is downloaded: .ci/run installs the package). A human seat clicks through its
+decisions, a crew card and a Planet in the SVG among them, until the final score sheet shows;
+undo, the language toggle and saving the record are exercised on the way. Screenshots go to
+pytest's tmp path and are copied to ``test-artifacts/`` (ignored by git).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+import uvicorn
+from playwright.sync_api import BrowserContext, Page, sync_playwright
+
+from stargazer_rules import Game, load_ruleset, records, reports
+from stargazer_rules.server import create_app
+
+CHROMIUM = "/usr/bin/chromium"
+#: What Chromium needs on these machines; Playwright adds --headless (headless=True) and the
+#: fresh --user-data-dir (the persistent context's folder) itself.
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
+SEATS = ["human", "random", "greedy", "greedy"]
+SEED = 11
+#: Whole-game guard: a 4-player game has about 15 human decisions.
+MAX_DECISIONS = 200
+
+
+@pytest.fixture(scope="module")
+def ruleset():
+    return load_ruleset("draft7")
+
+
+@pytest.fixture(scope="module")
+def server_url(ruleset) -> Iterator[str]:
+    """The app served by uvicorn on 127.0.0.1 and a port the OS chose, in a thread."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    server = uvicorn.Server(uvicorn.Config(create_app(ruleset), log_level="warning", lifespan="off"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=15)
+        sock.close()
+
+
+@pytest.fixture(scope="module")
+def browser(tmp_path_factory) -> Iterator[BrowserContext]:
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(
+            f"Chromium is not installed at {CHROMIUM}; install Debian's package with "
+            "'apt-get update && apt-get install -y --no-install-recommends chromium' (as .ci/run does)",
+            pytrace=False,
+        )
+    with sync_playwright() as playwright:
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path_factory.mktemp("chromium-profile")),
+            executable_path=CHROMIUM,
+            headless=True,
+            args=CHROMIUM_FLAGS,
+            viewport={"width": 1400, "height": 1000},
+            accept_downloads=True,
+        )
+        try:
+            yield context
+        finally:
+            context.close()
+
+
+@pytest.fixture
+def page(browser) -> Iterator[Page]:
+    page = browser.new_page()
+    problems: list[str] = []
+    page.on("pageerror", lambda error: problems.append(f"page error: {error}"))
+    page.on("console", lambda message: problems.append(message.text) if message.type == "error" else None)
+    yield page
+    page.close()
+    assert problems == [], problems
+
+
+def save_artifact(page: Page, tmp_path: Path, name: str) -> Path:
+    """A full-page screenshot in pytest's tmp path, copied to test-artifacts/."""
+    path = tmp_path / name
+    page.screenshot(path=str(path), full_page=True)
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copyfile(path, ARTIFACTS / name)
+    return path
+
+
+def wait_for_decision(page: Page) -> str:
+    """Wait until the human seat decides or the game is over; the phase."""
+    page.wait_for_selector("body[data-phase=human], body[data-phase=over], body[data-phase=error]")
+    phase = page.get_attribute("body", "data-phase")
+    assert phase != "error", page.inner_text("#status")
+    return phase
+
+
+def actions_played(page: Page) -> int:
+    return int(page.get_attribute("body", "data-actions"))
+
+
+def click_first_choice(page: Page) -> None:
+    page.locator("#choices button.choice:not(.dimmed)").first.click()
+
+
+def test_a_whole_game_against_bots_with_undo_language_and_save(page, server_url, ruleset, tmp_path):
+    """A human seat plays a 4-player game against bots through the page to the final score sheet."""
+    game = Game(ruleset)
+    page.goto(f"{server_url}/?delay=0&lang=en")
+    page.wait_for_selector("#setup-dialog[open]")
+    page.select_option("#setup-players", "4")
+    for seat, spec in enumerate(SEATS):
+        page.select_option(f"#setup-seat-{seat}", spec)
+    page.fill("#setup-seed", str(SEED))
+    page.select_option("#setup-lang", "en")
+    page.click("#start")
+
+    # The first human decision: pick a crew by clicking its card in the SVG crew area.
+    assert wait_for_decision(page) == "human"
+    assert page.inner_text("#status") == "Player 1 decides: pick a crew"
+    assert page.locator("#ring g.planet").count() == 7
+    assert page.locator("#crew g.crew").count() == 6
+    before = actions_played(page)
+    crew = page.locator("#crew g.crew.clickable").first
+    picked = crew.get_attribute("data-id")
+    crew.click()
+    assert wait_for_decision(page) == "human"
+    assert page.locator(f'#crew g.crew[data-id="{picked}"] .worker-pawn').count() == 1
+    assert actions_played(page) == before + 1
+
+    # Undo: one more decision, then back to the position before it, its choices unchanged.
+    choices = page.locator("#choices button.choice").all_inner_texts()
+    log_lines = page.locator("#log li").count()
+    played = actions_played(page)
+    click_first_choice(page)
+    assert wait_for_decision(page) == "human"
+    assert actions_played(page) > played
+    page.click("#undo")
+    assert wait_for_decision(page) == "human"
+    assert actions_played(page) == played
+    assert page.locator("#log li").count() == log_lines
+    assert page.locator("#choices button.choice").all_inner_texts() == choices
+
+    # Japanese: the page's words, the choices and the log switch; then play on in Japanese.
+    page.click("#lang-toggle")
+    assert page.get_attribute("html", "lang") == "ja"
+    assert page.inner_text("#undo") == "元に戻す"
+    assert page.inner_text("#status").startswith("プレイヤー1の選択")
+    assert all(not text.isascii() for text in page.locator("#choices button.choice").all_inner_texts())
+    assert not page.locator("#log li").first.inner_text().isascii()
+    save_artifact(page, tmp_path, "browser-ja.png")
+
+    planet_clicked = False
+    for _ in range(MAX_DECISIONS):
+        if wait_for_decision(page) == "over":
+            break
+        clickable = page.locator("#ring g.planet.clickable")
+        if not planet_clicked and clickable.count():
+            # A Planet in the SVG: plays its only action, or narrows the choices to its own.
+            played = actions_played(page)
+            clickable.first.click()
+            planet_clicked = True
+            if page.get_attribute("body", "data-phase") == "human" and actions_played(page) == played:
+                visible = page.locator("#choices button.choice:not(.dimmed)")
+                assert 0 < visible.count() < page.locator("#choices button.choice").count()
+                click_first_choice(page)
+            continue
+        click_first_choice(page)
+    else:
+        pytest.fail(f"the game was not over after {MAX_DECISIONS} human decisions")
+    assert planet_clicked
+
+    assert page.inner_text("#score-title") == "最終得点"
+    assert page.inner_text("#status") == "ゲーム終了"
+    page.click("#lang-toggle")
+    assert page.inner_text("#score-title") == "Final score"
+    assert page.inner_text("#status") == "Game over"
+
+    # Save: the record the server builds replays to the game the page shows.
+    with page.expect_download() as download:
+        page.click("#save")
+    document = json.loads(Path(download.value.path()).read_text(encoding="utf-8"))
+    assert document["format"] == records.RECORD_FORMAT
+    assert document["seed"] == SEED
+    assert document["metadata"] == {"generator": "stargazer serve", "seats": SEATS}
+    assert len(document["actions"]) == actions_played(page)
+    final = records.final_state(game, records.record_from_json(document, game))
+    assert game.is_over(final)
+    sheet = game.score(final)
+    assert page.inner_text("#winner") == reports.winner_line(sheet, "en")
+    totals = page.locator("#score tr.total td").all_inner_texts()
+    assert totals[1:] == [str(seat.total) for seat in sheet.seats]
+
+    screenshot = save_artifact(page, tmp_path, "browser-game-over.png")
+    assert screenshot.stat().st_size > 10_000
