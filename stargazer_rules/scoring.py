@@ -6,6 +6,7 @@ front ends show as the provisional score and what bots use as a heuristic.
 
 from __future__ import annotations
 
+import weakref
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -163,3 +164,79 @@ def score_sheet(game: Game, state: State) -> ScoreSheet:
         )
     totals = tuple(seat.total for seat in seats)
     return ScoreSheet(tuple(planets), tuple(seats), winners(totals, state.hands), state.stage == "over")
+
+
+# -- the fast path: totals only, for bots ---------------------------------------------------
+
+#: Per Game: (track values and colour index per planet card, number of colours, and a cache of
+#: each (card, track)'s majority VP as ((seat, vp), ...)). Bots score hundreds of thousands of
+#: states; most of them share most tracks, so a planet's ranking is computed once per track.
+_FAST_TABLES: weakref.WeakKeyDictionary[Game, tuple] = weakref.WeakKeyDictionary()
+_TRACK_CACHE_LIMIT = 200_000
+
+
+def _fast_tables(game: Game) -> tuple:
+    tables = _FAST_TABLES.get(game)
+    if tables is None:
+        planets = game.ruleset.planets
+        colour_ids = sorted({card.colour for card in planets})
+        values = tuple(tuple(card.track) for card in planets)
+        colours = tuple(colour_ids.index(card.colour) for card in planets)
+        tables = _FAST_TABLES[game] = (values, colours, len(colour_ids), {})
+    return tables
+
+
+def _track_vp(values: tuple[int, ...], track: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
+    """R15/R16 for one track, as ((seat, vp), ...) for the seats that score; free cubes dropped."""
+    counts: dict[int, int] = {}
+    first: dict[int, int] = {}
+    for square, owner in enumerate(track, start=1):
+        if owner in counts:
+            counts[owner] += 1
+        else:
+            counts[owner] = 1
+            first[owner] = square
+    order = sorted(counts, key=lambda owner: (-counts[owner], -first[owner]))
+    top = len(track)
+    return tuple(
+        (owner, values[top - rank - 1])
+        for rank, owner in enumerate(order)
+        if owner != FREE_CUBE_OWNER and rank < top and values[top - rank - 1]
+    )
+
+
+def provisional_totals(game: Game, state: State) -> tuple[int, ...]:
+    """Each seat's total (R18: majority VP + major-planet bonus + VP from play), as ``score`` gives.
+
+    The same numbers as ``tuple(seat.total for seat in game.score(state).seats)``, without
+    building a score sheet: the bots' evaluation, called on every state they look at.
+    """
+    values, colours, colour_count, cache = _fast_tables(game)
+    players = state.players
+    totals = list(state.vp)
+    counts = [0] * (players * colour_count)
+    for card, track, special in zip(state.planets, state.tracks, state.specials):
+        if track:
+            key = (card, track)
+            scored = cache.get(key)
+            if scored is None:
+                if len(cache) > _TRACK_CACHE_LIMIT:
+                    cache.clear()
+                scored = cache[key] = _track_vp(values[card], track)
+            for seat, vp in scored:
+                totals[seat] += vp
+            colour = colours[card]
+            for owner in track:
+                if owner >= 0:
+                    counts[owner * colour_count + colour] += 1
+        if special:
+            colour = colours[card]
+            for owner in special:
+                if owner >= 0:
+                    counts[owner * colour_count + colour] += 1
+    for seat in range(players):
+        row = counts[seat * colour_count : (seat + 1) * colour_count]
+        most = max(row)
+        if most:
+            totals[seat] += most * row.count(most)
+    return tuple(totals)
