@@ -32,6 +32,7 @@ from stargazer_rules import jsonio, records
 from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.engine import Game
 from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.scoring import provisional_totals
 
 __all__ = [
     "GAMES_FILE",
@@ -167,7 +168,8 @@ def play_game(
 
     Besides the final score sheet and the record, the line keeps what the analysis needs and a
     record would make it replay: each crew pick with its motivation VP, the provisional totals
-    when each round's last turn has ended, and the number of legal options of each decision.
+    when each round's last turn has ended (``scoring.provisional_totals``: the totals of
+    ``game.score``), and the number of legal options of each decision.
     """
     game = ruleset_or_game if isinstance(ruleset_or_game, Game) else _game_of(ruleset_or_game)
     players = entry.players
@@ -205,7 +207,7 @@ def play_game(
             elif key == "motivation_bonus":
                 picks[-1]["motivation_vp"] = event.params["vp"]
             elif key == "round_ended":
-                score_by_round.append([seat.total for seat in game.score(state).seats])
+                score_by_round.append(list(provisional_totals(game, state)))
     sheet = game.score(state)
     record = records.GameRecord(
         game.ruleset.name,
