@@ -42,8 +42,75 @@ class RandomBot:
 #: A factory takes the seed and the spec's parameters (already converted) and returns a bot.
 BotFactory = Callable[..., Bot]
 
-#: Bot kind -> (factory, {parameter: (type, default)}, positional parameter or None).
-_REGISTRY: dict[str, tuple[BotFactory, Mapping[str, tuple[type, Any]], str | None]] = {
+#: Converts a parameter's text to its value, raising ValueError when it cannot: ``int``,
+#: ``float``, ``str`` or one of the converters below. Its ``description`` attribute says in an
+#: error message what was expected ("a positive integer").
+Converter = Callable[[str], Any]
+
+_DESCRIPTIONS: dict[Any, str] = {int: "an integer", float: "a number", str: "a string"}
+
+
+def _expected(convert: Converter) -> str:
+    return getattr(convert, "description", None) or _DESCRIPTIONS.get(convert) or f"a {convert.__name__}"
+
+
+class Checked:
+    """A converter that also checks the value: ``convert(text)``, refused unless ``accept(value)``."""
+
+    def __init__(self, convert: Converter, accept: Callable[[Any], bool], description: str) -> None:
+        self.convert = convert
+        self.accept = accept
+        self.description = description
+
+    def __call__(self, text: str) -> Any:
+        value = self.convert(text)
+        if not self.accept(value):
+            raise ValueError(text)
+        return value
+
+
+def _is_positive(value: float) -> bool:
+    return value > 0
+
+
+def _is_non_negative(value: float) -> bool:
+    return value >= 0
+
+
+def _is_finite_positive(value: float) -> bool:
+    return 0 < value < float("inf")  # False for nan too
+
+
+def _is_finite_non_negative(value: float) -> bool:
+    return 0 <= value < float("inf")  # False for nan too
+
+
+#: ``iterations=400``: an integer of at least 1.
+positive_int = Checked(int, _is_positive, "a positive integer")
+#: ``depth=0``: an integer of at least 0.
+non_negative_int = Checked(int, _is_non_negative, "a non-negative integer")
+#: ``scale=4``: a finite number above 0.
+positive_float = Checked(float, _is_finite_positive, "a positive number")
+#: ``c=1.4``: a finite number of at least 0.
+non_negative_float = Checked(float, _is_finite_non_negative, "a non-negative number")
+
+
+class OneOf:
+    """A converter accepting one of a closed set of words (``rollout=random``)."""
+
+    def __init__(self, *choices: str) -> None:
+        self.choices = choices
+        self.description = "one of " + ", ".join(choices)
+        self.__name__ = "word"
+
+    def __call__(self, text: str) -> str:
+        if text not in self.choices:
+            raise ValueError(text)
+        return text
+
+
+#: Bot kind -> (factory, {parameter: (converter, default)}, positional parameter or None).
+_REGISTRY: dict[str, tuple[BotFactory, Mapping[str, tuple[Converter, Any]], str | None]] = {
     "random": (RandomBot, {}, None),
 }
 
@@ -51,12 +118,16 @@ _REGISTRY: dict[str, tuple[BotFactory, Mapping[str, tuple[type, Any]], str | Non
 def register_bot(
     kind: str,
     factory: BotFactory,
-    params: Mapping[str, tuple[type, Any]] | None = None,
+    params: Mapping[str, tuple[Converter, Any]] | None = None,
     positional: str | None = None,
 ) -> None:
-    """Add a bot kind: ``factory(seed=..., **params)``; ``positional`` names the parameter that
-    a bare value sets (``mcts:400`` sets ``iterations``)."""
-    _REGISTRY[kind] = (factory, dict(params or {}), positional)
+    """Add a bot kind: ``factory(seed=..., **params)``; ``params`` maps each parameter to its
+    converter and default; ``positional`` names the parameter that a bare value sets
+    (``mcts:400`` sets ``iterations``). Registering a kind again replaces it."""
+    params = dict(params or {})
+    if positional is not None and positional not in params:
+        raise ValueError(f"positional parameter {positional!r} is not among the parameters of {kind!r}")
+    _REGISTRY[kind] = (factory, params, positional)
 
 
 def bot_names() -> tuple[str, ...]:
@@ -68,7 +139,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
 
     Raises ``BotSpecError`` naming the closest bot kind or parameter for a misspelling.
     """
-    kind, _, rest = spec.strip().partition(":")
+    kind, _, rest = spec.partition(":")
+    kind = kind.strip()
     if kind not in _REGISTRY:
         close = difflib.get_close_matches(kind, _REGISTRY, n=1)
         hint = f" (did you mean {close[0]!r}?)" if close else ""
@@ -76,7 +148,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     _factory, declared, positional = _REGISTRY[kind]
     params = {name: default for name, (_type, default) in declared.items()}
     for item in filter(None, (part.strip() for part in rest.split(","))):
-        name, equals, value = item.partition("=")
+        name, equals, value = (part.strip() for part in item.partition("="))
         if not equals:
             if positional is None:
                 raise BotSpecError(f"bot {kind!r} takes no bare value ({item!r}); write name=value")
@@ -86,13 +158,14 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             known = ", ".join(declared) or "none"
             raise BotSpecError(f"bot {kind!r} has no parameter {name!r}{hint}; parameters: {known}")
-        kind_type = declared[name][0]
+        convert = declared[name][0]
         try:
-            params[name] = kind_type(value)
+            params[name] = convert(value)
         except ValueError:
-            raise BotSpecError(
-                f"bot {kind!r}: {name}={value!r} is not a {kind_type.__name__}"
-            ) from None
+            expected = _expected(convert)
+            close = difflib.get_close_matches(value, getattr(convert, "choices", ()), n=1)
+            hint = f" (did you mean {close[0]!r}?)" if close else ""
+            raise BotSpecError(f"bot {kind!r}: {name}={value!r} is not {expected}{hint}") from None
     return kind, params
 
 
