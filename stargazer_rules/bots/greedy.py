@@ -1,0 +1,77 @@
+"""The greedy bot: the best-looking next state, judged by the provisional score.
+
+For each legal action the bot plays it with ``game.step`` and judges the result with
+``evaluation.margin``: its provisional total minus the best other seat's, plus small values for
+cubes in hand and for being the start player. Many decisions show nothing in the score at once
+(choosing a crew before its survey, a skill's target before the cube is placed), so after the
+action the bot keeps playing its own next decisions, each greedily one step ahead, until the
+turn ends or another seat is to decide, and judges the state reached. Ties between actions are
+broken by the bot's seeded random-number generator.
+"""
+
+from __future__ import annotations
+
+import random
+
+from stargazer_rules.actions import Action
+from stargazer_rules.bots.base import non_negative_float, register_bot
+from stargazer_rules.bots.evaluation import HAND_WEIGHT, START_WEIGHT, margin
+from stargazer_rules.engine import Game, State
+
+#: Values closer than this are ties (float sums of the same VP in another order).
+_TIE = 1e-9
+
+
+class GreedyBot:
+    """One turn ahead: greedy over the player's own consecutive decisions.
+
+    ``hand`` is the VP value of a cube in hand, ``start`` that of being the start player
+    (``evaluation.margin``).
+    """
+
+    def __init__(self, seed: int, hand: float = HAND_WEIGHT, start: float = START_WEIGHT) -> None:
+        self.spec = "greedy"
+        self._rng = random.Random(seed)
+        self.hand = hand
+        self.start = start
+
+    def choose(self, game: Game, state: State) -> Action:
+        legal = state.legal
+        if len(legal) == 1:
+            return legal[0]
+        seat = game.current_player(state)
+        best = float("-inf")
+        best_actions: list[Action] = []
+        for act in legal:
+            value = self._follow(game, game.step(state, act), seat, state.round, state.turn)
+            if value > best + _TIE:
+                best, best_actions = value, [act]
+            elif value >= best - _TIE:
+                best_actions.append(act)
+        return best_actions[0] if len(best_actions) == 1 else self._rng.choice(best_actions)
+
+    def _follow(self, game: Game, state: State, seat: int, round_: int, turn: int) -> float:
+        """Play ``seat``'s own next decisions of this turn greedily; the value of where they end."""
+        hand, start = self.hand, self.start
+        while (
+            state.legal
+            and state.turn == turn
+            and state.round == round_
+            and game.current_player(state) == seat
+        ):
+            best_value = float("-inf")
+            best_state = state
+            for act in state.legal:
+                after = game.step(state, act)
+                value = margin(game, after, seat, hand, start)
+                if value > best_value + _TIE:
+                    best_value, best_state = value, after
+            state = best_state
+        return margin(game, state, seat, hand, start)
+
+
+register_bot(
+    "greedy",
+    GreedyBot,
+    {"hand": (non_negative_float, HAND_WEIGHT), "start": (non_negative_float, START_WEIGHT)},
+)
