@@ -1,0 +1,258 @@
+"""The bots: legal choices only, seeded determinism, spec strings, the fast provisional totals,
+and a strength floor for each search bot against the random bot.
+
+Strength tests play small fixed-seed samples: the thresholds are measured win shares with a
+wide margin below them (see each test), so a broken heuristic or a search that backs up the
+wrong seat's reward fails them, while an honest bot passes whatever the machine.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from strategies import SOURCES, Playout, playouts
+
+from stargazer_rules.bots import BotSpecError, bot_names, make_bot, parse_spec, register_bot
+from stargazer_rules.bots.base import OneOf, canonical_spec, non_negative_float, positive_int
+from stargazer_rules.engine import Game, State
+from stargazer_rules.loader import load_ruleset
+from stargazer_rules.scoring import provisional_totals, winners
+
+#: Small budgets: legality and determinism do not need strong play.
+SMALL_SPECS = ("random", "greedy", "mcts:iterations=12")
+CONFIGS = [("draft7", 3), ("draft7", 4), ("base", 3), ("base", 4)]
+
+
+@functools.cache
+def bundled(name: str) -> Game:
+    return Game(load_ruleset(name))
+
+
+def play(game: Game, state: State, bots) -> tuple[State, list]:
+    """Play to the end with ``bots[seat]`` choosing for each seat; check every choice is legal."""
+    chosen = []
+    while not game.is_over(state):
+        act = bots[game.current_player(state)].choose(game, state)
+        assert act in game.legal_actions(state), (act, state.stage)
+        chosen.append(act)
+        state = game.step(state, act)
+    return state, chosen
+
+
+def win_share(game: Game, state: State, seats) -> float:
+    """The share of the win (R18, ties shared) that went to ``seats``."""
+    won = winners(provisional_totals(game, state), state.hands)
+    return sum(1 for seat in won if seat in seats) / len(won)
+
+
+# -- legality and determinism ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("ruleset, players", CONFIGS)
+def test_bots_choose_only_legal_actions(ruleset: str, players: int) -> None:
+    """Every bot kind, mixed at one table, only ever picks one of the legal actions, to the end."""
+    game = bundled(ruleset)
+    for seed in range(2):
+        specs = [SMALL_SPECS[(seat + seed) % len(SMALL_SPECS)] for seat in range(players)]
+        bots = [make_bot(spec, seed * 10 + seat) for seat, spec in enumerate(specs)]
+        final, chosen = play(game, game.new_state(players=players, seed=seed), bots)
+        assert game.is_over(final) and chosen
+
+
+@pytest.mark.parametrize("spec", SMALL_SPECS)
+def test_same_seed_same_actions(spec: str) -> None:
+    """A bot is a pure function of its spec, its seed and the states it is shown."""
+    game = bundled("draft7")
+
+    def game_actions(seed: int) -> list:
+        bots = [make_bot(spec, seed + seat) for seat in range(4)]
+        return play(game, game.new_state(players=4, seed=3), bots)[1]
+
+    assert game_actions(1) == game_actions(1)
+
+
+@pytest.mark.parametrize("spec", SMALL_SPECS)
+def test_different_seeds_may_differ(spec: str) -> None:
+    """The seed is really used: over a few seeds, some game goes differently."""
+    game = bundled("draft7")
+    games = set()
+    for seed in range(4):
+        bots = [make_bot(spec, 100 * seed + seat) for seat in range(4)]
+        games.add(tuple(play(game, game.new_state(players=4, seed=3), bots)[1]))
+    assert len(games) > 1
+
+
+def test_a_bot_keeps_no_state_between_games() -> None:
+    """Showing a bot a state twice from fresh copies gives the same choice as a fresh bot."""
+    game = bundled("draft7")
+    state = game.new_state(players=4, seed=5)
+    for spec in SMALL_SPECS[1:]:
+        assert make_bot(spec, 7).choose(game, state) == make_bot(spec, 7).choose(game, state)
+
+
+# -- spec strings ---------------------------------------------------------------------------
+
+
+def test_bot_kinds_are_registered() -> None:
+    assert {"random", "greedy", "mcts"} <= set(bot_names())
+
+
+@pytest.mark.parametrize(
+    "spec, kind, params",
+    [
+        ("random", "random", {}),
+        ("greedy", "greedy", {"hand": 0.5, "start": 1.0}),
+        ("greedy:hand=0", "greedy", {"hand": 0.0, "start": 1.0}),
+        ("mcts:400", "mcts", {"iterations": 400}),
+        ("mcts:iterations=800", "mcts", {"iterations": 800}),
+        (" mcts : 50 , c=0.3 ", "mcts", {"iterations": 50, "c": 0.3}),
+    ],
+)
+def test_parse_spec(spec: str, kind: str, params: dict) -> None:
+    """A bare value sets the positional parameter; other parameters keep their defaults."""
+    parsed_kind, parsed = parse_spec(spec)
+    assert parsed_kind == kind
+    assert parsed.items() >= params.items()
+
+
+def test_bare_value_and_named_value_make_the_same_bot() -> None:
+    """``mcts:400`` is ``mcts:iterations=400``: the canonical spec says so."""
+    assert make_bot("mcts:400", 0).spec == make_bot("mcts:iterations=400", 0).spec
+    assert "iterations=400" in make_bot("mcts:400", 0).spec
+    assert make_bot("random", 0).spec == "random"
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("mtcs:400", "unknown bot 'mtcs' (did you mean 'mcts'?); bots: "),
+        ("greedyy", "unknown bot 'greedyy' (did you mean 'greedy'?)"),
+        ("mcts:iteration=400", "bot 'mcts' has no parameter 'iteration' (did you mean 'iterations'?); parameters: "),
+        ("mcts:iterations=many", "bot 'mcts': iterations='many' is not a positive integer"),
+        ("mcts:0", "bot 'mcts': iterations='0' is not a positive integer"),
+        ("mcts:iterations=2.5", "bot 'mcts': iterations='2.5' is not a positive integer"),
+        ("mcts:c=-1", "bot 'mcts': c='-1' is not a non-negative number"),
+        ("mcts:c=nan", "bot 'mcts': c='nan' is not a non-negative number"),
+        ("mcts:rollout=randm", "bot 'mcts': rollout='randm' is not one of "),
+        ("greedy:5", "bot 'greedy' takes no bare value ('5'); write name=value"),
+        ("random:x=1", "bot 'random' has no parameter 'x'; parameters: none"),
+    ],
+)
+def test_bad_specs_say_what_is_wrong(spec: str, message: str) -> None:
+    """Misspelt kinds and parameters get a did-you-mean; bad values say what was expected."""
+    with pytest.raises(BotSpecError) as error:
+        make_bot(spec, 0)
+    assert str(error.value).startswith(message)
+    assert isinstance(error.value, ValueError)
+
+
+def test_a_misspelt_choice_gets_a_did_you_mean() -> None:
+    with pytest.raises(BotSpecError, match=r"\(did you mean 'random'\?\)"):
+        parse_spec("mcts:rollout=randon")
+
+
+def test_converters() -> None:
+    assert positive_int("3") == 3
+    assert non_negative_float("0") == 0.0
+    assert OneOf("a", "b")("b") == "b"
+    for convert, text in [(positive_int, "-2"), (non_negative_float, "inf"), (OneOf("a"), "c")]:
+        with pytest.raises(ValueError):
+            convert(text)
+    assert canonical_spec("mcts", {"iterations": 4, "c": 0.5}) == "mcts:c=0.5,iterations=4"
+
+
+def test_register_bot_adds_a_kind() -> None:
+    """A new kind is one ``register_bot`` call: its spec parses and ``make_bot`` builds it."""
+
+    class FirstBot:
+        def __init__(self, seed: int, skip: int = 0) -> None:
+            self.skip = skip
+
+        def choose(self, game: Game, state: State):
+            legal = game.legal_actions(state)
+            return legal[min(self.skip, len(legal) - 1)]
+
+    register_bot("first-test", FirstBot, {"skip": (positive_int, 1)}, positional="skip")
+    try:
+        bot = make_bot("first-test:2", 0)
+        assert bot.skip == 2 and bot.spec == "first-test:skip=2"
+        with pytest.raises(ValueError, match="positional parameter 'n'"):
+            register_bot("broken-test", FirstBot, {"skip": (positive_int, 1)}, positional="n")
+    finally:
+        from stargazer_rules.bots import base
+
+        base._REGISTRY.pop("first-test", None)
+
+
+# -- provisional totals ---------------------------------------------------------------------
+
+
+def sheet_totals(game: Game, state: State) -> tuple[int, ...]:
+    return tuple(seat.total for seat in game.score(state).seats)
+
+
+@pytest.mark.parametrize("ruleset, players", CONFIGS)
+def test_provisional_totals_equal_the_score_sheet_on_seeded_games(ruleset: str, players: int) -> None:
+    """R15-R18: the fast totals equal the score sheet's after every decision of seeded random
+    games, mid-game and final."""
+    game = bundled(ruleset)
+    checked = 0
+    for seed in range(15):
+        rng = random.Random(seed)
+        state = game.new_state(players=players, seed=seed)
+        while True:
+            assert provisional_totals(game, state) == sheet_totals(game, state)
+            checked += 1
+            if game.is_over(state):
+                break
+            state = game.step(state, rng.choice(game.legal_actions(state)))
+    assert checked > 15 * 30
+
+
+@pytest.mark.parametrize("source", SOURCES)
+@settings(max_examples=20)
+@given(data=st.data())
+def test_provisional_totals_equal_the_score_sheet(source: str, data: st.DataObject) -> None:
+    """The same on Hypothesis-drawn games, generated rulesets included (accidents, long tracks,
+    free cubes on Planets, wide special squares)."""
+    playout: Playout = data.draw(playouts(source), label="playout")
+    game = playout.game
+    rng = playout.policy()
+    state = playout.new_state()
+    for _ in range(400):
+        assert provisional_totals(game, state) == sheet_totals(game, state)
+        if game.is_over(state):
+            break
+        state = game.step(state, rng.choice(game.legal_actions(state)))
+
+
+# -- strength floors ------------------------------------------------------------------------
+
+
+def one_against_three(spec: str, deals: int, ruleset: str = "draft7") -> float:
+    """The win share of one ``spec`` bot against three random bots, in every seat of each deal."""
+    game = bundled(ruleset)
+    share = 0.0
+    for deal in range(deals):
+        for seat in range(4):
+            bots = [make_bot(spec if other == seat else "random", deal * 8 + other) for other in range(4)]
+            final, _ = play(game, game.new_state(players=4, seed=deal), bots)
+            share += win_share(game, final, {seat})
+    return share / (deals * 4)
+
+
+def test_greedy_beats_random() -> None:
+    """One greedy bot against three random ones wins about 95% of the games (measured over 100
+    games, benchmarks/skill_ladder.py); an equal bot would win 25%. The floor, 60%, fails for a
+    greedy bot that judges the wrong seat or minimises its score."""
+    assert one_against_three("greedy", deals=5) > 0.6
+
+
+def test_mcts_with_a_small_budget_beats_random() -> None:
+    """One mcts:30 against three random bots wins about 90% of the games (measured); the floor,
+    60%, fails for a search that backs up another seat's reward."""
+    assert one_against_three("mcts:30", deals=4) > 0.6
