@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import SOURCES, Playout, playouts
 
-from stargazer_rules.bots import BotSpecError, bot_names, make_bot, parse_spec, register_bot
+from stargazer_rules.bots import BotSpecError, bot_names, make_bot, parse_spec, register_bot, unregister_bot
 from stargazer_rules.bots.base import OneOf, canonical_spec, non_negative_float, positive_int
 from stargazer_rules.engine import Game, State
 from stargazer_rules.loader import load_ruleset
@@ -183,9 +183,8 @@ def test_register_bot_adds_a_kind() -> None:
         with pytest.raises(ValueError, match="positional parameter 'n'"):
             register_bot("broken-test", FirstBot, {"skip": (positive_int, 1)}, positional="n")
     finally:
-        from stargazer_rules.bots import base
-
-        base._REGISTRY.pop("first-test", None)
+        unregister_bot("first-test")
+    assert "first-test" not in bot_names()
 
 
 # -- provisional totals ---------------------------------------------------------------------

@@ -130,6 +130,11 @@ def register_bot(
     _REGISTRY[kind] = (factory, params, positional)
 
 
+def unregister_bot(kind: str) -> None:
+    """Remove a bot kind (a test's or an example's); unknown kinds are ignored."""
+    _REGISTRY.pop(kind, None)
+
+
 def bot_names() -> tuple[str, ...]:
     return tuple(sorted(_REGISTRY))
 
