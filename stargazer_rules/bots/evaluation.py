@@ -11,8 +11,8 @@ from __future__ import annotations
 from stargazer_rules.engine import Game, State
 from stargazer_rules.scoring import provisional_totals, winners
 
-#: VP a cube in hand is worth to its owner mid-game: its future use, discounted. Measured (see
-#: docs/bots.md): 0.5 beats 0 and 1 for the greedy bot.
+#: VP a cube in hand is worth to its owner mid-game: its future use, discounted. Measured for
+#: the greedy bot (docs/bots.md): 0 to 0.75 play alike, 1 loses; 0.5 is the middle.
 HAND_WEIGHT = 0.5
 #: VP of being the start player mid-game (first pick of the crews); only Armstrong's chooser
 #: changes it, so it only decides that choice.

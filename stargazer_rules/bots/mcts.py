@@ -55,7 +55,7 @@ ROLLOUTS = ("random", "full", "greedy")
 ITERATIONS = 400
 EXPLORATION = 0.7
 ROLLOUT = "full"
-DEPTH = 0
+DEPTH = 16
 PRIOR = 3
 SCALE = 4.0
 
