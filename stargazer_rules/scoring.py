@@ -168,14 +168,18 @@ def score_sheet(game: Game, state: State) -> ScoreSheet:
 
 # -- the fast path: totals only, for bots ---------------------------------------------------
 
-#: Per Game: (track values and colour index per planet card, number of colours, and a cache of
-#: each (card, track)'s majority VP as ((seat, vp), ...)). Bots score hundreds of thousands of
-#: states; most of them share most tracks, so a planet's ranking is computed once per track.
+#: Per Game: (track values per planet card, colour index per planet card, number of colours,
+#: and a cache of each Planet's contribution by (card, track, special square)). Bots score
+#: hundreds of thousands of states that share most of their Planets, so each Planet's ranking
+#: is computed once and then looked up.
 _FAST_TABLES: weakref.WeakKeyDictionary[Game, tuple] = weakref.WeakKeyDictionary()
-_TRACK_CACHE_LIMIT = 200_000
+_PLANET_CACHE_LIMIT = 200_000
+_last_tables: list = [None, None]  # the last (game, tables): one game is scored many times in a row
 
 
 def _fast_tables(game: Game) -> tuple:
+    if _last_tables[0] is game:
+        return _last_tables[1]
     tables = _FAST_TABLES.get(game)
     if tables is None:
         planets = game.ruleset.planets
@@ -183,11 +187,16 @@ def _fast_tables(game: Game) -> tuple:
         values = tuple(tuple(card.track) for card in planets)
         colours = tuple(colour_ids.index(card.colour) for card in planets)
         tables = _FAST_TABLES[game] = (values, colours, len(colour_ids), {})
+    _last_tables[:] = [game, tables]
     return tables
 
 
-def _track_vp(values: tuple[int, ...], track: tuple[int, ...]) -> tuple[tuple[int, int], ...]:
-    """R15/R16 for one track, as ((seat, vp), ...) for the seats that score; free cubes dropped."""
+def _planet_part(
+    values: tuple[int, ...], track: tuple[int, ...], special: tuple[int, ...]
+) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
+    """One Planet's part of the totals: ((seat, majority VP), ...) by R15/R16 for the seats that
+    score, and ((seat, cubes), ...) for the seats' cubes of its colour (normal and special
+    squares, R17). Free cubes rank as the virtual player and are then dropped."""
     counts: dict[int, int] = {}
     first: dict[int, int] = {}
     for square, owner in enumerate(track, start=1):
@@ -198,11 +207,15 @@ def _track_vp(values: tuple[int, ...], track: tuple[int, ...]) -> tuple[tuple[in
             first[owner] = square
     order = sorted(counts, key=lambda owner: (-counts[owner], -first[owner]))
     top = len(track)
-    return tuple(
+    majority = tuple(
         (owner, values[top - rank - 1])
         for rank, owner in enumerate(order)
         if owner != FREE_CUBE_OWNER and rank < top and values[top - rank - 1]
     )
+    for owner in special:
+        counts[owner] = counts.get(owner, 0) + 1
+    cubes = tuple((owner, count) for owner, count in counts.items() if owner != FREE_CUBE_OWNER)
+    return majority, cubes
 
 
 def provisional_totals(game: Game, state: State) -> tuple[int, ...]:
@@ -216,24 +229,19 @@ def provisional_totals(game: Game, state: State) -> tuple[int, ...]:
     totals = list(state.vp)
     counts = [0] * (players * colour_count)
     for card, track, special in zip(state.planets, state.tracks, state.specials):
-        if track:
-            key = (card, track)
-            scored = cache.get(key)
-            if scored is None:
-                if len(cache) > _TRACK_CACHE_LIMIT:
+        if track or special:
+            key = (card, track, special)
+            part = cache.get(key)
+            if part is None:
+                if len(cache) > _PLANET_CACHE_LIMIT:
                     cache.clear()
-                scored = cache[key] = _track_vp(values[card], track)
-            for seat, vp in scored:
+                part = cache[key] = _planet_part(values[card], track, special)
+            majority, cubes = part
+            for seat, vp in majority:
                 totals[seat] += vp
             colour = colours[card]
-            for owner in track:
-                if owner >= 0:
-                    counts[owner * colour_count + colour] += 1
-        if special:
-            colour = colours[card]
-            for owner in special:
-                if owner >= 0:
-                    counts[owner * colour_count + colour] += 1
+            for seat, count in cubes:
+                counts[seat * colour_count + colour] += count
     for seat in range(players):
         row = counts[seat * colour_count : (seat + 1) * colour_count]
         most = max(row)
