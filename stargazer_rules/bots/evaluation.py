@@ -9,7 +9,7 @@ and for being the start player (first choice among the crews and their free cube
 from __future__ import annotations
 
 from stargazer_rules.engine import Game, State
-from stargazer_rules.scoring import provisional_totals, winners
+from stargazer_rules.scoring import provisional_totals
 
 #: VP a cube in hand is worth to its owner mid-game: its future use, discounted. Measured for
 #: the greedy bot (docs/bots.md): 0 to 0.75 play alike, 1 loses; 0.5 is the middle.
@@ -32,20 +32,10 @@ def margin(
     term shrinks to a tie-break there.
     """
     totals = provisional_totals(game, state)
-    own = totals[seat]
-    best_other = max((total for other, total in enumerate(totals) if other != seat), default=0)
-    if not state.legal:  # over
-        hands = state.hands
-        best_hand = max((hand for other, hand in enumerate(hands) if other != seat), default=0)
-        return own - best_other + 0.001 * (hands[seat] - best_hand)
-    value = own - best_other + hand_weight * state.hands[seat]
+    if not state.legal:  # over: hands only break ties (R18); 12 cubes x 0.001 < 1 VP
+        totals = [total + 0.001 * hand for total, hand in zip(totals, state.hands)]
+        return totals[seat] - max(totals[:seat] + totals[seat + 1 :], default=0)
+    value = totals[seat] - max(totals[:seat] + totals[seat + 1 :], default=0) + hand_weight * state.hands[seat]
     if state.start_player == seat:
         value += start_weight
     return value
-
-
-def win_shares(game: Game, state: State) -> tuple[float, ...]:
-    """Each seat's share of the win of a finished game (R18): 1/k for each of k winners."""
-    won = winners(provisional_totals(game, state), state.hands)
-    share = 1.0 / len(won)
-    return tuple(share if seat in won else 0.0 for seat in range(state.players))

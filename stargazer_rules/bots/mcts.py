@@ -77,15 +77,16 @@ class _Node:
 def _values(game: Game, state: State, scale: float) -> list[float]:
     """Each seat's reward in (0, 1): the sigmoid of its lead over the best other seat."""
     totals = provisional_totals(game, state)
-    if state.legal:
-        scores = [total + HAND_WEIGHT * hand for total, hand in zip(totals, state.hands)]
-    else:  # over: the totals decide, cubes in hand only break ties (R18)
-        scores = [total + 0.001 * hand for total, hand in zip(totals, state.hands)]
+    weight = HAND_WEIGHT if state.legal else 0.001  # at the end, hands only break ties (R18)
+    scores = [total + weight * hand for total, hand in zip(totals, state.hands)]
+    best = max(scores)
+    leader = scores.index(best)
+    runner_up = max(scores[:leader] + scores[leader + 1 :], default=0.0)
+    exp = math.exp
     values = []
     for seat, score in enumerate(scores):
-        best_other = max((other for index, other in enumerate(scores) if index != seat), default=0.0)
-        lead = (score - best_other) / scale
-        values.append(1.0 / (1.0 + math.exp(-lead)) if lead > -50 else 0.0)
+        lead = (score - (runner_up if seat == leader else best)) / scale
+        values.append(1.0 / (1.0 + exp(-lead)) if lead > -50 else 0.0)
     return values
 
 
