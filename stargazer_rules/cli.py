@@ -17,7 +17,10 @@ import textwrap
 from collections.abc import Sequence
 from pathlib import Path
 
+import attrs
+
 from stargazer_rules import records, reports, simulation, terminal
+from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
 from stargazer_rules.engine import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
@@ -76,6 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play_random(commands)
     _add_simulate(commands)
     _add_compare(commands)
+    _add_report(commands)
     _add_play(commands)
     _add_replay(commands)
     _add_serve(commands)
@@ -251,11 +255,17 @@ def run_simulate(args: argparse.Namespace) -> int:
     from stargazer_rules import analysis
 
     games = simulation.read_games(os.path.join(out, simulation.GAMES_FILE))
-    summary = analysis.summarize(games, ruleset=ruleset)
+    _write_and_print_report(games, ruleset, out, args.bounds)
+    return 0
+
+
+def _write_and_print_report(games: Sequence[dict], ruleset: Ruleset | None, out: str, bounds: Bounds) -> None:
+    from stargazer_rules import analysis
+
+    summary = analysis.summarize(games, ruleset=ruleset, bounds=bounds)
     analysis.write_report(summary, Path(out))
     print(analysis.terminal_summary(summary))
     print(f"\nwritten: {os.path.join(out, 'summary.json')}, {os.path.join(out, 'report.html')}")
-    return 0
 
 
 def _add_compare(commands: argparse._SubParsersAction) -> None:
@@ -301,15 +311,79 @@ def run_compare(args: argparse.Namespace) -> int:
     runs = []
     for ruleset, folder in zip((first, second), folders, strict=True):
         games = simulation.read_games(os.path.join(folder, simulation.GAMES_FILE))
-        analysis.write_report(analysis.summarize(games, ruleset=ruleset), Path(folder))
+        analysis.write_report(analysis.summarize(games, ruleset=ruleset, bounds=args.bounds), Path(folder))
         runs.append(games)
-    comparison = analysis.compare_summaries(runs[0], runs[1], label_a=names[0], label_b=names[1])
+    comparison = analysis.compare_summaries(
+        runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds
+    )
     analysis.write_comparison(comparison, Path(out))
     print(analysis.terminal_comparison(comparison))
     print(
         f"\nwritten: {os.path.join(out, 'comparison.json')}, {os.path.join(out, 'comparison.html')}; "
         f"each ruleset's report in {folders[0]} and {folders[1]}"
     )
+    return 0
+
+
+def _add_report(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "report",
+        help="rebuild a simulation's summary and report from its games.jsonl",
+        description=_wrapped(
+            "Read DIR/games.jsonl (a finished run, or the games an interrupted one kept) and "
+            "write DIR/summary.json and DIR/report.html again, then print the summary. Use it "
+            "to read an interrupted run without finishing it, or to apply other --bound values "
+            "without playing the games again."
+        ),
+    )
+    parser.add_argument("folder", metavar="DIR", help="the folder of a simulate run (holds games.jsonl)")
+    parser.add_argument(
+        "--rules",
+        dest="ruleset",
+        default=None,
+        metavar="DIR",
+        help=(
+            "the ruleset the games were played with, for the cards' names and tracks (default: "
+            "the bundled ruleset the games name, if it is the same); give it for a ruleset folder"
+        ),
+    )
+    _add_bound_option(parser)
+    parser.set_defaults(run=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Summarise an existing games.jsonl; one-line errors for a missing or foreign file."""
+    command = "report"
+    path = os.path.join(args.folder, simulation.GAMES_FILE)
+    ruleset = None
+    if args.ruleset is not None:
+        ruleset = _load_or_report(args.ruleset, command)
+        if ruleset is None:
+            return EXIT_INVALID
+    try:
+        games = simulation.read_games(path)
+    except FileNotFoundError:
+        _error(command, f"{path}: no such file; give the folder a 'stargazer simulate' run wrote to")
+        return EXIT_INVALID
+    except (simulation.SimulationError, OSError) as error:
+        _error(command, str(error))
+        return EXIT_INVALID
+    if not games:
+        _error(command, f"{path}: no finished game yet")
+        return EXIT_INVALID
+    played_with = games[0]["ruleset"]
+    if ruleset is not None and ruleset.fingerprint != played_with["fingerprint"]:
+        _error(
+            command,
+            f"{path}: the games were played with {played_with['name']} (fingerprint "
+            f"{played_with['fingerprint'][:12]}), not with {args.ruleset} ({ruleset.fingerprint[:12]})",
+        )
+        return EXIT_INVALID
+    try:
+        _write_and_print_report(games, ruleset, args.folder, args.bounds)
+    except ValueError as error:
+        _error(command, f"{path}: {error}")
+        return EXIT_INVALID
     return 0
 
 
@@ -563,6 +637,32 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
             "(without it the file is started afresh)"
         ),
     )
+    _add_bound_option(parser)
+
+
+def _add_bound_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bound",
+        dest="bounds",
+        action=_BoundAction,
+        default=Bounds(),
+        metavar="NAME=VALUE",
+        help=(
+            "change one of the bounds that decide the report's findings, e.g. "
+            "max_tie_rate=0.15 (repeatable; the names and defaults are in docs/simulation.md "
+            f"and the report): {', '.join(field.name for field in attrs.fields(Bounds))}"
+        ),
+    )
+
+
+class _BoundAction(argparse.Action):
+    """Each ``--bound NAME=VALUE`` updates the Bounds so far; a bad one is a usage error."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        try:
+            setattr(namespace, self.dest, getattr(namespace, self.dest).with_settings([values]))
+        except ValueError as error:
+            raise argparse.ArgumentError(self, str(error)) from None
 
 
 def _positive_int(text: str) -> int:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import functools
 import json
 import random
+import subprocess
+import sys
 
 import pytest
 from ruleset_edits import copy_ruleset, replace
@@ -294,6 +296,20 @@ def test_top_level_help_lists_the_commands(capsys):
     text = " ".join(capsys.readouterr().out.split())
     assert "rules print a ruleset as readable tables, skills as sentences" in text
     assert "play-random play one game with random moves and print its log and score sheet" in text
+    assert "report rebuild a simulation's summary and report from its games.jsonl" in text
+
+
+def test_the_command_line_does_not_load_the_statistics_and_plot_libraries_until_needed():
+    """``validate`` and ``play`` start in a fraction of a second: the analysis's scipy and
+    matplotlib load on first use (``stargazer_rules.analysis`` imports them lazily)."""
+    code = (
+        "import sys; from stargazer_rules.cli import build_parser; build_parser(); "
+        "from stargazer_rules import analysis; assert analysis.Bounds; "
+        "print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules)); "
+        "analysis.summarize, analysis.write_report; print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules))"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.splitlines() == ["[]", "['matplotlib', 'scipy']"]
 
 
 # -- the report helpers -------------------------------------------------------------------------

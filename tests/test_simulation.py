@@ -18,6 +18,7 @@ import distributed
 import pytest
 
 from stargazer_rules import Game, jsonio, load_ruleset, records
+from stargazer_rules.analysis import Bounds
 from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.cli import main
 from stargazer_rules.simulation import (
@@ -306,6 +307,81 @@ def test_compare_runs_both_rulesets_with_the_same_deals_and_bots(tmp_path, capsy
     assert [g["bot_seeds"] for g in first] == [g["bot_seeds"] for g in second]
     assert (out / "draft7" / "summary.json").is_file() and (out / "base" / "report.html").is_file()
     assert stdout.strip()
+
+
+def test_bounds_from_the_command_line_reach_the_summary_and_change_the_findings(tmp_path, capsys):
+    """--bound on simulate, then ``report`` on the same games with other bounds: the findings
+    follow the bounds. No Planet's accident rate can be above 100%; with a bound of 0 and every
+    card counted, any accident at first place is a finding."""
+    out = tmp_path / "sim"
+    argv = ["simulate", "--games", "40", "--bots", "random", "--workers", "1", "--out", str(out)]
+    status, _stdout, stderr = cli(capsys, *argv, "--bound", "max_accident_rate=1", "--bound", "min_card_games=0")
+    assert status == 0, stderr
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert (summary["run"]["bounds"]["max_accident_rate"], summary["run"]["bounds"]["min_card_games"]) == (1, 0)
+    assert not [f for f in summary["findings"] if f["kind"] == "accident_rate"]
+
+    status, stdout, stderr = cli(capsys, "report", str(out), "--bound", "max_accident_rate=0", "--bound", "min_card_games=0")
+    assert status == 0, stderr
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["run"]["bounds"]["max_accident_rate"] == 0
+    assert summary["run"]["bounds"]["max_tie_rate"] == Bounds().max_tie_rate
+    accidents = [f for f in summary["findings"] if f["kind"] == "accident_rate"]
+    assert accidents and all("bound 0%" in f["text"] for f in accidents)
+    assert "written: " in stdout and (out / "report.html").is_file()
+
+
+def test_report_rebuilds_the_summary_of_an_interrupted_run(tmp_path, capsys):
+    out = tmp_path / "sim"
+    run(tmp_path, "sim", games=8)
+    lines = (out / GAMES_FILE).read_text(encoding="utf-8").splitlines(keepends=True)
+    (out / GAMES_FILE).write_text("".join(lines[:5]) + lines[5][:40], encoding="utf-8")
+    status, stdout, stderr = cli(capsys, "report", str(out))
+    assert status == 0, stderr
+    summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
+    assert summary["run"]["games"] == 5
+    assert "5 games" in stdout
+
+
+@pytest.mark.parametrize(
+    ("setting", "message"),
+    [
+        ("max_tie=0.1", "no bound 'max_tie' (did you mean 'max_tie_rate'?); bounds: confidence, "),
+        ("max_tie_rate=1.5", "max_tie_rate=1.5: max_tie_rate is a share between 0 and 1, not 1.5"),
+        ("confidence=1", "confidence=1: confidence is strictly between 0 and 1, not 1.0"),
+        ("min_card_games=2.5", "min_card_games=2.5: '2.5' is not a whole number"),
+        ("min_card_games=-1", "min_card_games=-1: min_card_games is a whole number, 0 or more, not -1"),
+        ("max_tie_rate", "'max_tie_rate' is not NAME=VALUE (for example max_tie_rate=0.15)"),
+    ],
+)
+@pytest.mark.parametrize("command", [["simulate"], ["compare", "draft7", "base"], ["report", "somewhere"]])
+def test_a_bad_bound_is_a_usage_error_that_says_what_to_type(capsys, command, setting, message):
+    with pytest.raises(SystemExit) as exit_info:
+        main([*command, "--bound", setting])
+    assert exit_info.value.code == 2
+    assert f"argument --bound: {message}" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["report", "{missing}"], "stargazer report: {missing}/games.jsonl: no such file; give the folder a 'stargazer simulate' run wrote to"),
+        (["report", "{empty}"], "stargazer report: {empty}/games.jsonl: no finished game yet"),
+        (["report", "{sim}", "--rules", "base"], "stargazer report: {sim}/games.jsonl: the games were played with draft7 (fingerprint "),
+        (["report", "{sim}", "--rules", "draft8"], "stargazer report: draft8: no such folder"),
+    ],
+)
+def test_report_errors_are_one_line_and_exit_1(tmp_path, capsys, argv, message):
+    folders = {name: tmp_path / name for name in ("missing", "empty", "sim")}
+    (tmp_path / "empty").mkdir()
+    (tmp_path / "empty" / GAMES_FILE).write_text("", encoding="utf-8")
+    run(tmp_path, "sim", games=4)
+    argv = [part.format(**folders) for part in argv]
+    code, stdout, stderr = cli(capsys, *argv)
+    assert (code, stdout) == (1, "")
+    assert stderr.startswith(message.format(**folders))
+    assert stderr.count("\n") == 1
+    assert not (tmp_path / "sim" / "summary.json").exists()
 
 
 @pytest.mark.parametrize(

@@ -13,11 +13,31 @@ Games are the dicts of games.jsonl lines (``simulation.read_games`` reads a file
 are the designer's limits that turn a figure into a finding.
 """
 
+import importlib
+from typing import Any
+
 from stargazer_rules.analysis.bounds import Bounds
-from stargazer_rules.analysis.compare import compare_summaries, write_comparison
-from stargazer_rules.analysis.report import write_report
-from stargazer_rules.analysis.summary import summarize
-from stargazer_rules.analysis.terminal import terminal_comparison, terminal_summary
+
+#: Where each public name lives. They are imported on first use: the statistics and plots
+#: pull in scipy and matplotlib (about a second), which ``stargazer validate`` or ``play``
+#: should not pay for just because the command line knows the ``Bounds``.
+_LAZY = {
+    "compare_summaries": "compare",
+    "write_comparison": "compare",
+    "write_report": "report",
+    "summarize": "summary",
+    "terminal_comparison": "terminal",
+    "terminal_summary": "terminal",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _LAZY:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Bounds",
@@ -28,3 +48,7 @@ __all__ = [
     "write_comparison",
     "write_report",
 ]
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY))

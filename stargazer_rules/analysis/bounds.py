@@ -9,9 +9,12 @@ accident row never reached, a game ended by the round limit.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 import attrs
+
+from stargazer_rules.validation import close_match
 
 
 def _share(instance: Any, attribute: attrs.Attribute[Any], value: float) -> None:
@@ -22,6 +25,11 @@ def _share(instance: Any, attribute: attrs.Attribute[Any], value: float) -> None
 def _open_share(instance: Any, attribute: attrs.Attribute[Any], value: float) -> None:
     if not 0 < value < 1:
         raise ValueError(f"Bounds.{attribute.name} is strictly between 0 and 1, not {value!r}")
+
+
+def _count(instance: Any, attribute: attrs.Attribute[Any], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"Bounds.{attribute.name} is a whole number, 0 or more, not {value!r}")
 
 
 @attrs.frozen(kw_only=True)
@@ -58,7 +66,7 @@ class Bounds:
     min_pick_share: float = attrs.field(default=0.20, validator=_share)
     max_picker_advantage: float = attrs.field(default=0.10, validator=_share)
     max_accident_rate: float = attrs.field(default=0.50, validator=_share)
-    min_card_games: int = attrs.field(default=30, validator=attrs.validators.ge(0))
+    min_card_games: int = attrs.field(default=30, validator=_count)
     max_round_limit_share: float = attrs.field(default=0.0, validator=_share)
 
     def to_json(self) -> dict[str, Any]:
@@ -67,3 +75,35 @@ class Bounds:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Bounds:
         return cls(**data)
+
+    def with_settings(self, settings: Iterable[str]) -> Bounds:
+        """These bounds with ``NAME=VALUE`` settings applied (the command line's ``--bound``).
+
+        Raises ``ValueError`` naming the setting for an unknown name (with a did-you-mean), a
+        value that is not a number, or one out of the field's range.
+        """
+        changes = dict(parse_setting(text) for text in settings)
+        return attrs.evolve(self, **changes)
+
+
+def parse_setting(text: str) -> tuple[str, float | int]:
+    """``"max_tie_rate=0.15"`` -> ``("max_tie_rate", 0.15)``, checked against its field."""
+    fields = {field.name: field for field in attrs.fields(Bounds)}
+    name, separator, raw = (part.strip() for part in text.partition("="))
+    if not separator or not name or not raw:
+        raise ValueError(f"{text!r} is not NAME=VALUE (for example max_tie_rate=0.15)")
+    if name not in fields:
+        close = close_match(name, fields)
+        hint = f" (did you mean {close!r}?)" if close else ""
+        raise ValueError(f"no bound {name!r}{hint}; bounds: {', '.join(fields)}")
+    kind = int if fields[name].type in (int, "int") else float
+    try:
+        value = kind(raw)
+    except ValueError:
+        what = "a whole number" if kind is int else "a number"
+        raise ValueError(f"{name}={raw}: {raw!r} is not {what}") from None
+    try:
+        Bounds(**{name: value})
+    except ValueError as error:
+        raise ValueError(f"{name}={raw}: {str(error).removeprefix('Bounds.')}") from None
+    return name, value
