@@ -252,8 +252,6 @@ def run_simulate(args: argparse.Namespace) -> int:
     status = _simulate_or_report(ruleset, out, lineup, args, command, label=None)
     if status:
         return status
-    from stargazer_rules import analysis
-
     games = simulation.read_games(os.path.join(out, simulation.GAMES_FILE))
     _write_and_print_report(games, ruleset, out, args.bounds)
     return 0

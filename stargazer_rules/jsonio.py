@@ -117,8 +117,9 @@ def _is_integer(checker: Any, instance: Any) -> bool:
     return isinstance(instance, int) and not isinstance(instance, bool)
 
 
-#: JSON Schema counts 1.0 as an integer; a count or an index in our documents must be written 1.
-_Validator = jsonschema.validators.extend(
+#: JSON Schema counts 1.0 (and, in Python, true) as an integer; a count or an index in our
+#: documents must be written 1. The server checks request bodies with the same validator.
+StrictValidator = jsonschema.validators.extend(
     jsonschema.Draft202012Validator,
     type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
 )
@@ -126,7 +127,7 @@ _Validator = jsonschema.validators.extend(
 
 @functools.cache
 def _validator(kind: str) -> Any:
-    return _Validator(schema(kind), registry=_registry())
+    return StrictValidator(schema(kind), registry=_registry())
 
 
 def schema_problems(kind: str, data: Any, at: str = "$") -> list[str]:

@@ -96,20 +96,9 @@ def _registry() -> referencing.Registry:
     return referencing.Registry().with_resources(resources)
 
 
-def _is_integer(checker: Any, instance: Any) -> bool:
-    return isinstance(instance, int) and not isinstance(instance, bool)
-
-
-#: As in jsonio: 1.0 is not an integer in our documents, and neither is true.
-_Validator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
-
-
 @functools.cache
 def _validator(endpoint: str) -> Any:
-    return _Validator(request_schema(endpoint), registry=_registry())
+    return jsonio.StrictValidator(request_schema(endpoint), registry=_registry())
 
 
 def _check_body(endpoint: str, body: Any) -> Mapping[str, Any]:
