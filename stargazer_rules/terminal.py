@@ -21,12 +21,14 @@ Every word comes from the message catalogue (``labels`` section), in Japanese or
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -81,6 +83,8 @@ HUMAN = "human"
 SEAT_SEPARATOR = "/"
 
 INDENT = "  "
+#: Seconds a bot may think before the terminal says so (greedy bots never take that long).
+THINKING_AFTER = 0.4
 #: Screen width when the caller does not know the terminal's.
 DEFAULT_WIDTH = 80
 #: Owner marks on the board: seat digits, and this for a free cube (the virtual player).
@@ -493,13 +497,45 @@ class PlaySession:
                 if spec is None:
                     self._decide()
                 else:
-                    self._play(make_bot(spec, bot_seed(self.seed, len(self.actions))).choose(game, self.states[-1]))
+                    bot = make_bot(spec, bot_seed(self.seed, len(self.actions)))
+                    with self._thinking(seat):
+                        act = bot.choose(game, self.states[-1])
+                    self._play(act)
                     if self._no_people and self.events[-1] and self.events[-1][-1].key == "round_started":
                         self._show()  # a table of bots: one screen per round
             self._finish()
         except _Quit:
             self._write("")
         return 0
+
+    @contextlib.contextmanager
+    def _thinking(self, seat: int) -> Iterator[None]:
+        """On a terminal, "X is thinking…" while a bot takes longer than ``THINKING_AFTER``
+        seconds (an MCTS bot with a large budget), erased when it has chosen. Logs and pipes
+        get nothing: the line would only be noise there."""
+        if not _isatty(self.stdout):
+            yield
+            return
+        shown = threading.Event()
+        lock = threading.Lock()
+
+        def show() -> None:
+            with lock:
+                shown.set()
+                self.stdout.write(label("play_thinking", self.lang, player=self.names[seat]))
+                self.stdout.flush()
+
+        timer = threading.Timer(THINKING_AFTER, show)
+        timer.daemon = True
+        timer.start()
+        try:
+            yield
+        finally:
+            timer.cancel()
+            with lock:
+                if shown.is_set():
+                    self.stdout.write("\r\x1b[K")  # back to the line's start and erase it
+                    self.stdout.flush()
 
     @property
     def _no_people(self) -> bool:

@@ -19,12 +19,14 @@ import json
 import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
 
 from stargazer_rules import Game, load_ruleset, records
-from stargazer_rules.bots import BotSpecError
+from stargazer_rules import terminal as terminal_module
+from stargazer_rules.bots import BotSpecError, register_bot, unregister_bot
 from stargazer_rules.cli import main
 from stargazer_rules.reports import winner_line
 from stargazer_rules.terminal import (
@@ -393,6 +395,53 @@ def test_a_table_of_bots_plays_to_the_end_without_asking():
     play, out = session("random", 9, "")
     assert play.game.is_over(play.states[-1])
     assert "Final score" in out and "Save the game record?" not in out
+
+
+class _Tty(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+class _SlowBot:
+    """The first legal action, after a pause: a bot that makes the terminal wait."""
+
+    spec = "slow"
+
+    def __init__(self, seed: int) -> None:
+        del seed
+
+    def choose(self, game: Game, state) -> object:
+        time.sleep(0.05)
+        return game.legal_actions(state)[0]
+
+
+@pytest.fixture
+def slow_bot():
+    register_bot("slow", _SlowBot)
+    yield
+    unregister_bot("slow")
+
+
+@pytest.mark.parametrize("terminal", [True, False])
+def test_a_slow_bot_shows_thinking_on_a_terminal_and_erases_it(slow_bot, monkeypatch, terminal):
+    monkeypatch.setattr(terminal_module, "THINKING_AFTER", 0.01)
+    out = _Tty() if terminal else io.StringIO()
+    play = PlaySession(game(), parse_seats("you,slow", 3), 4, io.StringIO("1\n" * 500 + "n\n"), out, today=TODAY)
+    assert play.run() == 0
+    text = out.getvalue()
+    bot_moves = sum(1 for ply, _ in enumerate(play.actions) if game().current_player(play.states[ply]) != 0)
+    if terminal:
+        shown = re.findall(r"Player ([23]) \(slow\) is thinking…\r\x1b\[K", text)
+        assert bot_moves > 0 and len(shown) == bot_moves
+    else:
+        assert "thinking" not in text and "\x1b[K" not in text
+
+
+def test_a_quick_bot_shows_no_thinking_line(monkeypatch):
+    out = _Tty()
+    play = PlaySession(game(), parse_seats("you,greedy", 3), 4, io.StringIO("1\n" * 500 + "n\n"), out, today=TODAY)
+    assert play.run() == 0
+    assert "thinking" not in out.getvalue()
 
 
 def test_japanese_screens():
