@@ -15,8 +15,11 @@ import re
 from collections import Counter, defaultdict
 from pathlib import Path
 
+import attrs
 import pytest
 import simulated_games
+from hypothesis import given
+from hypothesis import strategies as st
 
 from stargazer_rules import analysis
 from stargazer_rules.analysis import (
@@ -117,6 +120,20 @@ def test_bounds_refuse_nonsense() -> None:
     with pytest.raises(ValueError, match="Bounds.confidence"):
         Bounds(confidence=1.5)
     assert Bounds.from_json(Bounds().to_json()) == Bounds()
+
+
+_SHARES = [field.name for field in attrs.fields(Bounds) if field.name != "min_card_games"]
+
+
+@given(
+    name=st.sampled_from(_SHARES),
+    value=st.floats(min_value=0.001, max_value=0.999).map(lambda x: round(x, 3)),
+    count=st.integers(min_value=0, max_value=10**6),
+)
+def test_a_setting_on_the_command_line_sets_that_bound_and_no_other(name, value, count):
+    """``--bound NAME=VALUE`` text -> the same Bounds as the keyword argument would give."""
+    bounds = Bounds().with_settings([f"{name}={value}", f" min_card_games = {count} "])
+    assert bounds == attrs.evolve(Bounds(), **{name: value, "min_card_games": count})
 
 
 # -- the summary: every section, every figure with its sample size -------------------------
