@@ -30,6 +30,7 @@ from stargazer_rules.analysis import (
     terminal_comparison,
     terminal_summary,
 )
+from stargazer_rules.analysis.labels import p_number, p_value
 from stargazer_rules.analysis.report import render_report, write_report
 from stargazer_rules.analysis.summary import _lead_changes, _margin
 
@@ -134,6 +135,16 @@ def test_a_setting_on_the_command_line_sets_that_bound_and_no_other(name, value,
     """``--bound NAME=VALUE`` text -> the same Bounds as the keyword argument would give."""
     bounds = Bounds().with_settings([f"{name}={value}", f" min_card_games = {count} "])
     assert bounds == attrs.evolve(Bounds(), **{name: value, "min_card_games": count})
+
+
+@pytest.mark.parametrize(
+    ("p", "cell", "sentence"),
+    [(0.0, "< 0.001", "p < 0.001"), (0.00049, "< 0.001", "p < 0.001"), (0.001, "0.001", "p = 0.001"),
+     (0.0042, "0.0042", "p = 0.0042"), (0.31, "0.31", "p = 0.31"), (None, "n/a", "p = n/a")],
+)
+def test_p_values_below_a_thousandth_are_not_shown_as_zero(p, cell, sentence):
+    """A chi-square over thousands of games can underflow to 0; "p = 0" claims a certainty."""
+    assert (p_number(p), p_value(p)) == (cell, sentence)
 
 
 # -- the summary: every section, every figure with its sample size -------------------------

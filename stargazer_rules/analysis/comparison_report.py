@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from stargazer_rules.analysis.labels import number, pct, points
+from stargazer_rules.analysis.labels import number, p_number, pct, points
 from stargazer_rules.analysis.report import esc, figure, page, plot, table
 
 __all__ = ["render_comparison"]
@@ -28,7 +28,7 @@ def _value(side: Mapping[str, Any], kind: str) -> str:
         if side["low"] is not None:
             text += f" [{100 * side['low']:.1f}, {100 * side['high']:.1f}]"
     elif kind == "p":
-        text = f"{side['value']:.3g}"
+        text = p_number(side["value"])
     else:
         text = f"{side['value']:.2f}"
         if side["low"] is not None:

@@ -16,6 +16,7 @@ from stargazer_rules.analysis.labels import (
     interval,
     name,
     number,
+    p_value,
     pct,
     points,
     rate_text,
@@ -65,7 +66,7 @@ def _seat_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str,
                 "seats",
                 "seats",
                 anchor("seats"),
-                f"The seats' win shares differ more than chance allows: chi-square p = {p:.2g} "
+                f"The seats' win shares differ more than chance allows: chi-square {p_value(p)} "
                 f"over {number(n)} games.",
             )
         )

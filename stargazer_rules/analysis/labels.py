@@ -31,6 +31,24 @@ def pct(value: float | None, digits: int = 1) -> str:
     return "n/a" if value is None else f"{100 * value:.{digits}f}%"
 
 
+#: Below this a p-value is shown as "< 0.001": more digits would claim a precision (and a 0
+#: would claim a certainty) that a test over a few thousand games does not have.
+P_FLOOR = 0.001
+
+
+def p_number(p: float | None) -> str:
+    """A p-value for a table cell: ``0.004``, ``< 0.001``, ``n/a``."""
+    if p is None:
+        return "n/a"
+    return f"< {P_FLOOR:g}" if p < P_FLOOR else f"{p:.2g}"
+
+
+def p_value(p: float | None) -> str:
+    """A p-value in a sentence: ``p = 0.004``, ``p < 0.001``."""
+    text = p_number(p)
+    return f"p {text}" if text.startswith("<") else f"p = {text}"
+
+
 def points(value: float | None, digits: int = 1, sign: bool = False) -> str:
     """A difference of shares in percentage points: ``+4.2``."""
     if value is None:

@@ -20,6 +20,7 @@ from stargazer_rules.analysis.labels import (
     interval,
     name,
     number,
+    p_value,
     pct,
     points,
     rate_text,
@@ -219,7 +220,7 @@ def _seats(summary: Mapping[str, Any]) -> str:
     detect = needed["detectable_advantage"]
     lines = [
         (f"Chi-square test of equal win shares across seats: statistic {number(chi['statistic'], 2)}, "
-        f"{chi['df']} degrees of freedom, p = {'n/a' if chi['p'] is None else format(chi['p'], '.3g')} "
+        f"{chi['df']} degrees of freedom, {p_value(chi['p'])} "
         f"(n = {number(chi['n'])} games)."),
         (f"Balance number: <strong>{balance['value']:.3f}</strong> (1 minus the largest gap between two seats' "
         f"win shares: seat {balance['best_seat'] + 1} vs seat {balance['worst_seat'] + 1}, "
@@ -243,7 +244,7 @@ def _seats(summary: Mapping[str, Any]) -> str:
         )
         + "".join(f"<p>{line}</p>" for line in lines)
         + f'<h3>By table seat</h3><p class="note">The seat numbers of the game lines (0 first), whoever '
-        f"starts; chi-square p = {'n/a' if table_part['chi_square']['p'] is None else format(table_part['chi_square']['p'], '.3g')}.</p>"
+        f"starts; chi-square {p_value(table_part['chi_square']['p'])}.</p>"
         + table(["table seat", "win share", "interval", "wins / games"], table_rows)
         + "</section>"
     )

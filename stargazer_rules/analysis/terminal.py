@@ -5,7 +5,14 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from stargazer_rules.analysis.labels import interval, number, pct, points
+from stargazer_rules.analysis.labels import (
+    interval,
+    number,
+    p_number,
+    p_value,
+    pct,
+    points,
+)
 
 __all__ = ["terminal_comparison", "terminal_summary"]
 
@@ -58,11 +65,10 @@ def terminal_summary(summary: Mapping[str, Any]) -> str:
     balance = seats["balance"]
     chi = seats["chi_square"]
     needed = seats["games_needed"]
-    p = "n/a" if chi["p"] is None else f"{chi['p']:.3g}"
     lines = _header(run) + [""] + _columns(rows) + [""]
     lines.append(
         f"balance {balance['value']:.3f} (largest gap {points(balance['gap'])} points, seat "
-        f"{balance['best_seat'] + 1} vs seat {balance['worst_seat'] + 1}); chi-square p = {p}; "
+        f"{balance['best_seat'] + 1} vs seat {balance['worst_seat'] + 1}); chi-square {p_value(chi['p'])}; "
         f"ties {pct(seats['ties']['rate'])} {interval(seats['ties'])}"
     )
     lines.append(
@@ -83,7 +89,7 @@ def _value(side: Mapping[str, Any], kind: str) -> str:
     value = side.get("value")
     if value is None:
         return "n/a"
-    return pct(value) if kind == "rate" else f"{value:.3g}" if kind == "p" else f"{value:.2f}"
+    return pct(value) if kind == "rate" else p_number(value) if kind == "p" else f"{value:.2f}"
 
 
 def _difference(metric: Mapping[str, Any]) -> str:
