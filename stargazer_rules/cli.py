@@ -19,7 +19,7 @@ from pathlib import Path
 
 import attrs
 
-from stargazer_rules import records, reports, simulation, terminal
+from stargazer_rules import drafts, records, reports, simulation, terminal
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
 from stargazer_rules.engine import Game
@@ -76,6 +76,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
     _add_validate(commands)
     _add_rules(commands)
+    _add_new_draft(commands)
     _add_play_random(commands)
     _add_simulate(commands)
     _add_compare(commands)
@@ -143,6 +144,56 @@ def run_rules(args: argparse.Namespace) -> int:
     if ruleset is None:
         return EXIT_INVALID
     print(reports.ruleset_report(ruleset, args.lang))
+    return 0
+
+
+def _add_new_draft(commands: argparse._SubParsersAction) -> None:
+    names = ", ".join(bundled_ruleset_names())
+    parser = commands.add_parser(
+        "new-draft",
+        help="copy a ruleset's YAML and schemas to a new folder to edit (the next draft)",
+        description=_wrapped(
+            "Copy the three YAML files of a ruleset (a bundled one, or a folder) to the new "
+            "folder DEST, set the ruleset's name, and put the JSON Schemas in DEST/schemas with "
+            "each file's schema line pointing at them, so an editor with the YAML language "
+            "server completes and checks the files wherever DEST is. Comments are kept. The "
+            "copy is checked before it takes DEST's place; nothing is overwritten."
+        ),
+    )
+    parser.add_argument("dest", metavar="DEST", help="the new folder (must not exist, or be empty)")
+    parser.add_argument(
+        "--from",
+        dest="source",
+        default=None,
+        metavar="DIR",
+        help=f"the ruleset to start from: a folder or a bundled name ({names}); default {DEFAULT_RULESET}",
+    )
+    parser.add_argument(
+        "--name",
+        default=None,
+        help="the new ruleset's name in rules.yaml (default: DEST's folder name)",
+    )
+    parser.set_defaults(run=run_new_draft)
+
+
+def run_new_draft(args: argparse.Namespace) -> int:
+    """Make the copy and say what to do next; one-line errors."""
+    command = "new-draft"
+    source = args.source if args.source is not None else DEFAULT_RULESET
+    if _load_or_report(source, command) is None:
+        return EXIT_INVALID
+    try:
+        ruleset = drafts.new_draft(args.dest, source, args.name)
+    except (drafts.DraftError, RulesetError, OSError) as error:
+        message = str(error.problems[0]) if isinstance(error, RulesetError) else str(error)
+        _error(command, message)
+        return EXIT_INVALID
+    dest = args.dest
+    print(f"{dest}: {ruleset.name}, copied from {source} — {summary(ruleset)}")
+    print(
+        f"next: edit {os.path.join(dest, 'rules.yaml')} (the title too), planets.yaml and crew.yaml; "
+        f"'stargazer validate {dest}'; 'stargazer compare {source} {dest}'"
+    )
     return 0
 
 

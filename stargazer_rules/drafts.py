@@ -1,0 +1,97 @@
+"""A new draft from an existing ruleset: the designer's first step towards draft 8.
+
+``new_draft(dest, source="draft7")`` copies the three YAML files of a ruleset (a bundled name or a
+folder) into a new folder, renames the ruleset, and copies the three JSON Schemas into
+``dest/schemas/`` with each file's schema line pointing at them, so an editor running the YAML
+language server completes and checks the files wherever the folder lives (docs/ruleset-format.md).
+This matters most for an installed package, whose bundled files sit deep inside site-packages.
+
+The files are copied as text, so the designer's comments and layout survive. The copy is made in
+a hidden sibling folder, loaded and checked, and only then renamed into place: a failure leaves
+nothing behind.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import secrets
+import shutil
+from pathlib import Path
+
+from stargazer_rules.loader import load_ruleset, resolve_ruleset_dir
+from stargazer_rules.resources import DEFAULT_RULESET, RULESET_FILES, schemas_dir
+from stargazer_rules.ruleset import Ruleset
+
+__all__ = ["DraftError", "new_draft"]
+
+#: What rules.yaml's ``name`` may be (the rules schema's pattern).
+NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
+#: The first line of each file: the YAML language server reads its schema from it.
+_MODELINE = re.compile(r"\A# yaml-language-server: \$schema=\S*[^\n]*\n?")
+#: rules.yaml's top-level ``name:`` line; the value is replaced, a trailing comment kept.
+_NAME_LINE = re.compile(r"^name:[ \t]*[^#\n]*?(?P<comment>[ \t]+#[^\n]*)?$", re.MULTILINE)
+
+
+class DraftError(ValueError):
+    """A new draft that cannot be made; the message is one line saying what to do instead."""
+
+
+def new_draft(
+    dest: str | os.PathLike[str], source: str | os.PathLike[str] | None = None, name: str | None = None
+) -> Ruleset:
+    """Copy ruleset ``source`` (default draft 7) to the new folder ``dest``, named ``name``
+    (default: the folder's name); return the copy, loaded.
+
+    Raises ``DraftError`` when ``dest`` exists and is not an empty folder, the name is not a
+    ruleset name, or rules.yaml has no ``name:`` line to rename; ``RulesetError`` when the
+    source does not load (a draft is copied from a valid ruleset).
+    """
+    dest = Path(dest)
+    name = dest.resolve().name if name is None else name
+    if not NAME_PATTERN.match(name):
+        raise DraftError(
+            f"{name!r} is not a ruleset name (lowercase letters, digits, '-' and '_', starting "
+            "with a letter or digit); give one with --name"
+        )
+    if dest.exists() and not (dest.is_dir() and not any(dest.iterdir())):
+        raise DraftError(f"{dest} already exists; give a new folder (nothing is overwritten)")
+    source = DEFAULT_RULESET if source is None else source
+    load_ruleset(source)  # a draft is copied from a ruleset that loads
+    folder, _shown = resolve_ruleset_dir(source)
+
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    staging = dest.parent / f".{dest.name}-{secrets.token_hex(4)}.partial"
+    try:
+        staging.mkdir()  # a plain mkdir: the folder gets the user's usual permissions
+        (staging / "schemas").mkdir()
+        for file_name in RULESET_FILES:
+            kind = file_name.removesuffix(".yaml")
+            schema = f"{kind}.schema.json"
+            shutil.copyfile(schemas_dir() / schema, staging / "schemas" / schema)
+            text = (folder / file_name).read_text(encoding="utf-8")
+            text = _with_modeline(text, f"schemas/{schema}")
+            if file_name == "rules.yaml":
+                text = _renamed(text, name, folder / file_name)
+            (staging / file_name).write_text(text, encoding="utf-8")
+        load_ruleset(staging)  # the copy must load before it takes the folder's place
+        if dest.exists():
+            dest.rmdir()  # empty, checked above
+        staging.rename(dest)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return load_ruleset(dest)
+
+
+def _with_modeline(text: str, schema: str) -> str:
+    line = f"# yaml-language-server: $schema={schema}\n"
+    return _MODELINE.sub(lambda _match: line, text, count=1) if _MODELINE.match(text) else line + text
+
+
+def _renamed(text: str, name: str, path: Path) -> str:
+    renamed, count = _NAME_LINE.subn(lambda match: f"name: {name}{match.group('comment') or ''}", text, count=1)
+    if not count:
+        raise DraftError(f"{path}: no top-level 'name:' line to rename; copy the folder by hand")
+    return renamed
+
