@@ -386,6 +386,15 @@ def test_report_is_self_contained(report_dir: Path) -> None:
     assert "<?xml" not in page
 
 
+def test_report_names_the_bots_numbered_like_the_seats(report_dir: Path, tmp_path: Path) -> None:
+    """One bot everywhere reads "in every seat"; a mixed lineup is numbered from 1, as the seats."""
+    assert ">random in every seat</td>" in (report_dir / "report.html").read_text(encoding="utf-8")
+    mixed = simulated_games.run(ruleset="draft7", lineup=("first", "random", "random", "random"), blocks=1)
+    write_report(summarize(mixed), tmp_path)
+    page = (tmp_path / "report.html").read_text(encoding="utf-8")
+    assert ">1: first, 2: random, 3: random, 4: random (rotated: each bot sits in every seat equally often)</td>" in page
+
+
 def test_report_has_every_section_and_links_findings(report_dir: Path, summary: dict) -> None:
     """The sections' anchors, the lineup, the random-play warning, each finding's link target."""
     page = (report_dir / "report.html").read_text(encoding="utf-8")

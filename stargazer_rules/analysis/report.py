@@ -164,13 +164,18 @@ def render_report(summary: Mapping[str, Any]) -> str:
 def _head(summary: Mapping[str, Any]) -> str:
     run = summary["run"]
     level = f"{100 * run['confidence']:g}%"
-    lineup = ", ".join(f"seat {i}: {spec}" for i, spec in enumerate(run["lineup"]))
+    specs = run["lineup"]
+    if len(set(specs)) == 1:
+        lineup = f"{specs[0]} in every seat"
+    else:  # numbered from 1 like the seats below; the rotation moves each entry round the table
+        lineup = ", ".join(f"{i}: {spec}" for i, spec in enumerate(specs, start=1))
+        lineup += " (rotated: each bot sits in every seat equally often)"
     rows = [
         ["ruleset", f"{esc(run['ruleset']['name'])} <code>{esc(run['ruleset']['fingerprint'][:12])}</code>"],
         ["players", number(run["players"])],
         ["games", (f"{number(run['games'])} (index {run['first_index']} to {run['last_index']}; "
                    f"{run['complete_blocks']} of {run['blocks']} blocks complete)")],
-        ["bots (lineup before rotation)", esc(lineup)],
+        ["bots (the lineup)", esc(lineup)],
         ["intervals", f"{level} (Wilson for shares, Student's t for means)"],
     ]
     warnings = "".join(f'<div class="warning">{esc(w["text"])}</div>' for w in run["warnings"])
