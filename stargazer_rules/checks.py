@@ -14,6 +14,7 @@ import attrs
 
 from stargazer_rules.effects import AFTER_SURVEY, ON_CHOOSE, REQUIRED, SURVEY, Effect
 from stargazer_rules.errors import Problem
+from stargazer_rules.ruleset import Ruleset
 from stargazer_rules.validation import close_match, describe_value
 from stargazer_rules.yamlsource import DocPath, YamlDocument, format_path
 
@@ -337,3 +338,26 @@ def _default(cls: type[Effect], name: str) -> Any:
         if param.name == name and param.default is not REQUIRED:
             return param.default
     return None
+
+
+# -- warnings: valid, but probably not what the designer meant -------------------------------
+
+
+def ruleset_warnings(ruleset: Ruleset) -> list[str]:
+    """What a loaded ruleset allows but a designer almost surely did not mean, one line each.
+
+    A game ends (R10) when a hand is empty or enough Planets are full. If no crew surveys a
+    cube and no skill moves one (``Effect.moves_cubes``), neither can happen and every game runs
+    to the round limit, a safety net that is not a rule of the game (docs/rules.md).
+    """
+    warnings = []
+    crew_file = f"{ruleset.source}/crew.yaml" if ruleset.source else "crew.yaml"
+    surveys = any(card.survey_count > 0 for card in ruleset.crew)
+    skills_move = any(effect.moves_cubes for card in ruleset.crew for effect in card.skill)
+    if not surveys and not skills_move:
+        warnings.append(
+            f"{crew_file}: every survey_count is 0 and no skill takes a cube from a hand or puts "
+            "one on a Planet, so no hand empties and no Planet fills (R10): every game would end "
+            f"at the round limit (max_rounds: {ruleset.max_rounds})"
+        )
+    return warnings

@@ -22,6 +22,7 @@ import attrs
 from stargazer_rules import drafts, records, reports, simulation, terminal
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
+from stargazer_rules.checks import ruleset_warnings
 from stargazer_rules.engine import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
 from stargazer_rules.loader import load_ruleset
@@ -120,6 +121,8 @@ def run_validate(args: argparse.Namespace) -> int:
         print(f"{shown}: {count} problem{'s' if count != 1 else ''}", file=sys.stderr)
         return EXIT_INVALID
     print(f"{shown}: valid — {summary(ruleset)}")
+    for warning in ruleset_warnings(ruleset):
+        print(f"warning: {warning}")
     return 0
 
 
@@ -805,9 +808,13 @@ def _add_lang(parser: argparse.ArgumentParser) -> None:
 
 
 def _load_or_report(path: str | None, command: str) -> Ruleset | None:
-    """The ruleset, or None after printing a one-line error (the first problem and how many)."""
+    """The ruleset, or None after printing a one-line error (the first problem and how many).
+    A valid ruleset's warnings (``checks.ruleset_warnings``) go to stderr, one line each."""
     try:
-        return load_ruleset(path)
+        ruleset = load_ruleset(path)
+        for warning in ruleset_warnings(ruleset):
+            _error(command, f"warning: {warning}")
+        return ruleset
     except RulesetError as error:
         shown = path if path is not None else DEFAULT_RULESET
         first = error.problems[0]

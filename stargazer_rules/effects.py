@@ -124,6 +124,17 @@ class Effect:
         """Effect lists nested in this one (the options of ``choose_one``); the engine indexes them."""
         return ()
 
+    @property
+    def moves_cubes(self) -> bool:
+        """Whether the effect can ever take a cube out of a hand or put one on a Planet's track.
+
+        A game ends (R10) only when a hand is empty or Planets are full; a ruleset where no
+        survey and no effect can do either ends only at the round limit, which ``stargazer
+        validate`` warns about. True unless a type knows better, so a new effect type is never
+        the cause of a false warning.
+        """
+        return True
+
     def can_apply(self, table: Table, seat: int, slot: int) -> bool:
         options = self.choices(table, seat, slot)
         return options is None or len(options) > 0
@@ -172,6 +183,10 @@ class _SurveyRule(Effect):
         table.log_effect(seat, slot, self)
         return _NO_FOLLOW_UP
 
+    @property
+    def moves_cubes(self) -> bool:
+        return False
+
 
 @attrs.frozen(kw_only=True)
 class AddFreeCubes(_Counted):
@@ -198,6 +213,10 @@ class AddFreeCubes(_Counted):
         assert choice is not None
         table.stock_to_crew(choice.target)
         return _NO_FOLLOW_UP
+
+    @property
+    def moves_cubes(self) -> bool:
+        return False
 
 
 @attrs.frozen(kw_only=True)
@@ -232,6 +251,10 @@ class ChangeSurveyCount(Effect):
         table.survey_bonus += self.delta
         table.log_effect(seat, slot, self)
         return _NO_FOLLOW_UP
+
+    @property
+    def moves_cubes(self) -> bool:
+        return self.delta > 0  # a larger survey places cubes from hand
 
 
 @attrs.frozen(kw_only=True)
@@ -283,6 +306,10 @@ class ChooseOne(Effect):
         table.log("option_chosen", player=seat, crew=table.crew_id(slot), option=choice.target)
         return tuple((choice.target, index) for index in range(len(self.options[choice.target])))
 
+    @property
+    def moves_cubes(self) -> bool:
+        return any(effect.moves_cubes for option in self.options for effect in option)
+
 
 @attrs.frozen(kw_only=True)
 class GainVP(Effect):
@@ -299,6 +326,10 @@ class GainVP(Effect):
         table.add_vp(seat, self.vp)
         table.log("vp_gained", player=seat, crew=table.crew_id(slot), vp=self.vp)
         return _NO_FOLLOW_UP
+
+    @property
+    def moves_cubes(self) -> bool:
+        return False
 
 
 @attrs.frozen(kw_only=True)
@@ -332,6 +363,10 @@ class NameStartPlayer(Effect):
         table.start_player = choice.target
         table.log("start_player_named", player=seat, start_player=choice.target)
         return _NO_FOLLOW_UP
+
+    @property
+    def moves_cubes(self) -> bool:
+        return False
 
 
 @attrs.frozen(kw_only=True)
