@@ -415,7 +415,13 @@ def run_report(args: argparse.Namespace) -> int:
     try:
         games = simulation.read_games(path)
     except FileNotFoundError:
-        _error(command, f"{path}: no such file; give the folder a 'stargazer simulate' run wrote to")
+        runs = sorted(str(found.parent) for found in Path(args.folder).glob(f"*/{simulation.GAMES_FILE}"))
+        hint = (
+            f"; it holds the runs of a comparison: give one of {', '.join(runs)}"
+            if runs
+            else "; give the folder a 'stargazer simulate' run wrote to"
+        )
+        _error(command, f"{path}: no such file{hint}")
         return EXIT_INVALID
     except (simulation.SimulationError, OSError) as error:
         _error(command, str(error))

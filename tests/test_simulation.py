@@ -362,6 +362,18 @@ def test_a_bad_bound_is_a_usage_error_that_says_what_to_type(capsys, command, se
     assert f"argument --bound: {message}" in capsys.readouterr().err
 
 
+def test_report_of_a_comparison_folder_names_its_runs(tmp_path, capsys):
+    out = tmp_path / "cmp"
+    cli(capsys, "compare", "draft7", "base", "--games", "4", "--bots", "random", "--workers", "1", "--out", str(out))
+    status, stdout, stderr = cli(capsys, "report", str(out))
+    assert (status, stdout) == (1, "")
+    assert stderr == (
+        f"stargazer report: {out}/games.jsonl: no such file; it holds the runs of a comparison: "
+        f"give one of {out}/base, {out}/draft7\n"
+    )
+    assert cli(capsys, "report", str(out / "base"))[0] == 0
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
