@@ -183,14 +183,15 @@ def run_new_draft(args: argparse.Namespace) -> int:
     """Make the copy and say what to do next; one-line errors."""
     command = "new-draft"
     source = args.source if args.source is not None else DEFAULT_RULESET
-    if _load_or_report(source, command) is None:
-        return EXIT_INVALID
     try:
         ruleset = drafts.new_draft(args.dest, source, args.name)
-    except (drafts.DraftError, RulesetError, OSError) as error:
-        message = str(error.problems[0]) if isinstance(error, RulesetError) else str(error)
-        _error(command, message)
+    except RulesetError as error:
+        _report_ruleset_error(error, source, command)
         return EXIT_INVALID
+    except (drafts.DraftError, OSError) as error:
+        _error(command, str(error))
+        return EXIT_INVALID
+    _report_warnings(ruleset, command)
     dest = args.dest
     print(f"{dest}: {ruleset.name}, copied from {source} — {summary(ruleset)}")
     print(
@@ -818,22 +819,30 @@ def _load_or_report(path: str | None, command: str) -> Ruleset | None:
     A valid ruleset's warnings (``checks.ruleset_warnings``) go to stderr, one line each."""
     try:
         ruleset = load_ruleset(path)
-        for warning in ruleset_warnings(ruleset):
-            _error(command, f"warning: {warning}")
-        return ruleset
     except RulesetError as error:
-        shown = path if path is not None else DEFAULT_RULESET
-        first = error.problems[0]
-        count = len(error.problems)
-        if count == 1:
-            _error(command, str(first))
-        else:
-            _error(
-                command,
-                f"{shown}: {count} problems in the ruleset, the first: {first}; "
-                f"'stargazer validate {shown}' lists them all",
-            )
+        _report_ruleset_error(error, path if path is not None else DEFAULT_RULESET, command)
         return None
+    _report_warnings(ruleset, command)
+    return ruleset
+
+
+def _report_ruleset_error(error: RulesetError, shown: str, command: str) -> None:
+    """One line: the problem, or the first of several and how to list them all."""
+    first = error.problems[0]
+    count = len(error.problems)
+    if count == 1:
+        _error(command, str(first))
+    else:
+        _error(
+            command,
+            f"{shown}: {count} problems in the ruleset, the first: {first}; "
+            f"'stargazer validate {shown}' lists them all",
+        )
+
+
+def _report_warnings(ruleset: Ruleset, command: str) -> None:
+    for warning in ruleset_warnings(ruleset):
+        _error(command, f"warning: {warning}")
 
 
 def _error(command: str, message: str) -> None:

@@ -19,6 +19,8 @@ import secrets
 import shutil
 from pathlib import Path
 
+import attrs
+
 from stargazer_rules.loader import load_ruleset, resolve_ruleset_dir
 from stargazer_rules.resources import DEFAULT_RULESET, RULESET_FILES, schemas_dir
 from stargazer_rules.ruleset import Ruleset
@@ -74,14 +76,14 @@ def new_draft(
             if file_name == "rules.yaml":
                 text = _renamed(text, name, folder / file_name)
             (staging / file_name).write_text(text, encoding="utf-8")
-        load_ruleset(staging)  # the copy must load before it takes the folder's place
+        copy = load_ruleset(staging)  # the copy must load before it takes the folder's place
         if dest.exists():
             dest.rmdir()  # empty, checked above
         staging.rename(dest)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return load_ruleset(dest)
+    return attrs.evolve(copy, source=os.fspath(dest))  # as load_ruleset(dest) would show it
 
 
 def _with_modeline(text: str, schema: str) -> str:

@@ -39,6 +39,8 @@ def test_a_draft_is_the_same_rules_under_a_new_name(tmp_path, source):
     assert copy.name == "next-draft"
     assert without_name(ruleset_to_data(copy)) == without_name(ruleset_to_data(original))
     assert copy.fingerprint != original.fingerprint
+    reloaded = load_ruleset(tmp_path / "next")
+    assert (copy, copy.fingerprint, copy.source) == (reloaded, reloaded.fingerprint, reloaded.source)
 
 
 def test_every_line_is_kept_but_the_schema_line_and_the_name(tmp_path):
