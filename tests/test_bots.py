@@ -11,13 +11,27 @@ from __future__ import annotations
 import functools
 import random
 
+import builders
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import SOURCES, Playout, playouts
 
-from stargazer_rules.bots import BotSpecError, bot_names, make_bot, parse_spec, register_bot, unregister_bot
-from stargazer_rules.bots.base import OneOf, canonical_spec, non_negative_float, positive_int
+from stargazer_rules.bots import (
+    BotSpecError,
+    bot_names,
+    make_bot,
+    parse_spec,
+    register_bot,
+    unregister_bot,
+)
+from stargazer_rules.bots.base import (
+    OneOf,
+    canonical_spec,
+    non_negative_float,
+    positive_int,
+)
+from stargazer_rules.bots.evaluation import tie_break_weight
 from stargazer_rules.engine import Game, State
 from stargazer_rules.loader import load_ruleset
 from stargazer_rules.scoring import provisional_totals, winners
@@ -255,3 +269,12 @@ def test_mcts_with_a_small_budget_beats_random() -> None:
     """One mcts:30 against three random bots wins about 90% of the games (measured); the floor,
     60%, fails for a search that backs up another seat's reward."""
     assert one_against_three("mcts:30", deals=4) > 0.6
+
+
+@pytest.mark.parametrize("cubes", [1, 12, 2000])
+def test_at_the_end_a_full_hand_breaks_a_tie_but_never_outweighs_one_vp(cubes: int) -> None:
+    """R18 in the bots' judgement: the tie-break weight follows the cubes_per_player knob, so a
+    ruleset with many cubes cannot let a hand outweigh a VP."""
+    game = builders.game(cubes_per_player=cubes)
+    weight = tie_break_weight(game)
+    assert 0 < weight * cubes < 0.001

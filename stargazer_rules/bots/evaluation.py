@@ -19,6 +19,14 @@ HAND_WEIGHT = 0.5
 START_WEIGHT = 1.0
 
 
+def tie_break_weight(game: Game) -> float:
+    """VP a cube in hand counts at the end of the game: enough to break a tie of totals (R18),
+    too little to outweigh one VP, since no hand holds more than ``cubes_per_player`` (a knob).
+    A whole hand is worth at most a thousandth of a VP, so the MCTS reward of a finished game
+    is its lead in VP and nothing else."""
+    return 0.001 / (game.ruleset.cubes_per_player + 1)
+
+
 def margin(
     game: Game,
     state: State,
@@ -32,8 +40,9 @@ def margin(
     term shrinks to a tie-break there.
     """
     totals = provisional_totals(game, state)
-    if not state.legal:  # over: hands only break ties (R18); 12 cubes x 0.001 < 1 VP
-        totals = [total + 0.001 * hand for total, hand in zip(totals, state.hands)]
+    if not state.legal:  # over: hands only break ties (R18)
+        weight = tie_break_weight(game)
+        totals = [total + weight * hand for total, hand in zip(totals, state.hands)]
         return totals[seat] - max(totals[:seat] + totals[seat + 1 :], default=0)
     value = totals[seat] - max(totals[:seat] + totals[seat + 1 :], default=0) + hand_weight * state.hands[seat]
     if state.start_player == seat:

@@ -45,7 +45,7 @@ from stargazer_rules.bots.base import (
     positive_int,
     register_bot,
 )
-from stargazer_rules.bots.evaluation import HAND_WEIGHT
+from stargazer_rules.bots.evaluation import HAND_WEIGHT, tie_break_weight
 from stargazer_rules.engine import Game, State
 from stargazer_rules.scoring import provisional_totals
 
@@ -77,7 +77,7 @@ class _Node:
 def _values(game: Game, state: State, scale: float) -> list[float]:
     """Each seat's reward in (0, 1): the sigmoid of its lead over the best other seat."""
     totals = provisional_totals(game, state)
-    weight = HAND_WEIGHT if state.legal else 0.001  # at the end, hands only break ties (R18)
+    weight = HAND_WEIGHT if state.legal else tie_break_weight(game)  # at the end, hands only break ties (R18)
     scores = [total + weight * hand for total, hand in zip(totals, state.hands)]
     best = max(scores)
     leader = scores.index(best)
