@@ -2,7 +2,7 @@
 
 The designer edits ``data/cards`` and ``schemas`` at the top of the repository; the wheel carries
 copies inside the package as ``_bundled/cards`` and ``_bundled/schemas`` (pyproject.toml's
-force-include). Everything that reads a bundled file asks this module, so that both layouts work.
+``[tool.maturin] include``). Everything that reads a bundled file asks this module, so that both layouts work.
 """
 
 from __future__ import annotations
@@ -21,8 +21,12 @@ DEFAULT_RULESET = "draft7"
 
 
 def _located(bundled: Path, checkout: Path) -> Path:
-    """The wheel's copy when there is one, else the source checkout's folder."""
-    return bundled if bundled.is_dir() else checkout
+    """The wheel's copy when there is one, else the source checkout's folder.
+
+    In a checkout ``_bundled/cards`` and ``_bundled/schemas`` are symlinks to the top-level
+    folders (so that maturin puts the files behind them in the wheel); paths then name the
+    folders the designer edits."""
+    return bundled if bundled.is_dir() and not bundled.is_symlink() else checkout
 
 
 def cards_dir() -> Path:

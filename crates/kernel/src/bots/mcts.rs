@@ -1,0 +1,220 @@
+//! The MCTS bot: UCT for 3-4 players, each seat maximising its own result (max^n style), as
+//! the Python `MCTSBot` (see its module docstring for the design): every node keeps a reward
+//! vector; a new child starts with `prior` virtual visits of its heuristic value; rollouts run
+//! `depth` decisions with the chosen policy; the most-visited root child is played.
+//!
+//! Nodes live in one arena; a node's children are contiguous, created at once on expansion.
+
+use super::evaluation::rewards;
+use crate::game::Game;
+use crate::rng::Rng;
+use crate::state::{Action, Kind, State};
+use crate::MAX_PLAYERS;
+
+/// How a rollout chooses (the Python bot's `rollout` parameter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Rollout {
+    /// Uniform over the legal actions.
+    Random,
+    /// Uniform, but a survey places as many cubes as it can.
+    Full,
+    /// As `Full`, and the survey's start is the one giving the mover the best provisional lead.
+    Greedy,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct MctsParams {
+    pub iterations: u32,
+    pub c: f64,
+    pub rollout: Rollout,
+    /// Decisions per rollout; 0 plays to the end.
+    pub depth: u32,
+    pub prior: u32,
+    pub scale: f64,
+}
+
+impl Default for MctsParams {
+    /// The Python bot's defaults (docs/bots.md).
+    fn default() -> Self {
+        MctsParams { iterations: 400, c: 0.7, rollout: Rollout::Full, depth: 16, prior: 3, scale: 4.0 }
+    }
+}
+
+struct Node {
+    state: State,
+    action: Action,
+    mover: usize,
+    /// First child and count; count 0 until expanded.
+    first: u32,
+    count: u32,
+    expanded: bool,
+    visits: u32,
+    rewards: [f64; MAX_PLAYERS],
+}
+
+struct Search<'a> {
+    game: &'a Game,
+    params: &'a MctsParams,
+    rng: &'a mut Rng,
+    nodes: Vec<Node>,
+}
+
+impl Search<'_> {
+    fn node(&self, state: State, action: Action) -> Node {
+        let mover = self.game.current_player(&state).unwrap_or(0);
+        Node { state, action, mover, first: 0, count: 0, expanded: false, visits: 0, rewards: [0.0; MAX_PLAYERS] }
+    }
+
+    /// All children of `index`, each with `prior` virtual visits of its heuristic value,
+    /// shuffled so that ties go to a seeded random one.
+    fn expand(&mut self, index: usize) {
+        let legal = self.nodes[index].state.legal.clone();
+        let mut children: Vec<Node> = Vec::with_capacity(legal.len());
+        for act in legal {
+            let mut after = self.nodes[index].state.clone();
+            self.game.step_unchecked(&mut after, act);
+            let mut child = self.node(after, act);
+            let prior = self.params.prior;
+            if prior > 0 {
+                child.visits = prior;
+                let values = rewards(self.game, &child.state, self.params.scale);
+                for (sum, value) in child.rewards.iter_mut().zip(values) {
+                    *sum = value * prior as f64;
+                }
+            }
+            children.push(child);
+        }
+        self.rng.shuffle(&mut children);
+        let first = self.nodes.len() as u32;
+        let count = children.len() as u32;
+        self.nodes.extend(children);
+        let node = &mut self.nodes[index];
+        node.first = first;
+        node.count = count;
+        node.expanded = true;
+    }
+
+    fn rollout(&mut self, mut state: State) -> [f64; MAX_PLAYERS] {
+        let game = self.game;
+        let mut left: i64 = if self.params.depth == 0 { -1 } else { self.params.depth as i64 };
+        let mut fullest: Vec<Action> = Vec::new();
+        while !state.legal.is_empty() && left != 0 {
+            let n = state.legal.len();
+            if self.params.rollout != Rollout::Random && n > 1 && state.legal[0].kind == Kind::Survey {
+                let most = state.legal.iter().map(|a| a.count).max().unwrap_or(0);
+                fullest.clear();
+                fullest.extend(state.legal.iter().copied().filter(|a| a.count == most));
+                if self.params.rollout == Rollout::Greedy {
+                    state = self.best_survey(state, &fullest);
+                } else {
+                    let act = fullest[(self.rng.unit() * fullest.len() as f64) as usize];
+                    game.step_unchecked(&mut state, act);
+                }
+            } else {
+                let act = state.legal[(self.rng.unit() * n as f64) as usize];
+                game.step_unchecked(&mut state, act);
+            }
+            left -= 1;
+        }
+        rewards(game, &state, self.params.scale)
+    }
+
+    /// The state after the survey that gives the mover the best provisional lead.
+    fn best_survey(&mut self, state: State, options: &[Action]) -> State {
+        let game = self.game;
+        let seat = game.current_player(&state).unwrap_or(0);
+        let players = state.players as usize;
+        let mut best = f64::NEG_INFINITY;
+        let mut best_state = state.clone();
+        let mut after = state.clone();
+        for &act in options {
+            after.clone_from(&state);
+            game.step_unchecked(&mut after, act);
+            let totals = game.totals(&after);
+            let others = (0..players).filter(|&i| i != seat).map(|i| totals[i]).max().unwrap_or(0);
+            let lead = (totals[seat] - others) as f64 + self.rng.unit() * 0.01; // random tie-break
+            if lead > best {
+                best = lead;
+                std::mem::swap(&mut best_state, &mut after);
+            }
+        }
+        best_state
+    }
+
+    fn run(&mut self) -> Action {
+        let params = *self.params;
+        self.expand(0);
+        let root_visits: u32 = self.children(0).map(|i| self.nodes[i].visits).sum();
+        self.nodes[0].visits = root_visits;
+        let expand_after = params.prior; // a node is expanded on its second real visit
+        let mut path: Vec<usize> = Vec::with_capacity(64);
+        for _ in 0..params.iterations {
+            let mut index = 0usize;
+            path.clear();
+            path.push(0);
+            loop {
+                if !self.nodes[index].expanded {
+                    if self.nodes[index].visits <= expand_after || self.nodes[index].state.legal.is_empty() {
+                        break;
+                    }
+                    self.expand(index);
+                }
+                let node = &self.nodes[index];
+                let mover = node.mover;
+                let explore = params.c * (node.visits.max(1) as f64).ln().sqrt();
+                let mut best = usize::MAX;
+                let mut best_value = f64::NEG_INFINITY;
+                for child in self.children(index) {
+                    let c = &self.nodes[child];
+                    if c.visits == 0 {
+                        best = child;
+                        break;
+                    }
+                    let visits = c.visits as f64;
+                    let value = c.rewards[mover] / visits + explore / visits.sqrt();
+                    if value > best_value {
+                        best = child;
+                        best_value = value;
+                    }
+                }
+                index = best;
+                path.push(index);
+                if self.nodes[index].visits <= expand_after {
+                    break;
+                }
+            }
+            let values = self.rollout(self.nodes[index].state.clone());
+            for &visited in &path {
+                let node = &mut self.nodes[visited];
+                node.visits += 1;
+                for (sum, value) in node.rewards.iter_mut().zip(values) {
+                    *sum += value;
+                }
+            }
+        }
+        let root_mover = self.nodes[0].mover;
+        let prior = params.prior as i64;
+        let mut best: Option<(i64, f64, Action)> = None;
+        for child in self.children(0) {
+            let c = &self.nodes[child];
+            let key = (c.visits as i64 - prior, c.rewards[root_mover] / c.visits.max(1) as f64);
+            if best.is_none_or(|(v, m, _)| key.0 > v || (key.0 == v && key.1 > m)) {
+                best = Some((key.0, key.1, c.action));
+            }
+        }
+        best.expect("the root has children").2
+    }
+
+    fn children(&self, index: usize) -> std::ops::Range<usize> {
+        let node = &self.nodes[index];
+        node.first as usize..(node.first + node.count) as usize
+    }
+}
+
+/// The MCTS choice among `state.legal` (two or more) for the player to move.
+pub fn choose(game: &Game, state: &State, params: &MctsParams, rng: &mut Rng) -> Action {
+    let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024) };
+    let root = search.node(state.clone(), Action::new(Kind::PickCrew, -1));
+    search.nodes.push(root);
+    search.run()
+}

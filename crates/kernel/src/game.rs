@@ -1,0 +1,634 @@
+//! The rules engine of the kernel: a mutable state played in place, mirroring
+//! `stargazer_rules.engine.game` step for step.
+//!
+//! A round is one turn per player from the start player clockwise (R4); a turn is: pick a crew
+//! (R5), take its motivation bonus (R6), resolve its `on_choose` and `survey` effects, survey
+//! (R7, R8), resolve its `after_survey` effects; at the end of a round: the end check (R10);
+//! if the game goes on, free cubes onto the crews nobody chose (R11), the `round_end` effects
+//! such as Armstrong's (R12), and the next round.
+
+use crate::error::KernelError;
+use crate::rng::Rng;
+use crate::rules::{Op, Rules, SpecialTarget, DIRECTION, REPEAT, SKIP};
+use crate::state::*;
+use crate::survey;
+use crate::{MAX_BOARD, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
+
+/// The rules of one compiled ruleset; holds no game, so one serves any number of games.
+#[derive(Clone, Debug)]
+pub struct Game {
+    pub rules: Rules,
+}
+
+/// Empty normal squares per ring position.
+pub type Rooms = [i32; MAX_PLANETS];
+
+impl Game {
+    pub fn new(rules: Rules) -> Game {
+        Game { rules }
+    }
+
+    // -- setting up ---------------------------------------------------------------------
+
+    /// Deal Planets, crew and a start player from the kernel's own generator (R14). Not the
+    /// Python engine's deal: simulations that compare engines deal in Python and pass the setup.
+    pub fn deal(&self, players: usize, rng: &mut Rng) -> Result<(Vec<u16>, Vec<u16>, usize), KernelError> {
+        let counts = self.rules.setup_counts(players)?;
+        let mut planets: Vec<u16> = (0..self.rules.planets.len() as u16).collect();
+        let mut crew = self.rules.dealable.clone();
+        if counts.planets > planets.len() || counts.crew > crew.len() {
+            return Err(KernelError::Setup(format!(
+                "{players} players need {} planets and {} crew, but the ruleset has {} and {}",
+                counts.planets,
+                counts.crew,
+                planets.len(),
+                crew.len()
+            )));
+        }
+        rng.shuffle(&mut planets);
+        rng.shuffle(&mut crew);
+        planets.truncate(counts.planets);
+        crew.truncate(counts.crew);
+        let start = rng.below(players);
+        Ok((planets, crew, start))
+    }
+
+    /// The state before the first decision, from a setup (planet cards in ring order, the dealt
+    /// crew cards in deal order, the start seat); the checks of `Game.check_setup`.
+    pub fn new_state(&self, players: usize, planets: &[u16], crew: &[u16], start: usize) -> Result<State, KernelError> {
+        let rules = &self.rules;
+        let counts = rules.setup_counts(players)?;
+        let mut problems = Vec::new();
+        if planets.len() != counts.planets {
+            problems.push(format!("{} planets are dealt for {players} players, not {}", counts.planets, planets.len()));
+        }
+        if crew.len() != counts.crew {
+            problems.push(format!("{} crew are dealt for {players} players, not {}", counts.crew, crew.len()));
+        }
+        for (i, &card) in planets.iter().enumerate() {
+            if card as usize >= rules.planets.len() {
+                problems.push(format!("unknown planet card {card}"));
+            } else if planets[..i].contains(&card) {
+                problems.push(format!("planet {:?} is dealt twice", rules.planets[card as usize].id));
+            }
+        }
+        for (i, &card) in crew.iter().enumerate() {
+            if card as usize >= rules.crew.len() {
+                problems.push(format!("unknown crew card {card}"));
+            } else if rules.crew[card as usize].always_in_play {
+                problems.push(format!("crew {:?} is always in play and is not dealt", rules.crew[card as usize].id));
+            } else if crew[..i].contains(&card) {
+                problems.push(format!("crew {:?} is dealt twice", rules.crew[card as usize].id));
+            }
+        }
+        if start >= players {
+            problems.push(format!("start player {start} is not a seat of 0..{}", players - 1));
+        }
+        if !problems.is_empty() {
+            return Err(KernelError::Setup(format!("invalid setup: {}", problems.join("; "))));
+        }
+        let area: Vec<u16> = rules.always.iter().chain(crew.iter()).copied().collect();
+        let mut state = self.empty_state(players, planets, &area)?;
+        state.hands[..players].fill(rules.cubes_per_player);
+        state.stock = rules.free_cubes;
+        state.round = 1;
+        state.start_player = start as u8;
+        state.stage = Stage::PickCrew;
+        self.pick_options(&mut state);
+        Ok(state)
+    }
+
+    /// A state with the table laid out and nothing else: the layout of the board buffer.
+    pub fn empty_state(&self, players: usize, planets: &[u16], area: &[u16]) -> Result<State, KernelError> {
+        if players == 0 || players > MAX_PLAYERS || planets.len() > MAX_PLANETS || area.len() > MAX_CREW {
+            return Err(KernelError::State(format!(
+                "{players} players, {} Planets and {} crew are beyond the kernel's limits",
+                planets.len(),
+                area.len()
+            )));
+        }
+        let mut state = State {
+            players: players as u8,
+            planet_count: planets.len() as u8,
+            crew_count: area.len() as u8,
+            planets: [0; MAX_PLANETS],
+            crew: [0; MAX_CREW],
+            track_start: [0; MAX_PLANETS],
+            track_fill: [0; MAX_PLANETS],
+            special_start: [0; MAX_PLANETS],
+            special_fill: [0; MAX_PLANETS],
+            board: Vec::new(),
+            crew_free: [0; MAX_CREW],
+            crew_cubes: [[0; MAX_PLAYERS]; MAX_CREW],
+            workers: [NO_WORKER; MAX_CREW],
+            hands: [0; MAX_PLAYERS],
+            vp: [0; MAX_PLAYERS],
+            removed: [0; MAX_PLAYERS],
+            stock: 0,
+            round: 1,
+            start_player: 0,
+            turn: 0,
+            stage: Stage::PickCrew,
+            chosen: [0; MAX_CREW],
+            chosen_len: 0,
+            pending: Vec::new(),
+            survey_rules: 0,
+            survey_bonus: 0,
+            survey_placed: 0,
+            survey_last: -1,
+            survey_direction: 0,
+            surveyed: 0,
+            triggers: 0,
+            legal: Vec::new(),
+        };
+        let mut offset = 0usize;
+        for (p, &card) in planets.iter().enumerate() {
+            let planet = self
+                .rules
+                .planets
+                .get(card as usize)
+                .ok_or_else(|| KernelError::State(format!("unknown planet card {card}")))?;
+            state.planets[p] = card;
+            state.track_start[p] = offset as u16;
+            offset += planet.length();
+            state.special_start[p] = offset as u16;
+            offset += planet.special_capacity as usize;
+            if offset > MAX_BOARD {
+                return Err(KernelError::State(format!("the dealt Planets hold more than {MAX_BOARD} squares")));
+            }
+        }
+        for (slot, &card) in area.iter().enumerate() {
+            if card as usize >= self.rules.crew.len() {
+                return Err(KernelError::State(format!("unknown crew card {card}")));
+            }
+            state.crew[slot] = card;
+        }
+        state.board = vec![0; offset];
+        Ok(state)
+    }
+
+    // -- asking -------------------------------------------------------------------------
+
+    /// The seat that decides next, or None when the game is over.
+    pub fn current_player(&self, s: &State) -> Option<usize> {
+        match s.stage {
+            Stage::Over => None,
+            Stage::RoundEnd => s.pending.last().map(|p| p.seat as usize),
+            _ => Some(s.turn_seat()),
+        }
+    }
+
+    /// Empty normal squares of every Planet in the ring (R2).
+    pub fn rooms(&self, s: &State) -> Rooms {
+        let mut rooms = [0; MAX_PLANETS];
+        for p in 0..s.planet_count as usize {
+            rooms[p] = self.rules.planets[s.planets[p] as usize].length() as i32 - s.track_fill[p] as i32;
+        }
+        rooms
+    }
+
+    fn special_room(&self, s: &State, p: usize) -> i32 {
+        self.rules.planets[s.planets[p] as usize].special_capacity as i32 - s.special_fill[p] as i32
+    }
+
+    /// Recompute the legal actions from the rest of the state (for states from outside):
+    /// None when the state waits for no decision it could make.
+    pub fn derive_legal(&self, s: &State) -> Option<Vec<Action>> {
+        let mut copy = s.clone();
+        let waiting = match s.stage {
+            Stage::Over => return Some(Vec::new()),
+            Stage::PickCrew => {
+                self.pick_options(&mut copy);
+                true
+            }
+            Stage::Surveying => self.survey_options(&mut copy),
+            _ => match s.pending.last().copied() {
+                Some(head) => self.effect_choices(&mut copy, head),
+                None => false,
+            },
+        };
+        if waiting && !copy.legal.is_empty() {
+            Some(copy.legal)
+        } else {
+            None
+        }
+    }
+
+    // -- acting -------------------------------------------------------------------------
+
+    /// Play `act` if it is legal, and every automatic step after it until the next decision.
+    pub fn step(&self, s: &mut State, act: Action) -> Result<(), KernelError> {
+        if !s.legal.contains(&act) {
+            return Err(KernelError::Illegal(self.why_illegal(s, act)));
+        }
+        self.step_unchecked(s, act);
+        Ok(())
+    }
+
+    /// `step` for an action known to be legal (one of `s.legal`): the bots' path.
+    pub fn step_unchecked(&self, s: &mut State, act: Action) {
+        match s.stage {
+            Stage::PickCrew => self.pick_crew(s, act.target as usize),
+            Stage::Surveying => self.survey(s, act),
+            _ => self.decide_effect(s, act),
+        }
+        self.advance(s);
+    }
+
+    fn why_illegal(&self, s: &State, act: Action) -> String {
+        if s.stage == Stage::Over {
+            return "the game is over: no action is legal".to_string();
+        }
+        let mut kinds: Vec<&str> = s.legal.iter().map(|a| a.kind.name()).collect();
+        kinds.sort_unstable();
+        kinds.dedup();
+        if !kinds.contains(&act.kind.name()) {
+            return format!(
+                "the state waits for {}, not {} (stage {})",
+                kinds.join(" or "),
+                act.kind.name(),
+                s.stage.name()
+            );
+        }
+        format!(
+            "{} (target {}, count {}, direction {}) is not among the {} legal options",
+            act.kind.name(),
+            act.target,
+            act.count,
+            act.direction,
+            s.legal.len()
+        )
+    }
+
+    // -- step 1: choose a crew (R5, R6) -------------------------------------------------
+
+    fn pick_options(&self, s: &mut State) {
+        s.legal.clear();
+        for slot in 0..s.crew_count as usize {
+            if s.workers[slot] == NO_WORKER {
+                s.legal.push(Action::new(Kind::PickCrew, slot as i32));
+            }
+        }
+    }
+
+    fn pick_crew(&self, s: &mut State, slot: usize) {
+        let rules = &self.rules;
+        let seat = s.turn_seat();
+        s.workers[slot] = seat as i8;
+        s.chosen[s.chosen_len as usize] = slot as u8;
+        s.chosen_len += 1;
+        // R6: free cubes back to the stock at free_cube_vp each; player cubes removed from
+        // play (kept as `removed` per owner) at player_cube_vp each, whoever owned them.
+        let free = s.crew_free[slot];
+        let cubes: i32 = s.crew_cubes[slot][..s.players as usize].iter().map(|&c| c as i32).sum();
+        if free != 0 || cubes != 0 {
+            s.stock += free;
+            s.crew_free[slot] = 0;
+            for owner in 0..s.players as usize {
+                s.removed[owner] += s.crew_cubes[slot][owner] as i32;
+                s.crew_cubes[slot][owner] = 0;
+            }
+            s.vp[seat] += free * rules.free_cube_vp + cubes * rules.player_cube_vp;
+        }
+        s.survey_rules = 0;
+        s.survey_bonus = 0;
+        s.survey_placed = 0;
+        s.survey_last = -1;
+        s.survey_direction = 0;
+        s.surveyed = 0;
+        s.pending.clear();
+        let card = &rules.crew[s.crew[slot] as usize];
+        for &node in card.on_pick.iter().rev() {
+            s.pending.push(Pending { node, slot: slot as u8, seat: seat as u8, remaining: rules.nodes[node as usize].steps });
+        }
+        s.stage = Stage::BeforeSurvey;
+    }
+
+    // -- skill effects (R9) -------------------------------------------------------------
+
+    /// Whether the effect at `head` can be applied now (Python: `Effect.can_apply`).
+    fn can_apply(&self, s: &State, node: u16, seat: usize, slot: usize) -> bool {
+        let rules = &self.rules;
+        match &rules.nodes[node as usize].op {
+            Op::AddFreeCubes => {
+                s.stock > 0
+                    && (0..s.crew_count as usize).any(|o| o != slot && s.crew_free[o] < rules.max_free_cubes_per_crew)
+            }
+            Op::PlaceFreeCubes => s.stock > 0 && self.rooms(s)[..s.planet_count as usize].iter().any(|&r| r > 0),
+            Op::PlaceOnCrew => s.hands[seat] > 0 && s.crew_count > 1,
+            Op::PlaceOnSpecial(target) => {
+                s.hands[seat] > 0 && (0..s.planet_count as usize).any(|p| self.special_target(s, *target, p))
+            }
+            Op::NameStartPlayer => s.players > 0,
+            Op::ChooseOne(options) => {
+                options.iter().any(|option| option.iter().any(|&n| self.can_apply(s, n, seat, slot)))
+            }
+            _ => true,
+        }
+    }
+
+    fn special_target(&self, s: &State, target: SpecialTarget, p: usize) -> bool {
+        let allowed = match target {
+            SpecialTarget::Any => true,
+            SpecialTarget::Colour(colour) => self.rules.planets[s.planets[p] as usize].colour == colour,
+            SpecialTarget::Surveyed => s.surveyed & (1 << p) != 0,
+        };
+        allowed && self.special_room(s, p) > 0
+    }
+
+    /// The options of the effect at `head` written to `s.legal`; false when it needs no
+    /// decision (applied at once). True with no options: it cannot be applied (skipped, R9).
+    fn effect_choices(&self, s: &mut State, head: Pending) -> bool {
+        let rules = &self.rules;
+        let seat = head.seat as usize;
+        let slot = head.slot as usize;
+        s.legal.clear();
+        match &rules.nodes[head.node as usize].op {
+            Op::AddFreeCubes => {
+                if s.stock > 0 {
+                    for other in 0..s.crew_count as usize {
+                        if other != slot && s.crew_free[other] < rules.max_free_cubes_per_crew {
+                            s.legal.push(Action::new(Kind::TargetCrew, other as i32));
+                        }
+                    }
+                }
+            }
+            Op::PlaceFreeCubes => {
+                if s.stock > 0 {
+                    let rooms = self.rooms(s);
+                    for p in 0..s.planet_count as usize {
+                        if rooms[p] > 0 {
+                            s.legal.push(Action::new(Kind::TargetPlanet, p as i32));
+                        }
+                    }
+                }
+            }
+            Op::PlaceOnCrew => {
+                if s.hands[seat] > 0 {
+                    for other in 0..s.crew_count as usize {
+                        if other != slot {
+                            s.legal.push(Action::new(Kind::TargetCrew, other as i32));
+                        }
+                    }
+                }
+            }
+            Op::PlaceOnSpecial(target) => {
+                if s.hands[seat] > 0 {
+                    for p in 0..s.planet_count as usize {
+                        if self.special_target(s, *target, p) {
+                            s.legal.push(Action::new(Kind::TargetPlanet, p as i32));
+                        }
+                    }
+                }
+            }
+            Op::NameStartPlayer => {
+                for other in 0..s.players as usize {
+                    s.legal.push(Action::new(Kind::NameStartPlayer, other as i32));
+                }
+            }
+            Op::ChooseOne(options) => {
+                for (index, option) in options.iter().enumerate() {
+                    if option.iter().any(|&n| self.can_apply(s, n, seat, slot)) {
+                        s.legal.push(Action::new(Kind::ChooseOption, index as i32));
+                    }
+                }
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Apply one step of the effect at the head of `pending` and queue what follows (the
+    /// Python engine's `Effect.apply` and `_finish_step`).
+    fn apply_effect(&self, s: &mut State, choice: Option<Action>) {
+        let rules = &self.rules;
+        let head = s.pending.pop().expect("an effect is pending");
+        let seat = head.seat as usize;
+        let target = choice.map_or(-1, |a| a.target);
+        let mut follow: &[u16] = &[];
+        match &rules.nodes[head.node as usize].op {
+            Op::AddFreeCubes => {
+                s.stock -= 1;
+                s.crew_free[target as usize] += 1;
+            }
+            Op::AllowRepeatPlanet => s.survey_rules |= REPEAT,
+            Op::MaySkipPlanets => s.survey_rules |= SKIP,
+            Op::ChooseDirection => s.survey_rules |= DIRECTION,
+            Op::ChangeSurveyCount(delta) => s.survey_bonus += delta,
+            Op::ChooseOne(options) => follow = &options[target as usize],
+            Op::GainVp(vp) => s.vp[seat] += vp,
+            Op::NameStartPlayer => s.start_player = target as u8,
+            Op::PlaceFreeCubes => {
+                s.stock -= 1;
+                self.place_on_track(s, target as usize, FREE_CUBE);
+            }
+            Op::PlaceOnCrew => {
+                s.hands[seat] -= 1;
+                s.crew_cubes[target as usize][seat] += 1;
+            }
+            Op::PlaceOnSpecial(_) => {
+                s.hands[seat] -= 1;
+                let p = target as usize;
+                let at = s.special_start[p] as usize + s.special_fill[p] as usize;
+                s.board[at] = seat as i8;
+                s.special_fill[p] += 1;
+            }
+        }
+        if head.remaining > 1 {
+            s.pending.push(Pending { remaining: head.remaining - 1, ..head });
+        }
+        for &node in follow.iter().rev() {
+            s.pending.push(Pending { node, slot: head.slot, seat: head.seat, remaining: rules.nodes[node as usize].steps });
+        }
+    }
+
+    fn decide_effect(&self, s: &mut State, act: Action) {
+        self.apply_effect(s, Some(act));
+    }
+
+    /// Resolve effects until one needs a decision (true, options in `s.legal`) or none is left.
+    fn resolve_pending(&self, s: &mut State) -> bool {
+        while let Some(&head) = s.pending.last() {
+            if !self.effect_choices(s, head) {
+                self.apply_effect(s, None);
+            } else if !s.legal.is_empty() {
+                return true;
+            } else {
+                s.pending.pop(); // R9: cannot be applied, skipped (all its steps)
+            }
+        }
+        false
+    }
+
+    // -- the automatic part: from one decision to the next -----------------------------
+
+    fn advance(&self, s: &mut State) {
+        loop {
+            match s.stage {
+                Stage::BeforeSurvey | Stage::AfterSurvey | Stage::RoundEnd => {
+                    if self.resolve_pending(s) {
+                        return;
+                    }
+                    match s.stage {
+                        Stage::BeforeSurvey => s.stage = Stage::Surveying,
+                        Stage::AfterSurvey => self.end_turn(s),
+                        _ => self.start_round(s),
+                    }
+                }
+                Stage::Surveying => {
+                    if self.survey_options(s) {
+                        return;
+                    }
+                    self.finish_survey(s); // a cube-by-cube survey that can place no more
+                }
+                Stage::PickCrew => {
+                    self.pick_options(s);
+                    return;
+                }
+                Stage::Over => {
+                    s.legal.clear();
+                    return;
+                }
+            }
+        }
+    }
+
+    fn end_turn(&self, s: &mut State) {
+        s.turn += 1;
+        if (s.turn as usize) < s.players as usize {
+            s.stage = Stage::PickCrew;
+        } else {
+            self.end_round(s);
+        }
+    }
+
+    /// R10 end check (and the round limit); if the game goes on, R11 free cubes and the
+    /// round-end effects (R12).
+    fn end_round(&self, s: &mut State) {
+        let rules = &self.rules;
+        let players = s.players as usize;
+        let mut triggers = 0;
+        if s.hands[..players].contains(&0) {
+            triggers |= HAND_EMPTY;
+        }
+        let rooms = self.rooms(s);
+        let full = rooms[..s.planet_count as usize].iter().filter(|&&r| r == 0).count();
+        let needed = rules.setup_counts(players).map(|c| c.full_planets_to_end).unwrap_or(usize::MAX);
+        if full >= needed {
+            triggers |= PLANETS_FULL;
+        }
+        if s.round >= rules.max_rounds {
+            triggers |= ROUND_LIMIT;
+        }
+        if triggers != 0 {
+            s.triggers = triggers;
+            s.stage = Stage::Over;
+            s.pending.clear();
+            return;
+        }
+        let cap = rules.max_free_cubes_per_crew;
+        for slot in 0..s.crew_count as usize {
+            if s.workers[slot] == NO_WORKER && s.stock > 0 && s.crew_free[slot] < cap {
+                s.stock -= 1;
+                s.crew_free[slot] += 1;
+            }
+        }
+        s.pending.clear();
+        for i in (0..s.chosen_len as usize).rev() {
+            let slot = s.chosen[i] as usize;
+            let seat = s.workers[slot] as u8;
+            let card = &rules.crew[s.crew[slot] as usize];
+            for &node in card.round_end.iter().rev() {
+                s.pending.push(Pending { node, slot: slot as u8, seat, remaining: rules.nodes[node as usize].steps });
+            }
+        }
+        s.stage = Stage::RoundEnd;
+    }
+
+    fn start_round(&self, s: &mut State) {
+        s.round += 1;
+        s.turn = 0;
+        s.chosen_len = 0;
+        s.workers = [NO_WORKER; MAX_CREW];
+        s.stage = Stage::PickCrew;
+    }
+
+    // -- step 2: the survey (R7, R8) ----------------------------------------------------
+
+    /// The chosen crew's survey count after this turn's skill changes (R7).
+    fn survey_count(&self, s: &State) -> i32 {
+        let slot = s.chosen[s.chosen_len as usize - 1] as usize;
+        (self.rules.crew[s.crew[slot] as usize].survey_count + s.survey_bonus).max(0)
+    }
+
+    /// The survey options into `s.legal`; false when there are none (the survey is over).
+    fn survey_options(&self, s: &mut State) -> bool {
+        let seat = s.turn_seat();
+        let rooms = self.rooms(s);
+        let rooms = &rooms[..s.planet_count as usize];
+        let minimum = self.rules.survey_minimum;
+        if s.survey_rules & (REPEAT | SKIP) != 0 {
+            let mut steps = Vec::new();
+            if s.survey_placed < self.survey_count(s) && s.hands[seat] > 0 {
+                survey::next_planets(rooms, s.survey_last, s.survey_rules, s.survey_direction, &mut steps);
+            }
+            survey::step_options(&steps, s.survey_placed, minimum, &mut s.legal);
+        } else {
+            let limit = self.survey_count(s).min(s.hands[seat]);
+            survey::walk_options(rooms, limit, s.survey_rules & DIRECTION != 0, minimum, &mut s.legal);
+        }
+        !s.legal.is_empty()
+    }
+
+    fn survey(&self, s: &mut State, act: Action) {
+        let seat = s.turn_seat();
+        match act.kind {
+            Kind::Survey => {
+                if act.count > 0 {
+                    let rooms = self.rooms(s);
+                    let mut placed = Vec::new();
+                    survey::walk(&rooms[..s.planet_count as usize], act.target as usize, act.count, act.direction, &mut placed);
+                    s.surveyed = 0;
+                    for &p in &placed {
+                        self.place_on_track(s, p as usize, seat as i8);
+                        s.surveyed |= 1 << p;
+                    }
+                    s.hands[seat] -= placed.len() as i32;
+                    s.survey_placed = placed.len() as i32;
+                }
+                self.finish_survey(s);
+            }
+            Kind::SurveyStep => {
+                let target = act.target as usize;
+                let last = s.survey_last;
+                if last >= 0 && act.target != last && s.survey_direction == 0 {
+                    let rooms = self.rooms(s);
+                    s.survey_direction = survey::direction_of(last as usize, target, &rooms[..s.planet_count as usize]);
+                }
+                s.hands[seat] -= 1;
+                self.place_on_track(s, target, seat as i8);
+                s.surveyed |= 1 << target;
+                s.survey_placed += 1;
+                s.survey_last = act.target;
+            }
+            _ => self.finish_survey(s),
+        }
+    }
+
+    fn place_on_track(&self, s: &mut State, p: usize, owner: i8) {
+        let at = s.track_start[p] as usize + s.track_fill[p] as usize;
+        s.board[at] = owner;
+        s.track_fill[p] += 1;
+    }
+
+    fn finish_survey(&self, s: &mut State) {
+        let seat = s.turn_seat() as u8;
+        let slot = s.chosen[s.chosen_len as usize - 1];
+        let rules = &self.rules;
+        s.pending.clear();
+        for &node in rules.crew[s.crew[slot as usize] as usize].after_survey.iter().rev() {
+            s.pending.push(Pending { node, slot, seat, remaining: rules.nodes[node as usize].steps });
+        }
+        s.stage = Stage::AfterSurvey;
+    }
+}

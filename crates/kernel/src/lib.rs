@@ -1,0 +1,33 @@
+//! Stargazer's rules as a native kernel: a ruleset compiled to flat tables and effect
+//! operations, a mutable game on plain structs, and the bots' search running inside it.
+//!
+//! The Python engine (`stargazer_rules.engine`) is the public API and the oracle: every rule
+//! here mirrors a rule there (the rulings R1-R20 are cited where they apply), and a
+//! differential test plays both in lockstep. This crate knows nothing of Python; the
+//! bindings crate converts values and raises.
+#![forbid(unsafe_code)]
+// Flat tables indexed by seat, ring position and crew slot read best as indexed loops.
+#![allow(clippy::needless_range_loop)]
+
+pub mod bots;
+pub mod error;
+pub mod game;
+pub mod rng;
+pub mod rules;
+pub mod scoring;
+pub mod state;
+mod survey;
+
+pub use error::KernelError;
+pub use game::Game;
+pub use rules::{Crew, Node, Op, Planet, PlayerCount, Rules, SpecialTarget, Timing};
+pub use state::{Action, Kind, Pending, Stage, State};
+
+/// The most seats, Planets in the ring and crew in the crew area a kernel game holds.
+/// A ruleset whose setups exceed them runs on the Python engine instead (never a wrong answer).
+pub const MAX_PLAYERS: usize = 8;
+pub const MAX_PLANETS: usize = 32;
+pub const MAX_CREW: usize = 32;
+/// The most squares on all dealt Planets together (normal and special), and effect nodes.
+pub const MAX_BOARD: usize = 4096;
+pub const MAX_NODES: usize = 4096;

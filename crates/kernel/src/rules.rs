@@ -1,0 +1,407 @@
+//! The compiled ruleset: every card and knob as flat tables, every skill as effect nodes.
+//!
+//! Compiled from a validated Python `Ruleset` (never from the YAML): the bindings turn each
+//! card and effect into the plain specs below, and `Rules::compile` checks them against the
+//! kernel's vocabulary and limits. An effect type the kernel does not know is refused with
+//! `KernelError::Unsupported`, and the ruleset then runs on the Python engine.
+
+use std::collections::HashMap;
+
+use crate::error::KernelError;
+use crate::{MAX_BOARD, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
+
+/// When an effect resolves (docs/skills.md, "Timing").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    OnChoose,
+    Survey,
+    AfterSurvey,
+    RoundEnd,
+}
+
+impl Timing {
+    pub fn parse(name: &str) -> Option<Timing> {
+        Some(match name {
+            "on_choose" => Timing::OnChoose,
+            "survey" => Timing::Survey,
+            "after_survey" => Timing::AfterSurvey,
+            "round_end" => Timing::RoundEnd,
+            _ => return None,
+        })
+    }
+}
+
+/// Which special squares `place_on_special` may use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecialTarget {
+    Any,
+    Colour(u16),
+    Surveyed,
+}
+
+/// One effect operation with its parameters: the built-in vocabulary, one arm per effect type
+/// of `stargazer_rules.engine.effects` (a test fails until both sides have the same set).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Op {
+    AddFreeCubes,
+    AllowRepeatPlanet,
+    ChangeSurveyCount(i32),
+    ChooseDirection,
+    /// The options, each a list of node ids resolved in order when picked.
+    ChooseOne(Vec<Vec<u16>>),
+    GainVp(i32),
+    MaySkipPlanets,
+    NameStartPlayer,
+    PlaceFreeCubes,
+    PlaceOnCrew,
+    PlaceOnSpecial(SpecialTarget),
+}
+
+/// The effect type names the kernel knows, as in the crew YAML, alphabetised.
+pub const EFFECT_NAMES: [&str; 11] = [
+    "add_free_cubes",
+    "allow_repeat_planet",
+    "change_survey_count",
+    "choose_direction",
+    "choose_one",
+    "gain_vp",
+    "may_skip_planets",
+    "name_start_player",
+    "place_free_cubes",
+    "place_on_crew",
+    "place_on_special",
+];
+
+/// Survey-rule flags (R8 lifted), as in the Python engine.
+pub const REPEAT: u8 = 1;
+pub const SKIP: u8 = 2;
+pub const DIRECTION: u8 = 4;
+
+/// An effect of a crew card's skill: its operation, timing, how many times it resolves
+/// (`count` of the counted effects), and where it sits (card index and path in the skill,
+/// the Python engine's `(card, path)` key).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub op: Op,
+    pub timing: Timing,
+    pub steps: u32,
+    pub card: u16,
+    pub path: Vec<u16>,
+}
+
+/// A planet card (R1, R3): VP of normal squares 1..L, special-square capacity, colour index.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Planet {
+    pub id: String,
+    pub values: Vec<i32>,
+    pub special_capacity: u32,
+    pub colour: u16,
+}
+
+impl Planet {
+    pub fn length(&self) -> usize {
+        self.values.len()
+    }
+}
+
+/// A crew card: survey count (R7) and the top-level nodes of its skill by the stage that
+/// queues them (`on_pick`: `survey` and `on_choose` effects, in skill order).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Crew {
+    pub id: String,
+    pub survey_count: i32,
+    pub always_in_play: bool,
+    pub on_pick: Vec<u16>,
+    pub after_survey: Vec<u16>,
+    pub round_end: Vec<u16>,
+}
+
+/// Setup counts of one player count (R14) and its end condition (R10).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlayerCount {
+    pub players: usize,
+    pub planets: usize,
+    pub crew: usize,
+    pub full_planets_to_end: usize,
+}
+
+/// One effect as the bindings read it from a Python effect object.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct EffectSpec {
+    pub name: String,
+    pub when: String,
+    pub count: i64,
+    pub vp: i64,
+    pub delta: i64,
+    pub planets: String,
+    pub colour: Option<String>,
+    pub options: Vec<Vec<EffectSpec>>,
+}
+
+/// One crew card as the bindings read it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CrewSpec {
+    pub id: String,
+    pub survey_count: i64,
+    pub always_in_play: bool,
+    pub skill: Vec<EffectSpec>,
+}
+
+/// One planet card as the bindings read it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct PlanetSpec {
+    pub id: String,
+    pub colour: String,
+    pub track: Vec<i64>,
+    pub special_capacity: i64,
+}
+
+/// A whole ruleset as the bindings read it: cards in file order, every knob.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RulesSpec {
+    pub colours: Vec<String>,
+    pub planets: Vec<PlanetSpec>,
+    pub crew: Vec<CrewSpec>,
+    /// (players, planets, crew, full_planets_to_end) per supported player count.
+    pub setups: Vec<(i64, i64, i64, i64)>,
+    pub cubes_per_player: i64,
+    pub free_cubes: i64,
+    pub max_free_cubes_per_crew: i64,
+    pub free_cube_vp: i64,
+    pub player_cube_vp: i64,
+    pub survey_minimum: i64,
+    pub max_rounds: i64,
+}
+
+/// The compiled ruleset the game and the bots read; never changed after `compile`.
+#[derive(Clone, Debug)]
+pub struct Rules {
+    pub colours: Vec<String>,
+    pub planets: Vec<Planet>,
+    pub crew: Vec<Crew>,
+    pub nodes: Vec<Node>,
+    pub setups: Vec<PlayerCount>,
+    pub cubes_per_player: i32,
+    pub free_cubes: i32,
+    pub max_free_cubes_per_crew: i32,
+    pub free_cube_vp: i32,
+    pub player_cube_vp: i32,
+    pub survey_minimum: i32,
+    pub max_rounds: u32,
+    /// The always-in-play crew, and the dealable ones, as card indices in file order.
+    pub always: Vec<u16>,
+    pub dealable: Vec<u16>,
+    node_index: HashMap<(u16, Vec<u16>), u16>,
+}
+
+fn unsupported(message: String) -> KernelError {
+    KernelError::Unsupported(message)
+}
+
+fn small(value: i64, what: &str, limit: i64) -> Result<i32, KernelError> {
+    if value < -limit || value > limit {
+        return Err(unsupported(format!("{what} = {value} is beyond the kernel's limit of {limit}")));
+    }
+    Ok(value as i32)
+}
+
+const VALUE_LIMIT: i64 = 1 << 24;
+
+impl Rules {
+    /// Check a ruleset spec against the kernel's vocabulary and limits and compile it.
+    pub fn compile(spec: &RulesSpec) -> Result<Rules, KernelError> {
+        let colour_of = |id: &str| spec.colours.iter().position(|c| c == id).map(|i| i as u16);
+        let mut planets = Vec::with_capacity(spec.planets.len());
+        for card in &spec.planets {
+            let colour = colour_of(&card.colour)
+                .ok_or_else(|| unsupported(format!("planet {:?}: unknown colour {:?}", card.id, card.colour)))?;
+            let values = card
+                .track
+                .iter()
+                .map(|&v| small(v, &format!("planet {:?} track value", card.id), VALUE_LIMIT))
+                .collect::<Result<Vec<_>, _>>()?;
+            if values.is_empty() || values.len() > 1024 || card.special_capacity < 0 || card.special_capacity > 1024 {
+                return Err(unsupported(format!(
+                    "planet {:?}: a track of {} squares and a special square of {} are beyond the kernel's limits (1..1024 each)",
+                    card.id,
+                    values.len(),
+                    card.special_capacity
+                )));
+            }
+            planets.push(Planet {
+                id: card.id.clone(),
+                values,
+                special_capacity: card.special_capacity as u32,
+                colour,
+            });
+        }
+        let mut nodes: Vec<Node> = Vec::new();
+        let mut crew = Vec::with_capacity(spec.crew.len());
+        for (index, card) in spec.crew.iter().enumerate() {
+            let top = compile_list(&card.skill, index as u16, &[], &spec.colours, &mut nodes)?;
+            let by = |timings: &[Timing]| -> Vec<u16> {
+                top.iter().copied().filter(|&n| timings.contains(&nodes[n as usize].timing)).collect()
+            };
+            crew.push(Crew {
+                id: card.id.clone(),
+                survey_count: small(card.survey_count, &format!("crew {:?} survey_count", card.id), VALUE_LIMIT)?,
+                always_in_play: card.always_in_play,
+                on_pick: by(&[Timing::Survey, Timing::OnChoose]),
+                after_survey: by(&[Timing::AfterSurvey]),
+                round_end: by(&[Timing::RoundEnd]),
+            });
+        }
+        let mut setups = Vec::new();
+        for &(players, planet_count, crew_count, full) in &spec.setups {
+            let always = spec.crew.iter().filter(|c| c.always_in_play).count() as i64;
+            if players < 1
+                || players as usize > MAX_PLAYERS
+                || planet_count as usize > MAX_PLANETS
+                || (crew_count + always) as usize > MAX_CREW
+                || planet_count < 0
+                || crew_count < 0
+            {
+                return Err(unsupported(format!(
+                    "{players} players with {planet_count} Planets and {} crew are beyond the kernel's limits ({MAX_PLAYERS} players, {MAX_PLANETS} Planets, {MAX_CREW} crew)",
+                    crew_count + always
+                )));
+            }
+            setups.push(PlayerCount {
+                players: players as usize,
+                planets: planet_count as usize,
+                crew: crew_count as usize,
+                full_planets_to_end: full.max(0) as usize,
+            });
+        }
+        let board_worst: i64 = {
+            let mut lengths: Vec<i64> = spec.planets.iter().map(|p| p.track.len() as i64 + p.special_capacity).collect();
+            lengths.sort_unstable_by(|a, b| b.cmp(a));
+            let most_planets = setups.iter().map(|s| s.planets).max().unwrap_or(0);
+            lengths.iter().take(most_planets).sum()
+        };
+        if board_worst as usize > MAX_BOARD {
+            return Err(unsupported(format!(
+                "the dealt Planets may hold {board_worst} squares, beyond the kernel's limit of {MAX_BOARD}"
+            )));
+        }
+        let mut node_index = HashMap::new();
+        for (id, node) in nodes.iter().enumerate() {
+            node_index.insert((node.card, node.path.clone()), id as u16);
+        }
+        let always = (0..crew.len() as u16).filter(|&i| crew[i as usize].always_in_play).collect();
+        let dealable = (0..crew.len() as u16).filter(|&i| !crew[i as usize].always_in_play).collect();
+        Ok(Rules {
+            colours: spec.colours.clone(),
+            planets,
+            crew,
+            nodes,
+            setups,
+            cubes_per_player: small(spec.cubes_per_player, "cubes_per_player", 8_000)?,
+            free_cubes: small(spec.free_cubes, "free_cubes", 1 << 20)?,
+            max_free_cubes_per_crew: small(spec.max_free_cubes_per_crew, "max_free_cubes_per_crew", VALUE_LIMIT)?,
+            free_cube_vp: small(spec.free_cube_vp, "motivation.free_cube_vp", VALUE_LIMIT)?,
+            player_cube_vp: small(spec.player_cube_vp, "motivation.player_cube_vp", VALUE_LIMIT)?,
+            survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
+            max_rounds: small(spec.max_rounds, "max_rounds", VALUE_LIMIT)?.max(0) as u32,
+            always,
+            dealable,
+            node_index,
+        })
+    }
+
+    /// The setup counts for `players`, or the Python engine's `SetupError` message.
+    pub fn setup_counts(&self, players: usize) -> Result<PlayerCount, KernelError> {
+        self.setups.iter().copied().find(|s| s.players == players).ok_or_else(|| {
+            let mut counts: Vec<usize> = self.setups.iter().map(|s| s.players).collect();
+            counts.sort_unstable();
+            let supported: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+            KernelError::Setup(format!(
+                "{players} players are not supported by this ruleset (supported: {})",
+                supported.join(", ")
+            ))
+        })
+    }
+
+    /// The node at `path` of crew card `card`'s skill, if there is one.
+    pub fn node_at(&self, card: u16, path: &[u16]) -> Option<u16> {
+        self.node_index.get(&(card, path.to_vec())).copied()
+    }
+
+    pub fn colour_count(&self) -> usize {
+        self.colours.len()
+    }
+}
+
+fn compile_list(
+    skill: &[EffectSpec],
+    card: u16,
+    prefix: &[u16],
+    colours: &[String],
+    nodes: &mut Vec<Node>,
+) -> Result<Vec<u16>, KernelError> {
+    let mut ids = Vec::with_capacity(skill.len());
+    for (i, effect) in skill.iter().enumerate() {
+        let mut path = prefix.to_vec();
+        path.push(i as u16);
+        if nodes.len() >= MAX_NODES || path.len() > 64 {
+            return Err(unsupported(format!(
+                "crew card {card}: skills with more than {MAX_NODES} effects or nested deeper than 64 are beyond the kernel's limits"
+            )));
+        }
+        let timing = Timing::parse(&effect.when)
+            .ok_or_else(|| unsupported(format!("effect {:?}: unknown timing {:?}", effect.name, effect.when)))?;
+        let id = nodes.len() as u16;
+        // Reserve the slot first so that a node's id precedes its options' ids (the Python
+        // engine walks a skill in the same order).
+        nodes.push(Node { op: Op::GainVp(0), timing, steps: 1, card, path: path.clone() });
+        let counted = || -> Result<u32, KernelError> {
+            if effect.count < 1 || effect.count > 1 << 20 {
+                return Err(unsupported(format!("effect {:?}: count {} is beyond the kernel's limits", effect.name, effect.count)));
+            }
+            Ok(effect.count as u32)
+        };
+        let (op, steps) = match effect.name.as_str() {
+            "add_free_cubes" => (Op::AddFreeCubes, counted()?),
+            "allow_repeat_planet" => (Op::AllowRepeatPlanet, 1),
+            "change_survey_count" => (Op::ChangeSurveyCount(small(effect.delta, "change_survey_count delta", VALUE_LIMIT)?), 1),
+            "choose_direction" => (Op::ChooseDirection, 1),
+            "choose_one" => {
+                let mut options = Vec::with_capacity(effect.options.len());
+                for (j, option) in effect.options.iter().enumerate() {
+                    let mut sub = path.clone();
+                    sub.push(j as u16);
+                    options.push(compile_list(option, card, &sub, colours, nodes)?);
+                }
+                (Op::ChooseOne(options), 1)
+            }
+            "gain_vp" => (Op::GainVp(small(effect.vp, "gain_vp vp", VALUE_LIMIT)?), 1),
+            "may_skip_planets" => (Op::MaySkipPlanets, 1),
+            "name_start_player" => (Op::NameStartPlayer, 1),
+            "place_free_cubes" => (Op::PlaceFreeCubes, counted()?),
+            "place_on_crew" => (Op::PlaceOnCrew, counted()?),
+            "place_on_special" => {
+                let target = match effect.planets.as_str() {
+                    "any" => SpecialTarget::Any,
+                    "surveyed" => SpecialTarget::Surveyed,
+                    "colour" => {
+                        let id = effect.colour.as_deref().unwrap_or("");
+                        let index = colours
+                            .iter()
+                            .position(|c| c == id)
+                            .ok_or_else(|| unsupported(format!("place_on_special: unknown colour {id:?}")))?;
+                        SpecialTarget::Colour(index as u16)
+                    }
+                    other => return Err(unsupported(format!("place_on_special: unknown planets {other:?}"))),
+                };
+                (Op::PlaceOnSpecial(target), counted()?)
+            }
+            other => {
+                return Err(unsupported(format!("effect type {other:?} is not in the kernel's vocabulary")));
+            }
+        };
+        nodes[id as usize].op = op;
+        nodes[id as usize].steps = steps;
+        ids.push(id);
+    }
+    Ok(ids)
+}

@@ -1,0 +1,194 @@
+//! A game state on plain structs: small fixed arrays indexed by seat, ring position and crew
+//! slot, and one buffer for every square of the dealt Planets. Cloning one costs a memcpy and
+//! two small allocations, which is what the search does on every node.
+
+use crate::{MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
+
+/// Which decision an action answers (`stargazer_rules.engine.actions`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Kind {
+    PickCrew,
+    Survey,
+    SurveyStep,
+    SurveyStop,
+    TargetPlanet,
+    TargetCrew,
+    ChooseOption,
+    NameStartPlayer,
+}
+
+impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::PickCrew,
+        Kind::Survey,
+        Kind::SurveyStep,
+        Kind::SurveyStop,
+        Kind::TargetPlanet,
+        Kind::TargetCrew,
+        Kind::ChooseOption,
+        Kind::NameStartPlayer,
+    ];
+
+    /// The name the Python engine and the JSON formats use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::PickCrew => "pick_crew",
+            Kind::Survey => "survey",
+            Kind::SurveyStep => "survey_step",
+            Kind::SurveyStop => "survey_stop",
+            Kind::TargetPlanet => "target_planet",
+            Kind::TargetCrew => "target_crew",
+            Kind::ChooseOption => "choose_option",
+            Kind::NameStartPlayer => "name_start_player",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Kind> {
+        Kind::ALL.into_iter().find(|kind| kind.name() == name)
+    }
+}
+
+pub const CLOCKWISE: i8 = 1;
+pub const COUNTER_CLOCKWISE: i8 = -1;
+
+/// One decision: `target` is a crew slot, ring position, seat or option index by `kind`;
+/// `count` and `direction` belong to a whole-walk survey (R7, R8).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Action {
+    pub kind: Kind,
+    pub target: i32,
+    pub count: i32,
+    pub direction: i8,
+}
+
+impl Action {
+    pub const fn new(kind: Kind, target: i32) -> Action {
+        Action { kind, target, count: 0, direction: CLOCKWISE }
+    }
+
+    pub const fn survey(target: i32, count: i32, direction: i8) -> Action {
+        Action { kind: Kind::Survey, target, count, direction }
+    }
+}
+
+/// Stages of play; a state waits for a decision in every stage but `Over`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stage {
+    PickCrew,
+    BeforeSurvey,
+    Surveying,
+    AfterSurvey,
+    RoundEnd,
+    Over,
+}
+
+impl Stage {
+    pub const ALL: [Stage; 6] =
+        [Stage::PickCrew, Stage::BeforeSurvey, Stage::Surveying, Stage::AfterSurvey, Stage::RoundEnd, Stage::Over];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stage::PickCrew => "pick_crew",
+            Stage::BeforeSurvey => "before_survey",
+            Stage::Surveying => "survey",
+            Stage::AfterSurvey => "after_survey",
+            Stage::RoundEnd => "round_end",
+            Stage::Over => "over",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Stage> {
+        Stage::ALL.into_iter().find(|stage| stage.name() == name)
+    }
+}
+
+/// Why the game ended (R10 and the round limit), as bit flags in `State::triggers`.
+pub const HAND_EMPTY: u8 = 1;
+pub const PLANETS_FULL: u8 = 2;
+pub const ROUND_LIMIT: u8 = 4;
+pub const TRIGGER_NAMES: [(u8, &str); 3] =
+    [(HAND_EMPTY, "hand_empty"), (PLANETS_FULL, "planets_full"), (ROUND_LIMIT, "round_limit")];
+
+/// An effect waiting to resolve: its node, the crew slot whose skill it is, the chooser's
+/// seat and the steps left (a counted effect resolves once per cube).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Pending {
+    pub node: u16,
+    pub slot: u8,
+    pub seat: u8,
+    pub remaining: u32,
+}
+
+/// Owner number of a free cube on a Planet: the virtual player (R15).
+pub const FREE_CUBE: i8 = -1;
+pub const NO_WORKER: i8 = -1;
+
+/// One moment of a game (the Python engine's `State`, field for field).
+///
+/// `board` holds every square of the dealt Planets: Planet `p`'s normal squares start at
+/// `track_start[p]` (square 1 first, R2) and its special square's cubes at `special_start[p]`;
+/// `track_fill` and `special_fill` count the cubes there. Player cubes on crews are kept as a
+/// count per (slot, owner): the rules only count them (R6). `pending` is a stack whose last
+/// element resolves first; `legal` are the options of the decision the state waits for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct State {
+    pub players: u8,
+    pub planet_count: u8,
+    pub crew_count: u8,
+    pub planets: [u16; MAX_PLANETS],
+    pub crew: [u16; MAX_CREW],
+    pub track_start: [u16; MAX_PLANETS],
+    pub track_fill: [u16; MAX_PLANETS],
+    pub special_start: [u16; MAX_PLANETS],
+    pub special_fill: [u16; MAX_PLANETS],
+    pub board: Vec<i8>,
+    pub crew_free: [i32; MAX_CREW],
+    pub crew_cubes: [[u16; MAX_PLAYERS]; MAX_CREW],
+    pub workers: [i8; MAX_CREW],
+    pub hands: [i32; MAX_PLAYERS],
+    pub vp: [i32; MAX_PLAYERS],
+    pub removed: [i32; MAX_PLAYERS],
+    pub stock: i32,
+    pub round: u32,
+    pub start_player: u8,
+    pub turn: u8,
+    pub stage: Stage,
+    pub chosen: [u8; MAX_CREW],
+    pub chosen_len: u8,
+    pub pending: Vec<Pending>,
+    pub survey_rules: u8,
+    pub survey_bonus: i32,
+    pub survey_placed: i32,
+    pub survey_last: i32,
+    pub survey_direction: i8,
+    pub surveyed: u32,
+    pub triggers: u8,
+    pub legal: Vec<Action>,
+}
+
+impl State {
+    /// The owners on Planet `p`'s normal squares, square 1 first.
+    pub fn track(&self, p: usize) -> &[i8] {
+        let start = self.track_start[p] as usize;
+        &self.board[start..start + self.track_fill[p] as usize]
+    }
+
+    /// The owners on Planet `p`'s special square.
+    pub fn special(&self, p: usize) -> &[i8] {
+        let start = self.special_start[p] as usize;
+        &self.board[start..start + self.special_fill[p] as usize]
+    }
+
+    pub fn chosen(&self) -> &[u8] {
+        &self.chosen[..self.chosen_len as usize]
+    }
+
+    /// The seat whose turn it is (not the same as the deciding seat at round end).
+    pub fn turn_seat(&self) -> usize {
+        (self.start_player as usize + self.turn as usize) % self.players as usize
+    }
+
+    pub fn is_over(&self) -> bool {
+        self.stage == Stage::Over
+    }
+}

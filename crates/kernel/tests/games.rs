@@ -1,0 +1,206 @@
+//! Whole games on a ruleset shaped like draft 7: invariants after every step (cube
+//! conservation, R13), the end (R10), determinism, and the bots' legality.
+
+use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
+use stargazer_kernel::rng::Rng;
+use stargazer_kernel::rules::{CrewSpec, EffectSpec, PlanetSpec, RulesSpec};
+use stargazer_kernel::{Game, Rules, Stage, State};
+
+fn effect(name: &str, when: &str) -> EffectSpec {
+    EffectSpec { name: name.into(), when: when.into(), count: 1, planets: "any".into(), ..Default::default() }
+}
+
+fn draft_like() -> Game {
+    let colours: Vec<String> = ["red", "blue", "yellow", "green", "black", "white"].map(String::from).to_vec();
+    let tracks: [&[i64]; 14] = [
+        &[1, 3, 0, 5, 7, 0],
+        &[2, 0, 4, 6, 0, 9],
+        &[1, 2, 4, 0, 7, 8],
+        &[1, 2, 3, 4, 5],
+        &[1, 2, 3, 4, 5, 6],
+        &[2, 3, 4, 5, 0],
+        &[0, 2, 4, 0, 6, 8, 0],
+        &[1, 0, 3, 5, 0, 8],
+        &[2, 4, 0, 6, 8],
+        &[1, 1, 2, 3, 4, 5, 6],
+        &[1, 2, 2, 3, 5, 6, 7],
+        &[1, 2, 3, 3, 4, 6, 8],
+        &[0, 3, 0, 6, 0, 10],
+        &[2, 3, 4, 5, 6, 7, 9],
+    ];
+    let planets = tracks
+        .iter()
+        .enumerate()
+        .map(|(i, track)| PlanetSpec {
+            id: format!("p{i}"),
+            colour: colours[(i / 3).min(5)].clone(),
+            track: track.to_vec(),
+            special_capacity: if i == 13 { 2 } else { 1 },
+        })
+        .collect();
+    let mut choose_one = effect("choose_one", "on_choose");
+    choose_one.options = vec![
+        vec![EffectSpec { vp: 2, ..effect("gain_vp", "on_choose") }],
+        vec![effect("place_on_special", "on_choose")],
+    ];
+    let skills: Vec<(i64, Vec<EffectSpec>)> = vec![
+        (3, vec![effect("choose_direction", "survey")]),
+        (2, vec![EffectSpec { planets: "surveyed".into(), ..effect("place_on_special", "after_survey") }]),
+        (2, vec![EffectSpec { vp: 2, ..effect("gain_vp", "on_choose") }, effect("place_on_crew", "on_choose")]),
+        (3, vec![effect("may_skip_planets", "survey")]),
+        (3, vec![effect("allow_repeat_planet", "survey")]),
+        (2, vec![EffectSpec { count: 2, ..effect("place_free_cubes", "on_choose") }]),
+        (2, vec![EffectSpec { vp: 2, ..effect("gain_vp", "after_survey") }]),
+        (2, vec![EffectSpec { vp: 1, ..effect("gain_vp", "on_choose") }, effect("add_free_cubes", "on_choose")]),
+        (2, vec![choose_one]),
+        (2, vec![EffectSpec { planets: "colour".into(), colour: Some("blue".into()), ..effect("place_on_special", "on_choose") }]),
+        (2, vec![EffectSpec { delta: 1, ..effect("change_survey_count", "survey") }]),
+    ];
+    let mut crew = vec![CrewSpec {
+        id: "armstrong".into(),
+        survey_count: 2,
+        always_in_play: true,
+        skill: vec![effect("name_start_player", "round_end")],
+    }];
+    for (i, (survey_count, skill)) in skills.into_iter().enumerate() {
+        crew.push(CrewSpec { id: format!("c{i}"), survey_count, always_in_play: false, skill });
+    }
+    let spec = RulesSpec {
+        colours,
+        planets,
+        crew,
+        setups: vec![(3, 5, 4, 3), (4, 7, 5, 4)],
+        cubes_per_player: 12,
+        free_cubes: 12,
+        max_free_cubes_per_crew: 3,
+        free_cube_vp: 1,
+        player_cube_vp: 2,
+        survey_minimum: 0,
+        max_rounds: 30,
+    };
+    Game::new(Rules::compile(&spec).expect("the spec compiles"))
+}
+
+fn new_game(game: &Game, players: usize, seed: u64) -> State {
+    let (planets, crew, start) = game.deal(players, &mut Rng::new(seed)).unwrap();
+    game.new_state(players, &planets, &crew, start).unwrap()
+}
+
+/// R13: every player cube is in a hand, on a Planet, on a crew or removed (R6); every free
+/// cube is in the stock, on a crew or on a Planet.
+fn assert_cubes_conserved(game: &Game, s: &State) {
+    let players = s.players as usize;
+    for seat in 0..players {
+        let mut count = s.hands[seat] + s.removed[seat];
+        for p in 0..s.planet_count as usize {
+            count += s.track(p).iter().chain(s.special(p)).filter(|&&o| o == seat as i8).count() as i32;
+        }
+        for slot in 0..s.crew_count as usize {
+            count += s.crew_cubes[slot][seat] as i32;
+        }
+        assert_eq!(count, game.rules.cubes_per_player, "seat {seat}: {s:?}");
+    }
+    let mut free = s.stock + s.crew_free[..s.crew_count as usize].iter().sum::<i32>();
+    for p in 0..s.planet_count as usize {
+        free += s.track(p).iter().filter(|&&o| o == -1).count() as i32;
+    }
+    assert_eq!(free, game.rules.free_cubes);
+}
+
+#[test]
+fn random_games_conserve_cubes_and_end_by_r10_or_the_round_limit() {
+    let game = draft_like();
+    for seed in 0..400 {
+        for players in [3, 4] {
+            let mut s = new_game(&game, players, seed);
+            let mut rng = Rng::new(seed ^ 0xABCD);
+            while !s.legal.is_empty() {
+                assert_cubes_conserved(&game, &s);
+                assert!(game.current_player(&s).is_some());
+                let act = s.legal[rng.below(s.legal.len())];
+                game.step(&mut s, act).expect("a legal action applies");
+            }
+            assert_cubes_conserved(&game, &s);
+            assert_eq!(s.stage, Stage::Over);
+            assert!(s.triggers != 0);
+            assert!(game.current_player(&s).is_none());
+            assert!(!game.winners(&s).is_empty());
+        }
+    }
+}
+
+#[test]
+fn a_game_is_a_pure_function_of_its_seed() {
+    let game = draft_like();
+    let play = |seed: u64| {
+        let mut s = new_game(&game, 4, seed);
+        let decisions = bots::random_playout(&game, &mut s, &mut Rng::new(seed));
+        (decisions, s)
+    };
+    assert_eq!(play(11), play(11));
+    assert_ne!(play(11).1, play(12).1);
+}
+
+#[test]
+fn an_illegal_action_is_refused_and_changes_nothing() {
+    let game = draft_like();
+    let mut s = new_game(&game, 4, 1);
+    let before = s.clone();
+    let act = stargazer_kernel::Action::survey(0, 1, 1);
+    assert!(game.step(&mut s, act).is_err());
+    assert_eq!(s, before);
+}
+
+#[test]
+fn every_bot_chooses_a_legal_action_and_repeats_itself_from_the_same_seed() {
+    let game = draft_like();
+    let kinds = [
+        BotKind::Random,
+        BotKind::Greedy(GreedyParams::default()),
+        BotKind::Mcts(MctsParams { iterations: 60, ..Default::default() }),
+        BotKind::Mcts(MctsParams { iterations: 40, rollout: Rollout::Greedy, depth: 0, prior: 0, ..Default::default() }),
+        BotKind::Mcts(MctsParams { iterations: 40, rollout: Rollout::Random, ..Default::default() }),
+    ];
+    for kind in kinds {
+        let play = |seed: u64| {
+            let mut bots: Vec<Bot> = (0..4).map(|seat| Bot::new(kind, seed * 10 + seat)).collect();
+            let mut s = new_game(&game, 4, seed);
+            let mut moves = Vec::new();
+            while let Some(seat) = game.current_player(&s) {
+                let act = bots[seat].choose(&game, &s).expect("a decision is pending");
+                assert!(s.legal.contains(&act), "{kind:?} chose {act:?}");
+                game.step(&mut s, act).unwrap();
+                moves.push(act);
+            }
+            (moves, game.totals(&s))
+        };
+        assert_eq!(play(5), play(5), "{kind:?}");
+    }
+}
+
+#[test]
+fn greedy_beats_random_and_mcts_beats_greedy() {
+    let game = draft_like();
+    let mut wins = [0.0f64; 2];
+    let duel = |strong: BotKind, weak: BotKind, games: u64| -> f64 {
+        let mut share = 0.0;
+        for seed in 0..games {
+            let mut bots: Vec<Bot> = (0..4)
+                .map(|seat| Bot::new(if (seat + seed) % 2 == 0 { strong } else { weak }, seed * 4 + seat))
+                .collect();
+            let mut s = new_game(&game, 4, seed);
+            while let Some(seat) = game.current_player(&s) {
+                let act = bots[seat as usize].choose(&game, &s).unwrap();
+                game.step_unchecked(&mut s, act);
+            }
+            let winners = game.winners(&s);
+            let strong_winners = winners.iter().filter(|&&w| (w as u64 + seed) % 2 == 0).count();
+            share += strong_winners as f64 / winners.len() as f64;
+        }
+        share / games as f64
+    };
+    wins[0] = duel(BotKind::Greedy(GreedyParams::default()), BotKind::Random, 60);
+    wins[1] = duel(BotKind::Mcts(MctsParams { iterations: 200, ..Default::default() }), BotKind::Greedy(GreedyParams::default()), 60);
+    assert!(wins[0] > 0.85, "greedy vs random: {}", wins[0]);
+    assert!(wins[1] > 0.5, "mcts:200 vs greedy: {}", wins[1]);
+}
