@@ -1,0 +1,147 @@
+"""The native kernel seen from Python: compile a ``Ruleset`` for it, carry states across, choose
+the engine.
+
+The kernel (``stargazer_rules._kernel``, built from ``crates/`` by maturin) plays the rules on
+flat tables and runs the bots' search. It is compiled from a validated ``Ruleset``, never from
+the YAML: ``ruleset_spec`` turns every card, knob and effect into plain data, and the kernel
+checks it against its own vocabulary and limits. A ruleset it cannot compile (an effect type
+registered with ``extend_effect_types``, a table beyond its limits) runs on the Python engine,
+which stays the public API and the oracle: ``kernel_for`` then returns None and
+``fallback_reason`` says why, in one line.
+
+States cross both ways: ``to_kernel`` reads a Python ``State`` (checking it against the
+ruleset), ``from_kernel`` gives the Python ``State`` of a kernel state, equal field for field
+except that player cubes on a crew come sorted by owner (the rules only count them, R6).
+"""
+
+from __future__ import annotations
+
+import weakref
+from typing import Any
+
+from stargazer_rules.actions import Action, action
+from stargazer_rules.effects import EFFECT_TYPES, Effect
+from stargazer_rules.engine import Game, Pending, State
+from stargazer_rules.ruleset import Ruleset
+
+#: The engines a simulation or a bot can use: the kernel where the ruleset allows, or Python.
+ENGINES = ("native", "python")
+DEFAULT_ENGINE = "native"
+
+try:
+    from stargazer_rules import _kernel
+except ImportError as error:  # a source tree without a build: the Python engine only
+    _kernel = None
+    _IMPORT_ERROR: str | None = str(error)
+else:
+    _IMPORT_ERROR = None
+
+
+def _effect_spec(effect: Effect) -> dict[str, Any]:
+    if type(effect) is not EFFECT_TYPES.get(effect.name):
+        raise _Unsupported(f"effect type {effect.name!r} is not built in (the kernel knows {', '.join(EFFECT_TYPES)})")
+    spec: dict[str, Any] = {"name": effect.name, "when": effect.when}
+    for param in effect.params:
+        value = getattr(effect, param.name)
+        if param.kind == "options":
+            value = [[_effect_spec(inner) for inner in option] for option in value]
+        spec[param.name] = value
+    return spec
+
+
+class _Unsupported(Exception):
+    """A ruleset the kernel cannot play, and why."""
+
+
+def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
+    """Every card, knob and effect of ``ruleset`` as plain data for the kernel to compile."""
+    return {
+        "colours": [colour.id for colour in ruleset.colours],
+        "planets": [
+            {"id": card.id, "colour": card.colour, "track": list(card.track), "special_capacity": card.special_capacity}
+            for card in ruleset.planets
+        ],
+        "crew": [
+            {
+                "id": card.id,
+                "survey_count": card.survey_count,
+                "always_in_play": card.always_in_play,
+                "skill": [_effect_spec(effect) for effect in card.skill],
+            }
+            for card in ruleset.crew
+        ],
+        "setups": [
+            (counts.players, counts.planets, counts.crew, counts.full_planets_to_end)
+            for counts in ruleset.setups.values()
+        ],
+        "cubes_per_player": ruleset.cubes_per_player,
+        "free_cubes": ruleset.free_cubes,
+        "max_free_cubes_per_crew": ruleset.max_free_cubes_per_crew,
+        "free_cube_vp": ruleset.free_cube_vp,
+        "player_cube_vp": ruleset.player_cube_vp,
+        "survey_minimum": ruleset.survey_minimum,
+        "max_rounds": ruleset.max_rounds,
+    }
+
+
+# One compiled kernel (or the reason there is none) per ruleset object, for as long as it
+# lives (a Ruleset holds a mapping, so it is not hashable: keyed by identity, dropped with it).
+_COMPILED: dict[int, tuple[Any, str | None]] = {}
+
+
+def _compiled(ruleset: Ruleset) -> tuple[Any, str | None]:
+    entry = _COMPILED.get(id(ruleset))
+    if entry is None:
+        if _kernel is None:
+            entry = (None, f"the native kernel is not built ({_IMPORT_ERROR})")
+        else:
+            try:
+                entry = (_kernel.Kernel(ruleset_spec(ruleset)), None)
+            except (_Unsupported, ValueError) as error:
+                entry = (None, str(error))
+        _COMPILED[id(ruleset)] = entry
+        weakref.finalize(ruleset, _COMPILED.pop, id(ruleset), None)
+    return entry
+
+
+def _ruleset_of(source: Game | Ruleset) -> Ruleset:
+    return source.ruleset if isinstance(source, Game) else source
+
+
+def kernel_for(source: Game | Ruleset) -> Any | None:
+    """The compiled kernel of a game's ruleset, or None when it runs on the Python engine."""
+    return _compiled(_ruleset_of(source))[0]
+
+
+def fallback_reason(source: Game | Ruleset) -> str | None:
+    """Why the ruleset runs on the Python engine (one line), or None when the kernel plays it."""
+    return _compiled(_ruleset_of(source))[1]
+
+
+def engine_for(source: Game | Ruleset, requested: str = DEFAULT_ENGINE) -> str:
+    """The engine that plays: ``native`` when requested and the kernel compiles the ruleset."""
+    if requested not in ENGINES:
+        raise ValueError(f"unknown engine {requested!r}; engines: {', '.join(ENGINES)}")
+    if requested == "native" and kernel_for(source) is not None:
+        return "native"
+    return "python"
+
+
+def to_kernel(game: Game, state: State) -> Any:
+    """The kernel state of a Python ``State``; ValueError if it does not fit the ruleset."""
+    kernel = kernel_for(game)
+    if kernel is None:
+        raise ValueError(f"this ruleset runs on the Python engine: {fallback_reason(game)}")
+    return kernel.read_state(state)
+
+
+def from_kernel(kernel_state: Any) -> State:
+    """The Python ``State`` of a kernel state."""
+    fields = list(kernel_state.fields())
+    fields[17] = tuple(Pending(slot, path, remaining, seat) for slot, path, remaining, seat in fields[17])
+    fields[25] = tuple(action(*act) for act in fields[25])
+    return State._make(fields)
+
+
+def to_action(fields: tuple[str, int, int, int]) -> Action:
+    return action(*fields)
