@@ -19,7 +19,7 @@ from pathlib import Path
 
 import attrs
 
-from stargazer_rules import drafts, records, reports, simulation, terminal
+from stargazer_rules import drafts, native, records, reports, simulation, terminal
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
 from stargazer_rules.checks import ruleset_warnings
@@ -689,6 +689,15 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
         help=f"the output folder (default {default_out} in the current folder)",
     )
     parser.add_argument(
+        "--engine",
+        choices=native.ENGINES,
+        default=native.DEFAULT_ENGINE,
+        help=(
+            "where the bots search: 'native' (the Rust kernel, default; a ruleset it cannot "
+            "compile runs on Python, with a warning) or 'python' (to check one against the other)"
+        ),
+    )
+    parser.add_argument(
         "--resume",
         action="store_true",
         help=(
@@ -761,6 +770,9 @@ def _simulate_or_report(
     label: str | None,
 ) -> int:
     """Run one simulation and say how it went on stderr; the exit status (0 when done)."""
+    reason = native.fallback_reason(ruleset) if args.engine == "native" else None
+    if reason is not None:
+        print(f"stargazer {command}: warning: {ruleset.name} runs on the Python engine: {reason}", file=sys.stderr)
     try:
         result = simulation.run_simulation(
             ruleset,
@@ -773,6 +785,7 @@ def _simulate_or_report(
             scheduler=args.scheduler,
             resume=args.resume,
             label=label,
+            engine=args.engine,
         )
     except (simulation.SimulationError, OSError) as error:
         _error(command, str(error))
@@ -785,7 +798,7 @@ def _simulate_or_report(
     skipped = f" ({result.skipped} were already there)" if result.skipped else ""
     print(
         f"{ruleset.name}: played {result.played} games{skipped} in {result.seconds:.1f} s "
-        f"({result.games_per_second:.1f} games/s) on {where} -> {result.games_file}",
+        f"({result.games_per_second:.1f} games/s, {result.engine} engine) on {where} -> {result.games_file}",
         file=sys.stderr,
     )
     return 0

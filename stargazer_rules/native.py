@@ -145,3 +145,10 @@ def from_kernel(kernel_state: Any) -> State:
 
 def to_action(fields: tuple[str, int, int, int]) -> Action:
     return action(*fields)
+
+
+def kernel_bot(kind: str, seed: int, params: dict[str, Any]) -> Any:
+    """The kernel's bot ``kind`` (greedy, mcts) with a spec's checked parameters."""
+    if _kernel is None:
+        raise ValueError(f"the native kernel is not built ({_IMPORT_ERROR})")
+    return _kernel.KernelBot(kind, seed, params)

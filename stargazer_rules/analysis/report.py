@@ -161,6 +161,14 @@ def render_report(summary: Mapping[str, Any]) -> str:
     return page(title, body)
 
 
+#: How the report names the engine whose bots played (summary.json's ``run.engine``).
+_ENGINES = {
+    "native": "native kernel (the bots searched in Rust)",
+    "python": "Python engine",
+    "mixed": "mixed: some games by each engine",
+}
+
+
 def _head(summary: Mapping[str, Any]) -> str:
     run = summary["run"]
     level = f"{100 * run['confidence']:g}%"
@@ -176,6 +184,7 @@ def _head(summary: Mapping[str, Any]) -> str:
         ["games", (f"{number(run['games'])} (index {run['first_index']} to {run['last_index']}; "
                    f"{run['complete_blocks']} of {run['blocks']} blocks complete)")],
         ["bots (the lineup)", esc(lineup)],
+        ["engine", esc(_ENGINES.get(run.get("engine", "python"), run.get("engine", "python")))],
         ["intervals", f"{level} (Wilson for shares, Student's t for means)"],
     ]
     warnings = "".join(f'<div class="warning">{esc(w["text"])}</div>' for w in run["warnings"])

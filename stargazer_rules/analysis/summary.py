@@ -161,6 +161,7 @@ def _run(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, bounds: B
     )
     lineup = list(lineups.most_common(1)[0][0])
     specs = sorted({spec for game in played for spec in game["seating"]})
+    engines = sorted({game.get("engine", "python") for game in played})  # lines from before the kernel say none
     blocks = Counter(game["block"] for game in played)
     indices = [game["index"] for game in played]
     missing = (max(indices) + 1) - len(indices)
@@ -178,6 +179,10 @@ def _run(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, bounds: B
                     f"{incomplete} block(s) without every seat rotation; seats are not rotated evenly."
                 ),
             }
+        )
+    if len(engines) > 1:
+        warnings.append(
+            {"kind": "engines", "text": f"The games mix bots of the {' and '.join(engines)} engines."}
         )
     if len(lineups) > 1:
         warnings.append(
@@ -197,6 +202,7 @@ def _run(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, bounds: B
         "ruleset": dict(played[0]["ruleset"]),
         "lineup": lineup,
         "bots": specs,
+        "engine": engines[0] if len(engines) == 1 else "mixed",
         "random_only": random_only,
         "blocks": len(blocks),
         "complete_blocks": sum(1 for count in blocks.values() if count == players),

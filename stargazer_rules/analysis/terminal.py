@@ -33,7 +33,7 @@ def _header(run: Mapping[str, Any]) -> list[str]:
     fingerprint = run["ruleset"]["fingerprint"][:12]
     lines = [
         (f"{run['ruleset']['name']} ({fingerprint}), {run['players']} players, {number(run['games'])} games; "
-        f"bots: {', '.join(run['bots'])}")
+        f"bots: {', '.join(run['bots'])} ({run.get('engine', 'python')} engine)")
     ]
     lines += [f"! {warning['text']}" for warning in run["warnings"]]
     return lines

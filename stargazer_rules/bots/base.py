@@ -113,6 +113,8 @@ class OneOf:
 _REGISTRY: dict[str, tuple[BotFactory, Mapping[str, tuple[Converter, Any]], str | None]] = {
     "random": (RandomBot, {}, None),
 }
+#: The kinds whose search the native kernel also runs (the kernel's bot of the same name).
+_NATIVE: set[str] = set()
 
 
 def register_bot(
@@ -120,19 +122,27 @@ def register_bot(
     factory: BotFactory,
     params: Mapping[str, tuple[Converter, Any]] | None = None,
     positional: str | None = None,
+    native: bool = False,
 ) -> None:
     """Add a bot kind: ``factory(seed=..., **params)``; ``params`` maps each parameter to its
     converter and default; ``positional`` names the parameter that a bare value sets
-    (``mcts:400`` sets ``iterations``). Registering a kind again replaces it."""
+    (``mcts:400`` sets ``iterations``). ``native`` says that the kernel has a bot of this name
+    with these parameters, used where the ruleset allows (``make_bot``'s ``engine``).
+    Registering a kind again replaces it."""
     params = dict(params or {})
     if positional is not None and positional not in params:
         raise ValueError(f"positional parameter {positional!r} is not among the parameters of {kind!r}")
     _REGISTRY[kind] = (factory, params, positional)
+    if native:
+        _NATIVE.add(kind)
+    else:
+        _NATIVE.discard(kind)
 
 
 def unregister_bot(kind: str) -> None:
     """Remove a bot kind (a test's or an example's); unknown kinds are ignored."""
     _REGISTRY.pop(kind, None)
+    _NATIVE.discard(kind)
 
 
 def bot_names() -> tuple[str, ...]:
@@ -181,10 +191,21 @@ def canonical_spec(kind: str, params: Mapping[str, Any]) -> str:
     return kind + ":" + ",".join(f"{name}={value}" for name, value in sorted(params.items()))
 
 
-def make_bot(spec: str, seed: int) -> Bot:
-    """The bot a spec names, seeded with ``seed``."""
+def make_bot(spec: str, seed: int, engine: str = "native") -> Bot:
+    """The bot a spec names, seeded with ``seed``.
+
+    With ``engine="native"`` a kind the kernel knows (greedy, mcts) searches in the kernel
+    whenever the game's ruleset compiles for it, and in Python otherwise; ``"python"`` always
+    uses the Python bot (to check one against the other, or to measure them).
+    """
+    if engine not in ("native", "python"):
+        raise BotSpecError(f"unknown engine {engine!r}; engines: native, python")
     kind, params = parse_spec(spec)
     factory = _REGISTRY[kind][0]
     bot = factory(seed=seed, **params)
     bot.spec = canonical_spec(kind, params)
+    if engine == "native" and kind in _NATIVE:
+        from stargazer_rules.bots.kernel_backed import KernelBackedBot
+
+        bot = KernelBackedBot(kind, seed, params, bot)
     return bot

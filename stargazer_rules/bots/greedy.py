@@ -74,4 +74,5 @@ register_bot(
     "greedy",
     GreedyBot,
     {"hand": (non_negative_float, HAND_WEIGHT), "start": (non_negative_float, START_WEIGHT)},
+    native=True,
 )

@@ -227,4 +227,5 @@ register_bot(
         "scale": (positive_float, SCALE),
     },
     positional="iterations",
+    native=True,
 )

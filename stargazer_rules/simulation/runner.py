@@ -28,7 +28,7 @@ from typing import IO, Any
 
 import attrs
 
-from stargazer_rules import jsonio, records
+from stargazer_rules import jsonio, native, records
 from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.engine import Game
 from stargazer_rules.ruleset import Ruleset
@@ -84,12 +84,14 @@ class PlanEntry:
 @attrs.frozen
 class RunResult:
     """What ``run_simulation`` did: the ``games_file``, the games ``played`` now, those
-    ``skipped`` because the file already had them (``resume``), and the wall-clock ``seconds``."""
+    ``skipped`` because the file already had them (``resume``), the wall-clock ``seconds``,
+    and the ``engine`` whose bots played (``native`` or ``python``)."""
 
     games_file: Path
     played: int
     skipped: int
     seconds: float
+    engine: str = "python"
 
     @property
     def games_per_second(self) -> float:
@@ -162,9 +164,16 @@ def parse_lineup(specs: str | Iterable[str], players: int) -> tuple[str, ...]:
 
 
 def play_game(
-    ruleset_or_game: Ruleset | Game, entry: PlanEntry, lineup: Sequence[str]
+    ruleset_or_game: Ruleset | Game,
+    entry: PlanEntry,
+    lineup: Sequence[str],
+    engine: str = native.DEFAULT_ENGINE,
 ) -> dict[str, Any]:
     """Play the game of ``entry`` with ``lineup`` and return its games.jsonl line as a dict.
+
+    ``engine`` ``native`` lets the bots search in the kernel where the ruleset allows (the
+    rules of the recorded game are always played by the Python engine, which writes the
+    events and the record); the line says which engine's bots played.
 
     Besides the final score sheet and the record, the line keeps what the analysis needs and a
     record would make it replay: each crew pick with its motivation VP, the provisional totals
@@ -177,7 +186,7 @@ def play_game(
         raise SimulationError(f"the lineup has {len(lineup)} bots for {players} players")
     seats = seating(lineup, entry.rotation)
     seeds = [bot_seed(entry.deal_seed, entry.rotation, seat) for seat in range(players)]
-    bots = [make_bot(spec, seed) for spec, seed in zip(seats, seeds, strict=True)]
+    bots = [make_bot(spec, seed, engine) for spec, seed in zip(seats, seeds, strict=True)]
     setup = game.deal(players, seed=entry.deal_seed)
     state = game.new_state(setup=setup)
     options: list[int] = []
@@ -227,6 +236,7 @@ def play_game(
         "ruleset": {"name": game.ruleset.name, "fingerprint": game.ruleset.fingerprint},
         "seating": list(seats),
         "bot_seeds": seeds,
+        "engine": native.engine_for(game, engine),
         "setup": jsonio.setup_to_json(setup),
         "rounds": state.round,
         "triggers": list(state.triggers),
@@ -257,7 +267,10 @@ def _game_of(ruleset: Ruleset) -> Game:
 
 
 def play_chunk(
-    ruleset: Ruleset | None, entries: Sequence[PlanEntry], lineup: Sequence[str]
+    ruleset: Ruleset | None,
+    entries: Sequence[PlanEntry],
+    lineup: Sequence[str],
+    engine: str = native.DEFAULT_ENGINE,
 ) -> list[tuple[int, str]]:
     """The worker's task: play ``entries`` and return ``(index, line)`` pairs.
 
@@ -268,7 +281,7 @@ def play_chunk(
     game = _WORKER_GAME if ruleset is None else _game_of(ruleset)
     if game is None:
         raise RuntimeError("play_chunk(None, ...) outside a worker whose initializer set a ruleset")
-    return [(entry.index, game_line(play_game(game, entry, lineup))) for entry in entries]
+    return [(entry.index, game_line(play_game(game, entry, lineup, engine))) for entry in entries]
 
 
 _WORKER_GAME: Game | None = None
@@ -331,6 +344,7 @@ def run_simulation(
     resume: bool = False,
     progress: bool | None = None,
     label: str | None = None,
+    engine: str = native.DEFAULT_ENGINE,
 ) -> RunResult:
     """Play the plan of ``games`` games and stream them to ``out/games.jsonl``.
 
@@ -340,18 +354,24 @@ def run_simulation(
     Without ``resume`` the games file is started afresh; with it, the games the file already
     has are skipped (the file must come from the same ruleset, players, seed and lineup).
     ``progress`` shows a bar with an ETA on stderr (None: only when stderr is a terminal).
+    ``engine``: ``native`` (the bots search in the kernel where the ruleset allows) or
+    ``python``; a resumed file must have been played by the same engine.
     """
     lineup = tuple(lineup)
     if len(lineup) != players:
         raise SimulationError(f"the lineup has {len(lineup)} bots for {players} players")
     if workers is not None and workers < 1:
         raise SimulationError(f"--workers must be at least 1, not {workers}")
+    try:
+        played_by = native.engine_for(ruleset, engine)
+    except ValueError as error:
+        raise SimulationError(str(error)) from None
     path = Path(out) / GAMES_FILE
     entries = plan(games, players, seed)
     done: set[int] = set()
     if resume and path.exists():
         previous = read_games(path)
-        _check_same_run(previous, ruleset, players, lineup, seed, path)
+        _check_same_run(previous, ruleset, players, lineup, seed, path, played_by)
         done = {game["index"] for game in previous}
     todo = [entry for entry in entries if entry.index not in done]
     client = _dask_client(scheduler) if scheduler is not None else None  # fail before writing
@@ -373,17 +393,17 @@ def run_simulation(
                 bar.update(len(lines))
 
             if client is not None:
-                _run_dask(client, ruleset, todo, lineup, write)
+                _run_dask(client, ruleset, todo, lineup, write, engine)
             elif (workers or os.cpu_count() or 1) == 1 or len(todo) <= 1:
                 game = Game(ruleset)
                 for entry in todo:
-                    write([(entry.index, game_line(play_game(game, entry, lineup)))])
+                    write([(entry.index, game_line(play_game(game, entry, lineup, engine)))])
             else:
-                _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write)
+                _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write, engine)
     finally:
         if client is not None:
             client.close()
-    return RunResult(path, len(todo), len(entries) - len(todo), time.perf_counter() - start)
+    return RunResult(path, len(todo), len(entries) - len(todo), time.perf_counter() - start, played_by)
 
 
 def _check_same_run(
@@ -393,6 +413,7 @@ def _check_same_run(
     lineup: Sequence[str],
     seed: int,
     path: Path,
+    engine: str,
 ) -> None:
     """Refuse to resume a games file written by another run (the indices would mean other games)."""
     for game in previous:
@@ -401,12 +422,14 @@ def _check_same_run(
             "players": players,
             "seating": list(seating(lineup, game["rotation"])),
             "deal_seed": seed + game["block"],
+            "engine": engine,
         }
         found = {
             "ruleset": game["ruleset"]["fingerprint"],
             "players": game["players"],
             "seating": game["seating"],
             "deal_seed": game["deal_seed"],
+            "engine": game.get("engine", "python"),  # lines from before the kernel
         }
         if found != expected:
             what = next(key for key in expected if expected[key] != found[key])
@@ -437,13 +460,14 @@ def _run_pool(
     todo: Sequence[PlanEntry],
     lineup: Sequence[str],
     write: Callable[[list[tuple[int, str]]], None],
+    engine: str,
 ) -> None:
     with concurrent.futures.ProcessPoolExecutor(
         max_workers=workers,
         initializer=_init_worker,
         initargs=(ruleset,),
     ) as pool:
-        futures = [pool.submit(play_chunk, None, chunk, lineup) for chunk in chunks(todo, workers)]
+        futures = [pool.submit(play_chunk, None, chunk, lineup, engine) for chunk in chunks(todo, workers)]
         try:
             for future in concurrent.futures.as_completed(futures):
                 write(future.result())
@@ -472,6 +496,7 @@ def _run_dask(
     todo: Sequence[PlanEntry],
     lineup: Sequence[str],
     write: Callable[[list[tuple[int, str]]], None],
+    engine: str,
 ) -> None:
     """The same tasks as the process pool, through a Dask cluster; the ruleset is sent to each
     worker once (scattered) and each worker builds its ``Game`` once."""
@@ -480,7 +505,7 @@ def _run_dask(
     workers = max(1, sum(client.nthreads().values()))
     shared = client.scatter(ruleset, broadcast=True)
     futures = [
-        client.submit(play_chunk, shared, chunk, lineup, pure=False)
+        client.submit(play_chunk, shared, chunk, lineup, engine, pure=False)
         for chunk in chunks(todo, workers)
     ]
     try:

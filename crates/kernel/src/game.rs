@@ -117,7 +117,7 @@ impl Game {
             track_fill: [0; MAX_PLANETS],
             special_start: [0; MAX_PLANETS],
             special_fill: [0; MAX_PLANETS],
-            board: Vec::new(),
+            board: Board::new(),
             crew_free: [0; MAX_CREW],
             crew_cubes: [[0; MAX_PLAYERS]; MAX_CREW],
             workers: [NO_WORKER; MAX_CREW],
@@ -131,7 +131,7 @@ impl Game {
             stage: Stage::PickCrew,
             chosen: [0; MAX_CREW],
             chosen_len: 0,
-            pending: Vec::new(),
+            pending: PendingStack::new(),
             survey_rules: 0,
             survey_bonus: 0,
             survey_placed: 0,
@@ -139,7 +139,7 @@ impl Game {
             survey_direction: 0,
             surveyed: 0,
             triggers: 0,
-            legal: Vec::new(),
+            legal: Actions::new(),
         };
         let mut offset = 0usize;
         for (p, &card) in planets.iter().enumerate() {
@@ -163,7 +163,7 @@ impl Game {
             }
             state.crew[slot] = card;
         }
-        state.board = vec![0; offset];
+        state.board = Board::from_elem(0, offset);
         Ok(state)
     }
 
@@ -208,7 +208,7 @@ impl Game {
             },
         };
         if waiting && !copy.legal.is_empty() {
-            Some(copy.legal)
+            Some(copy.legal.to_vec())
         } else {
             None
         }
@@ -568,7 +568,7 @@ impl Game {
         let rooms = &rooms[..s.planet_count as usize];
         let minimum = self.rules.survey_minimum;
         if s.survey_rules & (REPEAT | SKIP) != 0 {
-            let mut steps = Vec::new();
+            let mut steps = survey::Positions::new();
             if s.survey_placed < self.survey_count(s) && s.hands[seat] > 0 {
                 survey::next_planets(rooms, s.survey_last, s.survey_rules, s.survey_direction, &mut steps);
             }
@@ -586,8 +586,8 @@ impl Game {
             Kind::Survey => {
                 if act.count > 0 {
                     let rooms = self.rooms(s);
-                    let mut placed = Vec::new();
-                    survey::walk(&rooms[..s.planet_count as usize], act.target as usize, act.count, act.direction, &mut placed);
+                    let mut placed = survey::Positions::new();
+                    survey::walk(&rooms[..s.planet_count as usize], act.target as usize, act.count as i32, act.direction, &mut placed);
                     s.surveyed = 0;
                     for &p in &placed {
                         self.place_on_track(s, p as usize, seat as i8);
@@ -601,7 +601,7 @@ impl Game {
             Kind::SurveyStep => {
                 let target = act.target as usize;
                 let last = s.survey_last;
-                if last >= 0 && act.target != last && s.survey_direction == 0 {
+                if last >= 0 && act.target as i32 != last && s.survey_direction == 0 {
                     let rooms = self.rooms(s);
                     s.survey_direction = survey::direction_of(last as usize, target, &rooms[..s.planet_count as usize]);
                 }
@@ -609,7 +609,7 @@ impl Game {
                 self.place_on_track(s, target, seat as i8);
                 s.surveyed |= 1 << target;
                 s.survey_placed += 1;
-                s.survey_last = act.target;
+                s.survey_last = act.target as i32;
             }
             _ => self.finish_survey(s),
         }

@@ -11,6 +11,7 @@
 
 pub mod bots;
 pub mod error;
+pub mod fixtures;
 pub mod game;
 pub mod rng;
 pub mod rules;
@@ -26,8 +27,10 @@ pub use state::{Action, Kind, Pending, Stage, State};
 /// The most seats, Planets in the ring and crew in the crew area a kernel game holds.
 /// A ruleset whose setups exceed them runs on the Python engine instead (never a wrong answer).
 pub const MAX_PLAYERS: usize = 8;
-pub const MAX_PLANETS: usize = 32;
-pub const MAX_CREW: usize = 32;
+pub const MAX_PLANETS: usize = 16;
+pub const MAX_CREW: usize = 16;
+/// The most planet colours (R17 counts cubes per colour).
+pub const MAX_COLOURS: usize = 32;
 /// The most squares on all dealt Planets together (normal and special), and effect nodes.
 pub const MAX_BOARD: usize = 4096;
 pub const MAX_NODES: usize = 4096;

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::error::KernelError;
-use crate::{MAX_BOARD, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
+use crate::{MAX_BOARD, MAX_COLOURS, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
 
 /// When an effect resolves (docs/skills.md, "Timing").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -210,6 +210,12 @@ const VALUE_LIMIT: i64 = 1 << 24;
 impl Rules {
     /// Check a ruleset spec against the kernel's vocabulary and limits and compile it.
     pub fn compile(spec: &RulesSpec) -> Result<Rules, KernelError> {
+        if spec.colours.len() > MAX_COLOURS {
+            return Err(unsupported(format!(
+                "{} colours are beyond the kernel's limit of {MAX_COLOURS}",
+                spec.colours.len()
+            )));
+        }
         let colour_of = |id: &str| spec.colours.iter().position(|c| c == id).map(|i| i as u16);
         let mut planets = Vec::with_capacity(spec.planets.len());
         for card in &spec.planets {

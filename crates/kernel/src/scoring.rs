@@ -4,7 +4,7 @@
 
 use crate::game::Game;
 use crate::state::{State, FREE_CUBE};
-use crate::MAX_PLAYERS;
+use crate::{MAX_COLOURS, MAX_PLAYERS};
 
 /// One seat's line of the sheet.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,40 +18,42 @@ pub struct SeatTotals {
 
 /// R15 ranking and R16 VP of one track: calls `score(owner, vp)` for each owner that scores
 /// (the virtual player's row is taken and its VP lost).
-fn rank_track(track: &[i8], values: &[i32], mut score: impl FnMut(i8, i32)) {
-    // Owners are -1 (free cubes) and seats 0..MAX_PLAYERS: index owner + 1.
-    let mut counts = [0i32; MAX_PLAYERS + 1];
-    let mut first = [0i32; MAX_PLAYERS + 1];
+fn rank_track(track: &[i8], values: &[i32], players: usize, mut score: impl FnMut(i8, i32)) -> [u16; MAX_PLAYERS + 1] {
+    // Owners are -1 (free cubes) and seats 0..players: index owner + 1.
+    let owners = players + 1;
+    let mut counts = [0u16; MAX_PLAYERS + 1];
+    let mut first = [0u16; MAX_PLAYERS + 1];
     for (square, &owner) in track.iter().enumerate() {
         let o = (owner + 1) as usize;
         if counts[o] == 0 {
-            first[o] = square as i32 + 1;
+            first[o] = square as u16 + 1;
         }
         counts[o] += 1;
     }
-    let mut order: [u8; MAX_PLAYERS + 1] = [0; MAX_PLAYERS + 1];
+    // R15: most cubes first; a tie goes to the owner whose first cube stands further back.
+    // One key per owner (count, then first square; both below 2^16), sorted descending.
+    let mut keys = [0u32; MAX_PLAYERS + 1];
     let mut ranked = 0;
-    for o in 0..=MAX_PLAYERS {
+    for o in 0..owners {
         if counts[o] > 0 {
-            order[ranked] = o as u8;
+            keys[ranked] = (counts[o] as u32) << 16 | first[o] as u32;
             ranked += 1;
         }
     }
-    // R15: most cubes first; a tie goes to the owner whose first cube stands further back.
-    order[..ranked].sort_unstable_by(|&a, &b| {
-        let (a, b) = (a as usize, b as usize);
-        counts[b].cmp(&counts[a]).then(first[b].cmp(&first[a]))
-    });
+    let keys = &mut keys[..ranked];
+    keys.sort_unstable_by(|a, b| b.cmp(a));
     let top = track.len();
-    for (rank, &o) in order[..ranked].iter().enumerate() {
+    for (rank, &key) in keys.iter().enumerate() {
         if rank >= top {
             break;
         }
-        let owner = o as i8 - 1;
+        // The first square identifies the owner: it holds that owner's cube.
+        let owner = track[(key & 0xFFFF) as usize - 1];
         if owner != FREE_CUBE {
             score(owner, values[top - rank - 1]);
         }
     }
+    counts
 }
 
 impl Game {
@@ -60,16 +62,19 @@ impl Game {
         let players = s.players as usize;
         let colours = self.rules.colour_count().max(1);
         let mut sheet = [SeatTotals::default(); MAX_PLAYERS];
-        let mut counts = vec![0i32; players * colours];
+        let mut counts = [0i32; MAX_PLAYERS * MAX_COLOURS];
         for p in 0..s.planet_count as usize {
             let card = &self.rules.planets[s.planets[p] as usize];
             let track = s.track(p);
-            rank_track(track, &card.values, |owner, vp| sheet[owner as usize].majority += vp);
             let colour = card.colour as usize;
-            for &owner in track.iter().chain(s.special(p)) {
-                if owner != FREE_CUBE {
-                    counts[owner as usize * colours + colour] += 1;
+            if !track.is_empty() {
+                let on_track = rank_track(track, &card.values, players, |owner, vp| sheet[owner as usize].majority += vp);
+                for seat in 0..players {
+                    counts[seat * colours + colour] += on_track[seat + 1] as i32;
                 }
+            }
+            for &owner in s.special(p) {
+                counts[owner as usize * colours + colour] += 1; // special squares hold seats' cubes only
             }
         }
         for (seat, line) in sheet.iter_mut().enumerate().take(players) {
@@ -110,7 +115,7 @@ mod tests {
 
     fn ranked(track: &[i8], values: &[i32]) -> Vec<(i8, i32)> {
         let mut out = Vec::new();
-        rank_track(track, values, |owner, vp| out.push((owner, vp)));
+        let _ = rank_track(track, values, MAX_PLAYERS, |owner, vp| out.push((owner, vp)));
         out
     }
 

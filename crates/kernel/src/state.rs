@@ -2,7 +2,16 @@
 //! slot, and one buffer for every square of the dealt Planets. Cloning one costs a memcpy and
 //! two small allocations, which is what the search does on every node.
 
+use smallvec::SmallVec;
+
 use crate::{MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
+
+/// The squares of the dealt Planets; draft 7's seven Planets fit inline.
+pub type Board = SmallVec<[i8; 112]>;
+/// Legal actions; a survey with room everywhere offers about thirty.
+pub type Actions = SmallVec<[Action; 40]>;
+/// Pending effects, a stack.
+pub type PendingStack = SmallVec<[Pending; 4]>;
 
 /// Which decision an action answers (`stargazer_rules.engine.actions`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -56,18 +65,18 @@ pub const COUNTER_CLOCKWISE: i8 = -1;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Action {
     pub kind: Kind,
-    pub target: i32,
-    pub count: i32,
+    pub target: i16,
+    pub count: i16,
     pub direction: i8,
 }
 
 impl Action {
     pub const fn new(kind: Kind, target: i32) -> Action {
-        Action { kind, target, count: 0, direction: CLOCKWISE }
+        Action { kind, target: target as i16, count: 0, direction: CLOCKWISE }
     }
 
     pub const fn survey(target: i32, count: i32, direction: i8) -> Action {
-        Action { kind: Kind::Survey, target, count, direction }
+        Action { kind: Kind::Survey, target: target as i16, count: count as i16, direction }
     }
 }
 
@@ -141,7 +150,7 @@ pub struct State {
     pub track_fill: [u16; MAX_PLANETS],
     pub special_start: [u16; MAX_PLANETS],
     pub special_fill: [u16; MAX_PLANETS],
-    pub board: Vec<i8>,
+    pub board: Board,
     pub crew_free: [i32; MAX_CREW],
     pub crew_cubes: [[u16; MAX_PLAYERS]; MAX_CREW],
     pub workers: [i8; MAX_CREW],
@@ -155,7 +164,7 @@ pub struct State {
     pub stage: Stage,
     pub chosen: [u8; MAX_CREW],
     pub chosen_len: u8,
-    pub pending: Vec<Pending>,
+    pub pending: PendingStack,
     pub survey_rules: u8,
     pub survey_bonus: i32,
     pub survey_placed: i32,
@@ -163,7 +172,7 @@ pub struct State {
     pub survey_direction: i8,
     pub surveyed: u32,
     pub triggers: u8,
-    pub legal: Vec<Action>,
+    pub legal: Actions,
 }
 
 impl State {

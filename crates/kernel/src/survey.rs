@@ -2,11 +2,16 @@
 //! `_walk`, `_walk_options`, `_next_planets` and `_direction_of`.
 
 use crate::rules::{DIRECTION, REPEAT, SKIP};
-use crate::state::{Action, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
+use smallvec::SmallVec;
+
+use crate::state::{Action, Actions, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
+
+/// Ring positions, inline (a walk places at most a survey count of cubes).
+pub(crate) type Positions = SmallVec<[u8; 32]>;
 
 /// The Planets the R8 walk puts cubes on: from `start`, skipping full ones, never twice in a
 /// row. Written into `placed` (cleared first).
-pub(crate) fn walk(rooms: &[i32], start: usize, count: i32, direction: i8, placed: &mut Vec<u8>) {
+pub(crate) fn walk(rooms: &[i32], start: usize, count: i32, direction: i8, placed: &mut Positions) {
     placed.clear();
     let n = rooms.len() as i64;
     let mut room: [i32; crate::MAX_PLANETS] = [0; crate::MAX_PLANETS];
@@ -36,7 +41,7 @@ pub(crate) fn walk(rooms: &[i32], start: usize, count: i32, direction: i8, place
     }
 }
 
-fn sorted_prefix(walk: &[u8], count: usize, out: &mut Vec<u8>) {
+fn sorted_prefix(walk: &[u8], count: usize, out: &mut Positions) {
     out.clear();
     out.extend_from_slice(&walk[..count]);
     out.sort_unstable();
@@ -44,7 +49,7 @@ fn sorted_prefix(walk: &[u8], count: usize, out: &mut Vec<u8>) {
 
 /// The legal survey choices of R7: each start and each count the walk can place, no two with
 /// the same outcome from one start; in the Python engine's order.
-pub(crate) fn walk_options(rooms: &[i32], limit: i32, both_ways: bool, minimum: i32, out: &mut Vec<Action>) {
+pub(crate) fn walk_options(rooms: &[i32], limit: i32, both_ways: bool, minimum: i32, out: &mut Actions) {
     out.clear();
     let starts = rooms.iter().filter(|&&room| room > 0).count() as i32;
     if limit <= 0 || starts == 0 {
@@ -66,8 +71,8 @@ pub(crate) fn walk_options(rooms: &[i32], limit: i32, both_ways: bool, minimum: 
         }
         return;
     }
-    let mut clockwise = Vec::new();
-    let mut counter = Vec::new();
+    let mut clockwise = Positions::new();
+    let mut counter = Positions::new();
     let mut most = 0usize;
     // The longest walk decides the least count; walks are recomputed per start below, which
     // is cheap next to the allocation a table of them would need.
@@ -85,7 +90,7 @@ pub(crate) fn walk_options(rooms: &[i32], limit: i32, both_ways: bool, minimum: 
     if minimum.min(most as i32) == 0 {
         out.push(Action::survey(-1, 0, CLOCKWISE));
     }
-    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let (mut a, mut b) = (Positions::new(), Positions::new());
     for (p, &room) in rooms.iter().enumerate() {
         if room <= 0 {
             continue;
@@ -113,7 +118,7 @@ pub(crate) fn walk_options(rooms: &[i32], limit: i32, both_ways: bool, minimum: 
 }
 
 /// Where the next cube of a cube-by-cube survey may go (skills lifting R8's limits).
-pub(crate) fn next_planets(rooms: &[i32], last: i32, rules: u8, direction: i8, out: &mut Vec<u8>) {
+pub(crate) fn next_planets(rooms: &[i32], last: i32, rules: u8, direction: i8, out: &mut Positions) {
     out.clear();
     let n = rooms.len();
     if last < 0 {
@@ -164,7 +169,7 @@ pub(crate) fn direction_of(last: usize, target: usize, rooms: &[i32]) -> i8 {
 }
 
 /// Cube-by-cube survey options: each Planet the next cube may go to, then stopping.
-pub(crate) fn step_options(steps: &[u8], placed: i32, minimum: i32, out: &mut Vec<Action>) {
+pub(crate) fn step_options(steps: &[u8], placed: i32, minimum: i32, out: &mut Actions) {
     out.clear();
     if steps.is_empty() {
         if placed == 0 {
@@ -183,9 +188,9 @@ mod tests {
     use super::*;
 
     fn walk_of(rooms: &[i32], start: usize, count: i32, direction: i8) -> Vec<u8> {
-        let mut out = Vec::new();
+        let mut out = Positions::new();
         walk(rooms, start, count, direction, &mut out);
-        out
+        out.to_vec()
     }
 
     #[test]
@@ -203,24 +208,24 @@ mod tests {
 
     #[test]
     fn r7_options_with_room_everywhere_are_each_start_and_count() {
-        let mut out = Vec::new();
+        let mut out = Actions::new();
         walk_options(&[1, 1, 1], 2, false, 0, &mut out);
-        let listed: Vec<(i32, i32)> = out.iter().map(|a| (a.target, a.count)).collect();
+        let listed: Vec<(i16, i16)> = out.iter().map(|a| (a.target, a.count)).collect();
         assert_eq!(listed, vec![(-1, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 1), (2, 2)]);
     }
 
     #[test]
     fn r7_options_count_only_what_the_walk_can_place() {
-        let mut out = Vec::new();
+        let mut out = Actions::new();
         // Only Planet 1 has room: one cube, never two in a row (R8).
         walk_options(&[0, 3, 0], 3, false, 0, &mut out);
-        let listed: Vec<(i32, i32)> = out.iter().map(|a| (a.target, a.count)).collect();
+        let listed: Vec<(i16, i16)> = out.iter().map(|a| (a.target, a.count)).collect();
         assert_eq!(listed, vec![(-1, 0), (1, 1)]);
     }
 
     #[test]
     fn both_ways_drops_a_counter_clockwise_walk_with_the_same_outcome() {
-        let mut out = Vec::new();
+        let mut out = Actions::new();
         walk_options(&[1, 1], 2, true, 0, &mut out);
         // From 0 both ways reach {0, 1}: the counter-clockwise copies are dropped.
         assert!(out.iter().all(|a| a.direction == CLOCKWISE), "{out:?}");
@@ -231,15 +236,15 @@ mod tests {
 
     #[test]
     fn next_planets_under_repeat_and_skip() {
-        let mut out = Vec::new();
+        let mut out = Positions::new();
         next_planets(&[1, 1, 0, 1], 1, REPEAT, 0, &mut out);
-        assert_eq!(out, vec![1, 3]);
+        assert_eq!(out.as_slice(), &[1, 3]);
         next_planets(&[1, 1, 0, 1], 1, SKIP, 0, &mut out);
-        assert_eq!(out, vec![0, 3]);
+        assert_eq!(out.as_slice(), &[0, 3]);
         next_planets(&[1, 1, 0, 1], 1, SKIP | REPEAT, 0, &mut out);
-        assert_eq!(out, vec![0, 1, 3]);
+        assert_eq!(out.as_slice(), &[0, 1, 3]);
         next_planets(&[1, 1, 0, 1], 1, REPEAT | DIRECTION, 0, &mut out);
-        assert_eq!(out, vec![0, 1, 3]);
+        assert_eq!(out.as_slice(), &[0, 1, 3]);
         assert_eq!(direction_of(1, 3, &[1, 1, 0, 1]), CLOCKWISE);
         assert_eq!(direction_of(1, 0, &[1, 1, 0, 1]), COUNTER_CLOCKWISE);
     }

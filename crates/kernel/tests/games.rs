@@ -3,83 +3,8 @@
 
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
-use stargazer_kernel::rules::{CrewSpec, EffectSpec, PlanetSpec, RulesSpec};
-use stargazer_kernel::{Game, Rules, Stage, State};
-
-fn effect(name: &str, when: &str) -> EffectSpec {
-    EffectSpec { name: name.into(), when: when.into(), count: 1, planets: "any".into(), ..Default::default() }
-}
-
-fn draft_like() -> Game {
-    let colours: Vec<String> = ["red", "blue", "yellow", "green", "black", "white"].map(String::from).to_vec();
-    let tracks: [&[i64]; 14] = [
-        &[1, 3, 0, 5, 7, 0],
-        &[2, 0, 4, 6, 0, 9],
-        &[1, 2, 4, 0, 7, 8],
-        &[1, 2, 3, 4, 5],
-        &[1, 2, 3, 4, 5, 6],
-        &[2, 3, 4, 5, 0],
-        &[0, 2, 4, 0, 6, 8, 0],
-        &[1, 0, 3, 5, 0, 8],
-        &[2, 4, 0, 6, 8],
-        &[1, 1, 2, 3, 4, 5, 6],
-        &[1, 2, 2, 3, 5, 6, 7],
-        &[1, 2, 3, 3, 4, 6, 8],
-        &[0, 3, 0, 6, 0, 10],
-        &[2, 3, 4, 5, 6, 7, 9],
-    ];
-    let planets = tracks
-        .iter()
-        .enumerate()
-        .map(|(i, track)| PlanetSpec {
-            id: format!("p{i}"),
-            colour: colours[(i / 3).min(5)].clone(),
-            track: track.to_vec(),
-            special_capacity: if i == 13 { 2 } else { 1 },
-        })
-        .collect();
-    let mut choose_one = effect("choose_one", "on_choose");
-    choose_one.options = vec![
-        vec![EffectSpec { vp: 2, ..effect("gain_vp", "on_choose") }],
-        vec![effect("place_on_special", "on_choose")],
-    ];
-    let skills: Vec<(i64, Vec<EffectSpec>)> = vec![
-        (3, vec![effect("choose_direction", "survey")]),
-        (2, vec![EffectSpec { planets: "surveyed".into(), ..effect("place_on_special", "after_survey") }]),
-        (2, vec![EffectSpec { vp: 2, ..effect("gain_vp", "on_choose") }, effect("place_on_crew", "on_choose")]),
-        (3, vec![effect("may_skip_planets", "survey")]),
-        (3, vec![effect("allow_repeat_planet", "survey")]),
-        (2, vec![EffectSpec { count: 2, ..effect("place_free_cubes", "on_choose") }]),
-        (2, vec![EffectSpec { vp: 2, ..effect("gain_vp", "after_survey") }]),
-        (2, vec![EffectSpec { vp: 1, ..effect("gain_vp", "on_choose") }, effect("add_free_cubes", "on_choose")]),
-        (2, vec![choose_one]),
-        (2, vec![EffectSpec { planets: "colour".into(), colour: Some("blue".into()), ..effect("place_on_special", "on_choose") }]),
-        (2, vec![EffectSpec { delta: 1, ..effect("change_survey_count", "survey") }]),
-    ];
-    let mut crew = vec![CrewSpec {
-        id: "armstrong".into(),
-        survey_count: 2,
-        always_in_play: true,
-        skill: vec![effect("name_start_player", "round_end")],
-    }];
-    for (i, (survey_count, skill)) in skills.into_iter().enumerate() {
-        crew.push(CrewSpec { id: format!("c{i}"), survey_count, always_in_play: false, skill });
-    }
-    let spec = RulesSpec {
-        colours,
-        planets,
-        crew,
-        setups: vec![(3, 5, 4, 3), (4, 7, 5, 4)],
-        cubes_per_player: 12,
-        free_cubes: 12,
-        max_free_cubes_per_crew: 3,
-        free_cube_vp: 1,
-        player_cube_vp: 2,
-        survey_minimum: 0,
-        max_rounds: 30,
-    };
-    Game::new(Rules::compile(&spec).expect("the spec compiles"))
-}
+use stargazer_kernel::fixtures::draft_like;
+use stargazer_kernel::{Game, Stage, State};
 
 fn new_game(game: &Game, players: usize, seed: u64) -> State {
     let (planets, crew, start) = game.deal(players, &mut Rng::new(seed)).unwrap();

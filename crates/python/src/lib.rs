@@ -134,7 +134,7 @@ fn action_from(value: &Bound<'_, PyAny>) -> PyResult<Action> {
     let target: i64 = parts.get_item(1)?.extract()?;
     let count: i64 = parts.get_item(2)?.extract()?;
     let direction: i64 = parts.get_item(3)?.extract()?;
-    let fits = |v: i64| i32::try_from(v).ok();
+    let fits = |v: i64| i16::try_from(v).ok();
     match (fits(target), fits(count), i8::try_from(direction).ok()) {
         (Some(target), Some(count), Some(direction)) => Ok(Action { kind, target, count, direction }),
         _ => Err(PyValueError::new_err("an action's numbers are out of range")),
@@ -437,7 +437,7 @@ fn state_from_fields(game: &Game, fields: &Bound<'_, PyAny>) -> PyResult<State> 
     // sum the rules make can overflow.
     let limit = 1i64 << 20;
     for (seat, v) in per(ints(&field(fields, 8)?, "hands")?, players, "hands")?.into_iter().enumerate() {
-        s.hands[seat] = in_range(v, 0, limit, "a hand")? as i32;
+        s.hands[seat] = in_range(v, 0, i16::MAX as i64, "a hand")? as i32;
     }
     for (seat, v) in per(ints(&field(fields, 9)?, "vp")?, players, "vp")?.into_iter().enumerate() {
         s.vp[seat] = in_range(v, -(limit << 10), limit << 10, "VP")? as i32;
@@ -483,7 +483,7 @@ fn state_from_fields(game: &Game, fields: &Bound<'_, PyAny>) -> PyResult<State> 
         queue.push(Pending { node, slot: slot as u8, seat, remaining });
     }
     queue.reverse(); // the kernel's stack resolves its last element first
-    s.pending = queue;
+    s.pending = queue.into_iter().collect();
     s.survey_rules = in_range(int(&field(fields, 18)?, "survey_rules")?, 0, 7, "survey_rules")? as u8;
     s.survey_bonus = in_range(int(&field(fields, 19)?, "survey_bonus")?, -limit, limit, "survey_bonus")? as i32;
     s.survey_placed = in_range(int(&field(fields, 20)?, "survey_placed")?, 0, limit, "survey_placed")? as i32;
@@ -520,8 +520,8 @@ fn state_from_fields(game: &Game, fields: &Bound<'_, PyAny>) -> PyResult<State> 
         return Err(corrupt("a round-end decision needs a pending effect"));
     }
     s.legal = match game.derive_legal(&s) {
-        Some(legal) => legal,
-        None if s.stage == Stage::Over => Vec::new(),
+        Some(legal) => legal.into_iter().collect(),
+        None if s.stage == Stage::Over => Default::default(),
         None => return Err(corrupt(format!("the state (stage {stage:?}) waits for no decision"))),
     };
     Ok(s)

@@ -1,0 +1,45 @@
+"""A built-in bot whose search runs in the native kernel where the ruleset allows.
+
+``make_bot`` wraps the greedy and MCTS bots in ``KernelBackedBot``: one Python call per
+decision reads the state into the kernel (``native.to_kernel``), and the kernel's bot of the
+same kind and parameters searches there without the GIL. A ruleset the kernel cannot compile
+(a plugin effect type) is played by the wrapped Python bot instead, so the answer is never
+wrong, only slower. The kernel bot keeps its own seeded generator: a decision is a pure
+function of the seed, the decisions asked before and the state, as for the Python bots; the
+two engines' bots are equally strong (benchmarks/skill_ladder.py), not move for move alike.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stargazer_rules import native
+from stargazer_rules.actions import Action
+from stargazer_rules.engine import Game, State
+
+
+class KernelBackedBot:
+    """The kernel's ``kind`` bot with ``params`` for rulesets it compiles; ``python`` otherwise."""
+
+    def __init__(self, kind: str, seed: int, params: dict[str, Any], python: Any) -> None:
+        self.spec = python.spec
+        self.kind = kind
+        self.seed = seed
+        self.params = dict(params)
+        self.python = python
+        self._native: Any = None
+
+    def engine_for(self, game: Game) -> str:
+        """The engine that makes this bot's decisions in ``game``."""
+        return native.engine_for(game, "native")
+
+    def choose(self, game: Game, state: State) -> Action:
+        legal = state.legal
+        if len(legal) == 1:
+            return legal[0]
+        kernel = native.kernel_for(game)
+        if kernel is None:
+            return self.python.choose(game, state)
+        if self._native is None:
+            self._native = native.kernel_bot(self.kind, self.seed, self.params)
+        return native.to_action(self._native.choose(kernel.read_state(state)))
