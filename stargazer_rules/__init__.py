@@ -15,9 +15,9 @@ from stargazer_rules.errors import (
     SetupError,
 )
 from stargazer_rules.events import Event
-from stargazer_rules.loader import load_ruleset
 from stargazer_rules.records import GameRecord
-from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.scoring import ScoreSheet
 
 __all__ = [

@@ -19,15 +19,16 @@ from pathlib import Path
 
 import attrs
 
-from stargazer_rules import drafts, records, reports, simulation, terminal
+from stargazer_rules import records, reports, simulation, terminal
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
-from stargazer_rules.checks import ruleset_warnings
 from stargazer_rules.engine import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
-from stargazer_rules.loader import load_ruleset
-from stargazer_rules.resources import DEFAULT_RULESET, bundled_ruleset_names
-from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.rulesets import drafts
+from stargazer_rules.rulesets.checks import ruleset_warnings
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
 from stargazer_rules.text import LANGS, label
 
 #: Exit status of a command whose input is wrong (an invalid ruleset); argparse uses 2.

@@ -37,7 +37,7 @@ from stargazer_rules.effects import (
 )
 from stargazer_rules.errors import IllegalActionError, SetupError
 from stargazer_rules.events import Event
-from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.rulesets.model import Ruleset
 
 # Stages of play. A state waits for a decision in every stage but OVER.
 PICK_CREW = "pick_crew"

@@ -45,11 +45,11 @@ from stargazer_rules.engine import (
 )
 from stargazer_rules.errors import RecordError, SetupError
 from stargazer_rules.events import EVENT_KEYS, Event
-from stargazer_rules.resources import schemas_dir
+from stargazer_rules.rulesets.resources import schemas_dir
 from stargazer_rules.scoring import PlanetResult, ScoreSheet, SeatScore, Standing
 
 if TYPE_CHECKING:
-    from stargazer_rules.ruleset import Ruleset
+    from stargazer_rules.rulesets.model import Ruleset
 
 __all__ = [
     "SCHEMA_KINDS",

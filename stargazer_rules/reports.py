@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from stargazer_rules.effects import FREE_CUBE_OWNER
-from stargazer_rules.ruleset import PlanetCard, Ruleset
+from stargazer_rules.rulesets.model import PlanetCard, Ruleset
 from stargazer_rules.scoring import ScoreSheet, Standing
 from stargazer_rules.text import (
     colour_name,

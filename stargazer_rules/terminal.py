@@ -46,8 +46,8 @@ from stargazer_rules.engine import (
 )
 from stargazer_rules.errors import RecordError, RulesetError
 from stargazer_rules.events import Event
-from stargazer_rules.loader import load_ruleset
-from stargazer_rules.resources import bundled_ruleset_names
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.text import (
     crew_name,
     describe_action,

@@ -34,7 +34,7 @@ from stargazer_rules import actions as A
 from stargazer_rules.actions import Action
 from stargazer_rules.effects import FREE_CUBE_OWNER, Effect
 from stargazer_rules.events import Event
-from stargazer_rules.ruleset import CrewCard, Ruleset
+from stargazer_rules.rulesets.model import CrewCard, Ruleset
 
 if TYPE_CHECKING:
     from stargazer_rules.engine import Game, State

@@ -152,7 +152,7 @@ def ruleset(planets: Sequence[Mapping] = DEFAULT_PLANETS, crew: Sequence[Mapping
 
 @functools.cache
 def _load(documents_json: str):
-    from stargazer_rules.loader import load_ruleset
+    from stargazer_rules.rulesets.loader import load_ruleset
 
     documents = json.loads(documents_json)
     with tempfile.TemporaryDirectory(prefix="stargazer-test-") as folder:

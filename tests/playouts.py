@@ -13,7 +13,7 @@ import attrs
 from stargazer_rules.actions import Action
 from stargazer_rules.engine import Game, Setup, State
 from stargazer_rules.events import Event
-from stargazer_rules.loader import load_ruleset
+from stargazer_rules.rulesets.loader import load_ruleset
 
 #: (ruleset, players) of every playout configuration: both bundled rulesets, both player counts.
 CONFIGS = [("draft7", 3), ("draft7", 4), ("base", 3), ("base", 4)]

@@ -33,7 +33,7 @@ from stargazer_rules.bots.base import (
 )
 from stargazer_rules.bots.evaluation import tie_break_weight
 from stargazer_rules.engine import Game, State
-from stargazer_rules.loader import load_ruleset
+from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.scoring import provisional_totals, winners
 
 #: Small budgets: legality and determinism do not need strong play.

@@ -35,7 +35,7 @@ from stargazer_rules.engine import (
     State,
 )
 from stargazer_rules.errors import IllegalActionError
-from stargazer_rules.loader import DEFAULT_MAX_ROUNDS
+from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS
 from strategies import (
     SOURCES,
     Playout,

@@ -33,7 +33,7 @@ PLANETS = ["a", "b", "c", "d", "e"]
 
 
 def bundled(name: str) -> Game:
-    from stargazer_rules.loader import load_ruleset
+    from stargazer_rules.rulesets.loader import load_ruleset
 
     return Game(load_ruleset(name))
 

@@ -23,7 +23,7 @@ from stargazer_rules import Game, jsonio, load_ruleset, records, reports, text
 from stargazer_rules.bots import make_bot
 from stargazer_rules.cli import main
 from stargazer_rules.events import EVENT_KEYS, Event
-from stargazer_rules.loader import ruleset_to_data
+from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.server import ENDPOINTS, MAX_BODY_BYTES, create_app, request_schema
 from stargazer_rules.server.service import PAGE_MESSAGES_PATH
 

@@ -19,10 +19,10 @@ import yaml
 from ruleset_edits import CUSTOM_EFFECT_TYPES, TakeCubesBack, copy_ruleset
 
 from stargazer_rules import Event, Game, Setup, jsonio, load_ruleset
-from stargazer_rules.checks import TIMING_REQUIREMENTS
 from stargazer_rules.effects import EFFECT_TYPES, Effect
 from stargazer_rules.events import EVENT_KEYS
-from stargazer_rules.resources import bundled_ruleset_names
+from stargazer_rules.rulesets.checks import TIMING_REQUIREMENTS
+from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.text import (
     ACTION_MESSAGES,
     CATALOGUE_PATH,

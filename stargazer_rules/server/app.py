@@ -33,7 +33,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from stargazer_rules import jsonio
-from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.server.service import ENDPOINTS, RequestError, TableService, request_schema
 
 #: The largest request body read; a state is a few kilobytes, a long game's record tens.

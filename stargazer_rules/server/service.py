@@ -32,8 +32,8 @@ from stargazer_rules.bots import BotSpecError, bot_names, make_bot
 from stargazer_rules.engine import Game, State
 from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
 from stargazer_rules.events import Event
-from stargazer_rules.loader import ruleset_to_data
-from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.rulesets.loader import ruleset_to_data
+from stargazer_rules.rulesets.model import Ruleset
 
 __all__ = ["ENDPOINTS", "RequestError", "TableService", "request_schema"]
 
