@@ -4,9 +4,12 @@ The public surface: load a ruleset, make a ``Game`` of it, and play immutable st
 ``legal_actions`` and ``apply``. Everything else lives in modules named for their one job.
 """
 
-from stargazer_rules.actions import Action
-from stargazer_rules.effects import EFFECT_TYPES, Effect, Param, extend_effect_types
-from stargazer_rules.engine import Game, Setup, State
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.effects import EFFECT_TYPES, Effect, Param, extend_effect_types
+from stargazer_rules.engine.events import Event
+from stargazer_rules.engine.game import Game, Setup
+from stargazer_rules.engine.scoring import ScoreSheet
+from stargazer_rules.engine.table import State
 from stargazer_rules.errors import (
     IllegalActionError,
     Problem,
@@ -14,11 +17,9 @@ from stargazer_rules.errors import (
     RulesetError,
     SetupError,
 )
-from stargazer_rules.events import Event
 from stargazer_rules.records import GameRecord
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.scoring import ScoreSheet
 
 __all__ = [
     "Action",

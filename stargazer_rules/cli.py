@@ -22,7 +22,7 @@ import attrs
 from stargazer_rules import records, reports, simulation, terminal
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
-from stargazer_rules.engine import Game
+from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
 from stargazer_rules.rulesets import drafts
 from stargazer_rules.rulesets.checks import ruleset_warnings

@@ -11,9 +11,9 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from stargazer_rules.effects import FREE_CUBE_OWNER
+from stargazer_rules.engine.effects import FREE_CUBE_OWNER
+from stargazer_rules.engine.scoring import ScoreSheet, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
-from stargazer_rules.scoring import ScoreSheet, Standing
 from stargazer_rules.text import (
     colour_name,
     join,
@@ -25,8 +25,9 @@ from stargazer_rules.text import (
 )
 
 if TYPE_CHECKING:
-    from stargazer_rules.engine import Game, State
-    from stargazer_rules.events import Event
+    from stargazer_rules.engine.events import Event
+    from stargazer_rules.engine.game import Game
+    from stargazer_rules.engine.table import State
 
 #: Shown after the id of a card whose values are a reconstruction (R20), with a footnote.
 PLACEHOLDER_MARK = "*"

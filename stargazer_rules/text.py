@@ -30,14 +30,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import yaml
 
-from stargazer_rules import actions as A
-from stargazer_rules.actions import Action
-from stargazer_rules.effects import FREE_CUBE_OWNER, Effect
-from stargazer_rules.events import Event
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.effects import FREE_CUBE_OWNER, Effect
+from stargazer_rules.engine.events import Event
 from stargazer_rules.rulesets.model import CrewCard, Ruleset
 
 if TYPE_CHECKING:
-    from stargazer_rules.engine import Game, State
+    from stargazer_rules.engine.game import Game
+    from stargazer_rules.engine.table import State
 
 #: The languages of the catalogue.
 LANGS = ("ja", "en")

@@ -25,10 +25,11 @@ from typing import Any
 
 import yaml
 
-from stargazer_rules import actions as A
-from stargazer_rules.actions import Action, action
-from stargazer_rules.engine import Game, Setup, State
-from stargazer_rules.events import Event
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import Action, action
+from stargazer_rules.engine.events import Event
+from stargazer_rules.engine.game import Game, Setup
+from stargazer_rules.engine.table import State
 
 # -- ruleset data ---------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import ClassVar
 import attrs
 import pytest
 
-from stargazer_rules.effects import AFTER_SURVEY, EFFECT_TYPES, Effect, Param, extend_effect_types
+from stargazer_rules.engine.effects import AFTER_SURVEY, EFFECT_TYPES, Effect, Param, extend_effect_types
 from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.resources import cards_dir

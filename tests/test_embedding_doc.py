@@ -18,7 +18,7 @@ import yaml
 from starlette.testclient import TestClient
 
 from stargazer_rules import load_ruleset
-from stargazer_rules.events import EVENT_KEYS
+from stargazer_rules.engine.events import EVENT_KEYS
 from stargazer_rules.server import create_app
 from stargazer_rules.text import CATALOGUE_PATH
 

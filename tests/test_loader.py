@@ -11,7 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stargazer_rules.effects import (
+from stargazer_rules.engine.effects import (
     AFTER_SURVEY,
     EFFECT_TYPES,
     ON_CHOOSE,

@@ -22,8 +22,8 @@ from typing import Any
 import pytest
 
 from stargazer_rules import Game, jsonio, load_ruleset
-from stargazer_rules import actions as A
-from stargazer_rules.events import EVENT_KEYS
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.events import EVENT_KEYS
 
 
 def _load_generator() -> Any:

@@ -18,11 +18,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from invariants import check_cubes, check_legal, play
-from stargazer_rules import actions as A
 from stargazer_rules import jsonio, records
-from stargazer_rules.actions import Action
-from stargazer_rules.effects import DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, REPEAT, SKIP
-from stargazer_rules.engine import (
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.effects import DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, REPEAT, SKIP
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import (
     HAND_EMPTY,
     NO_WORKER,
     OVER,
@@ -31,7 +32,6 @@ from stargazer_rules.engine import (
     ROUND_END_STAGE,
     ROUND_LIMIT,
     SURVEYING,
-    Game,
     State,
 )
 from stargazer_rules.errors import IllegalActionError

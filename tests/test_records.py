@@ -8,7 +8,7 @@ import json
 import pytest
 
 from stargazer_rules import jsonio
-from stargazer_rules.engine import Setup
+from stargazer_rules.engine.game import Setup
 from stargazer_rules.errors import RecordError
 from stargazer_rules.records import (
     GameRecord,

@@ -23,9 +23,9 @@ from builders import (
     ruleset,
 )
 
-from stargazer_rules import actions as A
-from stargazer_rules.actions import action
-from stargazer_rules.engine import Game, Setup
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import action
+from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.errors import IllegalActionError, SetupError
 
 CW, CCW = A.CLOCKWISE, A.COUNTER_CLOCKWISE

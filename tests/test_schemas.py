@@ -16,7 +16,7 @@ import jsonschema
 import pytest
 import yaml
 
-from stargazer_rules.effects import EFFECT_TYPES, extend_effect_types
+from stargazer_rules.engine.effects import EFFECT_TYPES, extend_effect_types
 from stargazer_rules.rulesets import schemas
 from stargazer_rules.rulesets.model import CrewCard, PlanetCard
 from stargazer_rules.rulesets.resources import cards_dir, schemas_dir

@@ -21,7 +21,7 @@ from typing import Any
 
 import yaml
 
-from stargazer_rules.effects import EFFECT_TYPES, REQUIRED, Effect, Param
+from stargazer_rules.engine.effects import EFFECT_TYPES, REQUIRED, Effect, Param
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.text import describe_skill
 

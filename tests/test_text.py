@@ -19,8 +19,8 @@ import yaml
 from ruleset_edits import CUSTOM_EFFECT_TYPES, TakeCubesBack, copy_ruleset
 
 from stargazer_rules import Event, Game, Setup, jsonio, load_ruleset
-from stargazer_rules.effects import EFFECT_TYPES, Effect
-from stargazer_rules.events import EVENT_KEYS
+from stargazer_rules.engine.effects import EFFECT_TYPES, Effect
+from stargazer_rules.engine.events import EVENT_KEYS
 from stargazer_rules.rulesets.checks import TIMING_REQUIREMENTS
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.text import (
@@ -147,8 +147,8 @@ def test_labels_use_the_same_placeholders_in_both_languages():
 
 
 def test_words_exist_for_every_timing_direction_and_trigger():
-    from stargazer_rules.effects import TIMINGS
-    from stargazer_rules.engine import TRIGGERS
+    from stargazer_rules.engine.effects import TIMINGS
+    from stargazer_rules.engine.table import TRIGGERS
 
     assert set(catalogue().section("timings")) == set(TIMINGS)
     assert set(catalogue().section("directions")) == {"clockwise", "counter_clockwise"}

@@ -12,7 +12,7 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.effects import AFTER_SURVEY, ON_CHOOSE, REQUIRED, SURVEY, Effect
+from stargazer_rules.engine.effects import AFTER_SURVEY, ON_CHOOSE, REQUIRED, SURVEY, Effect
 from stargazer_rules.errors import Problem
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.validation import close_match, describe_value

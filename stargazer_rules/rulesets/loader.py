@@ -21,7 +21,7 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.effects import EFFECT_TYPES, REQUIRED, Effect
+from stargazer_rules.engine.effects import EFFECT_TYPES, REQUIRED, Effect
 from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.checks import RulesetDocuments, resolve_when, semantic_problems
 from stargazer_rules.rulesets.model import (

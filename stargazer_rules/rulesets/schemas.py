@@ -18,7 +18,7 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from stargazer_rules.effects import EFFECT_TYPES, Effect, effect_schema
+from stargazer_rules.engine.effects import EFFECT_TYPES, Effect, effect_schema
 from stargazer_rules.rulesets.resources import schemas_dir
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"

@@ -29,9 +29,10 @@ import yaml
 
 from stargazer_rules import jsonio, records, reports, text
 from stargazer_rules.bots import BotSpecError, bot_names, make_bot
-from stargazer_rules.engine import Game, State
+from stargazer_rules.engine.events import Event
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import State
 from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
-from stargazer_rules.events import Event
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.rulesets.model import Ruleset
 

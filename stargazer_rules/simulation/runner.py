@@ -30,9 +30,9 @@ import attrs
 
 from stargazer_rules import jsonio, records
 from stargazer_rules.bots import BotSpecError, make_bot
-from stargazer_rules.engine import Game
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.scoring import provisional_totals
 
 __all__ = [
     "GAMES_FILE",

@@ -33,8 +33,8 @@ from typing import Any, NamedTuple
 import yaml
 
 from stargazer_rules import Game, jsonio, load_ruleset
-from stargazer_rules import actions as A
-from stargazer_rules.events import EVENT_KEYS
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.events import EVENT_KEYS
 
 try:  # English renderings as comments, when the text module is there; the test ignores them
     from stargazer_rules.text import describe_action, render_event
