@@ -17,7 +17,11 @@ from stargazer_rules.errors import (
     RulesetError,
     SetupError,
 )
-from stargazer_rules.records import GameRecord
+
+# Used as ``from stargazer_rules import jsonio, records`` (docs/api.md, docs/skills.md): the
+# package keeps the two modules of the formats layer at hand.
+from stargazer_rules.formats import jsonio, records  # noqa: F401
+from stargazer_rules.formats.records import GameRecord
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
 

@@ -19,11 +19,12 @@ from pathlib import Path
 
 import attrs
 
-from stargazer_rules import records, reports, simulation, terminal
+from stargazer_rules import reports, simulation, terminal
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
+from stargazer_rules.formats import records
 from stargazer_rules.rulesets import drafts
 from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset
@@ -228,7 +229,7 @@ def _add_play_random(commands: argparse._SubParsersAction) -> None:
         "--record",
         default=None,
         metavar="FILE",
-        help="also write the game record (JSON, replayable with stargazer_rules.records) to FILE",
+        help="also write the game record (JSON, replayable with stargazer_rules.formats.records) to FILE",
     )
     parser.set_defaults(run=run_play_random)
 

@@ -23,7 +23,8 @@ import pytest
 import uvicorn
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
-from stargazer_rules import Game, load_ruleset, records, reports
+from stargazer_rules import Game, load_ruleset, reports
+from stargazer_rules.formats import records
 from stargazer_rules.server import create_app
 
 CHROMIUM = "/usr/bin/chromium"

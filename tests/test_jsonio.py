@@ -12,12 +12,12 @@ from typing import Any
 import jsonschema
 import pytest
 
-from stargazer_rules import jsonio
 from stargazer_rules.engine import actions as A
 from stargazer_rules.engine.events import EVENT_KEYS, Event
 from stargazer_rules.engine.game import Setup
 from stargazer_rules.engine.table import State
 from stargazer_rules.errors import RecordError
+from stargazer_rules.formats import jsonio
 from stargazer_rules.rulesets.resources import schemas_dir
 from playouts import CONFIGS, SEEDS, game, playout, playouts
 

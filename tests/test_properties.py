@@ -18,7 +18,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from invariants import check_cubes, check_legal, play
-from stargazer_rules import jsonio, records
 from stargazer_rules.engine import actions as A
 from stargazer_rules.engine.actions import Action
 from stargazer_rules.engine.effects import DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, REPEAT, SKIP
@@ -35,6 +34,8 @@ from stargazer_rules.engine.table import (
     State,
 )
 from stargazer_rules.errors import IllegalActionError
+from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import records
 from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS
 from strategies import (
     SOURCES,

@@ -19,10 +19,12 @@ import pytest
 import yaml
 from starlette.testclient import TestClient
 
-from stargazer_rules import Game, jsonio, load_ruleset, records, reports, text
+from stargazer_rules import Game, load_ruleset, reports, text
 from stargazer_rules.bots import make_bot
 from stargazer_rules.cli import main
 from stargazer_rules.engine.events import EVENT_KEYS, Event
+from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import records
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.server import ENDPOINTS, MAX_BODY_BYTES, create_app, request_schema
 from stargazer_rules.server.service import PAGE_MESSAGES_PATH

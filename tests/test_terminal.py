@@ -24,10 +24,11 @@ from pathlib import Path
 
 import pytest
 
-from stargazer_rules import Game, load_ruleset, records
+from stargazer_rules import Game, load_ruleset
 from stargazer_rules import terminal as terminal_module
 from stargazer_rules.bots import BotSpecError, register_bot, unregister_bot
 from stargazer_rules.cli import main
+from stargazer_rules.formats import records
 from stargazer_rules.reports import winner_line
 from stargazer_rules.terminal import (
     PlaySession,

@@ -18,9 +18,10 @@ import pytest
 import yaml
 from ruleset_edits import CUSTOM_EFFECT_TYPES, TakeCubesBack, copy_ruleset
 
-from stargazer_rules import Event, Game, Setup, jsonio, load_ruleset
+from stargazer_rules import Event, Game, Setup, load_ruleset
 from stargazer_rules.engine.effects import EFFECT_TYPES, Effect
 from stargazer_rules.engine.events import EVENT_KEYS
+from stargazer_rules.formats import jsonio
 from stargazer_rules.rulesets.checks import TIMING_REQUIREMENTS
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.text import (

@@ -32,7 +32,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from stargazer_rules import jsonio
+from stargazer_rules.formats import jsonio
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.server.service import ENDPOINTS, RequestError, TableService, request_schema
 

@@ -27,12 +27,13 @@ import referencing
 import referencing.jsonschema
 import yaml
 
-from stargazer_rules import jsonio, records, reports, text
+from stargazer_rules import reports, text
 from stargazer_rules.bots import BotSpecError, bot_names, make_bot
 from stargazer_rules.engine.events import Event
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.table import State
 from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
+from stargazer_rules.formats import jsonio, records
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.rulesets.model import Ruleset
 

@@ -28,10 +28,10 @@ from typing import IO, Any
 
 import attrs
 
-from stargazer_rules import jsonio, records
 from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.scoring import provisional_totals
+from stargazer_rules.formats import jsonio, records
 from stargazer_rules.rulesets.model import Ruleset
 
 __all__ = [

@@ -32,9 +32,10 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from stargazer_rules import Game, jsonio, load_ruleset
+from stargazer_rules import Game, load_ruleset
 from stargazer_rules.engine import actions as A
 from stargazer_rules.engine.events import EVENT_KEYS
+from stargazer_rules.formats import jsonio
 
 try:  # English renderings as comments, when the text module is there; the test ignores them
     from stargazer_rules.text import describe_action, render_event
