@@ -19,7 +19,7 @@ from pathlib import Path
 
 import attrs
 
-from stargazer_rules import reports, simulation, terminal
+from stargazer_rules import simulation, terminal
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
 from stargazer_rules.engine.game import Game
@@ -30,7 +30,8 @@ from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
-from stargazer_rules.text import LANGS, label
+from stargazer_rules.text import reports
+from stargazer_rules.text.messages import LANGS, label
 
 #: Exit status of a command whose input is wrong (an invalid ruleset); argparse uses 2.
 EXIT_INVALID = 1

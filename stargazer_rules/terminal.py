@@ -32,7 +32,6 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from stargazer_rules import reports
 from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.actions import Action
 from stargazer_rules.engine.effects import FREE_CUBE_OWNER
@@ -43,7 +42,8 @@ from stargazer_rules.errors import RecordError, RulesetError
 from stargazer_rules.formats import jsonio, records
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
-from stargazer_rules.text import (
+from stargazer_rules.text import reports
+from stargazer_rules.text.messages import (
     crew_name,
     describe_action,
     join,

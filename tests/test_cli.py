@@ -20,9 +20,9 @@ from stargazer_rules import Game, load_ruleset
 from stargazer_rules.cli import main
 from stargazer_rules.engine.scoring import ScoreSheet, SeatScore
 from stargazer_rules.formats import records
-from stargazer_rules.reports import display_width, format_table, winner_line, wrap_text
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
-from stargazer_rules.text import render_event
+from stargazer_rules.text.messages import render_event
+from stargazer_rules.text.reports import display_width, format_table, winner_line, wrap_text
 
 BUNDLED = bundled_ruleset_names()
 

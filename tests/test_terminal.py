@@ -29,7 +29,6 @@ from stargazer_rules import terminal as terminal_module
 from stargazer_rules.bots import BotSpecError, register_bot, unregister_bot
 from stargazer_rules.cli import main
 from stargazer_rules.formats import records
-from stargazer_rules.reports import winner_line
 from stargazer_rules.terminal import (
     PlaySession,
     ReplayError,
@@ -46,6 +45,7 @@ from stargazer_rules.terminal import (
     visible_width,
     write_record,
 )
+from stargazer_rules.text.reports import winner_line
 
 pexpect = pytest.importorskip("pexpect")
 

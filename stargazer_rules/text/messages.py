@@ -1,6 +1,6 @@
 """Text for people: events, actions, skills and labels in Japanese or English.
 
-The words live in the message catalogue, ``stargazer_rules/messages.yaml``; this module picks a
+The words live in the message catalogue, ``stargazer_rules/text/messages.yaml``; this module picks a
 template, turns the ids and seats of its parameters into names in the chosen language, and
 fills it in. Players are "Player 1".."Player 4" (seat + 1), the virtual player (-1) is the
 "free cube"; planets, crew and colours are shown by their names in the ruleset.

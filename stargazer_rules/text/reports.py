@@ -1,6 +1,6 @@
 """Plain-text reports for the command line: a ruleset as tables, a game's setup, log and score.
 
-Every word comes from the message catalogue through ``stargazer_rules.text``, so each report
+Every word comes from the message catalogue through ``stargazer_rules.text.messages``, so each report
 reads in Japanese or English. Tables are aligned by display width: a Japanese character takes
 two columns of a terminal.
 """
@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from stargazer_rules.engine.effects import FREE_CUBE_OWNER
 from stargazer_rules.engine.scoring import ScoreSheet, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
-from stargazer_rules.text import (
+from stargazer_rules.text.messages import (
     colour_name,
     join,
     label,
