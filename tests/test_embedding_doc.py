@@ -19,7 +19,7 @@ from starlette.testclient import TestClient
 
 from stargazer_rules import load_ruleset
 from stargazer_rules.engine.events import EVENT_KEYS
-from stargazer_rules.server import create_app
+from stargazer_rules.frontends.server import create_app
 from stargazer_rules.text.messages import CATALOGUE_PATH
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "embedding.md"

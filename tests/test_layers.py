@@ -124,3 +124,21 @@ def test_no_module_imports_in_a_circle():
 def test_the_circle_finder_finds_one():
     graph = {"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"}), "d": frozenset({"a"})}
     assert circles(graph) == [["a", "b", "c"]]
+
+
+def test_every_module_sits_in_a_layer():
+    for module in modules():
+        layer_of(module)
+
+
+def test_each_layer_imports_only_itself_and_the_layers_below():
+    wrong = []
+    for module, targets in imports().items():
+        folder, rank = layer_of(module)
+        for target in sorted(targets):
+            _, target_rank = layer_of(target)
+            if target_rank > rank and (folder, target) not in UPWARD:
+                wrong.append(f"{module} imports {target}")
+            elif target_rank == rank and folder != layer_of(target)[0] and folder in ("formats", "text"):
+                wrong.append(f"{module} imports {target}, a sibling layer")
+    assert wrong == []

@@ -21,17 +21,17 @@ from starlette.testclient import TestClient
 
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import make_bot
-from stargazer_rules.cli import main
 from stargazer_rules.engine.events import EVENT_KEYS, Event
 from stargazer_rules.formats import jsonio
 from stargazer_rules.formats import records
+from stargazer_rules.frontends.cli import main
+from stargazer_rules.frontends.server import ENDPOINTS, MAX_BODY_BYTES, create_app, request_schema
+from stargazer_rules.frontends.server.service import PAGE_MESSAGES_PATH
 from stargazer_rules.rulesets.loader import ruleset_to_data
-from stargazer_rules.server import ENDPOINTS, MAX_BODY_BYTES, create_app, request_schema
-from stargazer_rules.server.service import PAGE_MESSAGES_PATH
 from stargazer_rules.text import reports
 from stargazer_rules.text import messages
 
-STATIC = Path(__file__).parent.parent / "stargazer_rules" / "server" / "static"
+STATIC = Path(__file__).parent.parent / "stargazer_rules" / "frontends" / "server" / "static"
 SETUP = {
     "players": 3,
     "planets": ["lava-1", "ocean-2", "gas-3", "primordial-1", "dark"],

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import attrs
 
-from stargazer_rules import simulation, terminal
+from stargazer_rules import simulation
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
 from stargazer_rules.formats import records
+from stargazer_rules.frontends import terminal
 from stargazer_rules.rulesets import drafts
 from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset
@@ -608,7 +609,7 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from stargazer_rules.server import create_app
+        from stargazer_rules.frontends.server import create_app
     except ImportError as error:
         _error("serve", f"{error}; install the server with pip install 'stargazer-rules[serve]'")
         return EXIT_INVALID

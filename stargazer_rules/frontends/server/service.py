@@ -2,11 +2,11 @@
 
 ``TableService`` holds one ruleset and nothing else: like the library it is stateless, so the
 client keeps the state JSON and sends it back with each request. Every body is checked against
-its schema (``stargazer_rules/server/schemas/<endpoint>.request.schema.json``, which refers to
+its schema (``stargazer_rules/frontends/server/schemas/<endpoint>.request.schema.json``, which refers to
 the library's schemas for states, actions and setups), then its state, action or setup is read
 by ``jsonio``, which refuses a tampered state with the ``RecordError`` that says why. Any
 problem raises ``RequestError`` carrying the HTTP status and the reason; the HTTP layer
-(``stargazer_rules.server.app``) only maps these calls to routes.
+(``stargazer_rules.frontends.server.app``) only maps these calls to routes.
 
 Responses that carry a state (``new``, ``apply``, ``bot``) are a *position*: the state, whose
 turn it is, its legal actions with their descriptions in Japanese and English, and the score
