@@ -1,7 +1,8 @@
 """Stargazer's rules as validated data plus a small interpreter.
 
 The public surface: load a ruleset, make a ``Game`` of it, and play immutable states through
-``legal_actions`` and ``apply``. Everything else lives in modules named for their one job.
+``legal_actions`` and ``apply``. Everything else lives in one subpackage per layer, from
+``rulesets`` and ``engine`` up to the ``frontends`` (docs/architecture.md).
 """
 
 from stargazer_rules.engine.actions import Action
