@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.analysis.stats import wilson
 from stargazer_rules.bots import make_bot
-from stargazer_rules.scoring import provisional_totals, winners
+from stargazer_rules.engine.scoring import provisional_totals, winners
 
 
 @functools.cache

@@ -1,12 +1,16 @@
 """Stargazer's rules as validated data plus a small interpreter.
 
 The public surface: load a ruleset, make a ``Game`` of it, and play immutable states through
-``legal_actions`` and ``apply``. Everything else lives in modules named for their one job.
+``legal_actions`` and ``apply``. Everything else lives in one subpackage per layer, from
+``rulesets`` and ``engine`` up to the ``frontends`` (docs/architecture.md).
 """
 
-from stargazer_rules.actions import Action
-from stargazer_rules.effects import EFFECT_TYPES, Effect, Param, extend_effect_types
-from stargazer_rules.engine import Game, Setup, State
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.effects import EFFECT_TYPES, Effect, Param, extend_effect_types
+from stargazer_rules.engine.events import Event
+from stargazer_rules.engine.game import Game, Setup
+from stargazer_rules.engine.scoring import ScoreSheet
+from stargazer_rules.engine.table import State
 from stargazer_rules.errors import (
     IllegalActionError,
     Problem,
@@ -14,11 +18,13 @@ from stargazer_rules.errors import (
     RulesetError,
     SetupError,
 )
-from stargazer_rules.events import Event
-from stargazer_rules.loader import load_ruleset
-from stargazer_rules.records import GameRecord
-from stargazer_rules.ruleset import Ruleset
-from stargazer_rules.scoring import ScoreSheet
+
+# Used as ``from stargazer_rules import jsonio, records`` (docs/api.md, docs/skills.md): the
+# package keeps the two modules of the formats layer at hand.
+from stargazer_rules.formats import jsonio, records  # noqa: F401
+from stargazer_rules.formats.records import GameRecord
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.model import Ruleset
 
 __all__ = [
     "Action",

@@ -1,5 +1,5 @@
 """``python -m stargazer_rules``: the ``stargazer`` command."""
 
-from stargazer_rules.cli import main
+from stargazer_rules.frontends.cli import main
 
 raise SystemExit(main())

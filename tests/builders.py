@@ -25,10 +25,11 @@ from typing import Any
 
 import yaml
 
-from stargazer_rules import actions as A
-from stargazer_rules.actions import Action, action
-from stargazer_rules.engine import Game, Setup, State
-from stargazer_rules.events import Event
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import Action, action
+from stargazer_rules.engine.events import Event
+from stargazer_rules.engine.game import Game, Setup
+from stargazer_rules.engine.table import State
 
 # -- ruleset data ---------------------------------------------------------------------------
 
@@ -152,7 +153,7 @@ def ruleset(planets: Sequence[Mapping] = DEFAULT_PLANETS, crew: Sequence[Mapping
 
 @functools.cache
 def _load(documents_json: str):
-    from stargazer_rules.loader import load_ruleset
+    from stargazer_rules.rulesets.loader import load_ruleset
 
     documents = json.loads(documents_json)
     with tempfile.TemporaryDirectory(prefix="stargazer-test-") as folder:

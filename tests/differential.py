@@ -12,8 +12,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from stargazer_rules import Game, Setup, native
-from stargazer_rules.engine import State
+from stargazer_rules import Game, Setup, State
+from stargazer_rules.kernel import native
 
 
 class Mismatch(AssertionError):

@@ -18,9 +18,9 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from stargazer_rules import Game, load_ruleset
-from stargazer_rules.actions import Action
 from stargazer_rules.bots import register_bot, unregister_bot
-from stargazer_rules.engine import State
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.table import State
 from stargazer_rules.simulation import plan, play_game
 
 

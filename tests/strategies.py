@@ -38,13 +38,14 @@ import attrs
 import yaml
 from hypothesis import strategies as st
 
-from stargazer_rules import actions as A
-from stargazer_rules.actions import Action
-from stargazer_rules.checks import TIMING_REQUIREMENTS
-from stargazer_rules.effects import EFFECT_TYPES, ON_CHOOSE, REQUIRED, SURVEY, TIMINGS, Effect, Param
-from stargazer_rules.engine import PICK_CREW, SURVEYING, Game, State
-from stargazer_rules.loader import load_ruleset
-from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.effects import EFFECT_TYPES, ON_CHOOSE, REQUIRED, SURVEY, TIMINGS, Effect, Param
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import PICK_CREW, SURVEYING, State
+from stargazer_rules.rulesets.checks import TIMING_REQUIREMENTS
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.model import Ruleset
 
 #: The rulesets shipped with the package that the properties run on.
 BUNDLED = ("draft7", "base")

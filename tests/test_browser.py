@@ -23,8 +23,10 @@ import pytest
 import uvicorn
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
-from stargazer_rules import Game, load_ruleset, records, reports
-from stargazer_rules.server import create_app
+from stargazer_rules import Game, load_ruleset
+from stargazer_rules.formats import records
+from stargazer_rules.frontends.server import create_app
+from stargazer_rules.text import reports
 
 CHROMIUM = "/usr/bin/chromium"
 #: What Chromium needs on these machines; Playwright adds --headless (headless=True) and the

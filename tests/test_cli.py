@@ -16,12 +16,13 @@ import sys
 import pytest
 from ruleset_edits import copy_ruleset, replace
 
-from stargazer_rules import Game, load_ruleset, records
-from stargazer_rules.cli import main
-from stargazer_rules.reports import display_width, format_table, winner_line, wrap_text
-from stargazer_rules.resources import bundled_ruleset_names
-from stargazer_rules.scoring import ScoreSheet, SeatScore
-from stargazer_rules.text import render_event
+from stargazer_rules import Game, load_ruleset
+from stargazer_rules.engine.scoring import ScoreSheet, SeatScore
+from stargazer_rules.formats import records
+from stargazer_rules.frontends.cli import main
+from stargazer_rules.rulesets.resources import bundled_ruleset_names
+from stargazer_rules.text.messages import render_event
+from stargazer_rules.text.reports import display_width, format_table, winner_line, wrap_text
 
 BUNDLED = bundled_ruleset_names()
 
@@ -303,7 +304,7 @@ def test_the_command_line_does_not_load_the_statistics_and_plot_libraries_until_
     """``validate`` and ``play`` start in a fraction of a second: the analysis's scipy (and the
     plots' matplotlib) load on first use (``stargazer_rules.analysis`` imports lazily)."""
     code = (
-        "import sys; from stargazer_rules.cli import build_parser; build_parser(); "
+        "import sys; from stargazer_rules.frontends.cli import build_parser; build_parser(); "
         "from stargazer_rules import analysis; assert analysis.Bounds; "
         "print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules)); "
         "analysis.summarize; print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules))"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from stargazer_rules.cli import _player_ranges, main
-from stargazer_rules.loader import load_ruleset
-from stargazer_rules.resources import bundled_ruleset_names
+from stargazer_rules.frontends.cli import _player_ranges, main
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.resources import bundled_ruleset_names
 
 from ruleset_edits import copy_ruleset, problems_of, replace
 

@@ -17,11 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from ruleset_edits import copy_ruleset, replace
 from strategies import ruleset_documents
 
-from stargazer_rules.cli import main
-from stargazer_rules.drafts import DraftError, new_draft
 from stargazer_rules.errors import RulesetError
-from stargazer_rules.loader import load_ruleset, ruleset_to_data
-from stargazer_rules.resources import RULESET_FILES, cards_dir, schemas_dir
+from stargazer_rules.frontends.cli import main
+from stargazer_rules.rulesets.drafts import DraftError, new_draft
+from stargazer_rules.rulesets.loader import load_ruleset, ruleset_to_data
+from stargazer_rules.rulesets.resources import RULESET_FILES, cards_dir, schemas_dir
 
 MODELINE = "# yaml-language-server: $schema="
 

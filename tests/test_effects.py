@@ -1,4 +1,4 @@
-"""One worked example per effect type of the skill vocabulary (stargazer_rules/effects.py).
+"""One worked example per effect type of the skill vocabulary (stargazer_rules/engine/effects.py).
 
 Each test gives a crew the effect in a small ruleset (tests/builders.py), plays it, and checks
 the exact result, the events and when the effect resolves (its ``when``). Planets a..e are
@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from builders import Script, armstrong, crew, effect, game, keys, of, planet
 
-from stargazer_rules import actions as A
-from stargazer_rules.actions import action
-from stargazer_rules.effects import EFFECT_TYPES
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import action
+from stargazer_rules.engine.effects import EFFECT_TYPES
 
 CW, CCW = A.CLOCKWISE, A.COUNTER_CLOCKWISE
 PLANETS = ["a", "b", "c", "d", "e"]

@@ -8,12 +8,13 @@ import json
 import pytest
 
 from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
-from stargazer_rules import Game, load_ruleset, native
+from stargazer_rules import Game, load_ruleset
+from stargazer_rules.kernel import native
 from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.bots.greedy import GreedyBot
 from stargazer_rules.bots.kernel_backed import KernelBackedBot
 from stargazer_rules.bots.mcts import MCTSBot
-from stargazer_rules.cli import main
+from stargazer_rules.frontends.cli import main
 from stargazer_rules.simulation import GAMES_FILE, SimulationError, read_games, run_simulation
 
 

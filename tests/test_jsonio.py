@@ -12,12 +12,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from stargazer_rules import actions as A
-from stargazer_rules import jsonio
-from stargazer_rules.engine import Setup, State
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.events import EVENT_KEYS, Event
+from stargazer_rules.engine.game import Setup
+from stargazer_rules.engine.table import State
 from stargazer_rules.errors import RecordError
-from stargazer_rules.events import EVENT_KEYS, Event
-from stargazer_rules.resources import schemas_dir
+from stargazer_rules.formats import jsonio
+from stargazer_rules.rulesets.resources import schemas_dir
 from playouts import CONFIGS, SEEDS, game, playout, playouts
 
 #: A hand-made deal of draft 7 for three players, so that the examples name known cards.

@@ -17,9 +17,9 @@ from hypothesis import strategies as st
 from differential import Mismatch, canonical, kernel_state, play_lockstep
 from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
 from strategies import BUNDLED, Playout, bundled_game, choose, generated_game, ruleset_documents, seeds
-from stargazer_rules import EFFECT_TYPES, Game, IllegalActionError, RecordError, SetupError, load_ruleset, native
-from stargazer_rules import _kernel
-from stargazer_rules.actions import action
+from stargazer_rules import EFFECT_TYPES, Game, IllegalActionError, RecordError, SetupError, _kernel, load_ruleset
+from stargazer_rules.engine.actions import action
+from stargazer_rules.kernel import native
 
 
 @pytest.mark.parametrize("name", BUNDLED)

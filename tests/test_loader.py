@@ -11,8 +11,7 @@ import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import stargazer_rules.loader
-from stargazer_rules.effects import (
+from stargazer_rules.engine.effects import (
     AFTER_SURVEY,
     EFFECT_TYPES,
     ON_CHOOSE,
@@ -25,9 +24,10 @@ from stargazer_rules.effects import (
     PlaceOnSpecial,
 )
 from stargazer_rules.errors import Problem, RulesetError
-from stargazer_rules.loader import fingerprint, load_ruleset, ruleset_to_data
-from stargazer_rules.resources import bundled_ruleset_names, cards_dir
-from stargazer_rules.ruleset import PlayerCountSetup
+import stargazer_rules.rulesets.loader
+from stargazer_rules.rulesets.loader import fingerprint, load_ruleset, ruleset_to_data
+from stargazer_rules.rulesets.model import PlayerCountSetup
+from stargazer_rules.rulesets.resources import bundled_ruleset_names, cards_dir
 
 from ruleset_edits import (
     CUSTOM_EFFECT_TYPES,
@@ -128,7 +128,7 @@ def test_choose_one_options_are_tuples_of_effects_with_the_parent_timing():
 
 def test_module_docstring_example_runs():
     """The example at the top of loader.py is true."""
-    assert doctest.testmod(stargazer_rules.loader).failed == 0
+    assert doctest.testmod(stargazer_rules.rulesets.loader).failed == 0
 
 
 # -- finding the folder ---------------------------------------------------------------------

@@ -21,9 +21,10 @@ from typing import Any
 
 import pytest
 
-from stargazer_rules import Game, jsonio, load_ruleset
-from stargazer_rules import actions as A
-from stargazer_rules.events import EVENT_KEYS
+from stargazer_rules import Game, load_ruleset
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.events import EVENT_KEYS
+from stargazer_rules.formats import jsonio
 
 
 def _load_generator() -> Any:

@@ -18,11 +18,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from invariants import check_cubes, check_legal, play
-from stargazer_rules import actions as A
-from stargazer_rules import jsonio, records
-from stargazer_rules.actions import Action
-from stargazer_rules.effects import DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, REPEAT, SKIP
-from stargazer_rules.engine import (
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.effects import DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, REPEAT, SKIP
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import (
     HAND_EMPTY,
     NO_WORKER,
     OVER,
@@ -31,11 +31,12 @@ from stargazer_rules.engine import (
     ROUND_END_STAGE,
     ROUND_LIMIT,
     SURVEYING,
-    Game,
     State,
 )
 from stargazer_rules.errors import IllegalActionError
-from stargazer_rules.loader import DEFAULT_MAX_ROUNDS
+from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import records
+from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS
 from strategies import (
     SOURCES,
     Playout,

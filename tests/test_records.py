@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from stargazer_rules import jsonio
-from stargazer_rules.engine import Setup
+from stargazer_rules.engine.game import Setup
 from stargazer_rules.errors import RecordError
-from stargazer_rules.records import (
+from stargazer_rules.formats import jsonio
+from stargazer_rules.formats.records import (
     GameRecord,
     final_state,
     record_from_json,

@@ -10,9 +10,9 @@ import yaml
 from builders import Script, crew, effect, game, keys, of, ruleset, ruleset_data
 
 from stargazer_rules import Game, State, load_ruleset
-from stargazer_rules.checks import ruleset_warnings
-from stargazer_rules.cli import main
-from stargazer_rules.loader import DEFAULT_MAX_ROUNDS
+from stargazer_rules.frontends.cli import main
+from stargazer_rules.rulesets.checks import ruleset_warnings
+from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS
 
 
 def test_round_limit_ends_a_game_where_nobody_places_a_cube() -> None:

@@ -23,9 +23,9 @@ from builders import (
     ruleset,
 )
 
-from stargazer_rules import actions as A
-from stargazer_rules.actions import action
-from stargazer_rules.engine import Game, Setup
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import action
+from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.errors import IllegalActionError, SetupError
 
 CW, CCW = A.CLOCKWISE, A.COUNTER_CLOCKWISE
@@ -33,7 +33,7 @@ PLANETS = ["a", "b", "c", "d", "e"]
 
 
 def bundled(name: str) -> Game:
-    from stargazer_rules.loader import load_ruleset
+    from stargazer_rules.rulesets.loader import load_ruleset
 
     return Game(load_ruleset(name))
 

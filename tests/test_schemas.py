@@ -16,11 +16,11 @@ import jsonschema
 import pytest
 import yaml
 
-from stargazer_rules import schemas
-from stargazer_rules.effects import EFFECT_TYPES, extend_effect_types
-from stargazer_rules.resources import cards_dir, schemas_dir
-from stargazer_rules.ruleset import CrewCard, PlanetCard
-from stargazer_rules.schemas import CREW_SCHEMA_FILE, crew_schema, load_schema, schema_text
+from stargazer_rules.engine.effects import EFFECT_TYPES, extend_effect_types
+from stargazer_rules.rulesets import schemas
+from stargazer_rules.rulesets.model import CrewCard, PlanetCard
+from stargazer_rules.rulesets.resources import cards_dir, schemas_dir
+from stargazer_rules.rulesets.schemas import CREW_SCHEMA_FILE, crew_schema, load_schema, schema_text
 
 from ruleset_edits import TakeCubesBack
 
@@ -138,9 +138,9 @@ def test_schemas_check_command_passes(capsys):
 
 
 def test_schemas_module_runs_as_a_command_without_warnings():
-    """``python -m stargazer_rules.schemas --check`` as a developer or CI runs it."""
+    """``python -m stargazer_rules.rulesets.schemas --check`` as a developer or CI runs it."""
     result = subprocess.run(
-        [sys.executable, "-W", "error", "-m", "stargazer_rules.schemas", "--check"],
+        [sys.executable, "-W", "error", "-m", "stargazer_rules.rulesets.schemas", "--check"],
         cwd=Path(__file__).resolve().parent.parent,
         capture_output=True,
         text=True,

@@ -11,7 +11,7 @@ from collections import Counter
 
 from builders import Script, game, planet
 
-from stargazer_rules.scoring import Standing, major_planet_bonus, rank_planet, winners
+from stargazer_rules.engine.scoring import Standing, major_planet_bonus, rank_planet, winners
 
 PLANETS = [
     planet("a", "red", [1, 2, 0, 4]),

@@ -19,15 +19,19 @@ import pytest
 import yaml
 from starlette.testclient import TestClient
 
-from stargazer_rules import Game, jsonio, load_ruleset, records, reports, text
+from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import make_bot
-from stargazer_rules.cli import main
-from stargazer_rules.events import EVENT_KEYS, Event
-from stargazer_rules.loader import ruleset_to_data
-from stargazer_rules.server import ENDPOINTS, MAX_BODY_BYTES, create_app, request_schema
-from stargazer_rules.server.service import PAGE_MESSAGES_PATH
+from stargazer_rules.engine.events import EVENT_KEYS, Event
+from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import records
+from stargazer_rules.frontends.cli import main
+from stargazer_rules.frontends.server import ENDPOINTS, MAX_BODY_BYTES, create_app, request_schema
+from stargazer_rules.frontends.server.service import PAGE_MESSAGES_PATH
+from stargazer_rules.rulesets.loader import ruleset_to_data
+from stargazer_rules.text import reports
+from stargazer_rules.text import messages
 
-STATIC = Path(__file__).parent.parent / "stargazer_rules" / "server" / "static"
+STATIC = Path(__file__).parent.parent / "stargazer_rules" / "frontends" / "server" / "static"
 SETUP = {
     "players": 3,
     "planets": ["lava-1", "ocean-2", "gas-3", "primordial-1", "dark"],
@@ -78,7 +82,7 @@ def expected_position(game, state) -> dict[str, Any]:
         "legal": [
             {
                 "action": jsonio.action_to_json(game, state, act),
-                "text": both(lambda lang, act=act: text.describe_action(game, state, act, lang)),
+                "text": both(lambda lang, act=act: messages.describe_action(game, state, act, lang)),
             }
             for act in state.legal
         ],
@@ -180,7 +184,7 @@ def test_new_game_refusals_say_why(client, body, error, message):
 
 @pytest.mark.parametrize("lang", ["ja", "en"])
 def test_legal_describes_every_action_in_the_language(client, game, lang):
-    """POST /api/legal lists the state's legal actions with text.describe_action in the language asked."""
+    """POST /api/legal lists the state's legal actions with messages.describe_action in the language asked."""
     state = game.new_state(setup=jsonio.setup_from_json(SETUP))
     state = game.step(state, state.legal[1])  # navigator: the survey decision
     answer = post(client, "legal", {"state": jsonio.state_to_json(game, state), "lang": lang})
@@ -190,7 +194,7 @@ def test_legal_describes_every_action_in_the_language(client, game, lang):
         "actions": [
             {
                 "action": jsonio.action_to_json(game, state, act),
-                "description": text.describe_action(game, state, act, lang),
+                "description": messages.describe_action(game, state, act, lang),
             }
             for act in state.legal
         ],
@@ -214,7 +218,7 @@ def test_apply_answers_the_next_position_and_the_events_in_both_languages(client
     assert answer == {
         **expected_position(game, following),
         "events": [
-            {"event": event.to_json(), "text": both(lambda lang, e=event: text.render_event(e, ruleset, lang))}
+            {"event": event.to_json(), "text": both(lambda lang, e=event: messages.render_event(e, ruleset, lang))}
             for event in events
         ],
     }
@@ -270,7 +274,7 @@ def test_bot_answers_the_action_the_bot_chooses_and_plays_it(client, game, rules
     assert answer["bot"] == "random"
     assert answer["player"] == game.current_player(state)
     assert answer["action"] == jsonio.action_to_json(game, state, act)
-    assert answer["action_text"] == both(lambda lang: text.describe_action(game, state, act, lang))
+    assert answer["action_text"] == both(lambda lang: messages.describe_action(game, state, act, lang))
     assert {key: answer[key] for key in ("state", "current_player", "over", "legal", "score")} == expected_position(
         game, following
     )
@@ -344,7 +348,7 @@ def test_ruleset_answers_its_data_names_and_skills(client, ruleset):
     assert "random" in answer["bots"]
     assert answer["names"]["planets"]["lava-1"] == {"ja": "溶岩惑星１", "en": "Lava 1"}
     assert answer["skills"]["geologist"]["en"] == list(
-        text.skill_sentences(ruleset.crew_card("geologist"), ruleset, "en")
+        messages.skill_sentences(ruleset.crew_card("geologist"), ruleset, "en")
     )
     assert set(answer["skills"]) == {card.id for card in ruleset.crew}
 
@@ -368,7 +372,7 @@ def test_every_word_the_page_uses_is_in_its_catalogue():
     stages = {f"stage_{stage}" for stage in jsonio.schema("state")["properties"]["stage"]["enum"]}
     assert used | stages <= set(page), sorted((used | stages) - set(page))
     labels = set(re.findall(r'label\("(\w+)"', script))
-    assert labels <= set(text.catalogue().section("labels")), sorted(labels - set(text.catalogue().section("labels")))
+    assert labels <= set(messages.catalogue().section("labels")), sorted(labels - set(messages.catalogue().section("labels")))
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)
@@ -561,8 +565,8 @@ def test_serve_reports_a_ruleset_that_cannot_be_loaded(capsys, tmp_path):
 
 
 def test_events_render_in_the_page_catalogue_too(client, ruleset):
-    """The catalogue served to the page renders an event as text.render_event does (its cases included)."""
+    """The catalogue served to the page renders an event as messages.render_event does (its cases included)."""
     catalogue = client.get("/api/messages").json()["events"]
     event = Event("cube_placed", {"owner": -1, "planet": "lava-1", "square": 4})
     case = next(c for c in catalogue["cube_placed"]["cases"] if all(event.params.get(k) == v for k, v in c["when"].items()))
-    assert case["en"].format(planet="Lava 1", square=4) == text.render_event(event, ruleset, "en")
+    assert case["en"].format(planet="Lava 1", square=4) == messages.render_event(event, ruleset, "en")

@@ -17,10 +17,12 @@ from pathlib import Path
 import distributed
 import pytest
 
-from stargazer_rules import Game, jsonio, load_ruleset, records
+from stargazer_rules import Game, load_ruleset
 from stargazer_rules.analysis import Bounds
 from stargazer_rules.bots import BotSpecError, make_bot
-from stargazer_rules.cli import main
+from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import records
+from stargazer_rules.frontends.cli import main
 from stargazer_rules.simulation import (
     GAME_FORMAT,
     GAMES_FILE,

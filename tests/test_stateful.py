@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from invariants import check_cubes, check_legal
-from stargazer_rules.engine import Game, State
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import State
 from strategies import Playout, choose, playouts, seeds
 
 

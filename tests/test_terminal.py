@@ -2,7 +2,7 @@
 
 The first half drives the real program through a pseudo-terminal with pexpect, as a person
 would: a whole game, undo, save, bad input, quitting. The second half tests
-``stargazer_rules.terminal`` in-process with ``io.StringIO`` streams, which is fast and lets
+``stargazer_rules.frontends.terminal`` in-process with ``io.StringIO`` streams, which is fast and lets
 the tests compare the session's states with the engine's.
 
 Expected outcomes are computed, not copied: the same game is played in-process with the same
@@ -24,12 +24,12 @@ from pathlib import Path
 
 import pytest
 
-from stargazer_rules import Game, load_ruleset, records
-from stargazer_rules import terminal as terminal_module
+from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import BotSpecError, register_bot, unregister_bot
-from stargazer_rules.cli import main
-from stargazer_rules.reports import winner_line
-from stargazer_rules.terminal import (
+from stargazer_rules.formats import records
+from stargazer_rules.frontends import terminal as terminal_module
+from stargazer_rules.frontends.cli import main
+from stargazer_rules.frontends.terminal import (
     PlaySession,
     ReplayError,
     SeatsError,
@@ -45,6 +45,7 @@ from stargazer_rules.terminal import (
     visible_width,
     write_record,
 )
+from stargazer_rules.text.reports import winner_line
 
 pexpect = pytest.importorskip("pexpect")
 

@@ -1,4 +1,4 @@
-"""The message catalogue (stargazer_rules/messages.yaml) and the text of events, actions and skills.
+"""The message catalogue (stargazer_rules/text/messages.yaml) and the text of events, actions and skills.
 
 The catalogue is checked against the code: every event key, effect type and action message has
 a text in both languages, and every text's placeholders are exactly the parameters it is filled
@@ -18,12 +18,13 @@ import pytest
 import yaml
 from ruleset_edits import CUSTOM_EFFECT_TYPES, TakeCubesBack, copy_ruleset
 
-from stargazer_rules import Event, Game, Setup, jsonio, load_ruleset
-from stargazer_rules.checks import TIMING_REQUIREMENTS
-from stargazer_rules.effects import EFFECT_TYPES, Effect
-from stargazer_rules.events import EVENT_KEYS
-from stargazer_rules.resources import bundled_ruleset_names
-from stargazer_rules.text import (
+from stargazer_rules import Event, Game, Setup, load_ruleset
+from stargazer_rules.engine.effects import EFFECT_TYPES, Effect
+from stargazer_rules.engine.events import EVENT_KEYS
+from stargazer_rules.formats import jsonio
+from stargazer_rules.rulesets.checks import TIMING_REQUIREMENTS
+from stargazer_rules.rulesets.resources import bundled_ruleset_names
+from stargazer_rules.text.messages import (
     ACTION_MESSAGES,
     CATALOGUE_PATH,
     LANGS,
@@ -147,8 +148,8 @@ def test_labels_use_the_same_placeholders_in_both_languages():
 
 
 def test_words_exist_for_every_timing_direction_and_trigger():
-    from stargazer_rules.effects import TIMINGS
-    from stargazer_rules.engine import TRIGGERS
+    from stargazer_rules.engine.effects import TIMINGS
+    from stargazer_rules.engine.table import TRIGGERS
 
     assert set(catalogue().section("timings")) == set(TIMINGS)
     assert set(catalogue().section("directions")) == {"clockwise", "counter_clockwise"}
@@ -158,7 +159,7 @@ def test_words_exist_for_every_timing_direction_and_trigger():
 def test_the_catalogue_is_package_data():
     """messages.yaml sits inside the package, which the wheel ships whole (pyproject.toml)."""
     package = Path(__import__("stargazer_rules").__file__).parent
-    assert CATALOGUE_PATH.parent == package
+    assert CATALOGUE_PATH.parent == package / "text"
     pyproject = (package.parent / "pyproject.toml").read_text(encoding="utf-8")
     assert 'packages = ["stargazer_rules"]' in pyproject
 

@@ -14,7 +14,7 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.validation import close_match
+from stargazer_rules.rulesets.validation import close_match
 
 
 def _share(instance: Any, attribute: attrs.Attribute[Any], value: float) -> None:

@@ -41,7 +41,7 @@ from stargazer_rules.analysis.summary import (
 )
 
 if TYPE_CHECKING:
-    from stargazer_rules.ruleset import Ruleset
+    from stargazer_rules.rulesets.model import Ruleset
 
 __all__ = ["COMPARISON_FORMAT", "compare_summaries", "write_comparison"]
 

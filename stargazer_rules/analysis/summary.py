@@ -23,7 +23,7 @@ from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.analysis.findings import findings
 
 if TYPE_CHECKING:
-    from stargazer_rules.ruleset import Ruleset
+    from stargazer_rules.rulesets.model import Ruleset
 
 __all__ = ["GAME_FORMAT", "SUMMARY_FORMAT", "summarize"]
 
@@ -127,7 +127,7 @@ def _ruleset_for(named: Mapping[str, str], given: Ruleset | None) -> Ruleset | N
     """The ruleset the games were played under, if it can be had with the same fingerprint."""
     if given is None:
         from stargazer_rules.errors import RulesetError
-        from stargazer_rules.loader import load_ruleset
+        from stargazer_rules.rulesets.loader import load_ruleset
 
         try:
             given = load_ruleset(named["name"])

@@ -7,8 +7,9 @@ import random
 from collections.abc import Callable, Mapping
 from typing import Any, Protocol
 
-from stargazer_rules.actions import Action
-from stargazer_rules.engine import Game, State
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import State
 
 
 class BotSpecError(ValueError):

@@ -1,6 +1,6 @@
 """Judging a state for a seat from what a front end shows: the provisional score sheet.
 
-Both search bots use these. ``provisional_totals`` (scoring.py) gives every seat's total as the
+Both search bots use these. ``provisional_totals`` (engine/scoring.py) gives every seat's total as the
 board stands; a mid-game total misses what the seat can still do, so the heuristic adds a small
 value for each cube still in hand (a cube placed must earn more than that to be worth placing)
 and for being the start player (first choice among the crews and their free cubes).
@@ -8,8 +8,9 @@ and for being the start player (first choice among the crews and their free cube
 
 from __future__ import annotations
 
-from stargazer_rules.engine import Game, State
-from stargazer_rules.scoring import provisional_totals
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.scoring import provisional_totals
+from stargazer_rules.engine.table import State
 
 #: VP a cube in hand is worth to its owner mid-game: its future use, discounted. Measured for
 #: the greedy bot (docs/bots.md): 0 to 0.75 play alike, 1 loses; 0.5 is the middle.

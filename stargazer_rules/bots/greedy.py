@@ -13,10 +13,11 @@ from __future__ import annotations
 
 import random
 
-from stargazer_rules.actions import Action
 from stargazer_rules.bots.base import non_negative_float, register_bot
 from stargazer_rules.bots.evaluation import HAND_WEIGHT, START_WEIGHT, margin
-from stargazer_rules.engine import Game, State
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import State
 
 #: Values closer than this are ties (float sums of the same VP in another order).
 _TIE = 1e-9

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from stargazer_rules import native
-from stargazer_rules.actions import Action
-from stargazer_rules.engine import Game, State
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import State
+from stargazer_rules.kernel import native
 
 
 class KernelBackedBot:

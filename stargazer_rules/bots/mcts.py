@@ -36,7 +36,6 @@ from __future__ import annotations
 import math
 import random
 
-from stargazer_rules.actions import SURVEY, Action
 from stargazer_rules.bots.base import (
     OneOf,
     non_negative_float,
@@ -46,8 +45,10 @@ from stargazer_rules.bots.base import (
     register_bot,
 )
 from stargazer_rules.bots.evaluation import HAND_WEIGHT, tie_break_weight
-from stargazer_rules.engine import Game, State
-from stargazer_rules.scoring import provisional_totals
+from stargazer_rules.engine.actions import SURVEY, Action
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.scoring import provisional_totals
+from stargazer_rules.engine.table import State
 
 ROLLOUTS = ("random", "full", "greedy")
 

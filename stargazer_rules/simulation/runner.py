@@ -28,11 +28,12 @@ from typing import IO, Any
 
 import attrs
 
-from stargazer_rules import jsonio, native, records
 from stargazer_rules.bots import BotSpecError, make_bot
-from stargazer_rules.engine import Game
-from stargazer_rules.ruleset import Ruleset
-from stargazer_rules.scoring import provisional_totals
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.scoring import provisional_totals
+from stargazer_rules.formats import jsonio, records
+from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.model import Ruleset
 
 __all__ = [
     "GAMES_FILE",

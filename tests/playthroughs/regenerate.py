@@ -32,12 +32,13 @@ from typing import Any, NamedTuple
 
 import yaml
 
-from stargazer_rules import Game, jsonio, load_ruleset
-from stargazer_rules import actions as A
-from stargazer_rules.events import EVENT_KEYS
+from stargazer_rules import Game, load_ruleset
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.events import EVENT_KEYS
+from stargazer_rules.formats import jsonio
 
 try:  # English renderings as comments, when the text module is there; the test ignores them
-    from stargazer_rules.text import describe_action, render_event
+    from stargazer_rules.text.messages import describe_action, render_event
 except ImportError:  # pragma: no cover - depends on the checkout
     describe_action = render_event = None  # type: ignore[assignment]
 
@@ -93,7 +94,7 @@ def play(entry: Playthrough, game: Game | None = None) -> tuple[dict[str, Any], 
     """The transcript document of ``entry``'s game, and English comments per decision.
 
     The comments are, per decision, the rendering of the action and then of each event (empty
-    strings when ``stargazer_rules.text`` is not available).
+    strings when ``stargazer_rules.text.messages`` is not available).
     """
     game = game or Game(load_ruleset(entry.ruleset))
     rng = random.Random(entry.seed)

@@ -19,16 +19,21 @@ from pathlib import Path
 
 import attrs
 
-from stargazer_rules import drafts, native, records, reports, simulation, terminal
+from stargazer_rules import simulation
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import BotSpecError, bot_names
-from stargazer_rules.checks import ruleset_warnings
-from stargazer_rules.engine import Game
+from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
-from stargazer_rules.loader import load_ruleset
-from stargazer_rules.resources import DEFAULT_RULESET, bundled_ruleset_names
-from stargazer_rules.ruleset import Ruleset
-from stargazer_rules.text import LANGS, label
+from stargazer_rules.formats import records
+from stargazer_rules.frontends import terminal
+from stargazer_rules.kernel import native
+from stargazer_rules.rulesets import drafts
+from stargazer_rules.rulesets.checks import ruleset_warnings
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
+from stargazer_rules.text import reports
+from stargazer_rules.text.messages import LANGS, label
 
 #: Exit status of a command whose input is wrong (an invalid ruleset); argparse uses 2.
 EXIT_INVALID = 1
@@ -227,7 +232,7 @@ def _add_play_random(commands: argparse._SubParsersAction) -> None:
         "--record",
         default=None,
         metavar="FILE",
-        help="also write the game record (JSON, replayable with stargazer_rules.records) to FILE",
+        help="also write the game record (JSON, replayable with stargazer_rules.formats.records) to FILE",
     )
     parser.set_defaults(run=run_play_random)
 
@@ -605,7 +610,7 @@ def run_serve(args: argparse.Namespace) -> int:
     try:
         import uvicorn
 
-        from stargazer_rules.server import create_app
+        from stargazer_rules.frontends.server import create_app
     except ImportError as error:
         _error("serve", f"{error}; install the server with pip install 'stargazer-rules[serve]'")
         return EXIT_INVALID

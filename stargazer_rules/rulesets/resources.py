@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent
+_PACKAGE = Path(__file__).resolve().parent.parent  # stargazer_rules/, above rulesets/
 _BUNDLED = _PACKAGE / "_bundled"
 _CHECKOUT = _PACKAGE.parent
 

@@ -21,9 +21,9 @@ from pathlib import Path
 
 import attrs
 
-from stargazer_rules.loader import load_ruleset, resolve_ruleset_dir
-from stargazer_rules.resources import DEFAULT_RULESET, RULESET_FILES, schemas_dir
-from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.rulesets.loader import load_ruleset, resolve_ruleset_dir
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.resources import DEFAULT_RULESET, RULESET_FILES, schemas_dir
 
 __all__ = ["DraftError", "new_draft"]
 

@@ -6,7 +6,12 @@ game either. ``TableService`` is the same API as plain Python functions, JSON in
 See docs/embedding.md. Needs the ``serve`` extra: ``pip install 'stargazer-rules[serve]'``.
 """
 
-from stargazer_rules.server.app import MAX_BODY_BYTES, create_app
-from stargazer_rules.server.service import ENDPOINTS, RequestError, TableService, request_schema
+from stargazer_rules.frontends.server.app import MAX_BODY_BYTES, create_app
+from stargazer_rules.frontends.server.service import (
+    ENDPOINTS,
+    RequestError,
+    TableService,
+    request_schema,
+)
 
 __all__ = ["ENDPOINTS", "MAX_BODY_BYTES", "RequestError", "TableService", "create_app", "request_schema"]

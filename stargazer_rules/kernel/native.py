@@ -19,17 +19,18 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from stargazer_rules.actions import Action, action
-from stargazer_rules.effects import EFFECT_TYPES, Effect
-from stargazer_rules.engine import Game, Pending, State
-from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.engine.actions import Action, action
+from stargazer_rules.engine.effects import EFFECT_TYPES, Effect
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import Pending, State
+from stargazer_rules.rulesets.model import Ruleset
 
 #: The engines a simulation or a bot can use: the kernel where the ruleset allows, or Python.
 ENGINES = ("native", "python")
 DEFAULT_ENGINE = "native"
 
 try:
-    from stargazer_rules import _kernel
+    import stargazer_rules._kernel as _kernel
 except ImportError as error:  # a source tree without a build: the Python engine only
     _kernel = None
     _IMPORT_ERROR: str | None = str(error)

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from stargazer_rules.effects import FREE_CUBE_OWNER
+from stargazer_rules.engine.effects import FREE_CUBE_OWNER
 
 if TYPE_CHECKING:
-    from stargazer_rules.engine import Game, State
+    from stargazer_rules.engine.table import Rules, State
 
 
 @attrs.frozen
@@ -129,7 +129,7 @@ def winners(totals: tuple[int, ...], hands: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(seat for seat, key in enumerate(zip(totals, hands)) if key == best)
 
 
-def score_sheet(game: Game, state: State) -> ScoreSheet:
+def score_sheet(game: Rules, state: State) -> ScoreSheet:
     rules = game.ruleset
     planets = []
     majority = [0] * state.players
@@ -172,12 +172,12 @@ def score_sheet(game: Game, state: State) -> ScoreSheet:
 #: and a cache of each Planet's contribution by (card, track, special square)). Bots score
 #: hundreds of thousands of states that share most of their Planets, so each Planet's ranking
 #: is computed once and then looked up.
-_FAST_TABLES: weakref.WeakKeyDictionary[Game, tuple] = weakref.WeakKeyDictionary()
+_FAST_TABLES: weakref.WeakKeyDictionary[Rules, tuple] = weakref.WeakKeyDictionary()
 _PLANET_CACHE_LIMIT = 200_000
 _last_tables: list = [None, None]  # the last (game, tables): one game is scored many times in a row
 
 
-def _fast_tables(game: Game) -> tuple:
+def _fast_tables(game: Rules) -> tuple:
     if _last_tables[0] is game:
         return _last_tables[1]
     tables = _FAST_TABLES.get(game)
@@ -218,7 +218,7 @@ def _planet_part(
     return majority, cubes
 
 
-def provisional_totals(game: Game, state: State) -> tuple[int, ...]:
+def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
     """Each seat's total (R18: majority VP + major-planet bonus + VP from play), as ``score`` gives.
 
     The same numbers as ``tuple(seat.total for seat in game.score(state).seats)``, without

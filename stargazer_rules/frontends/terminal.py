@@ -32,23 +32,18 @@ from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, TextIO
 
-from stargazer_rules import jsonio, records, reports
-from stargazer_rules.actions import Action
 from stargazer_rules.bots import make_bot
-from stargazer_rules.effects import FREE_CUBE_OWNER
-from stargazer_rules.engine import (
-    OVER,
-    PICK_CREW,
-    SURVEYING,
-    Game,
-    Setup,
-    State,
-)
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.effects import FREE_CUBE_OWNER
+from stargazer_rules.engine.events import Event
+from stargazer_rules.engine.game import Game, Setup
+from stargazer_rules.engine.table import OVER, PICK_CREW, SURVEYING, State
 from stargazer_rules.errors import RecordError, RulesetError
-from stargazer_rules.events import Event
-from stargazer_rules.loader import load_ruleset
-from stargazer_rules.resources import bundled_ruleset_names
-from stargazer_rules.text import (
+from stargazer_rules.formats import jsonio, records
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.resources import bundled_ruleset_names
+from stargazer_rules.text import reports
+from stargazer_rules.text.messages import (
     crew_name,
     describe_action,
     join,

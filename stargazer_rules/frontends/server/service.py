@@ -2,11 +2,11 @@
 
 ``TableService`` holds one ruleset and nothing else: like the library it is stateless, so the
 client keeps the state JSON and sends it back with each request. Every body is checked against
-its schema (``stargazer_rules/server/schemas/<endpoint>.request.schema.json``, which refers to
+its schema (``stargazer_rules/frontends/server/schemas/<endpoint>.request.schema.json``, which refers to
 the library's schemas for states, actions and setups), then its state, action or setup is read
 by ``jsonio``, which refuses a tampered state with the ``RecordError`` that says why. Any
 problem raises ``RequestError`` carrying the HTTP status and the reason; the HTTP layer
-(``stargazer_rules.server.app``) only maps these calls to routes.
+(``stargazer_rules.frontends.server.app``) only maps these calls to routes.
 
 Responses that carry a state (``new``, ``apply``, ``bot``) are a *position*: the state, whose
 turn it is, its legal actions with their descriptions in Japanese and English, and the score
@@ -27,13 +27,15 @@ import referencing
 import referencing.jsonschema
 import yaml
 
-from stargazer_rules import jsonio, records, reports, text
 from stargazer_rules.bots import BotSpecError, bot_names, make_bot
-from stargazer_rules.engine import Game, State
+from stargazer_rules.engine.events import Event
+from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.table import State
 from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
-from stargazer_rules.events import Event
-from stargazer_rules.loader import ruleset_to_data
-from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.formats import jsonio, records
+from stargazer_rules.rulesets.loader import ruleset_to_data
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.text import messages, reports
 
 __all__ = ["ENDPOINTS", "RequestError", "TableService", "request_schema"]
 
@@ -163,7 +165,7 @@ class TableService:
                 "colours": {colour.id: _both(colour.name.in_lang) for colour in rules.colours},
             },
             "skills": {
-                card.id: {lang: list(text.skill_sentences(card, rules, lang)) for lang in text.LANGS}
+                card.id: {lang: list(messages.skill_sentences(card, rules, lang)) for lang in messages.LANGS}
                 for card in rules.crew
             },
             "data": ruleset_to_data(rules),
@@ -171,9 +173,9 @@ class TableService:
 
     def messages(self) -> dict[str, Any]:
         """The message catalogue (``messages.yaml``) as JSON, plus the page's own words (``page``)."""
-        catalogue = yaml.safe_load(text.CATALOGUE_PATH.read_text(encoding="utf-8"))
+        catalogue = yaml.safe_load(messages.CATALOGUE_PATH.read_text(encoding="utf-8"))
         page = yaml.safe_load(PAGE_MESSAGES_PATH.read_text(encoding="utf-8"))
-        return {"languages": list(text.LANGS), **catalogue, "page": page}
+        return {"languages": list(messages.LANGS), **catalogue, "page": page}
 
     # -- endpoints with a body ---------------------------------------------------------------
 
@@ -221,7 +223,7 @@ class TableService:
             "actions": [
                 {
                     "action": jsonio.action_to_json(self.game, state, act),
-                    "description": text.describe_action(self.game, state, act, lang),
+                    "description": messages.describe_action(self.game, state, act, lang),
                 }
                 for act in state.legal
             ],
@@ -257,7 +259,7 @@ class TableService:
             "bot": bot.spec,
             "player": self.game.current_player(state),
             "action": jsonio.action_to_json(self.game, state, act),
-            "action_text": _both(lambda lang: text.describe_action(self.game, state, act, lang)),
+            "action_text": _both(lambda lang: messages.describe_action(self.game, state, act, lang)),
             **self._position(following),
             "events": self._events(events),
         }
@@ -308,7 +310,7 @@ class TableService:
             "legal": [
                 {
                     "action": jsonio.action_to_json(game, state, act),
-                    "text": _both(lambda lang, act=act: text.describe_action(game, state, act, lang)),
+                    "text": _both(lambda lang, act=act: messages.describe_action(game, state, act, lang)),
                 }
                 for act in state.legal
             ],
@@ -326,7 +328,7 @@ class TableService:
         return [
             {
                 "event": jsonio.event_to_json(event),
-                "text": _both(lambda lang, event=event: text.render_event(event, self.ruleset, lang)),
+                "text": _both(lambda lang, event=event: messages.render_event(event, self.ruleset, lang)),
             }
             for event in events
         ]
@@ -334,4 +336,4 @@ class TableService:
 
 def _both(render: Any) -> dict[str, str]:
     """``{"ja": render("ja"), "en": render("en")}``."""
-    return {lang: render(lang) for lang in text.LANGS}
+    return {lang: render(lang) for lang in messages.LANGS}

@@ -1,6 +1,6 @@
 """Events: what happened, as a message key plus parameters, never as English text.
 
-Front ends render an event through the catalogue (``stargazer_rules/messages.yaml``) in
+Front ends render an event through the catalogue (``stargazer_rules/text/messages.yaml``) in
 Japanese or English; parameters name cards by id and players by seat, so they are plain JSON.
 """
 

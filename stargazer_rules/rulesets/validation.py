@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 
 from stargazer_rules.errors import Problem
-from stargazer_rules.yamlsource import DocPath, YamlDocument
+from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument
 
 _TYPE_NAMES = {
     "array": "a list",

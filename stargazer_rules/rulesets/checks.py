@@ -12,11 +12,11 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.effects import AFTER_SURVEY, ON_CHOOSE, REQUIRED, SURVEY, Effect
+from stargazer_rules.engine.effects import AFTER_SURVEY, ON_CHOOSE, REQUIRED, SURVEY, Effect
 from stargazer_rules.errors import Problem
-from stargazer_rules.ruleset import Ruleset
-from stargazer_rules.validation import close_match, describe_value
-from stargazer_rules.yamlsource import DocPath, YamlDocument, format_path
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.validation import close_match, describe_value
+from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
 
 #: (effect, parameter, value, timing): that parameter value only makes sense at that timing.
 #: Planets "surveyed this turn" exist only once the survey has been made.

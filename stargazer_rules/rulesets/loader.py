@@ -21,16 +21,10 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.checks import RulesetDocuments, resolve_when, semantic_problems
-from stargazer_rules.effects import EFFECT_TYPES, REQUIRED, Effect
+from stargazer_rules.engine.effects import EFFECT_TYPES, REQUIRED, Effect
 from stargazer_rules.errors import Problem, RulesetError
-from stargazer_rules.resources import (
-    DEFAULT_RULESET,
-    RULESET_FILES,
-    bundled_ruleset_names,
-    cards_dir,
-)
-from stargazer_rules.ruleset import (
+from stargazer_rules.rulesets.checks import RulesetDocuments, resolve_when, semantic_problems
+from stargazer_rules.rulesets.model import (
     Colour,
     CrewCard,
     Name,
@@ -38,8 +32,14 @@ from stargazer_rules.ruleset import (
     PlayerCountSetup,
     Ruleset,
 )
-from stargazer_rules.validation import close_match, schema_problems
-from stargazer_rules.yamlsource import DocPath, YamlDocument, load_yaml
+from stargazer_rules.rulesets.resources import (
+    DEFAULT_RULESET,
+    RULESET_FILES,
+    bundled_ruleset_names,
+    cards_dir,
+)
+from stargazer_rules.rulesets.validation import close_match, schema_problems
+from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
 
 PathLike = str | os.PathLike[str]
 
@@ -93,8 +93,8 @@ def check_documents(
 ) -> list[Problem]:
     """Every problem of the three documents: reading, schema, then cross-checks; sorted by place."""
     # Imported here, not at the top: the package imports this module, and a module that the
-    # package has already imported warns when run as ``python -m stargazer_rules.schemas``.
-    from stargazer_rules.schemas import crew_schema, load_schema
+    # package has already imported warns when run as ``python -m stargazer_rules.rulesets.schemas``.
+    from stargazer_rules.rulesets.schemas import crew_schema, load_schema
 
     schemas = (load_schema("rules"), load_schema("planets"), crew_schema(effect_types))
     problems: list[Problem] = []

@@ -1,6 +1,6 @@
 """Text for people: events, actions, skills and labels in Japanese or English.
 
-The words live in the message catalogue, ``stargazer_rules/messages.yaml``; this module picks a
+The words live in the message catalogue, ``stargazer_rules/text/messages.yaml``; this module picks a
 template, turns the ids and seats of its parameters into names in the chosen language, and
 fills it in. Players are "Player 1".."Player 4" (seat + 1), the virtual player (-1) is the
 "free cube"; planets, crew and colours are shown by their names in the ruleset.
@@ -30,14 +30,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import yaml
 
-from stargazer_rules import actions as A
-from stargazer_rules.actions import Action
-from stargazer_rules.effects import FREE_CUBE_OWNER, Effect
-from stargazer_rules.events import Event
-from stargazer_rules.ruleset import CrewCard, Ruleset
+from stargazer_rules.engine import actions as A
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.effects import FREE_CUBE_OWNER, Effect
+from stargazer_rules.engine.events import Event
+from stargazer_rules.rulesets.model import CrewCard, Ruleset
 
 if TYPE_CHECKING:
-    from stargazer_rules.engine import Game, State
+    from stargazer_rules.engine.game import Game
+    from stargazer_rules.engine.table import State
 
 #: The languages of the catalogue.
 LANGS = ("ja", "en")

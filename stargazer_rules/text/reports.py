@@ -1,6 +1,6 @@
 """Plain-text reports for the command line: a ruleset as tables, a game's setup, log and score.
 
-Every word comes from the message catalogue through ``stargazer_rules.text``, so each report
+Every word comes from the message catalogue through ``stargazer_rules.text.messages``, so each report
 reads in Japanese or English. Tables are aligned by display width: a Japanese character takes
 two columns of a terminal.
 """
@@ -11,10 +11,10 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from stargazer_rules.effects import FREE_CUBE_OWNER
-from stargazer_rules.ruleset import PlanetCard, Ruleset
-from stargazer_rules.scoring import ScoreSheet, Standing
-from stargazer_rules.text import (
+from stargazer_rules.engine.effects import FREE_CUBE_OWNER
+from stargazer_rules.engine.scoring import ScoreSheet, Standing
+from stargazer_rules.rulesets.model import PlanetCard, Ruleset
+from stargazer_rules.text.messages import (
     colour_name,
     join,
     label,
@@ -25,8 +25,9 @@ from stargazer_rules.text import (
 )
 
 if TYPE_CHECKING:
-    from stargazer_rules.engine import Game, State
-    from stargazer_rules.events import Event
+    from stargazer_rules.engine.events import Event
+    from stargazer_rules.engine.game import Game
+    from stargazer_rules.engine.table import State
 
 #: Shown after the id of a card whose values are a reconstruction (R20), with a footnote.
 PLACEHOLDER_MARK = "*"

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from stargazer_rules.actions import (
+from stargazer_rules.engine.actions import (
     CHOOSE_OPTION,
     NAME_START_PLAYER,
     TARGET_CREW,
@@ -40,7 +40,7 @@ from stargazer_rules.actions import (
 )
 
 if TYPE_CHECKING:
-    from stargazer_rules.engine import Table
+    from stargazer_rules.engine.table import Table
 
 ON_CHOOSE = "on_choose"
 SURVEY = "survey"

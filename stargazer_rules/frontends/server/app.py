@@ -32,9 +32,14 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from stargazer_rules import jsonio
-from stargazer_rules.ruleset import Ruleset
-from stargazer_rules.server.service import ENDPOINTS, RequestError, TableService, request_schema
+from stargazer_rules.formats import jsonio
+from stargazer_rules.frontends.server.service import (
+    ENDPOINTS,
+    RequestError,
+    TableService,
+    request_schema,
+)
+from stargazer_rules.rulesets.model import Ruleset
 
 #: The largest request body read; a state is a few kilobytes, a long game's record tens.
 MAX_BODY_BYTES = 1024 * 1024

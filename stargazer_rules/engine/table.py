@@ -1,0 +1,240 @@
+"""The state of a game: the immutable ``State`` it moves through and the mutable ``Table``.
+
+``State`` is one moment of a game, a named tuple that front ends, bots and records pass around.
+``Game.apply`` copies it into a ``Table``, the working copy that the rules and the skill effects
+change, and freezes the result into a new ``State``. This module knows nothing of the rules
+themselves: the effects (``effects``) and the game (``game``) import it, never the reverse, so
+the effect classes can name the ``Table`` they act on without an import circle.
+"""
+
+from __future__ import annotations
+
+from operator import attrgetter
+from typing import Any, NamedTuple, Protocol
+
+from stargazer_rules.engine.actions import Action
+from stargazer_rules.engine.events import Event
+
+# Stages of play. A state waits for a decision in every stage but OVER.
+PICK_CREW = "pick_crew"
+BEFORE_SURVEY = "before_survey"
+SURVEYING = "survey"
+AFTER_SURVEY_STAGE = "after_survey"
+ROUND_END_STAGE = "round_end"
+OVER = "over"
+
+# Why the game ended (R10).
+HAND_EMPTY = "hand_empty"
+PLANETS_FULL = "planets_full"
+ROUND_LIMIT = "round_limit"  # not in the draft: see docs/rules.md, "Round limit"
+TRIGGERS = (HAND_EMPTY, PLANETS_FULL, ROUND_LIMIT)
+
+NO_WORKER = -1
+
+
+class Pending(NamedTuple):
+    """An effect waiting to resolve: crew ``slot``, its ``path`` in the skill, steps left, chooser."""
+
+    slot: int
+    path: tuple[int, ...]
+    remaining: int
+    seat: int
+
+
+class State(NamedTuple):
+    """One moment of a game. Immutable; positions index the ring and the crew area.
+
+    players: seats 0..n-1. planets: planet-card indices in ring order. crew: crew-card indices
+    in crew-area order (always-in-play first). tracks[p]: owners of Planet p's filled normal
+    squares, square 1 first (R2; -1 is a free cube). specials[p]: owners on its special square.
+    crew_free / crew_cubes / workers: per crew slot, free cubes, player cubes (owners) and the
+    seat of the worker on it (-1 none). hands, vp, removed: per seat, cubes in hand, VP scored
+    during play, own cubes removed to the stock by the motivation bonus (R6). stock: free cubes
+    in the stock. round (1-based), start_player, turn (turns taken this round), stage.
+    chosen: crew slots chosen this round, in order. pending: effects left to resolve.
+    survey_rules (flags), survey_bonus, survey_placed, survey_last, survey_direction and
+    surveyed: the current turn's survey. triggers: why the game ended. legal: the legal
+    actions of the decision this state waits for (derived, kept so that asking is free).
+    """
+
+    players: int
+    planets: tuple[int, ...]
+    crew: tuple[int, ...]
+    tracks: tuple[tuple[int, ...], ...]
+    specials: tuple[tuple[int, ...], ...]
+    crew_free: tuple[int, ...]
+    crew_cubes: tuple[tuple[int, ...], ...]
+    workers: tuple[int, ...]
+    hands: tuple[int, ...]
+    vp: tuple[int, ...]
+    removed: tuple[int, ...]
+    stock: int
+    round: int
+    start_player: int
+    turn: int
+    stage: str
+    chosen: tuple[int, ...]
+    pending: tuple[Pending, ...]
+    survey_rules: int
+    survey_bonus: int
+    survey_placed: int
+    survey_last: int
+    survey_direction: int
+    surveyed: frozenset[int]
+    triggers: tuple[str, ...]
+    legal: tuple[Action, ...]
+
+
+_FIELDS = State._fields
+_new_state = tuple.__new__
+_state_fields = attrgetter(*_FIELDS)
+
+
+class Rules(Protocol):
+    """What a ``Table`` and the scoring read of the game they serve (``game.Game`` is one).
+
+    The ruleset, and tables derived from it indexed by planet card and crew card. ``ruleset``
+    is a ``rulesets.model.Ruleset``, not imported here even for type checking: a ruleset's crew
+    cards hold effects, and the effects import this module.
+    """
+
+    ruleset: Any
+    _planet_ids: tuple[str, ...]
+    _lengths: tuple[int, ...]
+    _special_capacity: tuple[int, ...]
+    _colours: tuple[str, ...]
+    _crew_ids: tuple[str, ...]
+
+
+class _Named(Protocol):
+    """What ``Table.log_effect`` reads of an effect: its type's name."""
+
+    @property
+    def name(self) -> str: ...
+
+
+class Table:
+    """The mutable working copy of a ``State`` inside one ``apply``; effects act on it.
+
+    Tuples stay tuples: a change builds a new tuple for the field it touches, so freezing back
+    into a ``State`` is cheap and the input state is never touched.
+    """
+
+    __slots__ = (*_FIELDS, "game", "events")
+
+    def __init__(self, game: Rules, state: State, events: list[Event] | None) -> None:
+        (
+            self.players,
+            self.planets,
+            self.crew,
+            self.tracks,
+            self.specials,
+            self.crew_free,
+            self.crew_cubes,
+            self.workers,
+            self.hands,
+            self.vp,
+            self.removed,
+            self.stock,
+            self.round,
+            self.start_player,
+            self.turn,
+            self.stage,
+            self.chosen,
+            self.pending,
+            self.survey_rules,
+            self.survey_bonus,
+            self.survey_placed,
+            self.survey_last,
+            self.survey_direction,
+            self.surveyed,
+            self.triggers,
+            self.legal,
+        ) = state
+        self.game = game
+        self.events = events
+
+    def freeze(self) -> State:
+        # One C-level attribute fetch and tuple.__new__, skipping NamedTuple's Python-level
+        # __new__: this runs once per decision.
+        return _new_state(State, _state_fields(self))
+
+    # -- reading, for effects -------------------------------------------------------------
+
+    @property
+    def planet_count(self) -> int:
+        return len(self.planets)
+
+    @property
+    def crew_count(self) -> int:
+        return len(self.crew)
+
+    def room(self, p: int) -> int:
+        """Empty normal squares on Planet ``p``."""
+        return self.game._lengths[self.planets[p]] - len(self.tracks[p])
+
+    def planets_with_room(self) -> list[int]:
+        lengths = self.game._lengths
+        planets = self.planets
+        return [p for p, track in enumerate(self.tracks) if len(track) < lengths[planets[p]]]
+
+    def special_room(self, p: int) -> int:
+        return self.game._special_capacity[self.planets[p]] - len(self.specials[p])
+
+    def colour_of(self, p: int) -> str:
+        return self.game._colours[self.planets[p]]
+
+    def planet_id(self, p: int) -> str:
+        return self.game._planet_ids[self.planets[p]]
+
+    def crew_id(self, slot: int) -> str:
+        return self.game._crew_ids[self.crew[slot]]
+
+    # -- changing, for effects ------------------------------------------------------------
+
+    def log(self, key: str, **params: Any) -> None:
+        if self.events is not None:
+            self.events.append(Event(key, params))
+
+    def log_effect(self, seat: int, slot: int, effect: _Named) -> None:
+        if self.events is not None:
+            self.events.append(
+                Event("effect_applied", {"player": seat, "crew": self.crew_id(slot), "effect": effect.name})
+            )
+
+    def add_vp(self, seat: int, vp: int) -> None:
+        self.vp = _bump(self.vp, seat, vp)
+
+    def place_on_track(self, p: int, owner: int) -> None:
+        """Put a cube of ``owner`` on the next square of Planet ``p`` (R2)."""
+        tracks = list(self.tracks)
+        tracks[p] = tracks[p] + (owner,)
+        self.tracks = tuple(tracks)
+        if self.events is not None:
+            self.log("cube_placed", owner=owner, planet=self.planet_id(p), square=len(tracks[p]))
+
+    def hand_to_special(self, seat: int, p: int) -> None:
+        """Move a cube of ``seat`` from hand onto Planet ``p``'s special square (R3)."""
+        self.hands = _bump(self.hands, seat, -1)
+        specials = list(self.specials)
+        specials[p] = specials[p] + (seat,)
+        self.specials = tuple(specials)
+        self.log("cube_placed", owner=seat, planet=self.planet_id(p), square=0)
+
+    def hand_to_crew(self, seat: int, slot: int) -> None:
+        self.hands = _bump(self.hands, seat, -1)
+        cubes = list(self.crew_cubes)
+        cubes[slot] = cubes[slot] + (seat,)
+        self.crew_cubes = tuple(cubes)
+        self.log("cube_to_crew", owner=seat, crew=self.crew_id(slot))
+
+    def stock_to_crew(self, slot: int) -> None:
+        self.stock -= 1
+        self.crew_free = _bump(self.crew_free, slot, 1)
+        self.log("free_cube_to_crew", crew=self.crew_id(slot))
+
+
+def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
+    changed = list(values)
+    changed[index] += delta
+    return tuple(changed)

@@ -1,0 +1,8 @@
+"""The native kernel layer: Stargazer's rules and the bots' search compiled to Rust.
+
+The kernel itself is the Rust workspace in ``crates/`` (``crates/kernel``: the pure-Rust core;
+``crates/python``: its PyO3 bindings), built by maturin into the extension
+``stargazer_rules._kernel``. ``native`` is its Python side: it compiles a validated ``Ruleset``
+for it, carries states across, and chooses the engine. This layer imports the rulesets and the
+engine; the bots, the simulation and the front ends above it use it.
+"""

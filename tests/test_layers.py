@@ -1,0 +1,146 @@
+"""The package's layers: no module imports in a circle, and each layer imports only those below.
+
+The layers, bottom up (docs/architecture.md): ``rulesets`` <- ``engine`` <- ``formats``, ``text``
+and ``kernel`` (the native kernel's Python side) <- ``bots``, ``simulation`` and ``analysis`` <-
+``frontends``; ``errors`` serves them all.
+The imports are read from the source with ``ast``, every one of them: at module level, inside
+functions and under ``if TYPE_CHECKING:``, since a circle that only the type checker follows is
+still a circle for a reader.
+"""
+
+from __future__ import annotations
+
+import ast
+import functools
+from pathlib import Path
+
+import stargazer_rules
+
+PACKAGE = Path(stargazer_rules.__file__).resolve().parent
+
+#: Layer of each top-level folder of the package, bottom up; a layer may import its own modules
+#: and those of the layers below.
+LAYERS = {
+    "rulesets": 1,
+    "engine": 2,
+    "formats": 3,
+    "text": 3,
+    "kernel": 3,
+    "bots": 4,
+    "simulation": 4,
+    "analysis": 4,
+    "frontends": 5,
+}
+
+#: Modules at the top of the package: the shared errors (importable anywhere), the public
+#: surface and ``python -m stargazer_rules``.
+TOP_MODULES = {"stargazer_rules.errors": 0, "stargazer_rules": 6, "stargazer_rules.__main__": 6}
+
+#: Imports from a layer into one above it, each with its reason. A crew card's skill is a tuple
+#: of effect objects, so the rulesets layer builds and checks them with the engine's skill
+#: vocabulary (which itself needs only ``engine.actions`` and, for type checking, ``engine.table``).
+UPWARD = {("rulesets", "stargazer_rules.engine.effects")}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    return ".".join(parts)
+
+
+@functools.cache
+def modules() -> dict[str, Path]:
+    return {module_name(path): path for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+@functools.cache
+def imports() -> dict[str, frozenset[str]]:
+    """Each module of the package -> the modules of the package it imports, anywhere in it."""
+    known = modules()
+    graph = {}
+    for name, path in known.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                found |= {alias.name for alias in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                for alias in node.names:
+                    submodule = f"{node.module}.{alias.name}"
+                    found.add(submodule if submodule in known else node.module)
+        graph[name] = frozenset(target for target in found if target in known and target != name)
+    return graph
+
+
+def circles(graph: dict[str, frozenset[str]]) -> list[list[str]]:
+    """The import circles of ``graph``: its strongly connected parts of more than one module."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for target in sorted(graph[node]):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            part = []
+            while True:
+                member = stack.pop()
+                part.append(member)
+                if member == node:
+                    break
+            if len(part) > 1:
+                found.append(sorted(part))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def layer_of(module: str) -> tuple[str, int]:
+    if module in TOP_MODULES:
+        return module, TOP_MODULES[module]
+    folder = module.split(".")[1]
+    assert folder in LAYERS, f"{module} is in no layer: put it in one of {sorted(LAYERS)}"
+    return folder, LAYERS[folder]
+
+
+def test_the_package_is_read():
+    assert {"stargazer_rules.engine.game", "stargazer_rules.rulesets.loader"} <= set(modules())
+    assert "stargazer_rules.engine.table" in imports()["stargazer_rules.engine.effects"]
+
+
+def test_no_module_imports_in_a_circle():
+    """Above all the engine's: the effects name the ``Table`` they act on, and the game runs the
+    effects and the scoring; ``table`` is its own module so that these imports run one way."""
+    assert circles(imports()) == []
+
+
+def test_the_circle_finder_finds_one():
+    graph = {"a": frozenset({"b"}), "b": frozenset({"c"}), "c": frozenset({"a"}), "d": frozenset({"a"})}
+    assert circles(graph) == [["a", "b", "c"]]
+
+
+def test_every_module_sits_in_a_layer():
+    for module in modules():
+        layer_of(module)
+
+
+def test_each_layer_imports_only_itself_and_the_layers_below():
+    wrong = []
+    for module, targets in imports().items():
+        folder, rank = layer_of(module)
+        for target in sorted(targets):
+            _, target_rank = layer_of(target)
+            if target_rank > rank and (folder, target) not in UPWARD:
+                wrong.append(f"{module} imports {target}")
+            elif target_rank == rank and folder != layer_of(target)[0] and folder in ("formats", "text", "kernel"):
+                wrong.append(f"{module} imports {target}, a sibling layer")
+    assert wrong == []
