@@ -23,6 +23,7 @@ import attrs
 import pypdfium2
 from reportlab.pdfgen.canvas import Canvas
 
+from stargazer_rules.printing import fonts
 from stargazer_rules.printing.cards import AID, CREW, PLANET, PrintCard, card_title, draw_back, draw_face, print_cards
 from stargazer_rules.printing.document import write_atomic
 from stargazer_rules.printing.layout import CARD_HEIGHT, CARD_WIDTH
@@ -63,7 +64,7 @@ def pixel_size(dpi: int = DEFAULT_DPI) -> tuple[int, int]:
 
 def _card_pdf(ruleset: Ruleset, cards: Sequence[PrintCard], kinds: Sequence[str], lang: str) -> bytes:
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=(CARD_WIDTH, CARD_HEIGHT), invariant=True)
+    canvas = Canvas(buffer, pagesize=(CARD_WIDTH, CARD_HEIGHT), invariant=True, initialFontName=fonts.register_font())
     for card in cards:
         draw_face(canvas, ruleset, card, lang, bleed=0)
         canvas.showPage()
@@ -74,9 +75,13 @@ def _card_pdf(ruleset: Ruleset, cards: Sequence[PrintCard], kinds: Sequence[str]
     return buffer.getvalue()
 
 
-def write_images(ruleset: Ruleset, folder: str | os.PathLike[str], lang: str = "en", dpi: int = DEFAULT_DPI) -> CardImages:
-    """One PNG per card face and one per kind of back in ``folder`` (made if missing). The
-    images are rendered in a temporary folder first: an error leaves ``folder`` untouched."""
+def write_images(
+    ruleset: Ruleset, folder: str | os.PathLike[str], lang: str = "en", dpi: int | None = None
+) -> CardImages:
+    """One PNG per card face and one per kind of back in ``folder`` (made if missing), at
+    ``dpi`` (default ``DEFAULT_DPI``). The images are rendered in a temporary folder first: an
+    error leaves ``folder`` untouched."""
+    dpi = DEFAULT_DPI if dpi is None else dpi
     folder = Path(folder)
     cards = print_cards(ruleset)
     kinds = [kind for kind in (PLANET, CREW, AID) if any(card.kind == kind for card in cards)]
