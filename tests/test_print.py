@@ -10,6 +10,7 @@ is checked for every square of every planet, in order (R1).
 from __future__ import annotations
 
 import functools
+import io
 import json
 import math
 import re
@@ -57,9 +58,7 @@ def drawn_strings(data: bytes) -> list[list[str]]:
     return pages
 
 
-def _stream(data: bytes):
-    import io
-
+def _stream(data: bytes) -> io.BytesIO:
     return io.BytesIO(data)
 
 

@@ -334,7 +334,7 @@ def draw_crew(canvas: Canvas, ruleset: Ruleset, card: CrewCard, lang: str, bleed
 
 def aid_paragraphs(ruleset: Ruleset, lang: str) -> list[str]:
     """The player aid's lines in one language: the turn in three steps, the end, the score."""
-    full = _full_planets(ruleset, lang)
+    full = full_planets_text(ruleset, lang)
     return [
         say("aid_step1", lang, free_vp=ruleset.free_cube_vp, player_vp=ruleset.player_cube_vp),
         say("aid_step2", lang),
@@ -344,7 +344,7 @@ def aid_paragraphs(ruleset: Ruleset, lang: str) -> list[str]:
     ]
 
 
-def _full_planets(ruleset: Ruleset, lang: str) -> str:
+def full_planets_text(ruleset: Ruleset, lang: str) -> str:
     """The filled-Planets end condition (R10), one number or one per player count."""
     values = {setup.full_planets_to_end for setup in ruleset.setups.values()}
     if len(values) == 1:

@@ -16,6 +16,7 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
 
 from stargazer_rules.printing import fonts
+from stargazer_rules.printing.cards import full_planets_text
 from stargazer_rules.printing.layout import FOOTER_BAND, MARGIN
 from stargazer_rules.printing.words import langs, say
 from stargazer_rules.ruleset import Ruleset
@@ -49,19 +50,6 @@ def _capacities(ruleset: Ruleset, lang: str) -> str:
     return say("capacity_list", lang, capacity=join((str(v) for v in values), lang))
 
 
-def _full_planets(ruleset: Ruleset, lang: str) -> str:
-    values = {setup.full_planets_to_end for setup in ruleset.setups.values()}
-    if len(values) == 1:
-        return str(values.pop())
-    return join(
-        (
-            say("full_by_players", lang, players=n, full=ruleset.setups[n].full_planets_to_end)
-            for n in ruleset.player_counts
-        ),
-        lang,
-    )
-
-
 def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
     """The sheet's text in one language as (style, text) pairs, in order; a ``"table:NAME"``
     style stands for one of the tables."""
@@ -86,7 +74,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
     items += [
         ("body", say("step_3", lang)),
         ("heading", say("sheet_end", lang)),
-        ("body", say("end_text", lang, full=_full_planets(ruleset, lang), max_rounds=ruleset.max_rounds)),
+        ("body", say("end_text", lang, full=full_planets_text(ruleset, lang), max_rounds=ruleset.max_rounds)),
         ("body", say("round_end", lang, cap=ruleset.max_free_cubes_per_crew)),
         ("heading", say("sheet_scoring", lang)),
         ("body", say("score_r15", lang)),
