@@ -2,7 +2,8 @@
 
 The layers, bottom up (docs/architecture.md): ``rulesets`` <- ``engine`` <- ``formats``, ``text``
 and ``kernel`` (the native kernel's Python side) <- ``bots``, ``simulation`` and ``analysis`` <-
-``frontends``; ``errors`` serves them all.
+``frontends`` (with ``printing``, the cards and rules sheet, at the level of ``analysis``);
+``errors`` serves them all.
 The imports are read from the source with ``ast``, every one of them: at module level, inside
 functions and under ``if TYPE_CHECKING:``, since a circle that only the type checker follows is
 still a circle for a reader.
@@ -29,6 +30,7 @@ LAYERS = {
     "bots": 4,
     "simulation": 4,
     "analysis": 4,
+    "printing": 4,
     "frontends": 5,
 }
 

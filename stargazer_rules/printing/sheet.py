@@ -1,0 +1,176 @@
+"""The rules sheet: the setup, the turn in three steps, the end condition and the scoring
+(R15-R18) in the game's own words, with the numbers of this ruleset (setup counts per player
+count, cubes per player, free cubes, the crew cap, ...) filled in from its knobs. Laid out in
+two columns with ReportLab's flowables, on as many pages as it takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from xml.sax.saxutils import escape
+
+from reportlab.lib.colors import HexColor
+from reportlab.lib.styles import ParagraphStyle
+from reportlab.lib.units import mm
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
+
+from stargazer_rules.printing import fonts
+from stargazer_rules.printing.cards import full_planets_text
+from stargazer_rules.printing.layout import FOOTER_BAND, MARGIN
+from stargazer_rules.printing.words import langs, say
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.text.messages import join, label
+
+#: The gap between the two columns.
+GUTTER = 8 * mm
+
+
+def _styles(lang: str) -> dict[str, ParagraphStyle]:
+    font = fonts.register_font()
+    wrap = "CJK" if lang == "ja" else None
+    body = ParagraphStyle(
+        f"body-{lang}", fontName=font, fontSize=9 if lang == "ja" else 8.6, leading=12.5,
+        spaceAfter=3, wordWrap=wrap,
+    )
+    if lang == "en":
+        body.textColor = HexColor("#333333")
+    return {
+        "body": body,
+        "title": ParagraphStyle(f"title-{lang}", parent=body, fontSize=15, leading=19, spaceAfter=6, textColor=HexColor("#000000")),
+        "heading": ParagraphStyle(
+            f"heading-{lang}", parent=body, fontSize=11.5, leading=15, spaceBefore=6, spaceAfter=3,
+            textColor=HexColor("#1b2a49"),
+        ),
+    }
+
+
+def _capacities(ruleset: Ruleset, lang: str) -> str:
+    values = sorted({card.special_capacity for card in ruleset.planets})
+    return say("capacity_list", lang, capacity=join((str(v) for v in values), lang))
+
+
+def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
+    """The sheet's text in one language as (style, text) pairs, in order; a ``"table:NAME"``
+    style stands for one of the tables."""
+    always = join((card.name.in_lang(lang) for card in ruleset.crew if card.always_in_play), lang)
+    items = [
+        ("title", say("sheet_title", lang, title=ruleset.title.in_lang(lang))),
+        ("heading", say("sheet_setup", lang)),
+        ("body", say("setup_1", lang)),
+        ("body", say("setup_2", lang, always=always)),
+        ("body", say("setup_3", lang)),
+        ("body", say("setup_4", lang, cubes=ruleset.cubes_per_player, free=ruleset.free_cubes)),
+        ("table:setups", ""),
+        ("heading", say("sheet_play", lang)),
+        ("body", say("play_rounds", lang)),
+        ("body", say("step_1", lang)),
+        ("body", say("motivation", lang, free_vp=ruleset.free_cube_vp, player_vp=ruleset.player_cube_vp)),
+        ("body", say("special", lang, capacity=_capacities(ruleset, lang))),
+        ("body", say("step_2", lang)),
+    ]
+    if ruleset.survey_minimum > 0:
+        items.append(("body", say("survey_minimum", lang, minimum=ruleset.survey_minimum)))
+    items += [
+        ("body", say("step_3", lang)),
+        ("heading", say("sheet_end", lang)),
+        ("body", say("end_text", lang, full=full_planets_text(ruleset, lang), max_rounds=ruleset.max_rounds)),
+        ("body", say("round_end", lang, cap=ruleset.max_free_cubes_per_crew)),
+        ("heading", say("sheet_scoring", lang)),
+        ("body", say("score_r15", lang)),
+        ("body", say("score_r16", lang)),
+        ("body", say("score_r17", lang)),
+        ("body", say("score_r18", lang)),
+        ("heading", say("sheet_counts", lang)),
+        ("table:counts", ""),
+    ]
+    if any(card.placeholder for card in (*ruleset.planets, *ruleset.crew)):
+        items.append(("body", say("sheet_placeholder", lang)))
+    items.append(("body", say("duplex_note", lang)))
+    return items
+
+
+def _setups_table(ruleset: Ruleset, lang: str) -> list[list[str]]:
+    always = sum(1 for card in ruleset.crew if card.always_in_play)
+    rows = [[
+        label("setup_players", lang), label("setup_planets", lang), label("setup_crew", lang),
+        label("setup_crew_area", lang), label("setup_full_planets", lang),
+    ]]
+    for count in ruleset.player_counts:
+        s = ruleset.setups[count]
+        rows.append([str(s.players), str(s.planets), str(s.crew), str(s.crew + always), str(s.full_planets_to_end)])
+    return rows
+
+
+def _counts_table(ruleset: Ruleset, lang: str) -> list[list[str]]:
+    return [
+        [label("count_cubes", lang), str(ruleset.cubes_per_player)],
+        [label("count_free_cubes", lang), str(ruleset.free_cubes)],
+        [label("count_cap", lang), str(ruleset.max_free_cubes_per_crew)],
+        [label("count_free_cube_vp", lang), label("vp_value", lang, vp=ruleset.free_cube_vp)],
+        [label("count_player_cube_vp", lang), label("vp_value", lang, vp=ruleset.player_cube_vp)],
+        [label("count_survey_minimum", lang), str(ruleset.survey_minimum)],
+        [say("count_max_rounds", lang), str(ruleset.max_rounds)],
+        [say("count_cards", lang), say("cards_value", lang, planets=len(ruleset.planets), crew=len(ruleset.crew))],
+    ]
+
+
+_TABLES: dict[str, Callable[[Ruleset, str], list[list[str]]]] = {
+    "counts": _counts_table,
+    "setups": _setups_table,
+}
+
+
+def _table(rows: list[list[str]], style: ParagraphStyle, width: float) -> Table:
+    cells = [[Paragraph(escape(cell), style) for cell in row] for row in rows]
+    table = Table(cells, colWidths=[width / len(rows[0])] * len(rows[0]), hAlign="LEFT")
+    table.setStyle(
+        TableStyle([
+            ("GRID", (0, 0), (-1, -1), 0.4, HexColor("#888888")),
+            ("VALIGN", (0, 0), (-1, -1), "MIDDLE"),
+            ("TOPPADDING", (0, 0), (-1, -1), 1),
+            ("BOTTOMPADDING", (0, 0), (-1, -1), 1),
+        ])
+    )
+    return table
+
+
+def sheet_story(ruleset: Ruleset, lang: str, column_width: float) -> list[Flowable]:
+    """The sheet as flowables; with ``both``, each paragraph in Japanese then in English."""
+    shown = langs(lang)
+    per_lang = {one: sheet_items(ruleset, one) for one in shown}
+    styles = {one: _styles(one) for one in shown}
+    story: list[Flowable] = []
+    for index, (kind, _) in enumerate(per_lang[shown[0]]):
+        for one in shown:
+            style_name, text = per_lang[one][index]
+            if kind.startswith("table:"):
+                rows = _TABLES[kind.split(":", 1)[1]](ruleset, one)
+                story.append(_table(rows, styles[one]["body"], column_width))
+                story.append(Spacer(1, 2 * mm))
+            else:
+                story.append(Paragraph(escape(text), styles[one][style_name]))
+    return story
+
+
+def draw_sheet(
+    canvas: Canvas, ruleset: Ruleset, lang: str, page: tuple[float, float], footer: Callable[[Canvas], None]
+) -> int:
+    """Draw the rules sheet on new pages of ``canvas``, two columns a page, each page ended with
+    ``footer``; the number of pages drawn."""
+    width, height = page
+    column = (width - 2 * MARGIN - 2 * 4 * mm - GUTTER) / 2
+    story = sheet_story(ruleset, lang, column - 12)
+    pages = 0
+    canvas.setPageSize(page)
+    while story:
+        for k in range(2):
+            frame = Frame(
+                MARGIN + 4 * mm + k * (column + GUTTER), FOOTER_BAND + 2 * mm, column,
+                height - FOOTER_BAND - 2 * mm - MARGIN - 4 * mm,
+            )
+            frame.addFromList(story, canvas)
+        footer(canvas)
+        canvas.showPage()
+        pages += 1
+    return pages
