@@ -1,7 +1,12 @@
 """Bot throughput on one core: whole games per second with random and greedy bots, and MCTS
-decisions per second at a few budgets.
+decisions per second at a few budgets, for the bots of each engine side by side.
 
     python benchmarks/bot_throughput.py [--rules draft7 base] [--players 4] [--budgets 100 200 400 800]
+        [--engines native python]
+
+The ``native`` bots search in the kernel (one call per decision, the state read into it each
+time, as in a simulation); the ``python`` bots are the Python ones. The ``x python`` column is a
+row's rate over the Python bot's rate in the same run.
 
 Games: ``--games`` whole games (deal seeds 0, 1, ...) with the same bot in every seat, scoring
 included; games/s and decisions/s (every decision, forced ones too). MCTS: the same
@@ -20,12 +25,12 @@ from stargazer_rules import Game, State, load_ruleset
 from stargazer_rules.bots import make_bot
 
 
-def play_games(game: Game, players: int, spec: str, games: int) -> tuple[float, int]:
+def play_games(game: Game, players: int, spec: str, games: int, engine: str) -> tuple[float, int]:
     """(seconds, decisions) for ``games`` whole games of ``spec`` in every seat."""
     decisions = 0
     start = time.perf_counter()
     for deal in range(games):
-        bots = [make_bot(spec, deal * 8 + seat) for seat in range(players)]
+        bots = [make_bot(spec, deal * 8 + seat, engine) for seat in range(players)]
         state = game.new_state(players=players, seed=deal)
         while state.legal:
             state = game.step(state, bots[game.current_player(state)].choose(game, state))
@@ -40,7 +45,7 @@ def positions(game: Game, players: int, count: int) -> list[State]:
     found: list[State] = []
     deal = 0
     while len(found) < count:
-        bots = [make_bot("greedy", deal * 8 + seat) for seat in range(players)]
+        bots = [make_bot("greedy", deal * 8 + seat, "python") for seat in range(players)]
         state = game.new_state(players=players, seed=1000 + deal)
         while state.legal and len(found) < count:
             if len(state.legal) > 1 and rng.random() < 0.25:
@@ -57,36 +62,48 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=200, help="games per game measurement (default 200)")
     parser.add_argument("--positions", type=int, default=40, help="states per MCTS budget (default 40)")
     parser.add_argument("--budgets", nargs="+", type=int, default=[100, 200, 400, 800], help="MCTS iterations")
+    parser.add_argument("--engines", nargs="+", default=["native", "python"], help="bot engines (default native python)")
     args = parser.parse_args()
 
-    print("| ruleset | bots | games/s | decisions/s | decisions/game |")
-    print("| --- | --- | ---: | ---: | ---: |")
+    print("| ruleset | bots | engine | games/s | decisions/s | decisions/game | x python |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
     for name in args.rules:
         game = Game(load_ruleset(name))
         for spec, games in (("random", args.games), ("greedy", max(1, args.games // 4))):
-            seconds, decisions = play_games(game, args.players, spec, games)
-            print(
-                f"| {name} | {args.players} x {spec} | {games / seconds:,.1f} | {decisions / seconds:,.0f} "
-                f"| {decisions / games:.1f} |",
-                flush=True,
-            )
+            # The random bot is Python's; python first, the ratio's base.
+            engines = ["python"] if spec == "random" else sorted(args.engines, reverse=True)
+            rates = {}
+            for engine in engines:
+                count = games * 20 if engine == "native" else games
+                seconds, decisions = play_games(game, args.players, spec, count, engine)
+                rates[engine] = count / seconds
+                ratio = rates[engine] / rates["python"] if "python" in rates else float("nan")
+                print(
+                    f"| {name} | {args.players} x {spec} | {engine} | {count / seconds:,.1f} "
+                    f"| {decisions / seconds:,.0f} | {decisions / count:.1f} | {ratio:,.1f} |",
+                    flush=True,
+                )
     print()
-    print("| ruleset | bot | decisions/s | ms/decision | iterations/s |")
-    print("| --- | --- | ---: | ---: | ---: |")
+    print("| ruleset | bot | engine | decisions/s | ms/decision | iterations/s | x python |")
+    print("| --- | --- | --- | ---: | ---: | ---: | ---: |")
     for name in args.rules:
         game = Game(load_ruleset(name))
         states = positions(game, args.players, args.positions)
         for budget in args.budgets:
-            bot = make_bot(f"mcts:{budget}", 0)
-            start = time.perf_counter()
-            for state in states:
-                bot.choose(game, state)
-            seconds = time.perf_counter() - start
-            rate = len(states) / seconds
-            print(
-                f"| {name} | mcts:{budget} | {rate:,.1f} | {1000 / rate:,.0f} | {rate * budget:,.0f} |",
-                flush=True,
-            )
+            rates = {}
+            for engine in sorted(args.engines, reverse=True):  # python first: the ratio's base
+                bot = make_bot(f"mcts:{budget}", 0, engine)
+                start = time.perf_counter()
+                for state in states:
+                    bot.choose(game, state)
+                seconds = time.perf_counter() - start
+                rate = rates[engine] = len(states) / seconds
+                ratio = rate / rates["python"] if "python" in rates else float("nan")
+                print(
+                    f"| {name} | mcts:{budget} | {engine} | {rate:,.1f} | {1000 / rate:,.1f} "
+                    f"| {rate * budget:,.0f} | {ratio:,.1f} |",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

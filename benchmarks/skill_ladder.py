@@ -1,6 +1,7 @@
 """The skill ladder: each bot tier against the tier below, on fixed deals with rotated seats.
 
     python benchmarks/skill_ladder.py [--n 200] [--deals 80] [--rules draft7] [--players 4] [--workers 2]
+        [--engine native|python] [--tiers SPEC ...]
 
 Tiers: random < greedy < mcts:N < mcts:2N < mcts:4N. Each pair of neighbouring tiers plays
 ``--deals`` deals (deal seeds 0, 1, ...). With 4 players the two tiers take two seats each, and
@@ -16,6 +17,10 @@ interval, the games played, and the mean score margin (mean total of the stronge
 minus that of the weaker tier's). The interval treats games as independent; the six seatings
 of a deal share the deal, so it is somewhat optimistic. Bot seeds derive from the deal, the
 seating and the seat, so a run is reproducible whatever ``--workers`` is.
+
+A tier is a bot spec, played by the bots of ``--engine`` (default native: the kernel's), or
+``SPEC@ENGINE`` for one engine's bot: ``--tiers mcts:200@python mcts:200@native`` measures the
+kernel's MCTS against the Python one at the same budget.
 """
 
 from __future__ import annotations
@@ -46,12 +51,18 @@ def seatings(players: int) -> list[tuple[bool, ...]]:
     ]
 
 
-def play_game(job: tuple[str, int, int, int, tuple[bool, ...], str, str]) -> tuple[float, float, int]:
+def tier_bot(tier: str, seed: int, engine: str):
+    """The bot of a tier: ``SPEC`` by ``engine``'s bots, or ``SPEC@ENGINE``."""
+    spec, _, named = tier.partition("@")
+    return make_bot(spec, seed, named or engine)
+
+
+def play_game(job: tuple[str, int, int, int, tuple[bool, ...], str, str, str]) -> tuple[float, float, int]:
     """One game: (the stronger tier's win share, its score margin, decisions)."""
-    rules, players, deal, seating_index, seating, strong, weak = job
+    rules, players, deal, seating_index, seating, strong, weak, engine = job
     game = _game(rules)
     bots = [
-        make_bot(strong if is_strong else weak, (deal * 64 + seating_index) * 8 + seat)
+        tier_bot(strong if is_strong else weak, (deal * 64 + seating_index) * 8 + seat, engine)
         for seat, is_strong in enumerate(seating)
     ]
     state = game.new_state(players=players, seed=deal)
@@ -76,13 +87,17 @@ def main() -> None:
     parser.add_argument("--players", type=int, default=4, help="players (default 4)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--tiers", nargs="+", help="bot specs, weakest first (default: the ladder above)")
+    parser.add_argument("--engine", choices=("native", "python"), default="native", help="the bots' engine (default native)")
     args = parser.parse_args()
 
     tiers = args.tiers or ["random", "greedy", f"mcts:{args.n}", f"mcts:{2 * args.n}", f"mcts:{4 * args.n}"]
     for spec in tiers:
-        make_bot(spec, 0)  # a bad spec fails now, not in a worker
+        tier_bot(spec, 0, args.engine)  # a bad spec fails now, not in a worker
     plan = seatings(args.players)
-    print(f"{args.rules}, {args.players} players, {args.deals} deals x {len(plan)} seatings per pair")
+    print(
+        f"{args.rules}, {args.players} players, {args.deals} deals x {len(plan)} seatings per pair, "
+        f"{args.engine} engine unless a tier names one"
+    )
     print()
     print("| stronger | weaker | games | stronger's win share | 95% Wilson | mean margin (VP) | minutes |")
     print("| --- | --- | ---: | ---: | --- | ---: | ---: |")
@@ -90,7 +105,7 @@ def main() -> None:
     with ProcessPoolExecutor(args.workers) as pool:
         for weak, strong in itertools.pairwise(tiers):
             jobs = [
-                (args.rules, args.players, deal, index, seating, strong, weak)
+                (args.rules, args.players, deal, index, seating, strong, weak, args.engine)
                 for deal in range(args.deals)
                 for index, seating in enumerate(plan)
             ]

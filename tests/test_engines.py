@@ -91,7 +91,7 @@ def test_simulate_records_the_engine_and_refuses_to_resume_with_another(tmp_path
 def test_simulate_warns_in_one_line_when_the_ruleset_runs_on_python(tmp_path, capsys):
     folder = too_many_colours(tmp_path)
     out = tmp_path / "sim"
-    assert main(["simulate", "--rules", str(folder), "--games", "4", "--workers", "1", "--out", str(out)]) == 0
+    assert main(["simulate", "--rules", str(folder), "--games", "4", "--workers", "1", "--bots", "greedy", "--out", str(out)]) == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
     assert warnings == [
         "stargazer simulate: warning: draft7 runs on the Python engine: 40 colours are beyond the kernel's limit of 32"

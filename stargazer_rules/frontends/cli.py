@@ -50,7 +50,9 @@ DEFAULT_LANG = "en"
 #: in about a minute (docs/simulation.md, "Defaults").
 DEFAULT_SIM_PLAYERS = 4
 DEFAULT_SIM_GAMES = 1800
-DEFAULT_SIM_BOTS = "greedy"
+#: The default lineup of simulate and compare: the strongest bots that keep the default run
+#: (1,800 four-player draft-7 games) near a minute on two cores (docs/simulation.md, "Defaults").
+DEFAULT_SIM_BOTS = "mcts:200"
 #: ``serve`` listens on loopback unless told otherwise.
 DEFAULT_SERVE_HOST = "127.0.0.1"
 DEFAULT_SERVE_PORT = 8000
@@ -707,8 +709,9 @@ _LINEUP_HELP = f"""\
 lineup:
   --bots takes bot specs separated by '{simulation.LINEUP_SEPARATOR}', one per seat of the lineup; the last
   bot fills the seats left over, so one spec plays every seat:
-    --bots greedy                  greedy in every seat (the default)
-    --bots mcts:200/greedy         one MCTS bot with 200 iterations against three greedy
+    --bots mcts:200                MCTS with 200 iterations in every seat (the default)
+    --bots greedy                  the greedy bot in every seat: faster, weaker
+    --bots mcts:400/greedy         one MCTS bot with 400 iterations against three greedy
     --bots mcts:iterations=400,c=1.4/random/greedy
   The lineup rotates through the seats: every bot plays every seat equally often.
   Bots: {{bots}}.
