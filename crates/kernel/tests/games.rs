@@ -129,3 +129,76 @@ fn greedy_beats_random_and_mcts_beats_greedy() {
     assert!(wins[0] > 0.85, "greedy vs random: {}", wins[0]);
     assert!(wins[1] > 0.5, "mcts:200 vs greedy: {}", wins[1]);
 }
+
+/// Play the first action of the given kind and target.
+fn play(game: &Game, s: &mut State, kind: stargazer_kernel::Kind, target: i32) {
+    let act = *s.legal.iter().find(|a| a.kind == kind && a.target as i32 == target).expect("the action is legal");
+    game.step(s, act).unwrap();
+}
+
+#[test]
+fn r6_motivation_bonus_scores_free_and_player_cubes_and_removes_them() {
+    use stargazer_kernel::Kind;
+    let game = draft_like();
+    let mut s = new_game(&game, 4, 2);
+    let seat = s.turn_seat();
+    let other = (seat + 1) % 4;
+    s.crew_free[1] = 2;
+    s.crew_cubes[1][other] = 1;
+    s.crew_cubes[1][seat] = 1;
+    let (stock, vp) = (s.stock, s.vp[seat]);
+    play(&game, &mut s, Kind::PickCrew, 1);
+    // 2 free cubes x free_cube_vp 1 + 2 player cubes x player_cube_vp 2, the chooser's own included.
+    assert_eq!(s.vp[seat] - vp, 2 + 4 + effect_vp(&game, &s, 1));
+    assert_eq!(s.stock, stock + 2, "free cubes go back to the stock");
+    assert_eq!((s.removed[other], s.removed[seat]), (1, 1), "player cubes leave play (R6)");
+    assert_eq!(s.crew_free[1], 0);
+    assert_eq!(s.crew_cubes[1], [0; stargazer_kernel::MAX_PLAYERS]);
+}
+
+/// VP the crew in `slot` scores at once when chosen (a gain_vp timed on_choose).
+fn effect_vp(game: &Game, s: &State, slot: usize) -> i32 {
+    let card = &game.rules.crew[s.crew[slot] as usize];
+    card.on_pick
+        .iter()
+        .map(|&n| match game.rules.nodes[n as usize].op {
+            stargazer_kernel::Op::GainVp(vp) => vp,
+            _ => 0,
+        })
+        .sum()
+}
+
+#[test]
+fn r11_each_crew_nobody_chose_gets_a_free_cube_in_crew_area_order_within_the_cap_and_the_stock() {
+    let game = draft_like();
+    let cap = game.rules.max_free_cubes_per_crew;
+    for seed in 0..40 {
+        let mut s = new_game(&game, 4, seed);
+        let mut rng = Rng::new(seed);
+        // Play until the next decision would end the round.
+        loop {
+            let act = s.legal[rng.below(s.legal.len())];
+            let mut next = s.clone();
+            game.step(&mut next, act).unwrap();
+            if next.round != s.round || next.stage == Stage::RoundEnd || next.is_over() {
+                let unchosen: Vec<usize> = (0..s.crew_count as usize).filter(|&slot| s.workers[slot] == -1).collect();
+                let mut before = s.clone();
+                before.crew_free[unchosen[0]] = cap; // at the cap: gets none
+                before.stock = 1; // one cube for the next crew only
+                let mut after = before.clone();
+                game.step(&mut after, act).unwrap();
+                if after.is_over() {
+                    break; // R10 ended the game: no free cubes
+                }
+                assert_eq!(after.crew_free[unchosen[0]], cap);
+                assert_eq!(after.crew_free[unchosen[1]], before.crew_free[unchosen[1]] + 1);
+                for &slot in &unchosen[2..] {
+                    assert_eq!(after.crew_free[slot], before.crew_free[slot], "the stock is empty");
+                }
+                assert_eq!(after.stock, 0);
+                break;
+            }
+            s = next;
+        }
+    }
+}
