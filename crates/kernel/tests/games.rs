@@ -115,7 +115,7 @@ fn greedy_beats_random_and_mcts_beats_greedy() {
                 .collect();
             let mut s = new_game(&game, 4, seed);
             while let Some(seat) = game.current_player(&s) {
-                let act = bots[seat as usize].choose(&game, &s).unwrap();
+                let act = bots[seat].choose(&game, &s).unwrap();
                 game.step_unchecked(&mut s, act);
             }
             let winners = game.winners(&s);
