@@ -111,7 +111,7 @@ fn greedy_beats_random_and_mcts_beats_greedy() {
         let mut share = 0.0;
         for seed in 0..games {
             let mut bots: Vec<Bot> = (0..4)
-                .map(|seat| Bot::new(if (seat + seed) % 2 == 0 { strong } else { weak }, seed * 4 + seat))
+                .map(|seat| Bot::new(if (seat + seed).is_multiple_of(2) { strong } else { weak }, seed * 4 + seat))
                 .collect();
             let mut s = new_game(&game, 4, seed);
             while let Some(seat) = game.current_player(&s) {
@@ -119,7 +119,7 @@ fn greedy_beats_random_and_mcts_beats_greedy() {
                 game.step_unchecked(&mut s, act);
             }
             let winners = game.winners(&s);
-            let strong_winners = winners.iter().filter(|&&w| (w as u64 + seed) % 2 == 0).count();
+            let strong_winners = winners.iter().filter(|&&w| (w as u64 + seed).is_multiple_of(2)).count();
             share += strong_winners as f64 / winners.len() as f64;
         }
         share / games as f64
