@@ -114,3 +114,15 @@ def test_a_mixed_games_file_is_reported_as_mixed(tmp_path, capsys):
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
     assert summary["run"]["engine"] == "mixed"
     assert any(w["kind"] == "engines" for w in summary["run"]["warnings"])
+
+
+def test_play_warns_in_one_line_when_the_bots_run_on_python(tmp_path, capsys, monkeypatch):
+    import io
+
+    folder = too_many_colours(tmp_path)
+    monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
+    main(["play", "--rules", str(folder), "--seats", "you,greedy,greedy", "--seed", "1"])
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "Python engine" in line]
+    assert warnings == [
+        "stargazer play: warning: draft7 runs on the Python engine: 40 colours are beyond the kernel's limit of 32"
+    ]

@@ -508,6 +508,7 @@ def run_play(args: argparse.Namespace) -> int:
     ruleset = _load_or_report(args.ruleset, command)
     if ruleset is None:
         return EXIT_INVALID
+    _report_engine(ruleset, command)
     try:
         listed = terminal.parse_seats(args.seats or "you,greedy")
         players = args.players or (len(listed) if args.seats else min(ruleset.player_counts))
@@ -617,6 +618,7 @@ def run_serve(args: argparse.Namespace) -> int:
     ruleset = _load_or_report(args.ruleset, "serve")
     if ruleset is None:
         return EXIT_INVALID
+    _report_engine(ruleset, "serve")
     try:
         import uvicorn
 
@@ -861,9 +863,7 @@ def _simulate_or_report(
     label: str | None,
 ) -> int:
     """Run one simulation and say how it went on stderr; the exit status (0 when done)."""
-    reason = native.fallback_reason(ruleset) if args.engine == "native" else None
-    if reason is not None:
-        print(f"stargazer {command}: warning: {ruleset.name} runs on the Python engine: {reason}", file=sys.stderr)
+    _report_engine(ruleset, command, args.engine)
     try:
         result = simulation.run_simulation(
             ruleset,
@@ -947,6 +947,13 @@ def _report_ruleset_error(error: RulesetError, shown: str, command: str) -> None
 def _report_warnings(ruleset: Ruleset, command: str) -> None:
     for warning in ruleset_warnings(ruleset):
         _error(command, f"warning: {warning}")
+
+
+def _report_engine(ruleset: Ruleset, command: str, engine: str = native.DEFAULT_ENGINE) -> None:
+    """One warning line when the bots asked to search in the kernel will run on Python."""
+    reason = native.fallback_reason(ruleset) if engine == "native" else None
+    if reason is not None:
+        _error(command, f"warning: {ruleset.name} runs on the Python engine: {reason}")
 
 
 def _error(command: str, message: str) -> None:
