@@ -83,6 +83,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=200, help="MCTS iterations of the first MCTS tier (default 200)")
     parser.add_argument("--deals", type=int, default=80, help="deals per pair of tiers (default 80)")
+    parser.add_argument("--first-deal", type=int, default=0, help="the first deal seed (default 0)")
     parser.add_argument("--rules", default="draft7", help="ruleset (default draft7)")
     parser.add_argument("--players", type=int, default=4, help="players (default 4)")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
@@ -106,7 +107,7 @@ def main() -> None:
         for weak, strong in itertools.pairwise(tiers):
             jobs = [
                 (args.rules, args.players, deal, index, seating, strong, weak, args.engine)
-                for deal in range(args.deals)
+                for deal in range(args.first_deal, args.first_deal + args.deals)
                 for index, seating in enumerate(plan)
             ]
             pair_start = time.perf_counter()

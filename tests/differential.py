@@ -1,7 +1,7 @@
 """Playing the Python engine and the native kernel in lockstep: the differential test's engine.
 
-Both engines play the same setup; at every decision the current player, the set of legal
-actions and the whole state must be equal (player cubes on crews compared as multisets: the
+Both engines play the same setup; at every decision the current player, the legal actions (in
+the same order), the whole state and the provisional totals the bots judge by must be equal (player cubes on crews compared as multisets: the
 kernel keeps a count per owner, the rules only count them, R6), and at the end the score sheets
 (R15-R18) and the winners. Any difference raises ``Mismatch`` naming the decision and the field.
 Used by tests/test_kernel_differential.py and benchmarks/differential.py.
@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 from stargazer_rules import Game, Setup, State
+from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.kernel import native
 
 
@@ -45,6 +46,9 @@ def _check(game: Game, state: State, theirs: Any, decision: int) -> None:
         raise Mismatch(f"decision {decision}: " + "; ".join(fields))
     if game.current_player(state) != theirs.current_player():
         raise Mismatch(f"decision {decision}: current player {game.current_player(state)} vs {theirs.current_player()}")
+    # The bots' evaluation: the provisional totals of the board as it stands (R15-R18).
+    if tuple(theirs.totals()) != provisional_totals(game, state):
+        raise Mismatch(f"decision {decision}: totals python {provisional_totals(game, state)} kernel {theirs.totals()}")
     # The boundary both ways: the Python state read into the kernel gives the same state.
     again = canonical(native.from_kernel(native.to_kernel(game, state)))
     if again != mine:

@@ -19,6 +19,7 @@ from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
 from strategies import BUNDLED, Playout, bundled_game, choose, generated_game, ruleset_documents, seeds
 from stargazer_rules import EFFECT_TYPES, Game, IllegalActionError, RecordError, SetupError, _kernel, load_ruleset
 from stargazer_rules.engine.actions import action
+from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.kernel import native
 
 
@@ -44,6 +45,7 @@ def _lockstep_with_progress(playout: Playout) -> int:
         if canonical(state) != canonical(native.from_kernel(theirs)):
             raise Mismatch(f"decision {decisions}: {state} vs {native.from_kernel(theirs)}")
         assert game.current_player(state) == theirs.current_player()
+        assert tuple(theirs.totals()) == provisional_totals(game, state)
         act = choose(game, state, rng)
         state = game.step(state, act)
         theirs.step(act)
