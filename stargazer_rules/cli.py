@@ -21,13 +21,14 @@ import attrs
 
 from stargazer_rules import drafts, records, reports, simulation, terminal
 from stargazer_rules.analysis.bounds import Bounds
-from stargazer_rules.bots import BotSpecError, bot_names
+from stargazer_rules.bots import MAX_ITERATIONS, BotSpecError, bot_names
 from stargazer_rules.checks import ruleset_warnings
 from stargazer_rules.engine import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
 from stargazer_rules.loader import load_ruleset
 from stargazer_rules.resources import DEFAULT_RULESET, bundled_ruleset_names
 from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.signing import SECRET_ENV, StateSigner
 from stargazer_rules.text import LANGS, label
 
 #: Exit status of a command whose input is wrong (an invalid ruleset); argparse uses 2.
@@ -47,6 +48,10 @@ DEFAULT_SIM_BOTS = "greedy"
 #: ``serve`` listens on loopback unless told otherwise.
 DEFAULT_SERVE_HOST = "127.0.0.1"
 DEFAULT_SERVE_PORT = 8000
+#: ``serve``'s bounds on one request's work (stargazer_rules.server.service, without importing
+#: Starlette before it is needed).
+DEFAULT_MAX_BOT_ITERATIONS = 1000
+DEFAULT_TIME_LIMIT = 10.0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -593,12 +598,50 @@ def _add_serve(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_SERVE_PORT,
         help=f"the port to listen on (default {DEFAULT_SERVE_PORT})",
     )
+    parser.add_argument(
+        "--secret",
+        default=None,
+        help=(
+            f"the key that signs the states the server answers (default ${SECRET_ENV}, else a "
+            "random key for this process); give every process of one site the same"
+        ),
+    )
+    parser.add_argument(
+        "--max-bot-iterations",
+        type=int,
+        default=DEFAULT_MAX_BOT_ITERATIONS,
+        metavar="N",
+        help=f"the most search iterations a bot may spend on one request (default {DEFAULT_MAX_BOT_ITERATIONS})",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"the most a request may compute before it is answered 503 (default {DEFAULT_TIME_LIMIT:g})",
+    )
     _add_ruleset_argument(parser, positional=False)
     parser.set_defaults(run=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve the API and the page until interrupted; a one-line error without the extra."""
+    if not 0 <= args.port <= 65535:
+        _error("serve", f"--port {args.port} is not a port: give one of 1 to 65535 (0: any free port)")
+        return EXIT_USAGE
+    if not 1 <= args.max_bot_iterations <= MAX_ITERATIONS:
+        _error(
+            "serve",
+            f"--max-bot-iterations {args.max_bot_iterations} is outside 1 to {MAX_ITERATIONS:,} "
+            f"(default {DEFAULT_MAX_BOT_ITERATIONS}, about a second of mcts a request)",
+        )
+        return EXIT_USAGE
+    if not 0 < args.time_limit <= 3600:
+        _error("serve", f"--time-limit {args.time_limit:g} is outside 0 to 3600 seconds (default {DEFAULT_TIME_LIMIT:g})")
+        return EXIT_USAGE
+    if args.secret == "":
+        _error("serve", "--secret is empty: give a secret, or leave the option out for a random one")
+        return EXIT_USAGE
     ruleset = _load_or_report(args.ruleset, "serve")
     if ruleset is None:
         return EXIT_INVALID
@@ -609,8 +652,14 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as error:
         _error("serve", f"{error}; install the server with pip install 'stargazer-rules[serve]'")
         return EXIT_INVALID
+    app = create_app(
+        ruleset,
+        signer=StateSigner.from_environment(args.secret),
+        max_bot_iterations=args.max_bot_iterations,
+        time_limit=args.time_limit,
+    )
     print(f"stargazer serve: {ruleset.name} on http://{args.host}:{args.port}/", file=sys.stderr)
-    uvicorn.run(create_app(ruleset), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
 

@@ -9,13 +9,27 @@ from __future__ import annotations
 
 from stargazer_rules.bots import greedy, mcts  # noqa: F401  (each registers its kind)
 from stargazer_rules.bots.base import (
+    MAX_ITERATIONS,
     Bot,
     BotSpecError,
+    BotTimeout,
     bot_names,
     make_bot,
     parse_spec,
     register_bot,
+    time_limit,
     unregister_bot,
 )
 
-__all__ = ["Bot", "BotSpecError", "bot_names", "make_bot", "parse_spec", "register_bot", "unregister_bot"]
+__all__ = [
+    "MAX_ITERATIONS",
+    "Bot",
+    "BotSpecError",
+    "BotTimeout",
+    "bot_names",
+    "make_bot",
+    "parse_spec",
+    "register_bot",
+    "time_limit",
+    "unregister_bot",
+]
