@@ -684,6 +684,10 @@ def load_record(path: str | Path, rules: str | None = None) -> tuple[Game, recor
         raise ReplayError(f"cannot read {path}: {error.strerror or error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ReplayError(f"{path} is not a JSON game record: {error}") from None
+    except RecursionError:
+        raise ReplayError(f"{path} is not a game record: its JSON is nested too deeply to read") from None
+    except ValueError:  # json reads integers of up to 4300 digits
+        raise ReplayError(f"{path} is not a game record: it holds a number too long to read (over 4300 digits)") from None
     if rules is None:
         name = data.get("ruleset", {}).get("name") if isinstance(data, dict) and isinstance(data.get("ruleset"), dict) else None
         if not isinstance(name, str):
