@@ -551,6 +551,11 @@ def _add_replay(commands: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="the ruleset folder (or bundled name) the record was made with (default: the one it names)",
     )
+    parser.add_argument(
+        "--unfinished",
+        action="store_true",
+        help="replay a record whose last moves are missing as the unfinished game it lists (it is refused without)",
+    )
     _add_lang(parser)
     parser.set_defaults(run=run_replay)
 
@@ -558,7 +563,9 @@ def _add_replay(commands: argparse._SubParsersAction) -> None:
 def run_replay(args: argparse.Namespace) -> int:
     """Play a record back (exit 0), or a one-line error (exit 1)."""
     try:
-        game, record = terminal.load_record(args.file, args.ruleset)
+        game, record = terminal.load_record(
+            args.file, args.ruleset, unfinished=args.unfinished, notes=_Prefixed("replay", sys.stderr)
+        )
         return terminal.replay_game(
             game,
             record,
@@ -810,6 +817,19 @@ def _simulate_or_report(
     label: str | None,
 ) -> int:
     """Run one simulation and say how it went on stderr; the exit status (0 when done)."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        _error(command, f"--out {out} is a file, not a folder: name a folder for the run's files")
+        return EXIT_USAGE
+    if args.scheduler is not None:
+        problem = _scheduler_problem(args.scheduler)
+        if problem is not None:
+            _error(command, problem)
+            return EXIT_USAGE
+        _error(
+            command,
+            f"connecting to the Dask scheduler at {args.scheduler} "
+            f"(waiting up to {simulation.runner.SCHEDULER_TIMEOUT:g} s)",
+        )
     try:
         result = simulation.run_simulation(
             ruleset,
@@ -838,6 +858,17 @@ def _simulate_or_report(
         file=sys.stderr,
     )
     return 0
+
+
+def _scheduler_problem(address: str) -> str | None:
+    """Why ``address`` is not a scheduler address (``tcp://HOST:PORT``), or None."""
+    scheme, sep, rest = address.partition("://")
+    host, colon, port = rest.rpartition(":")
+    if not sep or scheme not in ("tcp", "tls") or not colon or not host:
+        return f"--scheduler {address} is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        return f"--scheduler {address}: {port!r} is not a port of 1 to 65535"
+    return None
 
 
 def _workers_text(workers: int | None) -> str:
@@ -896,6 +927,17 @@ def _report_warnings(ruleset: Ruleset, command: str) -> None:
 
 def _error(command: str, message: str) -> None:
     print(f"stargazer {command}: {message}", file=sys.stderr)
+
+
+class _Prefixed:
+    """A writer that puts ``stargazer COMMAND: `` in front of what is written to ``stream``."""
+
+    def __init__(self, command: str, stream) -> None:
+        self.command = command
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(f"stargazer {self.command}: {text}")
 
 
 def summary(ruleset: Ruleset) -> str:

@@ -334,6 +334,8 @@ def test_record_builds_a_record_that_replays_to_the_game(client, game):
         "format": records.RECORD_FORMAT,
         "ruleset": {"name": "draft7", "fingerprint": game.ruleset.fingerprint},
         **body,
+        "moves": len(actions),
+        "finished": True,
     }
     assert records.final_state(game, records.record_from_json(document, game)) == state
 

@@ -24,6 +24,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import jsonschema
 import referencing
 import referencing.jsonschema
@@ -342,10 +343,10 @@ class TableService:
         }
         try:
             record = records.record_from_json(document, self.game)
-            records.final_state(self.game, record)
+            final = records.final_state(self.game, record)
         except RecordError as error:
             raise RequestError(422, "invalid_record", str(error)) from None
-        return records.record_to_json(record)
+        return records.record_to_json(attrs.evolve(record, finished=self.game.is_over(final)))
 
     # -- helpers ---------------------------------------------------------------------------
 

@@ -33,6 +33,7 @@ from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.engine import Game
 from stargazer_rules.ruleset import Ruleset
 from stargazer_rules.scoring import provisional_totals
+from stargazer_rules.simulation import lifeline
 
 __all__ = [
     "GAMES_FILE",
@@ -276,6 +277,7 @@ _WORKER_GAME: Game | None = None
 
 def _init_worker(ruleset: Ruleset) -> None:
     global _WORKER_GAME
+    lifeline.exit_with_parent()  # no orphan playing on after a kill -9 of the run
     _WORKER_GAME = _game_of(ruleset)
 
 
@@ -380,6 +382,10 @@ def run_simulation(
                     write([(entry.index, game_line(play_game(game, entry, lineup)))])
             else:
                 _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write)
+    except KeyboardInterrupt:
+        if path.exists():
+            _trim_to_whole_lines(path)  # keep only whole games: --resume plays the rest
+        raise
     finally:
         if client is not None:
             client.close()
@@ -452,6 +458,10 @@ def _run_pool(
             raise
 
 
+#: Seconds to wait for a Dask scheduler to answer before giving up.
+SCHEDULER_TIMEOUT = 10
+
+
 def _dask_client(address: str) -> Any:
     """A ``distributed.Client`` connected to the scheduler at ``address``."""
     try:
@@ -461,9 +471,11 @@ def _dask_client(address: str) -> Any:
             "--scheduler needs Dask's distributed package: pip install 'stargazer-rules[dask]'"
         ) from None
     try:
-        return distributed.Client(address, timeout="20s")
+        return distributed.Client(address, timeout=f"{SCHEDULER_TIMEOUT}s")
     except (OSError, TimeoutError, ValueError) as error:
-        raise SimulationError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        raise SimulationError(
+            f"cannot reach the Dask scheduler at {address} (tried for {SCHEDULER_TIMEOUT:g} s): {error}"
+        ) from None
 
 
 def _run_dask(
