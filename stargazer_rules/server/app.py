@@ -12,6 +12,7 @@
 | ``POST /api/bot`` | state, bot, seed | the bot's action, the next position and the events |
 | ``POST /api/score`` | state | the score sheet and the winner line |
 | ``POST /api/record`` | setup, actions | the game record document |
+| ``GET /openapi.json`` | | the OpenAPI 3.1 document of all of these (``openapi``) |
 
 A refused request gets a 4xx JSON body ``{"error": kind, "message": reason, "at": path}``:
 400 for a body that is not JSON, 413 for one over ``MAX_BODY_BYTES``, 404 and 405 for unknown
@@ -41,6 +42,7 @@ from starlette.staticfiles import StaticFiles
 
 from stargazer_rules import jsonio
 from stargazer_rules.ruleset import Ruleset
+from stargazer_rules.server.openapi import openapi_document
 from stargazer_rules.server.service import (
     DEFAULT_MAX_BOT_ITERATIONS,
     DEFAULT_TIME_LIMIT,
@@ -118,6 +120,11 @@ def create_app(
         known = ", ".join((*ENDPOINTS, *jsonio.SCHEMA_KINDS))
         return _json({"error": "not_found", "message": f"no schema {name!r}; the schemas are {known}"}, 404)
 
+    document = openapi_document()
+
+    async def get_openapi(request: Request) -> Response:
+        return _json(document)
+
     async def index(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-store"})
 
@@ -126,6 +133,7 @@ def create_app(
         Route("/api/ruleset", get_ruleset),
         Route("/api/messages", get_messages),
         Route("/api/schemas/{name}", get_schema),
+        Route("/openapi.json", get_openapi),
         *(
             Route(f"/api/{name}", post(getattr(service, name)), methods=["POST"])
             for name in ENDPOINTS
@@ -171,4 +179,6 @@ def _json(data: Any, status: int = 200) -> Response:
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     kind = _ERROR_KINDS.get(error.status_code, "http_error")
-    return _json({"error": kind, "message": f"{error.detail}: {request.method} {request.url.path}"}, error.status_code)
+    body = {"error": kind, "message": f"{error.detail}: {request.method} {request.url.path}"}
+    # A 405 keeps Starlette's Allow header, which lists the methods the route takes (RFC 9110).
+    return JSONResponse(body, status_code=error.status_code, headers=error.headers)
