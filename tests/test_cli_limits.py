@@ -212,3 +212,16 @@ def test_ctrl_c_during_play_is_exit_130(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", _CtrlC())
     assert main(["play", "--seats", "you,greedy,greedy", "--seed", "1"]) == 130
     assert "Traceback" not in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("argv", [["simulate", "--games", "4", "--bots", "mcts:1000000000000"], ["play", "--seats", "you,mcts:1000000000000"]])
+def test_an_absurd_bot_budget_is_one_line_with_a_suggestion(tmp_path, capsys, monkeypatch, argv):
+    """Reproduction 2 on the command line: mcts:1000000000000 is refused in one line, exit 2, before any game."""
+    monkeypatch.chdir(tmp_path)
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"stargazer {argv[0]}: bot 'mcts': iterations='1000000000000' is not an integer from 1 to 1,000,000 "
+        "(try mcts:400, the default: under a second a decision)\n"
+    )
+    assert list(tmp_path.iterdir()) == []
