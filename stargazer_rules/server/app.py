@@ -105,11 +105,15 @@ def create_app(
 
         return endpoint
 
+    # Documents that never change are built once, so that the event loop only sends them.
+    ruleset_info = service.ruleset_info()
+    messages = service.messages()
+
     async def get_ruleset(request: Request) -> Response:
-        return _json(service.ruleset_info())
+        return _json(ruleset_info)
 
     async def get_messages(request: Request) -> Response:
-        return _json(service.messages())
+        return _json(messages)
 
     async def get_schema(request: Request) -> Response:
         name = request.path_params["name"]
