@@ -9,8 +9,8 @@ out; a state that comes back with its signature intact is the server's own, and 
 is either refused (a signature that does not match) or checked as an unknown document
 (``jsonio.unproven_values``).
 
-The signature is HMAC-SHA256 over ``canonical_json(document)`` (keys sorted, no spaces, UTF-8),
-written as 64 hex digits. The key comes from ``--secret`` or the ``STARGAZER_SECRET``
+The signature is HMAC-SHA256 over a version line and ``canonical_json(document)`` (keys sorted,
+no spaces, UTF-8), written as 64 hex digits. The key comes from ``--secret`` or the ``STARGAZER_SECRET``
 environment variable; without either, each process draws a random one, so signatures last as
 long as the process (give every process of one deployment the same secret).
 """
@@ -30,6 +30,9 @@ __all__ = ["SECRET_ENV", "SIGNATURE_PATTERN", "StateSigner", "canonical_json"]
 SECRET_ENV = "STARGAZER_SECRET"
 #: A signature as it appears in request and response bodies.
 SIGNATURE_PATTERN = "^[0-9a-f]{64}$"
+#: Signed in front of every document: a new form of the states gets a new version here, so
+#: that a state signed by an older server under the same secret no longer checks.
+_CONTEXT = b"stargazer-rules state 1\n"
 
 
 def canonical_json(document: Any) -> bytes:
@@ -63,7 +66,7 @@ class StateSigner:
 
     def sign(self, document: Any) -> str:
         """The signature of ``document``: 64 hex digits."""
-        return hmac.new(self._key, canonical_json(document), hashlib.sha256).hexdigest()
+        return hmac.new(self._key, _CONTEXT + canonical_json(document), hashlib.sha256).hexdigest()
 
     def verify(self, document: Any, signature: Any) -> bool:
         """Whether ``signature`` is this key's signature of ``document`` (constant-time)."""

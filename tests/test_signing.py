@@ -127,3 +127,12 @@ def test_unproven_values_lists_vp_removed_and_round():
     data = {"round": 2, "seats": [{"vp": 0, "removed": 0}, {"vp": 4, "removed": 1}]}
     assert jsonio.unproven_values(data) == ["$.seats[1].vp = 4", "$.seats[1].removed = 1", "$.round = 2"]
     assert jsonio.unproven_values({"round": 1, "seats": [{"vp": 0, "removed": 0}]}) == []
+
+
+def test_a_signed_state_this_server_cannot_read_is_a_422_not_a_500(client):
+    """A document signed with this key but not a state of this version (a server of another
+    version, the same secret) is refused as invalid_state: a signed state is read unchecked."""
+    for document, error in (({"players": 3}, "invalid_state"), ({"ruleset": {"name": "draft7"}, "seats": 5}, "invalid_state"), ([], "invalid_request")):
+        answer = _post(client, "score", {"state": document, "signature": SIGNER.sign(document)}, 422)
+        assert answer["error"] == error
+    assert answer["message"].startswith("1 problem in the request body of /api/score:\n  $.state: [] is not of type 'object'")

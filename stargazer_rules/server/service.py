@@ -372,6 +372,12 @@ class TableService:
             state = jsonio.state_from_json(self.game, data, trusted=signed)
         except RecordError as error:
             raise RequestError(422, "invalid_state", str(error), at="$.state") from None
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            # Only a signed state is read unchecked: one signed with this secret by a server
+            # whose state form differed. Refused like any unreadable state, never a 500.
+            raise RequestError(
+                422, "invalid_state", f"this signed state cannot be read here ({error!r}): start a new game", at="$.state"
+            ) from None
         unproven = [] if signed else jsonio.unproven_values(data)
         if unproven:
             raise RequestError(
