@@ -19,6 +19,7 @@ from starlette.testclient import TestClient
 
 from stargazer_rules import load_ruleset
 from stargazer_rules.engine.events import EVENT_KEYS
+from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.frontends.server import create_app
 from stargazer_rules.text.messages import CATALOGUE_PATH
 
@@ -57,7 +58,8 @@ def _example(name: str) -> Any:
 
 @pytest.fixture(scope="module")
 def client():
-    with TestClient(create_app(load_ruleset("draft7"))) as test_client:
+    # The doc's signatures are made with this secret.
+    with TestClient(create_app(load_ruleset("draft7"), signer=StateSigner("docs/embedding.md"))) as test_client:
         yield test_client
 
 

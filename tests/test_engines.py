@@ -25,11 +25,11 @@ def plugin_ruleset(tmp_path):
     return load_ruleset(folder, effect_types=CUSTOM_EFFECT_TYPES)
 
 
-def too_many_colours(tmp_path):
-    """Draft 7 with 40 colours: beyond the kernel's limit of 32, so it runs on Python."""
+def beyond_the_kernel(tmp_path):
+    """Draft 7 with 9,000 cubes a player: valid (the schema allows 10,000), beyond the
+    kernel's limit of 8,000, so it runs on Python."""
     folder = copy_ruleset(tmp_path)
-    extra = "".join(f"  - {{id: c{i}, name: {{ja: c{i}, en: c{i}}}}}\n" for i in range(34))
-    replace(folder, "rules.yaml", "\nplayer_counts:", "\n" + extra + "\nplayer_counts:")
+    replace(folder, "rules.yaml", "cubes_per_player: 12", "cubes_per_player: 9000")
     return folder
 
 
@@ -89,12 +89,12 @@ def test_simulate_records_the_engine_and_refuses_to_resume_with_another(tmp_path
 
 
 def test_simulate_warns_in_one_line_when_the_ruleset_runs_on_python(tmp_path, capsys):
-    folder = too_many_colours(tmp_path)
+    folder = beyond_the_kernel(tmp_path)
     out = tmp_path / "sim"
     assert main(["simulate", "--rules", str(folder), "--games", "4", "--workers", "1", "--bots", "greedy", "--out", str(out)]) == 0
     warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
     assert warnings == [
-        "stargazer simulate: warning: draft7 runs on the Python engine: 40 colours are beyond the kernel's limit of 32"
+        "stargazer simulate: warning: draft7 runs on the Python engine: cubes_per_player = 9000 is beyond the kernel's limit of 8000"
     ]
     assert {line["engine"] for line in read_games(out / GAMES_FILE)} == {"python"}
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
@@ -119,10 +119,10 @@ def test_a_mixed_games_file_is_reported_as_mixed(tmp_path, capsys):
 def test_play_warns_in_one_line_when_the_bots_run_on_python(tmp_path, capsys, monkeypatch):
     import io
 
-    folder = too_many_colours(tmp_path)
+    folder = beyond_the_kernel(tmp_path)
     monkeypatch.setattr("sys.stdin", io.StringIO("q\n"))
     main(["play", "--rules", str(folder), "--seats", "you,greedy,greedy", "--seed", "1"])
     warnings = [line for line in capsys.readouterr().err.splitlines() if "Python engine" in line]
     assert warnings == [
-        "stargazer play: warning: draft7 runs on the Python engine: 40 colours are beyond the kernel's limit of 32"
+        "stargazer play: warning: draft7 runs on the Python engine: cubes_per_player = 9000 is beyond the kernel's limit of 8000"
     ]

@@ -27,10 +27,12 @@ from stargazer_rules.formats import records
 from stargazer_rules.frontends.cli import main
 from stargazer_rules.frontends.server import ENDPOINTS, MAX_BODY_BYTES, create_app, request_schema
 from stargazer_rules.frontends.server.service import PAGE_MESSAGES_PATH
+from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.text import reports
 from stargazer_rules.text import messages
 
+SIGNER = StateSigner("test secret")
 STATIC = Path(__file__).parent.parent / "stargazer_rules" / "frontends" / "server" / "static"
 SETUP = {
     "players": 3,
@@ -52,7 +54,7 @@ def game(ruleset):
 
 @pytest.fixture(scope="module")
 def client(ruleset):
-    with TestClient(create_app(ruleset), raise_server_exceptions=False) as test_client:
+    with TestClient(create_app(ruleset, signer=SIGNER), raise_server_exceptions=False) as test_client:
         yield test_client
 
 
@@ -75,8 +77,10 @@ def both(render) -> dict[str, str]:
 def expected_position(game, state) -> dict[str, Any]:
     """What a position response holds for ``state``, computed by the library."""
     sheet = game.score(state)
+    data = jsonio.state_to_json(game, state)
     return {
-        "state": jsonio.state_to_json(game, state),
+        "state": data,
+        "signature": SIGNER.sign(data),
         "current_player": game.current_player(state),
         "over": game.is_over(state),
         "legal": [
@@ -95,12 +99,23 @@ def expected_position(game, state) -> dict[str, Any]:
 
 def played_states(client: TestClient, players: int = 4, seed: int = 3) -> list[dict[str, Any]]:
     """Every state JSON of one game played by random bots through the API."""
+    return [position["state"] for position in played_positions(client, players, seed)]
+
+
+def played_positions(client: TestClient, players: int = 4, seed: int = 3) -> list[dict[str, Any]]:
+    """Every position of one game played by random bots through the API, each state sent back signed."""
     position = post(client, "new", {"players": players, "seed": seed})
-    states = [position["state"]]
+    positions = [position]
     while not position["over"]:
-        position = post(client, "bot", {"state": position["state"], "bot": "random", "seed": len(states)})
-        states.append(position["state"])
-    return states
+        body = {"state": position["state"], "signature": position["signature"], "bot": "random", "seed": len(positions)}
+        position = post(client, "bot", body)
+        positions.append(position)
+    return positions
+
+
+def signed(position: dict[str, Any]) -> dict[str, Any]:
+    """The state and signature of a position, as a front end sends them back."""
+    return {"state": position["state"], "signature": position["signature"]}
 
 
 # -- new ------------------------------------------------------------------------------------
@@ -258,9 +273,9 @@ def test_apply_refuses_an_action_naming_a_crew_outside_the_area(client, game):
 
 def test_a_finished_game_takes_no_more_moves(client):
     """apply and bot on a state whose game is over are 422 game_over."""
-    final = played_states(client, players=3, seed=5)[-1]
+    final = played_positions(client, players=3, seed=5)[-1]
     for endpoint, extra in (("apply", {"action": {"type": "survey_stop"}}), ("bot", {"bot": "random", "seed": 0})):
-        answer = refused(client, endpoint, {"state": final, **extra})
+        answer = refused(client, endpoint, {**signed(final), **extra})
         assert answer["error"] == "game_over"
         assert answer["message"].startswith("the game is over (round ")
 
@@ -275,7 +290,7 @@ def test_bot_answers_the_action_the_bot_chooses_and_plays_it(client, game, rules
     assert answer["player"] == game.current_player(state)
     assert answer["action"] == jsonio.action_to_json(game, state, act)
     assert answer["action_text"] == both(lambda lang: messages.describe_action(game, state, act, lang))
-    assert {key: answer[key] for key in ("state", "current_player", "over", "legal", "score")} == expected_position(
+    assert {key: answer[key] for key in ("state", "signature", "current_player", "over", "legal", "score")} == expected_position(
         game, following
     )
     assert [item["event"] for item in answer["events"]] == [event.to_json() for event in events]
@@ -291,11 +306,11 @@ def test_bot_refuses_an_unknown_spec_with_a_suggestion(client, game):
 
 def test_score_is_provisional_mid_game_and_final_at_the_end(client, game):
     """POST /api/score answers Game.score's sheet and the winner line, final only when the game is over."""
-    states = played_states(client, players=4, seed=8)
-    for data in (states[len(states) // 2], states[-1]):
-        state = jsonio.state_from_json(game, data)
+    positions = played_positions(client, players=4, seed=8)
+    for position in (positions[len(positions) // 2], positions[-1]):
+        state = jsonio.state_from_json(game, position["state"])
         sheet = game.score(state)
-        answer = post(client, "score", {"state": data})
+        answer = post(client, "score", signed(position))
         assert answer == {
             "sheet": jsonio.score_sheet_to_json(sheet),
             "winner": both(lambda lang: reports.winner_line(sheet, lang)),
@@ -323,6 +338,8 @@ def test_record_builds_a_record_that_replays_to_the_game(client, game):
         "format": records.RECORD_FORMAT,
         "ruleset": {"name": "draft7", "fingerprint": game.ruleset.fingerprint},
         **body,
+        "moves": len(actions),
+        "finished": True,
     }
     assert records.final_state(game, records.record_from_json(document, game)) == state
 

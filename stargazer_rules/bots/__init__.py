@@ -7,15 +7,29 @@ and seed choose the same actions for the same states, so simulations replay exac
 
 from __future__ import annotations
 
-from stargazer_rules.bots import greedy, mcts  # noqa: F401  (each registers its kind)
+from stargazer_rules.bots import greedy, kernel_backed, mcts  # noqa: F401  (each registers itself)
 from stargazer_rules.bots.base import (
+    MAX_ITERATIONS,
     Bot,
     BotSpecError,
+    BotTimeout,
     bot_names,
     make_bot,
     parse_spec,
     register_bot,
+    time_limit,
     unregister_bot,
 )
 
-__all__ = ["Bot", "BotSpecError", "bot_names", "make_bot", "parse_spec", "register_bot", "unregister_bot"]
+__all__ = [
+    "MAX_ITERATIONS",
+    "Bot",
+    "BotSpecError",
+    "BotTimeout",
+    "bot_names",
+    "make_bot",
+    "parse_spec",
+    "register_bot",
+    "time_limit",
+    "unregister_bot",
+]

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import difflib
 import random
-from collections.abc import Callable, Mapping
+import time
+from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
 from stargazer_rules.engine.actions import Action
@@ -14,6 +17,29 @@ from stargazer_rules.engine.table import State
 
 class BotSpecError(ValueError):
     """A bot spec names no known bot, or gives it parameters it does not take."""
+
+
+class BotTimeout(RuntimeError):
+    """A bot's search ran past the time limit it was given (``time_limit``)."""
+
+
+#: The monotonic time by which a bot must have chosen, or None (no limit).
+_DEADLINE: contextvars.ContextVar[float | None] = contextvars.ContextVar("bot_deadline", default=None)
+
+
+@contextlib.contextmanager
+def time_limit(seconds: float | None) -> Iterator[None]:
+    """Within the block, a searching bot raises ``BotTimeout`` once ``seconds`` have passed."""
+    token = _DEADLINE.set(None if seconds is None else time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        _DEADLINE.reset(token)
+
+
+def deadline() -> float | None:
+    """The ``time.monotonic()`` value by which the current choice must be made, or None."""
+    return _DEADLINE.get()
 
 
 class Bot(Protocol):
@@ -88,6 +114,18 @@ def _is_finite_non_negative(value: float) -> bool:
 
 #: ``iterations=400``: an integer of at least 1.
 positive_int = Checked(int, _is_positive, "a positive integer")
+
+#: The most search iterations a decision may take anywhere (the server allows fewer,
+#: ``--max-bot-iterations``): mcts:20000 takes about 10 s a decision, so this is hours.
+MAX_ITERATIONS = 1_000_000
+
+
+def _is_iteration_count(value: int) -> bool:
+    return 1 <= value <= MAX_ITERATIONS
+
+
+#: ``iterations=400``: an integer from 1 to ``MAX_ITERATIONS``.
+iteration_count = Checked(int, _is_iteration_count, f"an integer from 1 to {MAX_ITERATIONS:,}")
 #: ``depth=0``: an integer of at least 0.
 non_negative_int = Checked(int, _is_non_negative, "a non-negative integer")
 #: ``scale=4``: a finite number above 0.
@@ -181,6 +219,8 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
             expected = _expected(convert)
             close = difflib.get_close_matches(value, getattr(convert, "choices", ()), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
+            if not hint and convert is iteration_count and value.strip().isdigit():
+                hint = f" (try {kind}:400, the default: under a second a decision)"
             raise BotSpecError(f"bot {kind!r}: {name}={value!r} is not {expected}{hint}") from None
     return kind, params
 
@@ -205,8 +245,17 @@ def make_bot(spec: str, seed: int, engine: str = "native") -> Bot:
     factory = _REGISTRY[kind][0]
     bot = factory(seed=seed, **params)
     bot.spec = canonical_spec(kind, params)
-    if engine == "native" and kind in _NATIVE:
-        from stargazer_rules.bots.kernel_backed import KernelBackedBot
-
-        bot = KernelBackedBot(kind, seed, params, bot)
+    if engine == "native" and kind in _NATIVE and _KERNEL_BACKED is not None:
+        bot = _KERNEL_BACKED(kind, seed, params, bot)
     return bot
+
+
+#: Wraps a Python bot of a native kind so that it searches in the kernel
+#: (``bots.kernel_backed`` installs it when the package is imported).
+_KERNEL_BACKED: Callable[..., Bot] | None = None
+
+
+def use_kernel_bots(wrapper: Callable[..., Bot]) -> None:
+    """Install the wrapper ``make_bot`` puts around the native kinds' Python bots."""
+    global _KERNEL_BACKED
+    _KERNEL_BACKED = wrapper

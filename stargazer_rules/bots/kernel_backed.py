@@ -11,8 +11,10 @@ two engines' bots are equally strong (benchmarks/skill_ladder.py), not move for 
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
+from stargazer_rules.bots.base import BotTimeout, deadline, use_kernel_bots
 from stargazer_rules.engine.actions import Action
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.table import State
@@ -43,4 +45,12 @@ class KernelBackedBot:
             return self.python.choose(game, state)
         if self._native is None:
             self._native = native.kernel_bot(self.kind, self.seed, self.params)
-        return native.to_action(self._native.choose(kernel.read_state(state)))
+        until = deadline()  # bots.time_limit: the kernel's search checks it as the Python one does
+        seconds = None if until is None else max(0.0, until - time.monotonic())
+        chosen = self._native.choose(kernel.read_state(state), seconds)
+        if chosen is None:
+            raise BotTimeout(f"{self.spec} ran out of time in the native kernel")
+        return native.to_action(chosen)
+
+
+use_kernel_bots(KernelBackedBot)

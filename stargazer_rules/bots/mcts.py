@@ -35,13 +35,16 @@ from __future__ import annotations
 
 import math
 import random
+import time
 
 from stargazer_rules.bots.base import (
+    BotTimeout,
     OneOf,
+    deadline,
+    iteration_count,
     non_negative_float,
     non_negative_int,
     positive_float,
-    positive_int,
     register_bot,
 )
 from stargazer_rules.bots.evaluation import HAND_WEIGHT, tie_break_weight
@@ -128,7 +131,10 @@ class MCTSBot:
         c = self.c
         sqrt, log = math.sqrt, math.log
         expand_after = self.prior  # a node is expanded on its second real visit
-        for _ in range(self.iterations):
+        until = deadline()
+        for iteration in range(self.iterations):
+            if until is not None and iteration % 16 == 0 and time.monotonic() > until:
+                raise BotTimeout(f"{self.spec} ran out of time after {iteration} of {self.iterations} iterations")
             node = root
             path = [root]
             while True:
@@ -220,7 +226,7 @@ register_bot(
     "mcts",
     MCTSBot,
     {
-        "iterations": (positive_int, ITERATIONS),
+        "iterations": (iteration_count, ITERATIONS),
         "c": (non_negative_float, EXPLORATION),
         "rollout": (OneOf(*ROLLOUTS), ROLLOUT),
         "depth": (non_negative_int, DEPTH),

@@ -563,20 +563,34 @@ def effect_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> di
     }
 
 
+#: Bounds of every effect parameter, far past any card: an integer parameter (VP, cubes, a
+#: survey delta) within -100..100, a choice of at most 10 options of at most 20 effects each.
+MAX_PARAM_VALUE = 100
+MAX_OPTIONS = 10
+MAX_OPTION_EFFECTS = 20
+
+
 def _param_schema(param: Param) -> dict[str, Any]:
     schema: dict[str, Any] = {"description": param.description}
     if param.kind == "integer":
         schema["type"] = "integer"
-        if param.minimum is not None:
-            schema["minimum"] = param.minimum
+        schema["minimum"] = param.minimum if param.minimum is not None else -MAX_PARAM_VALUE
+        schema["maximum"] = MAX_PARAM_VALUE
     elif param.kind == "choice":
         schema["enum"] = list(param.choices)
     elif param.kind == "colour":
         schema["type"] = "string"
+        schema["maxLength"] = 64
     elif param.kind == "options":
         schema["type"] = "array"
         schema["minItems"] = param.minimum or 1
-        schema["items"] = {"type": "array", "minItems": 1, "items": {"$ref": "#/$defs/effect"}}
+        schema["maxItems"] = MAX_OPTIONS
+        schema["items"] = {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_OPTION_EFFECTS,
+            "items": {"$ref": "#/$defs/effect"},
+        }
     else:  # pragma: no cover - guarded by the declaration test
         raise ValueError(f"unknown parameter kind {param.kind!r}")
     if param.default is not REQUIRED:

@@ -21,6 +21,7 @@ Conventions, also in docs/api.md:
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
@@ -58,6 +59,7 @@ __all__ = [
     "setup_to_json",
     "state_from_json",
     "state_to_json",
+    "unproven_values",
     "validate",
 ]
 
@@ -66,6 +68,8 @@ SCHEMA_KINDS = ("action", "event", "record", "score_sheet", "setup", "state")
 
 _SCHEMA_URN = "urn:stargazer-rules:schemas:{}.schema.json"
 _MAX_REPORTED = 20
+#: Schema checks stop after this many errors: enough to report, never all of a huge document.
+MAX_CHECKED = 50
 
 _DIRECTIONS = {A.CLOCKWISE: "clockwise", A.COUNTER_CLOCKWISE: "counter_clockwise"}
 _DIRECTION_VALUES = {name: value for value, name in _DIRECTIONS.items()}
@@ -122,13 +126,15 @@ def _validator(kind: str) -> Any:
     return StrictValidator(schema(kind), registry=_registry())
 
 
-def schema_problems(kind: str, data: Any, at: str = "$") -> list[str]:
+def schema_problems(kind: str, data: Any, at: str = "$", limit: int | None = None) -> list[str]:
     """Every way ``data`` breaks the schema of ``kind``, as ``"$.path: message"``, sorted by path.
 
     ``at`` is the JSON path of ``data`` in a larger document, put in front of each path.
+    ``limit`` stops the check after that many errors (a document with 30,000 bad items costs
+    no more than one with 30); ``validate`` stops after ``MAX_CHECKED``.
     """
     errors = sorted(
-        _validator(kind).iter_errors(data),
+        itertools.islice(_validator(kind).iter_errors(data), limit),
         key=lambda error: (_sort_key(error.absolute_path), error.message),
     )
     problems: list[str] = []
@@ -140,8 +146,9 @@ def schema_problems(kind: str, data: Any, at: str = "$") -> list[str]:
 
 
 def validate(kind: str, data: Any, what: str | None = None, at: str = "$") -> None:
-    """Raise ``RecordError`` listing every schema problem of ``data`` as a ``kind`` document."""
-    _raise_if(schema_problems(kind, data, at), what or f"{kind.replace('_', ' ')} document")
+    """Raise ``RecordError`` listing the schema problems of ``data`` as a ``kind`` document
+    (the first ``MAX_CHECKED`` found)."""
+    _raise_if(schema_problems(kind, data, at, MAX_CHECKED), what or f"{kind.replace('_', ' ')} document")
 
 
 def _sort_key(path: Iterable[Any]) -> list[tuple[int, Any]]:
@@ -154,8 +161,32 @@ def _plain_message(error: jsonschema.ValidationError) -> str:
         extra = sorted(key for key in error.instance if key not in allowed)
         expected = ", ".join(sorted(allowed))
         noun = "property" if len(extra) == 1 else "properties"
-        return f"unexpected {noun} {', '.join(map(repr, extra))} (expected: {expected})"
-    return error.message
+        return short_message(f"unexpected {noun} {', '.join(map(repr, extra))} (expected: {expected})")
+    return short_message(bound_message(error) or error.message)
+
+
+#: The longest schema message kept; past it a message is cut (a 30,000-item list is not quoted).
+_MAX_MESSAGE = 300
+
+
+def short_message(message: str) -> str:
+    """``message``, cut to ``_MAX_MESSAGE`` characters with an ellipsis."""
+    return message if len(message) <= _MAX_MESSAGE else message[: _MAX_MESSAGE - 1] + "…"
+
+
+def bound_message(error: jsonschema.ValidationError) -> str | None:
+    """A short message for a value past a schema bound, naming the bound; None for other errors."""
+    bound, value = error.validator_value, error.instance
+    if error.validator == "maxItems":
+        return f"has {len(value)} items, more than the {bound} allowed (maxItems)"
+    if error.validator == "maxLength":
+        return f"has {len(value)} characters, more than the {bound} allowed (maxLength)"
+    if error.validator == "maximum":
+        shown = str(value) if len(str(value)) <= 30 else f"a {len(str(value))}-digit number"
+        return f"{shown} is over the maximum of {bound}"
+    if error.validator == "minimum" and len(str(value)) > 30:
+        return f"a {len(str(value))}-digit negative number is under the minimum of {bound}"
+    return None
 
 
 def _raise_if(problems: Sequence[str], what: str) -> None:
@@ -166,6 +197,8 @@ def _raise_if(problems: Sequence[str], what: str) -> None:
     lines += [f"  {problem}" for problem in problems[:_MAX_REPORTED]]
     if count > _MAX_REPORTED:
         lines.append(f"  ... and {count - _MAX_REPORTED} more")
+    if count >= MAX_CHECKED:
+        lines.append(f"  (the check stops after {MAX_CHECKED} problems)")
     raise RecordError("\n".join(lines))
 
 
@@ -499,7 +532,7 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
     }
 
 
-def state_from_json(game: Game, data: Any) -> State:
+def state_from_json(game: Game, data: Any, *, trusted: bool = False) -> State:
     """The state a JSON state describes, rebuilt exactly (``legal`` included).
 
     Raises ``RecordError`` for a document of another ruleset, and, listing every problem at
@@ -507,23 +540,49 @@ def state_from_json(game: Game, data: Any) -> State:
     ids, a setup the ruleset does not deal, tracks and special squares over capacity, cube
     counts that break conservation, a ``current_player`` or ``legal`` list that disagrees with
     the rules.
+
+    The board proves itself, but a seat's VP, its removed cubes and the round are taken as
+    written: ``unproven_values`` lists them for a caller that cannot trust the document's
+    source. ``trusted=True`` is for a document known to be one this library wrote (a state
+    whose signature checked, ``signing``): the schema and the comparison of ``current_player``
+    and ``legal`` with the rules are skipped.
     """
-    validate("state", data, "state document")
+    if not trusted:
+        validate("state", data, "state document")
     check_ruleset(game, data, "state")
-    reader = _StateReader(game, data)
+    reader = _StateReader(game, data, trusted=trusted)
     state = reader.read()
     _raise_if(reader.problems, "state document")
     assert state is not None
     return state
 
 
+def unproven_values(data: Mapping[str, Any]) -> list[str]:
+    """What a schema-valid state document claims that its board cannot prove, as
+    ``"$.path = value"``: a seat's VP or removed cubes other than 0, a round after the first.
+
+    A document from an unknown source is believable only where these are at their values at
+    the start of a game; past that, it must come signed (``signing``) or be rebuilt from its
+    game record (``records``).
+    """
+    found = []
+    for seat, supply in enumerate(data["seats"]):
+        for key in ("vp", "removed"):
+            if supply[key] != 0:
+                found.append(f"$.seats[{seat}].{key} = {supply[key]}")
+    if data["round"] != 1:
+        found.append(f"$.round = {data['round']}")
+    return found
+
+
 class _StateReader:
     """Reads one schema-valid state document, collecting every inconsistency as a problem."""
 
-    def __init__(self, game: Game, data: Mapping[str, Any]) -> None:
+    def __init__(self, game: Game, data: Mapping[str, Any], *, trusted: bool = False) -> None:
         self.game = game
         self.rules = game.ruleset
         self.data = data
+        self.trusted = trusted
         self.problems: list[str] = []
 
     def problem(self, at: str, message: str) -> None:
@@ -704,6 +763,8 @@ class _StateReader:
                 self.problem("$.stage", f"the rules offer no decision in stage {stage} here")
             return None
         state = state._replace(legal=legal)
+        if self.trusted:
+            return state
         current = self.game.current_player(state)
         if data["current_player"] != current:
             self.problem(

@@ -6,7 +6,10 @@ dealt from when there was one, and every decision as action JSON (cards by id, s
 reads without the engine's positions). Its JSON form is checked by ``schemas/record.schema.json``.
 
 A record is refused under another ruleset, and an illegal action stops a replay with
-``RecordError`` naming the action's index.
+``RecordError`` naming the action's index. A record also says how many moves it has and whether
+its game ended (``moves``, ``finished``), so that one whose last moves were cut off is refused
+instead of replaying as a shorter game; ``record_from_json(..., unfinished=True)`` reads such a
+record as the unfinished game it now is.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ __all__ = [
     "RECORD_FORMAT",
     "GameRecord",
     "final_state",
+    "missing_moves",
     "record_from_json",
     "record_game",
     "record_to_json",
@@ -51,8 +55,9 @@ class GameRecord:
     ``ruleset`` and ``fingerprint`` name the rules it was played under; ``setup`` is the explicit
     deal and ``seed`` the seed it was dealt from (None for a deal made by hand; informational,
     the replay uses ``setup``). ``actions`` are the decisions in order, as action JSON;
-    ``metadata`` is free-form JSON (player names, date, ...). Records compare by value; holding
-    dicts, they are not hashable.
+    ``metadata`` is free-form JSON (player names, date, ...). ``finished`` says whether the game
+    had ended after the last action (None when the record does not say: older records); a
+    replay checks it. Records compare by value; holding dicts, they are not hashable.
     """
 
     ruleset: str
@@ -61,6 +66,7 @@ class GameRecord:
     actions: tuple[dict[str, Any], ...] = attrs.field(converter=tuple)
     seed: int | None = None
     metadata: dict[str, Any] = attrs.field(factory=dict, converter=dict)
+    finished: bool | None = None
 
 
 def record_game(
@@ -83,12 +89,14 @@ def record_game(
         tuple(recorded),
         seed,
         dict(metadata or {}),
+        game.is_over(state),
     )
 
 
 def record_to_json(record: GameRecord) -> dict[str, Any]:
-    """``record`` as a JSON document (``schemas/record.schema.json``)."""
-    return {
+    """``record`` as a JSON document (``schemas/record.schema.json``); ``moves`` and
+    ``finished`` are written when the record knows whether its game ended."""
+    document = {
         "format": RECORD_FORMAT,
         "ruleset": {"name": record.ruleset, "fingerprint": record.fingerprint},
         "setup": jsonio.setup_to_json(record.setup),
@@ -96,19 +104,40 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         "actions": [dict(act) for act in record.actions],
         "metadata": dict(record.metadata),
     }
+    if record.finished is not None:
+        document["moves"] = len(record.actions)
+        document["finished"] = record.finished
+    return document
 
 
-def record_from_json(data: Any, game: Game | None = None) -> GameRecord:
+def record_from_json(data: Any, game: Game | None = None, *, unfinished: bool = False) -> GameRecord:
     """The record a JSON document describes; ``RecordError`` when malformed.
 
     With ``game``, the record is also refused unless it was made with the game's ruleset
-    (fingerprint) and its setup fits it; its actions are checked when it is replayed.
+    (fingerprint) and its setup fits it; its actions are checked when it is replayed. A record
+    that lists fewer actions than its ``moves`` (cut off) is refused, unless ``unfinished``:
+    then it is read as the unfinished game of the actions it has (``missing_moves`` says how
+    many are gone).
     """
     jsonio.validate("record", data, "game record")
     if game is not None:
         jsonio.check_ruleset(game, data, "record")
     setup = jsonio.setup_from_json(data["setup"], game)
     ruleset = data["ruleset"]
+    finished = data.get("finished")
+    listed = len(data["actions"])
+    if "moves" in data and data["moves"] != listed:
+        if data["moves"] < listed or not unfinished:
+            raise RecordError(
+                f"the record has {data['moves']} moves but lists {listed}: "
+                + (
+                    f"its last {data['moves'] - listed} are missing (the file was cut off?); "
+                    "replay what is left as an unfinished game with --unfinished"
+                    if data["moves"] > listed
+                    else "it was changed after it was written"
+                )
+            )
+        finished = False
     return GameRecord(
         ruleset["name"],
         ruleset["fingerprint"],
@@ -116,7 +145,13 @@ def record_from_json(data: Any, game: Game | None = None) -> GameRecord:
         tuple(data["actions"]),
         data["seed"],
         data["metadata"],
+        finished,
     )
+
+
+def missing_moves(data: Mapping[str, Any]) -> int:
+    """How many moves a record document's ``moves`` counts beyond the actions it lists."""
+    return max(0, data.get("moves", 0) - len(data.get("actions", ())))
 
 
 def replay_states(game: Game, record: GameRecord) -> Iterator[State]:
@@ -150,6 +185,7 @@ def _replay(
     )
     state = _start(game, record.setup)
     yield state, ()
+    last = len(record.actions) - 1
     for index, data in enumerate(record.actions):
         act = jsonio.action_from_json(
             game, state, data, at=f"$.actions[{index}]", what="game record"
@@ -158,10 +194,26 @@ def _replay(
             if act not in state.legal:
                 _step(game, state, act, index, data)  # raises, saying why
             state, events = game.apply(state, act)
-            yield state, events
         else:
-            state = _step(game, state, act, index, data)
-            yield state, ()
+            state, events = _step(game, state, act, index, data), ()
+        if index == last:
+            _check_finished(game, record, state)
+        yield state, events
+    if last < 0:
+        _check_finished(game, record, state)
+
+
+def _check_finished(game: Game, record: GameRecord, state: State) -> None:
+    """Refuse a record whose ``finished`` disagrees with its replay, before its last state."""
+    if record.finished is None or record.finished == game.is_over(state):
+        return
+    moves = len(record.actions)
+    if record.finished:
+        raise RecordError(
+            f"the record says its game ended, but after its {moves} moves the game goes on "
+            f"(round {state.round}): moves are missing"
+        )
+    raise RecordError(f"the record says its game goes on, but it ended with move {moves}")
 
 
 def _start(game: Game, setup: Setup) -> State:

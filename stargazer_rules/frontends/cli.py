@@ -21,10 +21,11 @@ import attrs
 
 from stargazer_rules import simulation
 from stargazer_rules.analysis.bounds import Bounds
-from stargazer_rules.bots import BotSpecError, bot_names
+from stargazer_rules.bots import MAX_ITERATIONS, BotSpecError, bot_names
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
 from stargazer_rules.formats import records
+from stargazer_rules.formats.signing import SECRET_ENV, StateSigner
 from stargazer_rules.frontends import terminal
 from stargazer_rules.kernel import native
 from stargazer_rules.printing.layout import PAPERS
@@ -56,6 +57,10 @@ DEFAULT_SIM_BOTS = "mcts:200"
 #: ``serve`` listens on loopback unless told otherwise.
 DEFAULT_SERVE_HOST = "127.0.0.1"
 DEFAULT_SERVE_PORT = 8000
+#: ``serve``'s bounds on one request's work (stargazer_rules.frontends.server.service, without importing
+#: Starlette before it is needed).
+DEFAULT_MAX_BOT_ITERATIONS = 1000
+DEFAULT_TIME_LIMIT = 10.0
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -562,6 +567,11 @@ def _add_replay(commands: argparse._SubParsersAction) -> None:
         metavar="DIR",
         help="the ruleset folder (or bundled name) the record was made with (default: the one it names)",
     )
+    parser.add_argument(
+        "--unfinished",
+        action="store_true",
+        help="replay a record whose last moves are missing as the unfinished game it lists (it is refused without)",
+    )
     _add_lang(parser)
     parser.set_defaults(run=run_replay)
 
@@ -569,7 +579,9 @@ def _add_replay(commands: argparse._SubParsersAction) -> None:
 def run_replay(args: argparse.Namespace) -> int:
     """Play a record back (exit 0), or a one-line error (exit 1)."""
     try:
-        game, record = terminal.load_record(args.file, args.ruleset)
+        game, record = terminal.load_record(
+            args.file, args.ruleset, unfinished=args.unfinished, notes=_Prefixed("replay", sys.stderr)
+        )
         return terminal.replay_game(
             game,
             record,
@@ -609,12 +621,50 @@ def _add_serve(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_SERVE_PORT,
         help=f"the port to listen on (default {DEFAULT_SERVE_PORT})",
     )
+    parser.add_argument(
+        "--secret",
+        default=None,
+        help=(
+            f"the key that signs the states the server answers (default ${SECRET_ENV}, else a "
+            "random key for this process); give every process of one site the same"
+        ),
+    )
+    parser.add_argument(
+        "--max-bot-iterations",
+        type=int,
+        default=DEFAULT_MAX_BOT_ITERATIONS,
+        metavar="N",
+        help=f"the most search iterations a bot may spend on one request (default {DEFAULT_MAX_BOT_ITERATIONS})",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=DEFAULT_TIME_LIMIT,
+        metavar="SECONDS",
+        help=f"the most a request may compute before it is answered 503 (default {DEFAULT_TIME_LIMIT:g})",
+    )
     _add_ruleset_argument(parser, positional=False)
     parser.set_defaults(run=run_serve)
 
 
 def run_serve(args: argparse.Namespace) -> int:
     """Serve the API and the page until interrupted; a one-line error without the extra."""
+    if not 0 <= args.port <= 65535:
+        _error("serve", f"--port {args.port} is not a port: give one of 1 to 65535 (0: any free port)")
+        return EXIT_USAGE
+    if not 1 <= args.max_bot_iterations <= MAX_ITERATIONS:
+        _error(
+            "serve",
+            f"--max-bot-iterations {args.max_bot_iterations} is outside 1 to {MAX_ITERATIONS:,} "
+            f"(default {DEFAULT_MAX_BOT_ITERATIONS}, about a second of mcts a request)",
+        )
+        return EXIT_USAGE
+    if not 0 < args.time_limit <= 3600:
+        _error("serve", f"--time-limit {args.time_limit:g} is outside 0 to 3600 seconds (default {DEFAULT_TIME_LIMIT:g})")
+        return EXIT_USAGE
+    if args.secret == "":
+        _error("serve", "--secret is empty: give a secret, or leave the option out for a random one")
+        return EXIT_USAGE
     ruleset = _load_or_report(args.ruleset, "serve")
     if ruleset is None:
         return EXIT_INVALID
@@ -626,8 +676,14 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as error:
         _error("serve", f"{error}; install the server with pip install 'stargazer-rules[serve]'")
         return EXIT_INVALID
+    app = create_app(
+        ruleset,
+        signer=StateSigner.from_environment(args.secret),
+        max_bot_iterations=args.max_bot_iterations,
+        time_limit=args.time_limit,
+    )
     print(f"stargazer serve: {ruleset.name} on http://{args.host}:{args.port}/", file=sys.stderr)
-    uvicorn.run(create_app(ruleset), host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     return 0
 
 
@@ -863,6 +919,19 @@ def _simulate_or_report(
     label: str | None,
 ) -> int:
     """Run one simulation and say how it went on stderr; the exit status (0 when done)."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        _error(command, f"--out {out} is a file, not a folder: name a folder for the run's files")
+        return EXIT_USAGE
+    if args.scheduler is not None:
+        problem = _scheduler_problem(args.scheduler)
+        if problem is not None:
+            _error(command, problem)
+            return EXIT_USAGE
+        _error(
+            command,
+            f"connecting to the Dask scheduler at {args.scheduler} "
+            f"(waiting up to {simulation.runner.SCHEDULER_TIMEOUT:g} s)",
+        )
     _report_engine(ruleset, command, args.engine)
     try:
         result = simulation.run_simulation(
@@ -893,6 +962,17 @@ def _simulate_or_report(
         file=sys.stderr,
     )
     return 0
+
+
+def _scheduler_problem(address: str) -> str | None:
+    """Why ``address`` is not a scheduler address (``tcp://HOST:PORT``), or None."""
+    scheme, sep, rest = address.partition("://")
+    host, colon, port = rest.rpartition(":")
+    if not sep or scheme not in ("tcp", "tls") or not colon or not host:
+        return f"--scheduler {address} is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        return f"--scheduler {address}: {port!r} is not a port of 1 to 65535"
+    return None
 
 
 def _workers_text(workers: int | None) -> str:
@@ -958,6 +1038,17 @@ def _report_engine(ruleset: Ruleset, command: str, engine: str = native.DEFAULT_
 
 def _error(command: str, message: str) -> None:
     print(f"stargazer {command}: {message}", file=sys.stderr)
+
+
+class _Prefixed:
+    """A writer that puts ``stargazer COMMAND: `` in front of what is written to ``stream``."""
+
+    def __init__(self, command: str, stream) -> None:
+        self.command = command
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        return self.stream.write(f"stargazer {self.command}: {text}")
 
 
 def summary(ruleset: Ruleset) -> str:

@@ -668,17 +668,25 @@ def write_record(record: records.GameRecord, path: str | Path) -> None:
 # -- stargazer replay -----------------------------------------------------------------------
 
 
-def load_record(path: str | Path, rules: str | None = None) -> tuple[Game, records.GameRecord]:
+def load_record(
+    path: str | Path, rules: str | None = None, *, unfinished: bool = False, notes: TextIO | None = None
+) -> tuple[Game, records.GameRecord]:
     """The game and record of a record file. The ruleset is ``rules`` (a folder or bundled
     name) when given, else the bundled ruleset the record names. ``ReplayError`` with a
     one-line message when the file cannot be read, its ruleset cannot be found or loaded, or
-    the record does not belong to it (another fingerprint)."""
+    the record does not belong to it (another fingerprint), or lists fewer moves than it says
+    it has; with ``unfinished``, such a record is read as an unfinished game, and a line on
+    ``notes`` says how many moves it lacks."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
         raise ReplayError(f"cannot read {path}: {error.strerror or error}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ReplayError(f"{path} is not a JSON game record: {error}") from None
+    except RecursionError:
+        raise ReplayError(f"{path} is not a game record: its JSON is nested too deeply to read") from None
+    except ValueError:  # json reads integers of up to 4300 digits
+        raise ReplayError(f"{path} is not a game record: it holds a number too long to read (over 4300 digits)") from None
     if rules is None:
         name = data.get("ruleset", {}).get("name") if isinstance(data, dict) and isinstance(data.get("ruleset"), dict) else None
         if not isinstance(name, str):
@@ -694,9 +702,15 @@ def load_record(path: str | Path, rules: str | None = None) -> tuple[Game, recor
     except RulesetError as error:
         raise ReplayError(f"cannot load ruleset {rules}: {error.problems[0]}") from None
     try:
-        record = records.record_from_json(data, game)
+        record = records.record_from_json(data, game, unfinished=unfinished)
     except RecordError as error:
         raise ReplayError(f"{path}: {one_line(error)}") from None
+    missing = records.missing_moves(data)
+    if missing and notes is not None:
+        notes.write(
+            f"{path} lists {len(record.actions)} of its {data['moves']} moves "
+            f"({missing} missing): replayed as an unfinished game\n"
+        )
     return game, record
 
 

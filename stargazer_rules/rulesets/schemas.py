@@ -31,8 +31,8 @@ _NAME = {
     "description": "A name in Japanese and in English.",
     "type": "object",
     "properties": {
-        "ja": {"description": "The Japanese name.", "type": "string", "minLength": 1},
-        "en": {"description": "The English name.", "type": "string", "minLength": 1},
+        "ja": {"description": "The Japanese name.", "type": "string", "minLength": 1, "maxLength": 200},
+        "en": {"description": "The English name.", "type": "string", "minLength": 1, "maxLength": 200},
     },
     "required": ["ja", "en"],
     "additionalProperties": False,
@@ -48,6 +48,7 @@ _CREW_CARD = {
                 "game records name cards by id."
             ),
             "type": "string",
+            "maxLength": 64,
             "pattern": ID_PATTERN,
         },
         "name": {
@@ -58,6 +59,7 @@ _CREW_CARD = {
             "description": "Up to how many cubes the chooser places in the survey step (R7).",
             "type": "integer",
             "minimum": 0,
+            "maximum": 100,
         },
         "always_in_play": {
             "description": (
@@ -73,6 +75,7 @@ _CREW_CARD = {
                 "An empty list is a crew without a skill. See docs/skills.md."
             ),
             "type": "array",
+            "maxItems": 20,
             "items": {"$ref": "#/$defs/effect"},
         },
         "placeholder": {
@@ -107,6 +110,7 @@ def crew_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict
                 "description": "The crew cards, in file order.",
                 "type": "array",
                 "minItems": 1,
+                "maxItems": 200,
                 "items": {"$ref": "#/$defs/crew_card"},
             }
         },

@@ -160,6 +160,29 @@ def _pattern(document: YamlDocument, error: jsonschema.ValidationError) -> list[
     return [document.problem(_path(error), message)]
 
 
+def _maximum(document: YamlDocument, error: jsonschema.ValidationError) -> list[Problem]:
+    found = str(error.instance)
+    shown = found if len(found) <= 30 else f"a {len(found)}-digit number"
+    message = f"expected at most {error.validator_value} (the schema's maximum), found {shown}"
+    return [document.problem(_path(error), message)]
+
+
+def _max_items(document: YamlDocument, error: jsonschema.ValidationError) -> list[Problem]:
+    message = (
+        f"expected at most {error.validator_value} items (the schema's maxItems), "
+        f"found {len(error.instance):,}"
+    )
+    return [document.problem(_path(error), message)]
+
+
+def _max_length(document: YamlDocument, error: jsonschema.ValidationError) -> list[Problem]:
+    message = (
+        f"expected at most {error.validator_value} characters (the schema's maxLength), "
+        f"found {len(error.instance):,}"
+    )
+    return [document.problem(_path(error), message)]
+
+
 def _generic(document: YamlDocument, error: jsonschema.ValidationError) -> list[Problem]:
     return [document.problem(_path(error), error.message)]
 
@@ -169,6 +192,9 @@ _Translator = Callable[[YamlDocument, jsonschema.ValidationError], list[Problem]
 _TRANSLATORS: Mapping[str, _Translator] = {
     "additionalProperties": _additional_properties,
     "enum": _enum,
+    "maxItems": _max_items,
+    "maxLength": _max_length,
+    "maximum": _maximum,
     "minItems": _min_items,
     "minLength": _min_length,
     "minimum": _minimum,

@@ -15,6 +15,7 @@ from typing import Any
 import attrs
 import yaml
 
+from stargazer_rules.rulesets import boundedyaml
 from stargazer_rules.errors import Problem
 
 #: A place inside a document: mapping keys and list indices from the root.
@@ -89,12 +90,22 @@ def load_yaml(path: Path, display: str | None = None) -> YamlDocument:
 
 
 def parse_yaml(text: str, file: str) -> YamlDocument:
-    """Parse YAML ``text`` (one document) as read from ``file``."""
+    """Parse YAML ``text`` (one document) as read from ``file``.
+
+    A document past the bounds of ``boundedyaml`` (size, characters, depth, alias expansion)
+    is refused with that one located problem before anything is built.
+    """
+    bound = boundedyaml.text_problem(text, file)
+    if bound is not None:
+        return YamlDocument(file, None, False, problems=(bound,))
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
         if node is None:
             return YamlDocument(file, None, True, {(): (1, 1)})
+        bound = boundedyaml.expansion_problem(node, file)
+        if bound is not None:
+            return YamlDocument(file, None, False, problems=(bound,))
         reader = _NodeReader(loader, file)
         reader.visit(node, ())
         data = loader.construct_document(node)

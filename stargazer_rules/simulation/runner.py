@@ -34,6 +34,7 @@ from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.formats import jsonio, records
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.simulation import lifeline
 
 __all__ = [
     "GAMES_FILE",
@@ -290,6 +291,7 @@ _WORKER_GAME: Game | None = None
 
 def _init_worker(ruleset: Ruleset) -> None:
     global _WORKER_GAME
+    lifeline.exit_with_parent()  # no orphan playing on after a kill -9 of the run
     _WORKER_GAME = _game_of(ruleset)
 
 
@@ -401,6 +403,10 @@ def run_simulation(
                     write([(entry.index, game_line(play_game(game, entry, lineup, engine)))])
             else:
                 _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write, engine)
+    except KeyboardInterrupt:
+        if path.exists():
+            _trim_to_whole_lines(path)  # keep only whole games: --resume plays the rest
+        raise
     finally:
         if client is not None:
             client.close()
@@ -477,6 +483,10 @@ def _run_pool(
             raise
 
 
+#: Seconds to wait for a Dask scheduler to answer before giving up.
+SCHEDULER_TIMEOUT = 10
+
+
 def _dask_client(address: str) -> Any:
     """A ``distributed.Client`` connected to the scheduler at ``address``."""
     try:
@@ -486,9 +496,11 @@ def _dask_client(address: str) -> Any:
             "--scheduler needs Dask's distributed package: pip install 'stargazer-rules[dask]'"
         ) from None
     try:
-        return distributed.Client(address, timeout="20s")
+        return distributed.Client(address, timeout=f"{SCHEDULER_TIMEOUT}s")
     except (OSError, TimeoutError, ValueError) as error:
-        raise SimulationError(f"cannot reach the Dask scheduler at {address}: {error}") from None
+        raise SimulationError(
+            f"cannot reach the Dask scheduler at {address} (tried for {SCHEDULER_TIMEOUT:g} s): {error}"
+        ) from None
 
 
 def _run_dask(

@@ -6,6 +6,7 @@
 #![allow(clippy::needless_range_loop)]
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -328,20 +329,33 @@ impl KernelBot {
         Ok(KernelBot { bot: Bot::new(kind, seed) })
     }
 
-    /// The bot's choice for the player to move, as (kind, target, count, direction); the
-    /// search runs without the GIL.
-    fn choose<'py>(&mut self, py: Python<'py>, state: &KernelState) -> PyResult<Bound<'py, PyTuple>> {
+    /// The bot's choice for the player to move, as (kind, target, count, direction), or None
+    /// when the search ran past `seconds` (the caller raises its timeout); the search runs
+    /// without the GIL.
+    #[pyo3(signature = (state, seconds=None))]
+    fn choose<'py>(
+        &mut self,
+        py: Python<'py>,
+        state: &KernelState,
+        seconds: Option<f64>,
+    ) -> PyResult<Option<Bound<'py, PyTuple>>> {
+        let deadline = match seconds {
+            Some(s) if s.is_finite() && s >= 0.0 => Some(Instant::now() + Duration::from_secs_f64(s.min(1e6))),
+            Some(_) => return Err(PyValueError::new_err("seconds must be a non-negative number")),
+            None => None,
+        };
         let game = state.game.clone();
         let snapshot = state.state.clone();
         let mut bot = self.bot.clone();
         let (choice, bot) = py.detach(move || {
-            let choice = bot.choose(&game, &snapshot);
+            let choice = bot.choose_until(&game, &snapshot, deadline);
             (choice, bot)
         });
         self.bot = bot;
         match choice {
-            Some(act) => action_to(py, act),
-            None => Err(PyValueError::new_err("the game is over: there is nothing to choose")),
+            Ok(Some(act)) => Ok(Some(action_to(py, act)?)),
+            Ok(None) => Err(PyValueError::new_err("the game is over: there is nothing to choose")),
+            Err(_) => Ok(None),
         }
     }
 }

@@ -12,10 +12,16 @@
 | ``POST /api/bot`` | state, bot, seed | the bot's action, the next position and the events |
 | ``POST /api/score`` | state | the score sheet and the winner line |
 | ``POST /api/record`` | setup, actions | the game record document |
+| ``GET /openapi.json`` | | the OpenAPI 3.1 document of all of these (``openapi``) |
 
 A refused request gets a 4xx JSON body ``{"error": kind, "message": reason, "at": path}``:
 400 for a body that is not JSON, 413 for one over ``MAX_BODY_BYTES``, 404 and 405 for unknown
-routes and methods, 422 for everything the schemas or the rules refuse.
+routes and methods, 422 for everything the schemas or the rules refuse; 503 ``time_limit``
+when a request computes longer than the time limit.
+
+The event loop only reads bodies and writes answers: the schema checks, the rules and the
+bots run in worker threads (at most ``WORKERS`` at a time, the others queue), so that one
+heavy request delays the others by a share of the processor and never blocks them.
 """
 
 from __future__ import annotations
@@ -25,6 +31,8 @@ from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
+import anyio
+import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
@@ -33,41 +41,79 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from stargazer_rules.formats import jsonio
+from stargazer_rules.frontends.server.openapi import openapi_document
 from stargazer_rules.frontends.server.service import (
+    DEFAULT_MAX_BOT_ITERATIONS,
+    DEFAULT_TIME_LIMIT,
     ENDPOINTS,
     RequestError,
     TableService,
     request_schema,
 )
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.formats.signing import StateSigner
 
 #: The largest request body read; a state is a few kilobytes, a long game's record tens.
 MAX_BODY_BYTES = 1024 * 1024
+#: Worker threads running requests at once; the rest wait their turn.
+WORKERS = 4
+#: Seconds past the time limit before a request that has not finished is answered 503 anyway.
+_GRACE = 2.0
 
 STATIC_DIR = Path(__file__).with_name("static")
 
 _ERROR_KINDS = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
 
-def create_app(ruleset: Ruleset) -> Starlette:
-    """The ASGI app serving the JSON API and the page for one ruleset."""
-    service = TableService(ruleset)
+def create_app(
+    ruleset: Ruleset,
+    *,
+    signer: StateSigner | None = None,
+    max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS,
+    time_limit: float | None = DEFAULT_TIME_LIMIT,
+) -> Starlette:
+    """The ASGI app serving the JSON API and the page for one ruleset.
+
+    ``signer`` signs the states (a random key by default), ``max_bot_iterations`` bounds a
+    bot's search and ``time_limit`` the seconds a request may compute (``TableService``).
+    """
+    service = TableService(
+        ruleset, signer=signer, max_bot_iterations=max_bot_iterations, time_limit=time_limit
+    )
+    limiter = anyio.CapacityLimiter(WORKERS)
 
     def post(handler: Callable[[Any], dict[str, Any]]) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
+        def work(body: Any) -> Response:
             try:
-                body = await _read_json(request)
                 return _json(handler(body))
             except RequestError as error:
                 return _json(error.to_json(), error.status)
 
+        async def endpoint(request: Request) -> Response:
+            try:
+                body = await _read_json(request)
+            except RequestError as error:
+                return _json(error.to_json(), error.status)
+            if time_limit is None:
+                return await anyio.to_thread.run_sync(work, body, limiter=limiter)
+            with anyio.move_on_after(time_limit + _GRACE):
+                return await anyio.to_thread.run_sync(work, body, limiter=limiter, abandon_on_cancel=True)
+            error = RequestError(
+                503, "time_limit", f"the request did not finish within this server's time limit of {time_limit:g} s"
+            )
+            return _json(error.to_json(), error.status)
+
         return endpoint
 
+    # Documents that never change are built once, so that the event loop only sends them.
+    ruleset_info = service.ruleset_info()
+    messages = service.messages()
+
     async def get_ruleset(request: Request) -> Response:
-        return _json(service.ruleset_info())
+        return _json(ruleset_info)
 
     async def get_messages(request: Request) -> Response:
-        return _json(service.messages())
+        return _json(messages)
 
     async def get_schema(request: Request) -> Response:
         name = request.path_params["name"]
@@ -78,6 +124,11 @@ def create_app(ruleset: Ruleset) -> Starlette:
         known = ", ".join((*ENDPOINTS, *jsonio.SCHEMA_KINDS))
         return _json({"error": "not_found", "message": f"no schema {name!r}; the schemas are {known}"}, 404)
 
+    document = openapi_document()
+
+    async def get_openapi(request: Request) -> Response:
+        return _json(document)
+
     async def index(request: Request) -> Response:
         return FileResponse(STATIC_DIR / "index.html", headers={"Cache-Control": "no-store"})
 
@@ -86,6 +137,7 @@ def create_app(ruleset: Ruleset) -> Starlette:
         Route("/api/ruleset", get_ruleset),
         Route("/api/messages", get_messages),
         Route("/api/schemas/{name}", get_schema),
+        Route("/openapi.json", get_openapi),
         *(
             Route(f"/api/{name}", post(getattr(service, name)), methods=["POST"])
             for name in ENDPOINTS
@@ -116,6 +168,8 @@ async def _read_json(request: Request) -> Any:
         raise RequestError(400, "bad_json", f"the request body is not JSON: {error}") from None
     except RecursionError:
         raise RequestError(400, "bad_json", "the request body is nested too deeply") from None
+    except ValueError as error:  # an integer longer than Python reads (4300 digits)
+        raise RequestError(400, "bad_json", f"the request body has a number too long to read: {error}") from None
 
 
 def _too_large() -> RequestError:
@@ -129,4 +183,6 @@ def _json(data: Any, status: int = 200) -> Response:
 async def _http_error(request: Request, error: Exception) -> Response:
     assert isinstance(error, HTTPException)
     kind = _ERROR_KINDS.get(error.status_code, "http_error")
-    return _json({"error": kind, "message": f"{error.detail}: {request.method} {request.url.path}"}, error.status_code)
+    body = {"error": kind, "message": f"{error.detail}: {request.method} {request.url.path}"}
+    # A 405 keeps Starlette's Allow header, which lists the methods the route takes (RFC 9110).
+    return JSONResponse(body, status_code=error.status_code, headers=error.headers)

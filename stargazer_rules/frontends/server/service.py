@@ -15,24 +15,28 @@ sheet, so that a front end can draw everything from one response.
 
 from __future__ import annotations
 
+import copy
 import functools
+import itertools
 import json
 import random
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import attrs
 import jsonschema
 import referencing
 import referencing.jsonschema
 import yaml
 
-from stargazer_rules.bots import BotSpecError, bot_names, make_bot
+from stargazer_rules.bots import BotSpecError, BotTimeout, bot_names, make_bot, parse_spec, time_limit
 from stargazer_rules.engine.events import Event
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.table import State
 from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
 from stargazer_rules.formats import jsonio, records
+from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.text import messages, reports
@@ -49,6 +53,13 @@ _SCHEMAS_DIR = Path(__file__).with_name("schemas")
 _REQUEST_URN = "urn:stargazer-rules:schemas:api:{}.request.schema.json"
 _LIBRARY_URN = "urn:stargazer-rules:schemas:{}.schema.json"
 _MAX_REPORTED = 20
+#: A body's schema check stops after this many errors (a cap, not all of a huge body).
+_MAX_CHECKED = 50
+#: ``--max-bot-iterations``: the most search iterations a bot may spend on one request by
+#: default; mcts:1000 takes about a second a decision on one core.
+DEFAULT_MAX_BOT_ITERATIONS = 1000
+#: ``--time-limit``: the seconds one request may compute before it is answered 503.
+DEFAULT_TIME_LIMIT = 10.0
 #: A seed drawn by the server when a new game names none: small enough for any JSON reader.
 _MAX_DRAWN_SEED = 2**31 - 1
 
@@ -103,10 +114,20 @@ def _validator(endpoint: str) -> Any:
     return jsonio.StrictValidator(request_schema(endpoint), registry=_registry())
 
 
-def _check_body(endpoint: str, body: Any) -> Mapping[str, Any]:
-    """``body`` if it fits the endpoint's schema; else 422 listing every problem at its path."""
+@functools.cache
+def _signed_validator(endpoint: str) -> Any:
+    """The endpoint's validator for a body whose state is signed: the state is not checked again."""
+    contents = copy.deepcopy(request_schema(endpoint))
+    contents["properties"]["state"] = {"type": "object"}
+    return jsonio.StrictValidator(contents, registry=_registry())
+
+
+def _check_body(endpoint: str, body: Any, signed: bool = False) -> Mapping[str, Any]:
+    """``body`` if it fits the endpoint's schema; else 422 listing the problems at their paths
+    (the first ``_MAX_CHECKED`` found: the check stops there)."""
+    validator = _signed_validator(endpoint) if signed else _validator(endpoint)
     errors = sorted(
-        _validator(endpoint).iter_errors(body),
+        itertools.islice(validator.iter_errors(body), _MAX_CHECKED),
         key=lambda error: ([str(part) for part in error.absolute_path], error.message),
     )
     problems: list[str] = []
@@ -120,6 +141,8 @@ def _check_body(endpoint: str, body: Any) -> Mapping[str, Any]:
         lines += [f"  {problem}" for problem in problems[:_MAX_REPORTED]]
         if count > _MAX_REPORTED:
             lines.append(f"  ... and {count - _MAX_REPORTED} more")
+        if len(errors) >= _MAX_CHECKED:
+            lines.append(f"  (the check stops after {_MAX_CHECKED} errors)")
         raise RequestError(422, "invalid_request", "\n".join(lines))
     assert isinstance(body, Mapping)
     return body
@@ -130,23 +153,42 @@ def _plain_message(error: jsonschema.ValidationError) -> str:
         allowed = error.schema.get("properties", {})
         extra = sorted(key for key in error.instance if key not in allowed)
         noun = "property" if len(extra) == 1 else "properties"
-        return f"unexpected {noun} {', '.join(map(repr, extra))} (expected: {', '.join(sorted(allowed))})"
+        return jsonio.short_message(
+            f"unexpected {noun} {', '.join(map(repr, extra))} (expected: {', '.join(sorted(allowed))})"
+        )
     if error.validator == "oneOf" and error.context:
         # A union such as an action: report the branch that came closest.
         best = jsonschema.exceptions.best_match(error.context)
-        return f"{best.json_path}: {best.message}" if best.json_path != error.json_path else best.message
-    return error.message
+        message = jsonio.short_message(jsonio.bound_message(best) or best.message)
+        return f"{best.json_path}: {message}" if best.json_path != error.json_path else message
+    return jsonio.short_message(jsonio.bound_message(error) or error.message)
 
 
 # -- the service --------------------------------------------------------------------------
 
 
 class TableService:
-    """The API over one ruleset; every method takes and returns plain JSON."""
+    """The API over one ruleset; every method takes and returns plain JSON.
 
-    def __init__(self, ruleset: Ruleset) -> None:
+    ``signer`` signs the states it answers and checks those sent back (``signing``; a random
+    key by default), ``max_bot_iterations`` bounds a bot's search per request, and
+    ``time_limit`` (seconds, or None) is the most a bot may think before the request is
+    answered 503.
+    """
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        *,
+        signer: StateSigner | None = None,
+        max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS,
+        time_limit: float | None = DEFAULT_TIME_LIMIT,
+    ) -> None:
         self.ruleset = ruleset
         self.game = Game(ruleset)
+        self.signer = signer if signer is not None else StateSigner()
+        self.max_bot_iterations = max_bot_iterations
+        self.time_limit = time_limit
 
     # -- documents without a body ----------------------------------------------------------
 
@@ -181,7 +223,7 @@ class TableService:
 
     def new(self, body: Any) -> dict[str, Any]:
         """A new game from players and a seed, or from an explicit setup: the setup and the position."""
-        body = _check_body("new", body)
+        body, _signed = self._read("new", body)
         dealt = [key for key in ("players", "seed", "start_player") if key in body]
         if "setup" in body:
             if dealt:
@@ -214,8 +256,8 @@ class TableService:
 
     def legal(self, body: Any) -> dict[str, Any]:
         """The legal actions of a state, each described in ``lang`` (default en)."""
-        body = _check_body("legal", body)
-        state = self._state(body)
+        body, signed = self._read("legal", body)
+        state = self._state(body, signed)
         lang = body.get("lang", "en")
         return {
             "current_player": self.game.current_player(state),
@@ -231,8 +273,8 @@ class TableService:
 
     def apply(self, body: Any) -> dict[str, Any]:
         """Play the body's action: the new position and the events, as JSON and in both languages."""
-        body = _check_body("apply", body)
-        state = self._state(body)
+        body, signed = self._read("apply", body)
+        state = self._state(body, signed)
         try:
             act = jsonio.action_from_json(self.game, state, body["action"])
         except RecordError as error:
@@ -246,14 +288,35 @@ class TableService:
 
     def bot(self, body: Any) -> dict[str, Any]:
         """The action the bot picks for the current player, described, then played as ``apply``."""
-        body = _check_body("bot", body)
-        state = self._state(body)
+        body, signed = self._read("bot", body)
+        state = self._state(body, signed)
         try:
+            kind, params = parse_spec(body["bot"])
             bot = make_bot(body["bot"], body["seed"])
         except BotSpecError as error:
             raise RequestError(422, "unknown_bot", str(error), at="$.bot") from None
+        iterations = params.get("iterations", 0)
+        if iterations > self.max_bot_iterations:
+            raise RequestError(
+                422,
+                "bot_budget",
+                f"bot {bot.spec} asks for {iterations} iterations a decision; this server allows "
+                f"at most {self.max_bot_iterations} (--max-bot-iterations): "
+                f"try {kind}:{self.max_bot_iterations}",
+                at="$.bot",
+            )
         self._not_over(state)
-        act = bot.choose(self.game, state)
+        try:
+            with time_limit(self.time_limit):
+                act = bot.choose(self.game, state)
+        except BotTimeout:
+            raise RequestError(
+                503,
+                "time_limit",
+                f"bot {bot.spec} did not choose within this server's time limit of "
+                f"{self.time_limit:g} s; ask for fewer iterations",
+                at="$.bot",
+            ) from None
         following, events = self.game.apply(state, act)
         return {
             "bot": bot.spec,
@@ -266,12 +329,12 @@ class TableService:
 
     def score(self, body: Any) -> dict[str, Any]:
         """The state's score sheet (final or provisional) and who wins it, in both languages."""
-        body = _check_body("score", body)
-        return self._score(self._state(body))
+        body, signed = self._read("score", body)
+        return self._score(self._state(body, signed))
 
     def record(self, body: Any) -> dict[str, Any]:
         """The game record of a setup and its actions, checked by replaying every action."""
-        body = _check_body("record", body)
+        body, _signed = self._read("record", body)
         document = {
             "format": records.RECORD_FORMAT,
             "ruleset": {"name": self.ruleset.name, "fingerprint": self.ruleset.fingerprint},
@@ -282,18 +345,52 @@ class TableService:
         }
         try:
             record = records.record_from_json(document, self.game)
-            records.final_state(self.game, record)
+            final = records.final_state(self.game, record)
         except RecordError as error:
             raise RequestError(422, "invalid_record", str(error)) from None
-        return records.record_to_json(record)
+        return records.record_to_json(attrs.evolve(record, finished=self.game.is_over(final)))
 
     # -- helpers ---------------------------------------------------------------------------
 
-    def _state(self, body: Mapping[str, Any]) -> State:
+    def _read(self, endpoint: str, body: Any) -> tuple[Mapping[str, Any], bool]:
+        """The body checked against its schema, and whether its state carries this server's
+        signature. A signature that does not match is refused before anything else is read."""
+        signed = isinstance(body, Mapping) and "signature" in body and "state" in body
+        if signed and not self.signer.verify(body["state"], body["signature"]):
+            raise RequestError(
+                422,
+                "invalid_state",
+                "the state does not match its signature: it was changed after this server "
+                "issued it, or another server (another secret) signed it",
+                at="$.signature",
+            )
+        return _check_body(endpoint, body, signed), signed
+
+    def _state(self, body: Mapping[str, Any], signed: bool) -> State:
+        """The body's state: a signed one rebuilt without re-deriving it; an unsigned one
+        checked in full, and refused when it claims what its board cannot prove."""
+        data = body["state"]
         try:
-            return jsonio.state_from_json(self.game, body["state"])
+            state = jsonio.state_from_json(self.game, data, trusted=signed)
         except RecordError as error:
             raise RequestError(422, "invalid_state", str(error), at="$.state") from None
+        except (KeyError, TypeError, ValueError, IndexError) as error:
+            # Only a signed state is read unchecked: one signed with this secret by a server
+            # whose state form differed. Refused like any unreadable state, never a 500.
+            raise RequestError(
+                422, "invalid_state", f"this signed state cannot be read here ({error!r}): start a new game", at="$.state"
+            ) from None
+        unproven = [] if signed else jsonio.unproven_values(data)
+        if unproven:
+            raise RequestError(
+                422,
+                "unsigned_state",
+                f"this unsigned state claims what its board cannot prove ({'; '.join(unproven)}): "
+                "send it back with the signature this server answered with it, "
+                "or rebuild the game from its record",
+                at="$.state",
+            )
+        return state
 
     def _not_over(self, state: State) -> None:
         if self.game.is_over(state):
@@ -303,8 +400,10 @@ class TableService:
 
     def _position(self, state: State) -> dict[str, Any]:
         game = self.game
+        data = jsonio.state_to_json(game, state)
         return {
-            "state": jsonio.state_to_json(game, state),
+            "state": data,
+            "signature": self.signer.sign(data),
             "current_player": game.current_player(state),
             "over": game.is_over(state),
             "legal": [

@@ -5,6 +5,8 @@
 //!
 //! Nodes live in one arena; a node's children are contiguous, created at once on expansion.
 
+use std::time::Instant;
+
 use super::evaluation::rewards;
 use crate::game::Game;
 use crate::rng::Rng;
@@ -52,11 +54,24 @@ struct Node {
     rewards: [f64; MAX_PLAYERS],
 }
 
+/// The most nodes one search keeps (each holds a state of about a kilobyte): past it leaves are
+/// no longer expanded and the search goes on over the tree it has, so that no budget, however
+/// large, can exhaust the memory.
+pub const MAX_TREE_NODES: usize = 300_000;
+
+/// A search that ran past its deadline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TimedOut {
+    /// The iterations done before the deadline.
+    pub iterations: u32,
+}
+
 struct Search<'a> {
     game: &'a Game,
     params: &'a MctsParams,
     rng: &'a mut Rng,
     nodes: Vec<Node>,
+    deadline: Option<Instant>,
 }
 
 impl Search<'_> {
@@ -141,20 +156,31 @@ impl Search<'_> {
         best_state
     }
 
-    fn run(&mut self) -> Action {
+    fn run(&mut self) -> Result<Action, TimedOut> {
         let params = *self.params;
         self.expand(0);
         let root_visits: u32 = self.children(0).map(|i| self.nodes[i].visits).sum();
         self.nodes[0].visits = root_visits;
         let expand_after = params.prior; // a node is expanded on its second real visit
         let mut path: Vec<usize> = Vec::with_capacity(64);
-        for _ in 0..params.iterations {
+        for iteration in 0..params.iterations {
+            if iteration % 16 == 0 {
+                if let Some(deadline) = self.deadline {
+                    if Instant::now() > deadline {
+                        return Err(TimedOut { iterations: iteration });
+                    }
+                }
+            }
             let mut index = 0usize;
             path.clear();
             path.push(0);
             loop {
                 if !self.nodes[index].expanded {
-                    if self.nodes[index].visits <= expand_after || self.nodes[index].state.legal.is_empty() {
+                    let node = &self.nodes[index];
+                    if node.visits <= expand_after
+                        || node.state.legal.is_empty()
+                        || self.nodes.len() + node.state.legal.len() > MAX_TREE_NODES
+                    {
                         break;
                     }
                     self.expand(index);
@@ -202,7 +228,7 @@ impl Search<'_> {
                 best = Some((key.0, key.1, c.action));
             }
         }
-        best.expect("the root has children").2
+        Ok(best.expect("the root has children").2)
     }
 
     fn children(&self, index: usize) -> std::ops::Range<usize> {
@@ -211,9 +237,16 @@ impl Search<'_> {
     }
 }
 
-/// The MCTS choice among `state.legal` (two or more) for the player to move.
-pub fn choose(game: &Game, state: &State, params: &MctsParams, rng: &mut Rng) -> Action {
-    let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024) };
+/// The MCTS choice among `state.legal` (two or more) for the player to move, or `TimedOut`
+/// when `deadline` passes first.
+pub fn choose(
+    game: &Game,
+    state: &State,
+    params: &MctsParams,
+    rng: &mut Rng,
+    deadline: Option<Instant>,
+) -> Result<Action, TimedOut> {
+    let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024), deadline };
     let root = search.node(state.clone(), Action::new(Kind::PickCrew, -1));
     search.nodes.push(root);
     search.run()

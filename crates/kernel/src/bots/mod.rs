@@ -12,7 +12,9 @@ use crate::rng::Rng;
 use crate::state::{Action, State};
 
 pub use greedy::GreedyParams;
-pub use mcts::{MctsParams, Rollout};
+pub use mcts::{MctsParams, Rollout, TimedOut};
+
+use std::time::Instant;
 
 /// Which bot, with its parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,15 +39,21 @@ impl Bot {
 
     /// One of `state.legal` for the player to move; None when the game is over.
     pub fn choose(&mut self, game: &Game, state: &State) -> Option<Action> {
-        match state.legal.len() {
+        self.choose_until(game, state, None).unwrap_or_else(|_| unreachable!("no deadline"))
+    }
+
+    /// `choose`, or `TimedOut` when the search runs past `deadline` (only MCTS searches long
+    /// enough to check; a greedy decision takes well under a millisecond).
+    pub fn choose_until(&mut self, game: &Game, state: &State, deadline: Option<Instant>) -> Result<Option<Action>, TimedOut> {
+        Ok(match state.legal.len() {
             0 => None,
             1 => Some(state.legal[0]),
             n => Some(match self.kind {
                 BotKind::Random => state.legal[self.rng.below(n)],
                 BotKind::Greedy(params) => greedy::choose(game, state, &params, &mut self.rng),
-                BotKind::Mcts(params) => mcts::choose(game, state, &params, &mut self.rng),
+                BotKind::Mcts(params) => mcts::choose(game, state, &params, &mut self.rng, deadline)?,
             }),
-        }
+        })
     }
 }
 

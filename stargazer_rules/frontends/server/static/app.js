@@ -119,7 +119,7 @@ async function continueGame() {
       render();
       await sleep(app.delay);
       if (generation !== app.generation) return;
-      const result = await api("/api/bot", { state: position.state, bot: spec, seed: botSeed() });
+      const result = await api("/api/bot", { state: position.state, signature: position.signature, bot: spec, seed: botSeed() });
       if (generation !== app.generation) return;
       app.history.push({ position: result, action: result.action, actor: seat, human: false, events: result.events });
     }
@@ -140,7 +140,7 @@ async function play(index) {
   app.phase = "busy";
   document.body.dataset.phase = app.phase;
   try {
-    const result = await api("/api/apply", { state: position.state, action: choice.action });
+    const result = await api("/api/apply", { state: position.state, signature: position.signature, action: choice.action });
     app.history.push({
       position: result, action: choice.action, actor: position.current_player, human: true, events: result.events,
     });

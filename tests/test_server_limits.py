@@ -1,0 +1,182 @@
+"""No request can hold the server: bounded schema checks, bounded bots, work off the event loop,
+and a clean 4xx for numbers and arrays past any game's size (issue 9, reproductions 1, 2 and 4)."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import httpx2 as httpx
+import pytest
+from starlette.testclient import TestClient
+
+from stargazer_rules import load_ruleset
+from stargazer_rules.frontends.cli import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_TIME_LIMIT, main
+from stargazer_rules.frontends.server import create_app, service
+from stargazer_rules.formats.signing import StateSigner
+
+SIGNER = StateSigner("limits")
+
+
+@pytest.fixture(scope="module")
+def ruleset():
+    return load_ruleset("draft7")
+
+
+@pytest.fixture(scope="module")
+def client(ruleset):
+    with TestClient(create_app(ruleset, signer=SIGNER), raise_server_exceptions=False) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def position(client):
+    response = client.post("/api/new", json={"players": 4, "seed": 7})
+    assert response.status_code == 200
+    return response.json()
+
+
+def _timed(client, endpoint, body):
+    start = time.perf_counter()
+    response = client.post(f"/api/{endpoint}", json=body)
+    return response, time.perf_counter() - start
+
+
+def test_a_legal_list_of_30000_strings_is_refused_at_once(client, position):
+    """Reproduction 1: a state whose legal holds 30,000 strings is a quick 422 naming the bound."""
+    state = {**position["state"], "legal": ["x" * 4] * 30000}
+    response, seconds = _timed(client, "legal", {"state": state})
+    assert response.status_code == 422
+    message = response.json()["message"]
+    assert "  $.state.legal: has 30000 items, more than the 20000 allowed (maxItems)\n" in message
+    assert message.endswith("  (the check stops after 50 errors)")
+    assert len(message) < 2000
+    assert seconds < 2
+
+
+def test_a_hundred_thousand_seats_are_refused_at_once(client, position):
+    """Reproduction 1: "seats": [1]*100000 on apply is a quick 422, not minutes and gigabytes."""
+    state = {**position["state"], "seats": [1] * 100000}
+    response, seconds = _timed(client, "apply", {"state": state, "action": position["legal"][0]["action"]})
+    assert response.status_code == 422
+    assert response.json()["error"] == "invalid_request"
+    assert seconds < 2
+
+
+def test_an_absurd_bot_budget_is_refused_before_the_bot_starts(client, position):
+    """Reproduction 2: mcts:1000000000000 is a 422 naming the bound; mcts:20000 is over this server's."""
+    body = {"state": position["state"], "signature": position["signature"], "seed": 1}
+    response, seconds = _timed(client, "bot", {**body, "bot": "mcts:1000000000000"})
+    assert response.status_code == 422
+    assert response.json()["error"] == "unknown_bot"
+    assert "is not an integer from 1 to 1,000,000 (try mcts:400" in response.json()["message"]
+    response, seconds = _timed(client, "bot", {**body, "bot": "mcts:20000"})
+    assert response.status_code == 422
+    assert response.json() == {
+        "error": "bot_budget",
+        "message": "bot mcts:c=0.7,depth=16,iterations=20000,prior=3,rollout=full,scale=4.0 asks for 20000 "
+        "iterations a decision; this server allows at most 1000 (--max-bot-iterations): try mcts:1000",
+        "at": "$.bot",
+    }
+    assert seconds < 1
+
+
+def test_a_bot_past_the_time_limit_is_a_503(ruleset, position):
+    """A bot that cannot finish within --time-limit is answered 503 time_limit, promptly."""
+    app = create_app(ruleset, signer=SIGNER, max_bot_iterations=1_000_000, time_limit=0.3)
+    with TestClient(app, raise_server_exceptions=False) as client:
+        body = {"state": position["state"], "signature": position["signature"], "seed": 1, "bot": "mcts:1000000"}
+        response, seconds = _timed(client, "bot", body)
+    assert response.status_code == 503
+    assert response.json()["error"] == "time_limit"
+    assert "time limit of 0.3 s" in response.json()["message"]
+    assert seconds < 2
+
+
+def test_one_heavy_request_does_not_stop_another_client(ruleset, position):
+    """While one client's bot thinks for a second, another client's GET answers in a fraction of it."""
+
+    async def scenario() -> tuple[float, float]:
+        app = create_app(ruleset, signer=SIGNER, max_bot_iterations=1_000_000, time_limit=1.0)
+        transport = httpx.ASGITransport(app=app)
+        async with httpx.AsyncClient(transport=transport, base_url="http://test") as client:
+            body = {"state": position["state"], "signature": position["signature"], "seed": 1, "bot": "mcts:1000000"}
+            start = time.perf_counter()
+            heavy = asyncio.ensure_future(client.post("/api/bot", json=body))
+            await asyncio.sleep(0.1)
+            light_start = time.perf_counter()
+            answer = await client.get("/api/schemas/new")
+            light = time.perf_counter() - light_start
+            assert answer.status_code == 200
+            assert (await heavy).status_code == 503
+            return light, time.perf_counter() - start
+
+    light, heavy = asyncio.run(scenario())
+    assert heavy > 0.9
+    assert light < 0.5
+
+
+def test_a_5000_digit_seed_is_a_400_not_a_500(client):
+    """Reproduction 4: an integer Python will not read is a 400 bad_json; a long one it reads, a 422."""
+    response = client.post("/api/new", content='{"players": 3, "seed": ' + "9" * 5000 + "}", headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"] == "bad_json"
+    assert "number too long" in response.json()["message"]
+    response = client.post("/api/new", json={"players": 3, "seed": 10**100})
+    assert response.status_code == 422
+    assert "  $.seed: a 101-digit number is over the maximum of 9223372036854775807" in response.json()["message"]
+
+
+def test_the_command_line_and_the_server_share_their_defaults():
+    """stargazer serve's defaults are the server's own (the CLI keeps a copy to load fast)."""
+    assert (DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_TIME_LIMIT) == (service.DEFAULT_MAX_BOT_ITERATIONS, service.DEFAULT_TIME_LIMIT)
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--port", "99999"], "stargazer serve: --port 99999 is not a port: give one of 1 to 65535 (0: any free port)"),
+        (["--port", "-1"], "stargazer serve: --port -1 is not a port: give one of 1 to 65535 (0: any free port)"),
+        (["--max-bot-iterations", "0"], "stargazer serve: --max-bot-iterations 0 is outside 1 to 1,000,000"),
+        (["--time-limit", "0"], "stargazer serve: --time-limit 0 is outside 0 to 3600 seconds (default 10)"),
+        (["--secret", ""], "stargazer serve: --secret is empty: give a secret, or leave the option out for a random one"),
+    ],
+)
+def test_serve_refuses_bad_values_in_one_line(capsys, argv, message):
+    """Each bad serve option is one line on stderr and exit 2, before anything listens."""
+    assert main(["serve", *argv]) == 2
+    err = capsys.readouterr().err
+    assert len(err.splitlines()) == 1
+    assert err.startswith(message)
+
+
+def test_the_request_schemas_bound_every_array_and_integer():
+    """Every array in a request schema (and the library schemas it uses) has maxItems, every integer a maximum."""
+    from stargazer_rules.formats import jsonio
+
+    missing = []
+
+    def walk(node, where):
+        if isinstance(node, dict):
+            types = node.get("type")
+            types = types if isinstance(types, list) else [types]
+            if "array" in types and "maxItems" not in node:
+                missing.append(where)
+            if "integer" in types and "maximum" not in node:
+                missing.append(where)
+            for key, value in node.items():
+                walk(value, f"{where}/{key}")
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, f"{where}[{index}]")
+
+    for endpoint in service.ENDPOINTS:
+        walk(service.request_schema(endpoint), endpoint)
+    for kind in ("state", "action", "setup", "record"):
+        walk(jsonio.schema(kind), kind)
+    assert missing == []
+    # jsonschema checks keywords in their order: a bound before "items" refuses a long list
+    # before its items are read.
+    for name in ("legal", "seats", "planets", "crew"):
+        keywords = list(jsonio.schema("state")["properties"][name])
+        assert keywords.index("maxItems") < keywords.index("items"), name
