@@ -90,6 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play_random(commands)
     _add_simulate(commands)
     _add_compare(commands)
+    _add_diff(commands)
     _add_report(commands)
     _add_play(commands)
     _add_replay(commands)
@@ -382,7 +383,8 @@ def run_compare(args: argparse.Namespace) -> int:
         analysis.write_report(analysis.summarize(games, ruleset=ruleset, bounds=args.bounds), Path(folder))
         runs.append(games)
     comparison = analysis.compare_summaries(
-        runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds
+        runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds,
+        ruleset_a=first, ruleset_b=second,
     )
     analysis.write_comparison(comparison, Path(out))
     print(analysis.terminal_comparison(comparison))
@@ -390,6 +392,40 @@ def run_compare(args: argparse.Namespace) -> int:
         f"\nwritten: {os.path.join(out, 'comparison.json')}, {os.path.join(out, 'comparison.html')}; "
         f"each ruleset's report in {folders[0]} and {folders[1]}"
     )
+    return 0
+
+
+def _add_diff(commands: argparse._SubParsersAction) -> None:
+    names = ", ".join(bundled_ruleset_names())
+    parser = commands.add_parser(
+        "diff",
+        help="list what differs between two rulesets, card by card and knob by knob",
+        description=(
+            "Compare ruleset A with ruleset B without playing: every knob, setup, colour, "
+            "planet and crew card added, removed or changed (old -> new)."
+        ),
+    )
+    parser.add_argument("a", metavar="A", help=f"the first ruleset: a folder or a bundled name ({names})")
+    parser.add_argument("b", metavar="B", help="the second ruleset")
+    parser.add_argument("--json", action="store_true", help="print the changes as a JSON list")
+    parser.set_defaults(run=run_diff)
+
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    """Print the rules diff of A and B; one-line errors for a ruleset that does not load."""
+    from stargazer_rules.rulesets.diff import diff_rulesets, format_changes
+
+    first = _load_or_report(args.a, "diff")
+    second = _load_or_report(args.b, "diff") if first is not None else None
+    if first is None or second is None:
+        return EXIT_INVALID
+    changes = diff_rulesets(first, second)
+    if args.json:
+        print(json.dumps([change.to_json() for change in changes], ensure_ascii=False, indent=2))
+    else:
+        print(f"A = {first.name} ({first.fingerprint[:12]}), B = {second.name} ({second.fingerprint[:12]})")
+        print("\n".join(format_changes(changes)))
     return 0
 
 
