@@ -34,6 +34,7 @@ from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
+from stargazer_rules.simulation import cache
 from stargazer_rules.text import reports
 from stargazer_rules.text.messages import LANGS, label
 
@@ -832,6 +833,20 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
             "(without it the file is started afresh)"
         ),
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=(
+            "play every game again, even when OUT or the cache holds a finished run with the same "
+            "ruleset, players, lineup, seed, engine and library version (reused by default)"
+        ),
+    )
+    parser.add_argument(
+        "--cache",
+        default=None,
+        metavar="DIR",
+        help="also reuse runs from, and keep finished runs in, this folder (default: $STARGAZER_CACHE, if set)",
+    )
     _add_bound_option(parser)
 
 
@@ -900,6 +915,22 @@ def _simulate_or_report(
     reason = native.fallback_reason(ruleset) if args.engine == "native" else None
     if reason is not None:
         print(f"stargazer {command}: warning: {ruleset.name} runs on the Python engine: {reason}", file=sys.stderr)
+    identity = cache.run_identity(
+        ruleset.name, ruleset.fingerprint, args.players, lineup, args.seed, native.engine_for(ruleset, args.engine)
+    )
+    cache_dir = cache.cache_folder(args.cache)
+    reuse = None
+    if not args.no_cache and not args.resume:
+        try:
+            reuse = cache.prepare(out, identity, args.games, cache_dir)
+        except OSError as error:
+            _error(command, str(error))
+            return EXIT_INVALID
+        if reuse is not None:
+            print(f"{ruleset.name}: {reuse.describe()}", file=sys.stderr)
+            if reuse.complete:
+                cache.store(out, identity, cache_dir)
+                return 0
     try:
         result = simulation.run_simulation(
             ruleset,
@@ -910,7 +941,7 @@ def _simulate_or_report(
             seed=args.seed,
             workers=args.workers,
             scheduler=args.scheduler,
-            resume=args.resume,
+            resume=args.resume or reuse is not None,
             label=label,
             engine=args.engine,
         )
@@ -928,6 +959,10 @@ def _simulate_or_report(
         f"({result.games_per_second:.1f} games/s, {result.engine} engine) on {where} -> {result.games_file}",
         file=sys.stderr,
     )
+    try:
+        cache.store(out, identity, cache_dir)
+    except OSError as error:
+        _error(command, f"warning: the run was not kept in the cache: {error}")
     return 0
 
 
