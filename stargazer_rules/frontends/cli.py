@@ -130,7 +130,8 @@ def run_validate(args: argparse.Namespace) -> int:
         _print_problems(error, shown)
         return EXIT_INVALID
     print(f"{shown}: valid — {summary(ruleset)}")
-    for warning in ruleset_warnings(ruleset):
+    borrowed = drafts.borrowed_title(ruleset)
+    for warning in ruleset_warnings(ruleset) + ([borrowed] if borrowed else []):
         print(f"warning: {warning}")
     return 0
 
@@ -191,7 +192,10 @@ def _add_new_draft(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--name",
         default=None,
-        help="the new ruleset's name in rules.yaml (default: DEST's folder name)",
+        help=(
+            "the new ruleset's name in rules.yaml (default: DEST's folder name); the title in both "
+            "languages follows it (draft8: 'Stargazer draft 8', 'スターゲイザー 草案８')"
+        ),
     )
     parser.set_defaults(run=run_new_draft)
 
@@ -212,7 +216,8 @@ def run_new_draft(args: argparse.Namespace) -> int:
     dest = args.dest
     print(f"{dest}: {ruleset.name}, copied from {source} — {summary(ruleset)}")
     print(
-        f"next: edit {os.path.join(dest, 'rules.yaml')} (the title too), planets.yaml and crew.yaml; "
+        f"title: {ruleset.title.en} / {ruleset.title.ja}\n"
+        f"next: edit {os.path.join(dest, 'rules.yaml')}, planets.yaml and crew.yaml; "
         f"'stargazer validate {dest}'; 'stargazer compare {source} {dest}'"
     )
     return 0
