@@ -34,7 +34,7 @@ from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
-from stargazer_rules.simulation import cache
+from stargazer_rules.simulation import cache, estimate
 from stargazer_rules.text import reports
 from stargazer_rules.text.messages import LANGS, label
 
@@ -359,6 +359,21 @@ def _add_compare(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("a", metavar="A", help=f"the first ruleset: a folder or a bundled name ({names})")
     parser.add_argument("b", metavar="B", help="the second ruleset, the one compared with A")
     _add_simulation_options(parser, default_out="comparison-A-B-Np")
+    parser.add_argument(
+        "--until-decided",
+        action="store_true",
+        help=(
+            "play in batches of --games per ruleset and stop as soon as the verdict is decided, "
+            "spending the error rate over the looks (O'Brien-Fleming alpha spending); prints each look"
+        ),
+    )
+    parser.add_argument(
+        "--max-games",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="with --until-decided, the most games per ruleset (default 4 x --games)",
+    )
     parser.set_defaults(run=run_compare)
 
 
@@ -377,10 +392,16 @@ def run_compare(args: argparse.Namespace) -> int:
     if names[0] == names[1]:
         names = (f"{names[0]}-a", f"{names[1]}-b")
     folders = [os.path.join(out, name) for name in names]
-    for ruleset, folder, name in zip((first, second), folders, names, strict=True):
-        status = _simulate_or_report(ruleset, folder, lineup, args, command, label=name)
-        if status:
-            return status
+    looks: list[dict] = []
+    max_games = args.max_games or 4 * args.games
+    for games in _batches(args.games, max_games, args.players) if args.until_decided else [args.games]:
+        args.games = games
+        for ruleset, folder, name in zip((first, second), folders, names, strict=True):
+            status = _simulate_or_report(ruleset, folder, lineup, args, command, label=name)
+            if status:
+                return status
+        if args.until_decided and _look_and_stop(folders, looks, max_games, args):
+            break
     from stargazer_rules import analysis
 
     runs = []
@@ -392,6 +413,10 @@ def run_compare(args: argparse.Namespace) -> int:
         runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds,
         ruleset_a=first, ruleset_b=second,
     )
+    if looks:
+        from stargazer_rules.analysis import sequential
+
+        sequential.apply_looks(comparison, looks, looks[-1]["max_games"])
     analysis.write_comparison(comparison, Path(out))
     print(analysis.terminal_comparison(comparison))
     print(
@@ -399,6 +424,30 @@ def run_compare(args: argparse.Namespace) -> int:
         f"each ruleset's report in {folders[0]} and {folders[1]}"
     )
     return 0
+
+
+def _batches(games: int, max_games: int, players: int) -> list[int]:
+    """The games per ruleset at each look of --until-decided: games, 2 x games, ... up to max."""
+    step = -(-games // players) * players
+    most = -(-max_games // players) * players
+    return [min(step * k, most) for k in range(1, -(-most // step) + 1)]
+
+
+def _look_and_stop(folders: Sequence[str], looks: list[dict], max_games: int, args: argparse.Namespace) -> bool:
+    """One look of --until-decided (printed on stderr); True when the verdict is decided."""
+    from stargazer_rules.analysis import sequential
+
+    games_a, games_b = (simulation.read_games(os.path.join(folder, simulation.GAMES_FILE)) for folder in folders)
+    rows_a, rows_b = sequential.paired_rows(games_a, games_b)
+    most = -(-max_games // args.players) * args.players
+    result = sequential.look(
+        rows_a, rows_b, max_games=most, previous_games=looks[-1]["games"] if looks else 0,
+        confidence=args.bounds.confidence, margin=args.bounds.equivalence_margin,
+    )
+    result["max_games"] = most
+    looks.append(result)
+    print(sequential.look_text(len(looks), result), file=sys.stderr)
+    return result["decision"] != "continue"
 
 
 def _add_diff(commands: argparse._SubParsersAction) -> None:
@@ -936,20 +985,27 @@ def _simulate_or_report(
             if reuse.complete:
                 cache.store(out, identity, cache_dir)
                 return 0
+    resume = args.resume or reuse is not None
+    options = dict(
+        players=args.players, lineup=lineup, seed=args.seed, workers=args.workers,
+        scheduler=args.scheduler, label=label, engine=args.engine,
+    )
     try:
-        result = simulation.run_simulation(
-            ruleset,
-            out,
-            players=args.players,
-            games=args.games,
-            lineup=lineup,
-            seed=args.seed,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            resume=args.resume or reuse is not None,
-            label=label,
-            engine=args.engine,
-        )
+        calibration = None
+        planned = len(simulation.plan(args.games, args.players, args.seed))
+        if not args.resume and planned - (reuse.games if reuse else 0) > estimate.LONG_RUN:
+            start = (reuse.games if reuse else 0) + estimate.CALIBRATION
+            calibration = simulation.run_simulation(ruleset, out, games=start, resume=resume, progress=False, **options)
+            resume = True
+            if calibration.played:
+                remaining = planned - start
+                print(f"{ruleset.name}: {estimate.estimate_text(calibration.played, calibration.seconds, remaining)}",
+                      file=sys.stderr)
+        result = simulation.run_simulation(ruleset, out, games=args.games, resume=resume, **options)
+        if calibration is not None:
+            result = attrs.evolve(result, played=result.played + calibration.played,
+                                  skipped=result.skipped - calibration.played,
+                                  seconds=result.seconds + calibration.seconds)
     except (simulation.SimulationError, OSError) as error:
         _error(command, str(error))
         return EXIT_INVALID
