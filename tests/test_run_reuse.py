@@ -57,6 +57,9 @@ def test_no_cache_plays_again_and_another_identity_is_not_reused(tmp_path, capsy
     assert "played 8 games" in _simulate(capsys, "--out", str(out), "--no-cache")
     other_seed = _simulate(capsys, "--out", str(out), "--seed", "5")
     assert "played 8 games in" in other_seed and "reused" not in other_seed
+    _simulate(capsys, "--out", str(out), "--no-cache")
+    assert json.loads((out / "run.json").read_text(encoding="utf-8"))["seed"] == 0  # the games' own run
+    assert "played 8 games in" in _simulate(capsys, "--out", str(out), "--seed", "5")
     other_engine = _simulate(capsys, "--out", str(out), "--seed", "5", "--engine", "python")
     assert "played 8 games in" in other_engine and "python engine" in other_engine
 

@@ -183,3 +183,32 @@ def test_near_misses_are_figures_close_to_their_bound_but_not_findings():
     found = near_misses(summary, Bounds())
     assert [(row["subject"], row["kind"]) for row in found] == [("navigator", "crew_first_pick")]
     assert found[0]["distance"] == pytest.approx(0.02) and not found[0]["past_bound"]
+
+
+def _cells(page: str, row_id: str) -> list[str]:
+    """The text of each cell of the table row with this id."""
+    row = re.search(rf'<tr id="{re.escape(row_id)}"[^>]*>(.*?)</tr>', page, re.S).group(1)
+    return [html.unescape(re.sub(r"<[^>]+>", " ", cell)).split() for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+
+
+def test_every_metric_row_of_comparison_html_shows_the_numbers_of_comparison_json(games):
+    """Each metric's A and B values, its difference and interval in comparison.html are those
+    of comparison.json (a page that printed 1 - share, or swapped A and B, fails)."""
+    favoured = _with_winners(games, lambda n: 0 if n % 3 else n % 4)
+    comparison = compare_summaries(games, favoured, label_a="A", label_b="B")
+    page = render_comparison(comparison)
+    checked = 0
+    for metric in comparison["metrics"]:
+        if metric["a"]["value"] is None or metric["b"]["value"] is None or metric["kind"] == "p":
+            continue
+        cells = _cells(page, f"metric-{metric['id']}")
+        for cell, side in ((cells[1], metric["a"]), (cells[2], metric["b"])):
+            shown = f"{100 * side['value']:.1f}%" if metric["kind"] == "rate" else f"{side['value']:.3f}"
+            assert cell[0] == shown, metric["id"]
+        if metric["difference"] is not None:
+            scale, digits = (100, 1) if metric["kind"] == "rate" else (1, 3)
+            assert cells[3][0] == f"{scale * metric['difference']:+.{digits}f}", metric["id"]
+            assert " ".join(cells[3]).endswith(
+                f"[{scale * metric['low']:+.{digits}f}, {scale * metric['high']:+.{digits}f}]"), metric["id"]
+        checked += 1
+    assert checked > 100

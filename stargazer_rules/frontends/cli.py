@@ -974,7 +974,13 @@ def _simulate_or_report(
     )
     cache_dir = cache.cache_folder(args.cache)
     reuse = None
-    if not args.no_cache and not args.resume:
+    if args.no_cache or args.resume:
+        try:
+            cache.write_identity(out, identity)  # the games about to be written are this run's
+        except OSError as error:
+            _error(command, str(error))
+            return EXIT_INVALID
+    else:
         try:
             reuse = cache.prepare(out, identity, args.games, cache_dir)
         except OSError as error:

@@ -29,7 +29,17 @@ import attrs
 
 from stargazer_rules.simulation.runner import GAMES_FILE, game_line, plan, read_games, seating
 
-__all__ = ["IDENTITY_FILE", "Reuse", "cache_folder", "identity_key", "library_version", "prepare", "run_identity", "store"]
+__all__ = [
+    "IDENTITY_FILE",
+    "Reuse",
+    "cache_folder",
+    "identity_key",
+    "library_version",
+    "prepare",
+    "run_identity",
+    "store",
+    "write_identity",
+]
 
 #: The identity of the run in an output folder, beside games.jsonl.
 IDENTITY_FILE = "run.json"
@@ -146,7 +156,7 @@ def prepare(out: str | os.PathLike[str], identity: Mapping[str, Any], games: int
         if kept and (best is None or len(kept) > len(best[0])):
             best = (kept, folder, where)
     out.mkdir(parents=True, exist_ok=True)
-    _write_identity(out, identity)
+    write_identity(out, identity)
     if best is None:
         return None
     kept, folder, where = best
@@ -167,7 +177,7 @@ def store(out: str | os.PathLike[str], identity: Mapping[str, Any], cache: Path 
     if count and count > len(_games_of(folder, 1 << 62)):
         folder.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(out / GAMES_FILE, folder / GAMES_FILE)
-        _write_identity(folder, identity)
+        write_identity(folder, identity)
     return folder
 
 
@@ -180,5 +190,8 @@ def _same(found: Mapping[str, Any] | None, identity: Mapping[str, Any]) -> bool:
     )
 
 
-def _write_identity(folder: Path, identity: Mapping[str, Any]) -> None:
+def write_identity(folder: str | os.PathLike[str], identity: Mapping[str, Any]) -> None:
+    """Write ``folder/run.json`` (the folder made if missing)."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
     (folder / IDENTITY_FILE).write_text(json.dumps(dict(identity), indent=2) + "\n", encoding="utf-8")
