@@ -16,7 +16,7 @@ import pytest
 from stargazer_rules import Game, load_ruleset, records
 from stargazer_rules.frontends.cli import main
 from stargazer_rules.errors import RecordError
-from stargazer_rules.simulation import runner
+from stargazer_rules.simulation import estimate, runner
 
 SIMULATE = [sys.executable, "-m", "stargazer_rules", "simulate", "--games", "100000", "--workers", "2", "--bots", "random"]
 
@@ -144,7 +144,10 @@ def _start_simulation(tmp_path: Path) -> tuple[subprocess.Popen, Path, Path]:
     with err.open("w") as stream:
         process = subprocess.Popen([*SIMULATE, "--out", str(tmp_path / "run")], stdout=subprocess.DEVNULL, stderr=stream)
     deadline = time.monotonic() + 60
-    while not (games.exists() and games.read_bytes().count(b"\n") >= 4):
+    # Past the short calibration run a long run starts with (simulation/estimate.py), so that
+    # the workers found are those of the run proper.
+    wanted = estimate.CALIBRATION + 8
+    while not (games.exists() and games.read_bytes().count(b"\n") >= wanted):
         assert process.poll() is None, err.read_text()
         assert time.monotonic() < deadline, "no game written within a minute"
         time.sleep(0.1)

@@ -8,6 +8,7 @@ name, carry schemas its schema lines point at, and never leave half a folder beh
 from __future__ import annotations
 
 import json
+import shutil
 import tempfile
 from pathlib import Path
 
@@ -27,8 +28,10 @@ MODELINE = "# yaml-language-server: $schema="
 
 
 def without_name(data: dict) -> dict:
+    """The data without the ruleset's name and title (a new draft has its own)."""
     data = json.loads(json.dumps(data))
     del data["rules"]["name"]
+    del data["rules"]["title"]
     return data
 
 
@@ -37,13 +40,15 @@ def test_a_draft_is_the_same_rules_under_a_new_name(tmp_path, source):
     copy = new_draft(tmp_path / "next", source, name="next-draft")
     original = load_ruleset(source)
     assert copy.name == "next-draft"
+    assert (copy.title.en, copy.title.ja) == ("Stargazer next-draft", "スターゲイザー next-draft")
     assert without_name(ruleset_to_data(copy)) == without_name(ruleset_to_data(original))
     assert copy.fingerprint != original.fingerprint
     reloaded = load_ruleset(tmp_path / "next")
     assert (copy, copy.fingerprint, copy.source) == (reloaded, reloaded.fingerprint, reloaded.source)
 
 
-def test_every_line_is_kept_but_the_schema_line_and_the_name(tmp_path):
+def test_every_line_is_kept_but_the_schema_line_the_name_and_the_title(tmp_path):
+    """Only the schema lines, the name and the title (both languages, from the name) change."""
     folder = tmp_path / "draft8"
     new_draft(folder)
     for file_name in RULESET_FILES:
@@ -55,6 +60,8 @@ def test_every_line_is_kept_but_the_schema_line_and_the_name(tmp_path):
         if file_name == "rules.yaml":
             name_line = next(line for line in before if line.startswith("name:"))
             expected.append((name_line, "name: draft8"))
+            expected.append(("  ja: スターゲイザー 草案７", "  ja: スターゲイザー 草案８"))
+            expected.append(("  en: Stargazer draft 7", "  en: Stargazer draft 8"))
         assert changed == expected
 
 
@@ -149,8 +156,25 @@ def test_new_draft_from_the_command_line_says_what_to_do_next(tmp_path, capsys, 
     out = capsys.readouterr().out.splitlines()
     ruleset = load_ruleset(tmp_path / "draft8")
     assert out[0] == f"draft8: draft8, copied from draft7 — 14 planets, 12 crew, 3-4 players, fingerprint {ruleset.fingerprint[:12]}"
-    assert "'stargazer validate draft8'; 'stargazer compare draft7 draft8'" in out[1]
+    assert out[1] == "title: Stargazer draft 8 / スターゲイザー 草案８"
+    assert "'stargazer validate draft8'; 'stargazer compare draft7 draft8'" in out[2]
     assert main(["validate", "draft8"]) == 0
+    assert "warning" not in capsys.readouterr().out
+
+
+def test_validate_warns_when_a_copied_draft_keeps_its_sources_title(tmp_path, capsys):
+    """A draft copied by hand, renamed but still titled "Stargazer draft 7", gets one warning."""
+    folder = tmp_path / "draft8"
+    shutil.copytree(cards_dir() / "draft7", folder)
+    replace(folder, "rules.yaml", "name: draft7", "name: draft8")
+    assert main(["validate", str(folder)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[1] == (
+        f"warning: {folder}/rules.yaml: the title 'Stargazer draft 7' / 'スターゲイザー 草案７' is draft7's, "
+        "but this ruleset is draft8: set 'title' (ja and en) so that screens and reports name this draft"
+    )
+    assert main(["validate", "draft7"]) == 0
+    assert "warning" not in capsys.readouterr().out
 
 
 @pytest.mark.parametrize(

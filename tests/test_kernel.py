@@ -11,7 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from differential import Mismatch, canonical, kernel_state, play_lockstep
@@ -154,6 +154,7 @@ JUNK = st.one_of(
 
 @settings(max_examples=300)
 @given(seed=seeds, steps=st.integers(0, 40), field=FIELDS, junk=JUNK)
+@example(seed=0, steps=31, field=14, junk=0)  # turn 0 with 3 crews chosen: once read, then stuck
 def test_a_corrupt_state_is_refused_with_record_error_and_never_panics(seed, steps, field, junk) -> None:
     """Any one field replaced by junk: the kernel reads it (a state it can play) or raises
     RecordError; no other exception, and no panic, crosses into Python."""

@@ -55,6 +55,10 @@ class Bounds:
       (too little data); its figures are still shown.
     - ``max_round_limit_share`` (0.0): games that end at the round limit (the safety net of
       docs/rules.md, not a rule of the game) above this share are a finding.
+    - ``equivalence_margin`` (0.02): a comparison calls two drafts *equivalent* when the change
+      of the balance number lies inside ±this (two one-sided tests; docs/simulation.md).
+    - ``near_miss`` (0.03): a figure that is not a finding but lies within this distance of its
+      bound (3 points of a share) is listed as a near miss in a comparison.
     """
 
     confidence: float = attrs.field(default=0.95, validator=_open_share)
@@ -68,6 +72,8 @@ class Bounds:
     max_accident_rate: float = attrs.field(default=0.50, validator=_share)
     min_card_games: int = attrs.field(default=30, validator=_count)
     max_round_limit_share: float = attrs.field(default=0.0, validator=_share)
+    equivalence_margin: float = attrs.field(default=0.02, validator=_open_share)
+    near_miss: float = attrs.field(default=0.03, validator=_share)
 
     def to_json(self) -> dict[str, Any]:
         return attrs.asdict(self)

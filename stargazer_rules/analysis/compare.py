@@ -31,6 +31,15 @@ from typing import TYPE_CHECKING, Any
 from stargazer_rules.analysis import stats
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.analysis.labels import name
+from stargazer_rules.analysis.findings_diff import findings_diff, near_misses
+from stargazer_rules.analysis.verdict import (
+    BOOTSTRAP,
+    BOOTSTRAP_SEED,
+    balance_of,
+    paired_balance_draws,
+    top_changes,
+    verdict,
+)
 from stargazer_rules.analysis.summary import (
     _checked,
     _credit,
@@ -48,9 +57,6 @@ __all__ = ["COMPARISON_FORMAT", "compare_summaries", "write_comparison"]
 #: The ``format`` of comparison.json.
 COMPARISON_FORMAT = "stargazer-comparison/1"
 
-#: Bootstrap resamples for the balance number, and the generator's seed.
-BOOTSTRAP = 1000
-BOOTSTRAP_SEED = 20240601
 
 #: A per-game figure: (numerator, denominator), or None when the game has no such figure.
 PerGame = Callable[[Mapping[str, Any]], tuple[float, float] | None]
@@ -91,9 +97,33 @@ def compare_summaries(
     metrics += _pace_metrics(context, summary_a, summary_b)
     metrics += _crew_metrics(summary_a, summary_b, conf)
     metrics += _planet_metrics(summary_a, summary_b, conf)
+    rules_diff = None
+    if ruleset_a is not None and ruleset_b is not None:
+        from stargazer_rules.rulesets.diff import diff_rulesets
+
+        rules_diff = [change.to_json() for change in diff_rulesets(ruleset_a, ruleset_b)]
+        _mark_changed(metrics, rules_diff, summary_a, summary_b)
+    else:
+        for metric in metrics:
+            metric["rules_changed"] = False
+    # rows about the cards that changed first, each section keeping its own order otherwise
+    metrics.sort(key=lambda metric: not metric["rules_changed"])
+    players = summary_a["run"]["players"]
+    if len(pairs) >= 2 and players == summary_b["run"]["players"]:
+        rows_a = _credit_rows([a for a, _ in pairs], players)
+        rows_b = _credit_rows([b for _, b in pairs], players)
+    else:
+        rows_a = rows_b = []
+    decided = verdict(rows_a, rows_b, margin=bounds.equivalence_margin, confidence=conf,
+                      label_a=label_a, label_b=label_b)
     comparison = {
         "format": COMPARISON_FORMAT,
         "confidence": conf,
+        "verdict": decided,
+        "top_changes": top_changes(metrics, conf),
+        "rules_diff": rules_diff,
+        "findings_diff": findings_diff(summary_a, summary_b, metrics, conf),
+        "near_misses": {"distance": bounds.near_miss, "a": near_misses(summary_a, bounds), "b": near_misses(summary_b, bounds)},
         "a": {"label": label_a, "run": summary_a["run"], "findings": summary_a["findings"], "names": summary_a["names"]},
         "b": {"label": label_b, "run": summary_b["run"], "findings": summary_b["findings"], "names": summary_b["names"]},
         "pairing": pairing,
@@ -114,6 +144,29 @@ def write_comparison(comparison: dict[str, Any], out_dir: Path) -> None:
     out_dir.mkdir(parents=True, exist_ok=True)
     write_json(comparison, out_dir / "comparison.json")
     (out_dir / "comparison.html").write_text(render_comparison(comparison), encoding="utf-8")
+
+
+def _mark_changed(metrics: list[dict[str, Any]], rules_diff: Sequence[Mapping[str, Any]],
+                  summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> None:
+    """Set each metric's ``rules_changed``: it is about a crew, planet or colour the rules diff
+    names (a colour also when one of its planets changed)."""
+    touched: dict[str, set[str]] = {"crew": set(), "planet": set(), "colour": set()}
+    for change in rules_diff:
+        if change["kind"] in touched:
+            touched[change["kind"]].add(change["subject"])
+    for summary in (summary_a, summary_b):
+        for card in summary["planets"]["cards"]:
+            if card["planet"] in touched["planet"]:
+                touched["colour"].add(card["colour"])
+    for metric in metrics:
+        parts = metric["id"].split(".")
+        if parts[0] == "crew":
+            changed = parts[1] in touched["crew"]
+        elif parts[0] == "planets":
+            changed = parts[2] in touched["planet" if parts[1] == "planet" else "colour"]
+        else:
+            changed = False
+        metric["rules_changed"] = changed
 
 
 # -- pairing --------------------------------------------------------------------------------
@@ -325,8 +378,7 @@ def _credit_rows(games: Sequence[Mapping[str, Any]], players: int) -> list[list[
 
 def _balance_of(rows: Any) -> Any:
     """Balance numbers of resampled credit matrices: axis -2 are games, axis -1 seats."""
-    shares = rows.mean(axis=-2)
-    return 1 - (shares.max(axis=-1) - shares.min(axis=-1))
+    return balance_of(rows)
 
 
 def _balance_metric(context: _Context, summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> dict[str, Any]:
@@ -336,17 +388,13 @@ def _balance_metric(context: _Context, summary_a: Mapping[str, Any], summary_b: 
     balance_a, balance_b = summary_a["seats"]["balance"], summary_b["seats"]["balance"]
     side_a, side_b = _side(balance_a["value"], balance_a["n"]), _side(balance_b["value"], balance_b["n"])
     players_a, players_b = summary_a["run"]["players"], summary_b["run"]["players"]
-    rng = np.random.default_rng(BOOTSTRAP_SEED)
     alpha = (1 - conf) / 2
     if players_a != players_b:
         return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
     if len(context.pairs) >= 2:
         rows_a = np.array(_credit_rows([a for a, _ in context.pairs], players_a))
         rows_b = np.array(_credit_rows([b for _, b in context.pairs], players_b))
-        draws = []
-        for _ in range(BOOTSTRAP // 100):
-            picks = rng.integers(0, len(rows_a), size=(100, len(rows_a)))
-            draws.append(_balance_of(rows_b[picks]) - _balance_of(rows_a[picks]))
+        draws = [paired_balance_draws(rows_a, rows_b)]
         method, pairs = "bootstrap", len(context.pairs)
         difference = float(_balance_of(rows_b) - _balance_of(rows_a))
     else:
@@ -354,6 +402,7 @@ def _balance_metric(context: _Context, summary_a: Mapping[str, Any], summary_b: 
         rows_b = np.array(_credit_rows(context.played_b, players_b))
         if len(rows_a) < 2 or len(rows_b) < 2:
             return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
+        rng = np.random.default_rng(BOOTSTRAP_SEED)
         draws = []
         for _ in range(BOOTSTRAP // 100):
             picks_a = rng.integers(0, len(rows_a), size=(100, len(rows_a)))

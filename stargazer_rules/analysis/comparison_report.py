@@ -30,9 +30,9 @@ def _value(side: Mapping[str, Any], kind: str) -> str:
     elif kind == "p":
         text = p_number(side["value"])
     else:
-        text = f"{side['value']:.2f}"
+        text = f"{side['value']:.3f}"
         if side["low"] is not None:
-            text += f" [{side['low']:.2f}, {side['high']:.2f}]"
+            text += f" [{side['low']:.3f}, {side['high']:.3f}]"
     return f"{text}<br><span class='note'>n = {number(side['n'])}</span>"
 
 
@@ -49,6 +49,60 @@ def _findings(side: Mapping[str, Any]) -> str:
     if not side["findings"]:
         return "<p>No figure outside the bounds.</p>"
     return "<ul>" + "".join(f"<li>{esc(f['text'])}</li>" for f in side["findings"]) + "</ul>"
+
+
+def _verdict(comparison: Mapping[str, Any]) -> str:
+    """The verdict box, the changes that matter most, the rules diff, the findings diff."""
+    decided = comparison["verdict"]
+    parts = [
+        f'<section id="verdict" class="verdict verdict-{esc(decided["decision"])}"><h2>Verdict: '
+        f'{esc(decided["decision"])}</h2><p><strong>{esc(decided["text"])}</strong></p>'
+        f'<p class="note">Primary measure: the balance number (1 minus the largest gap between two seats\' '
+        f"win shares; higher is better), its change over the paired games by paired bootstrap. "
+        f"Equivalent means two one-sided tests put the change inside ±{decided['margin']:.3f}; "
+        'docs/simulation.md, "The verdict".</p>'
+    ]
+    by_id = {metric["id"]: metric for metric in comparison["metrics"]}
+    top = comparison.get("top_changes") or []
+    if top:
+        rows = [[esc(by_id[item["id"]]["label"]), _value(by_id[item["id"]]["a"], by_id[item["id"]]["kind"]),
+                 _value(by_id[item["id"]]["b"], by_id[item["id"]]["kind"]), _difference(by_id[item["id"]]),
+                 esc(_METHODS[by_id[item["id"]]["method"]])] for item in top]
+        parts.append("<h3>The changes that matter most</h3><p class='note'>Significant changes, the largest "
+                     "change relative to its standard error first.</p>"
+                     + table(["metric", "A", "B", "B − A", "interval"], rows,
+                             row_ids=[f"top-{item['id']}" for item in top]))
+    parts.append("</section>")
+    rules = comparison.get("rules_diff")
+    if rules is not None:
+        items = "".join(f"<li>{esc(change['text'])}</li>" for change in rules) or "<li>no difference in the rules</li>"
+        parts.append(f'<section id="rules-diff"><h2>What changed in the rules</h2><ul>{items}</ul></section>')
+    diff = comparison.get("findings_diff") or []
+    rows = []
+    for row in diff:
+        change = row["change"]
+        if change is None:
+            shown, significant = "not measured", ""
+        else:
+            shown = _difference({**change, "kind": change["kind"]})
+            significant = "significant" if change["significant"] else "not significant"
+        if row["crossed_bound_only"]:
+            significant += "; only crossed its bound"
+        rows.append([esc(row["status"]), esc(row["text_a"] or "—"), esc(row["text_b"] or "—"), shown, esc(significant)])
+    parts.append('<section id="findings-diff"><h2>Findings: resolved, new, persisting</h2>'
+                 + (table(["status", "in A", "in B", "change B − A", ""], rows, text_columns=3)
+                    if rows else "<p>No finding in either run.</p>"))
+    near = comparison.get("near_misses") or {}
+    for side, label in (("b", comparison["b"]["label"]), ("a", comparison["a"]["label"])):
+        if near.get(side):
+            near_rows = [[esc(r["label"]), esc(r["kind"]), f"{r['value']:.3f}", f"{r['bound']:.3f}",
+                          f"{r['distance']:+.3f}"] for r in near[side]]
+            parts.append(f"<h3>Near misses of {esc(label)}</h3><p class='note'>Figures within "
+                         f"{near['distance']:.3f} of their bound that are not findings (a negative distance: past "
+                         "the bound, but the interval reaches inside).</p>"
+                         + table(["subject", "figure", "value", "bound", "distance"], near_rows, text_columns=2))
+    parts[-1] += "" if parts[-1].endswith("</section>") else ""
+    return "".join(parts)
 
 
 def render_comparison(comparison: Mapping[str, Any]) -> str:
@@ -68,6 +122,7 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
     warnings += comparison["warnings"]
     body = [
         f"<h1>{esc(title)}</h1>",
+        _verdict(comparison) if "verdict" in comparison else "",
         "<nav>" + "".join(f'<a href="#{ident}">{text}</a>' for ident, text in _SECTIONS) + "</nav>",
         table(["run", "ruleset", "fingerprint", "players", "games", "bots"], run_rows, text_columns=3),
         "".join(f'<div class="warning">{esc(w)}</div>' for w in warnings),
@@ -79,13 +134,14 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
         "would be by chance alone. Paired differences compare the same deals; card figures compare the two "
         "runs as independent samples.</p>"),
         figure(plot("comparison_seats", comparison), "Seat win shares of both runs with their intervals."),
-        f"<h2>Findings of {esc(a['label'])}</h2>" + _findings(a),
-        f"<h2>Findings of {esc(b['label'])}</h2>" + _findings(b),
+        f"<details><summary>Findings of {esc(a['label'])}</summary>" + _findings(a) + "</details>",
+        f"<details><summary>Findings of {esc(b['label'])}</summary>" + _findings(b) + "</details>",
     ]
     for ident, heading in _SECTIONS:
         metrics = [m for m in comparison["metrics"] if m["section"] == ident]
         rows = [
-            [esc(m["label"]), _value(m["a"], m["kind"]), _value(m["b"], m["kind"]), _difference(m),
+            [esc(m["label"]) + (" <span class='note'>(rules changed)</span>" if m.get("rules_changed") else ""),
+             _value(m["a"], m["kind"]), _value(m["b"], m["kind"]), _difference(m),
              esc(_METHODS[m["method"]]) + (f" ({number(m['pairs'])} pairs)" if m["pairs"] else ""),
              "significant" if m["significant"] else ""]
             for m in metrics

@@ -54,6 +54,42 @@ tr.out td { background: #fde8e4; }
 .note { color: #555; font-size: 0.9rem; }
 figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
 code { background: #f3f3f3; padding: 0 0.2rem; }
+.counts { white-space: nowrap; }
+.scroll { overflow-x: auto; }
+th.sortable { cursor: pointer; user-select: none; }
+th.sortable::after { content: " \\2195"; color: #999; font-size: 0.8em; }
+th[aria-sort="ascending"]::after { content: " \\2191"; color: #222; }
+th[aria-sort="descending"]::after { content: " \\2193"; color: #222; }
+"""
+
+#: Sorting of every table by a click on a column's heading (numbers by their first number,
+#: text alphabetically; a second click reverses), inline: the page needs no network.
+SORT_SCRIPT = """
+document.querySelectorAll("table").forEach(function (table) {
+  var body = table.tBodies[0];
+  if (!body || !table.tHead) return;
+  Array.prototype.forEach.call(table.tHead.rows[0].cells, function (th, column) {
+    th.classList.add("sortable");
+    th.title = "sort by this column";
+    th.addEventListener("click", function () {
+      var up = th.getAttribute("aria-sort") !== "ascending";
+      Array.prototype.forEach.call(th.parentNode.cells, function (other) { other.removeAttribute("aria-sort"); });
+      th.setAttribute("aria-sort", up ? "ascending" : "descending");
+      var key = function (row) {
+        var text = (row.cells[column] || {}).textContent || "";
+        var found = text.replace(/\\u2212/g, "-").match(/[-+]?\\d[\\d,]*\\.?\\d*/);
+        return found ? parseFloat(found[0].replace(/,/g, "")) : text.toLowerCase();
+      };
+      var rows = Array.prototype.slice.call(body.rows);
+      rows.sort(function (a, b) {
+        var x = key(a), y = key(b);
+        if (typeof x !== typeof y) return typeof x === "number" ? -1 : 1;
+        return (x < y ? -1 : x > y ? 1 : 0) * (up ? 1 : -1);
+      });
+      rows.forEach(function (row) { body.appendChild(row); });
+    });
+  });
+});
 """
 
 
@@ -99,7 +135,7 @@ def table(
         if marked and marked[index]:
             attributes += ' class="out"'
         body.append(f"<tr{attributes}>{cells}</tr>")
-    return f"<table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table>"
+    return f"<div class=\"scroll\"><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
 
 
 def plot(kind: str, data: Mapping[str, Any]) -> str:
@@ -117,7 +153,8 @@ def page(title: str, body: str) -> str:
     """A whole self-contained HTML document."""
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n"
+        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n"
+        f"<script>{SORT_SCRIPT}</script>\n</body>\n</html>\n"
     )
 
 
@@ -133,7 +170,9 @@ def _mean(figure: Mapping[str, Any], digits: int = 2) -> str:
 
 
 def _counts(figure: Mapping[str, Any]) -> str:
-    return " ".join(f"{number(value)}:{number(count)}" for value, count in figure["counts"])
+    """``value:count`` pairs on one line (the table scrolls rather than wrap them)."""
+    pairs = " ".join(f"{number(value)}:{number(count)}" for value, count in figure["counts"])
+    return f'<span class="counts">{pairs}</span>'
 
 
 # -- the report -----------------------------------------------------------------------------
@@ -257,8 +296,8 @@ def _seats(summary: Mapping[str, Any]) -> str:
             marked=[seat["excludes_fair"] for seat in part["seats"]],
         )
         + "".join(f"<p>{line}</p>" for line in lines)
-        + f'<h3>By table seat</h3><p class="note">The seat numbers of the game lines (0 first), whoever '
-        f"starts; chi-square {p_value(table_part['chi_square']['p'])}.</p>"
+        + f'<h3>By table seat</h3><p class="note">The table seats of the game lines, numbered from 1 like '
+        f"the seats above (the lines' seat 0 is table seat 1), whoever starts; chi-square {p_value(table_part['chi_square']['p'])}.</p>"
         + table(["table seat", "win share", "interval", "wins / games"], table_rows)
         + "</section>"
     )

@@ -298,8 +298,8 @@ def _table_seats(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, 
             credits[seat] += _credit(game, seat)
     figures = _seat_figures(credits, len(played), players, conf)
     for seat in figures["seats"]:
-        seat["label"] = f"Table seat {seat['seat']}"
-    return {"order": "the seat numbers of the game lines, 0 first", "games": len(played), **figures}
+        seat["label"] = f"Table seat {seat['seat'] + 1}"
+    return {"order": "the seat numbers of the game lines (seat 0 is table seat 1)", "games": len(played), **figures}
 
 
 # -- crew -----------------------------------------------------------------------------------

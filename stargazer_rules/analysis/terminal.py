@@ -89,7 +89,7 @@ def _value(side: Mapping[str, Any], kind: str) -> str:
     value = side.get("value")
     if value is None:
         return "n/a"
-    return pct(value) if kind == "rate" else p_number(value) if kind == "p" else f"{value:.2f}"
+    return pct(value) if kind == "rate" else p_number(value) if kind == "p" else f"{value:.3f}"
 
 
 def _difference(metric: Mapping[str, Any]) -> str:
@@ -100,17 +100,77 @@ def _difference(metric: Mapping[str, Any]) -> str:
         if metric["low"] is not None:
             text += f" [{points(metric['low'], sign=True)}, {points(metric['high'], sign=True)}]"
         return text
-    text = f"{metric['difference']:+.2f}"
+    text = f"{metric['difference']:+.3f}"
     if metric["low"] is not None:
-        text += f" [{metric['low']:+.2f}, {metric['high']:+.2f}]"
+        text += f" [{metric['low']:+.3f}, {metric['high']:+.3f}]"
     return text
+
+
+def _change_line(metric: Mapping[str, Any]) -> str:
+    mark = " (rules changed)" if metric.get("rules_changed") else ""
+    return f"{metric['label']}{mark}: {_value(metric['a'], metric['kind'])} -> {_value(metric['b'], metric['kind'])}, {_difference(metric)}"
+
+
+def verdict_lines(comparison: Mapping[str, Any]) -> list[str]:
+    """The verdict, the changes that matter most, the rules diff and the findings diff."""
+    decided = comparison["verdict"]
+    lines = [
+        f"VERDICT: {decided['text']}",
+        (f"  primary measure: the balance number (1 - the largest gap between two seats' win shares; "
+         f"higher is better), equivalence margin ±{decided['margin']:.3f}"),
+    ]
+    by_id = {metric["id"]: metric for metric in comparison["metrics"]}
+    top = comparison.get("top_changes") or []
+    if top:
+        lines.append("changes that matter most (largest change / standard error first):")
+        lines += [f"  - {_change_line(by_id[item['id']])}" for item in top]
+    rules = comparison.get("rules_diff")
+    if rules is not None:
+        lines.append(f"rules diff ({len(rules)} change{'s' if len(rules) != 1 else ''}):" if rules else "rules diff: none")
+        lines += _listed([change["text"] for change in rules], 2 * SHOWN)
+    diff = comparison.get("findings_diff") or []
+    if diff:
+        lines.append("findings, A -> B:")
+        lines += _listed([_finding_line(row) for row in diff], 2 * SHOWN)
+    near = comparison.get("near_misses") or {}
+    if near.get("b"):
+        lines.append(f"near misses of B (within {points(near['distance'], 0)} points of a bound, not findings):")
+        lines += _listed([_near_line(row) for row in near["b"]])
+    return lines
+
+
+def _finding_line(row: Mapping[str, Any]) -> str:
+    change = row["change"]
+    if change is None:
+        what = "change not measured"
+    else:
+        sign = "significant" if change["significant"] else "not significant"
+        if change["kind"] == "rate":
+            shown = (f"{points(change['difference'], sign=True)} [{points(change['low'], sign=True)}, "
+                     f"{points(change['high'], sign=True)}] pt")
+        else:
+            shown = f"{change['difference']:+.3f} [{change['low']:+.3f}, {change['high']:+.3f}]"
+        what = f"change {shown}, {sign}"
+    crossed = "; only crossed its bound" if row["crossed_bound_only"] else ""
+    text = row["text_b"] or row["text_a"]
+    return f"{row['status']}: {text} ({what}{crossed})"
+
+
+def _near_line(row: Mapping[str, Any]) -> str:
+    if row["kind"] == "balance":
+        value = f"{row['value']:.3f} (bound {row['bound']:.2f})"
+    else:
+        value = f"{pct(row['value'])} (bound {pct(row['bound'], 0)})"
+    past = ", past the bound but its interval reaches inside" if row["past_bound"] else ""
+    return f"{row['label']}: {row['kind']} {value}{past}"
 
 
 def terminal_comparison(comparison: Mapping[str, Any]) -> str:
     """The headline metrics of both runs side by side, then every significant change."""
     a, b = comparison["a"], comparison["b"]
     pairing = comparison["pairing"]
-    lines = [f"A = {a['label']}: " + _header(a["run"])[0], f"B = {b['label']}: " + _header(b["run"])[0]]
+    lines = verdict_lines(comparison) if "verdict" in comparison else []
+    lines += [f"A = {a['label']}: " + _header(a["run"])[0], f"B = {b['label']}: " + _header(b["run"])[0]]
     lines += [f"! {warning}" for warning in comparison["warnings"]]
     lines.append(
         f"paired by game index: {number(pairing['pairs'])} pairs"
@@ -131,10 +191,7 @@ def terminal_comparison(comparison: Mapping[str, Any]) -> str:
             f"significant changes: {len(significant)} of {total} metrics "
             f"(about {total * (1 - comparison['confidence']):.1f} expected by chance alone):"
         )
-        lines += _listed(
-            [f"{m['label']}: {_value(m['a'], m['kind'])} -> {_value(m['b'], m['kind'])}, {_difference(m)}" for m in significant],
-            2 * SHOWN,
-        )
+        lines += _listed([_change_line(m) for m in significant], 2 * SHOWN)
     else:
         lines.append(f"significant changes: none of {total} metrics")
     return "\n".join(lines)

@@ -35,6 +35,7 @@ from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
+from stargazer_rules.simulation import cache, estimate
 from stargazer_rules.text import reports
 from stargazer_rules.text.messages import LANGS, label
 
@@ -95,6 +96,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_play_random(commands)
     _add_simulate(commands)
     _add_compare(commands)
+    _add_diff(commands)
     _add_report(commands)
     _add_play(commands)
     _add_replay(commands)
@@ -133,7 +135,8 @@ def run_validate(args: argparse.Namespace) -> int:
         _print_problems(error, shown)
         return EXIT_INVALID
     print(f"{shown}: valid — {summary(ruleset)}")
-    for warning in ruleset_warnings(ruleset):
+    borrowed = drafts.borrowed_title(ruleset)
+    for warning in ruleset_warnings(ruleset) + ([borrowed] if borrowed else []):
         print(f"warning: {warning}")
     return 0
 
@@ -194,7 +197,10 @@ def _add_new_draft(commands: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "--name",
         default=None,
-        help="the new ruleset's name in rules.yaml (default: DEST's folder name)",
+        help=(
+            "the new ruleset's name in rules.yaml (default: DEST's folder name); the title in both "
+            "languages follows it (draft8: 'Stargazer draft 8', 'スターゲイザー 草案８')"
+        ),
     )
     parser.set_defaults(run=run_new_draft)
 
@@ -215,7 +221,8 @@ def run_new_draft(args: argparse.Namespace) -> int:
     dest = args.dest
     print(f"{dest}: {ruleset.name}, copied from {source} — {summary(ruleset)}")
     print(
-        f"next: edit {os.path.join(dest, 'rules.yaml')} (the title too), planets.yaml and crew.yaml; "
+        f"title: {ruleset.title.en} / {ruleset.title.ja}\n"
+        f"next: edit {os.path.join(dest, 'rules.yaml')}, planets.yaml and crew.yaml; "
         f"'stargazer validate {dest}'; 'stargazer compare {source} {dest}'"
     )
     return 0
@@ -357,6 +364,21 @@ def _add_compare(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("a", metavar="A", help=f"the first ruleset: a folder or a bundled name ({names})")
     parser.add_argument("b", metavar="B", help="the second ruleset, the one compared with A")
     _add_simulation_options(parser, default_out="comparison-A-B-Np")
+    parser.add_argument(
+        "--until-decided",
+        action="store_true",
+        help=(
+            "play in batches of --games per ruleset and stop as soon as the verdict is decided, "
+            "spending the error rate over the looks (O'Brien-Fleming alpha spending); prints each look"
+        ),
+    )
+    parser.add_argument(
+        "--max-games",
+        type=_positive_int,
+        default=None,
+        metavar="N",
+        help="with --until-decided, the most games per ruleset (default 4 x --games)",
+    )
     parser.set_defaults(run=run_compare)
 
 
@@ -375,10 +397,16 @@ def run_compare(args: argparse.Namespace) -> int:
     if names[0] == names[1]:
         names = (f"{names[0]}-a", f"{names[1]}-b")
     folders = [os.path.join(out, name) for name in names]
-    for ruleset, folder, name in zip((first, second), folders, names, strict=True):
-        status = _simulate_or_report(ruleset, folder, lineup, args, command, label=name)
-        if status:
-            return status
+    looks: list[dict] = []
+    max_games = args.max_games or 4 * args.games
+    for games in _batches(args.games, max_games, args.players) if args.until_decided else [args.games]:
+        args.games = games
+        for ruleset, folder, name in zip((first, second), folders, names, strict=True):
+            status = _simulate_or_report(ruleset, folder, lineup, args, command, label=name)
+            if status:
+                return status
+        if args.until_decided and _look_and_stop(folders, looks, max_games, args):
+            break
     from stargazer_rules import analysis
 
     runs = []
@@ -387,14 +415,77 @@ def run_compare(args: argparse.Namespace) -> int:
         analysis.write_report(analysis.summarize(games, ruleset=ruleset, bounds=args.bounds), Path(folder))
         runs.append(games)
     comparison = analysis.compare_summaries(
-        runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds
+        runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds,
+        ruleset_a=first, ruleset_b=second,
     )
+    if looks:
+        from stargazer_rules.analysis import sequential
+
+        sequential.apply_looks(comparison, looks, looks[-1]["max_games"])
     analysis.write_comparison(comparison, Path(out))
     print(analysis.terminal_comparison(comparison))
     print(
         f"\nwritten: {os.path.join(out, 'comparison.json')}, {os.path.join(out, 'comparison.html')}; "
         f"each ruleset's report in {folders[0]} and {folders[1]}"
     )
+    return 0
+
+
+def _batches(games: int, max_games: int, players: int) -> list[int]:
+    """The games per ruleset at each look of --until-decided: games, 2 x games, ... up to max."""
+    step = -(-games // players) * players
+    most = -(-max_games // players) * players
+    return [min(step * k, most) for k in range(1, -(-most // step) + 1)]
+
+
+def _look_and_stop(folders: Sequence[str], looks: list[dict], max_games: int, args: argparse.Namespace) -> bool:
+    """One look of --until-decided (printed on stderr); True when the verdict is decided."""
+    from stargazer_rules.analysis import sequential
+
+    games_a, games_b = (simulation.read_games(os.path.join(folder, simulation.GAMES_FILE)) for folder in folders)
+    rows_a, rows_b = sequential.paired_rows(games_a, games_b)
+    most = -(-max_games // args.players) * args.players
+    result = sequential.look(
+        rows_a, rows_b, max_games=most, previous_games=looks[-1]["games"] if looks else 0,
+        confidence=args.bounds.confidence, margin=args.bounds.equivalence_margin,
+    )
+    result["max_games"] = most
+    looks.append(result)
+    print(sequential.look_text(len(looks), result), file=sys.stderr)
+    return result["decision"] != "continue"
+
+
+def _add_diff(commands: argparse._SubParsersAction) -> None:
+    names = ", ".join(bundled_ruleset_names())
+    parser = commands.add_parser(
+        "diff",
+        help="list what differs between two rulesets, card by card and knob by knob",
+        description=(
+            "Compare ruleset A with ruleset B without playing: every knob, setup, colour, "
+            "planet and crew card added, removed or changed (old -> new)."
+        ),
+    )
+    parser.add_argument("a", metavar="A", help=f"the first ruleset: a folder or a bundled name ({names})")
+    parser.add_argument("b", metavar="B", help="the second ruleset")
+    parser.add_argument("--json", action="store_true", help="print the changes as a JSON list")
+    parser.set_defaults(run=run_diff)
+
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    """Print the rules diff of A and B; one-line errors for a ruleset that does not load."""
+    from stargazer_rules.rulesets.diff import diff_rulesets, format_changes
+
+    first = _load_or_report(args.a, "diff")
+    second = _load_or_report(args.b, "diff") if first is not None else None
+    if first is None or second is None:
+        return EXIT_INVALID
+    changes = diff_rulesets(first, second)
+    if args.json:
+        print(json.dumps([change.to_json() for change in changes], ensure_ascii=False, indent=2))
+    else:
+        print(f"A = {first.name} ({first.fingerprint[:12]}), B = {second.name} ({second.fingerprint[:12]})")
+        print("\n".join(format_changes(changes)))
     return 0
 
 
@@ -854,6 +945,20 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
             "(without it the file is started afresh)"
         ),
     )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=(
+            "play every game again, even when OUT or the cache holds a finished run with the same "
+            "ruleset, players, lineup, seed, engine and library version (reused by default)"
+        ),
+    )
+    parser.add_argument(
+        "--cache",
+        default=None,
+        metavar="DIR",
+        help="also reuse runs from, and keep finished runs in, this folder (default: $STARGAZER_CACHE, if set)",
+    )
     _add_bound_option(parser)
 
 
@@ -933,20 +1038,49 @@ def _simulate_or_report(
             f"(waiting up to {simulation.runner.SCHEDULER_TIMEOUT:g} s)",
         )
     _report_engine(ruleset, command, args.engine)
+    identity = cache.run_identity(
+        ruleset.name, ruleset.fingerprint, args.players, lineup, args.seed, native.engine_for(ruleset, args.engine)
+    )
+    cache_dir = cache.cache_folder(args.cache)
+    reuse = None
+    if args.no_cache or args.resume:
+        try:
+            cache.write_identity(out, identity)  # the games about to be written are this run's
+        except OSError as error:
+            _error(command, str(error))
+            return EXIT_INVALID
+    else:
+        try:
+            reuse = cache.prepare(out, identity, args.games, cache_dir)
+        except OSError as error:
+            _error(command, str(error))
+            return EXIT_INVALID
+        if reuse is not None:
+            print(f"{ruleset.name}: {reuse.describe()}", file=sys.stderr)
+            if reuse.complete:
+                cache.store(out, identity, cache_dir)
+                return 0
+    resume = args.resume or reuse is not None
+    options = dict(
+        players=args.players, lineup=lineup, seed=args.seed, workers=args.workers,
+        scheduler=args.scheduler, label=label, engine=args.engine,
+    )
     try:
-        result = simulation.run_simulation(
-            ruleset,
-            out,
-            players=args.players,
-            games=args.games,
-            lineup=lineup,
-            seed=args.seed,
-            workers=args.workers,
-            scheduler=args.scheduler,
-            resume=args.resume,
-            label=label,
-            engine=args.engine,
-        )
+        calibration = None
+        planned = len(simulation.plan(args.games, args.players, args.seed))
+        if not args.resume and planned - (reuse.games if reuse else 0) > estimate.LONG_RUN:
+            start = (reuse.games if reuse else 0) + estimate.CALIBRATION
+            calibration = simulation.run_simulation(ruleset, out, games=start, resume=resume, progress=False, **options)
+            resume = True
+            if calibration.played:
+                remaining = planned - start
+                print(f"{ruleset.name}: {estimate.estimate_text(calibration.played, calibration.seconds, remaining)}",
+                      file=sys.stderr)
+        result = simulation.run_simulation(ruleset, out, games=args.games, resume=resume, **options)
+        if calibration is not None:
+            result = attrs.evolve(result, played=result.played + calibration.played,
+                                  skipped=result.skipped - calibration.played,
+                                  seconds=result.seconds + calibration.seconds)
     except (simulation.SimulationError, OSError) as error:
         _error(command, str(error))
         return EXIT_INVALID
@@ -961,6 +1095,10 @@ def _simulate_or_report(
         f"({result.games_per_second:.1f} games/s, {result.engine} engine) on {where} -> {result.games_file}",
         file=sys.stderr,
     )
+    try:
+        cache.store(out, identity, cache_dir)
+    except OSError as error:
+        _error(command, f"warning: the run was not kept in the cache: {error}")
     return 0
 
 

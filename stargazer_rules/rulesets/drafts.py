@@ -25,12 +25,16 @@ from stargazer_rules.rulesets.loader import load_ruleset, resolve_ruleset_dir
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, RULESET_FILES, schemas_dir
 
-__all__ = ["DraftError", "new_draft"]
+__all__ = ["DraftError", "borrowed_title", "draft_title", "new_draft"]
 
 #: What rules.yaml's ``name`` may be (the rules schema's pattern).
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
 #: The first line of each file: the YAML language server reads its schema from it.
 _MODELINE = re.compile(r"\A# yaml-language-server: \$schema=\S*[^\n]*\n?")
+#: rules.yaml's ``title:`` in block style (``ja:`` and ``en:`` lines below it) or flow style.
+_TITLE_BLOCK = re.compile(r"^title:[ \t]*(?:#[^\n]*)?\n(?:[ \t]+(?:ja|en):[^\n]*\n){2}", re.MULTILINE)
+_TITLE_FLOW = re.compile(r"^title:[ \t]*\{[^\n]*\}[ \t]*$", re.MULTILINE)
+_FULL_WIDTH_DIGITS = str.maketrans("0123456789", "０１２３４５６７８９")
 #: rules.yaml's top-level ``name:`` line; the value is replaced, a trailing comment kept.
 _NAME_LINE = re.compile(r"^name:[ \t]*[^#\n]*?(?P<comment>[ \t]+#[^\n]*)?$", re.MULTILINE)
 
@@ -75,6 +79,7 @@ def new_draft(
             text = _with_modeline(text, f"schemas/{schema}")
             if file_name == "rules.yaml":
                 text = _renamed(text, name, folder / file_name)
+                text = _retitled(text, draft_title(name))
             (staging / file_name).write_text(text, encoding="utf-8")
         copy = load_ruleset(staging)  # the copy must load before it takes the folder's place
         if dest.exists():
@@ -89,6 +94,42 @@ def new_draft(
 def _with_modeline(text: str, schema: str) -> str:
     line = f"# yaml-language-server: $schema={schema}\n"
     return _MODELINE.sub(lambda _match: line, text, count=1) if _MODELINE.match(text) else line + text
+
+
+def draft_title(name: str) -> dict[str, str]:
+    """The title of a new draft named ``name``: ``draft8`` -> Stargazer draft 8 / スターゲイザー 草案８."""
+    number = re.fullmatch(r"draft[-_]?(\d+)", name)
+    if number:
+        digits = number.group(1)
+        return {"ja": f"スターゲイザー 草案{digits.translate(_FULL_WIDTH_DIGITS)}", "en": f"Stargazer draft {digits}"}
+    return {"ja": f"スターゲイザー {name}", "en": f"Stargazer {name}"}
+
+
+def _retitled(text: str, title: dict[str, str]) -> str:
+    """rules.yaml with its title replaced (block style written back); unchanged when it has none."""
+    block = f"title:\n  ja: {title['ja']}\n  en: {title['en']}\n"
+    text, count = _TITLE_BLOCK.subn(lambda _match: block, text, count=1)
+    if not count:
+        text = _TITLE_FLOW.sub(lambda _match: block.rstrip("\n"), text, count=1)
+    return text
+
+
+def borrowed_title(ruleset: Ruleset) -> str | None:
+    """A warning when the ruleset carries the title of a bundled ruleset with another name (a
+    copied draft whose title was not changed: every screen would name the source), else None."""
+    from stargazer_rules.rulesets.resources import bundled_ruleset_names
+
+    for other in bundled_ruleset_names():
+        if other == ruleset.name:
+            continue
+        source = load_ruleset(other)
+        if source.title == ruleset.title:
+            where = f"{ruleset.source}/rules.yaml" if ruleset.source else "rules.yaml"
+            return (
+                f"{where}: the title {ruleset.title.en!r} / {ruleset.title.ja!r} is {other}'s, but this "
+                f"ruleset is {ruleset.name}: set 'title' (ja and en) so that screens and reports name this draft"
+            )
+    return None
 
 
 def _renamed(text: str, name: str, path: Path) -> str:

@@ -530,6 +530,13 @@ fn state_from_fields(game: &Game, fields: &Bound<'_, PyAny>) -> PyResult<State> 
     if matches!(s.stage, Stage::BeforeSurvey | Stage::Surveying | Stage::AfterSurvey) && s.chosen_len == 0 {
         return Err(corrupt(format!("stage {stage:?} needs a chosen crew")));
     }
+    // One crew is chosen per turn: before turn t's pick, t crews; from its pick to its end, t + 1.
+    let picked = s.turn as usize + usize::from(s.stage != Stage::PickCrew);
+    if matches!(s.stage, Stage::PickCrew | Stage::BeforeSurvey | Stage::Surveying | Stage::AfterSurvey)
+        && s.chosen_len as usize != picked
+    {
+        return Err(corrupt(format!("turn {} with {} crews chosen this round", s.turn, s.chosen_len)));
+    }
     if s.stage == Stage::RoundEnd && s.pending.is_empty() {
         return Err(corrupt("a round-end decision needs a pending effect"));
     }

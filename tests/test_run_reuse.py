@@ -1,0 +1,99 @@
+"""Finished runs are reused, shorter ones extended, and the command says which it did."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from stargazer_rules.frontends import cli
+from stargazer_rules.simulation import cache
+
+QUICK = ["--games", "8", "--bots", "random", "--workers", "1"]
+
+
+@pytest.fixture(autouse=True)
+def no_cache_from_the_environment(monkeypatch):
+    monkeypatch.delenv(cache.CACHE_VARIABLE, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def no_report_files(monkeypatch):
+    """These tests are about the games; the report pages (plots: seconds each) are left out."""
+    from stargazer_rules import analysis
+
+    monkeypatch.setattr(analysis, "write_report", lambda summary, out: None)
+    monkeypatch.setattr(analysis, "write_comparison", lambda comparison, out: None)
+
+
+def _simulate(capsys, *args) -> str:
+    assert cli.main(["simulate", *QUICK, *args]) == 0
+    return capsys.readouterr().err
+
+
+def _lines(folder) -> list[str]:
+    return sorted((folder / "games.jsonl").read_text(encoding="utf-8").splitlines())
+
+
+def test_a_finished_run_in_the_output_folder_is_reused(tmp_path, capsys):
+    """The same options into the same folder play nothing and say what was reused."""
+    out = tmp_path / "run"
+    first = _simulate(capsys, "--out", str(out))
+    assert "draft7: played 8 games" in first
+    before = (out / "games.jsonl").read_bytes()
+    second = _simulate(capsys, "--out", str(out))
+    assert f"draft7: reused the 8 finished games of the same run in the output folder ({out})" in second
+    assert "played" not in second
+    assert (out / "games.jsonl").read_bytes() == before
+    identity = json.loads((out / "run.json").read_text(encoding="utf-8"))
+    assert (identity["players"], identity["seed"], identity["engine"]) == (4, 0, "native")
+    assert identity["version"] == cache.library_version() and identity["lineup"] == ["random"] * 4
+
+
+def test_no_cache_plays_again_and_another_identity_is_not_reused(tmp_path, capsys):
+    """--no-cache plays every game again; another seed or engine is another run."""
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out))
+    assert "played 8 games" in _simulate(capsys, "--out", str(out), "--no-cache")
+    other_seed = _simulate(capsys, "--out", str(out), "--seed", "5")
+    assert "played 8 games in" in other_seed and "reused" not in other_seed
+    _simulate(capsys, "--out", str(out), "--no-cache")
+    assert json.loads((out / "run.json").read_text(encoding="utf-8"))["seed"] == 0  # the games' own run
+    assert "played 8 games in" in _simulate(capsys, "--out", str(out), "--seed", "5")
+    other_engine = _simulate(capsys, "--out", str(out), "--seed", "5", "--engine", "python")
+    assert "played 8 games in" in other_engine and "python engine" in other_engine
+
+
+def test_a_shorter_run_is_extended_to_the_same_games_as_a_fresh_one(tmp_path, capsys):
+    """8 games then --games 16: only the 8 missing are played, and the file holds the games a
+    fresh 16-game run plays."""
+    out, fresh = tmp_path / "run", tmp_path / "fresh"
+    _simulate(capsys, "--out", str(out))
+    extended = _simulate(capsys, "--out", str(out), "--games", "16")
+    assert f"extending the run in the output folder ({out}): 8 of 16 games kept" in extended
+    assert "played 8 games (8 were already there)" in extended
+    _simulate(capsys, "--out", str(fresh), "--games", "16", "--no-cache")
+    assert _lines(out) == _lines(fresh)
+    shorter = _simulate(capsys, "--out", str(out), "--games", "4")
+    assert "reused the 4 finished games" in shorter and len(_lines(out)) == 4
+
+
+def test_the_cache_folder_serves_another_output_folder(tmp_path, capsys):
+    """A run kept in --cache is reused for another --out, with the same games."""
+    store = tmp_path / "cache"
+    _simulate(capsys, "--out", str(tmp_path / "one"), "--cache", str(store))
+    second = _simulate(capsys, "--out", str(tmp_path / "two"), "--cache", str(store))
+    assert "reused the 8 finished games of the same run in the cache" in second
+    assert _lines(tmp_path / "one") == _lines(tmp_path / "two")
+
+
+def test_compare_reuses_both_runs_the_second_time(tmp_path, capsys):
+    """The edit-to-answer loop: a second compare into the same folder replays nothing."""
+    out = tmp_path / "cmp"
+    assert cli.main(["compare", "draft7", "base", *QUICK, "--out", str(out)]) == 0
+    first = capsys.readouterr()
+    assert first.err.count("played 8 games") == 2
+    assert cli.main(["compare", "draft7", "base", *QUICK, "--out", str(out)]) == 0
+    second = capsys.readouterr()
+    assert second.err.count("reused the 8 finished games") == 2 and "played" not in second.err
+    assert second.out.splitlines()[0] == first.out.splitlines()[0]
