@@ -19,14 +19,14 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from stargazer_rules.text.reports import line_break_tokens
+
 #: The name the font is registered under with ReportLab.
 FONT = "IPAexGothic"
 #: The package that ships the font, and the file inside it.
 FONT_PACKAGE = "japanize_matplotlib"
 FONT_FILE = ("fonts", "ipaexg.ttf")
 
-#: Characters a line must not start with (kinsoku): they stay with the character before them.
-_NO_LINE_START = frozenset("、。，．）」』：；！？ー・,.;:!?)")
 
 
 class FontError(RuntimeError):
@@ -72,19 +72,9 @@ def wrap(text: str, size: float, max_width: float) -> list[str]:
     """``text`` in lines no wider than ``max_width`` at ``size``; breaks at spaces and between
     Japanese characters (not before closing punctuation). A word wider than the line is cut
     between characters rather than overflowing."""
-    tokens: list[str] = []
-    for char in text:
-        narrow = char != " " and ord(char) < 0x2E80
-        if tokens and (
-            char in _NO_LINE_START
-            or (narrow and tokens[-1] != " " and ord(tokens[-1][-1]) < 0x2E80)
-        ):
-            tokens[-1] += char
-        else:
-            tokens.append(char)
     lines: list[str] = []
     line = ""
-    for token in tokens:
+    for token in line_break_tokens(text):
         if token == " ":
             line += token if line else ""
             continue

@@ -96,7 +96,7 @@ def format_table(
 
 #: Characters a line must not start with (Japanese line breaking, kinsoku): they stay with
 #: the character before them.
-_NO_LINE_START = frozenset("、。，．）」』：；！？ー・")
+_NO_LINE_START = frozenset("、。，．）」』：；！？ー・,.;:!?)")
 
 
 def wrap_text(text: str, width: int) -> list[str]:
@@ -105,17 +105,9 @@ def wrap_text(text: str, width: int) -> list[str]:
     Breaks at spaces, and between two wide (Japanese) characters except before closing
     punctuation.
     """
-    tokens: list[str] = []
-    for char in text:
-        if tokens and (
-            char in _NO_LINE_START or (_narrow_text(char) and _narrow_text(tokens[-1][-1]))
-        ):
-            tokens[-1] += char
-        else:
-            tokens.append(char)
     lines: list[str] = []
     line = ""
-    for token in tokens:
+    for token in line_break_tokens(text):
         if token == " ":
             line += token if line else ""
         elif line and display_width(line + token) > width:
@@ -125,6 +117,22 @@ def wrap_text(text: str, width: int) -> list[str]:
             line += token
     lines.append(line.rstrip())
     return lines
+
+
+def line_break_tokens(text: str) -> list[str]:
+    """``text`` cut where a line may break: single spaces, runs of narrow (Latin) characters,
+    and each wide (Japanese) character, closing punctuation kept with what it closes. The
+    terminal's wrapping (``wrap_text``) and the printed cards' (``printing.fonts.wrap``) share it.
+    """
+    tokens: list[str] = []
+    for char in text:
+        if tokens and (
+            char in _NO_LINE_START or (_narrow_text(char) and _narrow_text(tokens[-1][-1]))
+        ):
+            tokens[-1] += char
+        else:
+            tokens.append(char)
+    return tokens
 
 
 def _narrow_text(char: str) -> bool:
