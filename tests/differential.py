@@ -10,9 +10,10 @@ Used by tests/test_kernel_differential.py and benchmarks/differential.py.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
-from stargazer_rules import Game, Setup, State
+from stargazer_rules import Action, Game, Setup, State
 from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.kernel import native
 
@@ -56,8 +57,15 @@ def _check(game: Game, state: State, theirs: Any, decision: int) -> None:
         raise Mismatch(f"decision {decision}: round trip through the kernel changes {', '.join(fields)}")
 
 
-def play_lockstep(game: Game, setup: Setup, rng: random.Random, check_every: int = 1) -> int:
-    """Play one game with random decisions on both engines; the number of decisions."""
+def play_lockstep(
+    game: Game,
+    setup: Setup,
+    rng: random.Random,
+    check_every: int = 1,
+    choose: Callable[[State], Action] | None = None,
+) -> int:
+    """Play one game on both engines, each decision ``choose(state)`` (default: uniformly random
+    from ``rng``); the number of decisions."""
     state = game.new_state(setup=setup)
     theirs = kernel_state(game, setup)
     decision = 0
@@ -66,7 +74,7 @@ def play_lockstep(game: Game, setup: Setup, rng: random.Random, check_every: int
             _check(game, state, theirs, decision)
         if not state.legal:
             break
-        act = rng.choice(state.legal)
+        act = rng.choice(state.legal) if choose is None else choose(state)
         state = game.step(state, act)
         theirs.step(act)
         decision += 1
