@@ -31,7 +31,9 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import httpx2 as httpx
+import json
+import urllib.error
+import urllib.request
 
 
 @dataclass
@@ -75,16 +77,49 @@ def rss_mb(pid: int) -> float:
     return float("nan")
 
 
-async def timed(client: httpx.AsyncClient, tally: Tally, path: str, body: dict) -> dict | None:
+class Connection:
+    """One keep-alive HTTP/1.1 connection posting JSON: a load generator should spend its CPU
+    on the bodies, not on an HTTP library (a general-purpose async client costs about as much
+    CPU per request as the server's answer, on a machine the two share)."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.host, self.port = host, port
+        self.reader: asyncio.StreamReader | None = None
+        self.writer: asyncio.StreamWriter | None = None
+
+    async def __aenter__(self) -> Connection:
+        self.reader, self.writer = await asyncio.open_connection(self.host, self.port)
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        assert self.writer is not None
+        self.writer.close()
+
+    async def post(self, path: str, body: dict) -> tuple[int, bytes]:
+        """The status and the body of the answer to ``POST path`` with ``body`` as JSON."""
+        assert self.reader is not None and self.writer is not None
+        data = json.dumps(body).encode()
+        self.writer.write(
+            f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(data)}\r\n\r\n".encode() + data
+        )
+        head = await self.reader.readuntil(b"\r\n\r\n")
+        lines = head.decode("latin-1").split("\r\n")
+        status = int(lines[0].split()[1])
+        length = next(int(line.split(":", 1)[1]) for line in lines if line.lower().startswith("content-length:"))
+        return status, await self.reader.readexactly(length)
+
+
+async def timed(client: Connection, tally: Tally, path: str, body: dict) -> dict | None:
     start = time.perf_counter()
-    response = await client.post(path, json=body)
-    tally.add(time.perf_counter() - start, response.status_code == 200)
-    return response.json() if response.status_code == 200 else None
+    status, answer = await client.post(path, body)
+    tally.add(time.perf_counter() - start, status == 200)
+    return json.loads(answer) if status == 200 else None
 
 
-async def player(base: str, until: float, tally: Tally, seed: int) -> None:
+async def player(base: tuple[str, int], until: float, tally: Tally, seed: int) -> None:
     """Whole games through new, legal and apply until ``until``."""
-    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
+    async with Connection(*base) as client:
         game = 0
         while time.monotonic() < until:
             position = await timed(client, tally, "/api/new", {"players": 4, "seed": seed * 1000 + game})
@@ -97,9 +132,9 @@ async def player(base: str, until: float, tally: Tally, seed: int) -> None:
                 tally.games += 1
 
 
-async def heavy_bot(base: str, until: float, tally: Tally, iterations: int) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
-        position = (await client.post("/api/new", json={"players": 4, "seed": 1})).json()
+async def heavy_bot(base: tuple[str, int], until: float, tally: Tally, iterations: int) -> None:
+    async with Connection(*base) as client:
+        position = json.loads((await client.post("/api/new", {"players": 4, "seed": 1}))[1])
         body = {**signed(position), "bot": f"mcts:{iterations}"}
         seed = 0
         while time.monotonic() < until:
@@ -107,9 +142,9 @@ async def heavy_bot(base: str, until: float, tally: Tally, iterations: int) -> N
             await timed(client, tally, "/api/bot", {**body, "seed": seed})
 
 
-async def heavy_body(base: str, until: float, tally: Tally) -> None:
-    async with httpx.AsyncClient(base_url=base, timeout=120) as client:
-        position = (await client.post("/api/new", json={"players": 4, "seed": 1})).json()
+async def heavy_body(base: tuple[str, int], until: float, tally: Tally) -> None:
+    async with Connection(*base) as client:
+        position = json.loads((await client.post("/api/new", {"players": 4, "seed": 1}))[1])
         body = {"state": {**position["state"], "legal": ["xxxx"] * 30000}}
         while time.monotonic() < until:
             await timed(client, tally, "/api/legal", body)
@@ -126,7 +161,7 @@ def report(name: str, tally: Tally, seconds: float) -> None:
     )
 
 
-async def main_async(args: argparse.Namespace, base: str, pid: int) -> None:
+async def main_async(args: argparse.Namespace, base: tuple[str, int], pid: int) -> None:
     before = rss_mb(pid)
     tally = Tally()
     start, cpu = time.monotonic(), cpu_seconds(pid)
@@ -169,15 +204,15 @@ def main() -> None:
     if not args.plain:
         command += ["--secret", "benchmark", "--max-bot-iterations", str(args.max_bot_iterations)]
     server = subprocess.Popen(command, stderr=subprocess.DEVNULL)
-    base = f"http://127.0.0.1:{port}"
+    base = ("127.0.0.1", port)
     try:
         for _ in range(100):
             try:
-                if httpx.get(f"{base}/api/ruleset", timeout=1).status_code == 200:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/ruleset", timeout=1):
                     break
-            except httpx.HTTPError:
+            except (urllib.error.URLError, ConnectionError):
                 time.sleep(0.1)
-        print(f"stargazer serve on {base} (pid {server.pid}), {os.cpu_count()} cores")
+        print(f"stargazer serve on http://127.0.0.1:{port} (pid {server.pid}), {os.cpu_count()} cores")
         asyncio.run(main_async(args, base, server.pid))
     finally:
         server.terminate()

@@ -265,7 +265,7 @@ def test_apply_refuses_an_action_naming_a_crew_outside_the_area(client, game):
     )
     assert answer == {
         "error": "invalid_action",
-        "message": "1 problem in the action:\n  $.crew: crew 'pilot' is not in the crew area "
+        "message": "1 problem in the action:\n  $.action.crew: crew 'pilot' is not in the crew area "
         "(armstrong, navigator, geologist, quartermaster, linguist)",
         "at": "$.action",
     }

@@ -34,6 +34,7 @@ from stargazer_rules.text.messages import (
     describe_effect,
     describe_skill,
     effect_params,
+    fill,
     label,
     load_catalogue,
     placeholders,
@@ -172,6 +173,36 @@ def test_a_text_missing_a_language_is_refused(tmp_path):
     )
     with pytest.raises(ValueError, match=r"events.turn_ended: no text in ja"):
         load_catalogue(path)
+
+
+@pytest.mark.parametrize("field", ["{player.name}", "{players[0]}", "{player!r}", "{}"])
+def test_a_text_with_more_than_a_plain_field_is_refused_where_it_is(tmp_path, field):
+    """``fill`` knows plain names and format specs only; anything else is a catalogue error."""
+    path = tmp_path / "messages.yaml"
+    path.write_text(
+        yaml.safe_dump({"events": {"turn_ended": {"en": f"{field}'s turn ends.", "ja": "{player}"}}}),
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match=r"events.turn_ended.en: template field .* only plain names"):
+        load_catalogue(path)
+
+
+@pytest.mark.parametrize(
+    ("text", "values", "expected"),
+    [
+        ("{count:cube|cubes} on {planet}", {"count": 1, "planet": "Lava"}, "1 cube on Lava"),
+        ("{count:cube|cubes} on {planet}", {"count": 3, "planet": "Lava"}, "3 cubes on Lava"),
+        ("{count:cube|cubes}", {"count": 0}, "0 cubes"),
+        ("{delta:+} VP {{not a field}}", {"delta": 4}, "+4 VP {not a field}"),
+        ("{delta:+}", {"delta": -2}, "-2"),
+        ("{x:>5}|{x}", {"x": "ab"}, "   ab|ab"),
+        ("ラウンド{round}", {"round": 2}, "ラウンド2"),
+    ],
+)
+def test_fill_is_format_with_a_plural_noun(text, values, expected):
+    assert fill(text, values) == expected
+    if "|" not in text.replace("}|{", ""):
+        assert fill(text, values) == text.format(**values)
 
 
 # -- players and events -----------------------------------------------------------------------

@@ -110,10 +110,10 @@ class Template:
         """The text for ``params`` (matched against the cases) filled with display ``values``."""
         for case in self.cases:
             if case.matches(params):
-                return _FORMATTER.format(case.texts[lang], **values)
+                return fill(case.texts[lang], values)
         if not self.texts:
             raise ValueError(f"message {self.key!r} has no case for {dict(params)!r}")
-        return _FORMATTER.format(self.texts[lang], **values)
+        return fill(self.texts[lang], values)
 
 
 @attrs.frozen
@@ -158,6 +158,11 @@ def _texts(where: str, entry: Mapping[str, Any], optional: bool) -> dict[str, st
     missing = [lang for lang in LANGS if not isinstance(texts.get(lang), str)]
     if missing:
         raise ValueError(f"{where}: no text in {', '.join(missing)}")
+    for lang, text in texts.items():
+        try:
+            _parts(text)
+        except ValueError as error:
+            raise ValueError(f"{where}.{lang}: {error}") from None
     return texts
 
 
@@ -167,17 +172,36 @@ def catalogue() -> Catalogue:
     return load_catalogue()
 
 
-class _Formatter(string.Formatter):
-    """``str.format`` plus ``{n:cube|cubes}``: the number, then the singular or plural noun."""
+def fill(text: str, values: Mapping[str, Any]) -> str:
+    """``text.format(**values)`` plus ``{n:cube|cubes}``: the number, then the singular or plural noun.
 
-    def format_field(self, value: Any, format_spec: str) -> str:
-        if "|" in format_spec:
-            one, many = format_spec.split("|", 1)
-            return f"{value} {one if value == 1 else many}"
-        return super().format_field(value, format_spec)
+    Each text is parsed once (``_parts``): the server renders every legal action in two
+    languages for every answer, and ``string.Formatter`` re-parses the text each time.
+    """
+    pieces = []
+    for literal, name, spec in _parts(text):
+        pieces.append(literal)
+        if name is None:
+            continue
+        value = values[name]
+        if "|" in spec:
+            one, many = spec.split("|", 1)
+            pieces.append(f"{value} {one if value == 1 else many}")
+        else:
+            pieces.append(format(value, spec))
+    return "".join(pieces)
 
 
-_FORMATTER = _Formatter()
+@functools.cache
+def _parts(text: str) -> tuple[tuple[str, str | None, str], ...]:
+    """``text`` as (literal, field name or None, format spec) triples; only plain field names
+    (no attribute, index or conversion) are allowed, so that ``fill`` stays this simple."""
+    parts = []
+    for literal, name, spec, conversion in string.Formatter().parse(text):
+        if name is not None and (conversion or not name.isidentifier()):
+            raise ValueError(f"template field {{{name}}} in {text!r}: only plain names are allowed")
+        parts.append((literal, name, spec or ""))
+    return tuple(parts)
 
 
 def placeholders(text: str) -> frozenset[str]:

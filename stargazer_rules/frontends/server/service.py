@@ -276,7 +276,8 @@ class TableService:
         body, signed = self._read("apply", body)
         state = self._state(body, signed)
         try:
-            act = jsonio.action_from_json(self.game, state, body["action"])
+            # The request schema has checked the action already.
+            act = jsonio.action_from_json(self.game, state, body["action"], at="$.action", checked=True)
         except RecordError as error:
             raise RequestError(422, "invalid_action", str(error), at="$.action") from None
         self._not_over(state)
