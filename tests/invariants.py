@@ -73,6 +73,8 @@ def check_legal(game: Game, state: State) -> None:
     assert bool(legal) != over, f"stage {state.stage}: over={over} with {len(legal)} legal actions"
     assert (game.current_player(state) is None) == over, (state.stage, game.current_player(state))
     assert len(set(legal)) == len(legal), f"duplicate legal actions: {legal}"
+    bound = game.most_legal_actions
+    assert bound is None or len(legal) <= bound, f"{len(legal)} legal actions, over the bound {bound}"
 
 
 @attrs.frozen

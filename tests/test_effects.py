@@ -7,11 +7,27 @@ dealt in ring order; the crew area is Armstrong (slot 0) and then the crew in fi
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+import attrs
 from builders import Script, armstrong, crew, effect, game, keys, of, planet
+from ruleset_edits import TakeCubesBack, copy_ruleset, replace
 
 from stargazer_rules.engine import actions as A
 from stargazer_rules.engine.actions import action
-from stargazer_rules.engine.effects import EFFECT_TYPES
+from stargazer_rules.engine.effects import (
+    AFTER_SURVEY,
+    EFFECT_TYPES,
+    ON_CHOOSE,
+    ROUND_END,
+    ChooseOne,
+    Effect,
+    GainVP,
+    NameStartPlayer,
+    extend_effect_types,
+)
+from stargazer_rules.engine.game import Game
+from stargazer_rules.rulesets.loader import load_ruleset
 
 CW, CCW = A.CLOCKWISE, A.COUNTER_CLOCKWISE
 PLANETS = ["a", "b", "c", "d", "e"]
@@ -338,3 +354,55 @@ def test_place_on_special__planets_surveyed_this_turn_after_survey():
     s.pick("s")
     events = s.survey_none()
     assert of(events, "effect_skipped") == [{"player": 0, "crew": "s", "effect": "place_on_special", "remaining": 1}]
+
+
+# -- the most options a decision can offer ----------------------------------------------------
+
+
+@attrs.frozen(kw_only=True)
+class PickAnySeat(Effect):
+    """A plugin effect that asks a decision and does not say how many options it offers."""
+
+    name: ClassVar[str] = "pick_any_seat"
+    summary: ClassVar[str] = "Name any seat."
+    timings: ClassVar[tuple[str, ...]] = (AFTER_SURVEY,)
+
+    def choices(self, table, seat, slot):
+        return tuple(action(A.NAME_START_PLAYER, other) for other in range(table.players))
+
+    def apply(self, table, seat, slot, choice):
+        return ()
+
+
+def _with_plugin(tmp_path, effect_type):
+    folder = copy_ruleset(tmp_path)
+    replace(
+        folder,
+        "crew.yaml",
+        "      - effect: gain_vp\n        vp: 2\n        when: after_survey",
+        f"      - effect: {effect_type.name}",
+    )
+    return Game(load_ruleset(folder, effect_types=extend_effect_types(EFFECT_TYPES, effect_type)))
+
+
+def test_the_most_legal_actions_is_the_largest_decision_of_the_ruleset():
+    """R5, R7: a survey's starts x counts x directions (+ placing nothing) is draft 7's largest
+    decision; every built-in effect's bound is under it (their own sizes are checked by the
+    property tests, which hold every state of random games to the bound)."""
+    game = Game(load_ruleset("draft7"))
+    rules = game.ruleset
+    planets = max(counts.planets for counts in rules.setups.values())
+    assert game.most_legal_actions == 1 + 2 * planets * rules.cubes_per_player
+    choose_one = ChooseOne(when=ON_CHOOSE, options=tuple((GainVP(when=ON_CHOOSE, vp=1),) for _ in range(7)))
+    assert choose_one.most_choices(players=4, planets=6, crews=8) == 7
+    assert GainVP(when=ON_CHOOSE, vp=1).most_choices(players=4, planets=6, crews=8) == 0
+    assert NameStartPlayer(when=ROUND_END).most_choices(players=4, planets=6, crews=8) == 4
+
+
+def test_a_plugin_without_a_decision_keeps_the_bound_and_one_that_cannot_say_lifts_it(tmp_path):
+    """A new effect type that asks no decision offers 0 options; one that asks a decision and
+    does not override ``most_choices`` leaves the ruleset without a bound (None), never a
+    wrong one."""
+    bound = Game(load_ruleset("draft7")).most_legal_actions
+    assert _with_plugin(tmp_path / "a", TakeCubesBack).most_legal_actions == bound
+    assert _with_plugin(tmp_path / "b", PickAnySeat).most_legal_actions is None

@@ -11,20 +11,25 @@ from hypothesis import HealthCheck, settings
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from starlette.testclient import TestClient
 
-from stargazer_rules import load_ruleset
+from stargazer_rules import Game, load_ruleset
+from stargazer_rules.formats import jsonio
 from stargazer_rules.frontends.server import ENDPOINTS, create_app, request_schema
 from stargazer_rules.frontends.server.openapi import openapi_document
 from stargazer_rules.formats.signing import StateSigner
 
-APP = create_app(load_ruleset("draft7"), signer=StateSigner("openapi"), time_limit=5.0)
+RULESET = load_ruleset("draft7")
+APP = create_app(RULESET, signer=StateSigner("openapi"), time_limit=5.0)
 SCHEMA = schemathesis.openapi.from_asgi("/openapi.json", APP)
 
 
 def test_the_document_is_served_and_is_openapi_3_1():
-    """GET /openapi.json answers the builder's document, version 3.1.0, one operation per route."""
+    """GET /openapi.json answers the builder's document with the state schema narrowed to the
+    server's ruleset (what it checks bodies with), version 3.1.0, one operation per route."""
     with TestClient(APP) as client:
         document = client.get("/openapi.json").json()
-    assert document == openapi_document()
+    assert document == openapi_document(state_schema=jsonio.state_schema_for(Game(RULESET)))
+    assert document["components"]["schemas"]["state"]["properties"]["seats"]["maxItems"] == 4
+    assert openapi_document()["components"]["schemas"]["state"]["properties"]["seats"]["maxItems"] == 8
     assert document["openapi"] == "3.1.0"
     assert sorted(document["paths"]) == sorted(
         [*(f"/api/{name}" for name in ENDPOINTS), "/api/ruleset", "/api/messages", "/api/schemas/{name}", "/openapi.json"]

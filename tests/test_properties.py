@@ -541,13 +541,16 @@ def _through_text(data: object) -> object:
 @fewer_examples
 @given(data=st.data())
 def test_the_state_json_round_trips_at_every_step(source: str, data: st.DataObject) -> None:
-    """state_from_json(state_to_json(state)) is the same state, legal actions included."""
+    """state_from_json(state_to_json(state)) is the same state, legal actions included, and
+    the document fits the state schema narrowed to its ruleset (the one a server checks with),
+    which therefore never refuses a state the rules can reach."""
     playout = draw_playout(data, source)
     game = playout.game
     for state in play(playout).states:
         document = jsonio.state_to_json(game, state)
         assert _through_text(document) == document
         assert jsonio.state_from_json(game, _through_text(document)) == state
+        assert jsonio.state_schema_problems(game, document) == []
 
 
 @by_source

@@ -401,9 +401,11 @@ def test_request_schemas_are_served_and_valid(client, endpoint):
     assert answer["additionalProperties"] is False
 
 
-def test_library_schemas_are_served_too(client):
-    """GET /api/schemas/state is jsonio's state schema; an unknown name is a 404 listing the names."""
-    assert client.get("/api/schemas/state").json() == jsonio.schema("state")
+def test_library_schemas_are_served_too(client, game):
+    """GET /api/schemas/state is jsonio's state schema narrowed to the server's ruleset (the one
+    it checks bodies with), the others as jsonio has them; an unknown name is a 404 listing the names."""
+    assert client.get("/api/schemas/state").json() == jsonio.state_schema_for(game)
+    assert client.get("/api/schemas/setup").json() == jsonio.schema("setup")
     response = client.get("/api/schemas/planet")
     assert response.status_code == 404
     assert response.json()["message"].startswith("no schema 'planet'; the schemas are new, legal, apply")

@@ -4,13 +4,14 @@ and a clean 4xx for numbers and arrays past any game's size (issue 9, reproducti
 from __future__ import annotations
 
 import asyncio
+import copy
 import time
 
 import httpx2 as httpx
 import pytest
 from starlette.testclient import TestClient
 
-from stargazer_rules import load_ruleset
+from stargazer_rules import Game, load_ruleset
 from stargazer_rules.frontends.cli import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_TIME_LIMIT, main
 from stargazer_rules.frontends.server import create_app, service
 from stargazer_rules.formats.signing import StateSigner
@@ -42,13 +43,15 @@ def _timed(client, endpoint, body):
     return response, time.perf_counter() - start
 
 
-def test_a_legal_list_of_30000_strings_is_refused_at_once(client, position):
-    """Reproduction 1: a state whose legal holds 30,000 strings is a quick 422 naming the bound."""
+def test_a_legal_list_of_30000_strings_is_refused_at_once(client, position, ruleset):
+    """Reproduction 1: a state whose legal holds 30,000 strings is a quick 422 naming the bound,
+    the most legal actions a state of this server's ruleset can list."""
+    bound = Game(ruleset).most_legal_actions
     state = {**position["state"], "legal": ["x" * 4] * 30000}
     response, seconds = _timed(client, "legal", {"state": state})
     assert response.status_code == 422
     message = response.json()["message"]
-    assert "  $.state.legal: has 30000 items, more than the 20000 allowed (maxItems)\n" in message
+    assert f"  $.state.legal: has 30000 items, more than the {bound} allowed (maxItems)\n" in message
     assert message.endswith("  (the check stops after 50 errors)")
     assert len(message) < 2000
     assert seconds < 2
@@ -61,6 +64,30 @@ def test_a_hundred_thousand_seats_are_refused_at_once(client, position):
     assert response.status_code == 422
     assert response.json()["error"] == "invalid_request"
     assert seconds < 2
+
+
+@pytest.mark.parametrize(
+    ("field", "grow", "expected"),
+    [
+        ("seats", lambda state: state["seats"].append(dict(state["seats"][0])), "$.state.seats: has 5 items, more than the 4 allowed"),
+        ("players", lambda state: state.update(players=5), "$.state.players: 5 is over the maximum of 4"),
+        ("track", lambda state: state["planets"][0].update(track=[0] * 8), "$.state.planets[0].track: has 8 items, more than the 7 allowed"),
+        ("legal", lambda state: state["legal"].extend(state["legal"][:1] * 169), "$.state.legal: has 1"),
+    ],
+)
+def test_a_state_larger_than_this_rulesets_tables_is_refused_by_its_size(client, position, ruleset, field, grow, expected):
+    """The request schemas carry the server's ruleset's sizes (jsonio.state_schema_for): draft 7
+    seats at most 4 players, its longest track has 7 squares, and no state lists more legal
+    actions than ``Game.most_legal_actions``; an unsigned state past one of them is refused by
+    the schema check, naming the bound, before any rule reads it."""
+    state = copy.deepcopy(position["state"])
+    grow(state)
+    response = client.post("/api/legal", json={"state": state})
+    assert response.status_code == 422
+    assert response.json()["error"] == "invalid_request"
+    assert expected in response.json()["message"]
+    if field == "legal":
+        assert f"more than the {Game(ruleset).most_legal_actions} allowed (maxItems)" in response.json()["message"]
 
 
 def test_an_absurd_bot_budget_is_refused_before_the_bot_starts(client, position):

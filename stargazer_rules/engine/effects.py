@@ -113,6 +113,16 @@ class Effect:
         """
         return None
 
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int | None:
+        """The most options ``choices`` can ever offer at a table of at most ``players`` seats,
+        ``planets`` Planets and ``crews`` crew slots; None when the type cannot say.
+
+        It bounds the legal actions a state may list (``Game.most_legal_actions``), so that a
+        server refuses a state listing more before reading it. A type that asks no decision
+        offers 0; a new type that asks one and does not override this is unbounded (None).
+        """
+        return 0 if type(self).choices is Effect.choices else None
+
     def apply(
         self, table: Table, seat: int, slot: int, choice: Action | None
     ) -> tuple[tuple[int, ...], ...]:
@@ -209,6 +219,9 @@ class AddFreeCubes(_Counted):
             if other != slot and free[other] < cap
         )
 
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return crews - 1
+
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.stock_to_crew(choice.target)
@@ -301,6 +314,9 @@ class ChooseOne(Effect):
             if any(effect.can_apply(table, seat, slot) for effect in option)
         )
 
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return len(self.options)
+
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.log("option_chosen", player=seat, crew=table.crew_id(slot), option=choice.target)
@@ -358,6 +374,9 @@ class NameStartPlayer(Effect):
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         return tuple(action(NAME_START_PLAYER, other) for other in range(table.players))
 
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return players
+
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.start_player = choice.target
@@ -384,6 +403,9 @@ class PlaceFreeCubes(_Counted):
             return ()
         return tuple(action(TARGET_PLANET, p) for p in table.planets_with_room())
 
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return planets
+
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.stock -= 1
@@ -405,6 +427,9 @@ class PlaceOnCrew(_Counted):
         if table.hands[seat] == 0:
             return ()
         return tuple(action(TARGET_CREW, other) for other in range(table.crew_count) if other != slot)
+
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return crews - 1
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
@@ -457,6 +482,9 @@ class PlaceOnSpecial(_Counted):
         else:
             candidates = range(table.planet_count)
         return tuple(action(TARGET_PLANET, p) for p in candidates if table.special_room(p) > 0)
+
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return planets
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None

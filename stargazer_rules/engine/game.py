@@ -103,6 +103,33 @@ class Game:
         for index, card in enumerate(ruleset.crew):
             for path, effect in _walk_effects(card.skill, ()):
                 self._effects[index, path] = effect
+        self._most_legal = self._legal_bound()
+
+    @property
+    def most_legal_actions(self) -> int | None:
+        """The most legal actions any state of this ruleset can list; None when a plugin effect
+        type cannot say how many options it offers.
+
+        A front end's state listing more is refused before it is read (the server's request
+        schemas carry this bound), however many items its body could hold.
+        """
+        return self._most_legal
+
+    def _legal_bound(self) -> int | None:
+        rules = self.ruleset
+        players = max(rules.player_counts)
+        planets = max(counts.planets for counts in rules.setups.values())
+        crews = max(counts.crew for counts in rules.setups.values()) + len(self._always)
+        # R7: a survey offers each start Planet, each count up to the hand (never more than
+        # cubes_per_player, R13) in each direction, plus placing nothing; a cube-by-cube survey
+        # (R8 lifted) offers each Planet and stopping. R5: each free crew.
+        bounds = [1 + 2 * planets * rules.cubes_per_player, planets + 1, crews]
+        for effect in self._effects.values():
+            most = effect.most_choices(players=players, planets=planets, crews=crews)
+            if most is None:
+                return None
+            bounds.append(most)
+        return max(bounds)
 
     # -- setting up -----------------------------------------------------------------------
 

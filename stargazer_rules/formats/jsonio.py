@@ -20,6 +20,7 @@ Conventions, also in docs/api.md:
 
 from __future__ import annotations
 
+import copy
 import functools
 import itertools
 import json
@@ -53,6 +54,8 @@ __all__ = [
     "event_to_json",
     "schema",
     "schema_problems",
+    "state_schema_for",
+    "state_schema_problems",
     "score_sheet_from_json",
     "score_sheet_to_json",
     "setup_from_json",
@@ -107,6 +110,54 @@ def schema(kind: str) -> dict[str, Any]:
     contents = _registry()[_SCHEMA_URN.format(kind)].contents
     assert isinstance(contents, dict)
     return contents
+
+
+def state_schema_for(game: Game) -> dict[str, Any]:
+    """The state schema narrowed to ``game``'s ruleset: its player counts, ring and crew area
+    sizes, longest track, largest special square, cubes and the most legal actions a state
+    can list (``Game.most_legal_actions``).
+
+    The library schema bounds what any ruleset could need (8 seats, 20,000 legal actions); a
+    server holding one ruleset checks bodies against this one, so that a state listing more
+    than its rules allow is refused by its size, before anything else reads it.
+    """
+    rules = game.ruleset
+    narrowed = copy.deepcopy(schema("state"))
+    properties, defs = narrowed["properties"], narrowed["$defs"]
+    seats = max(rules.player_counts)
+    planets = max(counts.planets for counts in rules.setups.values())
+    crews = max(counts.crew for counts in rules.setups.values()) + sum(card.always_in_play for card in rules.crew)
+    properties["players"].update(minimum=min(rules.player_counts), maximum=seats)
+    properties["seats"].update(minItems=min(rules.player_counts), maxItems=seats)
+    properties["planets"].update(maxItems=planets)
+    properties["crew"].update(maxItems=crews)
+    properties["chosen"].update(maxItems=crews)
+    if game.most_legal_actions is not None:
+        properties["legal"].update(maxItems=game.most_legal_actions)
+    defs["planet"]["properties"]["track"].update(maxItems=max(card.length for card in rules.planets))
+    defs["planet"]["properties"]["special"].update(maxItems=max(card.special_capacity for card in rules.planets))
+    defs["crew"]["properties"]["cubes"].update(maxItems=seats * rules.cubes_per_player)
+    narrowed["description"] = f"{narrowed.get('description', '')} Narrowed to ruleset {rules.name}.".strip()
+    return narrowed
+
+
+def state_schema_problems(game: Game, data: Any, limit: int | None = MAX_CHECKED) -> list[str]:
+    """Every way ``data`` breaks the state schema narrowed to ``game``'s ruleset
+    (``state_schema_for``), as ``"$.path: message"``; the first ``limit`` found."""
+    errors = sorted(
+        itertools.islice(_narrowed_validator(game).iter_errors(data), limit),
+        key=lambda error: (_sort_key(error.absolute_path), error.message),
+    )
+    return list(dict.fromkeys(f"{error.json_path}: {_plain_message(error)}" for error in errors))
+
+
+@functools.lru_cache(maxsize=16)
+def _narrowed_validator(game: Game) -> Any:
+    narrowed = state_schema_for(game)
+    # The narrowed schema keeps the library's $id, so it replaces the library's in the
+    # registry too: its own "#/$defs/..." references must find the narrowed definitions.
+    resource = referencing.jsonschema.DRAFT202012.create_resource(narrowed)
+    return StrictValidator(narrowed, registry=_registry().with_resource(_SCHEMA_URN.format("state"), resource))
 
 
 def _is_integer(checker: Any, instance: Any) -> bool:
@@ -535,7 +586,7 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
     }
 
 
-def state_from_json(game: Game, data: Any, *, trusted: bool = False) -> State:
+def state_from_json(game: Game, data: Any, *, trusted: bool = False, checked: bool = False) -> State:
     """The state a JSON state describes, rebuilt exactly (``legal`` included).
 
     Raises ``RecordError`` for a document of another ruleset, and, listing every problem at
@@ -548,9 +599,10 @@ def state_from_json(game: Game, data: Any, *, trusted: bool = False) -> State:
     written: ``unproven_values`` lists them for a caller that cannot trust the document's
     source. ``trusted=True`` is for a document known to be one this library wrote (a state
     whose signature checked, ``signing``): the schema and the comparison of ``current_player``
-    and ``legal`` with the rules are skipped.
+    and ``legal`` with the rules are skipped. ``checked=True`` says the document already passed
+    the state schema (as part of a request body), so that it is not checked twice.
     """
-    if not trusted:
+    if not trusted and not checked:
         validate("state", data, "state document")
     check_ruleset(game, data, "state")
     reader = _StateReader(game, data, trusted=trusted)

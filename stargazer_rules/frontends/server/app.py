@@ -119,12 +119,14 @@ def create_app(
         name = request.path_params["name"]
         if name in ENDPOINTS:
             return _json(request_schema(name))
+        if name == "state":
+            return _json(service.state_schema)
         if name in jsonio.SCHEMA_KINDS:
             return _json(jsonio.schema(name))
         known = ", ".join((*ENDPOINTS, *jsonio.SCHEMA_KINDS))
         return _json({"error": "not_found", "message": f"no schema {name!r}; the schemas are {known}"}, 404)
 
-    document = openapi_document()
+    document = openapi_document(state_schema=service.state_schema)
 
     async def get_openapi(request: Request) -> Response:
         return _json(document)

@@ -261,6 +261,16 @@ def _document() -> dict[str, Any]:
     }
 
 
-def openapi_document() -> dict[str, Any]:
-    """The OpenAPI 3.1 document of the JSON API (a fresh copy each call)."""
-    return copy.deepcopy(_document())
+def openapi_document(state_schema: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The OpenAPI 3.1 document of the JSON API (a fresh copy each call).
+
+    ``state_schema`` replaces the library's state schema: a server gives the one narrowed to
+    its ruleset (``jsonio.state_schema_for``), which is what it checks bodies against.
+    """
+    document = copy.deepcopy(_document())
+    if state_schema is not None:
+        components = document["components"]["schemas"]
+        for name, definition in state_schema.get("$defs", {}).items():
+            components[f"state.{name}"] = _rewrite(definition, "state")
+        components["state"] = _rewrite(state_schema, "state")
+    return document

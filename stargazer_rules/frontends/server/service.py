@@ -96,9 +96,16 @@ def request_schema(endpoint: str) -> dict[str, Any]:
 
 @functools.cache
 def _registry() -> referencing.Registry:
+    return _registry_with(jsonio.schema("state"))
+
+
+def _registry_with(state_schema: dict[str, Any]) -> referencing.Registry:
+    """The library's schemas (with ``state_schema`` as the state's) and the request schemas."""
+    library = {kind: jsonio.schema(kind) for kind in jsonio.SCHEMA_KINDS}
+    library["state"] = state_schema
     resources = [
-        (_LIBRARY_URN.format(kind), referencing.jsonschema.DRAFT202012.create_resource(jsonio.schema(kind)))
-        for kind in jsonio.SCHEMA_KINDS
+        (_LIBRARY_URN.format(kind), referencing.jsonschema.DRAFT202012.create_resource(contents))
+        for kind, contents in library.items()
     ]
     for endpoint in ENDPOINTS:
         path = _SCHEMAS_DIR / f"{endpoint}.request.schema.json"
@@ -109,43 +116,45 @@ def _registry() -> referencing.Registry:
     return referencing.Registry().with_resources(resources)
 
 
-@functools.cache
-def _validator(endpoint: str) -> Any:
-    return jsonio.StrictValidator(request_schema(endpoint), registry=_registry())
+class _BodyChecker:
+    """The request validators of one ruleset: its state schema (``jsonio.state_schema_for``)
+    in place of the library's, and for a signed body a schema that leaves the state unchecked."""
 
+    def __init__(self, state_schema: dict[str, Any]) -> None:
+        registry = _registry_with(state_schema)
+        self._validators = {
+            endpoint: jsonio.StrictValidator(request_schema(endpoint), registry=registry) for endpoint in ENDPOINTS
+        }
+        self._signed = {}
+        for endpoint in ENDPOINTS:
+            contents = copy.deepcopy(request_schema(endpoint))
+            contents["properties"]["state"] = {"type": "object"}
+            self._signed[endpoint] = jsonio.StrictValidator(contents, registry=registry)
 
-@functools.cache
-def _signed_validator(endpoint: str) -> Any:
-    """The endpoint's validator for a body whose state is signed: the state is not checked again."""
-    contents = copy.deepcopy(request_schema(endpoint))
-    contents["properties"]["state"] = {"type": "object"}
-    return jsonio.StrictValidator(contents, registry=_registry())
-
-
-def _check_body(endpoint: str, body: Any, signed: bool = False) -> Mapping[str, Any]:
-    """``body`` if it fits the endpoint's schema; else 422 listing the problems at their paths
-    (the first ``_MAX_CHECKED`` found: the check stops there)."""
-    validator = _signed_validator(endpoint) if signed else _validator(endpoint)
-    errors = sorted(
-        itertools.islice(validator.iter_errors(body), _MAX_CHECKED),
-        key=lambda error: ([str(part) for part in error.absolute_path], error.message),
-    )
-    problems: list[str] = []
-    for error in errors:
-        line = f"{error.json_path}: {_plain_message(error)}"
-        if line not in problems:
-            problems.append(line)
-    if problems:
-        count = len(problems)
-        lines = [f"{count} problem{'s' if count != 1 else ''} in the request body of /api/{endpoint}:"]
-        lines += [f"  {problem}" for problem in problems[:_MAX_REPORTED]]
-        if count > _MAX_REPORTED:
-            lines.append(f"  ... and {count - _MAX_REPORTED} more")
-        if len(errors) >= _MAX_CHECKED:
-            lines.append(f"  (the check stops after {_MAX_CHECKED} errors)")
-        raise RequestError(422, "invalid_request", "\n".join(lines))
-    assert isinstance(body, Mapping)
-    return body
+    def check(self, endpoint: str, body: Any, signed: bool = False) -> Mapping[str, Any]:
+        """``body`` if it fits the endpoint's schema; else 422 listing the problems at their
+        paths (the first ``_MAX_CHECKED`` found: the check stops there)."""
+        validator = (self._signed if signed else self._validators)[endpoint]
+        errors = sorted(
+            itertools.islice(validator.iter_errors(body), _MAX_CHECKED),
+            key=lambda error: ([str(part) for part in error.absolute_path], error.message),
+        )
+        problems: list[str] = []
+        for error in errors:
+            line = f"{error.json_path}: {_plain_message(error)}"
+            if line not in problems:
+                problems.append(line)
+        if problems:
+            count = len(problems)
+            lines = [f"{count} problem{'s' if count != 1 else ''} in the request body of /api/{endpoint}:"]
+            lines += [f"  {problem}" for problem in problems[:_MAX_REPORTED]]
+            if count > _MAX_REPORTED:
+                lines.append(f"  ... and {count - _MAX_REPORTED} more")
+            if len(errors) >= _MAX_CHECKED:
+                lines.append(f"  (the check stops after {_MAX_CHECKED} errors)")
+            raise RequestError(422, "invalid_request", "\n".join(lines))
+        assert isinstance(body, Mapping)
+        return body
 
 
 def _plain_message(error: jsonschema.ValidationError) -> str:
@@ -186,6 +195,9 @@ class TableService:
     ) -> None:
         self.ruleset = ruleset
         self.game = Game(ruleset)
+        #: The state schema of this ruleset, which the request bodies are checked against.
+        self.state_schema = jsonio.state_schema_for(self.game)
+        self._bodies = _BodyChecker(self.state_schema)
         self.signer = signer if signer is not None else StateSigner()
         self.max_bot_iterations = max_bot_iterations
         self.time_limit = time_limit
@@ -365,14 +377,15 @@ class TableService:
                 "issued it, or another server (another secret) signed it",
                 at="$.signature",
             )
-        return _check_body(endpoint, body, signed), signed
+        return self._bodies.check(endpoint, body, signed), signed
 
     def _state(self, body: Mapping[str, Any], signed: bool) -> State:
         """The body's state: a signed one rebuilt without re-deriving it; an unsigned one
         checked in full, and refused when it claims what its board cannot prove."""
         data = body["state"]
         try:
-            state = jsonio.state_from_json(self.game, data, trusted=signed)
+            # The request schema has checked an unsigned state already (``_BodyChecker``).
+            state = jsonio.state_from_json(self.game, data, trusted=signed, checked=True)
         except RecordError as error:
             raise RequestError(422, "invalid_state", str(error), at="$.state") from None
         except (KeyError, TypeError, ValueError, IndexError) as error:
