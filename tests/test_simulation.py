@@ -20,6 +20,7 @@ import pytest
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.analysis import Bounds
 from stargazer_rules.bots import BotSpecError, make_bot
+from stargazer_rules.errors import RecordError
 from stargazer_rules.formats import jsonio
 from stargazer_rules.formats import records
 from stargazer_rules.frontends.cli import main
@@ -161,6 +162,12 @@ def test_a_line_agrees_with_a_replay_of_its_own_record(name, players, lineup, in
     states = [start] + [state for state, _events in steps]
     assert line["options"] == [len(g.legal_actions(state)) for state in states[:-1]]
     assert line["decisions"] == len(record.actions) == len(steps)
+    # The record says how many moves it has and that its game ended, so that a record cut
+    # out of games.jsonl with its last moves missing is refused rather than replayed short.
+    assert (line["record"]["moves"], line["record"]["finished"], record.finished) == (line["decisions"], True, True)
+    cut = {**line["record"], "actions": line["record"]["actions"][:-1]}
+    with pytest.raises(RecordError, match="its last 1 are missing"):
+        records.record_from_json(cut, g)
     picks, totals = [], []
     for before, (after, events) in zip(states, steps):
         for event in events:

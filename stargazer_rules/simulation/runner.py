@@ -227,6 +227,7 @@ def play_game(
         tuple(actions),
         entry.deal_seed,
         {"generator": "stargazer simulate", "index": entry.index, "seating": list(seats)},
+        finished=game.is_over(state),
     )
     return {
         "format": GAME_FORMAT,
