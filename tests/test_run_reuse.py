@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -97,3 +98,36 @@ def test_compare_reuses_both_runs_the_second_time(tmp_path, capsys):
     second = capsys.readouterr()
     assert second.err.count("reused the 8 finished games") == 2 and "played" not in second.err
     assert second.out.splitlines()[0] == first.out.splitlines()[0]
+
+
+def test_a_run_of_other_code_is_not_reused(tmp_path, capsys, monkeypatch):
+    """The identity holds a digest of the code that plays: a checkout whose rules changed under
+    the same version (an editable install) plays its games again instead of reusing old ones."""
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out))
+    assert json.loads((out / "run.json").read_text(encoding="utf-8"))["code"] == cache.code_digest()
+    assert "reused" in _simulate(capsys, "--out", str(out))
+    monkeypatch.setattr(cache, "code_digest", lambda: "0" * 16)
+    again = _simulate(capsys, "--out", str(out))
+    assert "played 8 games in" in again and "reused" not in again
+
+
+def test_the_code_digest_follows_the_playing_code_only(tmp_path):
+    """Editing the engine, the kernel or the schemas changes the digest; editing the text of
+    the reports (which only reads the games) does not."""
+    import shutil
+
+    import stargazer_rules
+
+    package = tmp_path / "stargazer_rules"
+    shutil.copytree(Path(stargazer_rules.__file__).parent, package, ignore=shutil.ignore_patterns("__pycache__"))
+    original = cache.digest_of_code(package)
+    assert original == cache.code_digest()
+    with (package / "text" / "reports.py").open("a", encoding="utf-8") as file:
+        file.write("\n# a comment\n")
+    assert cache.digest_of_code(package) == original
+    for changed in ("engine/game.py", "bots/mcts.py", next(package.glob("_kernel*")).name):
+        with (package / changed).open("ab") as file:
+            file.write(b"\n")
+        assert cache.digest_of_code(package) != original, changed
+        original = cache.digest_of_code(package)

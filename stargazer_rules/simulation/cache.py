@@ -16,6 +16,7 @@ games of a run of 3,600. ``simulate`` and ``compare`` therefore
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import os
@@ -33,6 +34,7 @@ __all__ = [
     "IDENTITY_FILE",
     "Reuse",
     "cache_folder",
+    "code_digest",
     "identity_key",
     "library_version",
     "prepare",
@@ -57,8 +59,40 @@ def library_version() -> str:
         return "unknown"
 
 
+#: The parts of the package whose code decides what a game's line holds: the rules, the
+#: formats, the kernel and its Python side, the bots and the runner. Text, analysis and front
+#: ends only read the lines, so editing them keeps the runs.
+_PLAYING_CODE = ("engine", "rulesets", "formats", "kernel", "bots", "simulation")
+
+
+@functools.cache
+def code_digest() -> str:
+    """A hash of the code that plays the games: the Python files of ``_PLAYING_CODE``, the
+    compiled kernel and the bundled schemas (16 hex digits).
+
+    Part of a run's identity beside the version: an editable install (a checkout being worked
+    on) keeps its version while its rules change, and a run of the old code must not be
+    taken for one of the new.
+    """
+    return digest_of_code(Path(__file__).resolve().parent.parent)
+
+
+def digest_of_code(package: Path) -> str:
+    """``code_digest`` of the package folder ``package``."""
+    files = [path for part in _PLAYING_CODE for path in sorted((package / part).rglob("*.py"))]
+    files += sorted(package.glob("_kernel*.so")) + sorted(package.glob("_kernel*.pyd"))
+    files += sorted((package / "_bundled" / "schemas").glob("*.json"))
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.relative_to(package).as_posix().encode("utf-8") + b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
 def run_identity(ruleset_name: str, fingerprint: str, players: int, lineup: Sequence[str], seed: int, engine: str) -> dict[str, Any]:
-    """What makes a run's games: ruleset fingerprint, players, lineup, seed, engine, version."""
+    """What makes a run's games: ruleset fingerprint, players, lineup, seed, engine, and the
+    library (its version and ``code_digest``)."""
     return {
         "format": RUN_FORMAT,
         "ruleset": {"name": ruleset_name, "fingerprint": fingerprint},
@@ -67,6 +101,7 @@ def run_identity(ruleset_name: str, fingerprint: str, players: int, lineup: Sequ
         "seed": seed,
         "engine": engine,
         "version": library_version(),
+        "code": code_digest(),
     }
 
 
@@ -103,7 +138,8 @@ class Reuse:
         if self.complete:
             return (
                 f"reused the {self.games:,} finished games of the same run in {place} ({self.source}): same "
-                "ruleset fingerprint, players, lineup, seed, engine and library version; --no-cache plays them again"
+                "ruleset fingerprint, players, lineup, seed, engine and library (version and code); "
+                "--no-cache plays them again"
             )
         return f"extending the run in {place} ({self.source}): {self.games:,} of {self.planned:,} games kept"
 
@@ -184,7 +220,7 @@ def store(out: str | os.PathLike[str], identity: Mapping[str, Any], cache: Path 
 def _same(found: Mapping[str, Any] | None, identity: Mapping[str, Any]) -> bool:
     if found is None:
         return False
-    keys = ("players", "lineup", "seed", "engine", "version")
+    keys = ("players", "lineup", "seed", "engine", "version", "code")
     return found.get("ruleset", {}).get("fingerprint") == identity["ruleset"]["fingerprint"] and all(
         found.get(key) == identity[key] for key in keys
     )
