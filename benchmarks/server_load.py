@@ -59,10 +59,30 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def process_tree(pid: int) -> list[int]:
+    """``pid`` and its descendants (``serve --workers`` runs its processes as children)."""
+    children: dict[int, list[int]] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
+    found, queue = [], [pid]
+    while queue:
+        current = queue.pop()
+        found.append(current)
+        queue.extend(children.get(current, ()))
+    return found
+
+
 def cpu_seconds(pid: int) -> float:
-    """The user and system CPU time the process has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """The user and system CPU time the server's processes have used."""
+    total = 0.0
+    for member in process_tree(pid):
+        fields = Path(f"/proc/{member}/stat").read_text().rsplit(")", 1)[1].split()
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def signed(position: dict) -> dict:
@@ -71,10 +91,13 @@ def signed(position: dict) -> dict:
 
 
 def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return float("nan")
+    """The resident memory of the server's processes together."""
+    total = 0.0
+    for member in process_tree(pid):
+        for line in Path(f"/proc/{member}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                total += int(line.split()[1]) / 1024
+    return total
 
 
 class Connection:
@@ -195,6 +218,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--heavy-seconds", type=float, default=30)
     parser.add_argument("--max-bot-iterations", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=1, help="serve --workers: server processes (default 1)")
     parser.add_argument(
         "--plain", action="store_true", help="start serve without the options older versions lack (to compare)"
     )
@@ -203,6 +227,8 @@ def main() -> None:
     command = [sys.executable, "-m", "stargazer_rules", "serve", "--port", str(port)]
     if not args.plain:
         command += ["--secret", "benchmark", "--max-bot-iterations", str(args.max_bot_iterations)]
+    if args.workers != 1:
+        command += ["--workers", str(args.workers)]
     server = subprocess.Popen(command, stderr=subprocess.DEVNULL)
     base = ("127.0.0.1", port)
     try:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import secrets
 import random
 import shutil
 import sys
@@ -58,6 +59,8 @@ DEFAULT_SIM_BOTS = "mcts:200"
 #: ``serve`` listens on loopback unless told otherwise.
 DEFAULT_SERVE_HOST = "127.0.0.1"
 DEFAULT_SERVE_PORT = 8000
+#: ``serve --workers``: more processes than this is a mistake on any machine this serves.
+MAX_SERVE_WORKERS = 64
 #: ``serve``'s bounds on one request's work (stargazer_rules.frontends.server.service, without importing
 #: Starlette before it is needed).
 DEFAULT_MAX_BOT_ITERATIONS = 1000
@@ -734,6 +737,16 @@ def _add_serve(commands: argparse._SubParsersAction) -> None:
         metavar="SECONDS",
         help=f"the most a request may compute before it is answered 503 (default {DEFAULT_TIME_LIMIT:g})",
     )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        metavar="N",
+        help=(
+            "server processes sharing the port (default 1); the API is stateless and they share "
+            "one secret, so any of them answers any request: one per core"
+        ),
+    )
     _add_ruleset_argument(parser, positional=False)
     parser.set_defaults(run=run_serve)
 
@@ -756,6 +769,13 @@ def run_serve(args: argparse.Namespace) -> int:
     if args.secret == "":
         _error("serve", "--secret is empty: give a secret, or leave the option out for a random one")
         return EXIT_USAGE
+    if not 1 <= args.workers <= MAX_SERVE_WORKERS:
+        _error(
+            "serve",
+            f"--workers {args.workers} is outside 1 to {MAX_SERVE_WORKERS} "
+            f"(one process per core: this machine has {os.cpu_count() or 1})",
+        )
+        return EXIT_USAGE
     ruleset = _load_or_report(args.ruleset, "serve")
     if ruleset is None:
         return EXIT_INVALID
@@ -767,14 +787,31 @@ def run_serve(args: argparse.Namespace) -> int:
     except ImportError as error:
         _error("serve", f"{error}; install the server with pip install 'stargazer-rules[serve]'")
         return EXIT_INVALID
-    app = create_app(
-        ruleset,
-        signer=StateSigner.from_environment(args.secret),
-        max_bot_iterations=args.max_bot_iterations,
-        time_limit=args.time_limit,
+    # One secret for every process: given, from the environment, or drawn here.
+    secret = args.secret if args.secret is not None else os.environ.get(SECRET_ENV) or secrets.token_hex(32)
+    signer = StateSigner(secret)
+    processes = f", {args.workers} processes" if args.workers > 1 else ""
+    print(f"stargazer serve: {ruleset.name} on http://{args.host}:{args.port}/{processes}", file=sys.stderr)
+    if args.workers == 1:
+        app = create_app(ruleset, signer=signer, max_bot_iterations=args.max_bot_iterations, time_limit=args.time_limit)
+        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        return 0
+    # The worker processes load the ruleset again from what this one found valid, and sign
+    # with this one's secret (drawn here when none was given), through their environment.
+    from stargazer_rules.frontends.server.app import WORKER_CONFIG_ENV
+
+    os.environ[SECRET_ENV] = secret
+    os.environ[WORKER_CONFIG_ENV] = json.dumps(
+        {"ruleset": args.ruleset, "max_bot_iterations": args.max_bot_iterations, "time_limit": args.time_limit}
     )
-    print(f"stargazer serve: {ruleset.name} on http://{args.host}:{args.port}/", file=sys.stderr)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+    uvicorn.run(
+        "stargazer_rules.frontends.server.app:app_from_environment",
+        factory=True,
+        workers=args.workers,
+        host=args.host,
+        port=args.port,
+        log_level="warning",
+    )
     return 0
 
 

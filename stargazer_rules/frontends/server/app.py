@@ -27,6 +27,7 @@ heavy request delays the others by a share of the processor and never blocks the
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
@@ -51,7 +52,7 @@ from stargazer_rules.frontends.server.service import (
     request_schema,
 )
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.formats.signing import StateSigner
+from stargazer_rules.formats.signing import SECRET_ENV, StateSigner
 
 #: The largest request body read; a state is a few kilobytes, a long game's record tens.
 MAX_BODY_BYTES = 1024 * 1024
@@ -147,6 +148,32 @@ def create_app(
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
     return Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+
+
+#: The environment variable carrying ``stargazer serve --workers``'s options to its worker
+#: processes (JSON: ruleset, max_bot_iterations, time_limit); the secret goes in ``SECRET_ENV``.
+WORKER_CONFIG_ENV = "STARGAZER_SERVE_CONFIG"
+
+
+def app_from_environment() -> Starlette:
+    """The app of one of ``stargazer serve --workers N``'s processes (a uvicorn factory).
+
+    Every process loads the same ruleset and signs with the same secret, which the command
+    put in the environment, so a state one process signed is taken by all: the API is
+    stateless, so any process may answer any request. The process ends with the command
+    (``lifeline``), so a ``kill -9`` of the command leaves no server behind.
+    """
+    from stargazer_rules.rulesets.loader import load_ruleset
+    from stargazer_rules.simulation.lifeline import exit_with_parent
+
+    exit_with_parent()
+    config = json.loads(os.environ[WORKER_CONFIG_ENV])
+    return create_app(
+        load_ruleset(config["ruleset"]),
+        signer=StateSigner(os.environ[SECRET_ENV]),
+        max_bot_iterations=config["max_bot_iterations"],
+        time_limit=config["time_limit"],
+    )
 
 
 async def _read_json(request: Request) -> Any:
