@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import children, left_running
 
 from stargazer_rules import Game, load_ruleset, records
 from stargazer_rules.frontends.cli import main
@@ -121,21 +122,6 @@ def test_scheduler_without_the_dask_extra_is_one_line(tmp_path, capsys, monkeypa
     )
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        found += [int(child) for child in (task / "children").read_text().split()]
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state not in ("Z", "X")
-
-
 def _start_simulation(tmp_path: Path) -> tuple[subprocess.Popen, Path, Path]:
     """A long simulate run on two workers, once it has written a few games; its stderr goes to a
     file (a pipe would stay open as long as any orphaned worker holds it)."""
@@ -157,30 +143,24 @@ def _start_simulation(tmp_path: Path) -> tuple[subprocess.Popen, Path, Path]:
 def test_kill_9_of_simulate_leaves_no_worker_running(tmp_path):
     """Reproduction 7: after kill -9 of the run, its worker processes end within seconds."""
     process, _games, _err = _start_simulation(tmp_path)
-    workers = _children(process.pid)
+    workers = children(process.pid)
     assert len(workers) >= 2
     os.kill(process.pid, signal.SIGKILL)
     process.wait(timeout=10)
-    deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = [pid for pid in workers if _alive(pid)]
-    for pid in left:  # end this test's own orphans before failing
-        os.kill(pid, signal.SIGKILL)
-    assert left == []
+    assert left_running(workers) == []
 
 
 def test_ctrl_c_during_simulate_keeps_whole_lines_and_hints_resume(tmp_path):
     """Ctrl-C: exit 130, the --resume hint, only whole games in the file, and no worker left."""
     process, games, err = _start_simulation(tmp_path)
-    workers = _children(process.pid)
+    workers = children(process.pid)
     process.send_signal(signal.SIGINT)
     assert process.wait(timeout=60) == 130
     assert err.read_text().splitlines()[-1] == f"stargazer simulate: interrupted; the games played so far are in {games}: add --resume to finish the run"
     data = games.read_bytes()
     assert data.endswith(b"\n")
     assert all(json.loads(line)["format"] for line in data.splitlines())
-    assert [pid for pid in workers if _alive(pid)] == []
+    assert left_running(workers, seconds=0) == []
 
 
 class _CtrlC:

@@ -10,9 +10,9 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 
 import pytest
+from processes import descendants, left_running
 from starlette.testclient import TestClient
 
 from stargazer_rules.formats.signing import SECRET_ENV
@@ -67,22 +67,6 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-def _descendants(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        for child in (task / "children").read_text().split():
-            found += [int(child), *_descendants(int(child))]
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state not in ("Z", "X")
-
-
 def _post(port: int, path: str, body: dict) -> dict:
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
@@ -112,22 +96,16 @@ def test_two_processes_play_a_game_and_end_with_a_kill_9_of_the_command(tmp_path
                 assert process.poll() is None, (tmp_path / "stderr.txt").read_text()
                 assert time.monotonic() < deadline, "serve --workers 2 did not answer within a minute"
                 time.sleep(0.2)
-        while len(_descendants(process.pid)) < 2 and time.monotonic() < deadline:
+        while len(descendants(process.pid)) < 2 and time.monotonic() < deadline:
             time.sleep(0.2)  # the second process may still be starting
         position = _post(port, "/api/new", {"players": 4, "seed": 3})
         for _ in range(40):
             body = {"state": position["state"], "signature": position["signature"]}
             position = _post(port, "/api/apply", {**body, "action": position["legal"][0]["action"]})
         assert position["state"]["round"] >= 2
-        workers = _descendants(process.pid)
+        workers = descendants(process.pid)
         assert len(workers) >= 2
     finally:
         os.kill(process.pid, signal.SIGKILL)
         process.wait(timeout=10)
-    deadline = time.monotonic() + 10
-    while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    left = [pid for pid in workers if _alive(pid)]
-    for pid in left:  # end this test's own orphans before failing
-        os.kill(pid, signal.SIGKILL)
-    assert left == []
+    assert left_running(workers) == []
