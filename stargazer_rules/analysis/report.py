@@ -279,8 +279,9 @@ def _seats(summary: Mapping[str, Any]) -> str:
         f"win shares: seat {balance['best_seat'] + 1} vs seat {balance['worst_seat'] + 1}, "
         f"{points(balance['gap'])} points; n = {number(balance['n'])} games)."),
         f'<span id="{anchor("seats", "ties")}">Shared wins (ties): {rate_text(ties)} of {number(ties["n"])} games.</span>',
-        (f"Games needed to detect a seat that wins {points(needed['advantage'], 0)} points more than fair "
-        f"({pct(fair)}) with {pct(needed['power'], 0)} power: <strong>{number(needed['games'])}</strong>; "
+        # the bounds as set, every digit shown as _head shows the level (a 2.5-point advantage is not "2 points")
+        (f"Games needed to detect a seat that wins {100 * needed['advantage']:g} points more than fair "
+        f"({pct(fair)}) with {100 * needed['power']:g}% power: <strong>{number(needed['games'])}</strong>; "
         f"this run has {number(needed['have'])}, enough to detect about {points(detect)} points."),
     ]
     table_part = summary["table_seats"]

@@ -1,0 +1,466 @@
+"""Every number of report.html read back and checked against summary.json.
+
+The other analysis tests check the summary and that the report has its sections; a report that
+printed every win share as 1 - share, or swapped two columns, would pass them all. Here the
+rendered page is parsed: each table's rows are found by their label (seat, crew, planet, colour,
+bot, source, round, end condition) and each cell must show exactly the numbers of its summary
+entry, in order, formatted as the report formats them (percentages, decimals, intervals,
+counts, ``value:count`` lists). Every numeric token of a cell must be expected, so a number the
+test does not account for fails it as surely as a wrong one; the prose paragraphs, findings,
+warnings and title are read the same way, and a last test makes sure no number is shown
+anywhere else. The plots (inline SVG) are drawn from the same summary and are not read back.
+
+Three real runs are rendered, so that every kind of row and sentence is read back: the 200
+random games of tests/test_analysis.py (findings, the random-play warning); a partial run with
+two bots and bounds of their own (a numbered lineup, two rows of scores by bot, a warning with
+numbers, no finding, 90% intervals, a 2.5-point seat advantage at 82.5% power);
+and a partial run of ``first`` bots in which a crew is never picked and some planets never get
+a cube (the "n/a" cells, seat findings).
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import pytest
+import simulated_games
+
+from stargazer_rules.analysis import Bounds, summarize
+from stargazer_rules.analysis.report import write_report
+
+#: name -> (lineup, blocks, index of a game left out to make a partial run or None, bounds).
+RUNS = {
+    "random": (("random",) * 4, 50, None, Bounds()),
+    "mixed": (("first", "random", "random", "random"), 3, 5,
+              Bounds(confidence=0.9, seat_advantage=0.025, power=0.825)),
+    "first": (("first",) * 4, 1, 3, Bounds()),
+}
+
+#: A number as the report prints it ("3,736", "12.5", "-5.2", "+7.1", "25.0%", "< 0.001"),
+#: "n/a", or ✗ (an accident square). Digits inside words ("draft7", "R16", "10th") are no number.
+NUMBER = re.compile(r"(?<![\w.])(?:< )?[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?%?(?!\w)|n/a|✗")
+TABLE = re.compile(r"<table><thead>(.*?)</thead><tbody>(.*?)</tbody></table>", re.S)
+ROW = re.compile(r"<tr[^>]*>(.*?)</tr>", re.S)
+CELL = re.compile(r"<t[hd][^>]*>(.*?)</t[hd]>", re.S)
+PARAGRAPH = re.compile(r"<p[ >].*?</p>", re.S)
+
+#: The first heading of every table the tests below check; a table not here fails
+#: test_no_number_is_shown_outside_the_checked_places until a test reads it.
+TABLES = ("", "bound", "seat", "table seat", "crew", "planet", "colour", "bot", "source", "round", "condition")
+
+
+@pytest.fixture(scope="module", params=sorted(RUNS))
+def written(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """summary.json and report.html of a run, written by write_report as `stargazer simulate` does."""
+    lineup, blocks, left_out, bounds = RUNS[request.param]
+    games = simulated_games.run(ruleset="draft7", lineup=lineup, blocks=blocks)
+    if left_out is not None:
+        del games[left_out]
+    out = tmp_path_factory.mktemp(f"report-{request.param}")
+    write_report(summarize(games, bounds=bounds), out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def summary(written: Path) -> dict:
+    return json.loads((written / "summary.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def page(written: Path) -> str:
+    """report.html without its plots, style and script: what a reader reads as text."""
+    text = (written / "report.html").read_text(encoding="utf-8")
+    return re.sub(r"<svg.*?</svg>|<style>.*?</style>|<script>.*?</script>", "", text, flags=re.S)
+
+
+# -- reading the page -----------------------------------------------------------------------
+
+
+def _text(fragment: str) -> str:
+    """The text of an HTML fragment as a reader sees it: line breaks as spaces, other tags
+    dropped, entities decoded, runs of white space as one space."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", "", fragment.replace("<br>", " "))).split())
+
+
+def _numbers(text: str) -> list[str]:
+    """The numbers of a text in order, as NUMBER reads them."""
+    return NUMBER.findall(text)
+
+
+def _rows(page: str, headers: Sequence[str]) -> dict[str, list[str]]:
+    """The rows of the one table with these column headings: the text of the cells after the
+    first, by the text of the first (the row's label)."""
+    tables = [(tuple(_text(c) for c in CELL.findall(head)), body) for head, body in TABLE.findall(page)]
+    found = [body for heads, body in tables if heads == tuple(headers)]
+    assert len(found) == 1, f"no single table headed {headers}; the tables: {[heads for heads, _ in tables]}"
+    rows = [[_text(cell) for cell in CELL.findall(row)] for row in ROW.findall(found[0])]
+    by_label = {row[0]: row[1:] for row in rows}
+    assert len(by_label) == len(rows), f"two rows with one label in {headers}"
+    return by_label
+
+
+def _shown(text: str, expected: str | list[str]) -> str | list[str]:
+    """What a cell or paragraph shows, read like its expectation: the whole text for a str,
+    the numeric tokens for a list."""
+    return text if isinstance(expected, str) else _numbers(text)
+
+
+def _check(shown: Mapping[str, list[str]], expected: Mapping[str, list[str | list[str]]]) -> None:
+    """Each expected row is shown under its label, no other row is, and each of its cells
+    shows exactly the expected numbers in order (a list) or the expected text (a str)."""
+    assert sorted(shown) == sorted(expected), "rows missing or extra"
+    for label, cells in expected.items():
+        assert len(shown[label]) == len(cells), label
+        assert [_shown(text, want) for text, want in zip(shown[label], cells)] == cells, label
+
+
+# -- the summary's figures, formatted as the report formats them ----------------------------
+
+
+def count(value: float | None, digits: int = 1) -> str:
+    """A count or plain figure: "3,736", "49.5"."""
+    if value is None:
+        return "n/a"
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:,.{digits}f}"
+
+
+def percent(value: float | None, digits: int = 1) -> str:
+    return "n/a" if value is None else f"{100 * value:.{digits}f}%"
+
+
+def points(value: float | None, digits: int = 1, sign: str = "") -> str:
+    """A share in percentage points: "8.0", with sign="+" "+1.1"."""
+    return "n/a" if value is None else f"{100 * value:{sign}.{digits}f}"
+
+
+def interval(figure: Mapping[str, Any]) -> list[str]:
+    return ["n/a"] if figure["low"] is None else [points(figure["low"]), points(figure["high"])]
+
+
+def rate(figure: Mapping[str, Any]) -> list[str]:
+    """A rate: share, then its interval."""
+    return [percent(figure["rate"]), *interval(figure)]
+
+
+def of(figure: Mapping[str, Any]) -> list[str]:
+    """A rate's "count / n"."""
+    return [count(figure["count"]), count(figure["n"])]
+
+
+def mean(figure: Mapping[str, Any], digits: int = 2) -> list[str]:
+    """A mean and its interval."""
+    if figure["mean"] is None:
+        return ["n/a"]
+    return [f"{figure[key]:.{digits}f}" for key in ("mean", "mean_low", "mean_high")]
+
+
+def counts(figure: Mapping[str, Any]) -> list[str]:
+    """The ``value:count`` pairs of a distribution."""
+    return [count(number) for pair in figure["counts"] for number in pair]
+
+
+def p_value(p: float | None) -> str:
+    if p is None:
+        return "n/a"
+    return "< 0.001" if p < 0.001 else f"{p:.2g}"
+
+
+def card_name(summary: Mapping[str, Any], kind: str, ident: str, both: bool = True) -> str:
+    """A card's or colour's English and Japanese name (the id when the summary has none)."""
+    names = summary["names"][kind].get(ident, {"en": ident, "ja": ident})
+    return names["en"] if not both or names["en"] == names["ja"] else f"{names['en']} {names['ja']}"
+
+
+# -- the tests ------------------------------------------------------------------------------
+
+
+def test_title_run_table_and_warnings_show_the_run(page: str, summary: dict) -> None:
+    """The title, the run table (ruleset, players, games and blocks, lineup, confidence) and
+    the warnings are summary.json's ``run``."""
+    run = summary["run"]
+    title = f"Stargazer balance report: {run['ruleset']['name']}, {run['players']} players, {count(run['games'])} games"
+    assert _text(re.search(r"<title>(.*?)</title>", page).group(1)) == title
+    assert _text(re.search(r"<h1>(.*?)</h1>", page).group(1)) == title
+    lineup = run["lineup"]
+    if len(set(lineup)) == 1:
+        seats = f"{lineup[0]} in every seat"
+    else:
+        seats = ", ".join(f"{seat}: {spec}" for seat, spec in enumerate(lineup, start=1))
+        seats += " (rotated: each bot sits in every seat equally often)"
+    _check(
+        _rows(page, ["", ""]),
+        {
+            "ruleset": [f"{run['ruleset']['name']} {run['ruleset']['fingerprint'][:12]}"],
+            "players": [[count(run["players"])]],
+            "games": [[count(run["games"]), str(run["first_index"]), str(run["last_index"]),
+                       str(run["complete_blocks"]), str(run["blocks"])]],
+            "bots (the lineup)": [seats],
+            "engine": [[]],
+            "intervals": [[f"{100 * run['confidence']:g}%"]],
+        },
+    )
+    shown = [_text(w) for w in re.findall(r'<div class="warning">(.*?)</div>', page, re.S)]
+    assert shown == [warning["text"] for warning in run["warnings"]]
+
+
+def test_findings_and_bounds_are_those_of_summary_json(page: str, summary: dict) -> None:
+    """Each finding's text and link, in order, and every bound with its value."""
+    items = re.findall(r'<li><a href="#([^"]*)">(.*?)</a></li>', page, re.S)
+    assert [(anchor, _text(text)) for anchor, text in items] == [(f["anchor"], f["text"]) for f in summary["findings"]]
+    shown = _rows(page, ["bound", "value"])
+    assert all(len(cells) == 1 for cells in shown.values())
+    assert {key: json.loads(cells[0]) for key, cells in shown.items()} == summary["run"]["bounds"]
+
+
+def test_seat_table_shows_each_seats_wins_and_score(page: str, summary: dict) -> None:
+    """Seats in turn order: win share, interval, wins / games, inside or outside the fair
+    share's interval, mean score with its interval."""
+    part = summary["seats"]
+    _check(
+        _rows(page, ["seat", "win share", "interval", "wins / games", f"fair {percent(part['fair_share'])}",
+                     "mean score [interval]"]),
+        {
+            seat["label"] + (" (start player)" if seat["seat"] == 0 else ""): [
+                [percent(seat["wins"]["rate"])], interval(seat["wins"]), of(seat["wins"]),
+                "outside the interval" if seat["excludes_fair"] else "inside the interval",
+                mean(seat["score"]),
+            ]
+            for seat in part["seats"]
+        },
+    )
+
+
+def test_table_seat_table_shows_each_table_seats_wins(page: str, summary: dict) -> None:
+    """Table seats (the game lines' seat numbers): win share, interval, wins / games."""
+    _check(
+        _rows(page, ["table seat", "win share", "interval", "wins / games"]),
+        {
+            seat["label"]: [[percent(seat["wins"]["rate"])], interval(seat["wins"]), of(seat["wins"])]
+            for seat in summary["table_seats"]["seats"]
+        },
+    )
+
+
+def _advantage(advantage: Mapping[str, Any]) -> list[str]:
+    if advantage["difference"] is None:
+        return ["n/a"]
+    return [points(advantage[key], sign="+") for key in ("difference", "low", "high")]
+
+
+def test_crew_table_shows_each_crews_figures(page: str, summary: dict) -> None:
+    """Per crew card: games and rounds in play, picked, picked first, games picked, pick round
+    and pick order (mean, interval, value:count), motivation VP, the pickers' and the others'
+    win shares with their n, and the pickers' advantage in points."""
+    headers = ["crew", "games in play", "rounds in play", "picked", "picked first", "games picked", "pick round",
+               "pick order", "motivation VP", "pickers win", "others win", "difference (points)"]
+    _check(
+        _rows(page, headers),
+        {
+            card_name(summary, "crew", card["crew"]) + (" (always)" if card["always_in_play"] else ""): [
+                of(card["in_play"]),
+                [count(card["rounds_in_play"])],
+                rate(card["picked"]),
+                rate(card["picked_first"]),
+                rate(card["games_picked"]),
+                mean(card["pick_round"]) + counts(card["pick_round"]),
+                mean(card["pick_order"]) + counts(card["pick_order"]),
+                [count(card["motivation_vp"]["total"]), *mean(card["motivation_vp"]["per_pick"])],
+                [*rate(card["picker_wins"]), count(card["picker_wins"]["n"])],
+                [*rate(card["other_wins"]), count(card["other_wins"]["n"])],
+                _advantage(card["picker_advantage"]),
+            ]
+            for card in summary["crew"]["cards"]
+        },
+    )
+
+
+PLANET_HEADERS = ["games in play", "top square reached", "first place scores an accident", "filled",
+                  "owners (players)", "free cubes ranked", "mean VP paid per rank"]
+
+
+def _planet_cells(card: Mapping[str, Any]) -> list[list[str]]:
+    """The cells a planet card and a colour share: games in play, top square, accidents with
+    their n, filled, owners, free cubes, and per rank "rank: mean VP (n = ..; .. VP to free cubes)"."""
+    ranks = []
+    for rank in card["vp_by_rank"]:
+        ranks += [str(rank["rank"]), f"{rank['mean_vp']:.2f}", count(rank["n"])]
+        if rank["free_cube_ranks"]:
+            ranks.append(count(rank["vp_lost_to_free_cubes"]))
+    return [
+        of(card["in_play"]),
+        mean(card["top_square"]) + counts(card["top_square"]),
+        [*rate(card["accident"]), count(card["accident"]["n"])],
+        rate(card["full"]),
+        mean(card["owners"]) + counts(card["owners"]),
+        rate(card["free_cubes_rank"]),
+        ranks,
+    ]
+
+
+def _track(track: Sequence[int] | None) -> list[str]:
+    """"row:VP" for each square of the track, ✗ for an accident."""
+    if not track:
+        return ["n/a"]
+    return [token for row, vp in enumerate(track, start=1) for token in (str(row), "✗" if vp == 0 else str(vp))]
+
+
+def _accident_rows(rows: Sequence[Mapping[str, Any]] | None) -> str | list[str]:
+    if rows is None:
+        return ["n/a"]
+    if not rows:
+        return "none"
+    return [token for row in rows
+            for token in (str(row["row"]), percent(row["reached"]["rate"]), percent(row["scored_by_first"]["rate"]))]
+
+
+def test_planet_table_shows_each_planet_cards_figures(page: str, summary: dict) -> None:
+    """Per planet card: its colour, track and accident rows (reached, scored by first place),
+    then the figures every planet and colour has."""
+    _check(
+        _rows(page, ["planet", "colour", "track (row:VP, ✗ accident)", "accident rows", *PLANET_HEADERS]),
+        {
+            card_name(summary, "planets", card["planet"]): [
+                card_name(summary, "colours", card["colour"], both=False),
+                _track(card["track"]),
+                _accident_rows(card["accident_rows"]),
+                *_planet_cells(card),
+            ]
+            for card in summary["planets"]["cards"]
+        },
+    )
+
+
+def test_colour_table_shows_each_colours_figures(page: str, summary: dict) -> None:
+    """Per colour: planet games, then the figures every planet and colour has."""
+    _check(
+        _rows(page, ["colour", "planet games", *PLANET_HEADERS]),
+        {
+            card_name(summary, "colours", colour["colour"]): [[count(colour["planet_games"])], *_planet_cells(colour)]
+            for colour in summary["planets"]["colours"]
+        },
+    )
+
+
+def test_bot_table_shows_each_bots_scores_and_wins(page: str, summary: dict) -> None:
+    """Per bot: seat-games, mean score with interval, sd, min / quartiles / max, win share with
+    interval, fair share."""
+    _check(
+        _rows(page, ["bot", "seat-games", "mean [interval]", "sd", "min / p25 / median / p75 / max", "win share",
+                     "fair"]),
+        {
+            bot["bot"]: [
+                [count(bot["seat_games"])],
+                mean(bot["total"]),
+                [count(bot["total"]["sd"])],
+                [count(bot["total"][key]) for key in ("min", "p25", "median", "p75", "max")],
+                rate(bot["wins"]),
+                [percent(bot["fair_share"])],
+            ]
+            for bot in summary["scores"]["by_bot"]
+        },
+    )
+
+
+def test_vp_source_table_shows_each_components_vp(page: str, summary: dict) -> None:
+    """Per source of VP: the VP, their share of all VP, the mean per seat-game and its n."""
+    parts = summary["scores"]["components"]
+    sources = {"planet majority": "majority", "major-planet bonus": "bonus", "VP scored during play": "play"}
+    _check(
+        _rows(page, ["source", "VP", "share", "mean per seat-game [interval]", "seat-games"]),
+        {
+            label: [[count(parts[key]["vp"])], [percent(parts[key]["share"])], mean(parts[key]["per_seat_game"]),
+                    [count(parts[key]["per_seat_game"]["n"])]]
+            for label, key in sources.items()
+        },
+    )
+
+
+def test_round_table_shows_each_rounds_scores(page: str, summary: dict) -> None:
+    """Per round: games lasting that long, mean score, 10th and 90th percentile, leader's mean."""
+    _check(
+        _rows(page, ["round", "games", "mean", "10th – 90th percentile", "leader's mean"]),
+        {
+            str(r["round"]): [[count(r["games"])], [f"{r['mean']:.1f}"], [f"{r['p10']:.1f}", f"{r['p90']:.1f}"],
+                              [f"{r['leader_mean']:.1f}"]]
+            for r in summary["scores"]["by_round"]
+        },
+    )
+
+
+def test_end_condition_table_shows_each_trigger(page: str, summary: dict) -> None:
+    """Per end condition: share of games, interval, games / all games, games it ended alone."""
+    _check(
+        _rows(page, ["condition", "share of games", "interval", "games", "the only one"]),
+        {
+            t["trigger"]: [[percent(t["rate"])], interval(t), of(t), [count(t["alone"])]]
+            for t in summary["pace"]["triggers"]
+        },
+    )
+
+
+def _paragraphs(summary: Mapping[str, Any]) -> dict[str, str | list[str]]:
+    """Every paragraph of the report, by its first words: its text (a str) or its numbers."""
+    seats, fair = summary["seats"], summary["seats"]["fair_share"]
+    chi, balance, needed = seats["chi_square"], seats["balance"], seats["games_needed"]
+    scores, pace = summary["scores"], summary["pace"]
+    margin, leads, rounds, options = scores["margin"], scores["lead_changes"], pace["rounds"], pace["options"]
+    return {
+        "Produced by the bots:": f"Produced by the bots: {', '.join(summary['run']['bots'])}.",
+        **({} if summary["findings"] else {"No figure is outside the bounds below.": []}),
+        # "seat 1 is the start player", "wins 1 per game won, 1/2 per two-way shared win"
+        "Seats in turn order:": ["1", "1", "1", "2", percent(fair)],
+        "Chi-square test": [count(chi["statistic"], 2), str(chi["df"]), p_value(chi["p"]), count(chi["n"])],
+        # "1 minus the largest gap"
+        "Balance number:": [f"{balance['value']:.3f}", "1", str(balance["best_seat"] + 1),
+                            str(balance["worst_seat"] + 1), points(balance["gap"]), count(balance["n"])],
+        "Shared wins (ties):": [*rate(seats["ties"]), count(seats["ties"]["n"])],
+        # the bounds as set, every digit: a 2.5-point advantage is not "2 points"
+        "Games needed": [f"{100 * needed['advantage']:g}", percent(fair), f"{100 * needed['power']:g}%",
+                         count(needed["games"]), count(needed["have"]), points(needed["detectable_advantage"])],
+        # "numbered from 1", "the lines' seat 0 is table seat 1"
+        "The table seats of the game lines": ["1", "0", "1", p_value(summary["table_seats"]["chi_square"]["p"])],
+        # "(1 = first pick of the round)"
+        '"Picked" and "picked first"': ["1"],
+        "Per planet card": [],
+        "All planets of a colour": [],
+        "Winning margin:": [*mean(margin), count(margin["median"]), count(margin["n"]),
+                            *mean(leads), count(leads["n"])],
+        "Rounds per game:": [*mean(rounds), count(rounds["median"]), count(rounds["min"]), count(rounds["max"]),
+                             count(rounds["n"])],
+        "Decisions per game:": [*mean(pace["decisions"]), count(pace["decisions"]["n"]), *mean(options),
+                                count(options["median"]), count(options["p90"]), count(options["max"]),
+                                count(options["n"]), *rate(pace["forced"])],
+        "How to read this report": [],
+    }
+
+
+def test_every_paragraph_shows_the_numbers_of_summary_json(page: str, summary: dict) -> None:
+    """The sentences under the tables (chi-square, balance, ties, games needed, margins, pace):
+    each paragraph is matched by its first words and its numbers are summary.json's; a
+    paragraph the test does not know fails it."""
+    expected = _paragraphs(summary)
+    seen = []
+    for paragraph in PARAGRAPH.findall(page):
+        text = _text(paragraph)
+        known = [start for start in expected if text.startswith(start)]
+        assert len(known) == 1, f"a paragraph this test does not read: {text!r}"
+        assert _shown(text, expected[known[0]]) == expected[known[0]], text
+        seen.append(known[0])
+    assert sorted(seen) == sorted(expected), "paragraphs missing from the report or shown twice"
+
+
+def test_no_number_is_shown_outside_the_checked_places(page: str) -> None:
+    """Every table of the page is one the tests above read, and no number is left once the
+    tables, paragraphs, findings, warnings and title are taken out (headings, captions and the
+    navigation carry none): a number added anywhere else needs a test first."""
+    first_headings = [_text(CELL.search(head).group(1)) for head, _ in TABLE.findall(page)]
+    assert sorted(first_headings) == sorted(TABLES)
+    assert page.count("<table") == len(TABLES)
+    rest = re.sub(r"<table>.*?</table>|<p[ >].*?</p>|<li>.*?</li>|<h1>.*?</h1>|<title>.*?</title>"
+                  r'|<div class="warning">.*?</div>', " ", page, flags=re.S)
+    assert _numbers(_text(rest)) == []
