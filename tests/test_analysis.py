@@ -581,3 +581,14 @@ def test_runner_lines_are_read_as_the_contract_says() -> None:
     summary = summarize(lines, ruleset=ruleset)
     assert summary["run"]["games"] == 8
     assert sum(card["picked"]["count"] for card in summary["crew"]["cards"]) == sum(len(g["picks"]) for g in lines)
+
+
+def test_bounds_are_shown_as_set_every_digit(games: list[dict]) -> None:
+    """A 2.5-point bound reads "2.5", not "2": the terminal's games-needed line and the picker
+    advantage finding print the bound the user set (report.html is read back in
+    tests/test_report_numbers.py)."""
+    summary = summarize(games, bounds=Bounds(seat_advantage=0.025, max_picker_advantage=0.025, min_card_games=1))
+    assert "games to detect a 2.5-point seat advantage: " in terminal_summary(summary)
+    texts = [f["text"] for f in summary["findings"] if f["kind"] == "crew_picker_advantage"]
+    assert texts and all(text.endswith("(bound ±2.5).") for text in texts)
+    assert "games to detect a 2-point seat advantage: " in terminal_summary(summarize(games))

@@ -146,7 +146,7 @@ def _crew_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str,
                     f"{rate_text(card['other_wins'])} for the others in the same games: "
                     f"{points(advantage['difference'], sign=True)} points "
                     f"[{points(advantage['low'], sign=True)}, {points(advantage['high'], sign=True)}] "
-                    f"(bound ±{points(bounds.max_picker_advantage, 0)}).",
+                    f"(bound ±{100 * bounds.max_picker_advantage:g}).",  # the bound as set: 2.5 is not "2"
                 )
             )
     return found

@@ -72,7 +72,7 @@ def terminal_summary(summary: Mapping[str, Any]) -> str:
         f"ties {pct(seats['ties']['rate'])} {interval(seats['ties'])}"
     )
     lines.append(
-        f"games to detect a {points(needed['advantage'], 0)}-point seat advantage: "
+        f"games to detect a {100 * needed['advantage']:g}-point seat advantage: "  # the bound as set
         f"{number(needed['games'])} (this run: {number(needed['have'])})"
     )
     found = [finding["text"] for finding in summary["findings"]]
