@@ -130,6 +130,28 @@ def test_apply_leaves_its_input_state_unchanged(source: str, data: st.DataObject
 
 @by_source
 @given(data=st.data())
+def test_survey_placements_are_where_playing_the_survey_puts_its_cubes(source: str, data: st.DataObject) -> None:
+    """R7, R8: for every legal survey of every state on the way, ``Game.survey_placements``
+    (which the action's description uses without playing it) is the cube_placed events of
+    playing it, up to survey_done."""
+    playout = draw_playout(data, source)
+    game = playout.game
+    for state in play(playout).states:
+        for act in game.legal_actions(state):
+            if act.kind != A.SURVEY:
+                continue
+            placed = []
+            for event in game.apply(state, act)[1]:
+                if event.key == "survey_done":
+                    break
+                if event.key == "cube_placed":
+                    position = [game.ruleset.planets[card].id for card in state.planets].index(event.params["planet"])
+                    placed.append((position, event.params["square"]))
+            assert game.survey_placements(state, act) == tuple(placed), act
+
+
+@by_source
+@given(data=st.data())
 def test_each_seat_takes_one_turn_a_round_clockwise_from_the_start_player(source: str, data: st.DataObject) -> None:
     """R4, R5: a round is one turn per seat from the start player clockwise; free crews are offered."""
     playout = draw_playout(data, source)

@@ -143,3 +143,25 @@ def test_a_signature_with_non_ascii_characters_is_refused_not_an_error():
     signer = StateSigner("test secret")
     assert signer.verify({"a": 1}, "é" * 64) is False
     assert signer.verify({"a": 1}, signer.sign({"a": 1})) is True
+
+
+def test_with_a_signed_state_only_an_exactly_listed_action_skips_the_action_schema(client):
+    """A signed state's own legal actions are the server's writing, so such an action is not
+    schema-checked again; anything else is, in full: a listed action with a value of another
+    type (``true`` for the count 1, which Python takes as equal) or an extra property is a
+    422 naming the problem, never played."""
+    position = _post(client, "new", {"players": 3, "seed": 5})
+    position = _post(client, "apply", {**_signed(position), "action": position["legal"][0]["action"]})
+    surveys = [item["action"] for item in position["legal"] if item["action"]["type"] == "survey" and item["action"]["count"] == 1]
+    assert surveys, "the first survey offers one cube somewhere"
+    listed = surveys[0]
+    played = _post(client, "apply", {**_signed(position), "action": listed})
+    assert played["state"] != position["state"]
+    retyped = _post(client, "apply", {**_signed(position), "action": {**listed, "count": True}}, status=422)
+    assert retyped["error"] == "invalid_request" and "$.action" in retyped["message"] and "count" in retyped["message"]
+    extra = _post(client, "apply", {**_signed(position), "action": {**listed, "extra": 1}}, status=422)
+    assert "unexpected property 'extra'" in extra["message"]
+
+
+def _signed(position):
+    return {"state": position["state"], "signature": position["signature"]}

@@ -262,6 +262,20 @@ class Game:
     def is_over(self, state: State) -> bool:
         return state.stage == OVER
 
+    def survey_placements(self, state: State, act: Action) -> tuple[tuple[int, int], ...]:
+        """Where the survey ``act`` (a legal ``survey`` action of ``state``) puts its cubes, in
+        order, as (ring position, square): the R8 walk without playing the action, for the
+        text that describes the choice before it is made."""
+        if act.kind != A.SURVEY or not act.count:
+            return ()
+        filled = [len(track) for track in state.tracks]
+        rooms = [self._lengths[card] - count for card, count in zip(state.planets, filled)]
+        placements = []
+        for p in _walk(rooms, act.target, act.count, act.direction):
+            filled[p] += 1
+            placements.append((p, filled[p]))
+        return tuple(placements)
+
     def score(self, state: State) -> ScoreSheet:
         """The score sheet (R15-R18); mid-game it is a provisional sheet of the board as it stands."""
         return score_sheet(self, state)

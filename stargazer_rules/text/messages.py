@@ -413,13 +413,8 @@ def _action_message(game: Game, state: State, act: Action, lang: str) -> tuple[s
         if act.count == 0:
             return "survey_nothing", {}
         squares = [
-            label(
-                "square_on",
-                lang,
-                planet=planet_name(rules, event.params["planet"], lang),
-                square=event.params["square"],
-            )
-            for event in _survey_cubes(game, state, act)
+            label("square_on", lang, planet=planet_name(rules, _planet_id(game, state, p), lang), square=square)
+            for p, square in game.survey_placements(state, act)
         ]
         return "survey", {
             "count": act.count,
@@ -456,18 +451,6 @@ def _action_message(game: Game, state: State, act: Action, lang: str) -> tuple[s
     if kind == A.NAME_START_PLAYER:
         return "name_start_player", {"player": act.target}
     raise ValueError(f"unknown action kind {kind!r}; the kinds are {', '.join(A.KINDS)}")
-
-
-def _survey_cubes(game: Game, state: State, act: Action) -> list[Event]:
-    """The ``cube_placed`` events of the survey ``act`` would make, in order."""
-    _next, events = game.apply(state, act)
-    placed = []
-    for event in events:
-        if event.key == "survey_done":
-            break
-        if event.key == "cube_placed":
-            placed.append(event)
-    return placed
 
 
 def _planet_id(game: Game, state: State, position: int) -> str:
