@@ -760,7 +760,7 @@ def run_serve(args: argparse.Namespace) -> int:
         _error(
             "serve",
             f"--max-bot-iterations {args.max_bot_iterations} is outside 1 to {MAX_ITERATIONS:,} "
-            f"(default {DEFAULT_MAX_BOT_ITERATIONS}, about a second of mcts a request)",
+            f"(default {DEFAULT_MAX_BOT_ITERATIONS}: at most about a second of mcts a request)",
         )
         return EXIT_USAGE
     if not 0 < args.time_limit <= 3600:
