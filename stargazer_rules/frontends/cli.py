@@ -987,7 +987,7 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
         action="store_true",
         help=(
             "play every game again, even when OUT or the cache holds a finished run with the same "
-            "ruleset, players, lineup, seed, engine and library version (reused by default)"
+            "ruleset, players, lineup, seed, engine and library version and code (reused by default)"
         ),
     )
     parser.add_argument(
