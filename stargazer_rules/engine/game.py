@@ -103,6 +103,11 @@ class Game:
         for index, card in enumerate(ruleset.crew):
             for path, effect in _walk_effects(card.skill, ()):
                 self._effects[index, path] = effect
+        #: The largest table of the ruleset: seats, Planets in the ring and crew slots (the
+        #: dealt crew of the largest setup and the crews always in play).
+        self.most_players = max(ruleset.player_counts)
+        self.most_planets = max(counts.planets for counts in ruleset.setups.values())
+        self.most_crew = max(counts.crew for counts in ruleset.setups.values()) + len(self._always)
         self._most_legal = self._legal_bound()
 
     @property
@@ -116,16 +121,13 @@ class Game:
         return self._most_legal
 
     def _legal_bound(self) -> int | None:
-        rules = self.ruleset
-        players = max(rules.player_counts)
-        planets = max(counts.planets for counts in rules.setups.values())
-        crews = max(counts.crew for counts in rules.setups.values()) + len(self._always)
+        planets, crews = self.most_planets, self.most_crew
         # R7: a survey offers each start Planet, each count up to the hand (never more than
         # cubes_per_player, R13) in each direction, plus placing nothing; a cube-by-cube survey
         # (R8 lifted) offers each Planet and stopping. R5: each free crew.
-        bounds = [1 + 2 * planets * rules.cubes_per_player, planets + 1, crews]
+        bounds = [1 + 2 * planets * self.ruleset.cubes_per_player, planets + 1, crews]
         for effect in self._effects.values():
-            most = effect.most_choices(players=players, planets=planets, crews=crews)
+            most = effect.most_choices(players=self.most_players, planets=planets, crews=crews)
             if most is None:
                 return None
             bounds.append(most)

@@ -53,7 +53,9 @@ __all__ = [
     "event_from_json",
     "event_to_json",
     "schema",
+    "problem_lines",
     "schema_problems",
+    "schema_registry",
     "state_schema_for",
     "state_schema_problems",
     "score_sheet_from_json",
@@ -103,6 +105,17 @@ def _registry() -> referencing.Registry:
     return referencing.Registry().with_resources(resources)
 
 
+def schema_registry(state_schema: dict[str, Any] | None = None) -> referencing.Registry:
+    """The library's schemas by their URNs, for validators of documents that refer to them;
+    with ``state_schema`` (``state_schema_for``) in place of the state's. The narrowed schema
+    keeps the library's $id, so it must replace the library's here too: its own
+    "#/$defs/..." references have to find the narrowed definitions."""
+    if state_schema is None:
+        return _registry()
+    resource = referencing.jsonschema.DRAFT202012.create_resource(state_schema)
+    return _registry().with_resource(_SCHEMA_URN.format("state"), resource)
+
+
 def schema(kind: str) -> dict[str, Any]:
     """The JSON Schema of one JSON form (``kind`` is one of ``SCHEMA_KINDS``)."""
     if kind not in SCHEMA_KINDS:
@@ -124,9 +137,7 @@ def state_schema_for(game: Game) -> dict[str, Any]:
     rules = game.ruleset
     narrowed = copy.deepcopy(schema("state"))
     properties, defs = narrowed["properties"], narrowed["$defs"]
-    seats = max(rules.player_counts)
-    planets = max(counts.planets for counts in rules.setups.values())
-    crews = max(counts.crew for counts in rules.setups.values()) + sum(card.always_in_play for card in rules.crew)
+    seats, planets, crews = game.most_players, game.most_planets, game.most_crew
     properties["players"].update(minimum=min(rules.player_counts), maximum=seats)
     properties["seats"].update(minItems=min(rules.player_counts), maxItems=seats)
     properties["planets"].update(maxItems=planets)
@@ -144,20 +155,13 @@ def state_schema_for(game: Game) -> dict[str, Any]:
 def state_schema_problems(game: Game, data: Any, limit: int | None = MAX_CHECKED) -> list[str]:
     """Every way ``data`` breaks the state schema narrowed to ``game``'s ruleset
     (``state_schema_for``), as ``"$.path: message"``; the first ``limit`` found."""
-    errors = sorted(
-        itertools.islice(_narrowed_validator(game).iter_errors(data), limit),
-        key=lambda error: (_sort_key(error.absolute_path), error.message),
-    )
-    return list(dict.fromkeys(f"{error.json_path}: {_plain_message(error)}" for error in errors))
+    return problem_lines(itertools.islice(_narrowed_validator(game).iter_errors(data), limit))
 
 
 @functools.lru_cache(maxsize=16)
 def _narrowed_validator(game: Game) -> Any:
     narrowed = state_schema_for(game)
-    # The narrowed schema keeps the library's $id, so it replaces the library's in the
-    # registry too: its own "#/$defs/..." references must find the narrowed definitions.
-    resource = referencing.jsonschema.DRAFT202012.create_resource(narrowed)
-    return StrictValidator(narrowed, registry=_registry().with_resource(_SCHEMA_URN.format("state"), resource))
+    return StrictValidator(narrowed, registry=schema_registry(narrowed))
 
 
 def _is_integer(checker: Any, instance: Any) -> bool:
@@ -184,16 +188,17 @@ def schema_problems(kind: str, data: Any, at: str = "$", limit: int | None = Non
     ``limit`` stops the check after that many errors (a document with 30,000 bad items costs
     no more than one with 30); ``validate`` stops after ``MAX_CHECKED``.
     """
-    errors = sorted(
-        itertools.islice(_validator(kind).iter_errors(data), limit),
-        key=lambda error: (_sort_key(error.absolute_path), error.message),
-    )
-    problems: list[str] = []
-    for error in errors:
-        text = f"{at}{error.json_path[1:]}: {_plain_message(error)}"
-        if text not in problems:
-            problems.append(text)
-    return problems
+    return problem_lines(itertools.islice(_validator(kind).iter_errors(data), limit), at)
+
+
+def problem_lines(errors: Iterable[jsonschema.ValidationError], at: str = "$") -> list[str]:
+    """Schema errors as ``"$.path: message"`` lines, sorted by path (list indexes as numbers),
+    each once, in plain words (unexpected properties named, bounds stated, long values cut).
+
+    ``at`` is the JSON path of the checked data in a larger document, put in front of each path.
+    """
+    ordered = sorted(errors, key=lambda error: (_sort_key(error.absolute_path), error.message))
+    return list(dict.fromkeys(f"{at}{error.json_path[1:]}: {_plain_message(error)}" for error in ordered))
 
 
 def validate(kind: str, data: Any, what: str | None = None, at: str = "$") -> None:

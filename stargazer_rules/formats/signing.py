@@ -24,7 +24,7 @@ import os
 import secrets
 from typing import Any
 
-__all__ = ["SECRET_ENV", "SIGNATURE_PATTERN", "StateSigner", "canonical_json"]
+__all__ = ["SECRET_ENV", "SIGNATURE_PATTERN", "StateSigner", "canonical_json", "chosen_secret"]
 
 #: The environment variable holding the signing key when ``--secret`` is not given.
 SECRET_ENV = "STARGAZER_SECRET"
@@ -47,6 +47,14 @@ def canonical_json(document: Any) -> bytes:
     return text.encode("utf-8")
 
 
+def chosen_secret(secret: str | None = None) -> str:
+    """``secret``, else ``$STARGAZER_SECRET``, else a random one (64 hex digits): the key of a
+    process, or the one a command hands to all the processes it starts."""
+    if secret is not None:
+        return secret
+    return os.environ.get(SECRET_ENV) or secrets.token_hex(32)
+
+
 class StateSigner:
     """Signs and checks documents with one secret key (random when none is given)."""
 
@@ -62,7 +70,7 @@ class StateSigner:
     @classmethod
     def from_environment(cls, secret: str | None = None) -> StateSigner:
         """The signer of ``secret``, else of ``$STARGAZER_SECRET``, else of a random key."""
-        return cls(secret if secret is not None else os.environ.get(SECRET_ENV) or None)
+        return cls(chosen_secret(secret))
 
     def sign(self, document: Any) -> str:
         """The signature of ``document``: 64 hex digits."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import secrets
 import random
 import shutil
 import sys
@@ -26,7 +25,7 @@ from stargazer_rules.bots import MAX_ITERATIONS, BotSpecError, bot_names
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
 from stargazer_rules.formats import records
-from stargazer_rules.formats.signing import SECRET_ENV, StateSigner
+from stargazer_rules.formats.signing import SECRET_ENV, StateSigner, chosen_secret
 from stargazer_rules.frontends import terminal
 from stargazer_rules.kernel import native
 from stargazer_rules.printing.layout import PAPERS
@@ -788,7 +787,7 @@ def run_serve(args: argparse.Namespace) -> int:
         _error("serve", f"{error}; install the server with pip install 'stargazer-rules[serve]'")
         return EXIT_INVALID
     # One secret for every process: given, from the environment, or drawn here.
-    secret = args.secret if args.secret is not None else os.environ.get(SECRET_ENV) or secrets.token_hex(32)
+    secret = chosen_secret(args.secret)
     signer = StateSigner(secret)
     processes = f", {args.workers} processes" if args.workers > 1 else ""
     print(f"stargazer serve: {ruleset.name} on http://{args.host}:{args.port}/{processes}", file=sys.stderr)

@@ -25,7 +25,6 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import jsonschema
 import referencing
 import referencing.jsonschema
 import yaml
@@ -51,10 +50,7 @@ PAGE_MESSAGES_PATH = Path(__file__).with_name("page_messages.yaml")
 
 _SCHEMAS_DIR = Path(__file__).with_name("schemas")
 _REQUEST_URN = "urn:stargazer-rules:schemas:api:{}.request.schema.json"
-_LIBRARY_URN = "urn:stargazer-rules:schemas:{}.schema.json"
 _MAX_REPORTED = 20
-#: A body's schema check stops after this many errors (a cap, not all of a huge body).
-_MAX_CHECKED = 50
 #: ``--max-bot-iterations``: the most search iterations a bot may spend on one request by
 #: default. mcts:1000 takes about 10 ms a decision in the native kernel and up to a second
 #: on the Python engine (a ruleset with a plugin effect type), which bounds the worst case.
@@ -90,31 +86,22 @@ def request_schema(endpoint: str) -> dict[str, Any]:
     """The JSON Schema of the body of ``POST /api/<endpoint>``."""
     if endpoint not in ENDPOINTS:
         raise ValueError(f"no request schema for {endpoint!r}; the endpoints are {', '.join(ENDPOINTS)}")
-    contents = _registry()[_REQUEST_URN.format(endpoint)].contents
+    contents = dict(_request_resources())[_REQUEST_URN.format(endpoint)].contents
     assert isinstance(contents, dict)
     return contents
 
 
 @functools.cache
-def _registry() -> referencing.Registry:
-    return _registry_with(jsonio.schema("state"))
-
-
-def _registry_with(state_schema: dict[str, Any]) -> referencing.Registry:
-    """The library's schemas (with ``state_schema`` as the state's) and the request schemas."""
-    library = {kind: jsonio.schema(kind) for kind in jsonio.SCHEMA_KINDS}
-    library["state"] = state_schema
-    resources = [
-        (_LIBRARY_URN.format(kind), referencing.jsonschema.DRAFT202012.create_resource(contents))
-        for kind, contents in library.items()
-    ]
+def _request_resources() -> tuple[tuple[str, referencing.Resource], ...]:
+    """The request schemas by their URNs, read once."""
+    resources = []
     for endpoint in ENDPOINTS:
         path = _SCHEMAS_DIR / f"{endpoint}.request.schema.json"
         contents = json.loads(path.read_text(encoding="utf-8"))
         resources.append(
             (_REQUEST_URN.format(endpoint), referencing.jsonschema.DRAFT202012.create_resource(contents))
         )
-    return referencing.Registry().with_resources(resources)
+    return tuple(resources)
 
 
 class _BodyChecker:
@@ -122,7 +109,7 @@ class _BodyChecker:
     in place of the library's, and for a signed body a schema that leaves the state unchecked."""
 
     def __init__(self, state_schema: dict[str, Any]) -> None:
-        registry = _registry_with(state_schema)
+        registry = jsonio.schema_registry(state_schema).with_resources(_request_resources())
         self._validators = {
             endpoint: jsonio.StrictValidator(request_schema(endpoint), registry=registry) for endpoint in ENDPOINTS
         }
@@ -139,7 +126,7 @@ class _BodyChecker:
 
     def check(self, endpoint: str, body: Any, signed: bool = False) -> Mapping[str, Any]:
         """``body`` if it fits the endpoint's schema; else 422 listing the problems at their
-        paths (the first ``_MAX_CHECKED`` found: the check stops there).
+        paths (the first ``jsonio.MAX_CHECKED`` found: the check stops there).
 
         With a signed state the state is not checked (the server wrote it), nor an action that
         is one of the state's own ``legal`` actions, which the server wrote too (the action
@@ -150,23 +137,16 @@ class _BodyChecker:
             validator = self._signed_listed[endpoint]
         else:
             validator = self._signed[endpoint]
-        errors = sorted(
-            itertools.islice(validator.iter_errors(body), _MAX_CHECKED),
-            key=lambda error: ([str(part) for part in error.absolute_path], error.message),
-        )
-        problems: list[str] = []
-        for error in errors:
-            line = f"{error.json_path}: {_plain_message(error)}"
-            if line not in problems:
-                problems.append(line)
+        errors = list(itertools.islice(validator.iter_errors(body), jsonio.MAX_CHECKED))
+        problems = jsonio.problem_lines(errors)
         if problems:
             count = len(problems)
             lines = [f"{count} problem{'s' if count != 1 else ''} in the request body of /api/{endpoint}:"]
             lines += [f"  {problem}" for problem in problems[:_MAX_REPORTED]]
             if count > _MAX_REPORTED:
                 lines.append(f"  ... and {count - _MAX_REPORTED} more")
-            if len(errors) >= _MAX_CHECKED:
-                lines.append(f"  (the check stops after {_MAX_CHECKED} errors)")
+            if len(errors) >= jsonio.MAX_CHECKED:
+                lines.append(f"  (the check stops after {jsonio.MAX_CHECKED} errors)")
             raise RequestError(422, "invalid_request", "\n".join(lines))
         assert isinstance(body, Mapping)
         return body
@@ -184,22 +164,6 @@ def _listed(body: Mapping[str, Any]) -> bool:
         and all(type(act[key]) is type(value) and act[key] == value for key, value in item.items())
         for item in legal
     )
-
-
-def _plain_message(error: jsonschema.ValidationError) -> str:
-    if error.validator == "additionalProperties" and isinstance(error.instance, dict):
-        allowed = error.schema.get("properties", {})
-        extra = sorted(key for key in error.instance if key not in allowed)
-        noun = "property" if len(extra) == 1 else "properties"
-        return jsonio.short_message(
-            f"unexpected {noun} {', '.join(map(repr, extra))} (expected: {', '.join(sorted(allowed))})"
-        )
-    if error.validator == "oneOf" and error.context:
-        # A union such as an action: report the branch that came closest.
-        best = jsonschema.exceptions.best_match(error.context)
-        message = jsonio.short_message(jsonio.bound_message(best) or best.message)
-        return f"{best.json_path}: {message}" if best.json_path != error.json_path else message
-    return jsonio.short_message(jsonio.bound_message(error) or error.message)
 
 
 # -- the service --------------------------------------------------------------------------
