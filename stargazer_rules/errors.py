@@ -52,3 +52,12 @@ class SetupError(ValueError):
 
 class RecordError(ValueError):
     """A game record or state document cannot be used: malformed, or made under other rules."""
+
+
+class FolderBusy(OSError):
+    """A run or cache folder is being written by another process; ``holder`` says which."""
+
+    def __init__(self, folder: object, holder: str, hint: str = "wait for it to finish, or choose another --out") -> None:
+        self.folder = folder
+        self.holder = holder
+        super().__init__(f"{folder} is being written by {holder}; {hint}")

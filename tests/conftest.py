@@ -19,6 +19,7 @@ from __future__ import annotations
 import os
 import warnings
 
+import pytest
 from hypothesis import settings
 
 #: Examples per property in the ``ci`` and ``dev`` profiles.
@@ -63,3 +64,10 @@ def _preload_failure_patcher() -> None:
 
 
 _preload_failure_patcher()
+
+
+@pytest.fixture(autouse=True)
+def _own_run_cache(tmp_path_factory, monkeypatch):
+    """Every test has a cache of finished runs of its own (``$STARGAZER_CACHE``), inherited
+    by the commands it starts: no test reads a run another test kept, or the user's cache."""
+    monkeypatch.setenv("STARGAZER_CACHE", str(tmp_path_factory.mktemp("run-cache")))

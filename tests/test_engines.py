@@ -15,6 +15,7 @@ from stargazer_rules.bots.greedy import GreedyBot
 from stargazer_rules.bots.kernel_backed import KernelBackedBot
 from stargazer_rules.bots.mcts import MCTSBot
 from stargazer_rules.frontends.cli import main
+from stargazer_rules.formats.game_lines import game_line
 from stargazer_rules.simulation import GAMES_FILE, SimulationError, read_games, run_simulation
 
 
@@ -83,7 +84,7 @@ def test_simulate_records_the_engine_and_refuses_to_resume_with_another(tmp_path
     assert summary["run"]["engine"] == "python"
     assert "Python engine" in (out / "report.html").read_text(encoding="utf-8")
     assert main(["simulate", "--games", "8", "--workers", "1", "--bots", "greedy", "--out", str(out), "--resume"]) == 1
-    assert "has another engine (python, this run: native)" in capsys.readouterr().err
+    assert f"cannot resume {out}: it holds the games of another run (engine python, not native)" in capsys.readouterr().err
     with pytest.raises(SimulationError, match="unknown engine 'rust'"):
         run_simulation(load_ruleset(), out, players=4, games=4, lineup=("greedy",) * 4, engine="rust")
 
@@ -108,7 +109,7 @@ def test_a_mixed_games_file_is_reported_as_mixed(tmp_path, capsys):
     lines = path.read_text(encoding="utf-8").splitlines()
     first = json.loads(lines[0])
     first["engine"] = "python"
-    lines[0] = json.dumps(first)
+    lines[0] = game_line(first)  # a line written as a run writes one, its digest made again
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     assert main(["report", str(out)]) == 0
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))

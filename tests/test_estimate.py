@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from stargazer_rules.frontends import cli
-from stargazer_rules.simulation import cache, estimate
+from stargazer_rules.simulation import estimate
 
 
 def test_durations_read_as_a_person_would_say_them():
@@ -21,7 +21,6 @@ def test_a_long_run_is_calibrated_first_and_nothing_is_played_twice(tmp_path, ca
     rest played; the run holds each planned game once, as a run without calibration does."""
     from stargazer_rules import analysis
 
-    monkeypatch.delenv(cache.CACHE_VARIABLE, raising=False)
     monkeypatch.setattr(analysis, "write_report", lambda summary, out: None)
     monkeypatch.setattr(estimate, "LONG_RUN", 8)
     monkeypatch.setattr(estimate, "CALIBRATION", 4)
@@ -43,7 +42,6 @@ def test_a_short_run_is_not_calibrated(tmp_path, capsys, monkeypatch, games):
     """Runs at or under the threshold play at once, without an estimate line."""
     from stargazer_rules import analysis
 
-    monkeypatch.delenv(cache.CACHE_VARIABLE, raising=False)
     monkeypatch.setattr(analysis, "write_report", lambda summary, out: None)
     monkeypatch.setattr(estimate, "LONG_RUN", 8)
     assert cli.main(["simulate", "--games", str(games), "--bots", "random", "--workers", "1", "--out", str(tmp_path / "r")]) == 0

@@ -14,11 +14,6 @@ QUICK = ["--games", "8", "--bots", "random", "--workers", "1"]
 
 
 @pytest.fixture(autouse=True)
-def no_cache_from_the_environment(monkeypatch):
-    monkeypatch.delenv(cache.CACHE_VARIABLE, raising=False)
-
-
-@pytest.fixture(autouse=True)
 def no_report_files(monkeypatch):
     """These tests are about the games; the report pages (plots: seconds each) are left out."""
     from stargazer_rules import analysis
@@ -52,15 +47,18 @@ def test_a_finished_run_in_the_output_folder_is_reused(tmp_path, capsys):
 
 
 def test_no_cache_plays_again_and_another_identity_is_not_reused(tmp_path, capsys):
-    """--no-cache plays every game again; another seed or engine is another run."""
+    """--no-cache plays every game again (the same games); another seed or engine is another
+    run, played the first time and reused from the cache the next."""
     out = tmp_path / "run"
     _simulate(capsys, "--out", str(out))
-    assert "played 8 games" in _simulate(capsys, "--out", str(out), "--no-cache")
+    before = _lines(out)
+    again = _simulate(capsys, "--out", str(out), "--no-cache")
+    assert "played 8 games in" in again and _lines(out) == before
     other_seed = _simulate(capsys, "--out", str(out), "--seed", "5")
     assert "played 8 games in" in other_seed and "reused" not in other_seed
-    _simulate(capsys, "--out", str(out), "--no-cache")
-    assert json.loads((out / "run.json").read_text(encoding="utf-8"))["seed"] == 0  # the games' own run
-    assert "played 8 games in" in _simulate(capsys, "--out", str(out), "--seed", "5")
+    assert json.loads((out / "run.json").read_text(encoding="utf-8"))["seed"] == 5  # the games' own run
+    back = _simulate(capsys, "--out", str(out))
+    assert "reused the 8 finished games of the same run in the cache" in back and _lines(out) == before
     other_engine = _simulate(capsys, "--out", str(out), "--seed", "5", "--engine", "python")
     assert "played 8 games in" in other_engine and "python engine" in other_engine
 
@@ -69,14 +67,14 @@ def test_a_shorter_run_is_extended_to_the_same_games_as_a_fresh_one(tmp_path, ca
     """8 games then --games 16: only the 8 missing are played, and the file holds the games a
     fresh 16-game run plays."""
     out, fresh = tmp_path / "run", tmp_path / "fresh"
-    _simulate(capsys, "--out", str(out))
+    _simulate(capsys, "--out", str(out), "--no-cache")
     extended = _simulate(capsys, "--out", str(out), "--games", "16")
     assert f"extending the run in the output folder ({out}): 8 of 16 games kept" in extended
     assert "played 8 games (8 were already there)" in extended
     _simulate(capsys, "--out", str(fresh), "--games", "16", "--no-cache")
     assert _lines(out) == _lines(fresh)
     shorter = _simulate(capsys, "--out", str(out), "--games", "4")
-    assert "reused the 4 finished games" in shorter and len(_lines(out)) == 4
+    assert "reused the 4 finished games" in shorter and len(_lines(out)) == 16  # nothing cut
 
 
 def test_the_cache_folder_serves_another_output_folder(tmp_path, capsys):
@@ -91,7 +89,7 @@ def test_the_cache_folder_serves_another_output_folder(tmp_path, capsys):
 def test_compare_reuses_both_runs_the_second_time(tmp_path, capsys):
     """The edit-to-answer loop: a second compare into the same folder replays nothing."""
     out = tmp_path / "cmp"
-    assert cli.main(["compare", "draft7", "base", *QUICK, "--out", str(out)]) == 0
+    assert cli.main(["compare", "draft7", "base", *QUICK, "--out", str(out), "--no-cache"]) == 0
     first = capsys.readouterr()
     assert first.err.count("played 8 games") == 2
     assert cli.main(["compare", "draft7", "base", *QUICK, "--out", str(out)]) == 0

@@ -24,6 +24,7 @@ from stargazer_rules.errors import RecordError
 from stargazer_rules.formats import jsonio
 from stargazer_rules.formats import records
 from stargazer_rules.frontends.cli import main
+from stargazer_rules.formats.game_lines import game_line, line_digest
 from stargazer_rules.simulation import (
     GAME_FORMAT,
     GAMES_FILE,
@@ -124,16 +125,17 @@ def test_lineup_errors_say_what_to_type():
 def contract_fields() -> list[str]:
     """The top-level fields of the example line in docs/simulation.md."""
     text = DOC.read_text(encoding="utf-8")
-    block = re.search(r"```json\n(\{\n  \"format\": \"stargazer-game/1\".*?)```", text, re.S)
+    block = re.search(r"```json\n(\{\n  \"format\": \"stargazer-game/2\".*?)```", text, re.S)
     assert block is not None, "docs/simulation.md has no example games.jsonl line"
     return re.findall(r'^  "(\w+)":', block.group(1), re.M)
 
 
 def test_a_line_has_every_field_of_the_contract_in_its_order():
     """The keys of a line are those of docs/simulation.md's example, in the same order."""
-    line = play_game(game(), plan(4, 4)[1], MIXED)
+    line = json.loads(game_line(play_game(game(), plan(4, 4)[1], MIXED)))
     assert list(line) == contract_fields()
     assert line["format"] == GAME_FORMAT
+    assert line["digest"] == line_digest({key: value for key, value in line.items() if key != "digest"})
     assert (line["index"], line["block"], line["rotation"], line["deal_seed"]) == (1, 0, 1, 0)
     assert line["seating"] == ["random", "random", "random", "greedy"]  # as given: play_game takes canonical specs
     assert line["ruleset"] == {"name": "draft7", "fingerprint": game().ruleset.fingerprint}
@@ -243,9 +245,9 @@ def test_without_resume_the_games_file_starts_afresh(tmp_path):
 
 def test_resume_refuses_a_file_of_another_run(tmp_path):
     run(tmp_path, games=4)
-    with pytest.raises(SimulationError, match=r"cannot resume .*games\.jsonl: its game 0 has another seating \(random/random/random/random, this run: greedy/random/random/random\)"):
+    with pytest.raises(SimulationError, match=r"cannot resume .*games\.jsonl: its game 0 is of another run \(its seating is random/random/random/random, the run's greedy/random/random/random\)"):
         run(tmp_path, games=8, lineup=MIXED, resume=True)
-    with pytest.raises(SimulationError, match=r"its game 0 has another deal seed \(0, this run: 5\)"):
+    with pytest.raises(SimulationError, match=r"its game 0 is of another run \(its deal seed is 0, the run's 5\)"):
         run(tmp_path, games=8, seed=5, resume=True)
 
 
@@ -257,8 +259,9 @@ def test_read_games_ignores_a_truncated_last_line_and_sorts_by_index(tmp_path):
 
 
 def test_read_games_refuses_a_broken_line_before_the_last(tmp_path):
+    lines = run(tmp_path, games=4)
     path = tmp_path / "games.jsonl"
-    path.write_text('{"index": 0}\n{"index": \n{"index": 1}\n', encoding="utf-8")
+    path.write_text(lines[0] + '\n{"index": \n' + lines[1] + "\n", encoding="utf-8")
     with pytest.raises(SimulationError, match=re.escape(f"{path}:2: not a JSON line")):
         read_games(path)
 

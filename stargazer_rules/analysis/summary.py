@@ -21,14 +21,13 @@ from typing import TYPE_CHECKING, Any
 from stargazer_rules.analysis import stats
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.analysis.findings import findings
+from stargazer_rules.formats.game_lines import GAME_FORMAT, READABLE_FORMATS
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
 
 __all__ = ["GAME_FORMAT", "SUMMARY_FORMAT", "summarize"]
 
-#: The ``format`` of a games.jsonl line this module reads.
-GAME_FORMAT = "stargazer-game/1"
 #: The ``format`` of the summary it writes.
 SUMMARY_FORMAT = "stargazer-summary/1"
 
@@ -108,7 +107,7 @@ def _checked(games: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
                 f"game line {position} (index {game.get('index', '?')}) lacks {', '.join(missing)}; "
                 "see docs/simulation.md for the games.jsonl format"
             )
-        if game["format"] != GAME_FORMAT:
+        if game["format"] not in READABLE_FORMATS:
             raise ValueError(
                 f"game line {position} has format {game['format']!r}; this analysis reads {GAME_FORMAT!r}"
             )

@@ -8,6 +8,7 @@ adding one such pair and one line in ``build_parser``.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import random
@@ -25,6 +26,7 @@ from stargazer_rules.bots import MAX_ITERATIONS, BotSpecError, bot_names
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
 from stargazer_rules.formats import records
+from stargazer_rules.formats.game_lines import read_games_file
 from stargazer_rules.formats.signing import SECRET_ENV, StateSigner, chosen_secret
 from stargazer_rules.frontends import terminal
 from stargazer_rules.kernel import native
@@ -35,7 +37,7 @@ from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
-from stargazer_rules.simulation import cache, estimate
+from stargazer_rules.simulation import cache, locks, runs
 from stargazer_rules.text import reports
 from stargazer_rules.text.messages import LANGS, label
 
@@ -104,6 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_replay(commands)
     _add_serve(commands)
     _add_print(commands)
+    _add_cache(commands)
     return parser
 
 
@@ -333,11 +336,17 @@ def run_simulate(args: argparse.Namespace) -> int:
     if lineup is None:
         return EXIT_USAGE
     out = args.out or f"simulation-{ruleset.name}-{args.players}p"
-    status = _simulate_or_report(ruleset, out, lineup, args, command, label=None)
-    if status:
-        return status
-    games = simulation.read_games(os.path.join(out, simulation.GAMES_FILE))
-    _write_and_print_report(games, ruleset, out, args.bounds)
+    if _out_is_a_file(out, command):
+        return EXIT_USAGE
+    try:
+        with locks.holding(out, command):  # the report too is this run's
+            outcome = _simulate_or_report(ruleset, out, lineup, args, command, label=None)
+            if isinstance(outcome, int):
+                return outcome
+            _write_and_print_report(outcome.games, ruleset, out, args.bounds)
+    except OSError as error:
+        _error(command, str(error))
+        return EXIT_INVALID
     return 0
 
 
@@ -401,29 +410,34 @@ def run_compare(args: argparse.Namespace) -> int:
     folders = [os.path.join(out, name) for name in names]
     looks: list[dict] = []
     max_games = args.max_games or 4 * args.games
-    for games in _batches(args.games, max_games, args.players) if args.until_decided else [args.games]:
-        args.games = games
-        for ruleset, folder, name in zip((first, second), folders, names, strict=True):
-            status = _simulate_or_report(ruleset, folder, lineup, args, command, label=name)
-            if status:
-                return status
-        if args.until_decided and _look_and_stop(folders, looks, max_games, args):
-            break
-    from stargazer_rules import analysis
-
-    runs = []
-    for ruleset, folder in zip((first, second), folders, strict=True):
-        games = simulation.read_games(os.path.join(folder, simulation.GAMES_FILE))
-        analysis.write_report(analysis.summarize(games, ruleset=ruleset, bounds=args.bounds), Path(folder))
-        runs.append(games)
-    comparison = analysis.compare_summaries(
-        runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds,
-        ruleset_a=first, ruleset_b=second,
-    )
+    if _out_is_a_file(out, command):
+        return EXIT_USAGE
+    try:
+        with contextlib.ExitStack() as held:
+            held.enter_context(locks.holding(out, command))
+            for folder in folders:
+                held.enter_context(locks.holding(folder, command))
+            batches = _batches(args.games, max_games, args.players) if args.until_decided else [args.games]
+            pair: list[tuple[dict, ...]] = []
+            for games in batches:
+                pair = []
+                for ruleset, folder, name in zip((first, second), folders, names, strict=True):
+                    outcome = _simulate_or_report(ruleset, folder, lineup, args, command, label=name, games=games)
+                    if isinstance(outcome, int):
+                        return outcome
+                    pair.append(outcome.games)
+                if args.until_decided and _look_and_stop(pair, looks, max_games, args):
+                    break
+            comparison = _compare_and_write(pair, (first, second), folders, names, args)
+    except OSError as error:
+        _error(command, str(error))
+        return EXIT_INVALID
     if looks:
         from stargazer_rules.analysis import sequential
 
         sequential.apply_looks(comparison, looks, looks[-1]["max_games"])
+    from stargazer_rules import analysis
+
     analysis.write_comparison(comparison, Path(out))
     print(analysis.terminal_comparison(comparison))
     print(
@@ -433,6 +447,21 @@ def run_compare(args: argparse.Namespace) -> int:
     return 0
 
 
+def _compare_and_write(
+    pair: Sequence[Sequence[dict]], rulesets: Sequence[Ruleset], folders: Sequence[str], names: Sequence[str],
+    args: argparse.Namespace,
+) -> dict:
+    """Each run's report written in its folder, and the comparison of the two."""
+    from stargazer_rules import analysis
+
+    for games, ruleset, folder in zip(pair, rulesets, folders, strict=True):
+        analysis.write_report(analysis.summarize(games, ruleset=ruleset, bounds=args.bounds), Path(folder))
+    return analysis.compare_summaries(
+        pair[0], pair[1], label_a=names[0], label_b=names[1], bounds=args.bounds,
+        ruleset_a=rulesets[0], ruleset_b=rulesets[1],
+    )
+
+
 def _batches(games: int, max_games: int, players: int) -> list[int]:
     """The games per ruleset at each look of --until-decided: games, 2 x games, ... up to max."""
     step = -(-games // players) * players
@@ -440,12 +469,11 @@ def _batches(games: int, max_games: int, players: int) -> list[int]:
     return [min(step * k, most) for k in range(1, -(-most // step) + 1)]
 
 
-def _look_and_stop(folders: Sequence[str], looks: list[dict], max_games: int, args: argparse.Namespace) -> bool:
+def _look_and_stop(pair: Sequence[Sequence[dict]], looks: list[dict], max_games: int, args: argparse.Namespace) -> bool:
     """One look of --until-decided (printed on stderr); True when the verdict is decided."""
     from stargazer_rules.analysis import sequential
 
-    games_a, games_b = (simulation.read_games(os.path.join(folder, simulation.GAMES_FILE)) for folder in folders)
-    rows_a, rows_b = sequential.paired_rows(games_a, games_b)
+    rows_a, rows_b = sequential.paired_rows(pair[0], pair[1])
     most = -(-max_games // args.players) * args.players
     result = sequential.look(
         rows_a, rows_b, max_games=most, previous_games=looks[-1]["games"] if looks else 0,
@@ -527,19 +555,26 @@ def run_report(args: argparse.Namespace) -> int:
         if ruleset is None:
             return EXIT_INVALID
     try:
-        games = simulation.read_games(path)
+        read = read_games_file(path)
     except FileNotFoundError:
-        runs = sorted(str(found.parent) for found in Path(args.folder).glob(f"*/{simulation.GAMES_FILE}"))
+        runs_here = sorted(str(found.parent) for found in Path(args.folder).glob(f"*/{simulation.GAMES_FILE}"))
         hint = (
-            f"; it holds the runs of a comparison: give one of {', '.join(runs)}"
-            if runs
+            f"; it holds the runs of a comparison: give one of {', '.join(runs_here)}"
+            if runs_here
             else "; give the folder a 'stargazer simulate' run wrote to"
         )
         _error(command, f"{path}: no such file{hint}")
         return EXIT_INVALID
-    except (simulation.SimulationError, OSError) as error:
+    except OSError as error:
         _error(command, str(error))
         return EXIT_INVALID
+    for problem in read.problems():
+        _error(command, f"warning: {problem}; not counted")
+    if read.refused:
+        _error(command, f"warning: {path}: {len(read.refused)} lines not counted: the report is of the other {len(read.games):,} games")
+    if read.unchecked:
+        _error(command, f"warning: {path}: {read.unchecked} lines of format 1 carry no digest and could not be checked")
+    games = list(read.games)
     if not games:
         _error(command, f"{path}: no finished game yet")
         return EXIT_INVALID
@@ -814,6 +849,61 @@ def run_serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _add_cache(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "cache",
+        help="list or clear the finished runs that simulate and compare reuse",
+        description=_wrapped(
+            "simulate and compare keep every finished run in a cache folder and reuse it when the "
+            "same ruleset, players, lineup, seed, engine and library are asked for again. The "
+            f"folder is --cache DIR, else ${cache.CACHE_VARIABLE}, else the user's cache folder "
+            f"({cache.cache_folder(None) if not os.environ.get(cache.CACHE_VARIABLE) else 'as set'}); "
+            f"its size is bounded by ${cache.SIZE_VARIABLE} (default "
+            f"{cache.DEFAULT_BOUND / 1e9:g} GB), the runs used least recently leaving first."
+        ),
+    )
+    actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="the runs in the cache, the most recently used first")
+    listing.add_argument("--cache", default=None, metavar="DIR", help="the cache folder (default: as above)")
+    listing.set_defaults(run=run_cache_list)
+    clearing = actions.add_parser("clear", help="remove runs from the cache (all of them, or those named)")
+    clearing.add_argument("keys", nargs="*", metavar="KEY", help="the first digits of the runs' keys, as 'list' shows them")
+    clearing.add_argument("--cache", default=None, metavar="DIR", help="the cache folder (default: as above)")
+    clearing.set_defaults(run=run_cache_clear)
+
+
+def run_cache_list(args: argparse.Namespace) -> int:
+    """Print the cache folder, its runs and its size against the bound."""
+    folder = cache.cache_folder(args.cache)
+    try:
+        bound = cache.cache_bound()
+    except ValueError as error:
+        _error("cache", str(error))
+        return EXIT_USAGE
+    found = cache.entries(folder)
+    total = sum(entry.size for entry in found)
+    print(f"{folder}: {len(found)} run{'s' if len(found) != 1 else ''}, {total / 1e6:.1f} MB of {bound / 1e6:,.0f} MB")
+    for entry in found:
+        print(f"  {entry.describe()}")
+    return 0
+
+
+def run_cache_clear(args: argparse.Namespace) -> int:
+    """Remove the runs named (or all); one line per run another process is writing."""
+    folder = cache.cache_folder(args.cache)
+    known = cache.entries(folder)
+    unknown = [key for key in args.keys if not any(entry.key.startswith(key) for entry in known)]
+    if unknown:
+        _error("cache", f"no run in {folder} has a key starting with {', '.join(unknown)}: 'stargazer cache list' shows them")
+        return EXIT_USAGE
+    removed, busy = cache.clear(folder, args.keys)
+    for entry in busy:
+        _error("cache", f"left {entry.key[:12]}: another process is writing it")
+    freed = sum(entry.size for entry in removed)
+    print(f"{folder}: removed {len(removed)} run{'s' if len(removed) != 1 else ''} ({freed / 1e6:.1f} MB)")
+    return EXIT_INVALID if busy else 0
+
+
 def _add_print(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         "print",
@@ -977,8 +1067,9 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
         "--resume",
         action="store_true",
         help=(
-            "keep the games already in OUT/games.jsonl and play only the missing ones "
-            "(without it the file is started afresh)"
+            "finish the run in OUT: play only the games OUT/games.jsonl lacks, and refuse a folder "
+            "holding another run's games (without it such a folder is given to this run, its "
+            "games kept in the cache first)"
         ),
     )
     parser.add_argument(
@@ -986,14 +1077,18 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
         action="store_true",
         help=(
             "play every game again, even when OUT or the cache holds a finished run with the same "
-            "ruleset, players, lineup, seed, engine and library version and code (reused by default)"
+            "ruleset, players, lineup, seed, engine and library version and code (reused by "
+            "default); the games OUT held are kept in the cache first"
         ),
     )
     parser.add_argument(
         "--cache",
         default=None,
         metavar="DIR",
-        help="also reuse runs from, and keep finished runs in, this folder (default: $STARGAZER_CACHE, if set)",
+        help=(
+            "the folder of finished runs to reuse and to keep this run in (default: $STARGAZER_CACHE, "
+            "else the user's cache folder; 'stargazer cache list' shows it)"
+        ),
     )
     _add_bound_option(parser)
 
@@ -1058,10 +1153,11 @@ def _simulate_or_report(
     args: argparse.Namespace,
     command: str,
     label: str | None,
-) -> int:
-    """Run one simulation and say how it went on stderr; the exit status (0 when done)."""
-    if os.path.exists(out) and not os.path.isdir(out):
-        _error(command, f"--out {out} is a file, not a folder: name a folder for the run's files")
+    games: int | None = None,
+) -> runs.RunOutcome | int:
+    """Run one simulation (``simulation.runs``) and say how it went on stderr; its outcome,
+    or the exit status after a one-line error."""
+    if _out_is_a_file(out, command):
         return EXIT_USAGE
     if args.scheduler is not None:
         problem = _scheduler_problem(args.scheduler)
@@ -1074,68 +1170,37 @@ def _simulate_or_report(
             f"(waiting up to {simulation.runner.SCHEDULER_TIMEOUT:g} s)",
         )
     _report_engine(ruleset, command, args.engine)
-    identity = cache.run_identity(
-        ruleset.name, ruleset.fingerprint, args.players, lineup, args.seed, native.engine_for(ruleset, args.engine)
-    )
-    cache_dir = cache.cache_folder(args.cache)
-    reuse = None
-    if args.no_cache or args.resume:
-        try:
-            cache.write_identity(out, identity)  # the games about to be written are this run's
-        except OSError as error:
-            _error(command, str(error))
-            return EXIT_INVALID
-    else:
-        try:
-            reuse = cache.prepare(out, identity, args.games, cache_dir)
-        except OSError as error:
-            _error(command, str(error))
-            return EXIT_INVALID
-        if reuse is not None:
-            print(f"{ruleset.name}: {reuse.describe()}", file=sys.stderr)
-            if reuse.complete:
-                cache.store(out, identity, cache_dir)
-                return 0
-    resume = args.resume or reuse is not None
-    options = dict(
-        players=args.players, lineup=lineup, seed=args.seed, workers=args.workers,
-        scheduler=args.scheduler, label=label, engine=args.engine,
+    request = runs.RunRequest(
+        ruleset, Path(out), tuple(lineup), players=args.players, games=args.games if games is None else games,
+        seed=args.seed, workers=args.workers, scheduler=args.scheduler, engine=args.engine, resume=args.resume,
+        reuse=not args.no_cache, cache=cache.cache_folder(args.cache), label=label,
     )
     try:
-        calibration = None
-        planned = len(simulation.plan(args.games, args.players, args.seed))
-        if not args.resume and planned - (reuse.games if reuse else 0) > estimate.LONG_RUN:
-            start = (reuse.games if reuse else 0) + estimate.CALIBRATION
-            calibration = simulation.run_simulation(ruleset, out, games=start, resume=resume, progress=False, **options)
-            resume = True
-            if calibration.played:
-                remaining = planned - start
-                print(f"{ruleset.name}: {estimate.estimate_text(calibration.played, calibration.seconds, remaining)}",
-                      file=sys.stderr)
-        result = simulation.run_simulation(ruleset, out, games=args.games, resume=resume, **options)
-        if calibration is not None:
-            result = attrs.evolve(result, played=result.played + calibration.played,
-                                  skipped=result.skipped - calibration.played,
-                                  seconds=result.seconds + calibration.seconds)
-    except (simulation.SimulationError, OSError) as error:
+        outcome = runs.simulate_run(request, lambda text: print(text, file=sys.stderr), command)
+    except (simulation.SimulationError, ValueError, OSError) as error:
         _error(command, str(error))
         return EXIT_INVALID
     except KeyboardInterrupt:
         path = os.path.join(out, simulation.GAMES_FILE)
         _error(command, f"interrupted; the games played so far are in {path}: add --resume to finish the run")
         return EXIT_INTERRUPTED
-    where = f"the Dask cluster at {args.scheduler}" if args.scheduler else _workers_text(args.workers)
-    skipped = f" ({result.skipped} were already there)" if result.skipped else ""
-    print(
-        f"{ruleset.name}: played {result.played} games{skipped} in {result.seconds:.1f} s "
-        f"({result.games_per_second:.1f} games/s, {result.engine} engine) on {where} -> {result.games_file}",
-        file=sys.stderr,
-    )
-    try:
-        cache.store(out, identity, cache_dir)
-    except OSError as error:
-        _error(command, f"warning: the run was not kept in the cache: {error}")
-    return 0
+    if outcome.played:
+        where = f"the Dask cluster at {args.scheduler}" if args.scheduler else _workers_text(args.workers)
+        skipped = f" ({outcome.kept} were already there)" if outcome.kept else ""
+        print(
+            f"{ruleset.name}: played {outcome.played} games{skipped} in {outcome.seconds:.1f} s "
+            f"({outcome.games_per_second:.1f} games/s, {outcome.engine} engine) on {where} -> {outcome.games_file}",
+            file=sys.stderr,
+        )
+    return outcome
+
+
+def _out_is_a_file(out: str, command: str) -> bool:
+    """True, after a one-line error, when ``--out`` names a file (a run needs a folder)."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        _error(command, f"--out {out} is a file, not a folder: name a folder for the run's files")
+        return True
+    return False
 
 
 def _scheduler_problem(address: str) -> str | None:

@@ -1,17 +1,17 @@
-"""Reusing finished runs: a run is identified by what makes its games, not by where it lies.
+"""The identity of a run, and the cache of finished runs kept by it.
 
 A game is a pure function of the ruleset, its deal seed, its rotation, the lineup and the
 engine whose bots played (docs/simulation.md, "The plan of a run"), and the library that
 played it. ``run_identity`` is that identity without the number of games: two runs with the
 same identity hold the same game at every index, so a run of 1,800 games *is* the first 1,800
-games of a run of 3,600. ``simulate`` and ``compare`` therefore
+games of a run of 3,600.
 
-- **reuse** a run of the same identity with at least the games asked for, from the output
-  folder (``OUT/run.json`` beside ``OUT/games.jsonl``) or from a cache folder
-  (``CACHE/<key>/``, ``key`` a hash of the identity), without playing a game;
-- **extend** a shorter one (an interrupted run, or fewer ``--games``) as ``--resume`` does: only
-  the missing games are played;
-- and say which they did. ``--no-cache`` plays everything again.
+The cache (``cache_folder``: ``--cache``, ``$STARGAZER_CACHE``, else the user's cache folder)
+keeps finished runs under ``CACHE/<key>/`` (``key`` a hash of the identity), each a run folder
+(``run_folder``) that only grows; its size is bounded (``cache_bound``), the runs used least
+recently leaving first. ``checked_run`` reads a folder's games as a run of one identity:
+every line's digest checked, every line held to the identity (``simulation.runs`` decides
+what is reused).
 """
 
 from __future__ import annotations
@@ -20,35 +20,51 @@ import functools
 import hashlib
 import json
 import os
+import re
 import shutil
+import time
 from collections.abc import Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
 
 import attrs
+import platformdirs
 
-from stargazer_rules.simulation.runner import GAMES_FILE, game_line, plan, read_games, seating
+from stargazer_rules.errors import FolderBusy
+from stargazer_rules.formats.game_lines import GAMES_FILE, RefusedLine, indices_in, read_games_file
+from stargazer_rules.simulation import locks, run_folder
+from stargazer_rules.simulation.runner import line_mismatch
 
 __all__ = [
-    "IDENTITY_FILE",
-    "Reuse",
+    "CACHE_VARIABLE",
+    "CheckedRun",
+    "Entry",
+    "SIZE_VARIABLE",
+    "cache_bound",
     "cache_folder",
+    "checked_run",
+    "clear",
     "code_digest",
+    "entries",
+    "entry_folder",
     "identity_key",
+    "keep",
     "library_version",
-    "prepare",
     "run_identity",
-    "store",
-    "write_identity",
+    "same_identity",
+    "set_aside_lines_not_in",
+    "touch",
 ]
 
-#: The identity of the run in an output folder, beside games.jsonl.
-IDENTITY_FILE = "run.json"
 #: The ``format`` of run.json.
 RUN_FORMAT = "stargazer-run/1"
-#: The environment variable naming the cache folder (no cache folder when unset or empty).
+#: The environment variable naming the cache folder.
 CACHE_VARIABLE = "STARGAZER_CACHE"
+#: The environment variable bounding the cache's size: bytes, or a number with KB, MB or GB.
+SIZE_VARIABLE = "STARGAZER_CACHE_SIZE"
+#: The cache's size bound when ``$STARGAZER_CACHE_SIZE`` is unset: about a hundred default runs.
+DEFAULT_BOUND = 5 * 1000**3
 
 
 def library_version() -> str:
@@ -113,121 +129,214 @@ def identity_key(identity: Mapping[str, Any]) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()[:20]
 
 
-def cache_folder(given: str | None = None) -> Path | None:
-    """The cache folder: ``given`` (``--cache``), else ``$STARGAZER_CACHE``, else none."""
-    chosen = given if given is not None else os.environ.get(CACHE_VARIABLE, "")
-    return Path(chosen).expanduser() if chosen else None
+def cache_folder(given: str | os.PathLike[str] | None = None) -> Path:
+    """The cache folder: ``given`` (``--cache``), else ``$STARGAZER_CACHE``, else the user's
+    cache folder (``platformdirs``: ``~/.cache/stargazer-rules/runs`` on Linux)."""
+    chosen = str(given) if given is not None else os.environ.get(CACHE_VARIABLE, "")
+    if chosen:
+        return Path(chosen).expanduser()
+    return Path(platformdirs.user_cache_dir("stargazer-rules", appauthor=False)) / "runs"
 
 
-@attrs.frozen
-class Reuse:
-    """What ``prepare`` found: ``source``, the folder whose games were kept (``where`` is
-    ``out`` or ``cache``), ``games`` kept and ``planned`` the games of the run asked for."""
-
-    source: Path
-    where: str
-    games: int
-    planned: int
-
-    @property
-    def complete(self) -> bool:
-        return self.games >= self.planned
-
-    def describe(self) -> str:
-        place = "the output folder" if self.where == "out" else "the cache"
-        if self.complete:
-            return (
-                f"reused the {self.games:,} finished games of the same run in {place} ({self.source}): same "
-                "ruleset fingerprint, players, lineup, seed, engine and library (version and code); "
-                "--no-cache plays them again"
-            )
-        return f"extending the run in {place} ({self.source}): {self.games:,} of {self.planned:,} games kept"
+_SIZE = re.compile(r"\s*(\d+(?:\.\d+)?)\s*(|B|KB|MB|GB|TB)\s*", re.IGNORECASE)
+_UNITS = {"": 1, "b": 1, "kb": 1000, "mb": 1000**2, "gb": 1000**3, "tb": 1000**4}
 
 
-def _identity_of(folder: Path) -> dict[str, Any] | None:
-    try:
-        return json.loads((folder / IDENTITY_FILE).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
+def cache_bound() -> int:
+    """The most bytes the cache keeps (``$STARGAZER_CACHE_SIZE``, default 5 GB); ``ValueError``
+    saying what to write for a value that is not a size."""
+    text = os.environ.get(SIZE_VARIABLE, "")
+    if not text:
+        return DEFAULT_BOUND
+    match = _SIZE.fullmatch(text)
+    if match is None:
+        raise ValueError(f"${SIZE_VARIABLE}={text!r} is not a size: write bytes or a number with KB, MB or GB (e.g. 2GB)")
+    return int(float(match.group(1)) * _UNITS[match.group(2).lower()])
 
 
-def _games_of(folder: Path, planned: int, identity: Mapping[str, Any] | None = None) -> list[dict[str, Any]]:
-    """The games of ``folder`` with an index below ``planned``; with ``identity``, only those
-    whose line agrees with it (a games file left by another run is never taken for this one)."""
-    try:
-        games = [game for game in read_games(folder / GAMES_FILE) if game["index"] < planned]
-    except (OSError, ValueError):
-        return []
-    if identity is not None:
-        games = [game for game in games if _matches(game, identity)]
-    return games
+def entry_folder(cache: Path, identity: Mapping[str, Any]) -> Path:
+    """The cache's folder for the run of ``identity``."""
+    return cache / identity_key(identity)
 
 
-def _matches(game: Mapping[str, Any], identity: Mapping[str, Any]) -> bool:
-    return (
-        game["ruleset"]["fingerprint"] == identity["ruleset"]["fingerprint"]
-        and game["players"] == identity["players"]
-        and game["deal_seed"] == identity["seed"] + game["block"]
-        and list(game["seating"]) == list(seating(identity["lineup"], game["rotation"]))
-        and game.get("engine", "python") == identity["engine"]
-    )
-
-
-def prepare(out: str | os.PathLike[str], identity: Mapping[str, Any], games: int, cache: Path | None) -> Reuse | None:
-    """Make ``out`` hold the most games of a run with this ``identity`` that the output folder
-    or the cache has (at most the ``games`` of the plan), and say where they came from; None
-    when neither has any. ``out/run.json`` is written with the identity."""
-    out = Path(out)
-    planned = len(plan(games, identity["players"], identity["seed"]))
-    candidates = []
-    if _same(_identity_of(out), identity):
-        candidates.append((out, "out"))
-    if cache is not None:
-        folder = cache / identity_key(identity)
-        if _same(_identity_of(folder), identity):
-            candidates.append((folder, "cache"))
-    best: tuple[list[dict[str, Any]], Path, str] | None = None
-    for folder, where in candidates:
-        kept = _games_of(folder, planned, identity)
-        if kept and (best is None or len(kept) > len(best[0])):
-            best = (kept, folder, where)
-    out.mkdir(parents=True, exist_ok=True)
-    write_identity(out, identity)
-    if best is None:
-        return None
-    kept, folder, where = best
-    path = out / GAMES_FILE
-    if where == "cache" or len(_games_of(out, 1 << 62)) != len(kept):
-        # exactly the planned games of the run, in index order
-        path.write_text("".join(game_line(game) + "\n" for game in kept), encoding="utf-8")
-    return Reuse(folder, where, len(kept), planned)
-
-
-def store(out: str | os.PathLike[str], identity: Mapping[str, Any], cache: Path | None) -> Path | None:
-    """Copy the run in ``out`` into the cache unless the cache already has as many games."""
-    if cache is None:
-        return None
-    out = Path(out)
-    folder = cache / identity_key(identity)
-    count = len(_games_of(out, 1 << 62))
-    if count and count > len(_games_of(folder, 1 << 62)):
-        folder.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(out / GAMES_FILE, folder / GAMES_FILE)
-        write_identity(folder, identity)
-    return folder
-
-
-def _same(found: Mapping[str, Any] | None, identity: Mapping[str, Any]) -> bool:
+def same_identity(found: Mapping[str, Any] | None, identity: Mapping[str, Any]) -> bool:
+    """Whether a folder's ``run.json`` names the run of ``identity`` (the name left out)."""
     if found is None:
         return False
     keys = ("players", "lineup", "seed", "engine", "version", "code")
-    return found.get("ruleset", {}).get("fingerprint") == identity["ruleset"]["fingerprint"] and all(
+    ruleset = found.get("ruleset")
+    return isinstance(ruleset, dict) and ruleset.get("fingerprint") == identity["ruleset"]["fingerprint"] and all(
         found.get(key) == identity[key] for key in keys
     )
 
 
-def write_identity(folder: str | os.PathLike[str], identity: Mapping[str, Any]) -> None:
-    """Write ``folder/run.json`` (the folder made if missing)."""
+@attrs.frozen
+class CheckedRun:
+    """A folder's games read as the run of one identity: ``games``, the good lines of it
+    (sorted by index); ``refused``, lines edited, garbled or repeated; ``foreign``, the first
+    line of another run with why (such a folder is not reused at all); ``texts``, every whole
+    line of the file as read, for setting lines aside."""
+
+    folder: Path
+    games: tuple[dict[str, Any], ...]
+    refused: tuple[RefusedLine, ...]
+    foreign: RefusedLine | None
+    unchecked: int
+
+    def problems(self) -> list[str]:
+        path = self.folder / GAMES_FILE
+        found = [f"{path}:{line.number}: {line.reason}" for line in self.refused]
+        if self.foreign is not None:
+            found.append(f"{path}:{self.foreign.number}: {self.foreign.reason}")
+        return found
+
+
+def checked_run(folder: str | os.PathLike[str], identity: Mapping[str, Any]) -> CheckedRun:
+    """Read ``folder/games.jsonl`` as a run of ``identity`` (an empty run when it is missing)."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / IDENTITY_FILE).write_text(json.dumps(dict(identity), indent=2) + "\n", encoding="utf-8")
+    try:
+        read = read_games_file(folder / GAMES_FILE)
+    except FileNotFoundError:
+        return CheckedRun(folder, (), (), None, 0)
+    foreign = None
+    if read.unchecked:
+        foreign = RefusedLine(0, f"{read.unchecked} lines of format 1 carry no digest: they cannot be checked", "")
+    for game in read.games:
+        mismatch = line_mismatch(game, identity)
+        if mismatch is not None:
+            foreign = RefusedLine(read.line[game["index"]], f"game {game['index']} is not a game of this run: {mismatch}", "")
+            break
+    return CheckedRun(folder, read.games, read.refused, foreign, read.unchecked)
+
+
+@attrs.frozen
+class Kept:
+    """What ``keep`` did: the cache ``folder`` of the run, the games ``added`` to it, and the
+    ``evicted`` runs (the least recently used, to stay within the bound)."""
+
+    folder: Path
+    added: int
+    evicted: tuple[Entry, ...]
+
+
+def keep(cache: Path, identity: Mapping[str, Any], games: Sequence[Mapping[str, Any]], command: str) -> Kept:
+    """Append to the cache's copy of the run ``identity`` the ``games`` it lacks (the copy only
+    grows; its lines are checked when it is reused, not here), then keep the cache within its
+    bound. Waits for another process storing the same run."""
+    folder = entry_folder(cache, identity)
+    with locks.holding(folder, command, wait=60.0):
+        path = folder / GAMES_FILE
+        if path.exists() and not same_identity(run_folder.read_identity(folder), identity):
+            held = CheckedRun(folder, (), (), RefusedLine(0, "the cache's run.json names another run", ""), 0)
+            set_aside_lines_not_in(held, ())
+        known = indices_in(path)
+        new = [game for game in sorted(games, key=lambda game: game["index"]) if game["index"] not in known]
+        if new:
+            with path.open("a", encoding="utf-8") as file:
+                file.write(run_folder.lines_of(new))
+        run_folder.write_identity(folder, identity)  # also marks the run as used now
+    evicted = _evict(cache, cache_bound(), keep_key=folder.name, command=command)
+    return Kept(folder, len(new), tuple(evicted))
+
+
+def set_aside_lines_not_in(held: CheckedRun, kept: Sequence[Mapping[str, Any]]) -> None:
+    """Set aside the lines of ``held``'s file that are not among the games ``kept``, then make
+    the file hold just those games (nothing to do for a file with no problem)."""
+    if not held.refused and held.foreign is None:
+        return
+    path = held.folder / GAMES_FILE
+    texts = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+    good = {run_folder.game_line_text(game) for game in kept}
+    aside = [text for text in texts if text.rstrip("\n") not in good]
+    if aside:
+        run_folder.set_aside(held.folder, aside, "\n".join(held.problems()))
+    run_folder.replace_games(held.folder, kept)
+
+
+def touch(cache: Path, identity: Mapping[str, Any]) -> None:
+    """Mark the cache's run of ``identity`` as used now (eviction takes the least recent)."""
+    path = entry_folder(cache, identity) / run_folder.IDENTITY_FILE
+    if path.exists():
+        os.utime(path)
+
+
+@attrs.frozen
+class Entry:
+    """One run in the cache: its ``key``, ``folder``, ``identity`` (None if unreadable),
+    ``games`` (whole lines), ``size`` in bytes and when it was last ``used`` (seconds)."""
+
+    key: str
+    folder: Path
+    identity: dict[str, Any] | None
+    games: int
+    size: int
+    used: float
+
+    def describe(self) -> str:
+        """``a1b2c3d4e5f6  draft7 4p mcts:200 x4 seed 0 native  1,800 games  31.2 MB  2026-12-01 10:02``."""
+        identity = self.identity or {}
+        lineup = identity.get("lineup") or []
+        bots = f"{lineup[0]} x{len(lineup)}" if lineup and len(set(lineup)) == 1 else "/".join(map(str, lineup)) or "?"
+        run = (
+            f"{identity.get('ruleset', {}).get('name', '?')} {identity.get('players', '?')}p {bots} "
+            f"seed {identity.get('seed', '?')} {identity.get('engine', '?')}"
+        )
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.used))
+        return f"{self.key[:12]}  {run}  {self.games:,} games  {self.size / 1e6:.1f} MB  {when}"
+
+
+def entries(cache: Path) -> list[Entry]:
+    """The runs in the cache, the most recently used first."""
+    if not cache.is_dir():
+        return []
+    found = []
+    for folder in cache.iterdir():
+        if not folder.is_dir() or not (folder / run_folder.IDENTITY_FILE).exists():
+            continue
+        size = sum(path.stat().st_size for path in folder.rglob("*") if path.is_file())
+        try:
+            with (folder / GAMES_FILE).open("rb") as file:
+                games = sum(1 for _ in file)
+        except OSError:
+            games = 0
+        used = (folder / run_folder.IDENTITY_FILE).stat().st_mtime
+        found.append(Entry(folder.name, folder, run_folder.read_identity(folder), games, size, used))
+    return sorted(found, key=lambda entry: entry.used, reverse=True)
+
+
+def clear(cache: Path, keys: Sequence[str] = (), command: str = "cache clear") -> tuple[list[Entry], list[Entry]]:
+    """Remove the cache's runs whose key starts with one of ``keys`` (every run when empty);
+    the runs removed and those left because another process is writing them."""
+    removed, busy = [], []
+    for entry in entries(cache):
+        if keys and not any(entry.key.startswith(key) for key in keys):
+            continue
+        try:
+            with locks.holding(entry.folder, command):
+                shutil.rmtree(entry.folder, ignore_errors=True)
+        except FolderBusy:
+            busy.append(entry)
+            continue
+        removed.append(entry)
+    return removed, busy
+
+
+def _evict(cache: Path, bound: int, keep_key: str, command: str) -> list[Entry]:
+    """Remove the least recently used runs (never ``keep_key``, never one in use) until the
+    cache holds at most ``bound`` bytes; those removed."""
+    found = entries(cache)
+    total = sum(entry.size for entry in found)
+    evicted = []
+    for entry in reversed(found):  # the least recently used first
+        if total <= bound:
+            break
+        if entry.key == keep_key:
+            continue
+        try:
+            with locks.holding(entry.folder, command):
+                shutil.rmtree(entry.folder, ignore_errors=True)
+        except FolderBusy:
+            continue
+        total -= entry.size
+        evicted.append(entry)
+    return evicted

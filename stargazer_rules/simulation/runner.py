@@ -32,9 +32,10 @@ from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.formats import jsonio, records
+from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE, game_line, read_games_file
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.simulation import lifeline
+from stargazer_rules.simulation import lifeline, locks, run_folder
 
 __all__ = [
     "GAMES_FILE",
@@ -52,10 +53,6 @@ __all__ = [
     "seating",
 ]
 
-#: The ``format`` of a games.jsonl line: its kind and version.
-GAME_FORMAT = "stargazer-game/1"
-#: The file a run streams its games to, inside its output folder.
-GAMES_FILE = "games.jsonl"
 #: Separates the bots of a lineup on the command line: ``mcts:200/greedy``.
 LINEUP_SEPARATOR = "/"
 #: At most this many games go to a worker in one task: small enough for a lively progress
@@ -253,11 +250,6 @@ def play_game(
     }
 
 
-def game_line(game: Mapping[str, Any]) -> str:
-    """One games.jsonl line (without its newline): compact JSON, the same bytes on any machine."""
-    return json.dumps(game, ensure_ascii=False, separators=(",", ":"))
-
-
 #: One ``Game`` per ruleset fingerprint in each worker process, built on first use.
 _GAMES: dict[str, Game] = {}
 
@@ -300,27 +292,19 @@ def _init_worker(ruleset: Ruleset) -> None:
 
 
 def read_games(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """The games of a games.jsonl file, sorted by ``index``.
+    """The games of a games.jsonl file, sorted by ``index``, every line checked
+    (``formats.game_lines``).
 
     A last line without its newline is a game whose writing was interrupted: it is ignored.
-    Any other line that is not a JSON object raises ``SimulationError`` naming the line.
+    Any other line that is not a game a run wrote (garbled, edited, a second copy of a game)
+    raises ``SimulationError`` naming the line; ``read_games_file`` reads past such lines.
     """
-    games = [json.loads(line) for line in _whole_lines(Path(path))]
-    return sorted(games, key=lambda game: game["index"])
-
-
-def _whole_lines(path: Path) -> Iterator[str]:
-    with path.open("r", encoding="utf-8") as file:
-        for number, line in enumerate(file, start=1):
-            if not line.endswith("\n"):
-                return  # cut short by an interruption
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as error:
-                raise SimulationError(f"{path}:{number}: not a JSON line ({error.msg})") from None
-            if not isinstance(data, dict) or not isinstance(data.get("index"), int):
-                raise SimulationError(f"{path}:{number}: not a game line (no integer 'index')")
-            yield line
+    read = read_games_file(path)
+    if read.refused:
+        first = read.refused[0]
+        more = f" (and {len(read.refused) - 1} more such lines)" if len(read.refused) > 1 else ""
+        raise SimulationError(f"{read.path}:{first.number}: {first.reason}{more}")
+    return list(read.games)
 
 
 def _trim_to_whole_lines(path: Path) -> None:
@@ -355,8 +339,10 @@ def run_simulation(
     ``lineup`` holds one bot spec per player (``parse_lineup``). ``workers`` processes play the
     games (default: every core; 1 plays in this process); ``scheduler``, the address of a Dask
     ``distributed`` scheduler (``tcp://host:8786``), sends them to its cluster instead.
-    Without ``resume`` the games file is started afresh; with it, the games the file already
-    has are skipped (the file must come from the same ruleset, players, seed and lineup).
+    Without ``resume`` the games file is started afresh (a file already there is first set
+    aside in ``out/set-aside/``, never deleted); with it, the games the file already has are
+    skipped (the file must come from the same ruleset, players, seed and lineup). The folder's
+    lock (``locks``) is held while games are written.
     ``progress`` shows a bar with an ETA on stderr (None: only when stderr is a terminal).
     ``engine``: ``native`` (the bots search in the kernel where the ruleset allows) or
     ``python``; a resumed file must have been played by the same engine.
@@ -372,46 +358,54 @@ def run_simulation(
         raise SimulationError(str(error)) from None
     path = Path(out) / GAMES_FILE
     entries = plan(games, players, seed)
-    done: set[int] = set()
-    if resume and path.exists():
-        previous = read_games(path)
-        _check_same_run(previous, ruleset, players, lineup, seed, path, played_by)
-        done = {game["index"] for game in previous}
-    todo = [entry for entry in entries if entry.index not in done]
-    client = _dask_client(scheduler) if scheduler is not None else None  # fail before writing
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if done:
-            _trim_to_whole_lines(path)
-        else:
-            path.write_bytes(b"")
+    with locks.holding(path.parent, "simulate"):
+        done: set[int] = set()
+        if resume and path.exists():
+            previous = read_games(path)
+            _check_same_run(previous, ruleset, players, lineup, seed, path, played_by)
+            done = {game["index"] for game in previous}
+        todo = [entry for entry in entries if entry.index not in done]
+        client = _dask_client(scheduler) if scheduler is not None else None  # fail before writing
         start = time.perf_counter()
-        with path.open("a", encoding="utf-8") as file, _progress_bar(
-            len(entries), len(done), progress, label
-        ) as bar:
-
-            def write(lines: list[tuple[int, str]]) -> None:
-                for _index, line in lines:
-                    file.write(line + "\n")
-                    file.flush()
-                bar.update(len(lines))
-
-            if client is not None:
-                _run_dask(client, ruleset, todo, lineup, write, engine)
-            elif (workers or os.cpu_count() or 1) == 1 or len(todo) <= 1:
-                game = Game(ruleset)
-                for entry in todo:
-                    write([(entry.index, game_line(play_game(game, entry, lineup, engine)))])
+        try:
+            if done:
+                _trim_to_whole_lines(path)
             else:
-                _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write, engine)
-    except KeyboardInterrupt:
-        if path.exists():
-            _trim_to_whole_lines(path)  # keep only whole games: --resume plays the rest
-        raise
-    finally:
-        if client is not None:
-            client.close()
+                _start_afresh(path)
+            with path.open("a", encoding="utf-8") as file, _progress_bar(
+                len(entries), len(done), progress, label
+            ) as bar:
+
+                def write(lines: list[tuple[int, str]]) -> None:
+                    for _index, line in lines:
+                        file.write(line + "\n")
+                        file.flush()
+                    bar.update(len(lines))
+
+                if client is not None:
+                    _run_dask(client, ruleset, todo, lineup, write, engine)
+                elif (workers or os.cpu_count() or 1) == 1 or len(todo) <= 1:
+                    game = Game(ruleset)
+                    for entry in todo:
+                        write([(entry.index, game_line(play_game(game, entry, lineup, engine)))])
+                else:
+                    _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write, engine)
+        except KeyboardInterrupt:
+            if path.exists():
+                _trim_to_whole_lines(path)  # keep only whole games: --resume plays the rest
+            raise
+        finally:
+            if client is not None:
+                client.close()
     return RunResult(path, len(todo), len(entries) - len(todo), time.perf_counter() - start, played_by)
+
+
+def _start_afresh(path: Path) -> None:
+    """An empty games file; the lines of one already there are set aside first, never lost."""
+    if path.exists() and path.stat().st_size:
+        text = path.read_text(encoding="utf-8", errors="replace")
+        run_folder.set_aside(path.parent, text.splitlines(keepends=True), "the games file of a run started afresh")
+    path.write_bytes(b"")
 
 
 def _check_same_run(
@@ -424,35 +418,50 @@ def _check_same_run(
     engine: str,
 ) -> None:
     """Refuse to resume a games file written by another run (the indices would mean other games)."""
+    identity = {"ruleset": {"fingerprint": ruleset.fingerprint}, "players": players, "lineup": list(lineup),
+                "seed": seed, "engine": engine}
     for game in previous:
-        expected = {
-            "ruleset": ruleset.fingerprint,
-            "players": players,
-            "seating": list(seating(lineup, game["rotation"])),
-            "deal_seed": seed + game["block"],
-            "engine": engine,
-        }
-        found = {
-            "ruleset": game["ruleset"]["fingerprint"],
-            "players": game["players"],
-            "seating": game["seating"],
-            "deal_seed": game["deal_seed"],
-            "engine": game.get("engine", "python"),  # lines from before the kernel
-        }
-        if found != expected:
-            what = next(key for key in expected if expected[key] != found[key])
+        mismatch = line_mismatch(game, identity)
+        if mismatch is not None:
             raise SimulationError(
-                f"cannot resume {path}: its game {game['index']} has another {what.replace('_', ' ')} "
-                f"({_shown(found[what])}, this run: {_shown(expected[what])}); "
+                f"cannot resume {path}: its game {game['index']} is of another run ({mismatch}); "
                 "leave out --resume to start afresh, or choose another --out"
             )
 
 
+def line_mismatch(game: Mapping[str, Any], identity: Mapping[str, Any]) -> str | None:
+    """What in a game's line says it is not a game of the run ``identity`` (its ruleset
+    fingerprint, players, lineup, seed and engine: ``cache.run_identity``), or None."""
+    try:
+        expected = {
+            "ruleset fingerprint": identity["ruleset"]["fingerprint"],
+            "players": identity["players"],
+            "deal seed": identity["seed"] + game["block"],
+            "seating": list(seating(identity["lineup"], game["rotation"])),
+            "engine": identity["engine"],
+            "index": game["block"] * identity["players"] + game["rotation"],
+        }
+        found = {
+            "ruleset fingerprint": game["ruleset"]["fingerprint"],
+            "players": game["players"],
+            "deal seed": game["deal_seed"],
+            "seating": list(game["seating"]),
+            "engine": game.get("engine"),
+            "index": game["index"],
+        }
+    except (KeyError, TypeError, IndexError, ZeroDivisionError):
+        return "it lacks the fields that place a game in its run"
+    for what, value in expected.items():
+        if found[what] != value:
+            return f"its {what} is {_shown(found[what])}, the run's {_shown(value)}"
+    return None
+
+
 def _shown(value: Any) -> str:
     if isinstance(value, str) and len(value) == 64:
-        return f"fingerprint {value[:12]}"
+        return value[:12]
     if isinstance(value, list):
-        return LINEUP_SEPARATOR.join(map(str, value))
+        return "/".join(map(str, value))
     return str(value)
 
 

@@ -1,0 +1,177 @@
+"""The games.jsonl line: its format, how a line is written and how a file of them is read.
+
+A simulation streams one line per finished game (docs/simulation.md, "games.jsonl"). The line
+ends with ``digest``, a hash of everything before it, so that a line edited by hand or garbled
+on disk is told from a game a run played: readers check it and name the line (file:line)
+instead of counting it. The digest detects edits and damage; it is not a signature (a person who
+recomputes it can forge a line), which is why run reuse also checks each line against the
+identity of the run it claims to belong to.
+
+Reading never stops at a bad line: ``read_games_file`` returns the good games, one per index
+(a second copy of an index is named, never counted twice), and every line it refused, with why.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+__all__ = [
+    "DIGEST_FIELD",
+    "GAMES_FILE",
+    "GAME_FORMAT",
+    "GamesFile",
+    "READABLE_FORMATS",
+    "RefusedLine",
+    "game_line",
+    "indices_in",
+    "line_digest",
+    "lines_of",
+    "read_games_file",
+]
+
+#: The ``format`` of a games.jsonl line: its kind and version. Version 2 added ``digest``.
+GAME_FORMAT = "stargazer-game/2"
+#: Lines of version 1 have no digest: read, but they cannot be checked (``GamesFile.unchecked``).
+UNCHECKED_FORMATS = ("stargazer-game/1",)
+#: Every format a reader of games takes.
+READABLE_FORMATS = (*UNCHECKED_FORMATS, GAME_FORMAT)
+#: The field holding the hash of the rest of the line; always the line's last field.
+DIGEST_FIELD = "digest"
+#: The file a run streams its games to, inside its output folder.
+GAMES_FILE = "games.jsonl"
+
+
+def _compact(content: Mapping[str, Any]) -> str:
+    """Compact JSON, the same bytes on any machine."""
+    return json.dumps(content, ensure_ascii=False, separators=(",", ":"))
+
+
+def line_digest(content: Mapping[str, Any]) -> str:
+    """The digest of a game's line without its ``digest`` field (32 hex digits of SHA-256)."""
+    return hashlib.sha256(_compact(content).encode("utf-8")).hexdigest()[:32]
+
+
+def game_line(game: Mapping[str, Any]) -> str:
+    """One games.jsonl line (without its newline), its ``digest`` last.
+
+    ``game`` is the line's content; a ``digest`` already in it is computed again.
+    """
+    content = {key: value for key, value in game.items() if key != DIGEST_FIELD}
+    return _compact({**content, DIGEST_FIELD: line_digest(content)})
+
+
+@attrs.frozen
+class RefusedLine:
+    """A line of a games file that is not counted: its 1-based ``number``, ``reason`` and ``text``."""
+
+    number: int
+    reason: str
+    text: str
+
+
+@attrs.frozen
+class GamesFile:
+    """What ``read_games_file`` found in ``path``: the ``games`` (dicts without their checked
+    ``digest``, sorted by ``index``, one per index), the ``line`` number of each game by
+    index, the ``refused`` lines, ``unchecked`` lines of a format without a digest, and
+    whether the last line was ``cut_short`` (an interrupted write: not a problem)."""
+
+    path: Path
+    games: tuple[dict[str, Any], ...]
+    line: Mapping[int, int]
+    refused: tuple[RefusedLine, ...]
+    unchecked: int
+    cut_short: bool
+
+    def problems(self) -> list[str]:
+        """One located sentence per refused line: ``OUT/games.jsonl:7: ...``."""
+        return [f"{self.path}:{line.number}: {line.reason}" for line in self.refused]
+
+
+def read_games_file(path: str | os.PathLike[str]) -> GamesFile:
+    """Read and check every line of a games file (``OSError`` if it cannot be read).
+
+    A line is refused when it is not a JSON object with an integer ``index``, when its format
+    is unknown, when its digest does not match its content, or when it repeats an index an
+    earlier good line holds. A last line without its newline was cut short by an interruption
+    and is left out without being refused.
+    """
+    path = Path(path)
+    by_index: dict[int, dict[str, Any]] = {}
+    numbers: dict[int, int] = {}
+    refused: list[RefusedLine] = []
+    unchecked = 0
+    cut_short = False
+    with path.open("r", encoding="utf-8", errors="replace") as file:
+        for number, text in enumerate(file, start=1):
+            if not text.endswith("\n"):
+                cut_short = True
+                break
+            game, reason = _checked_line(text)
+            if game is None:
+                refused.append(RefusedLine(number, reason, text))
+                continue
+            if reason == "unchecked":
+                unchecked += 1
+            index = game["index"]
+            if index in by_index:
+                same = "the same game" if by_index[index] == game else "another game"
+                refused.append(RefusedLine(number, f"a second line for game {index} ({same}): not counted twice", text))
+                continue
+            by_index[index] = game
+            numbers[index] = number
+    games = tuple(by_index[index] for index in sorted(by_index))
+    return GamesFile(path, games, numbers, tuple(refused), unchecked, cut_short)
+
+
+#: The start of every line a run writes: its format, then its index.
+_INDEX = re.compile(r'\{"format":"[^"]*","index":(\d+),')
+
+
+def indices_in(path: str | os.PathLike[str]) -> set[int]:
+    """The game indices a games file's whole lines name, read from each line's start without
+    parsing or checking it: for appending only what a file lacks, not for trusting it."""
+    found: set[int] = set()
+    try:
+        with Path(path).open("r", encoding="utf-8", errors="replace") as file:
+            for text in file:
+                match = _INDEX.match(text)
+                if match is not None and text.endswith("\n"):
+                    found.add(int(match.group(1)))
+    except FileNotFoundError:
+        pass
+    return found
+
+
+def _checked_line(text: str) -> tuple[dict[str, Any] | None, str]:
+    """The line's game and ``ok`` or ``unchecked``, or None and why it is refused."""
+    try:
+        game = json.loads(text)
+    except json.JSONDecodeError as error:
+        return None, f"not a JSON line ({error.msg}): garbled"
+    if not isinstance(game, dict) or type(game.get("index")) is not int or game["index"] < 0:
+        return None, "not a game line (no whole-number 'index')"
+    form = game.get("format")
+    if form in UNCHECKED_FORMATS:
+        return game, "unchecked"
+    if form != GAME_FORMAT:
+        return None, f"a line of format {form!r}, not {GAME_FORMAT!r}"
+    digest = game.pop(DIGEST_FIELD, None)
+    if digest is None:
+        return None, f"game {game['index']} has no {DIGEST_FIELD!r}: not a line a run wrote"
+    if digest != line_digest(game):
+        return None, f"game {game['index']} was edited or garbled (its digest does not match its content)"
+    return game, "ok"
+
+
+def lines_of(games: Iterable[Mapping[str, Any]]) -> str:
+    """The text of a games file holding ``games``, one line each."""
+    return "".join(game_line(game) + "\n" for game in games)

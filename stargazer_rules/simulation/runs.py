@@ -1,0 +1,269 @@
+"""A run as ``simulate`` and ``compare`` make it: reuse what is there, play what is missing,
+keep the result, and lose nothing on the way.
+
+``simulate_run`` holds the output folder's lock (``locks``) for the whole run, then
+
+- reads the folder's games as a run of this identity (``cache.checked_run``): a line edited
+  or garbled is named (file:line), set aside (``run_folder.set_aside``) and its game played
+  again; a folder whose lines belong to another run is not reused at all;
+- hands the games of another run found in the folder to the cache before the folder is
+  given to this one, so that running those options again reuses them;
+- adds the games the cache holds of this run, plays only the games still missing, and keeps
+  the run in the cache;
+- never cuts a run: a smaller ``games`` uses the first games of a larger run.
+
+What it does is said through ``say``, one line each, for the command to print.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from stargazer_rules.formats.game_lines import GAMES_FILE
+from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.simulation import cache, estimate, locks, run_folder
+from stargazer_rules.simulation.runner import SimulationError, plan, run_simulation
+
+__all__ = ["RunOutcome", "RunRequest", "simulate_run"]
+
+#: At most this many located problems of one folder are printed; the rest are counted.
+SHOWN_PROBLEMS = 5
+
+
+@attrs.frozen
+class RunRequest:
+    """What a run is asked: the ruleset, the output folder, the lineup and the options of
+    ``simulate`` (``reuse`` False is ``--no-cache``; ``cache`` the cache folder)."""
+
+    ruleset: Ruleset
+    out: Path
+    lineup: tuple[str, ...]
+    players: int
+    games: int
+    seed: int = 0
+    workers: int | None = None
+    scheduler: str | None = None
+    engine: str = native.DEFAULT_ENGINE
+    resume: bool = False
+    reuse: bool = True
+    cache: Path | None = None
+    label: str | None = None
+    progress: bool | None = None
+
+
+@attrs.frozen
+class RunOutcome:
+    """What ``simulate_run`` did: the run's ``games`` (its first ``planned``, sorted by index),
+    the games ``played`` now and their ``seconds``, those ``kept`` from before, and the
+    ``engine`` whose bots played."""
+
+    games: tuple[dict[str, Any], ...]
+    planned: int
+    played: int
+    kept: int
+    seconds: float
+    engine: str
+    games_file: Path
+
+    @property
+    def games_per_second(self) -> float:
+        return self.played / self.seconds if self.seconds > 0 else 0.0
+
+
+def simulate_run(request: RunRequest, say: Callable[[str], None], command: str = "simulate") -> RunOutcome:
+    """Make ``request.out`` hold the run asked for, playing only what no folder has."""
+    ruleset, out = request.ruleset, Path(request.out)
+    if out.exists() and not out.is_dir():
+        raise SimulationError(f"--out {out} is a file, not a folder: name a folder for the run's files")
+    engine = native.engine_for(ruleset, request.engine)
+    identity = cache.run_identity(ruleset.name, ruleset.fingerprint, request.players, request.lineup, request.seed, engine)
+    cache_dir = request.cache if request.cache is not None else cache.cache_folder()
+    planned = len(plan(request.games, request.players, request.seed))
+    name = ruleset.name
+
+    def say_here(text: str) -> None:
+        say(f"{name}: {text}")
+
+    with locks.holding(out, command):
+        present = _prepare(out, identity, planned, cache_dir, request, say_here, command)
+        kept = sum(1 for game in present if game["index"] < planned)
+        played, seconds = 0, 0.0
+        if kept < planned:
+            played, seconds = _play(request, planned, kept, say)
+            present = _games_of_run(out, identity)
+        if request.reuse:
+            _keep_in_cache(cache_dir, identity, present, command, say_here)
+    if len(present) > planned:
+        say(
+            f"{name}: using the first {planned:,} of the {len(present):,} games of the run in {out} "
+            f"(--games {len(present):,} uses them all)"
+        )
+    games = tuple(game for game in present if game["index"] < planned)
+    return RunOutcome(games, planned, played, kept, seconds, engine, out / GAMES_FILE)
+
+
+def _prepare(
+    out: Path, identity: Mapping[str, Any], planned: int, cache_dir: Path, request: RunRequest,
+    say: Callable[[str], None], command: str,
+) -> list[dict[str, Any]]:
+    """Make ``out`` a folder of this run holding every good game of it the folder and the cache
+    have (the cache's only below ``planned``); those games, sorted by index."""
+    found = run_folder.read_identity(out)
+    path = out / GAMES_FILE
+    has_lines = path.exists() and path.stat().st_size > 0
+    ours: tuple[dict[str, Any], ...] = ()
+    if has_lines and not cache.same_identity(found, identity):
+        if request.resume:
+            raise SimulationError(
+                f"cannot resume {out}: it holds the games of another run ({_difference(found, identity)}); "
+                "leave out --resume to give the folder to this run (its games are kept in the cache), "
+                "or choose another --out"
+            )
+        _hand_over(out, found, cache_dir, command, say)
+    elif has_lines:
+        held = cache.checked_run(out, identity)
+        ours = _sorted_out(held, "the output folder", say)
+        if not request.reuse and ours:
+            kept = cache.keep(cache_dir, identity, ours, command)
+            say(f"--no-cache: the {len(ours):,} games in {out} are played again (a copy is kept in the cache, {kept.folder})")
+            run_folder.replace_games(out, ())
+            ours = ()
+    run_folder.write_identity(out, identity)
+    if not request.reuse:
+        return []
+    own = {game["index"] for game in ours}
+    from_cache: list[dict[str, Any]] = []
+    entry = cache.entry_folder(cache_dir, identity)
+    if cache.same_identity(run_folder.read_identity(entry), identity):
+        with locks.holding(entry, command, wait=60.0):
+            held = cache.checked_run(entry, identity)
+            good = _sorted_out(held, "the cache", say)
+            from_cache = [game for game in good if game["index"] not in own and game["index"] < planned]
+        cache.touch(cache_dir, identity)
+    if from_cache:
+        with path.open("a", encoding="utf-8") as file:
+            file.write(run_folder.lines_of(from_cache))
+    in_out = sum(1 for game in ours if game["index"] < planned)
+    count = in_out + len(from_cache)
+    if count:
+        say(_reuse_text(count, planned, in_out, len(from_cache), out, entry))
+    return sorted([*ours, *from_cache], key=lambda game: game["index"])
+
+
+def _sorted_out(held: cache.CheckedRun, place: str, say: Callable[[str], None]) -> tuple[dict[str, Any], ...]:
+    """The good games of ``held``, after naming and setting aside every line that is not one;
+    none when the folder holds another run's lines."""
+    problems = held.problems()
+    if not problems:
+        return held.games
+    for problem in problems[:SHOWN_PROBLEMS]:
+        say(problem)
+    if len(problems) > SHOWN_PROBLEMS:
+        say(f"... and {len(problems) - SHOWN_PROBLEMS} more lines like these in {held.folder / GAMES_FILE}")
+    good = held.games if held.foreign is None else ()
+    cache.set_aside_lines_not_in(held, good)
+    aside = held.folder / run_folder.SET_ASIDE_FOLDER
+    if held.foreign is not None:
+        say(f"the games in {place} are not reused: its lines are not all of this run (set aside in {aside})")
+    else:
+        lines = len(held.refused)
+        say(f"{lines} line{'s' if lines != 1 else ''} not counted (set aside in {aside}); their games are played again")
+    return good
+
+
+def _hand_over(out: Path, found: Mapping[str, Any] | None, cache_dir: Path, command: str, say: Callable[[str], None]) -> None:
+    """Give ``out`` to another run: the games it holds go to the cache under their own run's
+    identity when they check out as that run, and to ``set-aside/`` otherwise."""
+    path = out / GAMES_FILE
+    if found is not None and all(key in found for key in ("ruleset", "players", "lineup", "seed", "engine")):
+        held = cache.checked_run(out, found)
+        if held.games and held.foreign is None and not held.refused:
+            kept = cache.keep(cache_dir, found, held.games, command)
+            say(
+                f"{out} held {len(held.games):,} games of another run ({_difference(found, None)}): "
+                f"kept in the cache ({kept.folder}), where the same options reuse them"
+            )
+            run_folder.replace_games(out, ())
+            return
+    aside = run_folder.set_aside(out, path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True),
+                                 "the games of a folder given to another run, which could not be kept as a run")
+    say(f"{path} held games of no run this library can check: moved to {aside}")
+    run_folder.replace_games(out, ())
+
+
+def _difference(found: Mapping[str, Any] | None, identity: Mapping[str, Any] | None) -> str:
+    """A few words naming a run: what differs from ``identity``, or the run itself."""
+    if found is None:
+        return "no run.json"
+    keys = ("players", "lineup", "seed", "engine", "version", "code")
+    ruleset = found.get("ruleset") if isinstance(found.get("ruleset"), dict) else {}
+    if identity is not None:
+        if ruleset.get("fingerprint") != identity["ruleset"]["fingerprint"]:
+            return f"ruleset {ruleset.get('name', '?')} {str(ruleset.get('fingerprint', '?'))[:12]}"
+        for key in keys:
+            if found.get(key) != identity[key]:
+                value = found.get(key)
+                shown = "/".join(map(str, value)) if isinstance(value, list) else value
+                return f"{key} {shown}, not {'/'.join(map(str, identity[key])) if isinstance(identity[key], list) else identity[key]}"
+        return "the same options"
+    lineup = found.get("lineup") or []
+    return f"{ruleset.get('name', '?')}, {found.get('players')} players, {'/'.join(map(str, lineup))}, seed {found.get('seed')}"
+
+
+def _reuse_text(count: int, planned: int, in_out: int, from_cache: int, out: Path, entry: Path) -> str:
+    places = [place for place, games in (("the output folder", in_out), ("the cache", from_cache)) if games]
+    where = " and ".join(places)
+    folders = ", ".join(str(folder) for folder, games in ((out, in_out), (entry, from_cache)) if games)
+    if count >= planned:
+        return (
+            f"reused the {count:,} finished games of the same run in {where} ({folders}): same ruleset "
+            "fingerprint, players, lineup, seed, engine and library (version and code); --no-cache plays them again"
+        )
+    return f"extending the run in {where} ({folders}): {count:,} of {planned:,} games kept"
+
+
+def _play(request: RunRequest, planned: int, kept: int, say: Callable[[str], None]) -> tuple[int, float]:
+    """Play the games of the plan that ``out`` lacks, with an estimate first for a long run;
+    the games played and their seconds."""
+    options = dict(
+        players=request.players, lineup=request.lineup, seed=request.seed, workers=request.workers,
+        scheduler=request.scheduler, label=request.label, engine=request.engine,
+    )
+    played, seconds = 0, 0.0
+    if planned - kept > estimate.LONG_RUN:
+        start = kept + estimate.CALIBRATION
+        calibration = run_simulation(request.ruleset, request.out, games=start, resume=True, progress=False, **options)
+        played, seconds = calibration.played, calibration.seconds
+        if calibration.played:
+            say(f"{request.ruleset.name}: {estimate.estimate_text(calibration.played, calibration.seconds, planned - start)}")
+    result = run_simulation(
+        request.ruleset, request.out, games=request.games, resume=True, progress=request.progress, **options
+    )
+    return played + result.played, seconds + result.seconds
+
+
+def _games_of_run(out: Path, identity: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The games of the run in ``out`` once played (sorted by index)."""
+    held = cache.checked_run(out, identity)
+    problems = held.problems()
+    if problems:  # only another process ignoring the lock could have written these
+        raise SimulationError(f"{problems[0]}: the run's games file changed while it was played")
+    return list(held.games)
+
+
+def _keep_in_cache(
+    cache_dir: Path, identity: Mapping[str, Any], games: list[dict[str, Any]], command: str, say: Callable[[str], None]
+) -> None:
+    try:
+        kept = cache.keep(cache_dir, identity, games, command)
+    except (OSError, ValueError) as error:
+        say(f"warning: the run was not kept in the cache: {error}")
+        return
+    for entry in kept.evicted:
+        say(f"the cache is over its bound (${cache.SIZE_VARIABLE}): removed the run used least recently, {entry.describe()}")
+

@@ -1,0 +1,351 @@
+"""Nothing lost, nothing doubled, nothing tampered counted: the games of runs.
+
+A finished game line is never deleted by a later command (a smaller ``--games`` reads the first
+games, a folder given to another run hands its games to the cache), one process writes a run
+folder at a time, and a line whose digest does not match its content, or that belongs to
+another run, is named and replayed instead of counted (docs/simulation.md, "Reusing runs").
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from stargazer_rules.formats.game_lines import GAMES_FILE, game_line, read_games_file
+from stargazer_rules.frontends import cli
+from stargazer_rules.simulation import cache, locks
+
+QUICK = ["--games", "8", "--bots", "random", "--workers", "1"]
+
+
+@pytest.fixture(autouse=True)
+def no_report_files(monkeypatch):
+    """These tests are about the games; the report pages (plots: seconds each) are left out."""
+    from stargazer_rules import analysis
+
+    monkeypatch.setattr(analysis, "write_report", lambda summary, out: None)
+    monkeypatch.setattr(analysis, "write_comparison", lambda comparison, out: None)
+
+
+def _simulate(capsys, *args: str, status: int = 0) -> str:
+    assert cli.main(["simulate", *QUICK, *args]) == status
+    return capsys.readouterr().err
+
+
+def _lines(folder: Path) -> list[str]:
+    return (folder / GAMES_FILE).read_text(encoding="utf-8").splitlines()
+
+
+def _indices(folder: Path) -> list[int]:
+    return sorted(json.loads(line)["index"] for line in _lines(folder))
+
+
+# -- append-only --------------------------------------------------------------------------
+
+
+def test_a_smaller_games_reads_the_first_games_and_deletes_none(tmp_path, capsys, monkeypatch):
+    """16 games, then --games 8: the first 8 are used and said to be, all 16 stay; --games 16
+    again plays nothing."""
+    captured = []
+    from stargazer_rules import analysis
+
+    monkeypatch.setattr(analysis, "summarize", lambda games, **options: captured.append(len(games)) or {})
+    monkeypatch.setattr(analysis, "terminal_summary", lambda summary: "")
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out), "--games", "16")
+    before = _lines(out)
+    smaller = _simulate(capsys, "--out", str(out), "--games", "8")
+    assert f"draft7: using the first 8 of the 16 games of the run in {out} (--games 16 uses them all)" in smaller
+    assert "played" not in smaller and _lines(out) == before
+    assert captured == [16, 8]
+    again = _simulate(capsys, "--out", str(out), "--games", "16")
+    assert "reused the 16 finished games" in again and "played" not in again and _lines(out) == before
+
+
+def test_until_decided_extends_a_larger_run_without_cutting_it(tmp_path, capsys):
+    """compare --until-decided with --games smaller than the runs it finds: each look reads the
+    first games of the runs, and no line of them is removed or played again."""
+    out = tmp_path / "cmp"
+    assert cli.main(["compare", "draft7", "base", *QUICK, "--games", "24", "--out", str(out)]) == 0
+    capsys.readouterr()
+    before = {name: _lines(out / name) for name in ("draft7", "base")}
+    assert cli.main(
+        ["compare", "draft7", "base", *QUICK, "--until-decided", "--max-games", "16", "--out", str(out)]
+    ) == 0
+    err = capsys.readouterr().err
+    assert "played" not in err
+    assert {name: _lines(out / name) for name in ("draft7", "base")} == before
+
+
+def test_a_folder_given_to_another_run_keeps_its_games_in_the_cache(tmp_path, capsys):
+    """Seed 0 then seed 5 into one folder: seed 0's games go to the cache, said so; seed 0 again
+    gets them back without playing."""
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out), "--no-cache")
+    seed_0 = _lines(out)
+    other = _simulate(capsys, "--out", str(out), "--seed", "5")
+    assert f"draft7: {out} held 8 games of another run (draft7, 4 players, random/random/random/random, seed 0): kept in the cache" in other
+    back = _simulate(capsys, "--out", str(out))
+    assert "reused the 8 finished games of the same run in the cache" in back and "played" not in back
+    assert _lines(out) == seed_0
+
+
+def test_resume_refuses_a_folder_of_another_run_and_leaves_it_as_it_was(tmp_path, capsys):
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out))
+    before = _lines(out)
+    err = _simulate(capsys, "--out", str(out), "--seed", "3", "--resume", status=1)
+    assert err == (
+        f"stargazer simulate: cannot resume {out}: it holds the games of another run (seed 0, not 3); leave out "
+        "--resume to give the folder to this run (its games are kept in the cache), or choose another --out\n"
+    )
+    assert _lines(out) == before
+
+
+def test_the_library_never_truncates_a_games_file_it_starts_afresh(tmp_path):
+    """run_simulation without resume sets the old file aside in set-aside/ before it starts."""
+    from stargazer_rules import load_ruleset
+    from stargazer_rules.simulation import run_simulation
+
+    out = tmp_path / "run"
+    options = dict(players=4, games=4, lineup=("random",) * 4, workers=1, progress=False)
+    run_simulation(load_ruleset(), out, seed=1, **options)
+    first = (out / GAMES_FILE).read_text(encoding="utf-8")
+    run_simulation(load_ruleset(), out, seed=2, **options)
+    aside = sorted((out / "set-aside").glob("*.jsonl"))
+    assert [path.read_text(encoding="utf-8") for path in aside] == [first]
+    assert aside[0].with_suffix(".why.txt").read_text(encoding="utf-8") == "the games file of a run started afresh\n"
+
+
+# -- one writer at a time -----------------------------------------------------------------
+
+_HOLD = """
+import sys
+from stargazer_rules.simulation import locks
+with locks.holding(sys.argv[1], "simulate"):
+    print("held", flush=True)
+    sys.stdin.readline()
+"""
+
+
+def test_a_second_writer_is_refused_in_one_line_naming_the_holder(tmp_path, capsys):
+    """While another process holds the output folder, simulate refuses at once, exit 1, and
+    names that process; once it has gone, the same command runs."""
+    out = tmp_path / "run"
+    holder = subprocess.Popen(
+        [sys.executable, "-c", _HOLD, str(out)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout.readline() == "held\n"
+        err = _simulate(capsys, "--out", str(out), status=1)
+        assert err.startswith(f"stargazer simulate: {out} is being written by process {holder.pid} on ")
+        assert err.endswith("; wait for it to finish, or choose another --out\n") and err.count("\n") == 1
+        assert not (out / GAMES_FILE).exists()
+    finally:
+        holder.communicate("\n", timeout=60)
+    assert "played 8 games" in _simulate(capsys, "--out", str(out))
+
+
+def test_two_runs_at_once_on_one_folder_write_each_game_once(tmp_path):
+    """Two simulate commands with the same options started together: each game is in the file
+    once, whichever ran (the other refused, or reused the finished run)."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "stargazer_rules", "simulate", "--games", "40", "--bots", "random",
+               "--workers", "1", "--out", str(out)]
+    first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    second = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    results = [(process.wait(timeout=600), process.stderr.read()) for process in (first, second)]
+    for process in (first, second):
+        process.stderr.close()
+    assert sorted(status for status, _ in results) in ([0, 0], [0, 1]), results
+    for status, err in results:
+        if status == 1:
+            assert "is being written by process" in err, err
+    assert _indices(out) == list(range(40))
+
+
+def test_a_run_killed_with_sigkill_is_finished_by_the_next_run_with_every_game_once(tmp_path):
+    """kill -9 in the middle of a run leaves its lock to the next run, which keeps the whole
+    games and plays the rest."""
+    out = tmp_path / "run"
+    command = [sys.executable, "-m", "stargazer_rules", "simulate", "--games", "400", "--bots", "random",
+               "--workers", "1", "--out", str(out)]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    games = out / GAMES_FILE
+    deadline = time.monotonic() + 120
+    while not (games.exists() and games.read_bytes().count(b"\n") >= 20):
+        assert process.poll() is None and time.monotonic() < deadline
+        time.sleep(0.05)
+    os.kill(process.pid, signal.SIGKILL)
+    process.wait(timeout=60)
+    kept = len(read_games_file(games).games)
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    assert finished.returncode == 0, finished.stderr
+    assert f"extending the run in the output folder ({out}): {kept} of 400 games kept" in finished.stderr
+    assert _indices(out) == list(range(400))
+
+
+def test_the_lock_is_reentrant_in_one_process_and_released_after(tmp_path):
+    folder = tmp_path / "run"
+    with locks.holding(folder, "simulate"), locks.holding(folder, "simulate"):
+        assert (folder / locks.HOLDER_FILE).exists()
+    assert not (folder / locks.HOLDER_FILE).exists()
+
+
+# -- tampering ----------------------------------------------------------------------------
+
+
+def _edit_line(folder: Path, number: int, edit) -> None:
+    lines = _lines(folder)
+    lines[number - 1] = edit(lines[number - 1])
+    (folder / GAMES_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def _changed_winners(line: str) -> str:
+    game = json.loads(line)
+    game["winners"] = [(game["winners"][0] + 1) % game["players"]]
+    return json.dumps(game, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_an_edited_line_is_named_set_aside_and_its_game_played_again(tmp_path, capsys):
+    """One game's winners changed by hand: the rerun names the line, plays that game again, and
+    ends with the games an untouched run has; the edited line is kept in set-aside/."""
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out), "--no-cache")
+    before = _lines(out)
+    _edit_line(out, 3, _changed_winners)
+    edited = _lines(out)[2]
+    index = json.loads(edited)["index"]
+    err = _simulate(capsys, "--out", str(out), "--cache", str(tmp_path / "empty-cache"))
+    assert f"draft7: {out / GAMES_FILE}:3: game {index} was edited or garbled (its digest does not match its content)" in err
+    assert "draft7: 1 line not counted (set aside in" in err
+    assert "played 1 games (7 were already there)" in err
+    assert sorted(_lines(out)) == sorted(before)
+    aside = list((out / "set-aside").glob("*.jsonl"))
+    assert [path.read_text(encoding="utf-8") for path in aside] == [edited + "\n"]
+
+
+def test_a_garbage_line_in_the_middle_is_named_and_only_its_game_replayed(tmp_path, capsys):
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out), "--no-cache")
+    before = _lines(out)
+    _edit_line(out, 4, lambda line: line[: len(line) // 2])
+    err = _simulate(capsys, "--out", str(out), "--cache", str(tmp_path / "empty-cache"))
+    assert f"{out / GAMES_FILE}:4: not a JSON line" in err
+    assert "played 1 games (7 were already there)" in err
+    assert sorted(_lines(out)) == sorted(before)
+
+
+def test_a_line_of_another_run_with_a_good_digest_refuses_the_folder_for_reuse(tmp_path, capsys):
+    """A line copied from a run of another seed checks out on its own but not as this run's
+    game: the folder is refused for reuse in one line, set aside, and the run played afresh."""
+    out, other = tmp_path / "run", tmp_path / "other"
+    _simulate(capsys, "--out", str(out), "--no-cache")
+    _simulate(capsys, "--out", str(other), "--seed", "9", "--no-cache")
+    before = _lines(out)
+    lines = _lines(out)
+    lines[1] = _lines(other)[1]
+    (out / GAMES_FILE).write_text("\n".join(lines) + "\n", encoding="utf-8")
+    err = _simulate(capsys, "--out", str(out), "--cache", str(tmp_path / "empty-cache"))
+    assert f"{out / GAMES_FILE}:2: game 1 is not a game of this run: its deal seed is 9, the run's 0" in err
+    assert "the games in the output folder are not reused: its lines are not all of this run" in err
+    assert "played 8 games in" in err
+    assert sorted(_lines(out)) == sorted(before)
+
+
+def test_a_tampered_line_in_the_cache_is_not_reused(tmp_path, capsys):
+    store = tmp_path / "cache"
+    _simulate(capsys, "--out", str(tmp_path / "one"), "--cache", str(store))
+    (entry,) = cache.entries(store)
+    _edit_line(entry.folder, 2, _changed_winners)
+    err = _simulate(capsys, "--out", str(tmp_path / "two"), "--cache", str(store))
+    assert f"{entry.folder / GAMES_FILE}:2: game" in err and "edited or garbled" in err
+    assert "played 1 games (7 were already there)" in err
+    assert sorted(_lines(tmp_path / "two")) == sorted(_lines(tmp_path / "one"))
+
+
+def test_report_of_a_tampered_run_says_which_lines_it_did_not_count(tmp_path, capsys):
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out))
+    _edit_line(out, 5, _changed_winners)
+    assert cli.main(["report", str(out)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith(f"stargazer report: warning: {out / GAMES_FILE}:5: game ") and err[0].endswith(
+        "was edited or garbled (its digest does not match its content); not counted"
+    )
+    assert err[1] == f"stargazer report: warning: {out / GAMES_FILE}: 1 lines not counted: the report is of the other 7 games"
+
+
+def test_a_line_s_digest_covers_every_field():
+    """Changing any one field of a line, or the digest itself, is seen."""
+    from stargazer_rules.formats.game_lines import _checked_line
+
+    line = game_line({"format": "stargazer-game/2", "index": 3, "winners": [1], "seating": ["random"]})
+    game = json.loads(line)
+    for key in ("index", "winners", "seating", "digest"):
+        changed = dict(game)
+        changed[key] = 4 if key == "index" else ["x"] if key != "digest" else "0" * 32
+        text = json.dumps(changed, separators=(",", ":"))
+        assert _checked_line(text)[0] is None, key
+    assert _checked_line(line)[1] == "ok"
+
+
+# -- the default cache --------------------------------------------------------------------
+
+
+def test_the_readme_main_job_then_compare_reuses_draft7_from_the_user_cache(tmp_path, capsys, monkeypatch):
+    """With no --cache and no $STARGAZER_CACHE, runs are kept in the user's cache folder, so a
+    compare after a simulate plays only the other ruleset."""
+    monkeypatch.delenv(cache.CACHE_VARIABLE, raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert cache.cache_folder() == tmp_path / "xdg" / "stargazer-rules" / "runs"
+    _simulate(capsys, "--out", str(tmp_path / "sim"))
+    assert cli.main(["compare", "draft7", "base", *QUICK, "--out", str(tmp_path / "cmp")]) == 0
+    err = capsys.readouterr().err
+    assert "draft7: reused the 8 finished games of the same run in the cache" in err
+    assert "base: played 8 games" in err and err.count("played") == 1
+
+
+def test_the_cache_is_bounded_and_lists_and_clears(tmp_path, capsys, monkeypatch):
+    """Over its bound the cache drops the run used least recently (saying so); `cache list`
+    shows what it holds, `cache clear KEY` and `cache clear` remove runs."""
+    store = tmp_path / "cache"
+    _simulate(capsys, "--out", str(tmp_path / "a"), "--cache", str(store))
+    size = cache.entries(store)[0].size
+    monkeypatch.setenv(cache.SIZE_VARIABLE, str(int(size * 1.5)))
+    err = _simulate(capsys, "--out", str(tmp_path / "b"), "--seed", "1", "--cache", str(store))
+    assert "the cache is over its bound ($STARGAZER_CACHE_SIZE): removed the run used least recently" in err
+    (left,) = cache.entries(store)
+    assert left.identity["seed"] == 1
+    _simulate(capsys, "--out", str(tmp_path / "c"), "--seed", "2", "--cache", str(store))
+    assert cli.main(["cache", "list", "--cache", str(store)]) == 0
+    listing = capsys.readouterr().out.splitlines()
+    assert listing[0].startswith(f"{store}: 1 run, ") and " MB of " in listing[0]
+    assert "draft7 4p random x4 seed 2 native  8 games" in listing[1]
+    key = cache.entries(store)[0].key
+    assert cli.main(["cache", "clear", "--cache", str(store), "ffffff"]) == 2
+    assert "no run in" in capsys.readouterr().err
+    assert cli.main(["cache", "clear", "--cache", str(store), key[:8]]) == 0
+    assert capsys.readouterr().out.startswith(f"{store}: removed 1 run (")
+    assert cache.entries(store) == []
+
+
+@pytest.mark.parametrize(("text", "bound"), [("", cache.DEFAULT_BOUND), ("123", 123), ("2GB", 2 * 10**9), ("1.5 mb", 1_500_000)])
+def test_the_cache_bound_reads_bytes_and_units(monkeypatch, text, bound):
+    monkeypatch.setenv(cache.SIZE_VARIABLE, text)
+    assert cache.cache_bound() == bound
+
+
+def test_a_bad_cache_bound_is_one_line(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv(cache.SIZE_VARIABLE, "lots")
+    assert cli.main(["cache", "list"]) == 2
+    assert capsys.readouterr().err == (
+        "stargazer cache: $STARGAZER_CACHE_SIZE='lots' is not a size: write bytes or a number with KB, MB or GB (e.g. 2GB)\n"
+    )
