@@ -57,6 +57,7 @@ class _Unsupported(Exception):
 def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
     """Every card, knob and effect of ``ruleset`` as plain data for the kernel to compile."""
     return {
+        "name": ruleset.name,
         "colours": [colour.id for colour in ruleset.colours],
         "planets": [
             {"id": card.id, "colour": card.colour, "track": list(card.track), "special_capacity": card.special_capacity}
