@@ -52,6 +52,7 @@ class StateBounds:
     most_survey_placed: int
     most_steps: int
     most_pending: int
+    most_turn_decisions: int
 
     @classmethod
     def of(cls, ruleset: Ruleset, skills: Mapping[int, Iterable[Effect]], always: int) -> StateBounds:
@@ -89,6 +90,7 @@ class StateBounds:
             most_survey_placed=most_placed,
             most_steps=max((effect.steps for effect in effects), default=1),
             most_pending=len(effects),
+            most_turn_decisions=2 + most_placed + sum(effect.steps for effect in effects),
         )
 
 

@@ -200,6 +200,9 @@ pub struct Bounds {
     pub most_steps: i64,
     /// Effects pending at once: each effect of the ruleset at most once.
     pub most_pending: usize,
+    /// Decisions one seat takes in a row (a pick, each step of each effect, each cube of a
+    /// survey and its stop): the greedy bot's lookahead never plays more.
+    pub most_turn_decisions: u64,
 }
 
 /// The largest VP bound the kernel plays: past it sums of VP could overflow its counters, and
@@ -245,6 +248,9 @@ impl Bounds {
             most_survey_placed: cubes.min(largest_survey.max(0)),
             most_steps: rules.nodes.iter().map(|n| n.steps as i64).max().unwrap_or(1),
             most_pending: rules.nodes.len(),
+            most_turn_decisions: 2
+                + cubes.min(largest_survey.max(0)) as u64
+                + rules.nodes.iter().map(|n| n.steps as u64).sum::<u64>(),
         }
     }
 }

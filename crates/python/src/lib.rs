@@ -238,6 +238,7 @@ impl Kernel {
         dict.set_item("most_survey_placed", b.most_survey_placed)?;
         dict.set_item("most_steps", b.most_steps)?;
         dict.set_item("most_pending", b.most_pending)?;
+        dict.set_item("most_turn_decisions", b.most_turn_decisions)?;
         Ok(dict)
     }
 
