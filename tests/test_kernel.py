@@ -121,8 +121,12 @@ def test_a_state_of_another_ruleset_is_refused_with_record_error() -> None:
     state = game.step(state, action("pick_crew", slot))
     assert state.pending, "the Quartermaster's place_on_crew waits for a target"
     native.to_kernel(game, state)  # fits draft 7
-    with pytest.raises(RecordError, match="has no effect at path"):
+    with pytest.raises(RecordError) as caught:
         native.to_kernel(bundled_game("base"), state)
+    assert str(caught.value) == (
+        "not a state of this ruleset: $.pending[0].path: [1] is not the path of an effect in the "
+        "skill of crew 'quartermaster'"
+    )
 
 
 FIELDS = st.sampled_from(range(26))

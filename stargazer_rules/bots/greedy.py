@@ -7,13 +7,18 @@ cubes in hand and for being the start player. Many decisions show nothing in the
 action the bot keeps playing its own next decisions, each greedily one step ahead, until the
 turn ends or another seat is to decide, and judges the state reached. Ties between actions are
 broken by the bot's seeded random-number generator.
+
+The lookahead plays at most ``Game.bounds.most_turn_decisions`` decisions (the most one turn
+can have), so a decision's work is bounded by the ruleset, and the bot raises ``BotTimeout``
+past the deadline of ``bots.time_limit`` as MCTS does.
 """
 
 from __future__ import annotations
 
 import random
+import time
 
-from stargazer_rules.bots.base import non_negative_float, register_bot
+from stargazer_rules.bots.base import BotTimeout, deadline, non_negative_float, register_bot
 from stargazer_rules.bots.evaluation import HAND_WEIGHT, START_WEIGHT, margin
 from stargazer_rules.engine.actions import Action
 from stargazer_rules.engine.game import Game
@@ -21,6 +26,27 @@ from stargazer_rules.engine.table import State
 
 #: Values closer than this are ties (float sums of the same VP in another order).
 _TIE = 1e-9
+
+#: Game steps between two looks at the deadline (the kernel's greedy looks as often).
+CHECK_EVERY = 256
+
+
+class _Lookahead:
+    """One decision's lookahead: its game, its deadline and the game steps it has played."""
+
+    def __init__(self, game: Game, until: float | None, spec: str) -> None:
+        self.game = game
+        self.until = until
+        self.spec = spec
+        self.steps = 0
+
+    def step(self, state: State, act: Action) -> State:
+        """``game.step``, counted; ``BotTimeout`` once the deadline (``bots.time_limit``) has
+        passed, looked at every ``CHECK_EVERY`` steps."""
+        self.steps += 1
+        if self.until is not None and self.steps % CHECK_EVERY == 0 and time.monotonic() > self.until:
+            raise BotTimeout(f"{self.spec} ran out of time after {self.steps} steps of its lookahead")
+        return self.game.step(state, act)
 
 
 class GreedyBot:
@@ -43,31 +69,41 @@ class GreedyBot:
         seat = game.current_player(state)
         best = float("-inf")
         best_actions: list[Action] = []
+        look = _Lookahead(game, deadline(), self.spec)
         for act in legal:
-            value = self._follow(game, game.step(state, act), seat, state.round, state.turn)
+            value = self._follow(look, look.step(state, act), seat, state.round, state.turn)
             if value > best + _TIE:
                 best, best_actions = value, [act]
             elif value >= best - _TIE:
                 best_actions.append(act)
         return best_actions[0] if len(best_actions) == 1 else self._rng.choice(best_actions)
 
-    def _follow(self, game: Game, state: State, seat: int, round_: int, turn: int) -> float:
-        """Play ``seat``'s own next decisions of this turn greedily; the value of where they end."""
+    def _follow(self, look: _Lookahead, state: State, seat: int, round_: int, turn: int) -> float:
+        """Play ``seat``'s own next decisions of this turn greedily; the value of where they end.
+
+        At most ``Game.bounds.most_turn_decisions`` of them, the most a turn can have: the
+        work of a decision is bounded whatever the state.
+        """
+        game = look.game
         hand, start = self.hand, self.start
+        most = game.bounds.most_turn_decisions
+        decisions = 0
         while (
             state.legal
             and state.turn == turn
             and state.round == round_
             and game.current_player(state) == seat
+            and decisions < most
         ):
             best_value = float("-inf")
             best_state = state
             for act in state.legal:
-                after = game.step(state, act)
+                after = look.step(state, act)
                 value = margin(game, after, seat, hand, start)
                 if value > best_value + _TIE:
                     best_value, best_state = value, after
             state = best_state
+            decisions += 1
         return margin(game, state, seat, hand, start)
 
 

@@ -1,7 +1,8 @@
 """A built-in bot whose search runs in the native kernel where the ruleset allows.
 
 ``make_bot`` wraps the greedy and MCTS bots in ``KernelBackedBot``: one Python call per
-decision reads the state into the kernel (``native.to_kernel``), and the kernel's bot of the
+decision reads the state into the kernel (``native.to_kernel``, trusted: a bot is given states
+the Python engine made or its checker passed, so only their shape is checked), and the kernel's bot of the
 same kind and parameters searches there without the GIL. A ruleset the kernel cannot compile
 (a plugin effect type) is played by the wrapped Python bot instead, so the answer is never
 wrong, only slower. The kernel bot keeps its own seeded generator: a decision is a pure
@@ -47,7 +48,8 @@ class KernelBackedBot:
             self._native = native.kernel_bot(self.kind, self.seed, self.params)
         until = deadline()  # bots.time_limit: the kernel's search checks it as the Python one does
         seconds = None if until is None else max(0.0, until - time.monotonic())
-        chosen = self._native.choose(kernel.read_state(state), seconds)
+        # The state was made by the Python engine or passed its checker: not checked again.
+        chosen = self._native.choose(native.to_kernel(game, state, trusted=True), seconds)
         if chosen is None:
             raise BotTimeout(f"{self.spec} ran out of time in the native kernel")
         return native.to_action(chosen)

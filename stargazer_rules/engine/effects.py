@@ -105,6 +105,21 @@ class Effect:
         """How many times the effect resolves (a counted effect places ``count`` cubes one by one)."""
         return 1
 
+    @property
+    def vp_per_step(self) -> int | None:
+        """The most VP one step scores for the chooser; None when the type cannot say.
+
+        It bounds the VP a seat may hold (``bounds.StateBounds``). A new type that does not
+        override this leaves the VP of its rulesets unbounded.
+        """
+        return None
+
+    @property
+    def survey_bonus_per_step(self) -> int | None:
+        """What one step adds to this turn's survey count (``survey_bonus``, R7), negative to
+        take away; None when the type cannot say (the bonus is then unbounded)."""
+        return None
+
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...] | None:
         """The options of the decision this effect asks ``seat`` for; None when it needs none.
 
@@ -180,6 +195,14 @@ class _Counted(Effect):
     def steps(self) -> int:
         return self.count
 
+    @property
+    def vp_per_step(self) -> int:
+        return 0
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class _SurveyRule(Effect):
@@ -196,6 +219,14 @@ class _SurveyRule(Effect):
     @property
     def moves_cubes(self) -> bool:
         return False
+
+    @property
+    def vp_per_step(self) -> int:
+        return 0
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -269,6 +300,14 @@ class ChangeSurveyCount(Effect):
     def moves_cubes(self) -> bool:
         return self.delta > 0  # a larger survey places cubes from hand
 
+    @property
+    def vp_per_step(self) -> int:
+        return 0
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return self.delta
+
 
 @attrs.frozen(kw_only=True)
 class ChooseDirection(_SurveyRule):
@@ -326,6 +365,14 @@ class ChooseOne(Effect):
     def moves_cubes(self) -> bool:
         return any(effect.moves_cubes for option in self.options for effect in option)
 
+    @property
+    def vp_per_step(self) -> int:
+        return 0  # its options' effects score, each bounded on its own
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class GainVP(Effect):
@@ -346,6 +393,14 @@ class GainVP(Effect):
     @property
     def moves_cubes(self) -> bool:
         return False
+
+    @property
+    def vp_per_step(self) -> int:
+        return self.vp
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -386,6 +441,14 @@ class NameStartPlayer(Effect):
     @property
     def moves_cubes(self) -> bool:
         return False
+
+    @property
+    def vp_per_step(self) -> int:
+        return 0
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
 
 
 @attrs.frozen(kw_only=True)

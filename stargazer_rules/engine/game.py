@@ -35,6 +35,7 @@ from stargazer_rules.engine.effects import (
     SURVEY,
     Effect,
 )
+from stargazer_rules.engine.bounds import StateBounds
 from stargazer_rules.engine.events import Event
 from stargazer_rules.engine.scoring import ScoreSheet, score_sheet
 from stargazer_rules.engine.table import (
@@ -103,11 +104,17 @@ class Game:
         for index, card in enumerate(ruleset.crew):
             for path, effect in _walk_effects(card.skill, ()):
                 self._effects[index, path] = effect
+        #: What a state of this ruleset may hold (``bounds.StateBounds``), derived once.
+        self.bounds = StateBounds.of(
+            ruleset,
+            {index: [effect for _, effect in _walk_effects(card.skill, ())] for index, card in enumerate(ruleset.crew)},
+            len(self._always),
+        )
         #: The largest table of the ruleset: seats, Planets in the ring and crew slots (the
         #: dealt crew of the largest setup and the crews always in play).
-        self.most_players = max(ruleset.player_counts)
-        self.most_planets = max(counts.planets for counts in ruleset.setups.values())
-        self.most_crew = max(counts.crew for counts in ruleset.setups.values()) + len(self._always)
+        self.most_players = self.bounds.most_players
+        self.most_planets = self.bounds.most_planets
+        self.most_crew = self.bounds.most_crew
         self._most_legal = self._legal_bound()
 
     @property
@@ -260,6 +267,10 @@ class Game:
         else:
             options = None
         return options or None
+
+    def effect_at(self, card: int, path: tuple[int, ...]) -> Effect | None:
+        """The effect at ``path`` of crew card ``card``'s skill, or None when there is none."""
+        return self._effects.get((card, path))
 
     def is_over(self, state: State) -> bool:
         return state.stage == OVER

@@ -24,7 +24,6 @@ import copy
 import functools
 import itertools
 import json
-from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -34,11 +33,12 @@ import referencing.jsonschema
 
 from stargazer_rules.engine import actions as A
 from stargazer_rules.engine.actions import Action, action
-from stargazer_rules.engine.effects import DIRECTION, FREE_CUBE_OWNER, REPEAT, SKIP, Effect
+from stargazer_rules.engine.effects import DIRECTION, REPEAT, SKIP, Effect
 from stargazer_rules.engine.events import EVENT_KEYS, Event
+from stargazer_rules.engine import state_checks
 from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.engine.scoring import PlanetResult, ScoreSheet, SeatScore, Standing
-from stargazer_rules.engine.table import BEFORE_SURVEY, NO_WORKER, OVER, SURVEYING, Pending, State
+from stargazer_rules.engine.table import NO_WORKER, Pending, State
 from stargazer_rules.errors import RecordError, SetupError
 from stargazer_rules.rulesets.resources import schemas_dir
 
@@ -86,9 +86,6 @@ _SURVEY_RULES = {
     "may_skip_planets": SKIP,
 }
 
-#: The stages in which the head of ``pending`` is the decision the state waits for.
-_EFFECT_STAGES = frozenset({BEFORE_SURVEY, "after_survey", "round_end"})
-
 
 # -- schemas ------------------------------------------------------------------------------
 
@@ -127,8 +124,8 @@ def schema(kind: str) -> dict[str, Any]:
 
 def state_schema_for(game: Game) -> dict[str, Any]:
     """The state schema narrowed to ``game``'s ruleset: its player counts, ring and crew area
-    sizes, longest track, largest special square, cubes and the most legal actions a state
-    can list (``Game.most_legal_actions``).
+    sizes, longest track, largest special square, cubes, the most legal actions a state
+    can list (``Game.most_legal_actions``) and every count's bound (``Game.bounds``).
 
     The library schema bounds what any ruleset could need (8 seats, 20,000 legal actions); a
     server holding one ruleset checks bodies against this one, so that a state listing more
@@ -148,6 +145,23 @@ def state_schema_for(game: Game) -> dict[str, Any]:
     defs["planet"]["properties"]["track"].update(maxItems=max(card.length for card in rules.planets))
     defs["planet"]["properties"]["special"].update(maxItems=max(card.special_capacity for card in rules.planets))
     defs["crew"]["properties"]["cubes"].update(maxItems=seats * rules.cubes_per_player)
+    # What a state may hold (Game.bounds): the checker refuses past these too.
+    bounds = game.bounds
+    seat = defs["seat"]["properties"]
+    seat["hand"].update(maximum=bounds.most_hand)
+    seat["removed"].update(maximum=bounds.most_hand)
+    if bounds.most_vp is not None:
+        seat["vp"].update(maximum=bounds.most_vp)
+    properties["stock"].update(maximum=bounds.most_stock)
+    properties["round"].update(maximum=bounds.most_round)
+    properties["turn"].update(maximum=seats)
+    defs["crew"]["properties"]["free_cubes"].update(maximum=rules.max_free_cubes_per_crew)
+    properties["pending"].update(maxItems=bounds.most_pending)
+    defs["pending"]["properties"]["remaining"].update(maximum=bounds.most_steps)
+    survey = defs["survey"]["properties"]
+    if bounds.least_survey_bonus is not None:
+        survey["bonus"].update(minimum=bounds.least_survey_bonus, maximum=bounds.most_survey_bonus)
+    survey["placed"].update(maximum=bounds.most_survey_placed)
     narrowed["description"] = f"{narrowed.get('description', '')} Narrowed to ruleset {rules.name}.".strip()
     return narrowed
 
@@ -649,20 +663,9 @@ class _StateReader:
         self.problems.append(f"{at}: {message}")
 
     def read(self) -> State | None:
+        """Translate the document's ids to positions and check the state they make
+        (``state_checks``); None, with the problems collected, when it is not one."""
         data, rules = self.data, self.rules
-        players = data["players"]
-        if players not in rules.setups:
-            supported = ", ".join(map(str, rules.player_counts))
-            self.problem(
-                "$.players",
-                f"{players} players are not supported by ruleset {rules.name} "
-                f"(supported: {supported})",
-            )
-            return None
-        counts = rules.setups[players]
-        if len(data["seats"]) != players:
-            self.problem("$.seats", f"lists {len(data['seats'])} seats for {players} players")
-            return None
         planets = self._card_indices(
             "planet", data["planets"], {card.id: i for i, card in enumerate(rules.planets)}
         )
@@ -671,76 +674,6 @@ class _StateReader:
         )
         if planets is None or crew is None:
             return None
-        if len(planets) != counts.planets:
-            self.problem(
-                "$.planets",
-                f"{counts.planets} planets are dealt for {players} players, not {len(planets)}",
-            )
-        always = tuple(i for i, card in enumerate(rules.crew) if card.always_in_play)
-        if len(crew) != len(always) + counts.crew:
-            self.problem(
-                "$.crew",
-                f"{len(always)} always-in-play and {counts.crew} dealt crew make the area "
-                f"for {players} players, not {len(crew)}",
-            )
-        elif crew[: len(always)] != always or set(crew[len(always) :]) & set(always):
-            expected = ", ".join(rules.crew[i].id for i in always) or "none"
-            self.problem(
-                "$.crew",
-                f"the crew area must start with the always-in-play crew ({expected}), "
-                "and only them",
-            )
-
-        seat_range = range(players)
-        self._seat("$.start_player", data["start_player"], seat_range)
-        if data["turn"] > players:
-            self.problem("$.turn", f"{data['turn']} turns taken in a round of {players}")
-
-        tracks, specials = [], []
-        for p, (index, planet) in enumerate(zip(planets, data["planets"])):
-            card = rules.planets[index]
-            at = f"$.planets[{p}]"
-            track, special = tuple(planet["track"]), tuple(planet["special"])
-            if len(track) > card.length:
-                self.problem(
-                    f"{at}.track",
-                    f"{len(track)} cubes on planet {card.id!r}, "
-                    f"whose track has {card.length} squares",
-                )
-            if len(special) > card.special_capacity:
-                self.problem(
-                    f"{at}.special",
-                    f"{len(special)} cubes on the special square of planet {card.id!r}, "
-                    f"which holds {card.special_capacity}",
-                )
-            for k, owner in enumerate(track):
-                if owner != FREE_CUBE_OWNER:
-                    self._seat(
-                        f"{at}.track[{k}]", owner, seat_range, "an owner: -1 (free cube) or a seat"
-                    )
-            for k, owner in enumerate(special):
-                self._seat(f"{at}.special[{k}]", owner, seat_range)
-            tracks.append(track)
-            specials.append(special)
-
-        crew_free, crew_cubes, workers = [], [], []
-        for slot, member in enumerate(data["crew"]):
-            at = f"$.crew[{slot}]"
-            if member["free_cubes"] > rules.max_free_cubes_per_crew:
-                self.problem(
-                    f"{at}.free_cubes",
-                    f"{member['free_cubes']} free cubes on crew {member['id']!r}, "
-                    f"over the cap of {rules.max_free_cubes_per_crew} (R11)",
-                )
-            for k, owner in enumerate(member["cubes"]):
-                self._seat(f"{at}.cubes[{k}]", owner, seat_range)
-            worker = member["worker"]
-            if worker is not None:
-                self._seat(f"{at}.worker", worker, seat_range)
-            crew_free.append(member["free_cubes"])
-            crew_cubes.append(tuple(member["cubes"]))
-            workers.append(NO_WORKER if worker is None else worker)
-
         area = [member["id"] for member in data["crew"]]
         chosen = []
         for k, crew_id in enumerate(data["chosen"]):
@@ -751,56 +684,29 @@ class _StateReader:
                     f"$.chosen[{k}]",
                     f"crew {crew_id!r} is not in the crew area ({', '.join(area)})",
                 )
-        with_worker = {slot for slot, worker in enumerate(workers) if worker != NO_WORKER}
-        if len(chosen) == len(data["chosen"]) and set(chosen) != with_worker:
-            self.problem(
-                "$.chosen",
-                "the crew chosen this round must be exactly the crew with a worker on them",
-            )
-
-        hands = tuple(seat["hand"] for seat in data["seats"])
-        vp = tuple(seat["vp"] for seat in data["seats"])
-        removed = tuple(seat["removed"] for seat in data["seats"])
-        if not self.problems:
-            self._conservation(tracks, specials, crew_free, crew_cubes, hands, removed)
-
-        pending = self._pending(crew, area, seat_range)
+        pending = self._pending(crew, area)
         survey = self._survey([card.id for card in (rules.planets[i] for i in planets)])
-        stage = data["stage"]
-        triggers = tuple(data["triggers"])
-        if (stage == OVER) != bool(triggers):
-            self.problem("$.triggers", "the game is over exactly when there are triggers (R10)")
-        if stage in _EFFECT_STAGES and not data["pending"]:
-            self.problem(
-                "$.pending", f"stage {stage} waits for a skill's decision, but no effect is pending"
-            )
-        elif stage not in _EFFECT_STAGES and data["pending"]:
-            self.problem(
-                "$.pending", f"stage {stage} has no effects pending; they resolve before it"
-            )
-        if stage == SURVEYING and not chosen:
-            self.problem("$.chosen", "stage survey needs the crew chosen this turn")
-        if self.problems or survey is None or pending is None:
+        if survey is None or pending is None or len(chosen) != len(data["chosen"]):
             return None
-
         rules_flags, bonus, placed, last, direction, surveyed = survey
+        seats = data["seats"]
         state = State(
-            players=players,
+            players=data["players"],
             planets=planets,
             crew=crew,
-            tracks=tuple(tracks),
-            specials=tuple(specials),
-            crew_free=tuple(crew_free),
-            crew_cubes=tuple(crew_cubes),
-            workers=tuple(workers),
-            hands=hands,
-            vp=vp,
-            removed=removed,
+            tracks=tuple(tuple(planet["track"]) for planet in data["planets"]),
+            specials=tuple(tuple(planet["special"]) for planet in data["planets"]),
+            crew_free=tuple(member["free_cubes"] for member in data["crew"]),
+            crew_cubes=tuple(tuple(member["cubes"]) for member in data["crew"]),
+            workers=tuple(NO_WORKER if member["worker"] is None else member["worker"] for member in data["crew"]),
+            hands=tuple(seat["hand"] for seat in seats),
+            vp=tuple(seat["vp"] for seat in seats),
+            removed=tuple(seat["removed"] for seat in seats),
             stock=data["stock"],
             round=data["round"],
             start_player=data["start_player"],
             turn=data["turn"],
-            stage=stage,
+            stage=data["stage"],
             chosen=tuple(chosen),
             pending=pending,
             survey_rules=rules_flags,
@@ -809,19 +715,14 @@ class _StateReader:
             survey_last=last,
             survey_direction=direction,
             surveyed=surveyed,
-            triggers=triggers,
+            triggers=tuple(data["triggers"]),
             legal=(),
         )
-        legal = self.game.derive_legal(state)
-        if legal is None:
-            if stage in _EFFECT_STAGES:
-                self.problem(
-                    "$.pending[0]",
-                    "the first pending effect needs no decision, so no state waits on it",
-                )
-            else:
-                self.problem("$.stage", f"the rules offer no decision in stage {stage} here")
+        problems, legal = state_checks.check(self.game, state)
+        self.problems += problems
+        if self.problems:
             return None
+        assert legal is not None
         state = state._replace(legal=legal)
         if self.trusted:
             return state
@@ -834,10 +735,6 @@ class _StateReader:
         if data["legal"] != expected:
             self.problem("$.legal", _legal_difference(data["legal"], expected))
         return state
-
-    def _seat(self, at: str, value: int, seats: range, expected: str = "a seat") -> None:
-        if value not in seats:
-            self.problem(at, f"{value} is not {expected} (seats are 0..{seats.stop - 1})")
 
     def _card_indices(
         self, kind: str, items: Sequence[Mapping[str, Any]], known: Mapping[str, int]
@@ -864,34 +761,9 @@ class _StateReader:
                 indices.append(known[card_id])
         return tuple(indices) if ok else None
 
-    def _conservation(self, tracks, specials, crew_free, crew_cubes, hands, removed) -> None:
-        rules = self.rules
-        on_board: Counter[int] = Counter()
-        for owners in (*tracks, *specials, *crew_cubes):
-            on_board.update(owners)
-        for seat, (hand, out) in enumerate(zip(hands, removed)):
-            total = hand + on_board[seat] + out
-            if total != rules.cubes_per_player:
-                self.problem(
-                    f"$.seats[{seat}]",
-                    f"seat {seat} has {total} cubes (hand {hand} + on the board {on_board[seat]} "
-                    f"+ removed {out}), "
-                    f"but each player has {rules.cubes_per_player}",
-                )
-        stock = self.data["stock"]
-        on_tracks = on_board[FREE_CUBE_OWNER]
-        on_crew = sum(crew_free)
-        if stock + on_tracks + on_crew != rules.free_cubes:
-            self.problem(
-                "$.stock",
-                f"{stock + on_tracks + on_crew} free cubes (stock {stock} + on tracks {on_tracks} "
-                f"+ on crew {on_crew}), "
-                f"but the game has {rules.free_cubes}",
-            )
-
-    def _pending(
-        self, crew: tuple[int, ...], area: list[str], seats: range
-    ) -> tuple[Pending, ...] | None:
+    def _pending(self, crew: tuple[int, ...], area: list[str]) -> tuple[Pending, ...] | None:
+        """The pending effects with crew ids as slots; the effect name each names (derived)
+        is checked here, the rest by ``state_checks``."""
         items = []
         ok = True
         for k, item in enumerate(self.data["pending"]):
@@ -907,25 +779,12 @@ class _StateReader:
             card = self.rules.crew[crew[slot]]
             path = tuple(item["path"])
             effect = _effect_at(card.skill, path)
-            if effect is None:
-                self.problem(
-                    f"{at}.path",
-                    f"{list(path)} is not the path of an effect in the skill of crew {card.id!r}",
-                )
-                ok = False
-                continue
-            if item["effect"] != effect.name:
+            if effect is not None and item["effect"] != effect.name:
                 self.problem(
                     f"{at}.effect",
                     f"is {item['effect']!r}, but the effect at {list(path)} "
                     f"of crew {card.id!r} is {effect.name!r}",
                 )
-            if item["remaining"] > effect.steps:
-                self.problem(
-                    f"{at}.remaining",
-                    f"{item['remaining']} steps left of {effect.name!r}, which has {effect.steps}",
-                )
-            self._seat(f"{at}.seat", item["seat"], seats)
             items.append(Pending(slot, path, item["remaining"], item["seat"]))
         return tuple(items) if ok else None
 

@@ -10,7 +10,7 @@ which stays the public API and the oracle: ``kernel_for`` then returns None and
 ``fallback_reason`` says why, in one line.
 
 States cross both ways: ``to_kernel`` reads a Python ``State`` (checking it against the
-ruleset), ``from_kernel`` gives the Python ``State`` of a kernel state, equal field for field
+ruleset, or only its shape for a state the Python engine made), ``from_kernel`` gives the Python ``State`` of a kernel state, equal field for field
 except that player cubes on a crew come sorted by owner (the rules only count them, R6).
 """
 
@@ -57,6 +57,7 @@ class _Unsupported(Exception):
 def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
     """Every card, knob and effect of ``ruleset`` as plain data for the kernel to compile."""
     return {
+        "name": ruleset.name,
         "colours": [colour.id for colour in ruleset.colours],
         "planets": [
             {"id": card.id, "colour": card.colour, "track": list(card.track), "special_capacity": card.special_capacity}
@@ -128,12 +129,17 @@ def engine_for(source: Game | Ruleset, requested: str = DEFAULT_ENGINE) -> str:
     return "python"
 
 
-def to_kernel(game: Game, state: State) -> Any:
-    """The kernel state of a Python ``State``; ValueError if it does not fit the ruleset."""
+def to_kernel(game: Game, state: State, *, trusted: bool = False) -> Any:
+    """The kernel state of a Python ``State``, checked by the kernel's checker (the rules of
+    ``state_checks``); ``RecordError`` naming every problem if it is not a state of the ruleset.
+
+    ``trusted=True`` is for a state the Python engine made or ``state_checks`` passed (what a
+    bot is given): the kernel then checks only the shape its arrays need, not the rules again.
+    """
     kernel = kernel_for(game)
     if kernel is None:
         raise ValueError(f"this ruleset runs on the Python engine: {fallback_reason(game)}")
-    return kernel.read_state(state)
+    return kernel.read_state(state, trusted=trusted)
 
 
 def from_kernel(kernel_state: Any) -> State:

@@ -65,6 +65,7 @@ pub fn draft_like() -> Game {
         crew.push(CrewSpec { id: format!("c{i}"), survey_count, always_in_play: false, skill });
     }
     let spec = RulesSpec {
+        name: "draft7".into(),
         colours,
         planets,
         crew,

@@ -10,6 +10,7 @@
 #![allow(clippy::needless_range_loop)]
 
 pub mod bots;
+pub mod check;
 pub mod error;
 pub mod fixtures;
 pub mod game;
@@ -19,9 +20,10 @@ pub mod scoring;
 pub mod state;
 mod survey;
 
+pub use check::{Problem, StateFields, Trust};
 pub use error::KernelError;
 pub use game::Game;
-pub use rules::{Crew, Node, Op, Planet, PlayerCount, Rules, SpecialTarget, Timing};
+pub use rules::{Bounds, Crew, Node, Op, Planet, PlayerCount, Rules, SpecialTarget, Timing};
 pub use state::{Action, Kind, Pending, Stage, State};
 
 /// The most seats, Planets in the ring and crew in the crew area a kernel game holds.

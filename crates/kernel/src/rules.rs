@@ -159,6 +159,7 @@ pub struct PlanetSpec {
 /// A whole ruleset as the bindings read it: cards in file order, every knob.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RulesSpec {
+    pub name: String,
     pub colours: Vec<String>,
     pub planets: Vec<PlanetSpec>,
     pub crew: Vec<CrewSpec>,
@@ -173,9 +174,91 @@ pub struct RulesSpec {
     pub max_rounds: i64,
 }
 
+/// What a state of the ruleset may hold: every count's least and most, derived once from the
+/// ruleset as `stargazer_rules.engine.bounds.StateBounds` derives them (a test holds the two
+/// to the same numbers). The state checker (`check`) reads them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Bounds {
+    pub most_players: usize,
+    pub most_planets: usize,
+    pub most_crew: usize,
+    /// Cubes in one hand, and own cubes removed (R6, R13).
+    pub most_hand: i64,
+    /// Free cubes in the stock (R13).
+    pub most_stock: i64,
+    /// Free cubes on one crew (R11).
+    pub most_free_on_crew: i64,
+    /// VP one seat scores during play: every round's best motivation bonus and skill VP.
+    pub most_vp: i64,
+    pub most_round: i64,
+    /// This turn's change of the survey count: the most any crew's skill takes away or adds.
+    pub least_survey_bonus: i64,
+    pub most_survey_bonus: i64,
+    /// Cubes one survey places (R7).
+    pub most_survey_placed: i64,
+    /// Steps left of any pending effect (each effect's own `steps` bounds it more tightly).
+    pub most_steps: i64,
+    /// Effects pending at once: each effect of the ruleset at most once.
+    pub most_pending: usize,
+    /// Decisions one seat takes in a row (a pick, each step of each effect, each cube of a
+    /// survey and its stop): the greedy bot's lookahead never plays more.
+    pub most_turn_decisions: u64,
+}
+
+/// The largest VP bound the kernel plays: past it sums of VP could overflow its counters, and
+/// the ruleset runs on the Python engine.
+pub const MOST_VP: i64 = 1 << 30;
+
+impl Bounds {
+    fn of(rules: &Rules) -> Bounds {
+        let most_players = rules.setups.iter().map(|s| s.players).max().unwrap_or(0);
+        let free_on_crew = (rules.max_free_cubes_per_crew as i64).min(rules.free_cubes as i64);
+        let cubes = rules.cubes_per_player as i64;
+        // Per crew card, what its skill's nodes add up to, each resolving all its steps.
+        let mut skill_vp = vec![0i64; rules.crew.len()];
+        let mut raised = vec![0i64; rules.crew.len()];
+        let mut lowered = vec![0i64; rules.crew.len()];
+        for node in &rules.nodes {
+            let card = node.card as usize;
+            let steps = node.steps as i64;
+            match node.op {
+                Op::GainVp(vp) => skill_vp[card] += (vp as i64 * steps).max(0),
+                Op::ChangeSurveyCount(delta) => {
+                    raised[card] += (delta as i64 * steps).max(0);
+                    lowered[card] += (delta as i64 * steps).min(0);
+                }
+                _ => {}
+            }
+        }
+        let motivation = free_on_crew * rules.free_cube_vp as i64 + most_players as i64 * cubes * rules.player_cube_vp as i64;
+        let most_vp = rules.max_rounds as i64 * (motivation + skill_vp.iter().copied().max().unwrap_or(0));
+        let largest_survey =
+            rules.crew.iter().zip(&raised).map(|(card, up)| card.survey_count as i64 + up).max().unwrap_or(0);
+        Bounds {
+            most_players,
+            most_planets: rules.setups.iter().map(|s| s.planets).max().unwrap_or(0),
+            most_crew: rules.setups.iter().map(|s| s.crew).max().unwrap_or(0) + rules.always.len(),
+            most_hand: cubes,
+            most_stock: rules.free_cubes as i64,
+            most_free_on_crew: free_on_crew,
+            most_vp,
+            most_round: rules.max_rounds as i64,
+            least_survey_bonus: lowered.iter().copied().min().unwrap_or(0).min(0),
+            most_survey_bonus: raised.iter().copied().max().unwrap_or(0).max(0),
+            most_survey_placed: cubes.min(largest_survey.max(0)),
+            most_steps: rules.nodes.iter().map(|n| n.steps as i64).max().unwrap_or(1),
+            most_pending: rules.nodes.len(),
+            most_turn_decisions: 2
+                + cubes.min(largest_survey.max(0)) as u64
+                + rules.nodes.iter().map(|n| n.steps as u64).sum::<u64>(),
+        }
+    }
+}
+
 /// The compiled ruleset the game and the bots read; never changed after `compile`.
 #[derive(Clone, Debug)]
 pub struct Rules {
+    pub name: String,
     pub colours: Vec<String>,
     pub planets: Vec<Planet>,
     pub crew: Vec<Crew>,
@@ -191,6 +274,8 @@ pub struct Rules {
     /// The always-in-play crew, and the dealable ones, as card indices in file order.
     pub always: Vec<u16>,
     pub dealable: Vec<u16>,
+    /// What a state may hold (`Bounds`), derived once at `compile`.
+    pub bounds: Bounds,
     node_index: HashMap<(u16, Vec<u16>), u16>,
 }
 
@@ -296,7 +381,8 @@ impl Rules {
         }
         let always = (0..crew.len() as u16).filter(|&i| crew[i as usize].always_in_play).collect();
         let dealable = (0..crew.len() as u16).filter(|&i| !crew[i as usize].always_in_play).collect();
-        Ok(Rules {
+        let mut rules = Rules {
+            name: spec.name.clone(),
             colours: spec.colours.clone(),
             planets,
             crew,
@@ -311,8 +397,17 @@ impl Rules {
             max_rounds: small(spec.max_rounds, "max_rounds", VALUE_LIMIT)?.max(0) as u32,
             always,
             dealable,
+            bounds: Bounds::default(),
             node_index,
-        })
+        };
+        rules.bounds = Bounds::of(&rules);
+        if rules.bounds.most_vp > MOST_VP {
+            return Err(unsupported(format!(
+                "a seat may score {} VP in play, beyond the kernel's limit of {MOST_VP}",
+                rules.bounds.most_vp
+            )));
+        }
+        Ok(rules)
     }
 
     /// The setup counts for `players`, or the Python engine's `SetupError` message.

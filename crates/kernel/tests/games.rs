@@ -202,3 +202,48 @@ fn r11_each_crew_nobody_chose_gets_a_free_cube_in_crew_area_order_within_the_cap
         }
     }
 }
+
+/// A state waiting on Armstrong's name_start_player (R12) with `remaining` steps left, read as
+/// the Python engine's (the rules' bounds unchecked): the greedy lookahead's worst case.
+fn round_end_with(game: &Game, remaining: i64) -> State {
+    use stargazer_kernel::{StateFields, Trust};
+    for seed in 0..200 {
+        let mut s = new_game(game, 4, seed);
+        let mut rng = Rng::new(seed);
+        while !s.legal.is_empty() && s.stage != Stage::RoundEnd {
+            let act = s.legal[rng.below(s.legal.len())];
+            game.step_unchecked(&mut s, act);
+        }
+        if s.stage == Stage::RoundEnd {
+            let mut fields = StateFields::of(game, &s);
+            fields.pending[0].2 = remaining;
+            return game.state_from_fields(&fields, Trust::Engine).unwrap();
+        }
+    }
+    panic!("no game reached a round-end decision");
+}
+
+#[test]
+fn greedy_work_per_decision_is_bounded_by_the_ruleset_whatever_the_state() {
+    let game = draft_like();
+    let s = round_end_with(&game, 1 << 30); // the most steps left the kernel stores
+    let mut bot = Bot::new(BotKind::Greedy(GreedyParams::default()), 7);
+    let mut work = bots::greedy::Work::default();
+    let chosen = bot.choose_counting(&game, &s, None, &mut work).unwrap().unwrap();
+    assert!(s.legal.contains(&chosen));
+    // Each of the 4 seats named, then at most most_turn_decisions lookahead decisions of 4 options.
+    let most = game.rules.bounds.most_turn_decisions;
+    assert!(work.steps <= 4 * (1 + 4 * most), "{} steps, most {}", work.steps, 4 * (1 + 4 * most));
+}
+
+#[test]
+fn greedy_honours_a_deadline_that_has_passed_within_one_check() {
+    use std::time::{Duration, Instant};
+    let game = draft_like();
+    let s = round_end_with(&game, 1 << 30); // the most steps left the kernel stores
+    let past = Instant::now().checked_sub(Duration::from_millis(1)).unwrap_or_else(Instant::now);
+    let mut bot = Bot::new(BotKind::Greedy(GreedyParams::default()), 7);
+    let mut work = bots::greedy::Work::default();
+    assert!(bot.choose_counting(&game, &s, Some(past), &mut work).is_err());
+    assert_eq!(work.steps, bots::greedy::CHECK_EVERY);
+}

@@ -15,8 +15,9 @@ use pyo3::types::{PyDict, PyFrozenSet, PySequence, PyString, PyTuple};
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
 use stargazer_kernel::rules::{CrewSpec, EffectSpec, PlanetSpec, RulesSpec, EFFECT_NAMES};
-use stargazer_kernel::state::{FREE_CUBE, NO_WORKER, TRIGGER_NAMES};
-use stargazer_kernel::{Action, Game, KernelError, Kind, Pending, Stage, State, MAX_PLAYERS};
+use stargazer_kernel::check::{self, Problem, StateFields, Trust};
+use stargazer_kernel::state::TRIGGER_NAMES;
+use stargazer_kernel::{Action, Game, KernelError, Kind, State};
 
 /// The kernel's errors as the Python engine's exceptions: an illegal action raises
 /// `IllegalActionError`, a bad setup `SetupError`, a state that does not fit the ruleset
@@ -109,6 +110,7 @@ fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {
         });
     }
     Ok(RulesSpec {
+        name: item(spec, "name")?.extract()?,
         colours: item(spec, "colours")?.extract()?,
         planets,
         crew,
@@ -189,13 +191,62 @@ impl Kernel {
     }
 
     /// A kernel state from the fields of a Python engine `State`, checked against the
-    /// ruleset; its legal actions are derived by the kernel.
-    fn read_state(&self, py: Python<'_>, fields: &Bound<'_, PyAny>) -> PyResult<KernelState> {
-        let state = state_from_fields(&self.game, fields).map_err(|error| {
+    /// ruleset (`Game::state_from_fields`); its legal actions are derived by the kernel.
+    /// `trusted` is for a state the Python engine made: the rules' checks are skipped, the
+    /// shape the kernel needs never is.
+    #[pyo3(signature = (fields, trusted=false))]
+    fn read_state(&self, py: Python<'_>, fields: &Bound<'_, PyAny>, trusted: bool) -> PyResult<KernelState> {
+        let fields = extract_fields(fields).map_err(|error| {
             let message = error.value(py).str().map(|s| s.to_string()).unwrap_or_else(|_| "unreadable state".into());
             to_py_err(py, KernelError::State(message))
         })?;
+        let trust = if trusted { Trust::Engine } else { Trust::Nobody };
+        let state = self
+            .game
+            .state_from_fields(&fields, trust)
+            .map_err(|problems| to_py_err(py, KernelError::State(format!("not a state of this ruleset: {}", problems_message(&problems)))))?;
         Ok(KernelState { game: self.game.clone(), state })
+    }
+
+    /// Every problem the kernel's checker finds in the fields of a Python engine `State`, as
+    /// "$.path: reason" (the words of `state_checks.state_problems`); empty for a state.
+    fn state_problems(&self, py: Python<'_>, fields: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+        let fields = extract_fields(fields).map_err(|error| {
+            let message = error.value(py).str().map(|s| s.to_string()).unwrap_or_else(|_| "unreadable state".into());
+            to_py_err(py, KernelError::State(message))
+        })?;
+        Ok(match self.game.state_from_fields(&fields, Trust::Nobody) {
+            Ok(_) => Vec::new(),
+            Err(problems) => problems.iter().map(|p| p.to_string()).collect(),
+        })
+    }
+
+    /// What a state of this ruleset may hold (`Bounds`), by the names of `StateBounds`.
+    fn bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        let b = self.game.rules.bounds;
+        let dict = PyDict::new(py);
+        dict.set_item("most_players", b.most_players)?;
+        dict.set_item("most_planets", b.most_planets)?;
+        dict.set_item("most_crew", b.most_crew)?;
+        dict.set_item("most_hand", b.most_hand)?;
+        dict.set_item("most_stock", b.most_stock)?;
+        dict.set_item("most_free_on_crew", b.most_free_on_crew)?;
+        dict.set_item("most_vp", b.most_vp)?;
+        dict.set_item("most_round", b.most_round)?;
+        dict.set_item("least_survey_bonus", b.least_survey_bonus)?;
+        dict.set_item("most_survey_bonus", b.most_survey_bonus)?;
+        dict.set_item("most_survey_placed", b.most_survey_placed)?;
+        dict.set_item("most_steps", b.most_steps)?;
+        dict.set_item("most_pending", b.most_pending)?;
+        dict.set_item("most_turn_decisions", b.most_turn_decisions)?;
+        Ok(dict)
+    }
+
+    /// How many states any kernel has checked against the rules so far (a test counts that
+    /// a simulation's bots read the Python engine's states without it).
+    #[staticmethod]
+    fn rule_checks() -> u64 {
+        check::rule_checks()
     }
 
     /// Play `games` uniformly random games of `players` from kernel deals seeded `seed`,
@@ -374,178 +425,71 @@ fn int(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
     value.extract::<i64>().map_err(|_| corrupt(format!("{what} must be an integer")))
 }
 
-fn in_range(value: i64, low: i64, high: i64, what: &str) -> PyResult<i64> {
-    if value < low || value > high {
-        return Err(corrupt(format!("{what} = {value} is outside {low}..{high}")));
-    }
-    Ok(value)
+fn int_lists(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Vec<i64>>> {
+    value.extract::<Vec<Vec<i64>>>().map_err(|_| corrupt(format!("{what} must be a sequence of integer sequences")))
 }
 
-fn state_from_fields(game: &Game, fields: &Bound<'_, PyAny>) -> PyResult<State> {
-    let rules = &game.rules;
+fn strings(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
+    value.extract::<Vec<String>>().map_err(|_| corrupt(format!("{what} must be a sequence of strings")))
+}
+
+/// The fields of a Python engine `State` as plain numbers; only their types are checked here
+/// (the kernel's checker, `Game::state_from_fields`, checks the rest).
+fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
     let fields = fields.cast::<PySequence>().map_err(|_| corrupt("a state is a sequence of fields"))?;
     if fields.len()? < 25 {
         return Err(corrupt("a state has 26 fields"));
     }
-    let players = in_range(int(&field(fields, 0)?, "players")?, 1, MAX_PLAYERS as i64, "players")? as usize;
-    let planets = ints(&field(fields, 1)?, "planets")?;
-    let crew = ints(&field(fields, 2)?, "crew")?;
-    let planet_cards: Vec<u16> = planets
-        .iter()
-        .map(|&c| in_range(c, 0, rules.planets.len() as i64 - 1, "a planet card").map(|c| c as u16))
-        .collect::<PyResult<_>>()?;
-    let crew_cards: Vec<u16> = crew
-        .iter()
-        .map(|&c| in_range(c, 0, rules.crew.len() as i64 - 1, "a crew card").map(|c| c as u16))
-        .collect::<PyResult<_>>()?;
-    let mut s = game.empty_state(players, &planet_cards, &crew_cards).map_err(|e| corrupt(e.to_string()))?;
-    let n_planets = planet_cards.len();
-    let n_crew = crew_cards.len();
-    let per = |value: Vec<i64>, len: usize, what: &str| -> PyResult<Vec<i64>> {
-        if value.len() != len {
-            return Err(corrupt(format!("{what} has {} entries, not {len}", value.len())));
-        }
-        Ok(value)
-    };
-    let tracks = field(fields, 3)?;
-    let specials = field(fields, 4)?;
-    let tracks = tracks.cast::<PySequence>().map_err(|_| corrupt("tracks must be a sequence"))?;
-    let specials = specials.cast::<PySequence>().map_err(|_| corrupt("specials must be a sequence"))?;
-    if tracks.len()? != n_planets || specials.len()? != n_planets {
-        return Err(corrupt("tracks and specials need one entry per Planet"));
-    }
-    for p in 0..n_planets {
-        let card = &rules.planets[planet_cards[p] as usize];
-        let track = ints(&tracks.get_item(p)?, "a track")?;
-        let special = ints(&specials.get_item(p)?, "a special square")?;
-        if track.len() > card.length() || special.len() > card.special_capacity as usize {
-            return Err(corrupt(format!("Planet {p} ({}) holds more cubes than it has squares", card.id)));
-        }
-        for (i, &owner) in track.iter().enumerate() {
-            s.board[s.track_start[p] as usize + i] = in_range(owner, FREE_CUBE as i64, players as i64 - 1, "a cube's owner")? as i8;
-        }
-        for (i, &owner) in special.iter().enumerate() {
-            s.board[s.special_start[p] as usize + i] = in_range(owner, 0, players as i64 - 1, "a special cube's owner")? as i8;
-        }
-        s.track_fill[p] = track.len() as u16;
-        s.special_fill[p] = special.len() as u16;
-    }
-    for (slot, free) in per(ints(&field(fields, 5)?, "crew_free")?, n_crew, "crew_free")?.into_iter().enumerate() {
-        s.crew_free[slot] = in_range(free, 0, 1 << 20, "free cubes on a crew")? as i32;
-    }
-    let cubes = field(fields, 6)?;
-    let cubes = cubes.cast::<PySequence>().map_err(|_| corrupt("crew_cubes must be a sequence"))?;
-    if cubes.len()? != n_crew {
-        return Err(corrupt("crew_cubes needs one entry per crew"));
-    }
-    for slot in 0..n_crew {
-        for owner in ints(&cubes.get_item(slot)?, "crew cubes")? {
-            let owner = in_range(owner, 0, players as i64 - 1, "a crew cube's owner")? as usize;
-            s.crew_cubes[slot][owner] = s.crew_cubes[slot][owner].checked_add(1).ok_or_else(|| corrupt("too many crew cubes"))?;
-        }
-    }
-    for (slot, worker) in per(ints(&field(fields, 7)?, "workers")?, n_crew, "workers")?.into_iter().enumerate() {
-        s.workers[slot] = in_range(worker, NO_WORKER as i64, players as i64 - 1, "a worker")? as i8;
-    }
-    // Counts far beyond any ruleset's (a million cubes, a billion VP) are refused, so that no
-    // sum the rules make can overflow.
-    let limit = 1i64 << 20;
-    for (seat, v) in per(ints(&field(fields, 8)?, "hands")?, players, "hands")?.into_iter().enumerate() {
-        s.hands[seat] = in_range(v, 0, i16::MAX as i64, "a hand")? as i32;
-    }
-    for (seat, v) in per(ints(&field(fields, 9)?, "vp")?, players, "vp")?.into_iter().enumerate() {
-        s.vp[seat] = in_range(v, -(limit << 10), limit << 10, "VP")? as i32;
-    }
-    for (seat, v) in per(ints(&field(fields, 10)?, "removed")?, players, "removed")?.into_iter().enumerate() {
-        s.removed[seat] = in_range(v, 0, limit, "removed cubes")? as i32;
-    }
-    s.stock = in_range(int(&field(fields, 11)?, "stock")?, 0, limit, "stock")? as i32;
-    s.round = in_range(int(&field(fields, 12)?, "round")?, 1, limit, "round")? as u32;
-    s.start_player = in_range(int(&field(fields, 13)?, "start_player")?, 0, players as i64 - 1, "start_player")? as u8;
-    s.turn = in_range(int(&field(fields, 14)?, "turn")?, 0, players as i64, "turn")? as u8;
-    let stage: String = field(fields, 15)?.extract().map_err(|_| corrupt("stage must be a string"))?;
-    s.stage = Stage::parse(&stage).ok_or_else(|| corrupt(format!("unknown stage {stage:?}")))?;
-    let chosen = ints(&field(fields, 16)?, "chosen")?;
-    if chosen.len() > n_crew {
-        return Err(corrupt("more crew chosen than there are"));
-    }
-    for (i, slot) in chosen.into_iter().enumerate() {
-        s.chosen[i] = in_range(slot, 0, n_crew as i64 - 1, "a chosen crew slot")? as u8;
-        s.chosen_len += 1;
-    }
-    let pending = field(fields, 17)?;
-    let mut queue = Vec::new();
-    for entry in pending.try_iter().map_err(|_| corrupt("pending must be a sequence"))? {
+    let mut pending = Vec::new();
+    for entry in field(fields, 17)?.try_iter().map_err(|_| corrupt("pending must be a sequence"))? {
         let entry = entry?;
         let entry = entry.cast::<PySequence>().map_err(|_| corrupt("a pending effect is (slot, path, remaining, seat)"))?;
         if entry.len()? != 4 {
             return Err(corrupt("a pending effect is (slot, path, remaining, seat)"));
         }
-        let slot = in_range(int(&entry.get_item(0)?, "a pending slot")?, 0, n_crew as i64 - 1, "a pending slot")? as usize;
-        let path: Vec<u16> = entry
-            .get_item(1)?
-            .extract::<Vec<i64>>()
-            .map_err(|_| corrupt("a pending path must be integers"))?
-            .into_iter()
-            .map(|i| u16::try_from(i).map_err(|_| corrupt("a pending path is out of range")))
-            .collect::<PyResult<_>>()?;
-        let remaining = in_range(int(&entry.get_item(2)?, "remaining")?, 1, u32::MAX as i64, "remaining steps")? as u32;
-        let seat = in_range(int(&entry.get_item(3)?, "a pending seat")?, 0, players as i64 - 1, "a pending seat")? as u8;
-        let node = rules
-            .node_at(s.crew[slot], &path)
-            .ok_or_else(|| corrupt(format!("crew slot {slot} has no effect at path {path:?}")))?;
-        queue.push(Pending { node, slot: slot as u8, seat, remaining });
+        pending.push((
+            int(&entry.get_item(0)?, "a pending slot")?,
+            ints(&entry.get_item(1)?, "a pending path")?,
+            int(&entry.get_item(2)?, "remaining")?,
+            int(&entry.get_item(3)?, "a pending seat")?,
+        ));
     }
-    queue.reverse(); // the kernel's stack resolves its last element first
-    s.pending = queue.into_iter().collect();
-    s.survey_rules = in_range(int(&field(fields, 18)?, "survey_rules")?, 0, 7, "survey_rules")? as u8;
-    s.survey_bonus = in_range(int(&field(fields, 19)?, "survey_bonus")?, -limit, limit, "survey_bonus")? as i32;
-    s.survey_placed = in_range(int(&field(fields, 20)?, "survey_placed")?, 0, limit, "survey_placed")? as i32;
-    s.survey_last = in_range(int(&field(fields, 21)?, "survey_last")?, -1, n_planets as i64 - 1, "survey_last")? as i32;
-    s.survey_direction = in_range(int(&field(fields, 22)?, "survey_direction")?, -1, 1, "survey_direction")? as i8;
-    let surveyed = field(fields, 23)?;
-    for p in surveyed.try_iter().map_err(|_| corrupt("surveyed must be a set"))? {
-        let p = in_range(int(&p?, "a surveyed Planet")?, 0, n_planets as i64 - 1, "a surveyed Planet")?;
-        s.surveyed |= 1 << p;
+    let mut surveyed = Vec::new();
+    for p in field(fields, 23)?.try_iter().map_err(|_| corrupt("surveyed must be a set"))? {
+        surveyed.push(int(&p?, "a surveyed Planet")?);
     }
-    for trigger in field(fields, 24)?.try_iter().map_err(|_| corrupt("triggers must be a sequence"))? {
-        let name: String = trigger?.extract().map_err(|_| corrupt("a trigger must be a string"))?;
-        let flag = TRIGGER_NAMES
-            .iter()
-            .find(|(_, n)| *n == name)
-            .ok_or_else(|| corrupt(format!("unknown trigger {name:?}")))?
-            .0;
-        s.triggers |= flag;
-    }
-    // A worker stands on exactly the crews chosen this round, each once.
-    for slot in 0..n_crew {
-        let chosen = s.chosen().iter().filter(|&&c| c as usize == slot).count();
-        if chosen > 1 || (chosen == 1) != (s.workers[slot] != NO_WORKER) {
-            return Err(corrupt(format!("crew slot {slot}: its worker and the crews chosen this round disagree")));
-        }
-    }
-    if s.stage != Stage::Over && s.stage != Stage::RoundEnd && s.turn as usize >= players {
-        return Err(corrupt(format!("turn {} of a round of {players} turns", s.turn)));
-    }
-    if matches!(s.stage, Stage::BeforeSurvey | Stage::Surveying | Stage::AfterSurvey) && s.chosen_len == 0 {
-        return Err(corrupt(format!("stage {stage:?} needs a chosen crew")));
-    }
-    // One crew is chosen per turn: before turn t's pick, t crews; from its pick to its end, t + 1.
-    let picked = s.turn as usize + usize::from(s.stage != Stage::PickCrew);
-    if matches!(s.stage, Stage::PickCrew | Stage::BeforeSurvey | Stage::Surveying | Stage::AfterSurvey)
-        && s.chosen_len as usize != picked
-    {
-        return Err(corrupt(format!("turn {} with {} crews chosen this round", s.turn, s.chosen_len)));
-    }
-    if s.stage == Stage::RoundEnd && s.pending.is_empty() {
-        return Err(corrupt("a round-end decision needs a pending effect"));
-    }
-    s.legal = match game.derive_legal(&s) {
-        Some(legal) => legal.into_iter().collect(),
-        None if s.stage == Stage::Over => Default::default(),
-        None => return Err(corrupt(format!("the state (stage {stage:?}) waits for no decision"))),
-    };
-    Ok(s)
+    Ok(StateFields {
+        players: int(&field(fields, 0)?, "players")?,
+        planets: ints(&field(fields, 1)?, "planets")?,
+        crew: ints(&field(fields, 2)?, "crew")?,
+        tracks: int_lists(&field(fields, 3)?, "tracks")?,
+        specials: int_lists(&field(fields, 4)?, "specials")?,
+        crew_free: ints(&field(fields, 5)?, "crew_free")?,
+        crew_cubes: int_lists(&field(fields, 6)?, "crew_cubes")?,
+        workers: ints(&field(fields, 7)?, "workers")?,
+        hands: ints(&field(fields, 8)?, "hands")?,
+        vp: ints(&field(fields, 9)?, "vp")?,
+        removed: ints(&field(fields, 10)?, "removed")?,
+        stock: int(&field(fields, 11)?, "stock")?,
+        round: int(&field(fields, 12)?, "round")?,
+        start_player: int(&field(fields, 13)?, "start_player")?,
+        turn: int(&field(fields, 14)?, "turn")?,
+        stage: field(fields, 15)?.extract().map_err(|_| corrupt("stage must be a string"))?,
+        chosen: ints(&field(fields, 16)?, "chosen")?,
+        pending,
+        survey_rules: int(&field(fields, 18)?, "survey_rules")?,
+        survey_bonus: int(&field(fields, 19)?, "survey_bonus")?,
+        survey_placed: int(&field(fields, 20)?, "survey_placed")?,
+        survey_last: int(&field(fields, 21)?, "survey_last")?,
+        survey_direction: int(&field(fields, 22)?, "survey_direction")?,
+        surveyed,
+        triggers: strings(&field(fields, 24)?, "triggers")?,
+    })
+}
+
+/// The kernel checker's problems as the Python engine's words (`state_checks.checked_state`).
+fn problems_message(problems: &[Problem]) -> String {
+    problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; ")
 }
 
 fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bound<'py, PyTuple>> {

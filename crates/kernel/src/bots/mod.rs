@@ -42,15 +42,27 @@ impl Bot {
         self.choose_until(game, state, None).unwrap_or_else(|_| unreachable!("no deadline"))
     }
 
-    /// `choose`, or `TimedOut` when the search runs past `deadline` (only MCTS searches long
-    /// enough to check; a greedy decision takes well under a millisecond).
+    /// `choose`, or `TimedOut` when the search runs past `deadline`: MCTS looks at it every
+    /// 16 iterations, greedy every `greedy::CHECK_EVERY` game steps; a random choice is one
+    /// draw.
     pub fn choose_until(&mut self, game: &Game, state: &State, deadline: Option<Instant>) -> Result<Option<Action>, TimedOut> {
+        self.choose_counting(game, state, deadline, &mut greedy::Work::default())
+    }
+
+    /// `choose_until`, adding the greedy lookahead's game steps to `work`.
+    pub fn choose_counting(
+        &mut self,
+        game: &Game,
+        state: &State,
+        deadline: Option<Instant>,
+        work: &mut greedy::Work,
+    ) -> Result<Option<Action>, TimedOut> {
         Ok(match state.legal.len() {
             0 => None,
             1 => Some(state.legal[0]),
             n => Some(match self.kind {
                 BotKind::Random => state.legal[self.rng.below(n)],
-                BotKind::Greedy(params) => greedy::choose(game, state, &params, &mut self.rng),
+                BotKind::Greedy(params) => greedy::choose(game, state, &params, &mut self.rng, deadline, work)?,
                 BotKind::Mcts(params) => mcts::choose(game, state, &params, &mut self.rng, deadline)?,
             }),
         })

@@ -1,0 +1,107 @@
+"""What a state of one ruleset may hold: every count's least and most, derived from the ruleset once.
+
+A field's most is what the rules can make of the ruleset's own numbers: a hand never holds more
+than ``cubes_per_player`` (R13; cubes only leave it), a pending effect never has more steps
+left than its ``count``, a turn's survey bonus is at most the sum of its crew's
+``change_survey_count`` deltas, a seat's VP at most every round's best motivation bonus (R6)
+and skill VP. The state checker (``state_checks``), the narrowed state schema
+(``jsonio.state_schema_for``) and the native kernel's checker (``crates/kernel/src/rules.rs``,
+``Bounds``, held to this one by tests/test_state_checks.py) all read these numbers, so that
+the engines refuse the same states.
+
+A plugin effect type that cannot say what it scores or adds to the survey count
+(``Effect.vp_per_step``, ``Effect.survey_bonus_per_step`` return None) leaves that bound open
+(None); plugin rulesets never reach the kernel.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+
+import attrs
+
+from stargazer_rules.engine.effects import Effect
+from stargazer_rules.rulesets.model import Ruleset
+
+
+@attrs.frozen
+class StateBounds:
+    """The least and most of each count a state of the ruleset may hold.
+
+    ``most_players``, ``most_planets``, ``most_crew``: the largest table (seats, Planets in the
+    ring, crew slots with the always-in-play crew). ``most_hand``: cubes in one hand, and own
+    cubes removed (R6, R13). ``most_stock``: free cubes in the stock (R13). ``most_free_on_crew``:
+    free cubes on one crew (R11). ``most_vp``: VP one seat scores during play, None when open.
+    ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
+    change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
+    (R7). ``most_steps``: steps left of any pending effect (each effect's own ``steps`` bounds
+    it more tightly). ``most_pending``: effects pending at once (each effect of the ruleset at
+    most once).
+    """
+
+    most_players: int
+    most_planets: int
+    most_crew: int
+    most_hand: int
+    most_stock: int
+    most_free_on_crew: int
+    most_vp: int | None
+    most_round: int
+    least_survey_bonus: int | None
+    most_survey_bonus: int | None
+    most_survey_placed: int
+    most_steps: int
+    most_pending: int
+    most_turn_decisions: int
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, skills: Mapping[int, Iterable[Effect]], always: int) -> StateBounds:
+        """The bounds of ``ruleset``; ``skills`` maps each crew card to every effect of its
+        skill (options of ``choose_one`` included), ``always`` counts the always-in-play crew."""
+        skills = {card: tuple(effects) for card, effects in skills.items()}
+        effects = [effect for card_effects in skills.values() for effect in card_effects]
+        most_players = max(ruleset.player_counts)
+        free_on_crew = min(ruleset.max_free_cubes_per_crew, ruleset.free_cubes)
+        cubes = ruleset.cubes_per_player
+        # R6: the best motivation bonus a turn can take, and the most VP a crew's skill scores.
+        motivation = free_on_crew * ruleset.free_cube_vp + most_players * cubes * ruleset.player_cube_vp
+        skill_vp = [_total(effects, "vp_per_step", positive=True) for effects in skills.values()]
+        most_vp = None if None in skill_vp else ruleset.max_rounds * (motivation + max(skill_vp, default=0))
+        raised = [_total(effects, "survey_bonus_per_step", positive=True) for effects in skills.values()]
+        lowered = [_total(effects, "survey_bonus_per_step", positive=False) for effects in skills.values()]
+        open_bonus = None in raised or None in lowered
+        counts = [card.survey_count for card in ruleset.crew]
+        if open_bonus:
+            most_placed = cubes
+        else:
+            largest = max((counts[card] + raised[i] for i, card in enumerate(skills)), default=0)  # type: ignore[operator]
+            most_placed = min(cubes, max(0, largest))
+        return cls(
+            most_players=most_players,
+            most_planets=max(counts.planets for counts in ruleset.setups.values()),
+            most_crew=max(counts.crew for counts in ruleset.setups.values()) + always,
+            most_hand=cubes,
+            most_stock=ruleset.free_cubes,
+            most_free_on_crew=free_on_crew,
+            most_vp=most_vp,
+            most_round=ruleset.max_rounds,
+            least_survey_bonus=None if open_bonus else min(lowered, default=0),  # type: ignore[type-var]
+            most_survey_bonus=None if open_bonus else max(raised, default=0),  # type: ignore[type-var]
+            most_survey_placed=most_placed,
+            most_steps=max((effect.steps for effect in effects), default=1),
+            most_pending=len(effects),
+            most_turn_decisions=2 + most_placed + sum(effect.steps for effect in effects),
+        )
+
+
+def _total(effects: Iterable[Effect], per_step: str, *, positive: bool) -> int | None:
+    """The most (``positive``) or least a skill's effects add up to, each resolving all its
+    steps once a turn; None when one of them cannot say."""
+    total = 0
+    for effect in effects:
+        value = getattr(effect, per_step)
+        if value is None:
+            return None
+        value *= effect.steps
+        total += max(0, value) if positive else min(0, value)
+    return total
