@@ -51,8 +51,9 @@ def test_a_record_with_its_last_moves_cut_off_is_refused(game, finished):
     cut = {**finished, "actions": finished["actions"][:-5]}
     with pytest.raises(RecordError, match=rf"^the record has {finished['moves']} moves but lists {finished['moves'] - 5}: its last 5 are missing"):
         records.record_from_json(cut, game)
-    # With moves dropped too, the finished flag still catches it, at the end of the replay.
+    # In a version-1 record without moves, the finished flag still catches it, at the end of the replay.
     cut.pop("moves")
+    cut["format"] = "stargazer-record/1"
     with pytest.raises(RecordError, match=r"^the record says its game ended, but after its \d+ moves the game goes on"):
         records.final_state(game, records.record_from_json(cut, game))
 
@@ -77,6 +78,42 @@ def test_replay_refuses_a_cut_record_and_replays_it_with_unfinished(tmp_path, ca
     captured = capsys.readouterr()
     moves = finished["moves"]
     assert captured.err == f"stargazer replay: {path} lists {moves - 5} of its {moves} moves (5 missing): replayed as an unfinished game\n"
+
+
+def test_replay_refuses_a_record_longer_than_the_round_limit_allows_unread(tmp_path, capsys, monkeypatch, game, finished):
+    """Reproduction 7: a record of many games' moves is one line and exit 1, before any action is
+    checked or replayed (a 1,000,000-move one: benchmarks/record_refusal.py)."""
+    path = tmp_path / "long.json"
+    moves = game.most_moves + 1
+    path.write_text(json.dumps({**finished, "actions": (finished["actions"] * moves)[:moves], "moves": moves}), encoding="utf-8")
+    read = []
+    monkeypatch.setattr(records.jsonio, "action_from_json", lambda *args, **kwargs: read.append(args))
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"stargazer replay: {path}: $.actions: the record lists {moves:,} moves, but a game of ruleset draft7 has "
+        f"at most {game.most_moves:,} (30 rounds, its round limit): it is not a game of these rules\n"
+    )
+    assert read == []
+
+
+def test_replay_of_a_version_1_record_without_moves_says_what_it_cannot_check(tmp_path, capsys, finished):
+    """Reproduction 7: the cut record without moves/finished is refused as format 2; written as
+    format 1 it replays (exit 0), with a line saying that a cut end cannot be told."""
+    cut = {key: value for key, value in finished.items() if key not in ("moves", "finished")}
+    cut["actions"] = cut["actions"][:-5]
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(cut), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"stargazer replay: {path}: 2 problems in the game record: $: 'finished' is a required property "
+        "$: 'moves' is a required property\n"
+    )
+    path.write_text(json.dumps({**cut, "format": "stargazer-record/1"}), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().err == (
+        f"stargazer replay: {path} is a stargazer-record/1 record without 'moves' or 'finished': whether moves "
+        "were cut off its end and whether its game had ended cannot be checked, so it is replayed as the game it lists\n"
+    )
 
 
 def test_out_naming_a_file_is_one_line_and_exit_2(tmp_path, capsys):

@@ -674,9 +674,11 @@ def load_record(
     """The game and record of a record file. The ruleset is ``rules`` (a folder or bundled
     name) when given, else the bundled ruleset the record names. ``ReplayError`` with a
     one-line message when the file cannot be read, its ruleset cannot be found or loaded, or
-    the record does not belong to it (another fingerprint), or lists fewer moves than it says
-    it has; with ``unfinished``, such a record is read as an unfinished game, and a line on
-    ``notes`` says how many moves it lacks."""
+    the record does not belong to it (another fingerprint), lists more moves than its games
+    can have, or fewer than it says it has; with ``unfinished``, such a record is read as an
+    unfinished game, and a line on ``notes`` says how many moves it lacks. A line on ``notes``
+    also says what cannot be checked of a ``stargazer-record/1`` record that does not say how
+    many moves it has or whether its game ended."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
@@ -711,6 +713,9 @@ def load_record(
             f"{path} lists {len(record.actions)} of its {data['moves']} moves "
             f"({missing} missing): replayed as an unfinished game\n"
         )
+    unchecked = records.unchecked(data)
+    if unchecked and notes is not None:
+        notes.write(f"{path} is {unchecked}\n")
     return game, record
 
 
