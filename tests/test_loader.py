@@ -356,6 +356,44 @@ def test_wrong_type_says_what_was_expected_and_found(tmp_path):
     )
 
 
+def test_an_integer_with_a_leading_zero_is_refused_asking_for_one_reading(tmp_path):
+    """YAML 1.1 reads track: [010, 3] as octal 8, YAML 1.2 as 10: the file is refused at the
+    value, asking for 10 or 8, instead of scoring square 1 as 8 VP (R1)."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", "track: [010, 3, 0, 5, 7, 0]")
+    assert only_problem(folder) == Problem(
+        str(folder / "planets.yaml"),
+        line,
+        13,
+        "planets[0].track[0]",
+        "010 has a leading zero: YAML 1.1 reads it as octal 8, YAML 1.2 as 10; write 10 or 8",
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("0x1", "expected an integer, found '0x1' (a string): YAML 1.1 reads it as the integer 1, YAML 1.2 (how this file is read) as text; write 1"),
+        ("1_0", "expected an integer, found '1_0' (a string): YAML 1.1 reads it as the integer 10, YAML 1.2 (how this file is read) as text; write 10"),
+        ("3.0", "expected an integer, found 3.0 (a number); write 3"),
+        ("1e1", "expected an integer, found 10.0 (a number); write 10"),
+    ],
+)
+def test_hex_and_float_vp_are_refused_where_an_integer_is_wanted(tmp_path, written, message):
+    """A VP value (R1) written 0x1, 1_0, 3.0 or 1e1 is not an integer count in YAML 1.2 and JSON
+    Schema terms: refused at its place, saying what to write, never read as 1, 10 or 3."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", f"track: [1, {written}, 0, 5, 7, 0]")
+    assert only_problem(folder) == Problem(str(folder / "planets.yaml"), line, 16, "planets[0].track[1]", message)
+
+
+def test_yaml_1_2_numbers_read_as_before_where_both_readings_agree(tmp_path):
+    """Decimal integers, a signed delta and 0 read as they always did: the bundled data is the same."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", "track: [+1, 3, 0, 5, 7, 0]")
+    assert load_ruleset(folder).planets[0].track == (1, 3, 0, 5, 7, 0)
+
+
 def test_unknown_key_is_reported_at_the_key_with_a_suggestion(tmp_path):
     folder = copy_ruleset(tmp_path)
     line = replace(folder, "planets.yaml", "    special_capacity: 2", "    special_capcity: 2")
