@@ -394,6 +394,51 @@ def test_yaml_1_2_numbers_read_as_before_where_both_readings_agree(tmp_path):
     assert load_ruleset(folder).planets[0].track == (1, 3, 0, 5, 7, 0)
 
 
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        (
+            r'"Nav\u001b[2Jigator"',
+            "a name cannot hold U+001B, a control character: found 'Nav\\x1b[2Jigator' (a string), character 4; "
+            "delete it (names are printed to terminals, cards and pages)",
+        ),
+        (
+            r'"Nav\aig\bator"',
+            "a name cannot hold U+0007, a control character: found 'Nav\\x07ig\\x08ator' (a string), character 4; "
+            "delete it (names are printed to terminals, cards and pages)",
+        ),
+        (
+            r'"Nav\u202Eigator"',
+            "a name cannot hold U+202E (right-to-left override), a direction control that reorders the text around "
+            "it: found 'Nav\\u202eigator' (a string), character 4; delete it (names are printed to terminals, cards "
+            "and pages)",
+        ),
+        (
+            r'"Rocket \ud83d\ude80"',
+            "a name cannot hold U+D83D, half of a character written as two escapes: found 'Rocket \\ud83d\\ude80' "
+            "(a string), character 8; write the character itself, or the one escape \\U0001F680 (names are printed "
+            "to terminals, cards and pages)",
+        ),
+    ],
+)
+def test_a_name_with_a_control_character_an_override_or_half_a_character_is_refused(tmp_path, written, message):
+    """Names are printed: an escape that clears the screen, a bell, a backspace, a right-to-left
+    override or a lone surrogate (which no printer can encode) is refused at the name."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "en: Navigator}", f"en: {written}}}")
+    assert only_problem(folder) == Problem(str(folder / "crew.yaml"), line, 25, "crew[1].name.en", message)
+
+
+def test_every_name_schema_refuses_the_same_characters():
+    """The crew, planet and rules schemas hold one name definition, with printable.NAME_PATTERN."""
+    from stargazer_rules.rulesets.printable import NAME_PATTERN
+    from stargazer_rules.rulesets.schemas import crew_schema, load_schema
+
+    for schema in (crew_schema(), load_schema("planets"), load_schema("rules")):
+        name = schema["$defs"]["name"]["properties"]
+        assert (name["ja"]["pattern"], name["en"]["pattern"]) == (NAME_PATTERN, NAME_PATTERN)
+
+
 def test_unknown_key_is_reported_at_the_key_with_a_suggestion(tmp_path):
     folder = copy_ruleset(tmp_path)
     line = replace(folder, "planets.yaml", "    special_capacity: 2", "    special_capcity: 2")

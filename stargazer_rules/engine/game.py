@@ -109,9 +109,7 @@ class Game:
         self.most_planets = max(counts.planets for counts in ruleset.setups.values())
         self.most_crew = max(counts.crew for counts in ruleset.setups.values()) + len(self._always)
         self._most_legal = self._legal_bound()
-        #: The most decisions a game of this ruleset can ask for before the round limit ends
-        #: it: a record listing more cannot be one of its games, and is refused unreplayed.
-        self.most_moves = self._moves_bound()
+        self._most_moves = self._moves_bound()
 
     @property
     def most_legal_actions(self) -> int | None:
@@ -135,6 +133,12 @@ class Game:
                 return None
             bounds.append(most)
         return max(bounds)
+
+    @property
+    def most_moves(self) -> int:
+        """The most decisions a game of this ruleset can ask for before the round limit ends it:
+        a record listing more cannot be one of its games, and is refused before it is replayed."""
+        return self._most_moves
 
     def _moves_bound(self) -> int:
         # A round is one turn per seat (R4); a turn is a pick (R5), a survey (one walk, or a

@@ -41,6 +41,7 @@ from stargazer_rules.engine.table import OVER, PICK_CREW, SURVEYING, State
 from stargazer_rules.errors import RecordError, RulesetError
 from stargazer_rules.formats import jsonio, records
 from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.text import reports
 from stargazer_rules.text.messages import (
@@ -730,7 +731,9 @@ def record_seats(record: records.GameRecord) -> tuple[str | None, ...]:
     players = record.setup.players
     if not isinstance(listed, list) or len(listed) != players:
         return (None,) * players
-    return tuple(None if not isinstance(spec, str) or spec in (HUMAN, *HUMAN_WORDS) else spec for spec in listed)
+    return tuple(
+        None if not isinstance(spec, str) or spec in (HUMAN, *HUMAN_WORDS) else printable(spec) for spec in listed
+    )
 
 
 def replay_game(

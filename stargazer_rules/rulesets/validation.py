@@ -16,6 +16,7 @@ import jsonschema
 import yaml
 
 from stargazer_rules.errors import Problem
+from stargazer_rules.rulesets.printable import NAME_PATTERN, forbidden_character
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument
 
 _TYPE_NAMES = {
@@ -192,6 +193,15 @@ def _min_length(document: YamlDocument, error: jsonschema.ValidationError) -> li
 
 
 def _pattern(document: YamlDocument, error: jsonschema.ValidationError) -> list[Problem]:
+    if error.validator_value == NAME_PATTERN and isinstance(error.instance, str):
+        found = forbidden_character(error.instance)
+        if found is not None:
+            place, what, fix = found
+            message = (
+                f"a name cannot hold {what}: found {describe_value(error.instance)}, character {place}; "
+                f"{fix} (names are printed to terminals, cards and pages)"
+            )
+            return [document.problem(_path(error), message)]
     wanted = _PATTERN_HINTS.get(error.validator_value, f"text matching {error.validator_value}")
     message = f"expected {wanted}, found {describe_value(error.instance)}"
     return [document.problem(_path(error), message)]

@@ -25,6 +25,7 @@ import yaml
 
 from stargazer_rules.rulesets import boundedyaml
 from stargazer_rules.errors import Problem
+from stargazer_rules.rulesets.printable import printable
 
 #: A place inside a document: mapping keys and list indices from the root.
 DocPath = tuple[Any, ...]
@@ -109,7 +110,7 @@ def format_path(path: DocPath) -> str:
             text += f"[{part}]"
         else:
             text += f".{part}" if text else str(part)
-    return text
+    return printable(text)  # a key is the designer's text, printed with the problem
 
 
 def load_yaml(path: Path, display: str | None = None) -> YamlDocument:
