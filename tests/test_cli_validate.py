@@ -57,7 +57,7 @@ def test_validate_prints_every_problem_and_exits_1(tmp_path, capsys, monkeypatch
     assert captured.out.splitlines() == [
         "draft8/rules.yaml:19:27: player_counts[1].planets: 4 players deal 15 planets, but "
         "planets.yaml has only 14 planet cards",
-        "draft8/crew.yaml:33:17: crew[3].skill[0].effect: unknown effect 'gain_vpp' "
+        "draft8/crew.yaml:35:17: crew[3].skill[0].effect: unknown effect 'gain_vpp' "
         "(did you mean 'gain_vp'?)",
     ]
     assert captured.err == "draft8: 2 problems\n"

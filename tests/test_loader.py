@@ -196,7 +196,7 @@ def test_fingerprint_ignores_comments_whitespace_and_layout(tmp_path):
     folder = copy_ruleset(tmp_path)
     replace(folder, "rules.yaml", "cubes_per_player: 12          # R13", "cubes_per_player:    12")
     replace(folder, "rules.yaml", "# Stargazer draft 7", "#   a different comment\n\n\n#")
-    replace(folder, "crew.yaml", "    survey_count: 2           # R19", "    survey_count: 2")
+    replace(folder, "crew.yaml", "    survey_count: 2           # R19: the draft prints no survey count for him either", "    survey_count: 2")
     replace(
         folder,
         "planets.yaml",
@@ -606,7 +606,7 @@ def test_duplicate_colour_and_crew_ids(tmp_path):
     replace(folder, "crew.yaml", "  - id: pilot", "  - id: engineer")
     assert [p.message for p in problems_of(folder)] == [
         "duplicate colour id 'black'; colours[4] at line 14 already has it",
-        "duplicate crew id 'engineer'; crew[4] at line 39 already has it",
+        "duplicate crew id 'engineer'; crew[4] at line 41 already has it",
     ]
 
 
