@@ -76,7 +76,7 @@ def test_rules_marks_placeholders_with_a_footnote(capsys):
     _, out, _ = run(capsys, "rules", "draft7")
     assert "  lava-1*  " in out
     assert "  navigator*  " in out
-    assert "  armstrong  " in out  # Armstrong is from the draft, not a placeholder (R19)
+    assert "  armstrong*  " in out  # R19 sets his survey count; the draft prints none
     assert "* placeholder (R20): a reconstructed value, for the designer to overwrite." in out
     _, out, _ = run(capsys, "rules", "draft7", "--lang", "ja")
     assert "  dark*  " in out

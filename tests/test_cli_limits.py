@@ -13,9 +13,10 @@ from pathlib import Path
 
 import pytest
 from processes import children, left_running
+from ruleset_edits import copy_ruleset, read, replace
 
 from stargazer_rules import Game, load_ruleset, records
-from stargazer_rules.frontends.cli import main
+from stargazer_rules.frontends.cli import build_parser, main
 from stargazer_rules.errors import RecordError
 from stargazer_rules.simulation import estimate, runner
 
@@ -51,8 +52,9 @@ def test_a_record_with_its_last_moves_cut_off_is_refused(game, finished):
     cut = {**finished, "actions": finished["actions"][:-5]}
     with pytest.raises(RecordError, match=rf"^the record has {finished['moves']} moves but lists {finished['moves'] - 5}: its last 5 are missing"):
         records.record_from_json(cut, game)
-    # With moves dropped too, the finished flag still catches it, at the end of the replay.
+    # In a version-1 record without moves, the finished flag still catches it, at the end of the replay.
     cut.pop("moves")
+    cut["format"] = "stargazer-record/1"
     with pytest.raises(RecordError, match=r"^the record says its game ended, but after its \d+ moves the game goes on"):
         records.final_state(game, records.record_from_json(cut, game))
 
@@ -77,6 +79,42 @@ def test_replay_refuses_a_cut_record_and_replays_it_with_unfinished(tmp_path, ca
     captured = capsys.readouterr()
     moves = finished["moves"]
     assert captured.err == f"stargazer replay: {path} lists {moves - 5} of its {moves} moves (5 missing): replayed as an unfinished game\n"
+
+
+def test_replay_refuses_a_record_longer_than_the_round_limit_allows_unread(tmp_path, capsys, monkeypatch, game, finished):
+    """Reproduction 7: a record of many games' moves is one line and exit 1, before any action is
+    checked or replayed (a 1,000,000-move one: benchmarks/record_refusal.py)."""
+    path = tmp_path / "long.json"
+    moves = game.most_moves + 1
+    path.write_text(json.dumps({**finished, "actions": (finished["actions"] * moves)[:moves], "moves": moves}), encoding="utf-8")
+    read = []
+    monkeypatch.setattr(records.jsonio, "action_from_json", lambda *args, **kwargs: read.append(args))
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"stargazer replay: {path}: $.actions: the record lists {moves:,} moves, but a game of ruleset draft7 has "
+        f"at most {game.most_moves:,} (30 rounds, its round limit): it is not a game of these rules\n"
+    )
+    assert read == []
+
+
+def test_replay_of_a_version_1_record_without_moves_says_what_it_cannot_check(tmp_path, capsys, finished):
+    """Reproduction 7: the cut record without moves/finished is refused as format 2; written as
+    format 1 it replays (exit 0), with a line saying that a cut end cannot be told."""
+    cut = {key: value for key, value in finished.items() if key not in ("moves", "finished")}
+    cut["actions"] = cut["actions"][:-5]
+    path = tmp_path / "cut.json"
+    path.write_text(json.dumps(cut), encoding="utf-8")
+    assert main(["replay", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"stargazer replay: {path}: 2 problems in the game record: $: 'finished' is a required property "
+        "$: 'moves' is a required property\n"
+    )
+    path.write_text(json.dumps({**cut, "format": "stargazer-record/1"}), encoding="utf-8")
+    assert main(["replay", str(path)]) == 0
+    assert capsys.readouterr().err == (
+        f"stargazer replay: {path} is a stargazer-record/1 record without 'moves' or 'finished': whether moves "
+        "were cut off its end and whether its game had ended cannot be checked, so it is replayed as the game it lists\n"
+    )
 
 
 def test_out_naming_a_file_is_one_line_and_exit_2(tmp_path, capsys):
@@ -122,13 +160,16 @@ def test_scheduler_without_the_dask_extra_is_one_line(tmp_path, capsys, monkeypa
     )
 
 
-def _start_simulation(tmp_path: Path) -> tuple[subprocess.Popen, Path, Path]:
+def _start_simulation(tmp_path: Path, new_session: bool = False) -> tuple[subprocess.Popen, Path, Path]:
     """A long simulate run on two workers, once it has written a few games; its stderr goes to a
-    file (a pipe would stay open as long as any orphaned worker holds it)."""
+    file (a pipe would stay open as long as any orphaned worker holds it). ``new_session`` makes
+    it lead its own process group, as a command started at a terminal does."""
     games = tmp_path / "run" / "games.jsonl"
     err = tmp_path / "stderr.txt"
     with err.open("w") as stream:
-        process = subprocess.Popen([*SIMULATE, "--out", str(tmp_path / "run")], stdout=subprocess.DEVNULL, stderr=stream)
+        process = subprocess.Popen(
+            [*SIMULATE, "--out", str(tmp_path / "run")], stdout=subprocess.DEVNULL, stderr=stream, start_new_session=new_session
+        )
     deadline = time.monotonic() + 60
     # Past the short calibration run a long run starts with (simulation/estimate.py), so that
     # the workers found are those of the run proper.
@@ -208,3 +249,119 @@ def test_an_absurd_bot_budget_is_one_line_with_a_suggestion(tmp_path, capsys, mo
         "(try mcts:400, the default: under a second a decision)\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+# -- plans bounded ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (
+            ["simulate", "--games", "1000000000000"],
+            "argument --games: 1,000,000,000,000 games is more than a run may play (100,000): give at most 100000, "
+            "or split the work into runs with other --seed values",
+        ),
+        (
+            ["compare", "draft7", "base", "--until-decided", "--max-games", "100001"],
+            "argument --max-games: 100,001 games is more than a run may play (100,000): give at most 100000, "
+            "or split the work into runs with other --seed values",
+        ),
+        (
+            ["simulate", "--workers", "10000"],
+            f"argument --workers: 10,000 workers is more than a run starts (64): give at most 64; the default, "
+            f"one per core, is {os.cpu_count() or 1} here",
+        ),
+    ],
+)
+def test_games_and_workers_past_their_caps_are_usage_errors(capsys, argv, message):
+    """Reproduction 8: --games 10^12 and --workers 10000 are refused while the options are read,
+    naming the cap (runner.MAX_GAMES, runner.MAX_WORKERS), before anything is planned or started."""
+    assert (runner.MAX_GAMES, runner.MAX_WORKERS) == (100_000, 64)
+    with pytest.raises(SystemExit) as caught:
+        build_parser().parse_args(argv)
+    assert caught.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == f"stargazer {argv[0]}: error: {message}"
+
+
+def test_a_plan_past_the_cap_is_refused_before_any_entry_is_built(monkeypatch):
+    """runner.plan refuses 10^12 games without building one PlanEntry (counted; the old plan built
+    them one by one, for ever)."""
+    assert len(runner.plan(runner.MAX_GAMES, 4)) == runner.MAX_GAMES
+    built = []
+
+    def entry(*args):
+        built.append(args)
+        if len(built) > 1000:
+            raise AssertionError("plan builds the entries of a plan past the cap")
+        return args
+
+    monkeypatch.setattr(runner, "PlanEntry", entry)
+    with pytest.raises(runner.SimulationError, match=r"^1,000,000,000,000 games is more than a run may play \(100,000\)"):
+        runner.plan(10**12, 4)
+    assert built == []
+
+
+def test_run_simulation_refuses_more_workers_than_the_cap_before_starting_any(tmp_path, monkeypatch):
+    """The library call has the same cap as the option: no process pool is made for 10,000 workers."""
+    pools = []
+    monkeypatch.setattr(runner.concurrent.futures, "ProcessPoolExecutor", lambda *args, **kwargs: pools.append(kwargs))
+    with pytest.raises(runner.SimulationError, match=r"^--workers must be from 1 to 64, not 10000$"):
+        runner.run_simulation(load_ruleset("draft7"), tmp_path, players=3, games=6, lineup=["random"] * 3, workers=10000)
+    assert pools == []
+
+
+def test_eight_players_on_sixteen_planets_play_their_games(tmp_path, capsys):
+    """Reproduction 8: a ruleset dealing 16 Planets to 8 players plays 8 greedy games, each ended
+    within the moves its round limit allows, and the run's line says how many it played."""
+    folder = copy_ruleset(tmp_path, "draft7", "eight")
+    replace(folder, "rules.yaml", "name: draft7", "name: eight")
+    replace(folder, "rules.yaml", "title:\n  ja: スターゲイザー 草案７\n  en: Stargazer draft 7", "title:\n  ja: 八人\n  en: Eight")
+    replace(
+        folder,
+        "rules.yaml",
+        "  - {players: 4, planets: 7, crew: 5, full_planets_to_end: 4}\n",
+        "  - {players: 4, planets: 7, crew: 5, full_planets_to_end: 4}\n  - {players: 8, planets: 16, crew: 9, full_planets_to_end: 8}\n",
+    )
+    more = "".join(
+        f"  - id: extra-{n}\n    name: {{ja: 追加{n}, en: Extra {n}}}\n    colour: white\n    track: [1, 3, 0, 5, 7, 0]\n    placeholder: true\n"
+        for n in (1, 2)
+    )
+    (folder / "planets.yaml").write_text(read(folder, "planets.yaml") + more, encoding="utf-8")
+    out = tmp_path / "run"
+    argv = ["simulate", "--rules", str(folder), "--players", "8", "--games", "8", "--bots", "greedy", "--workers", "1", "--out", str(out), "--no-cache"]
+    assert main(argv) == 0
+    assert "eight: played 8 games in " in capsys.readouterr().err
+    games = runner.read_games(out / runner.GAMES_FILE)
+    most = Game(load_ruleset(folder)).most_moves
+    assert [len(game["setup"]["planets"]) for game in games] == [16] * 8
+    assert all(game["decisions"] <= most for game in games)
+
+
+def test_ctrl_c_anywhere_is_one_line_and_exit_130(capsys, monkeypatch):
+    """Ctrl-C while a command loads its ruleset (here validate and rules) is one line, exit 130."""
+    from stargazer_rules.frontends import cli
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "load_ruleset", interrupted)
+    for command in ("validate", "rules"):
+        try:
+            status = main([command, "draft7"])
+        except KeyboardInterrupt:
+            pytest.fail(f"Ctrl-C escaped stargazer {command} as a traceback")
+        assert (status, capsys.readouterr().err) == (130, f"stargazer {command}: interrupted\n")
+
+
+def test_ctrl_c_at_the_terminal_stops_simulate_with_one_line_and_no_worker_traceback(tmp_path):
+    """Ctrl-C at a terminal signals the whole process group: the workers stay quiet, and the run
+    ends with exit 130 and its one line (no worker's KeyboardInterrupt traceback)."""
+    process, games, err = _start_simulation(tmp_path, new_session=True)
+    workers = children(process.pid)
+    os.killpg(process.pid, signal.SIGINT)
+    assert process.wait(timeout=60) == 130
+    text = err.read_text()
+    assert "Traceback" not in text and "KeyboardInterrupt" not in text
+    assert text.splitlines()[-1] == f"stargazer simulate: interrupted; the games played so far are in {games}: add --resume to finish the run"
+    assert left_running(workers, seconds=10) == []

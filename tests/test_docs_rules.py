@@ -347,7 +347,16 @@ def test_r20_reconstruction_table_matches_the_draft7_crew():
     for row, card in zip(rows, reconstructed):
         assert (row["survey_count"], row["effects"]) == (card.survey_count, _effect_names(card.skill)), card.id
         assert card.placeholder, f"{card.id} is reconstructed (R20): mark it placeholder: true"
-    assert not ruleset.crew_card("armstrong").placeholder  # R19: the draft describes him
+    # R19: the draft describes his skill, but his survey count is the ruling's, so he is marked too.
+    assert ruleset.crew_card("armstrong").placeholder
+
+
+def test_r19_armstrongs_survey_count_is_marked_as_a_placeholder_in_every_bundled_ruleset():
+    """R19, not the draft, gives Captain Armstrong's survey count 2: draft 7 and base mark his
+    card placeholder, as every other value that is not the designer's is marked (R20)."""
+    for name in ("draft7", "base"):
+        armstrong = load_ruleset(name).crew_card("armstrong")
+        assert (armstrong.survey_count, armstrong.placeholder) == (2, True), name
 
 
 def test_r20_draft7_uses_every_skill_kind_the_draft_implies():

@@ -125,6 +125,20 @@ def test_allow_repeat_planet__lets_the_survey_stay_on_a_planet():
     assert s.player == 1
 
 
+def test_cube_by_cube_survey_that_can_place_nothing_asks_for_survey_stop_only():
+    """R7: with no cube placeable from the start (a survey count of 0 here), a cube-by-cube survey
+    asks for survey_stop as the only choice; once cubes are placed, it ends by itself."""
+    s = with_crew(crew("e", 0, [effect("allow_repeat_planet")]))
+    s.pick("e")
+    assert s.legal == (action(A.SURVEY_STOP),)
+    events = s.stop()
+    assert of(events, "survey_done") == [{"player": 0, "cubes": 0}]
+    s = with_crew(crew("e", 1, [effect("allow_repeat_planet")]))
+    s.pick("e")
+    events = s.step("a")
+    assert of(events, "survey_done") == [{"player": 0, "cubes": 1}] and s.player == 1
+
+
 def test_allow_repeat_planet__survey_may_stop_early():
     """allow_repeat_planet: "up to" still holds (R7), so the survey may stop after any cube."""
     s = with_crew(crew("e", 3, [effect("allow_repeat_planet")]))

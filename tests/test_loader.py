@@ -196,7 +196,7 @@ def test_fingerprint_ignores_comments_whitespace_and_layout(tmp_path):
     folder = copy_ruleset(tmp_path)
     replace(folder, "rules.yaml", "cubes_per_player: 12          # R13", "cubes_per_player:    12")
     replace(folder, "rules.yaml", "# Stargazer draft 7", "#   a different comment\n\n\n#")
-    replace(folder, "crew.yaml", "    survey_count: 2           # R19", "    survey_count: 2")
+    replace(folder, "crew.yaml", "    survey_count: 2           # R19: the draft prints no survey count for him either", "    survey_count: 2")
     replace(
         folder,
         "planets.yaml",
@@ -354,6 +354,89 @@ def test_wrong_type_says_what_was_expected_and_found(tmp_path):
         "crew[1].survey_count",
         "expected an integer, found 'three' (a string)",
     )
+
+
+def test_an_integer_with_a_leading_zero_is_refused_asking_for_one_reading(tmp_path):
+    """YAML 1.1 reads track: [010, 3] as octal 8, YAML 1.2 as 10: the file is refused at the
+    value, asking for 10 or 8, instead of scoring square 1 as 8 VP (R1)."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", "track: [010, 3, 0, 5, 7, 0]")
+    assert only_problem(folder) == Problem(
+        str(folder / "planets.yaml"),
+        line,
+        13,
+        "planets[0].track[0]",
+        "010 has a leading zero: YAML 1.1 reads it as octal 8, YAML 1.2 as 10; write 10 or 8",
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        ("0x1", "expected an integer, found '0x1' (a string): YAML 1.1 reads it as the integer 1, YAML 1.2 (how this file is read) as text; write 1"),
+        ("1_0", "expected an integer, found '1_0' (a string): YAML 1.1 reads it as the integer 10, YAML 1.2 (how this file is read) as text; write 10"),
+        ("3.0", "expected an integer, found 3.0 (a number); write 3"),
+        ("1e1", "expected an integer, found 10.0 (a number); write 10"),
+    ],
+)
+def test_hex_and_float_vp_are_refused_where_an_integer_is_wanted(tmp_path, written, message):
+    """A VP value (R1) written 0x1, 1_0, 3.0 or 1e1 is not an integer count in YAML 1.2 and JSON
+    Schema terms: refused at its place, saying what to write, never read as 1, 10 or 3."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", f"track: [1, {written}, 0, 5, 7, 0]")
+    assert only_problem(folder) == Problem(str(folder / "planets.yaml"), line, 16, "planets[0].track[1]", message)
+
+
+def test_yaml_1_2_numbers_read_as_before_where_both_readings_agree(tmp_path):
+    """Decimal integers, a signed delta and 0 read as they always did: the bundled data is the same."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", "track: [+1, 3, 0, 5, 7, 0]")
+    assert load_ruleset(folder).planets[0].track == (1, 3, 0, 5, 7, 0)
+
+
+@pytest.mark.parametrize(
+    ("written", "message"),
+    [
+        (
+            r'"Nav\u001b[2Jigator"',
+            "a name cannot hold U+001B, a control character: found 'Nav\\x1b[2Jigator' (a string), character 4; "
+            "delete it (names are printed to terminals, cards and pages)",
+        ),
+        (
+            r'"Nav\aig\bator"',
+            "a name cannot hold U+0007, a control character: found 'Nav\\x07ig\\x08ator' (a string), character 4; "
+            "delete it (names are printed to terminals, cards and pages)",
+        ),
+        (
+            r'"Nav\u202Eigator"',
+            "a name cannot hold U+202E (right-to-left override), a direction control that reorders the text around "
+            "it: found 'Nav\\u202eigator' (a string), character 4; delete it (names are printed to terminals, cards "
+            "and pages)",
+        ),
+        (
+            r'"Rocket \ud83d\ude80"',
+            "a name cannot hold U+D83D, half of a character written as two escapes: found 'Rocket \\ud83d\\ude80' "
+            "(a string), character 8; write the character itself, or the one escape \\U0001F680 (names are printed "
+            "to terminals, cards and pages)",
+        ),
+    ],
+)
+def test_a_name_with_a_control_character_an_override_or_half_a_character_is_refused(tmp_path, written, message):
+    """Names are printed: an escape that clears the screen, a bell, a backspace, a right-to-left
+    override or a lone surrogate (which no printer can encode) is refused at the name."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "en: Navigator}", f"en: {written}}}")
+    assert only_problem(folder) == Problem(str(folder / "crew.yaml"), line, 25, "crew[1].name.en", message)
+
+
+def test_every_name_schema_refuses_the_same_characters():
+    """The crew, planet and rules schemas hold one name definition, with printable.NAME_PATTERN."""
+    from stargazer_rules.rulesets.printable import NAME_PATTERN
+    from stargazer_rules.rulesets.schemas import crew_schema, load_schema
+
+    for schema in (crew_schema(), load_schema("planets"), load_schema("rules")):
+        name = schema["$defs"]["name"]["properties"]
+        assert (name["ja"]["pattern"], name["en"]["pattern"]) == (NAME_PATTERN, NAME_PATTERN)
 
 
 def test_unknown_key_is_reported_at_the_key_with_a_suggestion(tmp_path):
@@ -523,7 +606,7 @@ def test_duplicate_colour_and_crew_ids(tmp_path):
     replace(folder, "crew.yaml", "  - id: pilot", "  - id: engineer")
     assert [p.message for p in problems_of(folder)] == [
         "duplicate colour id 'black'; colours[4] at line 14 already has it",
-        "duplicate crew id 'engineer'; crew[4] at line 39 already has it",
+        "duplicate crew id 'engineer'; crew[4] at line 41 already has it",
     ]
 
 

@@ -596,10 +596,12 @@ def test_actions_events_and_score_sheets_round_trip_through_json(source: str, da
 @fewer_examples
 @given(data=st.data())
 def test_a_game_record_replays_to_the_same_states(source: str, data: st.DataObject) -> None:
-    """A record (explicit setup + action JSON), through JSON text, replays every state of the game."""
+    """A record (explicit setup + action JSON), through JSON text, replays every state of the
+    game; no game is longer than Game.most_moves, the bound a record is refused past."""
     playout = draw_playout(data, source)
     game = playout.game
     trajectory = play(playout)
+    assert len(trajectory.actions) <= game.most_moves
     setup = game.deal(playout.players, playout.deal_seed)
     record = records.record_game(game, setup, trajectory.actions, seed=playout.deal_seed)
     document = records.record_to_json(record)

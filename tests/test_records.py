@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import attrs
 import pytest
 
 from stargazer_rules.engine.game import Setup
@@ -13,12 +14,14 @@ from stargazer_rules.formats import jsonio
 from stargazer_rules.formats.records import (
     GameRecord,
     final_state,
+    record_from_actions,
     record_from_json,
     record_game,
     record_to_json,
     replay,
     replay_events,
     replay_states,
+    unchecked,
 )
 from playouts import CONFIGS, SEEDS, game, playout, playouts
 
@@ -39,8 +42,9 @@ def recorded(ruleset: str, players: int, seed: int) -> GameRecord:
 
 
 def hand_made(actions: list[dict]) -> GameRecord:
+    """A record of ``SETUP`` with these actions, saying its game goes on."""
     the_game = game("draft7")
-    return GameRecord("draft7", the_game.ruleset.fingerprint, SETUP, tuple(actions))
+    return GameRecord("draft7", the_game.ruleset.fingerprint, SETUP, tuple(actions), finished=False)
 
 
 def survey_options() -> tuple:
@@ -91,7 +95,7 @@ def test_record_carries_setup_seed_and_metadata() -> None:
     """The record names the ruleset, keeps the explicit deal, the seed and the metadata."""
     record = recorded("draft7", 3, 1)
     data = record_to_json(record)
-    assert data["format"] == "stargazer-record/1"
+    assert data["format"] == "stargazer-record/2"
     assert data["ruleset"] == {"name": "draft7", "fingerprint": game("draft7").ruleset.fingerprint}
     assert data["setup"] == jsonio.setup_to_json(playout("draft7", 3, 1).setup)
     assert data["seed"] == 1
@@ -202,7 +206,7 @@ def test_record_game_refuses_an_illegal_action_too() -> None:
 def test_malformed_record_documents_are_refused() -> None:
     """Schema problems of a record are listed with their paths."""
     data = record_to_json(recorded("draft7", 3, 0))
-    data["format"] = "stargazer-record/2"
+    data["format"] = "stargazer-record/3"
     data["setup"]["players"] = "three"
     del data["metadata"]
     data["actions"][0] = {"type": "pick_crew"}
@@ -210,7 +214,7 @@ def test_malformed_record_documents_are_refused() -> None:
         "4 problems in the game record:\n"
         "  $: 'metadata' is a required property\n"
         "  $.actions[0]: 'crew' is a required property\n"
-        "  $.format: 'stargazer-record/1' was expected\n"
+        "  $.format: 'stargazer-record/3' is not one of ['stargazer-record/2', 'stargazer-record/1']\n"
         "  $.setup.players: 'three' is not of type 'integer'"
     )
 
@@ -238,3 +242,118 @@ def test_every_playout_is_recorded_and_replayed() -> None:
                 json.loads(json.dumps(record_to_json(recorded(ruleset, players, played.seed))))
             )
             assert final_state(game(ruleset), record) == played.states[-1]
+
+
+# -- a record's length and its end (format version 2) --------------------------------------
+
+
+class Counted:
+    """Counts the calls of a function it wraps (the work a refusal did before refusing)."""
+
+    def __init__(self, function) -> None:
+        self.function = function
+        self.calls = 0
+
+    def __call__(self, *args, **kwargs):
+        self.calls += 1
+        return self.function(*args, **kwargs)
+
+
+@pytest.fixture
+def work(monkeypatch) -> dict[str, Counted]:
+    """The schema checks and actions read of records, counted."""
+    counted = {"validate": Counted(jsonio.validate), "action_from_json": Counted(jsonio.action_from_json)}
+    for name, wrapper in counted.items():
+        monkeypatch.setattr(jsonio, name, wrapper)
+    return counted
+
+
+def test_most_moves_follows_from_the_round_limit_and_bounds_every_playout() -> None:
+    """The round limit bounds a game: 30 rounds of 4 turns, each a pick, a survey of at most a
+    hand and a stop (R7, R8) and the longest skill's decisions; no playout comes near it."""
+    for name in ("draft7", "base"):
+        the_game = game(name)
+        rules = the_game.ruleset
+        assert the_game.most_moves % (rules.max_rounds * 4) == 0
+        assert the_game.most_moves > rules.max_rounds * 4 * (1 + rules.cubes_per_player + 1)
+    assert (game("draft7").most_moves, game("base").most_moves) == (1920, 1800)
+    for ruleset, players in CONFIGS:
+        for played in playouts(ruleset, players):
+            assert len(played.actions) <= game(ruleset).most_moves
+
+
+def test_record_longer_than_its_ruleset_allows_is_refused_before_any_move_is_read(work) -> None:
+    """One move past Game.most_moves: refused with no schema check and no action read or
+    replayed, by record_from_json and by a replay of a GameRecord alike."""
+    the_game = game("draft7")
+    data = record_to_json(recorded("draft7", 3, 0))
+    too_many = the_game.most_moves + 1
+    data["actions"] = (data["actions"] * too_many)[:too_many]
+    data["moves"] = too_many
+    expected = (
+        "$.actions: the record lists 1,921 moves, but a game of ruleset draft7 has at most "
+        "1,920 (30 rounds, its round limit): it is not a game of these rules"
+    )
+    assert refusal(record_from_json, data, the_game) == expected
+    long_record = attrs.evolve(recorded("draft7", 3, 0), actions=tuple(data["actions"]))
+    assert refusal(replay, the_game, long_record) == expected
+    assert (work["validate"].calls, work["action_from_json"].calls) == (0, 0)
+
+
+def test_record_longer_than_any_record_may_be_is_refused_unread_without_a_game(work) -> None:
+    """Without a game, the record schema's bound (100,000 moves) is checked before the schema."""
+    data = record_to_json(recorded("draft7", 3, 0))
+    data["actions"] = data["actions"][:1] * 100_001
+    assert refusal(record_from_json, data) == (
+        "$.actions: the record lists 100,001 moves, more than any record may (100,000)"
+    )
+    assert work["validate"].calls == 0
+
+
+def test_record_without_moves_and_finished_and_cut_short_is_refused() -> None:
+    """Format 2 requires both: a record with them deleted and its last 5 moves cut is refused
+    by the schema instead of replaying as a shorter game."""
+    data = record_to_json(recorded("draft7", 3, 0))
+    del data["moves"], data["finished"]
+    data["actions"] = data["actions"][:-5]
+    assert refusal(record_from_json, data, game("draft7")) == (
+        "2 problems in the game record:\n"
+        "  $: 'finished' is a required property\n"
+        "  $: 'moves' is a required property"
+    )
+
+
+def test_version_1_record_is_read_saying_what_cannot_be_checked() -> None:
+    """A stargazer-record/1 document may leave out moves and finished: it is read as the game it
+    lists, and unchecked() says what could not be checked; a version-2 one has nothing unchecked."""
+    data = record_to_json(recorded("draft7", 3, 0))
+    assert unchecked(data) is None
+    old = {key: value for key, value in data.items() if key not in ("moves", "finished")}
+    old["format"] = "stargazer-record/1"
+    old["actions"] = old["actions"][:-5]
+    record = record_from_json(old, game("draft7"))
+    assert record.finished is None and len(replay(game("draft7"), record)) == len(old["actions"]) + 1
+    assert unchecked(old) == (
+        "a stargazer-record/1 record without 'moves' or 'finished': whether moves were cut off "
+        "its end and whether its game had ended cannot be checked, so it is replayed as the "
+        "game it lists"
+    )
+    assert unchecked({**old, "moves": len(old["actions"])}) == (
+        "a stargazer-record/1 record without 'finished': whether its game had ended cannot be "
+        "checked, so it is replayed as the game it lists"
+    )
+
+
+def test_a_record_that_does_not_know_its_end_is_not_written() -> None:
+    """record_to_json writes format 2, which says whether the game ended: it refuses finished=None."""
+    with pytest.raises(ValueError, match=r"^a record document says whether its game ended"):
+        record_to_json(attrs.evolve(hand_made([]), finished=None))
+
+
+def test_record_from_actions_checks_each_action_and_knows_the_end() -> None:
+    """record_from_actions replays action JSON: finished comes from the replay."""
+    played = playout("draft7", 3, 1)
+    whole = record_to_json(recorded("draft7", 3, 1))["actions"]
+    built = record_from_actions(game("draft7"), played.setup, whole, seed=1, metadata={"event": "test"})
+    assert built == recorded("draft7", 3, 1)
+    assert record_from_actions(game("draft7"), played.setup, whole[:3]).finished is False

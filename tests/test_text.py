@@ -597,3 +597,30 @@ def test_free_cubes_and_cube_by_cube_surveys_are_described():
 def test_labels_fill_their_cases():
     assert label("score_bonus_cell", "en", vp=0, colours="") == "0"
     assert label("score_bonus_cell", "en", vp=6, colours="red 3 + blue 3") == "6 (red 3 + blue 3)"
+
+
+def test_every_terminal_printer_escapes_a_name_that_would_drive_the_terminal():
+    """A name holding ESC [2J (clear the screen) and U+202E reached the printers by a ruleset
+    built in Python, not the loader: `stargazer rules`, the play screen and the event log show
+    its escapes, and the terminal receives neither character."""
+    import attrs
+
+    from stargazer_rules.engine.game import Game
+    from stargazer_rules.formats.records import GameRecord
+    from stargazer_rules.frontends.terminal import record_seats, screen_lines
+    from stargazer_rules.rulesets.loader import load_ruleset
+    from stargazer_rules.rulesets.model import Name
+    from stargazer_rules.text.reports import ruleset_report
+
+    ruleset = load_ruleset("draft7")
+    named = Name("航法士\x1b[2J", "Nav\x1b[2J\u202eigator")
+    crew = tuple(attrs.evolve(card, name=named) if card.id == "navigator" else card for card in ruleset.crew)
+    game = Game(attrs.evolve(ruleset, crew=crew, title=Name("草案\a", "Draft\b 7")))
+    state = game.new_state(players=3, seed=0)
+    printed = [ruleset_report(game.ruleset, lang) for lang in ("en", "ja")]
+    record = GameRecord("draft7", ruleset.fingerprint, game.deal(3, seed=0), (), metadata={"seats": ["human", "greedy\x1b[2J", "random"]})
+    printed.append(" ".join(spec or "" for spec in record_seats(record)))
+    printed += screen_lines(game, state, "en", ("P1", "P2", "P3"))
+    text = "\n".join(printed)
+    assert "Nav\\u001b[2J\\u202eigator" in text and "Draft\\u0008 7" in text and "greedy\\u001b[2J" in text
+    assert not any(char in text for char in "\x1b\u202e\a\b")

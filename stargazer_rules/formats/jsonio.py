@@ -40,6 +40,7 @@ from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.engine.scoring import PlanetResult, ScoreSheet, SeatScore, Standing
 from stargazer_rules.engine.table import NO_WORKER, Pending, State
 from stargazer_rules.errors import RecordError, SetupError
+from stargazer_rules.rulesets import validation
 from stargazer_rules.rulesets.resources import schemas_dir
 
 if TYPE_CHECKING:
@@ -178,16 +179,9 @@ def _narrowed_validator(game: Game) -> Any:
     return StrictValidator(narrowed, registry=schema_registry(narrowed))
 
 
-def _is_integer(checker: Any, instance: Any) -> bool:
-    return isinstance(instance, int) and not isinstance(instance, bool)
-
-
-#: JSON Schema counts 1.0 (and, in Python, true) as an integer; a count or an index in our
-#: documents must be written 1. The server checks request bodies with the same validator.
-StrictValidator = jsonschema.validators.extend(
-    jsonschema.Draft202012Validator,
-    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
-)
+#: JSON Schema's integer without 1.0 and true (``rulesets.validation.StrictValidator``): the
+#: server checks request bodies with it too.
+StrictValidator = validation.StrictValidator
 
 
 @functools.cache

@@ -6,10 +6,13 @@ dealt from when there was one, and every decision as action JSON (cards by id, s
 reads without the engine's positions). Its JSON form is checked by ``schemas/record.schema.json``.
 
 A record is refused under another ruleset, and an illegal action stops a replay with
-``RecordError`` naming the action's index. A record also says how many moves it has and whether
-its game ended (``moves``, ``finished``), so that one whose last moves were cut off is refused
+``RecordError`` naming the action's index. A record listing more moves than a game of its
+ruleset can have (``Game.most_moves``, from the round limit) is refused before any of them is
+read. A record says how many moves it has and whether its game ended (``moves``, ``finished``,
+required since ``stargazer-record/2``), so that one whose last moves were cut off is refused
 instead of replaying as a shorter game; ``record_from_json(..., unfinished=True)`` reads such a
-record as the unfinished game it now is.
+record as the unfinished game it now is. A ``stargazer-record/1`` document may leave both out:
+it is still read, and ``unchecked`` says what cannot be checked of it.
 """
 
 from __future__ import annotations
@@ -33,16 +36,21 @@ __all__ = [
     "GameRecord",
     "final_state",
     "missing_moves",
+    "record_from_actions",
     "record_from_json",
     "record_game",
     "record_to_json",
     "replay",
     "replay_events",
     "replay_states",
+    "unchecked",
 ]
 
-#: The ``format`` of a record document: its kind and version.
-RECORD_FORMAT = "stargazer-record/1"
+#: The ``format`` of a record document: its kind and version. Records are written in it.
+RECORD_FORMAT = "stargazer-record/2"
+
+#: The first version, still read: ``moves`` and ``finished`` were optional.
+RECORD_FORMAT_1 = "stargazer-record/1"
 
 #: How many legal actions the message of an illegal one lists.
 _SHOWN_LEGAL = 8
@@ -56,8 +64,9 @@ class GameRecord:
     deal and ``seed`` the seed it was dealt from (None for a deal made by hand; informational,
     the replay uses ``setup``). ``actions`` are the decisions in order, as action JSON;
     ``metadata`` is free-form JSON (player names, date, ...). ``finished`` says whether the game
-    had ended after the last action (None when the record does not say: older records); a
-    replay checks it. Records compare by value; holding dicts, they are not hashable.
+    had ended after the last action (None when the record does not say: a
+    ``stargazer-record/1`` document without it); a replay checks it. Records compare by value;
+    holding dicts, they are not hashable.
     """
 
     ruleset: str
@@ -93,20 +102,42 @@ def record_game(
     )
 
 
+def record_from_actions(
+    game: Game,
+    setup: Setup,
+    actions: Iterable[Mapping[str, Any]],
+    seed: int | None = None,
+    metadata: Mapping[str, Any] | None = None,
+) -> GameRecord:
+    """The record of ``actions`` (action JSON) played from ``setup``, each checked by replaying
+    it, with ``finished`` from the replay; ``RecordError`` at the first that is not legal."""
+    record = GameRecord(
+        game.ruleset.name, game.ruleset.fingerprint, setup, tuple(actions), seed, dict(metadata or {})
+    )
+    return attrs.evolve(record, finished=game.is_over(final_state(game, record)))
+
+
 def record_to_json(record: GameRecord) -> dict[str, Any]:
-    """``record`` as a JSON document (``schemas/record.schema.json``); ``moves`` and
-    ``finished`` are written when the record knows whether its game ended."""
+    """``record`` as a JSON document (``schemas/record.schema.json``, ``RECORD_FORMAT``).
+
+    ``ValueError`` for a record that does not know whether its game ended (``finished`` None,
+    read from an older document or made by hand): the document says it, so replay the record
+    and set it (``record_from_actions`` does both)."""
+    if record.finished is None:
+        raise ValueError(
+            "a record document says whether its game ended: set the record's finished "
+            "(records.record_from_actions replays the actions and sets it)"
+        )
     document = {
         "format": RECORD_FORMAT,
         "ruleset": {"name": record.ruleset, "fingerprint": record.fingerprint},
         "setup": jsonio.setup_to_json(record.setup),
         "seed": record.seed,
         "actions": [dict(act) for act in record.actions],
+        "moves": len(record.actions),
+        "finished": record.finished,
         "metadata": dict(record.metadata),
     }
-    if record.finished is not None:
-        document["moves"] = len(record.actions)
-        document["finished"] = record.finished
     return document
 
 
@@ -114,11 +145,16 @@ def record_from_json(data: Any, game: Game | None = None, *, unfinished: bool = 
     """The record a JSON document describes; ``RecordError`` when malformed.
 
     With ``game``, the record is also refused unless it was made with the game's ruleset
-    (fingerprint) and its setup fits it; its actions are checked when it is replayed. A record
-    that lists fewer actions than its ``moves`` (cut off) is refused, unless ``unfinished``:
-    then it is read as the unfinished game of the actions it has (``missing_moves`` says how
-    many are gone).
+    (fingerprint), lists no more moves than its games can have (``Game.most_moves``) and its
+    setup fits it; its actions are checked when it is replayed. A record that lists fewer
+    actions than its ``moves`` (cut off) is refused, unless ``unfinished``: then it is read as
+    the unfinished game of the actions it has (``missing_moves`` says how many are gone).
+
+    The number of actions is checked before the schema reads any of them, so a record far too
+    long costs the time to count its list, not to check or replay it.
     """
+    if isinstance(data, Mapping) and isinstance(data.get("actions"), list):
+        _check_length(len(data["actions"]), game)
     jsonio.validate("record", data, "game record")
     if game is not None:
         jsonio.check_ruleset(game, data, "record")
@@ -146,6 +182,25 @@ def record_from_json(data: Any, game: Game | None = None, *, unfinished: bool = 
         data["seed"],
         data["metadata"],
         finished,
+    )
+
+
+def unchecked(data: Mapping[str, Any]) -> str | None:
+    """What cannot be checked of a record document that leaves out ``moves`` or ``finished``
+    (allowed in ``stargazer-record/1`` only), as a sentence; None when everything can be."""
+    if data.get("format") != RECORD_FORMAT_1:
+        return None
+    lacking = [key for key in ("moves", "finished") if key not in data]
+    if not lacking:
+        return None
+    consequences = {
+        "moves": "whether moves were cut off its end",
+        "finished": "whether its game had ended",
+    }
+    return (
+        f"a {RECORD_FORMAT_1} record without {' or '.join(repr(key) for key in lacking)}: "
+        f"{' and '.join(consequences[key] for key in lacking)} cannot be checked, so it is "
+        "replayed as the game it lists"
     )
 
 
@@ -183,6 +238,7 @@ def _replay(
     jsonio.check_ruleset(
         game, {"ruleset": {"name": record.ruleset, "fingerprint": record.fingerprint}}, "record"
     )
+    _check_length(len(record.actions), game)
     state = _start(game, record.setup)
     yield state, ()
     last = len(record.actions) - 1
@@ -214,6 +270,23 @@ def _check_finished(game: Game, record: GameRecord, state: State) -> None:
             f"(round {state.round}): moves are missing"
         )
     raise RecordError(f"the record says its game goes on, but it ended with move {moves}")
+
+
+def _check_length(moves: int, game: Game | None) -> None:
+    """Refuse a record listing more moves than a game of ``game``'s ruleset can have, or,
+    without a game, more than the record schema allows any ruleset."""
+    if game is None:
+        most = jsonio.schema("record")["properties"]["actions"]["maxItems"]
+        if moves > most:
+            raise RecordError(f"$.actions: the record lists {moves:,} moves, more than any record may ({most:,})")
+        return
+    if moves > game.most_moves:
+        rules = game.ruleset
+        raise RecordError(
+            f"$.actions: the record lists {moves:,} moves, but a game of ruleset {rules.name} has "
+            f"at most {game.most_moves:,} ({rules.max_rounds} rounds, its round limit): it is "
+            "not a game of these rules"
+        )
 
 
 def _start(game: Game, setup: Setup) -> State:

@@ -70,13 +70,20 @@ DEFAULT_TIME_LIMIT = 10.0
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``stargazer`` command with ``argv`` (default: the process arguments)."""
-    args = build_parser().parse_args(argv)
+    command = ""
     try:
+        args = build_parser().parse_args(argv)
+        command = f" {args.command}"
         return args.run(args)
     except BrokenPipeError:
         # The reader stopped early (``stargazer play-random | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
+    except KeyboardInterrupt:
+        # Ctrl-C wherever it comes (loading, planning, writing): one line and the shell's
+        # status for SIGINT; the commands that can say more (simulate's --resume) do so first.
+        print(f"stargazer{command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
 
 
 class _CommandListFormatter(argparse.HelpFormatter):
@@ -93,7 +100,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="The rules of the board game Stargazer as validated data.",
         formatter_class=_CommandListFormatter,
     )
-    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True)
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, dest="command")
     _add_validate(commands)
     _add_rules(commands)
     _add_new_draft(commands)
@@ -385,7 +392,7 @@ def _add_compare(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--max-games",
-        type=_positive_int,
+        type=_game_count,
         default=None,
         metavar="N",
         help="with --until-decided, the most games per ruleset (default 4 x --games)",
@@ -1009,12 +1016,13 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
     )
     parser.add_argument(
         "--games",
-        type=_positive_int,
+        type=_game_count,
         default=DEFAULT_SIM_GAMES,
         metavar="N",
         help=(
             f"how many games (default {DEFAULT_SIM_GAMES}: seat win rates within about ±2 "
-            "points with 95%% confidence); rounded up to a whole number of rotations"
+            f"points with 95%% confidence, at most {simulation.runner.MAX_GAMES:,}); rounded up "
+            "to a whole number of rotations"
         ),
     )
     parser.add_argument(
@@ -1034,10 +1042,10 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
-        type=_positive_int,
+        type=_worker_count,
         default=None,
         metavar="W",
-        help="worker processes (default: one per core); 1 plays in this process",
+        help=f"worker processes (default: one per core; at most {simulation.runner.MAX_WORKERS}); 1 plays in this process",
     )
     where.add_argument(
         "--scheduler",
@@ -1125,6 +1133,30 @@ def _positive_int(text: str) -> int:
         raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not at least 1")
+    return value
+
+
+def _game_count(text: str) -> int:
+    """A ``--games`` value: 1 to the most games a run plays (``runner.MAX_GAMES``)."""
+    value = _positive_int(text)
+    most = simulation.runner.MAX_GAMES
+    if value > most:
+        raise argparse.ArgumentTypeError(
+            f"{value:,} games is more than a run may play ({most:,}): give at most {most}, "
+            "or split the work into runs with other --seed values"
+        )
+    return value
+
+
+def _worker_count(text: str) -> int:
+    """A ``--workers`` value: 1 to the most worker processes a run starts (``runner.MAX_WORKERS``)."""
+    value = _positive_int(text)
+    most = simulation.runner.MAX_WORKERS
+    if value > most:
+        raise argparse.ArgumentTypeError(
+            f"{value:,} workers is more than a run starts ({most}): give at most {most}; "
+            f"the default, one per core, is {os.cpu_count() or 1} here"
+        )
     return value
 
 

@@ -41,6 +41,7 @@ from stargazer_rules.engine.table import OVER, PICK_CREW, SURVEYING, State
 from stargazer_rules.errors import RecordError, RulesetError
 from stargazer_rules.formats import jsonio, records
 from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.text import reports
 from stargazer_rules.text.messages import (
@@ -674,9 +675,11 @@ def load_record(
     """The game and record of a record file. The ruleset is ``rules`` (a folder or bundled
     name) when given, else the bundled ruleset the record names. ``ReplayError`` with a
     one-line message when the file cannot be read, its ruleset cannot be found or loaded, or
-    the record does not belong to it (another fingerprint), or lists fewer moves than it says
-    it has; with ``unfinished``, such a record is read as an unfinished game, and a line on
-    ``notes`` says how many moves it lacks."""
+    the record does not belong to it (another fingerprint), lists more moves than its games
+    can have, or fewer than it says it has; with ``unfinished``, such a record is read as an
+    unfinished game, and a line on ``notes`` says how many moves it lacks. A line on ``notes``
+    also says what cannot be checked of a ``stargazer-record/1`` record that does not say how
+    many moves it has or whether its game ended."""
     try:
         data = json.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
@@ -711,6 +714,9 @@ def load_record(
             f"{path} lists {len(record.actions)} of its {data['moves']} moves "
             f"({missing} missing): replayed as an unfinished game\n"
         )
+    unchecked = records.unchecked(data)
+    if unchecked and notes is not None:
+        notes.write(f"{path} is {unchecked}\n")
     return game, record
 
 
@@ -725,7 +731,9 @@ def record_seats(record: records.GameRecord) -> tuple[str | None, ...]:
     players = record.setup.players
     if not isinstance(listed, list) or len(listed) != players:
         return (None,) * players
-    return tuple(None if not isinstance(spec, str) or spec in (HUMAN, *HUMAN_WORDS) else spec for spec in listed)
+    return tuple(
+        None if not isinstance(spec, str) or spec in (HUMAN, *HUMAN_WORDS) else printable(spec) for spec in listed
+    )
 
 
 def replay_game(

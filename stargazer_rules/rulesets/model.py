@@ -11,6 +11,7 @@ from collections.abc import Mapping
 import attrs
 
 from stargazer_rules.engine.effects import Effect
+from stargazer_rules.rulesets.printable import printable
 
 
 @attrs.frozen
@@ -21,7 +22,9 @@ class Name:
     en: str
 
     def in_lang(self, lang: str) -> str:
-        return self.ja if lang == "ja" else self.en
+        """The name as shown in ``lang``: a character no name may hold (a control character, a
+        direction override) is written as its escape, so printing it never drives a terminal."""
+        return printable(self.ja if lang == "ja" else self.en)
 
 
 @attrs.frozen

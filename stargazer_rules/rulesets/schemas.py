@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stargazer_rules.engine.effects import EFFECT_TYPES, Effect, effect_schema
+from stargazer_rules.rulesets.printable import NAME_PATTERN
 from stargazer_rules.rulesets.resources import schemas_dir
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -31,8 +32,8 @@ _NAME = {
     "description": "A name in Japanese and in English.",
     "type": "object",
     "properties": {
-        "ja": {"description": "The Japanese name.", "type": "string", "minLength": 1, "maxLength": 200},
-        "en": {"description": "The English name.", "type": "string", "minLength": 1, "maxLength": 200},
+        "ja": {"description": "The Japanese name.", "type": "string", "minLength": 1, "maxLength": 200, "pattern": NAME_PATTERN},
+        "en": {"description": "The English name.", "type": "string", "minLength": 1, "maxLength": 200, "pattern": NAME_PATTERN},
     },
     "required": ["ja", "en"],
     "additionalProperties": False,

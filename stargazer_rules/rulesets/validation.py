@@ -13,8 +13,10 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import jsonschema
+import yaml
 
 from stargazer_rules.errors import Problem
+from stargazer_rules.rulesets.printable import NAME_PATTERN, forbidden_character
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument
 
 _TYPE_NAMES = {
@@ -32,9 +34,22 @@ _PATTERN_HINTS = {
 }
 
 
+def _is_integer(checker: Any, instance: Any) -> bool:
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+#: JSON Schema counts 3.0 (and, in Python, true) as an integer; a count, a VP value or an index
+#: in our documents must be written 3. The ruleset files, the JSON documents (``jsonio``) and
+#: the server's request bodies are all checked with this validator.
+StrictValidator = jsonschema.validators.extend(
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer),
+)
+
+
 def schema_problems(document: YamlDocument, schema: Mapping[str, Any]) -> list[Problem]:
     """Every way ``document`` breaks ``schema``, as located problems, without duplicates."""
-    validator = jsonschema.Draft202012Validator(schema)
+    validator = StrictValidator(schema)
     problems: list[Problem] = []
     for error in validator.iter_errors(document.data):
         problems.extend(_translate(document, error))
@@ -132,7 +147,30 @@ def _type(document: YamlDocument, error: jsonschema.ValidationError) -> list[Pro
     expected = error.validator_value
     names = [expected] if isinstance(expected, str) else list(expected)
     wanted = " or ".join(_TYPE_NAMES.get(name, name) for name in names)
-    return [document.problem(path, f"expected {wanted}, found {describe_value(value)}")]
+    return [document.problem(path, f"expected {wanted}, found {describe_value(value)}{_integer_hint(names, value)}")]
+
+
+def _integer_hint(expected: list[str], value: Any) -> str:
+    """What to write for an integer given as a float (``3.0``) or in a form YAML 1.2 reads as
+    text (``0x1``, ``1_000``): the same number in decimal digits, when there is one."""
+    if "integer" not in expected:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return f"; write {int(value)}"
+    if isinstance(value, str) and len(value) <= 40:
+        number = _yaml11_integer(value)
+        if number is not None:
+            return f": YAML 1.1 reads it as the integer {number}, YAML 1.2 (how this file is read) as text; write {number}"
+    return ""
+
+
+def _yaml11_integer(text: str) -> int | None:
+    """The integer YAML 1.1 reads ``text`` as (hexadecimal, octal, binary, with underscores or
+    base 60), or None."""
+    for tag, pattern in yaml.SafeLoader.yaml_implicit_resolvers.get(text[:1], []):
+        if tag == "tag:yaml.org,2002:int" and pattern.match(text):
+            return yaml.SafeLoader("").construct_yaml_int(yaml.ScalarNode(tag, text))
+    return None
 
 
 def _minimum(document: YamlDocument, error: jsonschema.ValidationError) -> list[Problem]:
@@ -155,6 +193,15 @@ def _min_length(document: YamlDocument, error: jsonschema.ValidationError) -> li
 
 
 def _pattern(document: YamlDocument, error: jsonschema.ValidationError) -> list[Problem]:
+    if error.validator_value == NAME_PATTERN and isinstance(error.instance, str):
+        found = forbidden_character(error.instance)
+        if found is not None:
+            place, what, fix = found
+            message = (
+                f"a name cannot hold {what}: found {describe_value(error.instance)}, character {place}; "
+                f"{fix} (names are printed to terminals, cards and pages)"
+            )
+            return [document.problem(_path(error), message)]
     wanted = _PATTERN_HINTS.get(error.validator_value, f"text matching {error.validator_value}")
     message = f"expected {wanted}, found {describe_value(error.instance)}"
     return [document.problem(_path(error), message)]

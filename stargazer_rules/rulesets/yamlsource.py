@@ -4,6 +4,12 @@ A designer fixes a ruleset in a text editor, so every problem must name a line a
 PyYAML's ``safe_load`` forgets positions and silently keeps the last of two equal keys; here the
 document is composed into nodes first (each with a ``start_mark``), positions and duplicate keys
 are collected from the nodes, and only then is the plain data constructed.
+
+Numbers are read as YAML 1.2 reads them, not as PyYAML's YAML 1.1: an integer is decimal digits
+(``1_000``, ``0x1``, ``0o7``, ``0b1`` and ``1:30`` stay text, which the schema then refuses where
+it wants a count), a float is digits with a point or an exponent, and an integer written with a
+leading zero (``010``: octal 8 in YAML 1.1, 10 in YAML 1.2) is a located problem asking for one
+or the other.
 """
 
 from __future__ import annotations
@@ -12,11 +18,14 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import re
+
 import attrs
 import yaml
 
 from stargazer_rules.rulesets import boundedyaml
 from stargazer_rules.errors import Problem
+from stargazer_rules.rulesets.printable import printable
 
 #: A place inside a document: mapping keys and list indices from the root.
 DocPath = tuple[Any, ...]
@@ -24,6 +33,38 @@ DocPath = tuple[Any, ...]
 Position = tuple[int, int]
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
+_INT_TAG = "tag:yaml.org,2002:int"
+_FLOAT_TAG = "tag:yaml.org,2002:float"
+
+#: YAML 1.2's core schema: an integer is decimal digits; a float has a point or an exponent.
+_INT = re.compile(r"^[-+]?[0-9]+$")
+_FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+#: Digits after a leading zero: an integer YAML 1.1 and YAML 1.2 read differently.
+_LEADING_ZERO = re.compile(r"^[-+]?0[0-9]+$")
+
+
+class _Yaml12Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with YAML 1.2's integers and floats in place of YAML 1.1's."""
+
+
+_Yaml12Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag not in (_INT_TAG, _FLOAT_TAG)]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Yaml12Loader.add_implicit_resolver(_INT_TAG, _INT, list("-+0123456789"))
+_Yaml12Loader.add_implicit_resolver(_FLOAT_TAG, _FLOAT, list("-+0123456789."))
+
+
+def _construct_decimal(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
+    text = loader.construct_scalar(node)
+    if not _INT.match(text):  # an explicit !!int tag on something else
+        raise yaml.constructor.ConstructorError(
+            None, None, f"expected an integer in decimal digits, found {text!r}", node.start_mark
+        )
+    return int(text, 10)
+
+
+_Yaml12Loader.add_constructor(_INT_TAG, _construct_decimal)
 
 
 @attrs.frozen
@@ -69,7 +110,7 @@ def format_path(path: DocPath) -> str:
             text += f"[{part}]"
         else:
             text += f".{part}" if text else str(part)
-    return text
+    return printable(text)  # a key is the designer's text, printed with the problem
 
 
 def load_yaml(path: Path, display: str | None = None) -> YamlDocument:
@@ -98,7 +139,7 @@ def parse_yaml(text: str, file: str) -> YamlDocument:
     bound = boundedyaml.text_problem(text, file)
     if bound is not None:
         return YamlDocument(file, None, False, problems=(bound,))
-    loader = yaml.SafeLoader(text)
+    loader = _Yaml12Loader(text)
     try:
         node = loader.get_single_node()
         if node is None:
@@ -153,6 +194,8 @@ class _NodeReader:
 
     def visit(self, node: yaml.Node, path: DocPath) -> None:
         self.positions.setdefault(path, _mark(node))
+        if isinstance(node, yaml.ScalarNode) and node.tag == _INT_TAG and _LEADING_ZERO.match(node.value):
+            self._leading_zero(node, path)
         if id(node) in self._open:
             return
         self._open.add(id(node))
@@ -188,6 +231,22 @@ class _NodeReader:
         for key, (key_node, value_node) in last.items():
             self.key_positions[(*path, key)] = _mark(key_node)
             yield value_node, (*path, key)
+
+    def _leading_zero(self, node: yaml.ScalarNode, path: DocPath) -> None:
+        text = node.value
+        sign = -1 if text.startswith("-") else 1
+        digits = text.lstrip("+-")
+        decimal = sign * int(digits, 10)
+        octal = sign * int(digits, 8) if set(digits) <= set("01234567") else decimal
+        if octal != decimal:
+            message = (
+                f"{text} has a leading zero: YAML 1.1 reads it as octal {octal}, YAML 1.2 as "
+                f"{decimal}; write {decimal} or {octal}"
+            )
+        else:
+            message = f"{text} has a leading zero, which YAML readers disagree on; write {decimal}"
+        line, column = _mark(node)
+        self.problems.append(Problem(self.file, line, column, format_path(path), message))
 
     def _duplicate(self, key: Any, path: DocPath, first: yaml.Node, again: yaml.Node) -> None:
         line, column = _mark(again)

@@ -41,6 +41,8 @@ __all__ = [
     "GAMES_FILE",
     "GAME_FORMAT",
     "LINEUP_SEPARATOR",
+    "MAX_GAMES",
+    "MAX_WORKERS",
     "PlanEntry",
     "RunResult",
     "SimulationError",
@@ -60,6 +62,13 @@ LINEUP_SEPARATOR = "/"
 MAX_CHUNK = 16
 #: Aim for this many tasks per worker, so that a slow chunk does not leave the others idle.
 CHUNKS_PER_WORKER = 8
+#: The most games one run plays: 27 times what detects a 2-point seat advantage at four
+#: players (docs/simulation.md), and a games file of some gigabytes, which the report reads
+#: whole. A plan of more is refused before it is built.
+MAX_GAMES = 100_000
+#: The most worker processes a run starts. More processes than cores only wait for one
+#: another (the default is one per core), and each starts Python and loads the ruleset.
+MAX_WORKERS = 64
 
 
 class SimulationError(ValueError):
@@ -109,6 +118,8 @@ def plan(games: int, players: int, seed: int = 0) -> tuple[PlanEntry, ...]:
     """
     if players < 1:
         raise ValueError(f"a game needs at least one player, not {players}")
+    if games > MAX_GAMES:
+        raise SimulationError(f"{games:,} games is more than a run may play ({MAX_GAMES:,}); split it into runs of fewer")
     blocks = math.ceil(max(games, 0) / players)
     return tuple(
         PlanEntry(block * players + rotation, block, rotation, seed + block, players)
@@ -350,8 +361,8 @@ def run_simulation(
     lineup = tuple(lineup)
     if len(lineup) != players:
         raise SimulationError(f"the lineup has {len(lineup)} bots for {players} players")
-    if workers is not None and workers < 1:
-        raise SimulationError(f"--workers must be at least 1, not {workers}")
+    if workers is not None and not 1 <= workers <= MAX_WORKERS:
+        raise SimulationError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
     try:
         played_by = native.engine_for(ruleset, engine)
     except ValueError as error:

@@ -24,7 +24,6 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-import attrs
 import referencing
 import referencing.jsonschema
 import yaml
@@ -341,20 +340,17 @@ class TableService:
     def record(self, body: Any) -> dict[str, Any]:
         """The game record of a setup and its actions, checked by replaying every action."""
         body, _signed = self._read("record", body)
-        document = {
-            "format": records.RECORD_FORMAT,
-            "ruleset": {"name": self.ruleset.name, "fingerprint": self.ruleset.fingerprint},
-            "setup": body["setup"],
-            "seed": body.get("seed"),
-            "actions": body["actions"],
-            "metadata": body.get("metadata", {}),
-        }
         try:
-            record = records.record_from_json(document, self.game)
-            final = records.final_state(self.game, record)
+            record = records.record_from_actions(
+                self.game,
+                jsonio.setup_from_json(body["setup"], self.game),
+                body["actions"],
+                body.get("seed"),
+                body.get("metadata", {}),
+            )
         except RecordError as error:
             raise RequestError(422, "invalid_record", str(error)) from None
-        return records.record_to_json(attrs.evolve(record, finished=self.game.is_over(final)))
+        return records.record_to_json(record)
 
     # -- helpers ---------------------------------------------------------------------------
 
