@@ -349,3 +349,18 @@ def test_a_bad_cache_bound_is_one_line(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().err == (
         "stargazer cache: $STARGAZER_CACHE_SIZE='lots' is not a size: write bytes or a number with KB, MB or GB (e.g. 2GB)\n"
     )
+
+
+def test_until_decided_caps_its_default_most_games_at_the_run_cap(tmp_path, monkeypatch, capsys):
+    """--games 30,000 with --until-decided: the default --max-games (4 x --games) would pass the
+    cap of a run; it is the cap instead, so the command plans its looks instead of failing."""
+    from stargazer_rules.simulation import runner
+
+    monkeypatch.chdir(tmp_path)
+    seen = []
+    monkeypatch.setattr(cli, "_batches", lambda games, most, players: seen.append((games, most)) or [])
+    monkeypatch.setattr(cli, "_compare_and_write", lambda *args: {})
+    monkeypatch.setattr("stargazer_rules.analysis.write_comparison", lambda comparison, out: None)
+    monkeypatch.setattr("stargazer_rules.analysis.terminal_comparison", lambda comparison: "")
+    assert cli.main(["compare", "draft7", "base", "--games", "30000", "--until-decided", "--bots", "random"]) == 0
+    assert seen == [(30000, runner.MAX_GAMES)]

@@ -395,7 +395,10 @@ def _add_compare(commands: argparse._SubParsersAction) -> None:
         type=_game_count,
         default=None,
         metavar="N",
-        help="with --until-decided, the most games per ruleset (default 4 x --games)",
+        help=(
+            "with --until-decided, the most games per ruleset (default 4 x --games, at most "
+            f"{simulation.runner.MAX_GAMES:,})"
+        ),
     )
     parser.set_defaults(run=run_compare)
 
@@ -416,7 +419,7 @@ def run_compare(args: argparse.Namespace) -> int:
         names = (f"{names[0]}-a", f"{names[1]}-b")
     folders = [os.path.join(out, name) for name in names]
     looks: list[dict] = []
-    max_games = args.max_games or 4 * args.games
+    max_games = args.max_games or min(4 * args.games, simulation.runner.MAX_GAMES)
     if _out_is_a_file(out, command):
         return EXIT_USAGE
     try:
