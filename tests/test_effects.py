@@ -13,9 +13,11 @@ import attrs
 from builders import Script, armstrong, crew, effect, game, keys, of, planet
 from ruleset_edits import TakeCubesBack, copy_ruleset, replace
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import action
-from stargazer_rules.engine.effects import (
+from stargazer_rules.engine.game import Game
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import action
+from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
     EFFECT_TYPES,
     ON_CHOOSE,
@@ -26,8 +28,6 @@ from stargazer_rules.engine.effects import (
     NameStartPlayer,
     extend_effect_types,
 )
-from stargazer_rules.engine.game import Game
-from stargazer_rules.rulesets.loader import load_ruleset
 
 CW, CCW = A.CLOCKWISE, A.COUNTER_CLOCKWISE
 PLANETS = ["a", "b", "c", "d", "e"]

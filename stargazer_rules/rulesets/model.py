@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import attrs
 
-from stargazer_rules.engine.effects import Effect
+from stargazer_rules.vocabulary.effects import Effect
 
 
 @attrs.frozen
