@@ -167,3 +167,10 @@ def test_each_layer_imports_only_itself_and_the_layers_below():
             elif target_rank == rank and folder != layer_of(target)[0] and folder in ("formats", "text", "kernel"):
                 wrong.append(f"{module} imports {target}, a sibling layer")
     assert wrong == []
+
+
+if __name__ == "__main__":  # print the layers, bottom up, each with the layers it imports
+    rank = {**LAYERS, **TOP_MODULES}
+    ranked = sorted(layer_imports().items(), key=lambda item: (rank[item[0]], item[0]))
+    for layer, targets in ranked:
+        print(f"{layer:<28} -> {', '.join(sorted(targets)) or '(nothing)'}")
