@@ -25,11 +25,11 @@ from typing import Any
 
 import yaml
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import Action, action
-from stargazer_rules.engine.events import Event
 from stargazer_rules.engine.game import Game, Setup
-from stargazer_rules.engine.table import State
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import Action, action
+from stargazer_rules.vocabulary.events import Event
+from stargazer_rules.vocabulary.table import State
 
 # -- ruleset data ---------------------------------------------------------------------------
 

@@ -11,10 +11,10 @@ from collections import Counter
 
 import attrs
 
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.effects import FREE_CUBE_OWNER
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import State
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
+from stargazer_rules.vocabulary.table import State
 from strategies import MAX_DECISIONS_PER_ROUND, Playout, choose, round_bound
 
 

@@ -10,11 +10,11 @@ import random
 
 import attrs
 
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.events import Event
 from stargazer_rules.engine.game import Game, Setup
-from stargazer_rules.engine.table import State
 from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.events import Event
+from stargazer_rules.vocabulary.table import State
 
 #: (ruleset, players) of every playout configuration: both bundled rulesets, both player counts.
 CONFIGS = [("draft7", 3), ("draft7", 4), ("base", 3), ("base", 4)]

@@ -13,10 +13,10 @@ from typing import ClassVar
 import attrs
 import pytest
 
-from stargazer_rules.engine.effects import AFTER_SURVEY, EFFECT_TYPES, Effect, Param, extend_effect_types
 from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.resources import cards_dir
+from stargazer_rules.vocabulary.effects import AFTER_SURVEY, EFFECT_TYPES, Effect, Param, extend_effect_types
 
 
 def copy_ruleset(tmp_path: Path, name: str = "draft7", to: str | None = None) -> Path:

@@ -19,9 +19,9 @@ from typing import Any
 
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import register_bot, unregister_bot
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.table import State
 from stargazer_rules.simulation import plan, play_game
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.table import State
 
 
 class FirstLegal:

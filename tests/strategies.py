@@ -38,14 +38,13 @@ import attrs
 import yaml
 from hypothesis import strategies as st
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.effects import EFFECT_TYPES, ON_CHOOSE, REQUIRED, SURVEY, TIMINGS, Effect, Param
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import PICK_CREW, SURVEYING, State
-from stargazer_rules.rulesets.checks import TIMING_REQUIREMENTS
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, ON_CHOOSE, REQUIRED, SURVEY, TIMINGS, Effect, Param
+from stargazer_rules.vocabulary.table import PICK_CREW, SURVEYING, State
 
 #: The rulesets shipped with the package that the properties run on.
 BUNDLED = ("draft7", "base")
@@ -230,9 +229,9 @@ def _default_when(cls: type[Effect], parent_when: str | None) -> str:
 
 
 def _required_timing(effect_name: str, param: str, value: Any) -> str | None:
-    for name_, param_, value_, timing in TIMING_REQUIREMENTS:
-        if (name_, param_, value_) == (effect_name, param, value):
-            return timing
+    for need in EFFECT_TYPES[effect_name].timing_requirements:
+        if (need.param, need.value) == (param, value):
+            return need.timing
     return None
 
 
@@ -282,7 +281,7 @@ def effect_of_type(
     Its ``when`` is one of the type's timings allowed here; each parameter gets a value of its
     kind (left out at random when it equals the default), or the value ``fixed`` gives it; a
     parameter required only with another's value (``required_when``) is given exactly then; a
-    choice that needs a timing (``TIMING_REQUIREMENTS``) is made only at that timing.
+    choice that needs a timing (``Effect.timing_requirements``) is made only at that timing.
     """
     cls = EFFECT_TYPES[effect_name]
     fixed = fixed or {}

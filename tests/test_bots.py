@@ -34,8 +34,8 @@ from stargazer_rules.bots.base import (
 from stargazer_rules.bots.evaluation import tie_break_weight
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.scoring import provisional_totals, winners
-from stargazer_rules.engine.table import State
 from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.vocabulary.table import State
 
 #: Small budgets: legality and determinism do not need strong play.
 SMALL_SPECS = ("random", "greedy", "mcts:iterations=12")

@@ -22,7 +22,7 @@ import pytest
 
 import stargazer_rules
 from stargazer_rules import load_ruleset
-from stargazer_rules.engine.effects import Effect
+from stargazer_rules.vocabulary.effects import Effect
 
 ROOT = Path(__file__).resolve().parent.parent
 DOC = ROOT / "docs" / "rules.md"

@@ -1,4 +1,4 @@
-"""One worked example per effect type of the skill vocabulary (stargazer_rules/engine/effects.py).
+"""One worked example per effect type of the skill vocabulary (stargazer_rules/vocabulary/effects.py).
 
 Each test gives a crew the effect in a small ruleset (tests/builders.py), plays it, and checks
 the exact result, the events and when the effect resolves (its ``when``). Planets a..e are
@@ -13,9 +13,11 @@ import attrs
 from builders import Script, armstrong, crew, effect, game, keys, of, planet
 from ruleset_edits import TakeCubesBack, copy_ruleset, replace
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import action
-from stargazer_rules.engine.effects import (
+from stargazer_rules.engine.game import Game
+from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import action
+from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
     EFFECT_TYPES,
     ON_CHOOSE,
@@ -26,8 +28,6 @@ from stargazer_rules.engine.effects import (
     NameStartPlayer,
     extend_effect_types,
 )
-from stargazer_rules.engine.game import Game
-from stargazer_rules.rulesets.loader import load_ruleset
 
 CW, CCW = A.CLOCKWISE, A.COUNTER_CLOCKWISE
 PLANETS = ["a", "b", "c", "d", "e"]

@@ -18,10 +18,10 @@ import yaml
 from starlette.testclient import TestClient
 
 from stargazer_rules import load_ruleset
-from stargazer_rules.engine.events import EVENT_KEYS
 from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.frontends.server import create_app
 from stargazer_rules.text.messages import CATALOGUE_PATH
+from stargazer_rules.vocabulary.events import EVENT_KEYS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "embedding.md"
 BEGIN = "<!-- events: generated from stargazer_rules/text/messages.yaml by tests/test_embedding_doc.py -->"

@@ -12,13 +12,13 @@ from typing import Any
 import jsonschema
 import pytest
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.events import EVENT_KEYS, Event
 from stargazer_rules.engine.game import Setup
-from stargazer_rules.engine.table import State
 from stargazer_rules.errors import RecordError
 from stargazer_rules.formats import jsonio
 from stargazer_rules.rulesets.resources import schemas_dir
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.events import EVENT_KEYS, Event
+from stargazer_rules.vocabulary.table import State
 from playouts import CONFIGS, SEEDS, game, playout, playouts
 
 #: A hand-made deal of draft 7 for three players, so that the examples name known cards.

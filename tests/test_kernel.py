@@ -18,8 +18,8 @@ from differential import kernel_state, play_lockstep
 from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
 from strategies import BUNDLED, Playout, bundled_game, choose, generated_game, ruleset_documents, seeds
 from stargazer_rules import EFFECT_TYPES, Game, IllegalActionError, RecordError, SetupError, _kernel, load_ruleset
-from stargazer_rules.engine.actions import action
 from stargazer_rules.kernel import native
+from stargazer_rules.vocabulary.actions import action
 
 
 @pytest.mark.parametrize("name", BUNDLED)

@@ -1,9 +1,10 @@
 """The package's layers: no module imports in a circle, and each layer imports only those below.
 
-The layers, bottom up (docs/architecture.md): ``rulesets`` <- ``engine`` <- ``formats``, ``text``
-and ``kernel`` (the native kernel's Python side) <- ``bots``, ``simulation`` and ``analysis`` <-
-``frontends`` (with ``printing``, the cards and rules sheet, at the level of ``analysis``);
-``errors`` serves them all.
+The layers, bottom up (docs/architecture.md): ``vocabulary`` (effects, actions, events and the
+table they act on) <- ``rulesets`` <- ``engine`` <- ``formats``, ``text`` and ``kernel`` (the
+native kernel's Python side) <- ``bots``, ``simulation`` and ``analysis`` <- ``frontends`` (with
+``printing``, the cards and rules sheet, at the level of ``analysis``); ``errors`` serves them
+all. No import runs upward, without exception.
 The imports are read from the source with ``ast``, every one of them: at module level, inside
 functions and under ``if TYPE_CHECKING:``, since a circle that only the type checker follows is
 still a circle for a reader.
@@ -22,26 +23,22 @@ PACKAGE = Path(stargazer_rules.__file__).resolve().parent
 #: Layer of each top-level folder of the package, bottom up; a layer may import its own modules
 #: and those of the layers below.
 LAYERS = {
-    "rulesets": 1,
-    "engine": 2,
-    "formats": 3,
-    "text": 3,
-    "kernel": 3,
-    "bots": 4,
-    "simulation": 4,
-    "analysis": 4,
-    "printing": 4,
-    "frontends": 5,
+    "vocabulary": 1,
+    "rulesets": 2,
+    "engine": 3,
+    "formats": 4,
+    "text": 4,
+    "kernel": 4,
+    "bots": 5,
+    "simulation": 5,
+    "analysis": 5,
+    "printing": 5,
+    "frontends": 6,
 }
 
 #: Modules at the top of the package: the shared errors (importable anywhere), the public
 #: surface and ``python -m stargazer_rules``.
-TOP_MODULES = {"stargazer_rules.errors": 0, "stargazer_rules": 6, "stargazer_rules.__main__": 6}
-
-#: Imports from a layer into one above it, each with its reason. A crew card's skill is a tuple
-#: of effect objects, so the rulesets layer builds and checks them with the engine's skill
-#: vocabulary (which itself needs only ``engine.actions`` and, for type checking, ``engine.table``).
-UPWARD = {("rulesets", "stargazer_rules.engine.effects")}
+TOP_MODULES = {"stargazer_rules.errors": 0, "stargazer_rules": 7, "stargazer_rules.__main__": 7}
 
 
 def module_name(path: Path) -> str:
@@ -114,15 +111,39 @@ def layer_of(module: str) -> tuple[str, int]:
     return folder, LAYERS[folder]
 
 
+def layer_imports() -> dict[str, frozenset[str]]:
+    """Each layer (a top-level folder, or a top module) -> the other layers its modules import."""
+    graph: dict[str, set[str]] = {}
+    for module, targets in imports().items():
+        graph.setdefault(layer_of(module)[0], set()).update(layer_of(t)[0] for t in targets)
+    return {layer: frozenset(targets - {layer}) for layer, targets in graph.items()}
+
+
 def test_the_package_is_read():
     assert {"stargazer_rules.engine.game", "stargazer_rules.rulesets.loader"} <= set(modules())
-    assert "stargazer_rules.engine.table" in imports()["stargazer_rules.engine.effects"]
+    assert "stargazer_rules.vocabulary.table" in imports()["stargazer_rules.vocabulary.effects"]
+    assert "stargazer_rules.vocabulary.effects" in imports()["stargazer_rules.rulesets.model"]
 
 
 def test_no_module_imports_in_a_circle():
-    """Above all the engine's: the effects name the ``Table`` they act on, and the game runs the
-    effects and the scoring; ``table`` is its own module so that these imports run one way."""
+    """Above all the vocabulary's: the effects name the ``Table`` they act on, and the game runs
+    the effects and the scoring; ``table`` is its own module so that these imports run one way."""
     assert circles(imports()) == []
+
+
+def test_no_two_layers_import_each_other():
+    """The rulesets build crew skills from the vocabulary, the engine runs them over a ruleset:
+    neither the vocabulary nor the rulesets import the engine back, for type checking either."""
+    graph = layer_imports()
+    both_ways = sorted(
+        f"{layer} <-> {target}"
+        for layer, targets in graph.items()
+        for target in targets
+        if layer < target and layer in graph.get(target, ())
+    )
+    assert both_ways == []
+    assert graph["vocabulary"] <= {"stargazer_rules.errors"}
+    assert graph["rulesets"] <= {"vocabulary", "stargazer_rules.errors"}
 
 
 def test_the_circle_finder_finds_one():
@@ -141,8 +162,15 @@ def test_each_layer_imports_only_itself_and_the_layers_below():
         folder, rank = layer_of(module)
         for target in sorted(targets):
             _, target_rank = layer_of(target)
-            if target_rank > rank and (folder, target) not in UPWARD:
+            if target_rank > rank:
                 wrong.append(f"{module} imports {target}")
             elif target_rank == rank and folder != layer_of(target)[0] and folder in ("formats", "text", "kernel"):
                 wrong.append(f"{module} imports {target}, a sibling layer")
     assert wrong == []
+
+
+if __name__ == "__main__":  # print the layers, bottom up, each with the layers it imports
+    rank = {**LAYERS, **TOP_MODULES}
+    ranked = sorted(layer_imports().items(), key=lambda item: (rank[item[0]], item[0]))
+    for layer, targets in ranked:
+        print(f"{layer:<28} -> {', '.join(sorted(targets)) or '(nothing)'}")

@@ -5,13 +5,21 @@ from __future__ import annotations
 
 import doctest
 from pathlib import Path
+from typing import ClassVar
+
+import attrs
 
 import pytest
 import yaml
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from stargazer_rules.engine.effects import (
+from stargazer_rules.errors import Problem, RulesetError
+import stargazer_rules.rulesets.loader
+from stargazer_rules.rulesets.loader import fingerprint, load_ruleset, ruleset_to_data
+from stargazer_rules.rulesets.model import PlayerCountSetup
+from stargazer_rules.rulesets.resources import bundled_ruleset_names, cards_dir
+from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
     EFFECT_TYPES,
     ON_CHOOSE,
@@ -19,15 +27,14 @@ from stargazer_rules.engine.effects import (
     SURVEY,
     AllowRepeatPlanet,
     ChooseOne,
+    Effect,
     GainVP,
     NameStartPlayer,
+    Param,
     PlaceOnSpecial,
+    TimingRequirement,
+    extend_effect_types,
 )
-from stargazer_rules.errors import Problem, RulesetError
-import stargazer_rules.rulesets.loader
-from stargazer_rules.rulesets.loader import fingerprint, load_ruleset, ruleset_to_data
-from stargazer_rules.rulesets.model import PlayerCountSetup
-from stargazer_rules.rulesets.resources import bundled_ruleset_names, cards_dir
 
 from ruleset_edits import (
     CUSTOM_EFFECT_TYPES,
@@ -841,6 +848,71 @@ def test_custom_effect_is_unknown_without_the_registry(tmp_path):
     problem = only_problem(folder)
     assert (problem.line, problem.path) == (line, "crew[11].skill[0].effect")
     assert problem.message.startswith("unknown effect 'take_cubes_back'")
+
+
+@attrs.frozen(kw_only=True)
+class ReturnCubes(Effect):
+    """A custom effect with a timing requirement of its own, declared like place_on_special's."""
+
+    name: ClassVar[str] = "return_cubes"
+    summary: ClassVar[str] = "Take a cube back into hand."
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("planets", "choice", "Which Planets.", choices=("any", "surveyed"), default="any"),
+    )
+    timing_requirements: ClassVar[tuple[TimingRequirement, ...]] = (
+        TimingRequirement("planets", "surveyed", AFTER_SURVEY),
+    )
+
+    planets: str = "any"
+
+    def apply(self, table, seat, slot, choice):
+        return ()
+
+
+def test_a_custom_effect_types_timing_requirement_is_checked(tmp_path):
+    """R9: a new type declares on its class which parameter values need which timing, and the
+    loader holds the YAML to them as it holds place_on_special's ``planets: surveyed``."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(
+        folder,
+        "crew.yaml",
+        "      - effect: change_survey_count\n        delta: 1\n",
+        "      - effect: return_cubes\n        planets: surveyed\n",
+    )
+    problem = only_problem(folder, effect_types=extend_effect_types(EFFECT_TYPES, ReturnCubes))
+    assert (problem.line, problem.path, problem.message) == (
+        line,
+        "crew[11].skill[0].effect",
+        "planets: surveyed needs when: after_survey, but this 'return_cubes' resolves at on_choose",
+    )
+    replace(
+        folder,
+        "crew.yaml",
+        "      - effect: return_cubes\n",
+        "      - effect: return_cubes\n        when: after_survey\n",
+    )
+    ruleset = load_ruleset(folder, effect_types=extend_effect_types(EFFECT_TYPES, ReturnCubes))
+    assert ruleset.crew_card("mechanic").skill == (ReturnCubes(when=AFTER_SURVEY, planets="surveyed"),)
+
+
+def test_a_timing_requirement_must_name_a_param_and_a_timing_of_its_type():
+    """A mistyped requirement is refused when the registry is built, never silently unchecked."""
+
+    @attrs.frozen(kw_only=True)
+    class Mistyped(ReturnCubes):
+        name: ClassVar[str] = "mistyped"
+        timing_requirements: ClassVar[tuple[TimingRequirement, ...]] = (
+            TimingRequirement("planet", "surveyed", AFTER_SURVEY),
+        )
+
+    with pytest.raises(ValueError) as caught:
+        extend_effect_types(EFFECT_TYPES, Mistyped)
+    assert str(caught.value) == (
+        "effect type 'mistyped': the timing requirement 'planet: surveyed needs when: "
+        "after_survey' must name one of its params (planets) and one of its timings "
+        "(on_choose, after_survey)"
+    )
 
 
 def test_the_default_registry_is_not_changed_by_extending_it():

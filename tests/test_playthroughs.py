@@ -22,9 +22,9 @@ from typing import Any
 import pytest
 
 from stargazer_rules import Game, load_ruleset
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.events import EVENT_KEYS
 from stargazer_rules.formats import jsonio
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.events import EVENT_KEYS
 
 
 def _load_generator() -> Any:

@@ -18,11 +18,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from invariants import check_cubes, check_legal, play
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.effects import DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, REPEAT, SKIP
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import (
+from stargazer_rules.errors import IllegalActionError
+from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import records
+from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.effects import DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, REPEAT, SKIP
+from stargazer_rules.vocabulary.table import (
     HAND_EMPTY,
     NO_WORKER,
     OVER,
@@ -33,10 +37,6 @@ from stargazer_rules.engine.table import (
     SURVEYING,
     State,
 )
-from stargazer_rules.errors import IllegalActionError
-from stargazer_rules.formats import jsonio
-from stargazer_rules.formats import records
-from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS
 from strategies import (
     SOURCES,
     Playout,

@@ -23,10 +23,10 @@ from builders import (
     ruleset,
 )
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import action
 from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.errors import IllegalActionError, SetupError
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import action
 
 CW, CCW = A.CLOCKWISE, A.COUNTER_CLOCKWISE
 PLANETS = ["a", "b", "c", "d", "e"]

@@ -16,11 +16,11 @@ import jsonschema
 import pytest
 import yaml
 
-from stargazer_rules.engine.effects import EFFECT_TYPES, extend_effect_types
 from stargazer_rules.rulesets import schemas
 from stargazer_rules.rulesets.model import CrewCard, PlanetCard
 from stargazer_rules.rulesets.resources import cards_dir, schemas_dir
 from stargazer_rules.rulesets.schemas import CREW_SCHEMA_FILE, crew_schema, load_schema, schema_text
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, extend_effect_types
 
 from ruleset_edits import TakeCubesBack
 

@@ -21,16 +21,16 @@ from starlette.testclient import TestClient
 
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import make_bot
-from stargazer_rules.engine.events import EVENT_KEYS, Event
 from stargazer_rules.formats import jsonio
 from stargazer_rules.formats import records
+from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.frontends.cli import main
 from stargazer_rules.frontends.server import ENDPOINTS, MAX_BODY_BYTES, create_app, request_schema
 from stargazer_rules.frontends.server.service import PAGE_MESSAGES_PATH
-from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.text import reports
 from stargazer_rules.text import messages
+from stargazer_rules.vocabulary.events import EVENT_KEYS, Event
 
 SIGNER = StateSigner("test secret")
 STATIC = Path(__file__).parent.parent / "stargazer_rules" / "frontends" / "server" / "static"

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from builders import Script, armstrong, crew, effect, game, of, planet
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import action
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import action
 
 
 def test_change_survey_count_never_drops_below_zero():

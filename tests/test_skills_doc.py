@@ -21,9 +21,9 @@ from typing import Any
 
 import yaml
 
-from stargazer_rules.engine.effects import EFFECT_TYPES, REQUIRED, Effect, Param
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.text.messages import describe_skill
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, REQUIRED, Effect, Param
 
 try:  # run as a script to print the reference blocks
     from ruleset_edits import copy_ruleset

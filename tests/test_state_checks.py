@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from strategies import BUNDLED, bundled_game, choose, generated_playouts, seeds
 from stargazer_rules import Game, RecordError, State
 from stargazer_rules.engine import state_checks
-from stargazer_rules.engine.actions import action
+from stargazer_rules.vocabulary.actions import action
 from stargazer_rules.kernel import native
 
 #: Decisions played in lockstep from a state both engines accept.

@@ -18,7 +18,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from invariants import check_cubes, check_legal
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import State
+from stargazer_rules.vocabulary.table import State
 from strategies import Playout, choose, playouts, seeds
 
 

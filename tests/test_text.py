@@ -12,23 +12,20 @@ import functools
 import itertools
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
+import attrs
 import pytest
 import yaml
 from ruleset_edits import CUSTOM_EFFECT_TYPES, TakeCubesBack, copy_ruleset
 
 from stargazer_rules import Event, Game, Setup, load_ruleset
-from stargazer_rules.engine.effects import EFFECT_TYPES, Effect
-from stargazer_rules.engine.events import EVENT_KEYS
 from stargazer_rules.formats import jsonio
-from stargazer_rules.rulesets.checks import TIMING_REQUIREMENTS
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.text.messages import (
     ACTION_MESSAGES,
     CATALOGUE_PATH,
     LANGS,
-    TARGET_MESSAGES,
     catalogue,
     describe_action,
     describe_effect,
@@ -41,6 +38,9 @@ from stargazer_rules.text.messages import (
     player_name,
     render_event,
 )
+from stargazer_rules.vocabulary.actions import TARGET_CREW, action
+from stargazer_rules.vocabulary.effects import AFTER_SURVEY, EFFECT_TYPES, Effect, extend_effect_types
+from stargazer_rules.vocabulary.events import EVENT_KEYS
 
 BUNDLED = bundled_ruleset_names()
 
@@ -137,7 +137,8 @@ def test_choice_params_are_covered_by_cases_or_a_default():
 
 def test_action_messages_match_their_declared_params():
     assert set(catalogue().section("actions")) == set(ACTION_MESSAGES)
-    assert set(TARGET_MESSAGES.values()) <= set(ACTION_MESSAGES)
+    target_messages = {cls.target_message for cls in EFFECT_TYPES.values()} - {""}
+    assert target_messages <= set(ACTION_MESSAGES)
     for key, when, lang, text in _forms("actions"):
         _check_form(f"actions.{key} {when} [{lang}]", text, when, set(ACTION_MESSAGES[key]))
 
@@ -149,8 +150,8 @@ def test_labels_use_the_same_placeholders_in_both_languages():
 
 
 def test_words_exist_for_every_timing_direction_and_trigger():
-    from stargazer_rules.engine.effects import TIMINGS
-    from stargazer_rules.engine.table import TRIGGERS
+    from stargazer_rules.vocabulary.effects import TIMINGS
+    from stargazer_rules.vocabulary.table import TRIGGERS
 
     assert set(catalogue().section("timings")) == set(TIMINGS)
     assert set(catalogue().section("directions")) == {"clockwise", "counter_clockwise"}
@@ -369,9 +370,9 @@ def _generated_effects() -> list[dict[str, Any]]:
         for combination in itertools.product(*choices):
             fixed = dict(combination)
             needed = {
-                timing
-                for name_, param, value, timing in TIMING_REQUIREMENTS
-                if name_ == effect_name and fixed.get(param) == value
+                need.timing
+                for need in cls.timing_requirements
+                if fixed.get(need.param) == need.value
             }
             for when in cls.timings:
                 if needed and when not in needed:
@@ -592,6 +593,71 @@ def test_free_cubes_and_cube_by_cube_surveys_are_described():
     )
     assert _described(state)[3] == "Pick Pilot (motivation bonus 1 VP)"
     assert _described(state, "ja")[3] == "操縦士を選ぶ（やる気ボーナス1VP）"
+
+
+@attrs.frozen(kw_only=True)
+class GiftFreeCube(Effect):
+    """A custom effect that asks for a crew and names the sentence of that decision itself."""
+
+    name: ClassVar[str] = "gift_free_cube"
+    summary: ClassVar[str] = "Put a free cube from the stock on another crew."
+    timings: ClassVar[tuple[str, ...]] = (AFTER_SURVEY,)
+    target_message: ClassVar[str] = "target_crew_free_cube"
+
+    def choices(self, table, seat, slot):
+        return tuple(action(TARGET_CREW, other) for other in range(table.crew_count) if other != slot)
+
+    def apply(self, table, seat, slot, choice):
+        table.stock_to_crew(choice.target)
+        return ()
+
+
+def _historian_with(tmp_path: Path, effect_type: type[Effect]):
+    """A game of draft 7 whose Historian has the one effect ``effect_type``, at its target decision."""
+    folder = copy_ruleset(tmp_path)
+    text = (folder / "crew.yaml").read_text(encoding="utf-8")
+    historian = "      - effect: gain_vp\n        vp: 2\n        when: after_survey\n"
+    assert text.count(historian) == 1
+    (folder / "crew.yaml").write_text(
+        text.replace(historian, f"      - effect: {effect_type.name}\n"), encoding="utf-8"
+    )
+    g = Game(load_ruleset(folder, effect_types=extend_effect_types(EFFECT_TYPES, effect_type)))
+    planets = ("lava-1", "ocean-2", "gas-3", "primordial-1", "dark")
+    state = g.new_state(setup=Setup(3, planets, ("historian", "geologist", "pilot", "linguist")))
+    for move in (
+        {"type": "pick_crew", "crew": "historian"},
+        {"type": "survey", "planet": "lava-1", "count": 2, "direction": "clockwise"},
+    ):
+        state = g.step(state, jsonio.action_from_json(g, state, move))
+    return g, state
+
+
+def test_a_custom_effect_names_the_sentence_of_its_target_decision(tmp_path):
+    """The target sentence is declared on the effect class, so a new type words its decision
+    like the built-in ones (here add_free_cubes' sentence) instead of a plain "Choose"."""
+    g, state = _historian_with(tmp_path, GiftFreeCube)
+    assert [describe_action(g, state, act, "en") for act in g.legal_actions(state)] == [
+        "Put a free cube on Captain Armstrong",
+        "Put a free cube on Geologist",
+        "Put a free cube on Pilot",
+        "Put a free cube on Linguist",
+    ]
+    assert describe_action(g, state, g.legal_actions(state)[1], "ja") == "フリーキューブを地質学者に置く"
+
+
+def test_a_target_sentence_that_is_no_action_message_is_refused(tmp_path):
+    @attrs.frozen(kw_only=True)
+    class Misnamed(GiftFreeCube):
+        name: ClassVar[str] = "misnamed"
+        target_message: ClassVar[str] = "target_crew_gift"
+
+    g, state = _historian_with(tmp_path, Misnamed)
+    with pytest.raises(ValueError) as caught:
+        describe_action(g, state, g.legal_actions(state)[0], "en")
+    assert str(caught.value) == (
+        "effect type 'misnamed' declares target_message 'target_crew_gift', which is not an "
+        "action message; expected one of " + ", ".join(ACTION_MESSAGES)
+    )
 
 
 def test_labels_fill_their_cases():

@@ -10,9 +10,9 @@ import time
 from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
-from stargazer_rules.engine.actions import Action
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import State
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.table import State
 
 
 class BotSpecError(ValueError):

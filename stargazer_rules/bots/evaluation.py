@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.scoring import provisional_totals
-from stargazer_rules.engine.table import State
+from stargazer_rules.vocabulary.table import State
 
 #: VP a cube in hand is worth to its owner mid-game: its future use, discounted. Measured for
 #: the greedy bot (docs/bots.md): 0 to 0.75 play alike, 1 loses; 0.5 is the middle.

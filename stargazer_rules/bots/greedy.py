@@ -20,9 +20,9 @@ import time
 
 from stargazer_rules.bots.base import BotTimeout, deadline, non_negative_float, register_bot
 from stargazer_rules.bots.evaluation import HAND_WEIGHT, START_WEIGHT, margin
-from stargazer_rules.engine.actions import Action
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import State
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.table import State
 
 #: Values closer than this are ties (float sums of the same VP in another order).
 _TIE = 1e-9

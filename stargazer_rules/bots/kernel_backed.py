@@ -16,10 +16,10 @@ import time
 from typing import Any
 
 from stargazer_rules.bots.base import BotTimeout, deadline, use_kernel_bots
-from stargazer_rules.engine.actions import Action
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import State
 from stargazer_rules.kernel import native
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.table import State
 
 
 class KernelBackedBot:

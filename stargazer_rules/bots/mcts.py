@@ -48,10 +48,10 @@ from stargazer_rules.bots.base import (
     register_bot,
 )
 from stargazer_rules.bots.evaluation import HAND_WEIGHT, tie_break_weight
-from stargazer_rules.engine.actions import SURVEY, Action
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.scoring import provisional_totals
-from stargazer_rules.engine.table import State
+from stargazer_rules.vocabulary.actions import SURVEY, Action
+from stargazer_rules.vocabulary.table import State
 
 ROLLOUTS = ("random", "full", "greedy")
 

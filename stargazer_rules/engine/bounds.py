@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 
 import attrs
 
-from stargazer_rules.engine.effects import Effect
+from stargazer_rules.vocabulary.effects import Effect
 from stargazer_rules.rulesets.model import Ruleset
 
 

@@ -23,9 +23,13 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import Action, action
-from stargazer_rules.engine.effects import (
+from stargazer_rules.engine.bounds import StateBounds
+from stargazer_rules.engine.scoring import ScoreSheet, score_sheet
+from stargazer_rules.errors import IllegalActionError, SetupError
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import Action, action
+from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
     DIRECTION,
     ON_CHOOSE,
@@ -35,10 +39,8 @@ from stargazer_rules.engine.effects import (
     SURVEY,
     Effect,
 )
-from stargazer_rules.engine.bounds import StateBounds
-from stargazer_rules.engine.events import Event
-from stargazer_rules.engine.scoring import ScoreSheet, score_sheet
-from stargazer_rules.engine.table import (
+from stargazer_rules.vocabulary.events import Event
+from stargazer_rules.vocabulary.table import (
     AFTER_SURVEY_STAGE,
     BEFORE_SURVEY,
     HAND_EMPTY,
@@ -54,8 +56,6 @@ from stargazer_rules.engine.table import (
     Table,
     _bump,
 )
-from stargazer_rules.errors import IllegalActionError, SetupError
-from stargazer_rules.rulesets.model import Ruleset
 
 
 @attrs.frozen

@@ -12,10 +12,10 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from stargazer_rules.engine.effects import FREE_CUBE_OWNER
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
 if TYPE_CHECKING:
-    from stargazer_rules.engine.table import Rules, State
+    from stargazer_rules.vocabulary.table import Rules, State
 
 
 @attrs.frozen

@@ -16,10 +16,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.effects import FREE_CUBE_OWNER
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import (
+from stargazer_rules.vocabulary.table import (
     BEFORE_SURVEY,
     NO_WORKER,
     OVER,

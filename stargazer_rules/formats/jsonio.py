@@ -31,17 +31,17 @@ import jsonschema
 import referencing
 import referencing.jsonschema
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import Action, action
-from stargazer_rules.engine.effects import DIRECTION, REPEAT, SKIP, Effect
-from stargazer_rules.engine.events import EVENT_KEYS, Event
 from stargazer_rules.engine import state_checks
 from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.engine.scoring import PlanetResult, ScoreSheet, SeatScore, Standing
-from stargazer_rules.engine.table import NO_WORKER, Pending, State
 from stargazer_rules.errors import RecordError, SetupError
 from stargazer_rules.rulesets import validation
 from stargazer_rules.rulesets.resources import schemas_dir
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import Action, action
+from stargazer_rules.vocabulary.effects import DIRECTION, FREE_CUBE_OWNER, REPEAT, SKIP, Effect
+from stargazer_rules.vocabulary.events import EVENT_KEYS, Event
+from stargazer_rules.vocabulary.table import BEFORE_SURVEY, NO_WORKER, OVER, SURVEYING, Pending, State
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset

@@ -24,12 +24,12 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.events import Event
 from stargazer_rules.engine.game import Game, Setup
-from stargazer_rules.engine.table import State
 from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
 from stargazer_rules.formats import jsonio
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.events import Event
+from stargazer_rules.vocabulary.table import State
 
 __all__ = [
     "RECORD_FORMAT",

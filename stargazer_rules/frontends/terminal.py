@@ -33,11 +33,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from stargazer_rules.bots import make_bot
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.effects import FREE_CUBE_OWNER
-from stargazer_rules.engine.events import Event
 from stargazer_rules.engine.game import Game, Setup
-from stargazer_rules.engine.table import OVER, PICK_CREW, SURVEYING, State
 from stargazer_rules.errors import RecordError, RulesetError
 from stargazer_rules.formats import jsonio, records
 from stargazer_rules.rulesets.loader import load_ruleset
@@ -53,6 +49,10 @@ from stargazer_rules.text.messages import (
     render_event,
     skill_sentences,
 )
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
+from stargazer_rules.vocabulary.events import Event
+from stargazer_rules.vocabulary.table import OVER, PICK_CREW, SURVEYING, State
 
 __all__ = [
     "HUMAN_WORDS",

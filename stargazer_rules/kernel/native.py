@@ -19,11 +19,11 @@ from __future__ import annotations
 import weakref
 from typing import Any
 
-from stargazer_rules.engine.actions import Action, action
-from stargazer_rules.engine.effects import EFFECT_TYPES, Effect
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import Pending, State
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.vocabulary.actions import Action, action
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
+from stargazer_rules.vocabulary.table import Pending, State
 
 #: The engines a simulation or a bot can use: the kernel where the ruleset allows, or Python.
 ENGINES = ("native", "python")

@@ -12,18 +12,11 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.engine.effects import AFTER_SURVEY, ON_CHOOSE, REQUIRED, SURVEY, Effect
 from stargazer_rules.errors import Problem
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
-
-#: (effect, parameter, value, timing): that parameter value only makes sense at that timing.
-#: Planets "surveyed this turn" exist only once the survey has been made.
-TIMING_REQUIREMENTS: tuple[tuple[str, str, str, str], ...] = (
-    ("place_on_special", "planets", "surveyed", AFTER_SURVEY),
-)
-
+from stargazer_rules.vocabulary.effects import ON_CHOOSE, REQUIRED, SURVEY, Effect
 
 @attrs.frozen
 class RulesetDocuments:
@@ -304,15 +297,15 @@ def _option_timings(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Pro
 
 
 def _timing_requirements(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
+    """A parameter value its type declares for one timing only (``Effect.timing_requirements``)."""
     for site in sites:
-        for name, param, value, timing in TIMING_REQUIREMENTS:
-            if (
-                site.cls.name != name
-                or site.data.get(param) != value
-                or site.when in (None, timing)
-            ):
+        for need in site.cls.timing_requirements:
+            if site.data.get(need.param) != need.value or site.when in (None, need.timing):
                 continue
-            message = f"{param}: {value} needs when: {timing}, but this {_timing_phrase(site)}"
+            message = (
+                f"{need.param}: {need.value} needs when: {need.timing}, but this "
+                f"{_timing_phrase(site)}"
+            )
             yield crew.problem(_timing_location(site), message)
 
 

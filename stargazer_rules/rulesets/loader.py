@@ -21,7 +21,6 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.engine.effects import EFFECT_TYPES, REQUIRED, Effect
 from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.checks import RulesetDocuments, resolve_when, semantic_problems
 from stargazer_rules.rulesets.model import (
@@ -40,6 +39,7 @@ from stargazer_rules.rulesets.resources import (
 )
 from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, REQUIRED, Effect
 
 PathLike = str | os.PathLike[str]
 

@@ -10,8 +10,8 @@ from collections.abc import Mapping
 
 import attrs
 
-from stargazer_rules.engine.effects import Effect
 from stargazer_rules.rulesets.printable import printable
+from stargazer_rules.vocabulary.effects import Effect
 
 
 @attrs.frozen

@@ -1,10 +1,11 @@
 """The JSON Schemas of the ruleset files, and the generator of the crew schema.
 
 ``rules.schema.json`` and ``planets.schema.json`` are written by hand. The crew schema embeds
-one effect schema per effect type, generated from the effect declarations (``effect_schema``),
-so it is built here in Python: the loader builds it in memory from the effect registry it is
-given (custom effect types validate too), and ``schemas/crew.schema.json`` is this module's
-output for the built-in registry, for editors. Regenerate or verify the file with::
+one effect schema per effect type, generated here (``effect_schema``) from each effect class's
+declarations (parameters, timings, summary), so it is built in Python: the loader builds it in
+memory from the effect registry it is given (custom effect types validate too), and
+``schemas/crew.schema.json`` is this module's output for the built-in registry, for editors.
+Regenerate or verify the file with::
 
     python -m stargazer_rules.rulesets.schemas --write
     python -m stargazer_rules.rulesets.schemas --check
@@ -18,15 +19,21 @@ import sys
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from stargazer_rules.engine.effects import EFFECT_TYPES, Effect, effect_schema
 from stargazer_rules.rulesets.printable import NAME_PATTERN
 from stargazer_rules.rulesets.resources import schemas_dir
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, REQUIRED, Effect, Param
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 CREW_SCHEMA_FILE = "crew.schema.json"
 
 #: Card ids and colour ids: they go into game records and command lines.
 ID_PATTERN = "^[a-z0-9][a-z0-9_-]*$"
+
+#: Bounds of every effect parameter, far past any card: an integer parameter (VP, cubes, a
+#: survey delta) within -100..100, a choice of at most 10 options of at most 20 effects each.
+MAX_PARAM_VALUE = 100
+MAX_OPTIONS = 10
+MAX_OPTION_EFFECTS = 20
 
 _NAME = {
     "description": "A name in Japanese and in English.",
@@ -123,6 +130,93 @@ def crew_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict
             "effect": _described_effect_schema(effect_types),
         },
     }
+
+
+def effect_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict[str, Any]:
+    """The JSON Schema of one effect mapping, generated from the effect types' declarations.
+
+    The crew schema embeds this under ``$defs.effect``; the loader validates against it, so
+    the file in ``schemas/`` and the checks at load time cannot drift apart.
+    """
+    names = list(effect_types)
+    rules: list[dict[str, Any]] = []
+    for name, cls in effect_types.items():
+        properties: dict[str, Any] = {
+            "effect": {"const": name},
+            "when": {
+                "enum": list(cls.timings),
+                "default": cls.timings[0],
+                "description": "When the effect resolves: " + ", ".join(cls.timings) + ".",
+            },
+        }
+        required = ["effect"]
+        conditionals: list[dict[str, Any]] = []
+        for param in cls.params:
+            properties[param.name] = _param_schema(param)
+            if param.required:
+                required.append(param.name)
+            if param.required_when is not None:
+                other, value = param.required_when
+                conditionals.append(
+                    {
+                        "if": {"properties": {other: {"const": value}}, "required": [other]},
+                        "then": {"required": [param.name]},
+                    }
+                )
+        then: dict[str, Any] = {
+            "description": cls.summary,
+            "properties": properties,
+            "required": required,
+            "additionalProperties": False,
+        }
+        if conditionals:
+            then["allOf"] = conditionals
+        rules.append(
+            {
+                "if": {"properties": {"effect": {"const": name}}, "required": ["effect"]},
+                "then": then,
+            }
+        )
+    return {
+        "type": "object",
+        "description": "One effect of a skill: 'effect' names its type, the other keys are its parameters.",
+        "properties": {
+            "effect": {
+                "enum": names,
+                "description": "The effect type; see docs/skills.md.",
+            }
+        },
+        "required": ["effect"],
+        "allOf": rules,
+    }
+
+
+def _param_schema(param: Param) -> dict[str, Any]:
+    schema: dict[str, Any] = {"description": param.description}
+    if param.kind == "integer":
+        schema["type"] = "integer"
+        schema["minimum"] = param.minimum if param.minimum is not None else -MAX_PARAM_VALUE
+        schema["maximum"] = MAX_PARAM_VALUE
+    elif param.kind == "choice":
+        schema["enum"] = list(param.choices)
+    elif param.kind == "colour":
+        schema["type"] = "string"
+        schema["maxLength"] = 64
+    elif param.kind == "options":
+        schema["type"] = "array"
+        schema["minItems"] = param.minimum or 1
+        schema["maxItems"] = MAX_OPTIONS
+        schema["items"] = {
+            "type": "array",
+            "minItems": 1,
+            "maxItems": MAX_OPTION_EFFECTS,
+            "items": {"$ref": "#/$defs/effect"},
+        }
+    else:  # pragma: no cover - guarded by the declaration test
+        raise ValueError(f"unknown parameter kind {param.kind!r}")
+    if param.default is not REQUIRED:
+        schema["default"] = param.default
+    return schema
 
 
 def _described_effect_schema(effect_types: Mapping[str, type[Effect]]) -> dict[str, Any]:

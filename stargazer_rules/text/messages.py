@@ -30,15 +30,15 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import yaml
 
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.effects import FREE_CUBE_OWNER, Effect
-from stargazer_rules.engine.events import Event
 from stargazer_rules.rulesets.model import CrewCard, Ruleset
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER, Effect
+from stargazer_rules.vocabulary.events import Event
 
 if TYPE_CHECKING:
     from stargazer_rules.engine.game import Game
-    from stargazer_rules.engine.table import State
+    from stargazer_rules.vocabulary.table import State
 
 #: The languages of the catalogue.
 LANGS = ("ja", "en")
@@ -61,15 +61,6 @@ ACTION_MESSAGES: Mapping[str, tuple[str, ...]] = {
     "target_crew_free_cube": ("crew",),
     "choose_option": ("option", "effects"),
     "name_start_player": ("player",),
-}
-
-#: The message of a target decision, by its kind and the name of the effect that asks for it;
-#: any other effect (a custom one, say) gets the plain ``target_planet`` / ``target_crew``.
-TARGET_MESSAGES: Mapping[tuple[str, str], str] = {
-    (A.TARGET_PLANET, "place_on_special"): "target_planet_special",
-    (A.TARGET_PLANET, "place_free_cubes"): "target_planet_free_cube",
-    (A.TARGET_CREW, "place_on_crew"): "target_crew_cube",
-    (A.TARGET_CREW, "add_free_cubes"): "target_crew_free_cube",
 }
 
 _SEAT_PARAMS = frozenset({"player", "owner", "start_player"})
@@ -433,7 +424,12 @@ def _action_message(game: Game, state: State, act: Action, lang: str) -> tuple[s
         return "survey_stop", {"cubes": state.survey_placed}
     if kind in (A.TARGET_PLANET, A.TARGET_CREW):
         effect = pending_effect(game, state)
-        key = TARGET_MESSAGES.get((kind, effect.name if effect is not None else ""), kind)
+        key = (effect.target_message if effect is not None else "") or kind
+        if key not in ACTION_MESSAGES:
+            raise ValueError(
+                f"effect type {effect.name!r} declares target_message {key!r}, which is not an "
+                f"action message; expected one of {', '.join(ACTION_MESSAGES)}"
+            )
         if kind == A.TARGET_CREW:
             found: dict[str, Any] = {"crew": _crew_id(game, state, act.target)}
         else:

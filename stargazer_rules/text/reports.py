@@ -11,7 +11,6 @@ import unicodedata
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from stargazer_rules.engine.effects import FREE_CUBE_OWNER
 from stargazer_rules.engine.scoring import ScoreSheet, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
 from stargazer_rules.text.messages import (
@@ -23,11 +22,12 @@ from stargazer_rules.text.messages import (
     render_event,
     skill_sentences,
 )
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
 if TYPE_CHECKING:
-    from stargazer_rules.engine.events import Event
     from stargazer_rules.engine.game import Game
-    from stargazer_rules.engine.table import State
+    from stargazer_rules.vocabulary.events import Event
+    from stargazer_rules.vocabulary.table import State
 
 #: Shown after the id of a card whose values are a reconstruction (R20), with a footnote.
 PLACEHOLDER_MARK = "*"

@@ -33,9 +33,9 @@ from typing import Any, NamedTuple
 import yaml
 
 from stargazer_rules import Game, load_ruleset
-from stargazer_rules.engine import actions as A
-from stargazer_rules.engine.events import EVENT_KEYS
 from stargazer_rules.formats import jsonio
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.events import EVENT_KEYS
 
 try:  # English renderings as comments, when the text module is there; the test ignores them
     from stargazer_rules.text.messages import describe_action, render_event

@@ -40,7 +40,7 @@ pub enum SpecialTarget {
 }
 
 /// One effect operation with its parameters: the built-in vocabulary, one arm per effect type
-/// of `stargazer_rules.engine.effects` (a test fails until both sides have the same set).
+/// of `stargazer_rules.vocabulary.effects` (a test fails until both sides have the same set).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     AddFreeCubes,

@@ -13,7 +13,7 @@ pub type Actions = SmallVec<[Action; 40]>;
 /// Pending effects, a stack.
 pub type PendingStack = SmallVec<[Pending; 4]>;
 
-/// Which decision an action answers (`stargazer_rules.engine.actions`).
+/// Which decision an action answers (`stargazer_rules.vocabulary.actions`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
     PickCrew,

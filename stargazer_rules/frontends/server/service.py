@@ -29,15 +29,15 @@ import referencing.jsonschema
 import yaml
 
 from stargazer_rules.bots import BotSpecError, BotTimeout, bot_names, make_bot, parse_spec, time_limit
-from stargazer_rules.engine.events import Event
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.table import State
 from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
 from stargazer_rules.formats import jsonio, records
 from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.text import messages, reports
+from stargazer_rules.vocabulary.events import Event
+from stargazer_rules.vocabulary.table import State
 
 __all__ = ["ENDPOINTS", "RequestError", "TableService", "request_schema"]
 

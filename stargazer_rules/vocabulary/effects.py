@@ -2,8 +2,12 @@
 
 A crew's skill is a list of effects. The loader builds each from its YAML mapping through a
 registry (``EFFECT_TYPES``, name -> class); the engine runs them and never looks at crew ids.
-Each effect type declares its parameters once (``params``); the loader's checks and the crew
-schema's effect section are both generated from that declaration (``effect_schema``).
+Each effect type declares, once and on its class, everything the other layers read of it: its
+parameters (``params``), timings, the parameter values that need one timing
+(``timing_requirements``, refused elsewhere by ``rulesets.checks``) and the sentence of the
+target decision it asks for (``target_message``, read by ``text.messages``). The loader's
+checks and the crew schema's effect section (``rulesets.schemas.effect_schema``) are both
+generated from these declarations.
 
 Timing (``when``) says at which point of the turn an effect resolves:
 
@@ -20,6 +24,9 @@ an effect with no option left is skipped with an event (R9).
 New effect types for ideas the vocabulary lacks: subclass ``Effect``, declare ``name``,
 ``timings``, ``params`` and the two methods, and pass ``extend_effect_types(EFFECT_TYPES, New)``
 to ``load_ruleset``. See docs/skills.md.
+
+This module is the bottom of the package with ``actions``, ``events`` and ``table``: it imports
+nothing of the rulesets or the engine, which both import it.
 """
 
 from __future__ import annotations
@@ -30,7 +37,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import attrs
 
-from stargazer_rules.engine.actions import (
+from stargazer_rules.vocabulary.actions import (
     CHOOSE_OPTION,
     NAME_START_PLAYER,
     TARGET_CREW,
@@ -40,7 +47,7 @@ from stargazer_rules.engine.actions import (
 )
 
 if TYPE_CHECKING:
-    from stargazer_rules.engine.table import Table
+    from stargazer_rules.vocabulary.table import Table
 
 ON_CHOOSE = "on_choose"
 SURVEY = "survey"
@@ -89,6 +96,18 @@ class Param:
         return self.default is REQUIRED and self.required_when is None
 
 
+@attrs.frozen
+class TimingRequirement:
+    """A parameter value that only makes sense at one timing: ``param: value`` needs ``when: timing``.
+
+    The loader refuses the value at any other timing, naming both (``rulesets.checks``).
+    """
+
+    param: str
+    value: Any
+    timing: str
+
+
 @attrs.frozen(kw_only=True)
 class Effect:
     """Base of every effect type. ``when`` is the effect's timing, one of its type's ``timings``."""
@@ -97,6 +116,11 @@ class Effect:
     summary: ClassVar[str] = ""
     timings: ClassVar[tuple[str, ...]] = ()
     params: ClassVar[tuple[Param, ...]] = ()
+    #: Parameter values that only make sense at one of its timings.
+    timing_requirements: ClassVar[tuple[TimingRequirement, ...]] = ()
+    #: The action message (text/messages.yaml, ``actions``) of the target decision it asks
+    #: for; empty for the plain ``target_planet`` / ``target_crew`` sentence.
+    target_message: ClassVar[str] = ""
 
     when: str
 
@@ -239,6 +263,8 @@ class AddFreeCubes(_Counted):
         "chooser picks that holds fewer than the free-cube cap."
     )
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    target_message: ClassVar[str] = "target_crew_free_cube"
+
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.stock == 0:
             return ()
@@ -461,6 +487,8 @@ class PlaceFreeCubes(_Counted):
         "at a time; they belong to the virtual player."
     )
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    target_message: ClassVar[str] = "target_planet_free_cube"
+
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.stock == 0:
             return ()
@@ -486,6 +514,8 @@ class PlaceOnCrew(_Counted):
         "such a crew later scores the player-cube motivation bonus for them."
     )
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    target_message: ClassVar[str] = "target_crew_cube"
+
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.hands[seat] == 0:
             return ()
@@ -531,6 +561,11 @@ class PlaceOnSpecial(_Counted):
             required_when=("planets", "colour"),
         ),
     )
+    #: Planets "surveyed this turn" exist only once the survey has been made.
+    timing_requirements: ClassVar[tuple[TimingRequirement, ...]] = (
+        TimingRequirement("planets", "surveyed", AFTER_SURVEY),
+    )
+    target_message: ClassVar[str] = "target_planet_special"
 
     planets: str = "any"
     colour: str | None = None
@@ -555,7 +590,6 @@ class PlaceOnSpecial(_Counted):
         return _NO_FOLLOW_UP
 
 
-
 _BUILT_IN: tuple[type[Effect], ...] = (
     AddFreeCubes,
     AllowRepeatPlanet,
@@ -570,18 +604,14 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     PlaceOnSpecial,
 )
 
-#: The built-in vocabulary, alphabetised: effect name -> effect class.
-EFFECT_TYPES: Mapping[str, type[Effect]] = MappingProxyType(
-    {cls.name: cls for cls in sorted(_BUILT_IN, key=lambda cls: cls.name)}
-)
-
 
 def extend_effect_types(
     base: Mapping[str, type[Effect]], *new_types: type[Effect]
 ) -> Mapping[str, type[Effect]]:
     """A new registry: ``base`` plus ``new_types``. ``base`` is copied, never changed.
 
-    Raises ``ValueError`` for a type without a name, timings, or with a name already taken.
+    Raises ``ValueError`` for a type without a name, timings, or with a name already taken, and
+    for a timing requirement that names a parameter or a timing the type does not have.
     """
     table = dict(base)
     for cls in new_types:
@@ -591,99 +621,17 @@ def extend_effect_types(
             raise ValueError(f"effect type {cls.name!r}: timings must be among {TIMINGS}")
         if cls.name in table:
             raise ValueError(f"effect type {cls.name!r} is already registered")
+        params = [param.name for param in cls.params]
+        for need in cls.timing_requirements:
+            if need.param not in params or need.timing not in cls.timings:
+                raise ValueError(
+                    f"effect type {cls.name!r}: the timing requirement '{need.param}: {need.value} "
+                    f"needs when: {need.timing}' must name one of its params "
+                    f"({', '.join(params) or 'none'}) and one of its timings ({', '.join(cls.timings)})"
+                )
         table[cls.name] = cls
     return MappingProxyType(dict(sorted(table.items())))
 
 
-def effect_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict[str, Any]:
-    """The JSON Schema of one effect mapping, generated from the parameter declarations.
-
-    The crew schema embeds this under ``$defs.effect``; the loader validates against it, so
-    the file in ``schemas/`` and the checks at load time cannot drift apart.
-    """
-    names = list(effect_types)
-    rules: list[dict[str, Any]] = []
-    for name, cls in effect_types.items():
-        properties: dict[str, Any] = {
-            "effect": {"const": name},
-            "when": {
-                "enum": list(cls.timings),
-                "default": cls.timings[0],
-                "description": "When the effect resolves: " + ", ".join(cls.timings) + ".",
-            },
-        }
-        required = ["effect"]
-        conditionals: list[dict[str, Any]] = []
-        for param in cls.params:
-            properties[param.name] = _param_schema(param)
-            if param.required:
-                required.append(param.name)
-            if param.required_when is not None:
-                other, value = param.required_when
-                conditionals.append(
-                    {
-                        "if": {"properties": {other: {"const": value}}, "required": [other]},
-                        "then": {"required": [param.name]},
-                    }
-                )
-        then: dict[str, Any] = {
-            "description": cls.summary,
-            "properties": properties,
-            "required": required,
-            "additionalProperties": False,
-        }
-        if conditionals:
-            then["allOf"] = conditionals
-        rules.append(
-            {
-                "if": {"properties": {"effect": {"const": name}}, "required": ["effect"]},
-                "then": then,
-            }
-        )
-    return {
-        "type": "object",
-        "description": "One effect of a skill: 'effect' names its type, the other keys are its parameters.",
-        "properties": {
-            "effect": {
-                "enum": names,
-                "description": "The effect type; see docs/skills.md.",
-            }
-        },
-        "required": ["effect"],
-        "allOf": rules,
-    }
-
-
-#: Bounds of every effect parameter, far past any card: an integer parameter (VP, cubes, a
-#: survey delta) within -100..100, a choice of at most 10 options of at most 20 effects each.
-MAX_PARAM_VALUE = 100
-MAX_OPTIONS = 10
-MAX_OPTION_EFFECTS = 20
-
-
-def _param_schema(param: Param) -> dict[str, Any]:
-    schema: dict[str, Any] = {"description": param.description}
-    if param.kind == "integer":
-        schema["type"] = "integer"
-        schema["minimum"] = param.minimum if param.minimum is not None else -MAX_PARAM_VALUE
-        schema["maximum"] = MAX_PARAM_VALUE
-    elif param.kind == "choice":
-        schema["enum"] = list(param.choices)
-    elif param.kind == "colour":
-        schema["type"] = "string"
-        schema["maxLength"] = 64
-    elif param.kind == "options":
-        schema["type"] = "array"
-        schema["minItems"] = param.minimum or 1
-        schema["maxItems"] = MAX_OPTIONS
-        schema["items"] = {
-            "type": "array",
-            "minItems": 1,
-            "maxItems": MAX_OPTION_EFFECTS,
-            "items": {"$ref": "#/$defs/effect"},
-        }
-    else:  # pragma: no cover - guarded by the declaration test
-        raise ValueError(f"unknown parameter kind {param.kind!r}")
-    if param.default is not REQUIRED:
-        schema["default"] = param.default
-    return schema
+#: The built-in vocabulary, alphabetised: effect name -> effect class.
+EFFECT_TYPES: Mapping[str, type[Effect]] = extend_effect_types({}, *_BUILT_IN)

@@ -3,8 +3,8 @@
 ``State`` is one moment of a game, a named tuple that front ends, bots and records pass around.
 ``Game.apply`` copies it into a ``Table``, the working copy that the rules and the skill effects
 change, and freezes the result into a new ``State``. This module knows nothing of the rules
-themselves: the effects (``effects``) and the game (``game``) import it, never the reverse, so
-the effect classes can name the ``Table`` they act on without an import circle.
+themselves: the effects (``vocabulary.effects``) and the game (``engine.game``) import it, never
+the reverse, so the effect classes can name the ``Table`` they act on without an import circle.
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from __future__ import annotations
 from operator import attrgetter
 from typing import Any, NamedTuple, Protocol
 
-from stargazer_rules.engine.actions import Action
-from stargazer_rules.engine.events import Event
+from stargazer_rules.vocabulary.actions import Action
+from stargazer_rules.vocabulary.events import Event
 
 # Stages of play. A state waits for a decision in every stage but OVER.
 PICK_CREW = "pick_crew"
@@ -94,8 +94,8 @@ class Rules(Protocol):
     """What a ``Table`` and the scoring read of the game they serve (``game.Game`` is one).
 
     The ruleset, and tables derived from it indexed by planet card and crew card. ``ruleset``
-    is a ``rulesets.model.Ruleset``, not imported here even for type checking: a ruleset's crew
-    cards hold effects, and the effects import this module.
+    is a ``rulesets.model.Ruleset``, not imported here even for type checking: the rulesets
+    layer stands above this one (a ruleset's crew cards hold effects, which import this module).
     """
 
     ruleset: Any
