@@ -72,12 +72,20 @@ def _write_holder(folder: Path, command: str) -> None:
         (folder / HOLDER_FILE).write_text(json.dumps(holder) + "\n", encoding="utf-8")
 
 
+#: A holder writes who it is just after it takes the lock: a process refused in between looks
+#: again this many times, this many seconds apart, before it says it does not know.
+HOLDER_LOOKS = 40
+HOLDER_PAUSE = 0.025
+
+
 def _holder(folder: Path) -> str:
     """``process 1234 on host (stargazer simulate --games 80, since ...)``, or what is known."""
-    try:
-        holder = json.loads((folder / HOLDER_FILE).read_text(encoding="utf-8"))
-        argv = [str(word) for word in holder.get("argv", [])]
-        words = " ".join(["stargazer", *argv]) if argv[:1] == [holder["command"]] else f"stargazer {holder['command']}"
-        return f"process {holder['pid']} on {holder['host']} ({words}, since {holder['since']})"
-    except (OSError, ValueError, KeyError, TypeError):
-        return "another process (it has not said which yet)"
+    for _look in range(HOLDER_LOOKS):
+        try:
+            holder = json.loads((folder / HOLDER_FILE).read_text(encoding="utf-8"))
+            argv = [str(word) for word in holder.get("argv", [])]
+            words = " ".join(["stargazer", *argv]) if argv[:1] == [holder["command"]] else f"stargazer {holder['command']}"
+            return f"process {holder['pid']} on {holder['host']} ({words}, since {holder['since']})"
+        except (OSError, ValueError, KeyError, TypeError, AttributeError):
+            time.sleep(HOLDER_PAUSE)
+    return "another process (it has not said which)"
