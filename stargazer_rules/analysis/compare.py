@@ -40,14 +40,17 @@ from stargazer_rules.analysis.verdict import (
     top_changes,
     verdict,
 )
-from stargazer_rules.analysis.summary import (
-    _checked,
-    _credit,
-    _lead_changes,
-    _margin,
-    _plain,
-    summarize,
+from stargazer_rules.analysis.games import (
+    checked_games,
+    credit_row,
+    lead_changes,
+    same_deal,
+    seat_at,
+    win_credit,
+    winning_margin,
 )
+from stargazer_rules.analysis.plain_json import plain
+from stargazer_rules.analysis.summary import summarize
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
@@ -86,7 +89,7 @@ def compare_summaries(
             )
     bounds = bounds or Bounds()
     conf = bounds.confidence
-    played_a, played_b = _checked(games_a), _checked(games_b)
+    played_a, played_b = checked_games(games_a), checked_games(games_b)
     summary_a = summarize(played_a, bounds=bounds, ruleset=ruleset_a)
     summary_b = summarize(played_b, bounds=bounds, ruleset=ruleset_b)
     pairs, pairing, warnings = _pairs(played_a, played_b)
@@ -110,8 +113,8 @@ def compare_summaries(
     metrics.sort(key=lambda metric: not metric["rules_changed"])
     players = summary_a["run"]["players"]
     if len(pairs) >= 2 and players == summary_b["run"]["players"]:
-        rows_a = _credit_rows([a for a, _ in pairs], players)
-        rows_b = _credit_rows([b for _, b in pairs], players)
+        rows_a = _credit_rows([a for a, _ in pairs])
+        rows_b = _credit_rows([b for _, b in pairs])
     else:
         rows_a = rows_b = []
     decided = verdict(rows_a, rows_b, margin=bounds.equivalence_margin, confidence=conf,
@@ -132,7 +135,7 @@ def compare_summaries(
         "significant": sum(1 for metric in metrics if metric["significant"]),
         "tested": sum(1 for metric in metrics if metric["difference"] is not None),
     }
-    return _plain(comparison)
+    return plain(comparison)
 
 
 def write_comparison(comparison: dict[str, Any], out_dir: Path) -> None:
@@ -181,11 +184,7 @@ def _pairs(
         other = by_index_b.get(game["index"])
         if other is None:
             continue
-        if (game.get("deal_seed"), game["rotation"], game["players"]) != (
-            other.get("deal_seed"),
-            other["rotation"],
-            other["players"],
-        ):
+        if not same_deal(game, other):
             mismatched += 1
             continue
         seating += game["seating"] != other["seating"]
@@ -338,8 +337,7 @@ def _seat_credit(position: int) -> PerGame:
     def figure(game: Mapping[str, Any]) -> tuple[float, float] | None:
         if position >= game["players"]:
             return None
-        seat = (game["setup"]["start_player"] + position) % game["players"]
-        return _credit(game, seat), 1.0
+        return win_credit(game, seat_at(game, position)), 1.0
 
     return figure
 
@@ -369,11 +367,8 @@ def _seat_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: Ma
     return metrics
 
 
-def _credit_rows(games: Sequence[Mapping[str, Any]], players: int) -> list[list[float]]:
-    return [
-        [_credit(game, (game["setup"]["start_player"] + position) % players) for position in range(players)]
-        for game in games
-    ]
+def _credit_rows(games: Sequence[Mapping[str, Any]]) -> list[list[float]]:
+    return [credit_row(game) for game in games]
 
 
 def _balance_of(rows: Any) -> Any:
@@ -392,14 +387,14 @@ def _balance_metric(context: _Context, summary_a: Mapping[str, Any], summary_b: 
     if players_a != players_b:
         return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
     if len(context.pairs) >= 2:
-        rows_a = np.array(_credit_rows([a for a, _ in context.pairs], players_a))
-        rows_b = np.array(_credit_rows([b for _, b in context.pairs], players_b))
+        rows_a = np.array(_credit_rows([a for a, _ in context.pairs]))
+        rows_b = np.array(_credit_rows([b for _, b in context.pairs]))
         draws = [paired_balance_draws(rows_a, rows_b)]
         method, pairs = "bootstrap", len(context.pairs)
         difference = float(_balance_of(rows_b) - _balance_of(rows_a))
     else:
-        rows_a = np.array(_credit_rows(context.played_a, players_a))
-        rows_b = np.array(_credit_rows(context.played_b, players_b))
+        rows_a = np.array(_credit_rows(context.played_a))
+        rows_b = np.array(_credit_rows(context.played_b))
         if len(rows_a) < 2 or len(rows_b) < 2:
             return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
         rng = np.random.default_rng(BOOTSTRAP_SEED)
@@ -440,7 +435,7 @@ def _bot_figure(spec: str, what: str) -> PerGame:
         if not seats:
             return None
         if what == "wins":
-            return sum(_credit(game, seat) for seat in seats), float(len(seats))
+            return sum(win_credit(game, seat) for seat in seats), float(len(seats))
         totals = {s["seat"]: s["total"] for s in game["score_sheet"]["seats"]}
         return float(sum(totals[seat] for seat in seats)), float(len(seats))
 
@@ -470,10 +465,10 @@ def _score_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: M
                                     _bot_figure(spec, "wins"), anchor="scores-bots"))
         candidates.append(_per_game(context, f"scores.bot.{spec}.total", "scores", f"{spec}: mean final score", "mean",
                                     _bot_figure(spec, "total"), anchor="scores-bots"))
-    candidates.append(_per_game(context, "scores.margin", "scores", "Winning margin", "mean", _single(_margin),
+    candidates.append(_per_game(context, "scores.margin", "scores", "Winning margin", "mean", _single(winning_margin),
                                 headline=True, anchor="scores-margin"))
     candidates.append(_per_game(context, "scores.lead_changes", "scores", "Lead changes per game", "mean",
-                                _single(lambda game: _lead_changes(game["score_by_round"])), headline=True, anchor="scores-margin"))
+                                _single(lambda game: lead_changes(game["score_by_round"])), headline=True, anchor="scores-margin"))
     return [metric for metric in candidates if metric is not None]
 
 
