@@ -1,15 +1,272 @@
 """The analysis's files as contracts: games.jsonl lines and summary.json against their schemas,
-the docs' field tables against the schemas, the typed view of a summary against the summary,
-and the analysis's modules reaching each other only through public names."""
+the docs' field tables against the schemas, and the analysis's modules reaching each other
+only through public names."""
 
 from __future__ import annotations
 
 import ast
+import copy
+import json
+import re
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
+
+import attrs
+import jsonschema
+import pytest
 
 import stargazer_rules.analysis
+from stargazer_rules import load_ruleset
+from stargazer_rules.analysis import Bounds, summarize
+from stargazer_rules.formats import jsonio
+from stargazer_rules.formats.game_lines import DIGEST_FIELD
+from stargazer_rules.rulesets.resources import schemas_dir
+from stargazer_rules.simulation import parse_lineup, run_simulation
 
 ANALYSIS = Path(stargazer_rules.analysis.__file__).parent
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "simulation.md"
+
+#: Small fresh runs: (ruleset, players, bots); one block each.
+RUNS = [(rules, players, bots) for rules in ("draft7", "base") for players in (3, 4) for bots in ("random", "greedy")]
+
+
+def _schema_file(kind: str) -> dict[str, Any]:
+    return json.loads((schemas_dir() / f"{kind}.schema.json").read_text(encoding="utf-8"))
+
+
+GAME_LINE = _schema_file("game_line")
+SUMMARY = _schema_file("summary")
+
+
+@pytest.fixture(scope="module")
+def fresh_runs(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, int, str], list[dict[str, Any]]]:
+    """The lines of each of ``RUNS`` as ``stargazer simulate`` writes them, digest and all."""
+    runs = {}
+    for rules, players, bots in RUNS:
+        out = tmp_path_factory.mktemp(f"{rules}-{players}-{bots}")
+        run_simulation(load_ruleset(rules), out, players=players, games=players,
+                       lineup=parse_lineup(bots, players), workers=1, progress=False)
+        text = (out / "games.jsonl").read_text(encoding="utf-8")
+        runs[rules, players, bots] = [json.loads(line) for line in text.splitlines()]
+    return runs
+
+
+def _games(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The lines as a reader hands them on: without their checked digest."""
+    return [{key: value for key, value in line.items() if key != DIGEST_FIELD} for line in lines]
+
+
+# -- the schemas themselves -----------------------------------------------------------------
+
+
+def _walk(schema: Any, where: str = "#") -> Iterator[tuple[str, dict[str, Any]]]:
+    if isinstance(schema, dict):
+        yield where, schema
+        for key, value in schema.items():
+            if key not in ("const", "enum", "required"):
+                yield from _walk(value, f"{where}/{key}")
+    elif isinstance(schema, list):
+        for index, item in enumerate(schema):
+            yield from _walk(item, f"{where}/{index}")
+
+
+@pytest.mark.parametrize("kind", jsonio.FILE_SCHEMA_KINDS)
+def test_file_schema_is_valid_2020_12_described_and_closed(kind: str) -> None:
+    """Valid 2020-12 with its $id; every property described; every object closed to unknown
+    keys, directly or (the ``*_figures`` shapes others extend) by each schema that uses it."""
+    schema = _schema_file(kind)
+    jsonschema.Draft202012Validator.check_schema(schema)
+    assert schema["$id"] == f"urn:stargazer-rules:schemas:{kind}.schema.json"
+    assert schema["title"] and schema["description"]
+    undescribed = [f"{where}/properties/{key}" for where, sub in _walk(schema)
+                   for key, value in sub.get("properties", {}).items() if "description" not in value]
+    assert undescribed == []
+    open_objects = [where for where, sub in _walk(schema) if "properties" in sub
+                    and sub.get("additionalProperties") is not False and sub.get("unevaluatedProperties") is not False
+                    and not where.endswith("_figures")]
+    assert open_objects == []
+
+
+def test_the_summary_schema_lists_every_bound() -> None:
+    """The bounds in run.bounds are the fields of analysis.Bounds, each required."""
+    bounds = SUMMARY["$defs"]["bounds"]
+    assert list(bounds["properties"]) == bounds["required"] == [field.name for field in attrs.fields(Bounds)]
+
+
+# -- fresh runs validate ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("run", RUNS, ids=["-".join(map(str, run)) for run in RUNS])
+def test_every_line_and_summary_of_a_fresh_run_validates(fresh_runs, run) -> None:
+    """Each line the runner wrote, the run's summary and the summary of its first game alone
+    (a partial run) are valid against their schemas."""
+    lines = fresh_runs[run]
+    assert len(lines) == run[1]
+    for line in lines:
+        assert jsonio.schema_problems("game_line", line) == [], line["index"]
+    whole = summarize(_games(lines), ruleset=load_ruleset(run[0]))
+    partial = summarize(_games(lines)[1:2])
+    assert "partial" in [warning["kind"] for warning in partial["run"]["warnings"]]
+    assert jsonio.schema_problems("summary", whole) == []
+    assert jsonio.schema_problems("summary", partial) == []
+
+
+def test_a_summary_without_its_ruleset_validates(fresh_runs) -> None:
+    """Cards by id, no names, tracks and accident rows null: still the summary's shape."""
+    games = _games(fresh_runs["draft7", 4, "random"])
+    for game in games:
+        game["ruleset"] = {"name": "draft-x", "fingerprint": "0" * 64}
+    summary = summarize(games)
+    assert summary["names"]["crew"] == {} and summary["planets"]["cards"][0]["track"] is None
+    assert jsonio.schema_problems("summary", summary) == []
+
+
+# -- each required field is required --------------------------------------------------------
+
+
+@pytest.mark.parametrize("field", GAME_LINE["required"])
+def test_a_line_without_a_required_field_fails(fresh_runs, field: str) -> None:
+    line = copy.deepcopy(fresh_runs["draft7", 4, "random"][0])
+    del line[field]
+    assert jsonio.schema_problems("game_line", line) == [f"$: {field!r} is a required property"]
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "problem"),
+    [
+        (("format",), "stargazer-game/1", "$.format: 'stargazer-game/2' was expected"),
+        (("index",), -1, "$.index: -1 is less than the minimum of 0"),
+        (("engine",), "rust", "$.engine: 'rust' is not one of ['native', 'python']"),
+        (("triggers",), ["bored"], "$.triggers[0]: 'bored' is not one of ['hand_empty', 'planets_full', 'round_limit']"),
+        (("picks", 0, "motivation_vp"), 1.0, "$.picks[0].motivation_vp: 1.0 is not of type 'integer'"),
+        (("digest",), "5b0c", "$.digest: '5b0c' does not match '^[0-9a-f]{32}$'"),
+        (("winners",), [], "$.winners: [] should be non-empty"),
+        (("ruleset", "fingerprint"), None, "$.ruleset.fingerprint: None is not of type 'string'"),
+        (("setup", "start_player"), 9, "$.setup.start_player: 9 is over the maximum of 7"),
+        (("extra",), 1, "$: unexpected property 'extra' (expected: block, bot_seeds, deal_seed, decisions, digest, "
+         "engine, format, index, options, picks, players, record, rotation, rounds, ruleset, score_by_round, score_sheet, "
+         "seating, setup, triggers, winners)"),
+    ],
+)
+def test_a_line_with_a_wrong_value_fails_where_it_is(fresh_runs, path, value, problem: str) -> None:
+    """Values checked by the line's own schema and by the schemas it refers to."""
+    line = copy.deepcopy(fresh_runs["draft7", 4, "random"][0])
+    *parents, last = path
+    target = line
+    for key in parents:
+        target = target[key]
+    target[last] = value
+    assert jsonio.schema_problems("game_line", line) == [problem]
+
+
+def _resolved(schema: dict[str, Any], root: dict[str, Any]) -> dict[str, Any]:
+    """A sub-schema with a local ``$ref`` followed (the keys beside the reference merged in)."""
+    while "$ref" in schema and schema["$ref"].startswith("#/$defs/"):
+        target = root["$defs"][schema["$ref"].removeprefix("#/$defs/")]
+        schema = {**target, **{k: v for k, v in schema.items() if k != "$ref"},
+                  "required": [*target.get("required", []), *schema.get("required", [])]}
+    return schema
+
+
+#: (section, key) for every key each top-level object section of the summary requires.
+SUMMARY_FIELDS = [(None, key) for key in SUMMARY["required"]] + [
+    (section, key)
+    for section, sub in SUMMARY["properties"].items()
+    if _resolved(sub, SUMMARY).get("type") == "object"
+    for key in dict.fromkeys(_resolved(sub, SUMMARY)["required"])
+]
+
+
+@pytest.mark.parametrize(("section", "field"), SUMMARY_FIELDS, ids=[f"{s}.{f}" if s else f for s, f in SUMMARY_FIELDS])
+def test_a_summary_without_a_required_field_fails(fresh_runs, section: str | None, field: str) -> None:
+    summary = summarize(_games(fresh_runs["draft7", 4, "random"]))
+    where = summary if section is None else summary[section]
+    del where[field]
+    assert jsonio.schema_problems("summary", summary) == [f"${'.' + section if section else ''}: {field!r} is a required property"]
+
+
+@pytest.mark.parametrize(
+    ("path", "value", "problem"),
+    [
+        (("seats", "ties", "rate"), 1.5, "$.seats.ties.rate: 1.5 is over the maximum of 1"),
+        (("seats", "ties", "extra"), 0, "$.seats.ties: Unevaluated properties are not allowed ('extra' was unexpected)"),
+        (("crew", "cards", 0, "pick_round", "counts"), [[1]], "$.crew.cards[0].pick_round.counts[0]: [1] is too short"),
+        (("crew", "cards", 0, "motivation_vp", "per_pick", "counts"), [],
+         "$.crew.cards[0].motivation_vp.per_pick: Unevaluated properties are not allowed ('counts' was unexpected)"),
+        (("run", "engine"), "rust", "$.run.engine: 'rust' is not one of ['native', 'python', 'mixed']"),
+        (("pace", "triggers", 0, "trigger"), "bored",
+         "$.pace.triggers[0].trigger: 'bored' is not one of ['hand_empty', 'planets_full', 'round_limit']"),
+        (("run", "bounds", "min_card_games"), 2.5, "$.run.bounds.min_card_games: 2.5 is not of type 'integer'"),
+    ],
+)
+def test_a_summary_with_a_wrong_value_fails_where_it_is(fresh_runs, path, value, problem: str) -> None:
+    summary = summarize(_games(fresh_runs["draft7", 4, "random"]))
+    *parents, last = path
+    target = summary
+    for key in parents:
+        target = target[key]
+    target[last] = value
+    assert jsonio.schema_problems("summary", summary) == [problem]
+
+
+# -- the docs list the schemas' fields ------------------------------------------------------
+
+
+def _section(heading: str) -> str:
+    """The text of docs/simulation.md from ``heading`` to the next heading of its level."""
+    text = DOCS.read_text(encoding="utf-8")
+    start = text.index(f"\n{heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def _table_rows(text: str) -> dict[str, str]:
+    """The rows of the first ``| field | ... |`` table in ``text``: the first cell's names -> the row."""
+    rows = {}
+    for line in text.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if line.startswith("| `") and len(cells) >= 2:
+            for name in re.findall(r"`([^`]+)`", cells[0]):
+                rows[name] = cells[1]
+    return rows
+
+
+def test_the_docs_field_table_of_a_line_lists_the_schemas_fields() -> None:
+    """docs/simulation.md's games.jsonl table names exactly the fields of game_line.schema.json."""
+    rows = _table_rows(_section("## `games.jsonl`: one line per finished game"))
+    assert list(rows) == list(GAME_LINE["properties"])
+
+
+def _property_names(schema: dict[str, Any], root: dict[str, Any], seen: frozenset[str] = frozenset()) -> set[str]:
+    """Every property name under ``schema``, through local references, except the shared
+    shapes the docs describe once elsewhere: a rate, a distribution, names (before the table)
+    and the bounds (their own section)."""
+    names: set[str] = set()
+    for where, sub in _walk(schema):
+        reference = sub.get("$ref", "")
+        if reference.startswith("#/$defs/"):
+            name = reference.removeprefix("#/$defs/")
+            if name not in seen and name not in {"rate", "rate_figures", "distribution", "distribution_figures",
+                                                 "counted_distribution", "name", "names", "bounds"}:
+                names |= _property_names(root["$defs"][name], root, seen | {name})
+        names |= set(sub.get("properties", {}))
+    return names
+
+
+def test_the_docs_summary_table_lists_every_key_of_the_schema() -> None:
+    """docs/simulation.md's summary.json table has a row per top-level key, and each row
+    names every key its section holds."""
+    rows = _table_rows(_section("## `summary.json`: every figure of the report"))
+    assert sorted(rows) == sorted(SUMMARY["properties"])
+    unnamed = {
+        key: sorted(name for name in _property_names(sub, SUMMARY) if f"`{name}`" not in rows[key])
+        for key, sub in SUMMARY["properties"].items()
+    }
+    assert {key: names for key, names in unnamed.items() if names} == {}
+
+
+# -- modules ----------------------------------------------------------------------------------
 
 
 def _private_imports(folder: Path) -> list[str]:
