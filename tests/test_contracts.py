@@ -8,6 +8,7 @@ import ast
 import copy
 import json
 import re
+import typing
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ import pytest
 
 import stargazer_rules.analysis
 from stargazer_rules import load_ruleset
-from stargazer_rules.analysis import Bounds, summarize
+from stargazer_rules.analysis import Bounds, summarize, summary_view
 from stargazer_rules.formats import jsonio
 from stargazer_rules.formats.game_lines import DIGEST_FIELD
 from stargazer_rules.rulesets.resources import schemas_dir
@@ -282,3 +283,88 @@ def _private_imports(folder: Path) -> list[str]:
 def test_no_analysis_module_imports_a_private_helper_of_another() -> None:
     """compare, sequential and the rest reach the figures they share through public names."""
     assert _private_imports(ANALYSIS) == []
+
+
+# -- the typed view of a summary ------------------------------------------------------------
+
+
+def _read_through_fields(value: Any, kind: Any) -> Any:
+    """The JSON a view reads when every declared field of it is read: parts by their fields,
+    tuples as lists, mappings by key, the bounds by theirs."""
+    if isinstance(value, summary_view.Part):
+        hints = typing.get_type_hints(type(value))
+        return {name: _read_through_fields(getattr(value, name), hint) for name, hint in hints.items()}
+    if isinstance(value, Bounds):
+        return value.to_json()
+    if isinstance(value, tuple):
+        return [_read_through_fields(item, None) for item in value]
+    if isinstance(value, dict):
+        return {key: _read_through_fields(item, None) for key, item in value.items()}
+    return value
+
+
+def _view_summaries(fresh_runs) -> list[dict[str, Any]]:
+    games = _games(fresh_runs["draft7", 4, "greedy"])
+    foreign = copy.deepcopy(games)
+    for game in foreign:
+        game["ruleset"] = {"name": "draft-x", "fingerprint": "0" * 64}
+    return [summarize(games, ruleset=load_ruleset("draft7"), bounds=Bounds(min_card_games=1)),
+            summarize(games[1:2]), summarize(foreign)]
+
+
+def test_the_view_reads_every_key_of_a_summary_through_its_fields(fresh_runs) -> None:
+    """Reading every field of the view gives the summary back, key for key: no key the view
+    does not model, none it reads under another name or type (parts that extend a shape, a
+    planet card or an end condition, list the shape's fields first, hence sorted keys)."""
+    for summary in _view_summaries(fresh_runs):
+        rebuilt = _read_through_fields(summary_view.view_of(summary), summary_view.SummaryView)
+        assert json.dumps(rebuilt, sort_keys=True) == json.dumps(summary, sort_keys=True)
+
+
+def _fields_of(kind: type) -> list[str]:
+    return list(typing.get_type_hints(kind))
+
+
+@pytest.mark.parametrize(
+    ("kind", "definition"),
+    [
+        ("Rate", "rate_figures"), ("Distribution", "distribution_figures"), ("Name", "name"),
+        ("Seats", "seats"), ("TableSeats", "table_seats"), ("Seat", "seat"), ("TableSeat", "table_seat"),
+        ("ChiSquare", "chi_square"), ("CrewCard", "crew_card"), ("Crew", "crew"), ("Planets", "planets"),
+        ("PlanetFigures", "planet_figures"), ("Scores", "scores"), ("Pace", "pace"), ("Finding", "finding"),
+        ("RunWarning", "warning"),
+    ],
+)
+def test_each_part_of_the_view_has_the_fields_of_its_schema(kind: str, definition: str) -> None:
+    """The view's parts and the schema's definitions name the same keys in the same order."""
+    assert _fields_of(getattr(summary_view, kind)) == list(SUMMARY["$defs"][definition]["properties"])
+
+
+def test_the_view_of_the_whole_summary_has_the_schemas_top_level_keys() -> None:
+    assert _fields_of(summary_view.SummaryView) == list(SUMMARY["properties"])
+    assert _fields_of(summary_view.RunInfo) == list(SUMMARY["properties"]["run"]["properties"])
+
+
+def test_a_summary_lacking_a_key_is_refused_by_its_path_where_it_is_read(fresh_runs) -> None:
+    """A view reads lazily: what a summary holds is served, what it lacks is named."""
+    summary = summarize(_games(fresh_runs["draft7", 4, "random"]))
+    del summary["seats"]["balance"]["gap"]
+    view = summary_view.view_of(summary)
+    assert view.seats.balance.value == summary["seats"]["balance"]["value"]
+    with pytest.raises(ValueError, match=r"^\$\.seats\.balance has no 'gap': not a stargazer-summary/1 document"):
+        view.seats.balance.gap
+    with pytest.raises(AttributeError):
+        view.seats.balance.gaps  # noqa: B018  (a misspelt field)
+
+
+def test_the_view_finds_cards_names_and_end_conditions(fresh_runs) -> None:
+    summary = summarize(_games(fresh_runs["draft7", 4, "random"]), ruleset=load_ruleset("draft7"))
+    view = summary_view.view_of(summary)
+    first = summary["crew"]["cards"][0]
+    assert summary_view.to_json(view.crew_card(first["crew"])) is first
+    assert view.crew_card("no-such-crew") is None
+    assert view.name("crew", "navigator") == "Navigator" and view.name("crew", "navigator", "ja") == "航法士"
+    assert view.name("planets", "no-such-planet") == "no-such-planet"
+    trigger = summary["pace"]["triggers"][0]
+    assert view.pace.trigger(trigger["trigger"]).alone == trigger["alone"]
+    assert view.run.bounds == Bounds()

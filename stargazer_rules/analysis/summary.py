@@ -70,7 +70,7 @@ def summarize(
         "scores": _scores(played, conf),
         "pace": _pace(played, conf),
     }
-    summary["findings"] = findings(plain(summary), bounds)
+    summary["findings"] = findings({**plain(summary), "findings": []}, bounds)
     return plain(summary)
 
 
