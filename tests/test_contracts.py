@@ -4,6 +4,7 @@ only through public names."""
 
 from __future__ import annotations
 
+import argparse
 import ast
 import copy
 import json
@@ -368,3 +369,55 @@ def test_the_view_finds_cards_names_and_end_conditions(fresh_runs) -> None:
     trigger = summary["pace"]["triggers"][0]
     assert view.pace.trigger(trigger["trigger"]).alone == trigger["alone"]
     assert view.run.bounds == Bounds()
+
+
+# -- comparing summarised runs --------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def two_runs(fresh_runs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    return _games(fresh_runs["draft7", 4, "greedy"]), _games(fresh_runs["base", 4, "greedy"])
+
+
+def test_stargazer_compare_summarises_each_run_once(two_runs, tmp_path, monkeypatch) -> None:
+    """The reports and the comparison share each run's summary: two summaries, not four."""
+    from stargazer_rules import analysis
+    from stargazer_rules.analysis import compare, summary
+    from stargazer_rules.frontends import cli
+
+    made = []
+
+    def counted(games, **options):
+        made.append(options.get("ruleset"))
+        return summary.summarize(games, **options)
+
+    monkeypatch.setattr(compare, "summarize", counted)
+    monkeypatch.setattr(analysis, "summarize", counted, raising=False)
+    rulesets = (load_ruleset("draft7"), load_ruleset("base"))
+    folders = [str(tmp_path / "a"), str(tmp_path / "b")]
+    comparison = cli._compare_and_write(list(two_runs), rulesets, folders, ["draft7", "base"],
+                                        argparse.Namespace(bounds=Bounds()))
+    assert made == list(rulesets)
+    assert comparison == compare.compare_summaries(*two_runs, label_a="draft7", label_b="base",
+                                                   ruleset_a=rulesets[0], ruleset_b=rulesets[1])
+    assert json.loads((tmp_path / "a" / "summary.json").read_text(encoding="utf-8")) == summary.summarize(
+        two_runs[0], ruleset=rulesets[0])
+
+
+def test_a_run_is_compared_as_its_games_are(two_runs) -> None:
+    """compare_summaries of Runs and of the same games alone: the same comparison."""
+    from stargazer_rules.analysis import Run, compare_summaries
+
+    bounds = Bounds(min_card_games=1)
+    runs = [Run.summarised(games, bounds=bounds) for games in two_runs]
+    assert compare_summaries(*runs, bounds=bounds) == compare_summaries(*two_runs, bounds=bounds)
+
+
+def test_a_run_with_another_runs_summary_or_other_bounds_is_refused(two_runs) -> None:
+    from stargazer_rules.analysis import Run, compare_summaries
+
+    with pytest.raises(ValueError, match=r"^the summary is of 4 games \(index 0 to 3\), not of these 3 games"):
+        Run(two_runs[0][:3], summarize(two_runs[0]))
+    run = Run.summarised(two_runs[0], bounds=Bounds(max_tie_rate=0.2))
+    with pytest.raises(ValueError, match="^run A was summarised with other bounds than the comparison's"):
+        compare_summaries(run, two_runs[1])

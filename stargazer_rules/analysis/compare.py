@@ -175,7 +175,7 @@ def _run_of(given: Run | Sequence[Mapping[str, Any]], side: str, bounds: Bounds,
     """``given`` as a ``Run``: games are summarised; a summary alone is refused (its games are
     needed for the pairing), and so is a run summarised with other bounds."""
     if isinstance(given, Run):
-        if to_json(view_of(given.summary).run.bounds) != plain(bounds.to_json()):
+        if view_of(given.summary).run.bounds.to_json() != plain(bounds.to_json()):
             raise ValueError(
                 f"run {side} was summarised with other bounds than the comparison's: "
                 "make both runs with Run.summarised(games, bounds=bounds) and pass the same bounds"
