@@ -32,7 +32,7 @@ from stargazer_rules.analysis import (
 )
 from stargazer_rules.analysis.labels import p_number, p_value
 from stargazer_rules.analysis.report import render_report, write_report
-from stargazer_rules.analysis.summary import _lead_changes, _margin
+from stargazer_rules.analysis.games import lead_changes, winning_margin
 
 #: A run of 200 four-player random games (50 blocks), and one of 8 for hand counts.
 RUN = {"ruleset": "draft7", "lineup": ("random",) * 4, "blocks": 50}
@@ -318,12 +318,12 @@ def test_scores_and_pace_match_a_hand_count(few: list[dict]) -> None:
 
 def test_lead_changes_and_margin_by_hand() -> None:
     """A tie keeps the last sole leader; the margin is over the best seat that did not win."""
-    assert _lead_changes([[1, 0], [0, 1], [1, 1], [2, 1], [3, 3], [3, 4]]) == 3
-    assert _lead_changes([[5, 5], [5, 5]]) == 0
+    assert lead_changes([[1, 0], [0, 1], [1, 1], [2, 1], [3, 3], [3, 4]]) == 3
+    assert lead_changes([[5, 5], [5, 5]]) == 0
     game = {"winners": [2], "score_sheet": {"seats": [{"seat": s, "total": t} for s, t in enumerate([10, 14, 17, 3])]}}
-    assert _margin(game) == 3
+    assert winning_margin(game) == 3
     game["winners"] = [0, 1, 2, 3]
-    assert _margin(game) is None
+    assert winning_margin(game) is None
 
 
 # -- input: partial runs and bad lines -----------------------------------------------------

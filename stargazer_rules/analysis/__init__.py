@@ -6,8 +6,10 @@ The simulation runner (``stargazer_rules.simulation``) plays the games and calls
   (docs/simulation.md, "summary.json");
 - ``write_report(summary, out_dir)``: summary.json and a self-contained report.html;
 - ``terminal_summary(summary)``: the short table ``stargazer simulate`` prints;
-- ``compare_summaries(games_a, games_b, label_a=..., label_b=...)``, ``write_comparison`` and
-  ``terminal_comparison``: two runs side by side, paired by game index.
+- ``compare_summaries(run_a, run_b, label_a=..., label_b=...)``, ``write_comparison`` and
+  ``terminal_comparison``: two runs side by side, paired by game index; a run is a ``Run``
+  (``Run.summarised(games, ...)``: the games with their summary) or its games alone;
+- ``view_of(summary)``: a summary read through typed parts (``analysis.summary_view``).
 
 Games are the dicts of games.jsonl lines (``simulation.read_games`` reads a file). ``Bounds``
 are the designer's limits that turn a figure into a finding.
@@ -22,12 +24,14 @@ from stargazer_rules.analysis.bounds import Bounds
 #: pull in scipy and matplotlib (about a second), which ``stargazer validate`` or ``play``
 #: should not pay for just because the command line knows the ``Bounds``.
 _LAZY = {
+    "Run": "compare",
     "compare_summaries": "compare",
     "write_comparison": "compare",
     "write_report": "report",
     "summarize": "summary",
     "terminal_comparison": "terminal",
     "terminal_summary": "terminal",
+    "view_of": "summary_view",
 }
 
 
@@ -41,10 +45,12 @@ def __getattr__(name: str) -> Any:
 
 __all__ = [
     "Bounds",
+    "Run",
     "compare_summaries",
     "summarize",
     "terminal_comparison",
     "terminal_summary",
+    "view_of",
     "write_comparison",
     "write_report",
 ]

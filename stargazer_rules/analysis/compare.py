@@ -24,13 +24,14 @@ by chance (about 1 in 20 at 95%); the comparison says how many to expect.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+import attrs
+
 from stargazer_rules.analysis import stats
 from stargazer_rules.analysis.bounds import Bounds
-from stargazer_rules.analysis.labels import name
 from stargazer_rules.analysis.findings_diff import findings_diff, near_misses
 from stargazer_rules.analysis.verdict import (
     BOOTSTRAP,
@@ -40,19 +41,23 @@ from stargazer_rules.analysis.verdict import (
     top_changes,
     verdict,
 )
-from stargazer_rules.analysis.summary import (
-    _checked,
-    _credit,
-    _lead_changes,
-    _margin,
-    _plain,
-    summarize,
+from stargazer_rules.analysis.games import (
+    checked_games,
+    credit_row,
+    lead_changes,
+    same_deal,
+    seat_at,
+    win_credit,
+    winning_margin,
 )
+from stargazer_rules.analysis.plain_json import plain
+from stargazer_rules.analysis.summary import summarize
+from stargazer_rules.analysis.summary_view import Distribution, Rate, SummaryView, to_json, view_of
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
 
-__all__ = ["COMPARISON_FORMAT", "compare_summaries", "write_comparison"]
+__all__ = ["COMPARISON_FORMAT", "Run", "compare_summaries", "write_comparison"]
 
 #: The ``format`` of comparison.json.
 COMPARISON_FORMAT = "stargazer-comparison/1"
@@ -62,9 +67,43 @@ COMPARISON_FORMAT = "stargazer-comparison/1"
 PerGame = Callable[[Mapping[str, Any]], tuple[float, float] | None]
 
 
+@attrs.frozen
+class Run:
+    """One side of a comparison: a run's ``games`` (games.jsonl lines) and their ``summary``.
+
+    The comparison pairs the games and reads the cards' figures from the summary, so a caller
+    that writes each run's report anyway (``stargazer compare``) summarises each run once.
+    """
+
+    games: tuple[Mapping[str, Any], ...] = attrs.field(converter=tuple)
+    summary: Mapping[str, Any]
+
+    def __attrs_post_init__(self) -> None:
+        run = view_of(self.summary).run
+        indices = sorted({game["index"] for game in self.games})
+        if (run.games, run.first_index, run.last_index) != (len(indices), indices[0] if indices else None,
+                                                               indices[-1] if indices else None):
+            raise ValueError(
+                f"the summary is of {run.games} games (index {run.first_index} to {run.last_index}), not of "
+                f"these {len(indices)} games: make the run with Run.summarised(games, ...)"
+            )
+
+    @classmethod
+    def summarised(
+        cls,
+        games: Iterable[Mapping[str, Any]],
+        *,
+        bounds: Bounds | None = None,
+        ruleset: Ruleset | None = None,
+    ) -> Run:
+        """The run of ``games`` with their summary (``summarize`` with ``bounds`` and ``ruleset``)."""
+        played = checked_games(games)
+        return cls(played, summarize(played, bounds=bounds, ruleset=ruleset))
+
+
 def compare_summaries(
-    games_a: Sequence[Mapping[str, Any]],
-    games_b: Sequence[Mapping[str, Any]],
+    run_a: Run | Sequence[Mapping[str, Any]],
+    run_b: Run | Sequence[Mapping[str, Any]],
     *,
     label_a: str = "A",
     label_b: str = "B",
@@ -72,23 +111,20 @@ def compare_summaries(
     ruleset_a: Ruleset | None = None,
     ruleset_b: Ruleset | None = None,
 ) -> dict[str, Any]:
-    """Compare two runs' games (the content of comparison.json); see the module docstring.
+    """Compare two runs (the content of comparison.json); see the module docstring.
 
-    Each run is summarised (``summarize``, with ``ruleset_a`` / ``ruleset_b`` for the cards'
-    names when given) and its findings kept; games are paired by ``index`` where both runs
-    have the index with the same deal seed and rotation.
+    Each run is a ``Run`` (its games with their summary, made with the same ``bounds``), or
+    its games alone, which are then summarised here (``summarize``, with ``ruleset_a`` /
+    ``ruleset_b`` for the cards' names when given). The rulesets also give the rules diff.
+    Games are paired by ``index`` where both runs have the index with the same deal seed
+    and rotation.
     """
-    for games in (games_a, games_b):
-        if isinstance(games, Mapping):
-            raise TypeError(
-                "compare_summaries takes each run's games (lists of games.jsonl lines), not "
-                f"a {games.get('format', 'mapping')!r} document: it pairs the games by index"
-            )
     bounds = bounds or Bounds()
     conf = bounds.confidence
-    played_a, played_b = _checked(games_a), _checked(games_b)
-    summary_a = summarize(played_a, bounds=bounds, ruleset=ruleset_a)
-    summary_b = summarize(played_b, bounds=bounds, ruleset=ruleset_b)
+    side_a = _run_of(run_a, "A", bounds, ruleset_a)
+    side_b = _run_of(run_b, "B", bounds, ruleset_b)
+    played_a, played_b = checked_games(side_a.games), checked_games(side_b.games)
+    summary_a, summary_b = view_of(side_a.summary), view_of(side_b.summary)
     pairs, pairing, warnings = _pairs(played_a, played_b)
     context = _Context(played_a, played_b, pairs, conf)
     metrics: list[dict[str, Any]] = []
@@ -108,10 +144,10 @@ def compare_summaries(
             metric["rules_changed"] = False
     # rows about the cards that changed first, each section keeping its own order otherwise
     metrics.sort(key=lambda metric: not metric["rules_changed"])
-    players = summary_a["run"]["players"]
-    if len(pairs) >= 2 and players == summary_b["run"]["players"]:
-        rows_a = _credit_rows([a for a, _ in pairs], players)
-        rows_b = _credit_rows([b for _, b in pairs], players)
+    players = summary_a.run.players
+    if len(pairs) >= 2 and players == summary_b.run.players:
+        rows_a = _credit_rows([a for a, _ in pairs])
+        rows_b = _credit_rows([b for _, b in pairs])
     else:
         rows_a = rows_b = []
     decided = verdict(rows_a, rows_b, margin=bounds.equivalence_margin, confidence=conf,
@@ -124,15 +160,40 @@ def compare_summaries(
         "rules_diff": rules_diff,
         "findings_diff": findings_diff(summary_a, summary_b, metrics, conf),
         "near_misses": {"distance": bounds.near_miss, "a": near_misses(summary_a, bounds), "b": near_misses(summary_b, bounds)},
-        "a": {"label": label_a, "run": summary_a["run"], "findings": summary_a["findings"], "names": summary_a["names"]},
-        "b": {"label": label_b, "run": summary_b["run"], "findings": summary_b["findings"], "names": summary_b["names"]},
+        "a": _side_json(label_a, summary_a),
+        "b": _side_json(label_b, summary_b),
         "pairing": pairing,
         "warnings": warnings,
         "metrics": metrics,
         "significant": sum(1 for metric in metrics if metric["significant"]),
         "tested": sum(1 for metric in metrics if metric["difference"] is not None),
     }
-    return _plain(comparison)
+    return plain(comparison)
+
+
+def _run_of(given: Run | Sequence[Mapping[str, Any]], side: str, bounds: Bounds, ruleset: Ruleset | None) -> Run:
+    """``given`` as a ``Run``: games are summarised; a summary alone is refused (its games are
+    needed for the pairing), and so is a run summarised with other bounds."""
+    if isinstance(given, Run):
+        if view_of(given.summary).run.bounds.to_json() != plain(bounds.to_json()):
+            raise ValueError(
+                f"run {side} was summarised with other bounds than the comparison's: "
+                "make both runs with Run.summarised(games, bounds=bounds) and pass the same bounds"
+            )
+        return given
+    if isinstance(given, Mapping):
+        raise TypeError(
+            "compare_summaries takes each run's games (lists of games.jsonl lines) or a Run "
+            f"(the games with their summary), not a {given.get('format', 'mapping')!r} document: "
+            "it pairs the games by index"
+        )
+    return Run.summarised(given, bounds=bounds, ruleset=ruleset)
+
+
+def _side_json(label: str, summary: SummaryView) -> dict[str, Any]:
+    """What comparison.json keeps of one run's summary."""
+    return {"label": label, "run": to_json(summary.run), "findings": to_json(summary.findings),
+            "names": to_json(summary.names)}
 
 
 def write_comparison(comparison: dict[str, Any], out_dir: Path) -> None:
@@ -147,7 +208,7 @@ def write_comparison(comparison: dict[str, Any], out_dir: Path) -> None:
 
 
 def _mark_changed(metrics: list[dict[str, Any]], rules_diff: Sequence[Mapping[str, Any]],
-                  summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> None:
+                  summary_a: SummaryView, summary_b: SummaryView) -> None:
     """Set each metric's ``rules_changed``: it is about a crew, planet or colour the rules diff
     names (a colour also when one of its planets changed)."""
     touched: dict[str, set[str]] = {"crew": set(), "planet": set(), "colour": set()}
@@ -155,9 +216,9 @@ def _mark_changed(metrics: list[dict[str, Any]], rules_diff: Sequence[Mapping[st
         if change["kind"] in touched:
             touched[change["kind"]].add(change["subject"])
     for summary in (summary_a, summary_b):
-        for card in summary["planets"]["cards"]:
-            if card["planet"] in touched["planet"]:
-                touched["colour"].add(card["colour"])
+        for card in summary.planets.cards:
+            if card.planet in touched["planet"]:
+                touched["colour"].add(card.colour)
     for metric in metrics:
         parts = metric["id"].split(".")
         if parts[0] == "crew":
@@ -181,11 +242,7 @@ def _pairs(
         other = by_index_b.get(game["index"])
         if other is None:
             continue
-        if (game.get("deal_seed"), game["rotation"], game["players"]) != (
-            other.get("deal_seed"),
-            other["rotation"],
-            other["players"],
-        ):
+        if not same_deal(game, other):
             mismatched += 1
             continue
         seating += game["seating"] != other["seating"]
@@ -338,8 +395,7 @@ def _seat_credit(position: int) -> PerGame:
     def figure(game: Mapping[str, Any]) -> tuple[float, float] | None:
         if position >= game["players"]:
             return None
-        seat = (game["setup"]["start_player"] + position) % game["players"]
-        return _credit(game, seat), 1.0
+        return win_credit(game, seat_at(game, position)), 1.0
 
     return figure
 
@@ -348,8 +404,8 @@ def _tie(game: Mapping[str, Any]) -> tuple[float, float]:
     return float(len(game["winners"]) > 1), 1.0
 
 
-def _seat_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> list[dict[str, Any]]:
-    players = max(summary_a["run"]["players"], summary_b["run"]["players"])
+def _seat_metrics(context: _Context, summary_a: SummaryView, summary_b: SummaryView) -> list[dict[str, Any]]:
+    players = max(summary_a.run.players, summary_b.run.players)
     metrics = []
     for position in range(players):
         metric = _per_game(
@@ -359,21 +415,18 @@ def _seat_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: Ma
         if metric is not None:
             metrics.append(metric)
     metrics.append(_balance_metric(context, summary_a, summary_b))
-    p_a, p_b = summary_a["seats"]["chi_square"]["p"], summary_b["seats"]["chi_square"]["p"]
+    p_a, p_b = summary_a.seats.chi_square.p, summary_b.seats.chi_square.p
     metrics.append(
         _metric("seats.chi_square_p", "seats", "Seat chi-square p", "p",
-                _side(p_a, summary_a["seats"]["games"]), _side(p_b, summary_b["seats"]["games"]),
+                _side(p_a, summary_a.seats.games), _side(p_b, summary_b.seats.games),
                 None, "none", headline=True)
     )
     metrics.append(_per_game(context, "seats.ties", "seats", "Shared wins (ties)", "rate", _tie, headline=True))
     return metrics
 
 
-def _credit_rows(games: Sequence[Mapping[str, Any]], players: int) -> list[list[float]]:
-    return [
-        [_credit(game, (game["setup"]["start_player"] + position) % players) for position in range(players)]
-        for game in games
-    ]
+def _credit_rows(games: Sequence[Mapping[str, Any]]) -> list[list[float]]:
+    return [credit_row(game) for game in games]
 
 
 def _balance_of(rows: Any) -> Any:
@@ -381,25 +434,25 @@ def _balance_of(rows: Any) -> Any:
     return balance_of(rows)
 
 
-def _balance_metric(context: _Context, summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> dict[str, Any]:
+def _balance_metric(context: _Context, summary_a: SummaryView, summary_b: SummaryView) -> dict[str, Any]:
     import numpy as np
 
     conf = context.confidence
-    balance_a, balance_b = summary_a["seats"]["balance"], summary_b["seats"]["balance"]
-    side_a, side_b = _side(balance_a["value"], balance_a["n"]), _side(balance_b["value"], balance_b["n"])
-    players_a, players_b = summary_a["run"]["players"], summary_b["run"]["players"]
+    balance_a, balance_b = summary_a.seats.balance, summary_b.seats.balance
+    side_a, side_b = _side(balance_a.value, balance_a.n), _side(balance_b.value, balance_b.n)
+    players_a, players_b = summary_a.run.players, summary_b.run.players
     alpha = (1 - conf) / 2
     if players_a != players_b:
         return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
     if len(context.pairs) >= 2:
-        rows_a = np.array(_credit_rows([a for a, _ in context.pairs], players_a))
-        rows_b = np.array(_credit_rows([b for _, b in context.pairs], players_b))
+        rows_a = np.array(_credit_rows([a for a, _ in context.pairs]))
+        rows_b = np.array(_credit_rows([b for _, b in context.pairs]))
         draws = [paired_balance_draws(rows_a, rows_b)]
         method, pairs = "bootstrap", len(context.pairs)
         difference = float(_balance_of(rows_b) - _balance_of(rows_a))
     else:
-        rows_a = np.array(_credit_rows(context.played_a, players_a))
-        rows_b = np.array(_credit_rows(context.played_b, players_b))
+        rows_a = np.array(_credit_rows(context.played_a))
+        rows_b = np.array(_credit_rows(context.played_b))
         if len(rows_a) < 2 or len(rows_b) < 2:
             return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
         rng = np.random.default_rng(BOOTSTRAP_SEED)
@@ -409,7 +462,7 @@ def _balance_metric(context: _Context, summary_a: Mapping[str, Any], summary_b: 
             picks_b = rng.integers(0, len(rows_b), size=(100, len(rows_b)))
             draws.append(_balance_of(rows_b[picks_b]) - _balance_of(rows_a[picks_a]))
         method, pairs = "bootstrap", 0
-        difference = balance_b["value"] - balance_a["value"]
+        difference = balance_b.value - balance_a.value
     spread = np.concatenate(draws)
     low, high = (float(q) for q in np.quantile(spread, [alpha, 1 - alpha]))
     return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b,
@@ -440,7 +493,7 @@ def _bot_figure(spec: str, what: str) -> PerGame:
         if not seats:
             return None
         if what == "wins":
-            return sum(_credit(game, seat) for seat in seats), float(len(seats))
+            return sum(win_credit(game, seat) for seat in seats), float(len(seats))
         totals = {s["seat"]: s["total"] for s in game["score_sheet"]["seats"]}
         return float(sum(totals[seat] for seat in seats)), float(len(seats))
 
@@ -455,7 +508,7 @@ def _single(value: Callable[[Mapping[str, Any]], float | None]) -> PerGame:
     return figure
 
 
-def _score_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _score_metrics(context: _Context, summary_a: SummaryView, summary_b: SummaryView) -> list[dict[str, Any]]:
     candidates = [
         _per_game(context, "scores.total", "scores", "Mean final score", "mean", _seat_mean("total"), headline=True, anchor="scores-bots"),
     ]
@@ -464,16 +517,16 @@ def _score_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: M
                                     _seat_mean(f"{part}_vp"), anchor="scores-vp"))
         candidates.append(_per_game(context, f"scores.{part}.share", "scores", f"Share of all VP from {label}", "rate",
                                     _vp_share(part), anchor="scores-vp"))
-    specs = sorted({bot["bot"] for s in (summary_a, summary_b) for bot in s["scores"]["by_bot"]})
+    specs = sorted({bot.bot for s in (summary_a, summary_b) for bot in s.scores.by_bot})
     for spec in specs:
         candidates.append(_per_game(context, f"scores.bot.{spec}.wins", "scores", f"{spec}: win share", "rate",
                                     _bot_figure(spec, "wins"), anchor="scores-bots"))
         candidates.append(_per_game(context, f"scores.bot.{spec}.total", "scores", f"{spec}: mean final score", "mean",
                                     _bot_figure(spec, "total"), anchor="scores-bots"))
-    candidates.append(_per_game(context, "scores.margin", "scores", "Winning margin", "mean", _single(_margin),
+    candidates.append(_per_game(context, "scores.margin", "scores", "Winning margin", "mean", _single(winning_margin),
                                 headline=True, anchor="scores-margin"))
     candidates.append(_per_game(context, "scores.lead_changes", "scores", "Lead changes per game", "mean",
-                                _single(lambda game: _lead_changes(game["score_by_round"])), headline=True, anchor="scores-margin"))
+                                _single(lambda game: lead_changes(game["score_by_round"])), headline=True, anchor="scores-margin"))
     return [metric for metric in candidates if metric is not None]
 
 
@@ -492,14 +545,14 @@ def _forced(game: Mapping[str, Any]) -> tuple[float, float]:
     return float(sum(1 for count in game["options"] if count == 1)), float(len(game["options"]))
 
 
-def _pace_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: Mapping[str, Any]) -> list[dict[str, Any]]:
+def _pace_metrics(context: _Context, summary_a: SummaryView, summary_b: SummaryView) -> list[dict[str, Any]]:
     candidates = [
         _per_game(context, "pace.rounds", "pace", "Rounds per game", "mean", _single(lambda g: g["rounds"]), headline=True),
         _per_game(context, "pace.decisions", "pace", "Decisions per game", "mean", _single(lambda g: g["decisions"])),
         _per_game(context, "pace.options", "pace", "Legal options per decision", "mean", _options),
         _per_game(context, "pace.forced", "pace", "Forced decisions (one option)", "rate", _forced),
     ]
-    triggers = sorted({t["trigger"] for s in (summary_a, summary_b) for t in s["pace"]["triggers"]})
+    triggers = sorted({t.trigger for s in (summary_a, summary_b) for t in s.pace.triggers})
     for trigger in triggers:
         candidates.append(_per_game(context, f"pace.trigger.{trigger}", "pace", f"Games ending by {trigger}", "rate",
                                     _trigger(trigger), anchor="pace-triggers"))
@@ -509,64 +562,68 @@ def _pace_metrics(context: _Context, summary_a: Mapping[str, Any], summary_b: Ma
 # -- cards (independent samples, from the summaries) ----------------------------------------
 
 
-def _rate_metric(ident: str, section: str, label: str, anchor: str, a: Mapping[str, Any] | None,
-                 b: Mapping[str, Any] | None, conf: float) -> dict[str, Any]:
-    side_a = _side(a["rate"], a["n"], a["low"], a["high"]) if a else _side(None, 0)
-    side_b = _side(b["rate"], b["n"], b["low"], b["high"]) if b else _side(None, 0)
+def _rate_metric(ident: str, section: str, label: str, anchor: str, a: Rate | None,
+                 b: Rate | None, conf: float) -> dict[str, Any]:
+    side_a = _side(a.rate, a.n, a.low, a.high) if a else _side(None, 0)
+    side_b = _side(b.rate, b.n, b.low, b.high) if b else _side(None, 0)
     difference = None
-    if a and b and a["n"] and b["n"]:
-        diff, low, high = stats.newcombe(b["count"], b["n"], a["count"], a["n"], conf)
+    if a and b and a.n and b.n:
+        diff, low, high = stats.newcombe(b.count, b.n, a.count, a.n, conf)
         difference = (diff, low, high)
     return _metric(ident, section, label, "rate", side_a, side_b, difference, "newcombe", anchor=anchor)
 
 
-def _mean_metric(ident: str, section: str, label: str, anchor: str, a: Mapping[str, Any] | None,
-                 b: Mapping[str, Any] | None, conf: float) -> dict[str, Any]:
-    side_a = _side(a["mean"], a["n"], a["mean_low"], a["mean_high"]) if a else _side(None, 0)
-    side_b = _side(b["mean"], b["n"], b["mean_low"], b["mean_high"]) if b else _side(None, 0)
+def _mean_metric(ident: str, section: str, label: str, anchor: str, a: Distribution | None,
+                 b: Distribution | None, conf: float) -> dict[str, Any]:
+    side_a = _side(a.mean, a.n, a.mean_low, a.mean_high) if a else _side(None, 0)
+    side_b = _side(b.mean, b.n, b.mean_low, b.mean_high) if b else _side(None, 0)
     difference = None
-    if a and b and a["n"] and b["n"]:
-        difference = stats.welch_moments((a["mean"], a["sd"], a["n"]), (b["mean"], b["sd"], b["n"]), conf)
+    if a and b and a.n and b.n:
+        difference = stats.welch_moments((a.mean, a.sd, a.n), (b.mean, b.sd, b.n), conf)
     return _metric(ident, section, label, "mean", side_a, side_b, difference, "welch", anchor=anchor)
 
 
-def _by_key(cards: Sequence[Mapping[str, Any]], key: str) -> dict[str, Mapping[str, Any]]:
-    return {card[key]: card for card in cards}
-
-
-def _crew_metrics(summary_a: Mapping[str, Any], summary_b: Mapping[str, Any], conf: float) -> list[dict[str, Any]]:
-    cards_a, cards_b = _by_key(summary_a["crew"]["cards"], "crew"), _by_key(summary_b["crew"]["cards"], "crew")
+def _crew_metrics(summary_a: SummaryView, summary_b: SummaryView, conf: float) -> list[dict[str, Any]]:
+    cards_a = {card.crew: card for card in summary_a.crew.cards}
+    cards_b = {card.crew: card for card in summary_b.crew.cards}
     order = list(cards_a) + [crew for crew in cards_b if crew not in cards_a]
     metrics = []
     for crew in order:
         a, b = cards_a.get(crew), cards_b.get(crew)
-        shown = name(summary_b if b else summary_a, "crew", crew)
+        shown = (summary_b if b else summary_a).name("crew", crew)
         link = f"crew-{crew}"
-        for key, label in (("picked", "picked"), ("picked_first", "picked first"), ("picker_wins", "pickers win")):
-            metrics.append(_rate_metric(f"crew.{crew}.{key}", "crew", f"{shown}: {label}", link,
-                                        a and a[key], b and b[key], conf))
+        for key, label, rate_a, rate_b in (
+            ("picked", "picked", a and a.picked, b and b.picked),
+            ("picked_first", "picked first", a and a.picked_first, b and b.picked_first),
+            ("picker_wins", "pickers win", a and a.picker_wins, b and b.picker_wins),
+        ):
+            metrics.append(_rate_metric(f"crew.{crew}.{key}", "crew", f"{shown}: {label}", link, rate_a, rate_b, conf))
         metrics.append(_mean_metric(f"crew.{crew}.motivation_vp", "crew", f"{shown}: motivation VP per pick", link,
-                                    a and a["motivation_vp"]["per_pick"], b and b["motivation_vp"]["per_pick"], conf))
+                                    a and a.motivation_vp.per_pick, b and b.motivation_vp.per_pick, conf))
     return metrics
 
 
-def _planet_metrics(summary_a: Mapping[str, Any], summary_b: Mapping[str, Any], conf: float) -> list[dict[str, Any]]:
+def _planet_metrics(summary_a: SummaryView, summary_b: SummaryView, conf: float) -> list[dict[str, Any]]:
     metrics = []
-    for part, key, kind in (("cards", "planet", "planets"), ("colours", "colour", "colours")):
-        cards_a, cards_b = _by_key(summary_a["planets"][part], key), _by_key(summary_b["planets"][part], key)
+    for key, kind in (("planet", "planets"), ("colour", "colours")):
+        if key == "planet":
+            cards_a = {card.planet: card for card in summary_a.planets.cards}
+            cards_b = {card.planet: card for card in summary_b.planets.cards}
+        else:
+            cards_a = {card.colour: card for card in summary_a.planets.colours}
+            cards_b = {card.colour: card for card in summary_b.planets.colours}
         order = list(cards_a) + [card for card in cards_b if card not in cards_a]
         for card in order:
             a, b = cards_a.get(card), cards_b.get(card)
-            shown = name(summary_b if b else summary_a, kind, card)
-            link = f"{'planet' if key == 'planet' else 'colour'}-{card}"
+            shown = (summary_b if b else summary_a).name(kind, card)
+            link = f"{key}-{card}"
             prefix = f"planets.{key}.{card}"
             metrics.append(_rate_metric(f"{prefix}.accident", "planets", f"{shown}: accident for first place", link,
-                                        a and a["accident"], b and b["accident"], conf))
+                                        a and a.accident, b and b.accident, conf))
             metrics.append(_rate_metric(f"{prefix}.full", "planets", f"{shown}: filled", link,
-                                        a and a["full"], b and b["full"], conf))
+                                        a and a.full, b and b.full, conf))
             metrics.append(_mean_metric(f"{prefix}.top_square", "planets", f"{shown}: top square", link,
-                                        a and a["top_square"], b and b["top_square"], conf))
+                                        a and a.top_square, b and b.top_square, conf))
             metrics.append(_mean_metric(f"{prefix}.owners", "planets", f"{shown}: owners", link,
-                                        a and a["owners"], b and b["owners"], conf))
+                                        a and a.owners, b and b.owners, conf))
     return metrics
-

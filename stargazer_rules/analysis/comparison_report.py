@@ -7,6 +7,7 @@ from typing import Any
 
 from stargazer_rules.analysis.labels import number, p_number, pct, points
 from stargazer_rules.analysis.report import esc, figure, page, plot, table
+from stargazer_rules.analysis.summary_view import Finding, RunInfo
 
 __all__ = ["render_comparison"]
 
@@ -46,9 +47,11 @@ def _difference(metric: Mapping[str, Any]) -> str:
 
 
 def _findings(side: Mapping[str, Any]) -> str:
-    if not side["findings"]:
+    """A run's findings (the summary's, as comparison.json keeps them)."""
+    found = [Finding(finding, "$.findings") for finding in side["findings"]]
+    if not found:
         return "<p>No figure outside the bounds.</p>"
-    return "<ul>" + "".join(f"<li>{esc(f['text'])}</li>" for f in side["findings"]) + "</ul>"
+    return "<ul>" + "".join(f"<li>{esc(f.text)}</li>" for f in found) + "</ul>"
 
 
 def _verdict(comparison: Mapping[str, Any]) -> str:
@@ -113,12 +116,12 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
     pairing = comparison["pairing"]
     run_rows = []
     for side in (a, b):
-        run = side["run"]
+        run = RunInfo(side["run"], "$.run")
         run_rows.append(
-            [esc(side["label"]), esc(run["ruleset"]["name"]), f"<code>{esc(run['ruleset']['fingerprint'][:12])}</code>",
-             number(run["players"]), number(run["games"]), esc(", ".join(run["bots"]))]
+            [esc(side["label"]), esc(run.ruleset.name), f"<code>{esc(run.ruleset.fingerprint[:12])}</code>",
+             number(run.players), number(run.games), esc(", ".join(run.bots))]
         )
-    warnings = [w for side in (a, b) for w in (f"{side['label']}: {x['text']}" for x in side["run"]["warnings"])]
+    warnings = [f"{side['label']}: {warning.text}" for side in (a, b) for warning in RunInfo(side["run"], "$.run").warnings]
     warnings += comparison["warnings"]
     body = [
         f"<h1>{esc(title)}</h1>",

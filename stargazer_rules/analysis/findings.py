@@ -14,13 +14,13 @@ from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.analysis.labels import (
     anchor,
     interval,
-    name,
     number,
     p_value,
     pct,
     points,
     rate_text,
 )
+from stargazer_rules.analysis.summary_view import SummaryView, view_of
 
 __all__ = ["findings"]
 
@@ -29,8 +29,9 @@ def _finding(kind: str, section: str, subject: str, link: str, text: str) -> dic
     return {"kind": kind, "section": section, "subject": subject, "anchor": link, "text": text}
 
 
-def findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]:
-    """The findings of a summary (without its ``findings``), most general first."""
+def findings(summary: SummaryView | Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]:
+    """The findings of a summary (its own ``findings`` are not read), most general first."""
+    summary = view_of(summary)
     found: list[dict[str, Any]] = []
     found += _seat_findings(summary, bounds)
     found += _crew_findings(summary, bounds)
@@ -39,25 +40,25 @@ def findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]
     return found
 
 
-def _seat_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]:
-    seats = summary["seats"]
-    n = seats["games"]
-    fair = seats["fair_share"]
+def _seat_findings(summary: SummaryView, bounds: Bounds) -> list[dict[str, Any]]:
+    seats = summary.seats
+    n = seats.games
+    fair = seats.fair_share
     found = []
-    for seat in seats["seats"]:
-        if seat["excludes_fair"]:
-            role = " (the start player)" if seat["seat"] == 0 else ""
+    for seat in seats.seats:
+        if seat.excludes_fair:
+            role = " (the start player)" if seat.seat == 0 else ""
             found.append(
                 _finding(
                     "seat_share",
                     "seats",
-                    seat["label"],
+                    seat.label,
                     anchor("seats"),
-                    f"{seat['label']}{role} wins {rate_text(seat['wins'])} of {number(n)} games "
+                    f"{seat.label}{role} wins {rate_text(seat.wins)} of {number(n)} games "
                     f"vs {pct(fair)} fair.",
                 )
             )
-    p = seats["chi_square"]["p"]
+    p = seats.chi_square.p
     significant = p is not None and p < 1 - bounds.confidence
     if significant:
         found.append(
@@ -70,45 +71,45 @@ def _seat_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str,
                 f"over {number(n)} games.",
             )
         )
-    balance = seats["balance"]
-    if significant and balance["value"] < bounds.min_balance:
+    balance = seats.balance
+    if significant and balance.value < bounds.min_balance:
         found.append(
             _finding(
                 "balance",
                 "seats",
                 "seats",
                 anchor("seats"),
-                f"Balance {balance['value']:.2f} is below {bounds.min_balance:.2f}: seat "
-                f"{balance['best_seat'] + 1} wins {points(balance['gap'])} points more often than "
-                f"seat {balance['worst_seat'] + 1}.",
+                f"Balance {balance.value:.2f} is below {bounds.min_balance:.2f}: seat "
+                f"{balance.best_seat + 1} wins {points(balance.gap)} points more often than "
+                f"seat {balance.worst_seat + 1}.",
             )
         )
-    ties = seats["ties"]
-    if ties["n"] and ties["low"] > bounds.max_tie_rate:
+    ties = seats.ties
+    if ties.n and ties.low > bounds.max_tie_rate:
         found.append(
             _finding(
                 "ties",
                 "seats",
                 "ties",
                 anchor("seats", "ties"),
-                f"{pct(ties['rate'])} {interval(ties)} of games end in a shared win "
+                f"{pct(ties.rate)} {interval(ties)} of games end in a shared win "
                 f"(bound {pct(bounds.max_tie_rate, 0)}).",
             )
         )
     return found
 
 
-def _crew_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]:
+def _crew_findings(summary: SummaryView, bounds: Bounds) -> list[dict[str, Any]]:
     found = []
-    for card in summary["crew"]["cards"]:
-        if card["in_play"]["count"] < bounds.min_card_games:
+    for card in summary.crew.cards:
+        if card.in_play.count < bounds.min_card_games:
             continue
-        crew = card["crew"]
-        shown = name(summary, "crew", crew)
+        crew = card.crew
+        shown = summary.name("crew", crew)
         link = anchor("crew", crew)
-        rounds = number(card["rounds_in_play"])
-        first = card["picked_first"]
-        if first["n"] and first["low"] > bounds.max_first_pick_share:
+        rounds = number(card.rounds_in_play)
+        first = card.picked_first
+        if first.n and first.low > bounds.max_first_pick_share:
             found.append(
                 _finding(
                     "crew_first_pick",
@@ -119,8 +120,8 @@ def _crew_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str,
                     f"play (bound {pct(bounds.max_first_pick_share, 0)}).",
                 )
             )
-        picked = card["picked"]
-        if picked["n"] and picked["high"] < bounds.min_pick_share:
+        picked = card.picked
+        if picked.n and picked.high < bounds.min_pick_share:
             found.append(
                 _finding(
                     "crew_rarely_picked",
@@ -131,10 +132,10 @@ def _crew_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str,
                     f"play (bound {pct(bounds.min_pick_share, 0)}).",
                 )
             )
-        advantage = card["picker_advantage"]
-        if advantage["low"] is not None and (
-            advantage["low"] > bounds.max_picker_advantage
-            or advantage["high"] < -bounds.max_picker_advantage
+        advantage = card.picker_advantage
+        if advantage.low is not None and (
+            advantage.low > bounds.max_picker_advantage
+            or advantage.high < -bounds.max_picker_advantage
         ):
             found.append(
                 _finding(
@@ -142,39 +143,39 @@ def _crew_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str,
                     "crew",
                     crew,
                     link,
-                    f"Players who pick {shown} win {rate_text(card['picker_wins'])} vs "
-                    f"{rate_text(card['other_wins'])} for the others in the same games: "
-                    f"{points(advantage['difference'], sign=True)} points "
-                    f"[{points(advantage['low'], sign=True)}, {points(advantage['high'], sign=True)}] "
+                    f"Players who pick {shown} win {rate_text(card.picker_wins)} vs "
+                    f"{rate_text(card.other_wins)} for the others in the same games: "
+                    f"{points(advantage.difference, sign=True)} points "
+                    f"[{points(advantage.low, sign=True)}, {points(advantage.high, sign=True)}] "
                     f"(bound ±{100 * bounds.max_picker_advantage:g}).",  # the bound as set: 2.5 is not "2"
                 )
             )
     return found
 
 
-def _planet_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]:
+def _planet_findings(summary: SummaryView, bounds: Bounds) -> list[dict[str, Any]]:
     found = []
-    for card in summary["planets"]["cards"]:
-        games = card["in_play"]["count"]
+    for card in summary.planets.cards:
+        games = card.in_play.count
         if games < bounds.min_card_games:
             continue
-        planet = card["planet"]
-        shown = name(summary, "planets", planet)
+        planet = card.planet
+        shown = summary.name("planets", planet)
         link = anchor("planet", planet)
-        for row in card["accident_rows"] or ():
-            if row["reached"]["count"] == 0:
+        for row in card.accident_rows or ():
+            if row.reached.count == 0:
                 found.append(
                     _finding(
                         "accident_never_reached",
                         "planets",
                         planet,
                         link,
-                        f"{shown}'s row-{row['row']} accident was never reached in the "
+                        f"{shown}'s row-{row.row} accident was never reached in the "
                         f"{number(games)} games it was in play.",
                     )
                 )
-        accident = card["accident"]
-        if accident["n"] and accident["low"] > bounds.max_accident_rate:
+        accident = card.accident
+        if accident.n and accident.low > bounds.max_accident_rate:
             found.append(
                 _finding(
                     "accident_rate",
@@ -182,23 +183,23 @@ def _planet_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[st
                     planet,
                     link,
                     f"On {shown}, first place scores an accident in {rate_text(accident)} of the "
-                    f"{number(accident['n'])} games it had cubes (bound {pct(bounds.max_accident_rate, 0)}).",
+                    f"{number(accident.n)} games it had cubes (bound {pct(bounds.max_accident_rate, 0)}).",
                 )
             )
     return found
 
 
-def _pace_findings(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]:
+def _pace_findings(summary: SummaryView, bounds: Bounds) -> list[dict[str, Any]]:
     found = []
-    for trigger in summary["pace"]["triggers"]:
-        if trigger["trigger"] == "round_limit" and trigger["rate"] > bounds.max_round_limit_share:
+    for trigger in summary.pace.triggers:
+        if trigger.trigger == "round_limit" and trigger.rate > bounds.max_round_limit_share:
             found.append(
                 _finding(
                     "round_limit",
                     "pace",
                     "round_limit",
                     anchor("pace", "triggers"),
-                    f"{number(trigger['count'])} of {number(trigger['n'])} games ({pct(trigger['rate'])}) "
+                    f"{number(trigger.count)} of {number(trigger.n)} games ({pct(trigger.rate)}) "
                     "reached the round limit, a safety net rather than a rule of the game.",
                 )
             )

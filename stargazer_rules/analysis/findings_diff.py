@@ -18,18 +18,18 @@ from typing import Any
 
 from stargazer_rules.analysis import stats
 from stargazer_rules.analysis.bounds import Bounds
-from stargazer_rules.analysis.labels import name
+from stargazer_rules.analysis.summary_view import Finding, Rate, SummaryView, view_of
 
 __all__ = ["findings_diff", "near_misses"]
 
 
-def _key(finding: Mapping[str, Any], seen: dict[tuple[str, str], int]) -> tuple[str, str, int]:
-    pair = (finding["kind"], finding["subject"])
+def _key(finding: Finding, seen: dict[tuple[str, str], int]) -> tuple[str, str, int]:
+    pair = (finding.kind, finding.subject)
     seen[pair] = seen.get(pair, 0) + 1
     return (*pair, seen[pair])
 
 
-def _keyed(findings: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str, int], Mapping[str, Any]]:
+def _keyed(findings: Sequence[Finding]) -> dict[tuple[str, str, int], Finding]:
     seen: dict[tuple[str, str], int] = {}
     return {_key(finding, seen): finding for finding in findings}
 
@@ -51,31 +51,32 @@ def metric_id(kind: str, subject: str) -> str | None:
     }.get(kind)
 
 
-def figure(summary: Mapping[str, Any], kind: str, subject: str) -> dict[str, Any] | None:
+def figure(summary: SummaryView | Mapping[str, Any], kind: str, subject: str) -> dict[str, Any] | None:
     """The figure a finding is about in one run's summary: ``value``, ``low``, ``high``."""
+    summary = view_of(summary)
     if kind in ("crew_first_pick", "crew_rarely_picked", "crew_picker_advantage"):
-        card = next((c for c in summary["crew"]["cards"] if c["crew"] == subject), None)
+        card = summary.crew_card(subject)
         if card is None:
             return None
         if kind == "crew_picker_advantage":
-            adv = card["picker_advantage"]
-            return _fig(adv["difference"], adv["low"], adv["high"])
-        return _rate(card["picked_first" if kind == "crew_first_pick" else "picked"])
+            adv = card.picker_advantage
+            return _fig(adv.difference, adv.low, adv.high)
+        return _rate(card.picked_first if kind == "crew_first_pick" else card.picked)
     if kind in ("accident_rate", "accident_never_reached"):
-        card = next((c for c in summary["planets"]["cards"] if c["planet"] == subject), None)
-        return None if card is None else _rate(card["accident"])
-    seats = summary["seats"]
+        planet = summary.planet_card(subject)
+        return None if planet is None else _rate(planet.accident)
+    seats = summary.seats
     if kind == "seat_share":
         place = int(subject.split()[-1]) - 1
-        return _rate(seats["seats"][place]["wins"]) if place < len(seats["seats"]) else None
+        return _rate(seats.seats[place].wins) if place < len(seats.seats) else None
     if kind == "seat_chi_square":
-        return _fig(seats["chi_square"]["p"], None, None)
+        return _fig(seats.chi_square.p, None, None)
     if kind == "balance":
-        return _fig(seats["balance"]["value"], None, None)
+        return _fig(seats.balance.value, None, None)
     if kind == "ties":
-        return _rate(seats["ties"])
+        return _rate(seats.ties)
     if kind == "round_limit":
-        trigger = next((t for t in summary["pace"]["triggers"] if t["trigger"] == "round_limit"), None)
+        trigger = summary.pace.trigger("round_limit")
         return None if trigger is None else _rate(trigger)
     return None
 
@@ -84,8 +85,8 @@ def _fig(value: float | None, low: float | None, high: float | None) -> dict[str
     return None if value is None else {"value": value, "low": low, "high": high}
 
 
-def _rate(rate: Mapping[str, Any]) -> dict[str, Any] | None:
-    return _fig(rate.get("rate"), rate.get("low"), rate.get("high"))
+def _rate(rate: Rate) -> dict[str, Any] | None:
+    return _fig(rate.rate, rate.low, rate.high)
 
 
 def _change(kind: str, figure_a, figure_b, metric, confidence: float) -> dict[str, Any] | None:
@@ -110,15 +111,16 @@ def _change(kind: str, figure_a, figure_b, metric, confidence: float) -> dict[st
 
 
 def findings_diff(
-    summary_a: Mapping[str, Any],
-    summary_b: Mapping[str, Any],
+    summary_a: SummaryView | Mapping[str, Any],
+    summary_b: SummaryView | Mapping[str, Any],
     metrics: Sequence[Mapping[str, Any]],
     confidence: float,
 ) -> list[dict[str, Any]]:
     """Every finding of either run: ``status`` (resolved, new, persisting), the finding's text in
     each run, the figure in each (``a``, ``b``), the ``change`` and ``crossed_bound_only``."""
+    summary_a, summary_b = view_of(summary_a), view_of(summary_b)
     by_id = {metric["id"]: metric for metric in metrics}
-    found_a, found_b = _keyed(summary_a["findings"]), _keyed(summary_b["findings"])
+    found_a, found_b = _keyed(summary_a.findings), _keyed(summary_b.findings)
     rows = []
     for key in dict.fromkeys([*found_a, *found_b]):
         kind, subject, _ = key
@@ -133,10 +135,10 @@ def findings_diff(
                 "status": status,
                 "kind": kind,
                 "subject": subject,
-                "section": (in_b or in_a)["section"],
-                "anchor": (in_b or in_a)["anchor"],
-                "text_a": in_a["text"] if in_a else None,
-                "text_b": in_b["text"] if in_b else None,
+                "section": (in_b or in_a).section,
+                "anchor": (in_b or in_a).anchor,
+                "text_a": in_a.text if in_a else None,
+                "text_b": in_b.text if in_b else None,
                 "a": figure_a,
                 "b": figure_b,
                 "change": change,
@@ -159,20 +161,21 @@ _NEAR = (
 )
 
 
-def _subjects(summary: Mapping[str, Any], kind: str, bounds: Bounds) -> list[tuple[str, str]]:
+def _subjects(summary: SummaryView, kind: str, bounds: Bounds) -> list[tuple[str, str]]:
     if kind.startswith("crew_"):
-        return [(c["crew"], name(summary, "crew", c["crew"])) for c in summary["crew"]["cards"]
-                if c["in_play"]["count"] >= bounds.min_card_games]
+        return [(c.crew, summary.name("crew", c.crew)) for c in summary.crew.cards
+                if c.in_play.count >= bounds.min_card_games]
     if kind == "accident_rate":
-        return [(c["planet"], name(summary, "planets", c["planet"])) for c in summary["planets"]["cards"]
-                if c["in_play"]["count"] >= bounds.min_card_games]
+        return [(c.planet, summary.name("planets", c.planet)) for c in summary.planets.cards
+                if c.in_play.count >= bounds.min_card_games]
     return [("ties" if kind == "ties" else "seats", "ties" if kind == "ties" else "balance number")]
 
 
-def near_misses(summary: Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]:
+def near_misses(summary: SummaryView | Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]:
     """The figures of one run that are not findings but lie within ``bounds.near_miss`` of their
     bound, or past it with an interval that reaches back inside; nearest first."""
-    found = {(f["kind"], f["subject"]) for f in summary["findings"]}
+    summary = view_of(summary)
+    found = {(f.kind, f.subject) for f in summary.findings}
     rows = []
     for kind, bound_name, side in _NEAR:
         bound = getattr(bounds, bound_name)

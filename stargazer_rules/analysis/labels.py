@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from stargazer_rules.analysis.summary_view import Rate, SummaryView
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
 
 
-def name(summary: Mapping[str, Any], kind: str, card_id: str, lang: str = "en") -> str:
-    """A card's or colour's name (``kind`` is ``crew``, ``planets`` or ``colours``); its id when
-    the summary has no names."""
-    names = summary.get("names", {}).get(kind, {})
-    return names.get(card_id, {}).get(lang, card_id)
-
-
-def both_names(summary: Mapping[str, Any], kind: str, card_id: str) -> str:
-    """ "Navigator 航法士": the English and the Japanese name, or the id alone."""
-    en, ja = name(summary, kind, card_id, "en"), name(summary, kind, card_id, "ja")
+def both_names(summary: SummaryView, kind: str, card_id: str) -> str:
+    """ "Navigator 航法士": the English and the Japanese name (``kind`` is ``crew``, ``planets``
+    or ``colours``), or the id alone."""
+    en, ja = summary.name(kind, card_id, "en"), summary.name(kind, card_id, "ja")
     return en if en == ja else f"{en} {ja}"
 
 
@@ -56,16 +52,16 @@ def points(value: float | None, digits: int = 1, sign: bool = False) -> str:
     return f"{100 * value:+.{digits}f}" if sign else f"{100 * value:.{digits}f}"
 
 
-def interval(figure: Mapping[str, Any], digits: int = 1) -> str:
+def interval(figure: Rate, digits: int = 1) -> str:
     """A rate's Wilson interval in percent, ``[29.4, 33.1]``."""
-    if figure.get("low") is None:
+    if figure.low is None or figure.high is None:
         return "[n/a]"
-    return f"[{100 * figure['low']:.{digits}f}, {100 * figure['high']:.{digits}f}]"
+    return f"[{100 * figure.low:.{digits}f}, {100 * figure.high:.{digits}f}]"
 
 
-def rate_text(figure: Mapping[str, Any], digits: int = 1) -> str:
+def rate_text(figure: Rate, digits: int = 1) -> str:
     """ "31.2% [29.4, 33.1]"."""
-    return f"{pct(figure['rate'], digits)} {interval(figure, digits)}"
+    return f"{pct(figure.rate, digits)} {interval(figure, digits)}"
 
 
 def number(value: float | None, digits: int = 1) -> str:

@@ -19,7 +19,7 @@ from typing import Any
 import matplotlib
 from matplotlib.figure import Figure
 
-from stargazer_rules.analysis.labels import name
+from stargazer_rules.analysis.summary_view import Rate, RunInfo, SummaryView, view_of
 
 __all__ = [
     "comparison_seats",
@@ -58,43 +58,53 @@ def _figure(width: float, height: float, columns: int = 1) -> tuple[Figure, Any]
     return figure, axes
 
 
-def _errors(figures: Sequence[Mapping[str, Any]]) -> tuple[list[float], list[list[float]]]:
+#: A share and its interval: (rate, low, high), each None when nothing was observed.
+Band = tuple[float | None, float | None, float | None]
+
+
+def _band(figure: Rate) -> Band:
+    return figure.rate, figure.low, figure.high
+
+
+def _errors(bands: Sequence[Band]) -> tuple[list[float], list[list[float]]]:
     """Rates and their asymmetric error bars, in percent (0 for an empty rate)."""
-    rates = [100 * (f["rate"] or 0) for f in figures]
-    below = [100 * ((f["rate"] or 0) - (f["low"] or 0)) for f in figures]
-    above = [100 * ((f["high"] or 0) - (f["rate"] or 0)) for f in figures]
+    rates = [100 * (rate or 0) for rate, _, _ in bands]
+    below = [100 * ((rate or 0) - (low or 0)) for rate, low, _ in bands]
+    above = [100 * ((high or 0) - (rate or 0)) for rate, _, high in bands]
     return rates, [below, above]
 
 
-def seats(summary: Mapping[str, Any]) -> str:
+def seats(summary: SummaryView | Mapping[str, Any]) -> str:
     """Win share per seat in turn order, with intervals, against the fair share."""
-    part = summary["seats"]
+    summary = view_of(summary)
+    part = summary.seats
     figure, ax = _figure(6, 3)
-    labels = [seat["label"] for seat in part["seats"]]
-    rates, errors = _errors([seat["wins"] for seat in part["seats"]])
+    labels = [seat.label for seat in part.seats]
+    rates, errors = _errors([_band(seat.wins) for seat in part.seats])
     ax.bar(labels, rates, yerr=errors, color=_BLUE, capsize=6)
-    ax.axhline(100 * part["fair_share"], color=_ORANGE, linestyle="--", label="fair share")
+    ax.axhline(100 * part.fair_share, color=_ORANGE, linestyle="--", label="fair share")
     ax.set_ylabel("win share (%)")
-    ax.set_title(f"Win share by seat ({part['games']} games, {_level(summary)} intervals)")
+    ax.set_title(f"Win share by seat ({part.games} games, {_level(summary)} intervals)")
     ax.legend(loc="lower right")
     return _svg(figure)
 
 
-def _level(summary: Mapping[str, Any]) -> str:
-    return f"{100 * summary['run']['confidence']:g}%"
+def _level(summary: SummaryView) -> str:
+    return f"{100 * summary.run.confidence:g}%"
 
 
-def crew_picks(summary: Mapping[str, Any]) -> str:
+def crew_picks(summary: SummaryView | Mapping[str, Any]) -> str:
     """Per crew: share of its rounds in play it is picked, and picked first, with intervals."""
-    cards = summary["crew"]["cards"]
-    names = [name(summary, "crew", card["crew"]) for card in cards]
+    summary = view_of(summary)
+    cards = summary.crew.cards
+    names = [summary.name("crew", card.crew) for card in cards]
     figure, (left, right) = _figure(9, 0.35 * len(cards) + 1.5, columns=2)
     positions = range(len(cards))
-    for ax, key, title, colour in (
-        (left, "picked", "picked (% of rounds in play)", _BLUE),
-        (right, "picked_first", "picked first (% of rounds in play)", _ORANGE),
+    for ax, bands, title, colour in (
+        (left, [_band(card.picked) for card in cards], "picked (% of rounds in play)", _BLUE),
+        (right, [_band(card.picked_first) for card in cards], "picked first (% of rounds in play)", _ORANGE),
     ):
-        rates, errors = _errors([card[key] for card in cards])
+        rates, errors = _errors(bands)
         ax.barh(list(positions), rates, xerr=errors, color=colour, capsize=3)
         ax.set_yticks(list(positions), names)
         ax.invert_yaxis()
@@ -103,16 +113,20 @@ def crew_picks(summary: Mapping[str, Any]) -> str:
     return _svg(figure)
 
 
-def crew_wins(summary: Mapping[str, Any]) -> str:
+def crew_wins(summary: SummaryView | Mapping[str, Any]) -> str:
     """Per crew: the win share of the players who picked it against the other players."""
-    cards = summary["crew"]["cards"]
-    names = [name(summary, "crew", card["crew"]) for card in cards]
+    summary = view_of(summary)
+    cards = summary.crew.cards
+    names = [summary.name("crew", card.crew) for card in cards]
     figure, ax = _figure(7, 0.4 * len(cards) + 1.5)
     positions = list(range(len(cards)))
-    for offset, key, label, colour in ((-0.15, "picker_wins", "picked it", _BLUE), (0.15, "other_wins", "did not", _GREY)):
-        rates, errors = _errors([card[key] for card in cards])
+    for offset, bands, label, colour in (
+        (-0.15, [_band(card.picker_wins) for card in cards], "picked it", _BLUE),
+        (0.15, [_band(card.other_wins) for card in cards], "did not", _GREY),
+    ):
+        rates, errors = _errors(bands)
         ax.errorbar(rates, [p + offset for p in positions], xerr=errors, fmt="o", color=colour, capsize=3, label=label)
-    ax.axvline(100 * summary["seats"]["fair_share"], color=_ORANGE, linestyle="--", label="fair share")
+    ax.axvline(100 * summary.seats.fair_share, color=_ORANGE, linestyle="--", label="fair share")
     ax.set_yticks(positions, names)
     ax.invert_yaxis()
     ax.set_xlabel("win share (%)")
@@ -120,17 +134,18 @@ def crew_wins(summary: Mapping[str, Any]) -> str:
     return _svg(figure)
 
 
-def planet_accidents(summary: Mapping[str, Any]) -> str:
+def planet_accidents(summary: SummaryView | Mapping[str, Any]) -> str:
     """Per planet: how often first place scores an accident, and how often it fills."""
-    cards = summary["planets"]["cards"]
-    names = [name(summary, "planets", card["planet"]) for card in cards]
+    summary = view_of(summary)
+    cards = summary.planets.cards
+    names = [summary.name("planets", card.planet) for card in cards]
     figure, (left, right) = _figure(9, 0.35 * len(cards) + 1.5, columns=2)
     positions = list(range(len(cards)))
-    for ax, key, title, colour in (
-        (left, "accident", "first place scores an accident (%)", _ORANGE),
-        (right, "full", "planet filled (%)", _GREEN),
+    for ax, bands, title, colour in (
+        (left, [_band(card.accident) for card in cards], "first place scores an accident (%)", _ORANGE),
+        (right, [_band(card.full) for card in cards], "planet filled (%)", _GREEN),
     ):
-        rates, errors = _errors([card[key] for card in cards])
+        rates, errors = _errors(bands)
         ax.barh(positions, rates, xerr=errors, color=colour, capsize=3)
         ax.set_yticks(positions, names)
         ax.invert_yaxis()
@@ -139,25 +154,26 @@ def planet_accidents(summary: Mapping[str, Any]) -> str:
     return _svg(figure)
 
 
-def planet_rows(summary: Mapping[str, Any]) -> str:
+def planet_rows(summary: SummaryView | Mapping[str, Any]) -> str:
     """Per planet: the share of its games ending at each top square; accident rows marked x."""
-    cards = summary["planets"]["cards"]
-    names = [name(summary, "planets", card["planet"]) for card in cards]
-    longest = max((card["top_square"]["max"] or 0 for card in cards), default=0)
+    summary = view_of(summary)
+    cards = summary.planets.cards
+    names = [summary.name("planets", card.planet) for card in cards]
+    longest = max((card.top_square.max or 0 for card in cards), default=0)
     for card in cards:
-        if card["track"]:
-            longest = max(longest, len(card["track"]))
+        if card.track:
+            longest = max(longest, len(card.track))
     grid = []
     for card in cards:
-        counts = {value: count for value, count in card["top_square"]["counts"]}
-        games = card["top_square"]["n"] or 1
-        length = len(card["track"]) if card["track"] else longest
+        counts = {value: count for value, count in card.top_square.counts}
+        games = card.top_square.n or 1
+        length = len(card.track) if card.track else longest
         grid.append([counts.get(row, 0) / games if row <= length else math.nan for row in range(longest + 1)])
     figure, ax = _figure(7, 0.35 * len(cards) + 1.5)
     highest = max((value for row in grid for value in row if not math.isnan(value)), default=0)
     image = ax.imshow(grid, aspect="auto", cmap="Blues", vmin=0, vmax=max(highest, 0.01))
     for y, card in enumerate(cards):
-        for x, value in enumerate(card["track"] or (), start=1):
+        for x, value in enumerate(card.track or (), start=1):
             if value == 0:
                 ax.text(x, y, "x", ha="center", va="center", color=_ORANGE, fontweight="bold")
     ax.set_yticks(list(range(len(cards))), names)
@@ -167,19 +183,20 @@ def planet_rows(summary: Mapping[str, Any]) -> str:
     return _svg(figure)
 
 
-def scores_by_bot(summary: Mapping[str, Any]) -> str:
+def scores_by_bot(summary: SummaryView | Mapping[str, Any]) -> str:
     """Final score quantiles per bot spec (box: quartiles, whiskers: 10th-90th percentile)."""
-    bots = summary["scores"]["by_bot"]
+    summary = view_of(summary)
+    bots = summary.scores.by_bot
     figure, ax = _figure(7, 0.5 * len(bots) + 1.5)
     stats = [
         {
-            "label": f"{bot['bot']} (n={bot['total']['n']})",
-            "med": bot["total"]["median"],
-            "q1": bot["total"]["p25"],
-            "q3": bot["total"]["p75"],
-            "whislo": bot["total"]["p10"],
-            "whishi": bot["total"]["p90"],
-            "mean": bot["total"]["mean"],
+            "label": f"{bot.bot} (n={bot.total.n})",
+            "med": bot.total.median,
+            "q1": bot.total.p25,
+            "q3": bot.total.p75,
+            "whislo": bot.total.p10,
+            "whishi": bot.total.p90,
+            "mean": bot.total.mean,
             "fliers": [],
         }
         for bot in bots
@@ -189,11 +206,12 @@ def scores_by_bot(summary: Mapping[str, Any]) -> str:
     return _svg(figure)
 
 
-def vp_sources(summary: Mapping[str, Any]) -> str:
+def vp_sources(summary: SummaryView | Mapping[str, Any]) -> str:
     """Where the VP come from: majority, major-planet bonus, VP scored during play."""
-    parts = summary["scores"]["components"]
+    summary = view_of(summary)
+    parts = summary.scores.components
     labels = ["majority", "major-planet bonus", "in play"]
-    shares = [100 * (parts[key]["share"] or 0) for key in ("majority", "bonus", "play")]
+    shares = [100 * (source.share or 0) for source in (parts.majority, parts.bonus, parts.play)]
     figure, ax = _figure(6, 1.9)
     left = 0.0
     for label, share, colour in zip(labels, shares, (_BLUE, _GREEN, _ORANGE)):
@@ -206,14 +224,15 @@ def vp_sources(summary: Mapping[str, Any]) -> str:
     return _svg(figure)
 
 
-def score_by_round(summary: Mapping[str, Any]) -> str:
+def score_by_round(summary: SummaryView | Mapping[str, Any]) -> str:
     """Provisional score after each round: mean, 10th-90th percentile band, the leader's mean."""
-    rounds = summary["scores"]["by_round"]
-    x = [r["round"] for r in rounds]
+    summary = view_of(summary)
+    rounds = summary.scores.by_round
+    x = [r.round for r in rounds]
     figure, ax = _figure(6, 3)
-    ax.fill_between(x, [r["p10"] for r in rounds], [r["p90"] for r in rounds], color=_BLUE, alpha=0.2, label="10th-90th percentile")
-    ax.plot(x, [r["mean"] for r in rounds], color=_BLUE, marker="o", label="mean (all seats)")
-    ax.plot(x, [r["leader_mean"] for r in rounds], color=_ORANGE, marker=".", linestyle="--", label="mean of the leader")
+    ax.fill_between(x, [r.p10 for r in rounds], [r.p90 for r in rounds], color=_BLUE, alpha=0.2, label="10th-90th percentile")
+    ax.plot(x, [r.mean for r in rounds], color=_BLUE, marker="o", label="mean (all seats)")
+    ax.plot(x, [r.leader_mean for r in rounds], color=_ORANGE, marker=".", linestyle="--", label="mean of the leader")
     ax.set_xlabel("round")
     ax.set_ylabel("provisional score (VP)")
     ax.set_xticks(x)
@@ -227,25 +246,27 @@ def _histogram(ax: Any, counts: Sequence[Sequence[float]], colour: str, xlabel: 
     ax.set_ylabel("games")
 
 
-def margins(summary: Mapping[str, Any]) -> str:
+def margins(summary: SummaryView | Mapping[str, Any]) -> str:
     """Winning margins and lead changes per game."""
-    scores = summary["scores"]
+    summary = view_of(summary)
+    scores = summary.scores
     figure, (left, right) = _figure(9, 2.8, columns=2)
-    _histogram(left, scores["margin"]["counts"], _BLUE, "winning margin (VP)")
-    _histogram(right, scores["lead_changes"]["counts"], _GREEN, "lead changes per game")
+    _histogram(left, scores.margin.counts, _BLUE, "winning margin (VP)")
+    _histogram(right, scores.lead_changes.counts, _GREEN, "lead changes per game")
     return _svg(figure)
 
 
-def pace(summary: Mapping[str, Any]) -> str:
+def pace(summary: SummaryView | Mapping[str, Any]) -> str:
     """Rounds per game, the end conditions, legal options per decision."""
-    part = summary["pace"]
+    summary = view_of(summary)
+    part = summary.pace
     figure, (rounds, triggers, options) = _figure(11, 2.8, columns=3)
-    _histogram(rounds, part["rounds"]["counts"], _BLUE, "rounds per game")
-    rates, errors = _errors(part["triggers"])
-    triggers.bar([t["trigger"] for t in part["triggers"]], rates, yerr=errors, color=_ORANGE, capsize=4)
+    _histogram(rounds, part.rounds.counts, _BLUE, "rounds per game")
+    rates, errors = _errors([_band(trigger) for trigger in part.triggers])
+    triggers.bar([t.trigger for t in part.triggers], rates, yerr=errors, color=_ORANGE, capsize=4)
     triggers.set_ylabel("games (%)")
     triggers.set_xlabel("end condition (a game may meet several)")
-    _histogram(options, part["options"]["counts"], _GREEN, "legal options per decision")
+    _histogram(options, part.options.counts, _GREEN, "legal options per decision")
     options.set_ylabel("decisions")
     return _svg(figure)
 
@@ -256,12 +277,10 @@ def comparison_seats(comparison: Mapping[str, Any]) -> str:
     figure, ax = _figure(6, 3)
     positions = list(range(len(seats)))
     for offset, side, colour in ((-0.2, "a", _BLUE), (0.2, "b", _ORANGE)):
-        rates, errors = _errors(
-            [{"rate": m[side]["value"], "low": m[side]["low"], "high": m[side]["high"]} for m in seats]
-        )
+        rates, errors = _errors([(m[side]["value"], m[side]["low"], m[side]["high"]) for m in seats])
         ax.bar([p + offset for p in positions], rates, width=0.4, yerr=errors, capsize=4, color=colour,
                label=comparison[side]["label"])
-    players = comparison["a"]["run"]["players"]
+    players = RunInfo(comparison["a"]["run"], "$.a.run").players
     ax.axhline(100 / players, color=_GREY, linestyle="--", label="fair share")
     ax.set_xticks(positions, [m["label"].replace(" win share", "") for m in seats])
     ax.set_ylabel("win share (%)")

@@ -18,12 +18,20 @@ from stargazer_rules.analysis.labels import (
     anchor,
     both_names,
     interval,
-    name,
     number,
     p_value,
     pct,
     points,
     rate_text,
+)
+from stargazer_rules.analysis.summary_view import (
+    CountedDistribution,
+    Distribution,
+    PlanetCard,
+    PlanetFigures,
+    Rate,
+    SummaryView,
+    view_of,
 )
 
 __all__ = ["page", "render_report", "table", "write_json", "write_report"]
@@ -138,7 +146,7 @@ def table(
     return f"<div class=\"scroll\"><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
 
 
-def plot(kind: str, data: Mapping[str, Any]) -> str:
+def plot(kind: str, data: Any) -> str:
     """The SVG of ``plots.<kind>(data)``; matplotlib is imported only when a plot is drawn."""
     from stargazer_rules.analysis import plots
 
@@ -158,32 +166,33 @@ def page(title: str, body: str) -> str:
     )
 
 
-def _rate_cells(figure: Mapping[str, Any]) -> list[str]:
+def _rate_cells(figure: Rate) -> list[str]:
     """Cells of a rate: share, interval, count of n."""
-    return [pct(figure["rate"]), interval(figure), f"{number(figure['count'])} / {number(figure['n'])}"]
+    return [pct(figure.rate), interval(figure), f"{number(figure.count)} / {number(figure.n)}"]
 
 
-def _mean(figure: Mapping[str, Any], digits: int = 2) -> str:
-    if figure["mean"] is None:
+def _mean(figure: Distribution, digits: int = 2) -> str:
+    if figure.mean is None:
         return "n/a"
-    return f"{figure['mean']:.{digits}f} [{figure['mean_low']:.{digits}f}, {figure['mean_high']:.{digits}f}]"
+    return f"{figure.mean:.{digits}f} [{figure.mean_low:.{digits}f}, {figure.mean_high:.{digits}f}]"
 
 
-def _counts(figure: Mapping[str, Any]) -> str:
+def _counts(figure: CountedDistribution) -> str:
     """``value:count`` pairs on one line (the table scrolls rather than wrap them)."""
-    pairs = " ".join(f"{number(value)}:{number(count)}" for value, count in figure["counts"])
+    pairs = " ".join(f"{number(value)}:{number(count)}" for value, count in figure.counts)
     return f'<span class="counts">{pairs}</span>'
 
 
 # -- the report -----------------------------------------------------------------------------
 
 
-def render_report(summary: Mapping[str, Any]) -> str:
+def render_report(summary: SummaryView | Mapping[str, Any]) -> str:
     """report.html as text."""
-    run = summary["run"]
-    title = f"Stargazer balance report: {run['ruleset']['name']}, {run['players']} players, {number(run['games'])} games"
+    summary = view_of(summary)
+    run = summary.run
+    title = f"Stargazer balance report: {run.ruleset.name}, {run.players} players, {number(run.games)} games"
     nav = "<nav>" + "".join(f'<a href="#{ident}">{esc(text)}</a>' for ident, text in SECTIONS) + "</nav>"
-    parts: list[Callable[[Mapping[str, Any]], str]] = [
+    parts: list[Callable[[SummaryView], str]] = [
         _head,
         _findings,
         _seats,
@@ -208,28 +217,28 @@ _ENGINES = {
 }
 
 
-def _head(summary: Mapping[str, Any]) -> str:
-    run = summary["run"]
-    level = f"{100 * run['confidence']:g}%"
-    specs = run["lineup"]
+def _head(summary: SummaryView) -> str:
+    run = summary.run
+    level = f"{100 * run.confidence:g}%"
+    specs = run.lineup
     if len(set(specs)) == 1:
         lineup = f"{specs[0]} in every seat"
     else:  # numbered from 1 like the seats below; the rotation moves each entry round the table
         lineup = ", ".join(f"{i}: {spec}" for i, spec in enumerate(specs, start=1))
         lineup += " (rotated: each bot sits in every seat equally often)"
     rows = [
-        ["ruleset", f"{esc(run['ruleset']['name'])} <code>{esc(run['ruleset']['fingerprint'][:12])}</code>"],
-        ["players", number(run["players"])],
-        ["games", (f"{number(run['games'])} (index {run['first_index']} to {run['last_index']}; "
-                   f"{run['complete_blocks']} of {run['blocks']} blocks complete)")],
+        ["ruleset", f"{esc(run.ruleset.name)} <code>{esc(run.ruleset.fingerprint[:12])}</code>"],
+        ["players", number(run.players)],
+        ["games", (f"{number(run.games)} (index {run.first_index} to {run.last_index}; "
+                   f"{run.complete_blocks} of {run.blocks} blocks complete)")],
         ["bots (the lineup)", esc(lineup)],
-        ["engine", esc(_ENGINES.get(run.get("engine", "python"), run.get("engine", "python")))],
+        ["engine", esc(_ENGINES.get(run.engine, run.engine))],
         ["intervals", f"{level} (Wilson for shares, Student's t for means)"],
     ]
-    warnings = "".join(f'<div class="warning">{esc(w["text"])}</div>' for w in run["warnings"])
+    warnings = "".join(f'<div class="warning">{esc(w.text)}</div>' for w in run.warnings)
     return (
         '<section id="run"><p>Produced by the bots: <strong>'
-        + esc(", ".join(run["bots"]))
+        + esc(", ".join(run.bots))
         + "</strong>.</p>"
         + warnings
         + table(["", ""], rows, text_columns=2)
@@ -237,17 +246,17 @@ def _head(summary: Mapping[str, Any]) -> str:
     )
 
 
-def _findings(summary: Mapping[str, Any]) -> str:
-    found = summary["findings"]
-    bounds = summary["run"]["bounds"]
+def _findings(summary: SummaryView) -> str:
+    found = summary.findings
+    bounds = summary.run.bounds
     if found:
         items = "".join(
-            f'<li><a href="#{esc(f["anchor"])}">{esc(f["text"])}</a></li>' for f in found
+            f'<li><a href="#{esc(f.anchor)}">{esc(f.text)}</a></li>' for f in found
         )
         listing = f'<ul class="findings">{items}</ul>'
     else:
         listing = "<p>No figure is outside the bounds below.</p>"
-    bound_rows = [[esc(key), esc(value)] for key, value in bounds.items()]
+    bound_rows = [[esc(key), esc(value)] for key, value in bounds.to_json().items()]
     return (
         '<section id="findings"><h2>Findings</h2>'
         + listing
@@ -257,35 +266,35 @@ def _findings(summary: Mapping[str, Any]) -> str:
     )
 
 
-def _seats(summary: Mapping[str, Any]) -> str:
-    part = summary["seats"]
-    fair = part["fair_share"]
+def _seats(summary: SummaryView) -> str:
+    part = summary.seats
+    fair = part.fair_share
     rows = []
-    for seat in part["seats"]:
+    for seat in part.seats:
         rows.append(
-            [esc(seat["label"] + (" (start player)" if seat["seat"] == 0 else "")), *_rate_cells(seat["wins"]),
-             "outside the interval" if seat["excludes_fair"] else "inside the interval", _mean(seat["score"])]
+            [esc(seat.label + (" (start player)" if seat.seat == 0 else "")), *_rate_cells(seat.wins),
+             "outside the interval" if seat.excludes_fair else "inside the interval", _mean(seat.score)]
         )
-    chi = part["chi_square"]
-    balance = part["balance"]
-    needed = part["games_needed"]
-    ties = part["ties"]
-    detect = needed["detectable_advantage"]
+    chi = part.chi_square
+    balance = part.balance
+    needed = part.games_needed
+    ties = part.ties
+    detect = needed.detectable_advantage
     lines = [
-        (f"Chi-square test of equal win shares across seats: statistic {number(chi['statistic'], 2)}, "
-        f"{chi['df']} degrees of freedom, {p_value(chi['p'])} "
-        f"(n = {number(chi['n'])} games)."),
-        (f"Balance number: <strong>{balance['value']:.3f}</strong> (1 minus the largest gap between two seats' "
-        f"win shares: seat {balance['best_seat'] + 1} vs seat {balance['worst_seat'] + 1}, "
-        f"{points(balance['gap'])} points; n = {number(balance['n'])} games)."),
-        f'<span id="{anchor("seats", "ties")}">Shared wins (ties): {rate_text(ties)} of {number(ties["n"])} games.</span>',
+        (f"Chi-square test of equal win shares across seats: statistic {number(chi.statistic, 2)}, "
+        f"{chi.df} degrees of freedom, {p_value(chi.p)} "
+        f"(n = {number(chi.n)} games)."),
+        (f"Balance number: <strong>{balance.value:.3f}</strong> (1 minus the largest gap between two seats' "
+        f"win shares: seat {balance.best_seat + 1} vs seat {balance.worst_seat + 1}, "
+        f"{points(balance.gap)} points; n = {number(balance.n)} games)."),
+        f'<span id="{anchor("seats", "ties")}">Shared wins (ties): {rate_text(ties)} of {number(ties.n)} games.</span>',
         # the bounds as set, every digit shown as _head shows the level (a 2.5-point advantage is not "2 points")
-        (f"Games needed to detect a seat that wins {100 * needed['advantage']:g} points more than fair "
-        f"({pct(fair)}) with {100 * needed['power']:g}% power: <strong>{number(needed['games'])}</strong>; "
-        f"this run has {number(needed['have'])}, enough to detect about {points(detect)} points."),
+        (f"Games needed to detect a seat that wins {100 * needed.advantage:g} points more than fair "
+        f"({pct(fair)}) with {100 * needed.power:g}% power: <strong>{number(needed.games)}</strong>; "
+        f"this run has {number(needed.have)}, enough to detect about {points(detect)} points."),
     ]
-    table_part = summary["table_seats"]
-    table_rows = [[esc(seat["label"]), *_rate_cells(seat["wins"])] for seat in table_part["seats"]]
+    table_part = summary.table_seats
+    table_rows = [[esc(seat.label), *_rate_cells(seat.wins)] for seat in table_part.seats]
     return (
         f'<section id="seats"><h2>Seats</h2>'
         f'<p class="note">Seats in turn order: seat 1 is the start player of the deal. A seat wins 1 per game '
@@ -294,41 +303,41 @@ def _seats(summary: Mapping[str, Any]) -> str:
         + table(
             ["seat", "win share", "interval", "wins / games", f"fair {pct(fair)}", "mean score [interval]"],
             rows,
-            marked=[seat["excludes_fair"] for seat in part["seats"]],
+            marked=[seat.excludes_fair for seat in part.seats],
         )
         + "".join(f"<p>{line}</p>" for line in lines)
         + f'<h3>By table seat</h3><p class="note">The table seats of the game lines, numbered from 1 like '
-        f"the seats above (the lines' seat 0 is table seat 1), whoever starts; chi-square {p_value(table_part['chi_square']['p'])}.</p>"
+        f"the seats above (the lines' seat 0 is table seat 1), whoever starts; chi-square {p_value(table_part.chi_square.p)}.</p>"
         + table(["table seat", "win share", "interval", "wins / games"], table_rows)
         + "</section>"
     )
 
 
-def _crew(summary: Mapping[str, Any]) -> str:
-    part = summary["crew"]
+def _crew(summary: SummaryView) -> str:
+    part = summary.crew
     rows, ids = [], []
-    for card in part["cards"]:
-        advantage = card["picker_advantage"]
-        motivation = card["motivation_vp"]
+    for card in part.cards:
+        advantage = card.picker_advantage
+        motivation = card.motivation_vp
         rows.append(
             [
-                esc(both_names(summary, "crew", card["crew"])) + (" (always)" if card["always_in_play"] else ""),
-                f"{number(card['in_play']['count'])} / {number(card['in_play']['n'])}",
-                number(card["rounds_in_play"]),
-                rate_text(card["picked"]),
-                rate_text(card["picked_first"]),
-                rate_text(card["games_picked"]),
-                _mean(card["pick_round"]) + f"<br><span class='note'>{_counts(card['pick_round'])}</span>",
-                _mean(card["pick_order"]) + f"<br><span class='note'>{_counts(card['pick_order'])}</span>",
-                f"{number(motivation['total'])} ({_mean(motivation['per_pick'])} per pick)",
-                f"{rate_text(card['picker_wins'])}<br>n = {number(card['picker_wins']['n'])}",
-                f"{rate_text(card['other_wins'])}<br>n = {number(card['other_wins']['n'])}",
-                "n/a" if advantage["difference"] is None else
-                f"{points(advantage['difference'], sign=True)} [{points(advantage['low'], sign=True)}, "
-                f"{points(advantage['high'], sign=True)}]",
+                esc(both_names(summary, "crew", card.crew)) + (" (always)" if card.always_in_play else ""),
+                f"{number(card.in_play.count)} / {number(card.in_play.n)}",
+                number(card.rounds_in_play),
+                rate_text(card.picked),
+                rate_text(card.picked_first),
+                rate_text(card.games_picked),
+                _mean(card.pick_round) + f"<br><span class='note'>{_counts(card.pick_round)}</span>",
+                _mean(card.pick_order) + f"<br><span class='note'>{_counts(card.pick_order)}</span>",
+                f"{number(motivation.total)} ({_mean(motivation.per_pick)} per pick)",
+                f"{rate_text(card.picker_wins)}<br>n = {number(card.picker_wins.n)}",
+                f"{rate_text(card.other_wins)}<br>n = {number(card.other_wins.n)}",
+                "n/a" if advantage.difference is None else
+                f"{points(advantage.difference, sign=True)} [{points(advantage.low, sign=True)}, "
+                f"{points(advantage.high, sign=True)}]",
             ]
         )
-        ids.append(anchor("crew", card["crew"]))
+        ids.append(anchor("crew", card.crew))
     return (
         '<section id="crew"><h2>Crew</h2>'
         '<p class="note">"Picked" and "picked first" are shares of the rounds the crew was in play (one pick '
@@ -354,51 +363,51 @@ def _track(track: Sequence[int] | None) -> str:
     return " ".join(f"{row}:{'✗' if value == 0 else value}" for row, value in enumerate(track, start=1))
 
 
-def _ranks(card: Mapping[str, Any]) -> str:
+def _ranks(card: PlanetFigures) -> str:
     return "<br>".join(
-        f"{r['rank']}: {r['mean_vp']:.2f} (n = {number(r['n'])}"
-        + (f"; {number(r['vp_lost_to_free_cubes'])} VP to free cubes" if r["free_cube_ranks"] else "")
+        f"{r.rank}: {r.mean_vp:.2f} (n = {number(r.n)}"
+        + (f"; {number(r.vp_lost_to_free_cubes)} VP to free cubes" if r.free_cube_ranks else "")
         + ")"
-        for r in card["vp_by_rank"]
+        for r in card.vp_by_rank
     )
 
 
-def _accident_rows(card: Mapping[str, Any]) -> str:
-    if card.get("accident_rows") is None:
+def _accident_rows(card: PlanetCard) -> str:
+    if card.accident_rows is None:
         return "n/a"
-    if not card["accident_rows"]:
+    if not card.accident_rows:
         return "none"
     return "<br>".join(
-        f"row {row['row']}: reached {pct(row['reached']['rate'])}, first place on it {pct(row['scored_by_first']['rate'])}"
-        for row in card["accident_rows"]
+        f"row {row.row}: reached {pct(row.reached.rate)}, first place on it {pct(row.scored_by_first.rate)}"
+        for row in card.accident_rows
     )
 
 
-def _planet_cells(summary: Mapping[str, Any], card: Mapping[str, Any]) -> list[str]:
-    top = card["top_square"]
+def _planet_cells(summary: SummaryView, card: PlanetFigures) -> list[str]:
+    top = card.top_square
     return [
-        f"{number(card['in_play']['count'])} / {number(card['in_play']['n'])}",
+        f"{number(card.in_play.count)} / {number(card.in_play.n)}",
         f"{_mean(top)}<br><span class='note'>{_counts(top)}</span>",
-        f"{rate_text(card['accident'])}<br>n = {number(card['accident']['n'])}",
-        rate_text(card["full"]),
-        f"{_mean(card['owners'])}<br><span class='note'>{_counts(card['owners'])}</span>",
-        rate_text(card["free_cubes_rank"]),
+        f"{rate_text(card.accident)}<br>n = {number(card.accident.n)}",
+        rate_text(card.full),
+        f"{_mean(card.owners)}<br><span class='note'>{_counts(card.owners)}</span>",
+        rate_text(card.free_cubes_rank),
         _ranks(card),
     ]
 
 
-def _planets(summary: Mapping[str, Any]) -> str:
-    part = summary["planets"]
+def _planets(summary: SummaryView) -> str:
+    part = summary.planets
     headers = ["games in play", "top square reached", "first place scores an accident", "filled",
                "owners (players)", "free cubes ranked", "mean VP paid per rank"]
     rows = [
-        [esc(both_names(summary, "planets", c["planet"])), esc(name(summary, "colours", c["colour"])),
-         _track(c["track"]), _accident_rows(c), *_planet_cells(summary, c)]
-        for c in part["cards"]
+        [esc(both_names(summary, "planets", c.planet)), esc(summary.name("colours", c.colour)),
+         _track(c.track), _accident_rows(c), *_planet_cells(summary, c)]
+        for c in part.cards
     ]
     colour_rows = [
-        [esc(both_names(summary, "colours", c["colour"])), number(c["planet_games"]), *_planet_cells(summary, c)]
-        for c in part["colours"]
+        [esc(both_names(summary, "colours", c.colour)), number(c.planet_games), *_planet_cells(summary, c)]
+        for c in part.colours
     ]
     return (
         '<section id="planets"><h2>Planets</h2>'
@@ -410,34 +419,34 @@ def _planets(summary: Mapping[str, Any]) -> str:
         + figure(plot("planet_accidents", summary), "First place scores an accident (left), the planet fills (right).")
         + figure(plot("planet_rows", summary), "Where tracks end: share of games per final top square.")
         + table(["planet", "colour", "track (row:VP, ✗ accident)", "accident rows", *headers], rows,
-                text_columns=4, row_ids=[anchor("planet", c["planet"]) for c in part["cards"]])
+                text_columns=4, row_ids=[anchor("planet", c.planet) for c in part.cards])
         + '<h3 id="planets-colours">By colour</h3><p class="note">All planets of a colour together; '
         "\"planet games\" counts each planet of the colour in each game.</p>"
         + table(["colour", "planet games", *headers], colour_rows,
-                row_ids=[anchor("colour", c["colour"]) for c in part["colours"]])
+                row_ids=[anchor("colour", c.colour) for c in part.colours])
         + "</section>"
     )
 
 
-def _scores(summary: Mapping[str, Any]) -> str:
-    part = summary["scores"]
+def _scores(summary: SummaryView) -> str:
+    part = summary.scores
     bot_rows = [
-        [esc(bot["bot"]), number(bot["seat_games"]), _mean(bot["total"]), number(bot["total"]["sd"], 1),
-         " / ".join(number(bot["total"][key]) for key in ("min", "p25", "median", "p75", "max")),
-         rate_text(bot["wins"]), pct(bot["fair_share"])]
-        for bot in part["by_bot"]
+        [esc(bot.bot), number(bot.seat_games), _mean(bot.total), number(bot.total.sd, 1),
+         " / ".join(number(value) for value in (bot.total.min, bot.total.p25, bot.total.median, bot.total.p75, bot.total.max)),
+         rate_text(bot.wins), pct(bot.fair_share)]
+        for bot in part.by_bot
     ]
-    parts = part["components"]
+    parts = part.components
     vp_rows = [
-        [label, number(parts[key]["vp"]), pct(parts[key]["share"]), _mean(parts[key]["per_seat_game"]),
-         number(parts[key]["per_seat_game"]["n"])]
-        for key, label in (("majority", "planet majority"), ("bonus", "major-planet bonus"), ("play", "VP scored during play"))
+        [label, number(source.vp), pct(source.share), _mean(source.per_seat_game), number(source.per_seat_game.n)]
+        for source, label in ((parts.majority, "planet majority"), (parts.bonus, "major-planet bonus"),
+                              (parts.play, "VP scored during play"))
     ]
     round_rows = [
-        [number(r["round"]), number(r["games"]), f"{r['mean']:.1f}", f"{r['p10']:.1f} – {r['p90']:.1f}", f"{r['leader_mean']:.1f}"]
-        for r in part["by_round"]
+        [number(r.round), number(r.games), f"{r.mean:.1f}", f"{r.p10:.1f} – {r.p90:.1f}", f"{r.leader_mean:.1f}"]
+        for r in part.by_round
     ]
-    margin, leads = part["margin"], part["lead_changes"]
+    margin, leads = part.margin, part.lead_changes
     return (
         '<section id="scores"><h2>Scores</h2>'
         '<h3 id="scores-bots">Final score by bot</h3>'
@@ -451,27 +460,27 @@ def _scores(summary: Mapping[str, Any]) -> str:
         + table(["round", "games", "mean", "10th – 90th percentile", "leader's mean"], round_rows)
         + '<h3 id="scores-margin">Winning margin and lead changes</h3>'
         + figure(plot("margins", summary), "Winning margin: winner's total minus the best total of a seat that did not win.")
-        + f"<p>Winning margin: mean {_mean(margin)} VP, median {number(margin['median'])} "
-        f"(n = {number(margin['n'])} games with a loser). Lead changes per game (the sole leader after a round "
-        f"differs from the last sole leader): mean {_mean(leads)}, n = {number(leads['n'])} games.</p>"
+        + f"<p>Winning margin: mean {_mean(margin)} VP, median {number(margin.median)} "
+        f"(n = {number(margin.n)} games with a loser). Lead changes per game (the sole leader after a round "
+        f"differs from the last sole leader): mean {_mean(leads)}, n = {number(leads.n)} games.</p>"
         + "</section>"
     )
 
 
-def _pace(summary: Mapping[str, Any]) -> str:
-    part = summary["pace"]
-    trigger_rows = [[esc(t["trigger"]), *_rate_cells(t), number(t["alone"])] for t in part["triggers"]]
-    rounds, options, decisions = part["rounds"], part["options"], part["decisions"]
+def _pace(summary: SummaryView) -> str:
+    part = summary.pace
+    trigger_rows = [[esc(t.trigger), *_rate_cells(t), number(t.alone)] for t in part.triggers]
+    rounds, options, decisions = part.rounds, part.options, part.decisions
     return (
         '<section id="pace"><h2>Pace</h2>'
         + figure(plot("pace", summary), "Rounds per game; which end condition fired; legal options per decision.")
-        + f"<p>Rounds per game: mean {_mean(rounds)}, median {number(rounds['median'])}, "
-        f"range {number(rounds['min'])}–{number(rounds['max'])} (n = {number(rounds['n'])} games).</p>"
+        + f"<p>Rounds per game: mean {_mean(rounds)}, median {number(rounds.median)}, "
+        f"range {number(rounds.min)}–{number(rounds.max)} (n = {number(rounds.n)} games).</p>"
         + f'<h3 id="{anchor("pace", "triggers")}">End conditions</h3>'
         + table(["condition", "share of games", "interval", "games", "the only one"], trigger_rows)
-        + f"<p>Decisions per game: mean {_mean(decisions)} (n = {number(decisions['n'])} games). "
-        f"Legal options per decision: mean {_mean(options)}, median {number(options['median'])}, "
-        f"90th percentile {number(options['p90'])}, max {number(options['max'])} (n = {number(options['n'])} "
-        f"decisions); forced decisions (one option): {rate_text(part['forced'])}.</p>"
+        + f"<p>Decisions per game: mean {_mean(decisions)} (n = {number(decisions.n)} games). "
+        f"Legal options per decision: mean {_mean(options)}, median {number(options.median)}, "
+        f"90th percentile {number(options.p90)}, max {number(options.max)} (n = {number(options.n)} "
+        f"decisions); forced decisions (one option): {rate_text(part.forced)}.</p>"
         + "</section>"
     )

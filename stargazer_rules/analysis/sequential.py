@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 from scipy.stats import norm
 
-from stargazer_rules.analysis.verdict import balance_of, paired_balance_draws
+from stargazer_rules.analysis.games import credit_row, same_deal
+from stargazer_rules.analysis.verdict import balance_of, paired_balance_draws, verdict_text
 
 __all__ = ["boundary", "look", "spent"]
 
@@ -112,27 +113,20 @@ def look_text(number: int, result: Mapping[str, Any]) -> str:
 
 def paired_rows(games_a: Sequence[Mapping[str, Any]], games_b: Sequence[Mapping[str, Any]]) -> tuple[list[list[float]], list[list[float]]]:
     """The credit rows (seats in turn order) of the games both runs have with the same deal."""
-    from stargazer_rules.analysis.summary import _credit
-
     by_index = {game["index"]: game for game in games_b}
     rows_a, rows_b = [], []
     for game in sorted(games_a, key=lambda g: g["index"]):
         other = by_index.get(game["index"])
-        if other is None or (game["deal_seed"], game["rotation"], game["players"]) != (
-            other["deal_seed"], other["rotation"], other["players"]
-        ):
+        if other is None or not same_deal(game, other):
             continue
-        players = game["players"]
-        rows_a.append([_credit(game, (game["setup"]["start_player"] + p) % players) for p in range(players)])
-        rows_b.append([_credit(other, (other["setup"]["start_player"] + p) % players) for p in range(players)])
+        rows_a.append(credit_row(game))
+        rows_b.append(credit_row(other))
     return rows_a, rows_b
 
 
 def apply_looks(comparison: dict[str, Any], looks: Sequence[Mapping[str, Any]], max_games: int) -> None:
     """Put the sequential decision in the comparison's verdict (the fixed-sample one is kept as
     ``fixed_decision``), with every look and the design, and say so in its text."""
-    from stargazer_rules.analysis.verdict import _text
-
     decided = comparison["verdict"]
     final = looks[-1]["decision"]
     final = "inconclusive" if final == "continue" else final
@@ -148,7 +142,7 @@ def apply_looks(comparison: dict[str, Any], looks: Sequence[Mapping[str, Any]], 
     label_a, label_b = comparison["a"]["label"], comparison["b"]["label"]
     stop = "stopped at" if final != "inconclusive" else "no decision by"
     decided["text"] = (
-        _text(decided, label_a, label_b)
+        verdict_text(decided, label_a, label_b)
         + f" Sequential design: {stop} look {len(looks)} ({looks[-1]['games']:,} paired games, at most "
         f"{max_games:,}), O'Brien-Fleming alpha spending."
     )

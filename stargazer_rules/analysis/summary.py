@@ -12,8 +12,6 @@ what the rules make unequal. The table seats (0-based, as in the game lines) are
 
 from __future__ import annotations
 
-import json
-import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -21,7 +19,9 @@ from typing import TYPE_CHECKING, Any
 from stargazer_rules.analysis import stats
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.analysis.findings import findings
-from stargazer_rules.formats.game_lines import GAME_FORMAT, READABLE_FORMATS
+from stargazer_rules.analysis.games import checked_games, lead_changes, turn_position, win_credit, winning_margin
+from stargazer_rules.analysis.plain_json import plain
+from stargazer_rules.formats.game_lines import GAME_FORMAT
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
@@ -30,26 +30,6 @@ __all__ = ["GAME_FORMAT", "SUMMARY_FORMAT", "summarize"]
 
 #: The ``format`` of the summary it writes.
 SUMMARY_FORMAT = "stargazer-summary/1"
-
-#: The keys of a games.jsonl line the analysis reads (docs/simulation.md).
-_REQUIRED = (
-    "format",
-    "index",
-    "block",
-    "rotation",
-    "players",
-    "ruleset",
-    "seating",
-    "setup",
-    "rounds",
-    "triggers",
-    "decisions",
-    "options",
-    "picks",
-    "score_by_round",
-    "score_sheet",
-    "winners",
-)
 
 #: The owner of a free cube on a track: the virtual player (R15).
 _FREE = -1
@@ -76,7 +56,7 @@ def summarize(
     counts or rulesets (summarise those separately).
     """
     bounds = bounds or Bounds()
-    played = _checked(games)
+    played = checked_games(games)
     ruleset = _ruleset_for(played[0]["ruleset"], ruleset)
     conf = bounds.confidence
     summary: dict[str, Any] = {
@@ -90,36 +70,11 @@ def summarize(
         "scores": _scores(played, conf),
         "pace": _pace(played, conf),
     }
-    summary["findings"] = findings(_plain(summary), bounds)
-    return _plain(summary)
+    summary["findings"] = findings({**plain(summary), "findings": []}, bounds)
+    return plain(summary)
 
 
 # -- input ----------------------------------------------------------------------------------
-
-
-def _checked(games: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    by_index: dict[int, Mapping[str, Any]] = {}
-    seen: dict[str, set[str]] = {"players": set(), "ruleset": set()}
-    for position, game in enumerate(games):
-        missing = [key for key in _REQUIRED if key not in game]
-        if missing:
-            raise ValueError(
-                f"game line {position} (index {game.get('index', '?')}) lacks {', '.join(missing)}; "
-                "see docs/simulation.md for the games.jsonl format"
-            )
-        if game["format"] not in READABLE_FORMATS:
-            raise ValueError(
-                f"game line {position} has format {game['format']!r}; this analysis reads {GAME_FORMAT!r}"
-            )
-        by_index.setdefault(game["index"], game)
-        for key in ("players", "ruleset"):
-            seen[key].add(json.dumps(game[key], sort_keys=True))
-    if not by_index:
-        raise ValueError("no finished games to summarise")
-    for key, what in (("players", "player counts"), ("ruleset", "rulesets")):
-        if len(seen[key]) > 1:
-            raise ValueError(f"the games mix {what} ({', '.join(sorted(seen[key]))}); summarise each separately")
-    return [by_index[index] for index in sorted(by_index)]
 
 
 def _ruleset_for(named: Mapping[str, str], given: Ruleset | None) -> Ruleset | None:
@@ -133,17 +88,6 @@ def _ruleset_for(named: Mapping[str, str], given: Ruleset | None) -> Ruleset | N
         except (RulesetError, OSError, ValueError):
             return None
     return given if given.fingerprint == named["fingerprint"] else None
-
-
-def _credit(game: Mapping[str, Any], seat: int) -> float:
-    """The share of the win a seat takes: 1, 1/2 for a two-way tie, 0 for a loss (R18)."""
-    winners = game["winners"]
-    return 1 / len(winners) if seat in winners else 0.0
-
-
-def _position(game: Mapping[str, Any], seat: int) -> int:
-    """The seat's place in turn order from the game's start player, 0 for the start player."""
-    return (seat - game["setup"]["start_player"]) % game["players"]
 
 
 def _is_random(spec: str) -> bool:
@@ -264,8 +208,8 @@ def _seats(played: Sequence[Mapping[str, Any]], bounds: Bounds) -> dict[str, Any
     for game in played:
         for seat_sheet in game["score_sheet"]["seats"]:
             seat = seat_sheet["seat"]
-            credits[_position(game, seat)] += _credit(game, seat)
-            totals[_position(game, seat)].append(seat_sheet["total"])
+            credits[turn_position(game, seat)] += win_credit(game, seat)
+            totals[turn_position(game, seat)].append(seat_sheet["total"])
     figures = _seat_figures(credits, n, players, conf)
     for seat, scores in zip(figures["seats"], totals):
         seat["score"] = stats.describe(scores, conf)
@@ -294,7 +238,7 @@ def _table_seats(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, 
     credits = [0.0] * players
     for game in played:
         for seat in range(players):
-            credits[seat] += _credit(game, seat)
+            credits[seat] += win_credit(game, seat)
     figures = _seat_figures(credits, len(played), players, conf)
     for seat in figures["seats"]:
         seat["label"] = f"Table seat {seat['seat'] + 1}"
@@ -343,7 +287,7 @@ def _crew(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, conf: fl
             games_picked[crew] += bool(pickers[crew])
             for seat in range(players):
                 tally = picker[crew] if seat in pickers[crew] else other[crew]
-                tally[0] += _credit(game, seat)
+                tally[0] += win_credit(game, seat)
                 tally[1] += 1
     order = [card.id for card in ruleset.crew] if ruleset is not None else sorted(games_in)
     cards = []
@@ -496,28 +440,6 @@ def _planets(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, conf:
 # -- scores ---------------------------------------------------------------------------------
 
 
-def _lead_changes(score_by_round: Sequence[Sequence[int]]) -> int:
-    """How often the sole leader after a round differs from the last sole leader (ties keep it)."""
-    changes, leader = 0, None
-    for totals in score_by_round:
-        best = max(totals)
-        leaders = [seat for seat, total in enumerate(totals) if total == best]
-        if len(leaders) == 1:
-            if leader is not None and leaders[0] != leader:
-                changes += 1
-            leader = leaders[0]
-    return changes
-
-
-def _margin(game: Mapping[str, Any]) -> int | None:
-    """The winner's total minus the best total of a seat that did not win; None if all won."""
-    totals = {seat["seat"]: seat["total"] for seat in game["score_sheet"]["seats"]}
-    others = [total for seat, total in totals.items() if seat not in game["winners"]]
-    if not others:
-        return None
-    return max(totals[seat] for seat in game["winners"]) - max(others)
-
-
 def _scores(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
     players = played[0]["players"]
     by_bot: defaultdict[str, list[int]] = defaultdict(list)
@@ -528,7 +450,7 @@ def _scores(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
         for sheet in game["score_sheet"]["seats"]:
             spec = game["seating"][sheet["seat"]]
             by_bot[spec].append(sheet["total"])
-            bot_credit[spec] += _credit(game, sheet["seat"])
+            bot_credit[spec] += win_credit(game, sheet["seat"])
             for part in parts:
                 parts[part] += sheet[f"{part}_vp"]
                 per_seat_game[part].append(sheet[f"{part}_vp"])
@@ -551,7 +473,7 @@ def _scores(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
                 "leader_mean": stats.describe([max(t) for t in lasting], conf)["mean"],
             }
         )
-    margins = [m for m in (_margin(game) for game in played) if m is not None]
+    margins = [m for m in (winning_margin(game) for game in played) if m is not None]
     return {
         "by_bot": [
             {
@@ -578,7 +500,7 @@ def _scores(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
         },
         "margin": stats.describe(margins, conf, counts=True),
         "by_round": by_round,
-        "lead_changes": stats.describe([_lead_changes(game["score_by_round"]) for game in played], conf, counts=True),
+        "lead_changes": stats.describe([lead_changes(game["score_by_round"]) for game in played], conf, counts=True),
     }
 
 
@@ -605,19 +527,3 @@ def _pace(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
         "options": stats.describe(options, conf, counts=True),
         "forced": stats.rate(sum(1 for count in options if count == 1), len(options), conf),
     }
-
-
-# -- plain JSON -----------------------------------------------------------------------------
-
-
-def _plain(value: Any) -> Any:
-    """Tuples to lists, floats rounded to 6 decimals (whole floats kept as floats)."""
-    if isinstance(value, dict):
-        return {str(key): _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    if isinstance(value, float):
-        if math.isnan(value) or math.isinf(value):
-            return None
-        return round(value, 6)
-    return value

@@ -13,6 +13,7 @@ from stargazer_rules.analysis.labels import (
     pct,
     points,
 )
+from stargazer_rules.analysis.summary_view import RunInfo, SummaryView, view_of
 
 __all__ = ["terminal_comparison", "terminal_summary"]
 
@@ -29,13 +30,13 @@ def _columns(rows: Sequence[Sequence[str]], right: int = 1) -> list[str]:
     ]
 
 
-def _header(run: Mapping[str, Any]) -> list[str]:
-    fingerprint = run["ruleset"]["fingerprint"][:12]
+def _header(run: RunInfo) -> list[str]:
+    fingerprint = run.ruleset.fingerprint[:12]
     lines = [
-        (f"{run['ruleset']['name']} ({fingerprint}), {run['players']} players, {number(run['games'])} games; "
-        f"bots: {', '.join(run['bots'])} ({run.get('engine', 'python')} engine)")
+        (f"{run.ruleset.name} ({fingerprint}), {run.players} players, {number(run.games)} games; "
+        f"bots: {', '.join(run.bots)} ({run.engine} engine)")
     ]
-    lines += [f"! {warning['text']}" for warning in run["warnings"]]
+    lines += [f"! {warning.text}" for warning in run.warnings]
     return lines
 
 
@@ -46,36 +47,37 @@ def _listed(items: Sequence[str], shown: int = SHOWN) -> list[str]:
     return lines
 
 
-def terminal_summary(summary: Mapping[str, Any]) -> str:
+def terminal_summary(summary: SummaryView | Mapping[str, Any]) -> str:
     """Seat win shares with intervals, the balance number, ties, and the top findings."""
-    run = summary["run"]
-    seats = summary["seats"]
-    level = f"{100 * run['confidence']:g}%"
+    summary = view_of(summary)
+    run = summary.run
+    seats = summary.seats
+    level = f"{100 * run.confidence:g}%"
     rows = [["seat (turn order)", "win share", f"{level} interval", "fair", ""]]
-    for seat in seats["seats"]:
+    for seat in seats.seats:
         rows.append(
             [
-                seat["label"] + (" (starts)" if seat["seat"] == 0 else ""),
-                pct(seat["wins"]["rate"]),
-                interval(seat["wins"]),
-                pct(seats["fair_share"]),
-                "*" if seat["excludes_fair"] else "",
+                seat.label + (" (starts)" if seat.seat == 0 else ""),
+                pct(seat.wins.rate),
+                interval(seat.wins),
+                pct(seats.fair_share),
+                "*" if seat.excludes_fair else "",
             ]
         )
-    balance = seats["balance"]
-    chi = seats["chi_square"]
-    needed = seats["games_needed"]
+    balance = seats.balance
+    chi = seats.chi_square
+    needed = seats.games_needed
     lines = _header(run) + [""] + _columns(rows) + [""]
     lines.append(
-        f"balance {balance['value']:.3f} (largest gap {points(balance['gap'])} points, seat "
-        f"{balance['best_seat'] + 1} vs seat {balance['worst_seat'] + 1}); chi-square {p_value(chi['p'])}; "
-        f"ties {pct(seats['ties']['rate'])} {interval(seats['ties'])}"
+        f"balance {balance.value:.3f} (largest gap {points(balance.gap)} points, seat "
+        f"{balance.best_seat + 1} vs seat {balance.worst_seat + 1}); chi-square {p_value(chi.p)}; "
+        f"ties {pct(seats.ties.rate)} {interval(seats.ties)}"
     )
     lines.append(
-        f"games to detect a {100 * needed['advantage']:g}-point seat advantage: "  # the bound as set
-        f"{number(needed['games'])} (this run: {number(needed['have'])})"
+        f"games to detect a {100 * needed.advantage:g}-point seat advantage: "  # the bound as set
+        f"{number(needed.games)} (this run: {number(needed.have)})"
     )
-    found = [finding["text"] for finding in summary["findings"]]
+    found = [finding.text for finding in summary.findings]
     lines.append("")
     if found:
         lines.append(f"findings ({len(found)}):")
@@ -170,7 +172,8 @@ def terminal_comparison(comparison: Mapping[str, Any]) -> str:
     a, b = comparison["a"], comparison["b"]
     pairing = comparison["pairing"]
     lines = verdict_lines(comparison) if "verdict" in comparison else []
-    lines += [f"A = {a['label']}: " + _header(a["run"])[0], f"B = {b['label']}: " + _header(b["run"])[0]]
+    lines += [f"A = {a['label']}: " + _header(RunInfo(a["run"], "$.a.run"))[0],
+              f"B = {b['label']}: " + _header(RunInfo(b["run"], "$.b.run"))[0]]
     lines += [f"! {warning}" for warning in comparison["warnings"]]
     lines.append(
         f"paired by game index: {number(pairing['pairs'])} pairs"

@@ -29,7 +29,7 @@ import numpy as np
 
 from stargazer_rules.analysis import stats
 
-__all__ = ["BOOTSTRAP", "BOOTSTRAP_SEED", "PRIMARY", "balance_of", "decide", "paired_balance_draws", "top_changes", "verdict"]
+__all__ = ["BOOTSTRAP", "BOOTSTRAP_SEED", "PRIMARY", "balance_of", "decide", "paired_balance_draws", "top_changes", "verdict", "verdict_text"]
 
 #: The metric id of the primary measure in comparison.json.
 PRIMARY = "seats.balance"
@@ -119,7 +119,7 @@ def verdict(
         "games_needed": None,
     }
     if games != len(rows_b) or games < 2 or rows_a.shape[1:] != rows_b.shape[1:]:
-        result["text"] = _text(result, label_a, label_b)
+        result["text"] = verdict_text(result, label_a, label_b)
         return result
     alpha = 1 - confidence
     balance_a, balance_b = float(balance_of(rows_a)), float(balance_of(rows_b))
@@ -148,7 +148,7 @@ def verdict(
         decision=decision,
         games_needed=games_needed(games, difference, se, margin, confidence) if decision == "inconclusive" else None,
     )
-    result["text"] = _text(result, label_a, label_b)
+    result["text"] = verdict_text(result, label_a, label_b)
     return result
 
 
@@ -161,7 +161,7 @@ def _tost_p(difference: float, se: float, margin: float) -> float:
     return float(max(norm.sf((difference + margin) / se), norm.sf((margin - difference) / se)))
 
 
-def _text(result: Mapping[str, Any], label_a: str, label_b: str) -> str:
+def verdict_text(result: Mapping[str, Any], label_a: str, label_b: str) -> str:
     """``draft8 is not measurably better balanced than draft7 (balance 0.868 -> 0.854, ...)``."""
     if result["difference"] is None:
         return f"Inconclusive: fewer than 2 paired games of {label_a} and {label_b}; no verdict."

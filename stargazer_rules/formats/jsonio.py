@@ -47,6 +47,7 @@ if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
 
 __all__ = [
+    "FILE_SCHEMA_KINDS",
     "SCHEMA_KINDS",
     "action_from_json",
     "action_to_json",
@@ -71,6 +72,9 @@ __all__ = [
 
 #: The JSON forms with a schema: ``schemas/<kind>.schema.json``.
 SCHEMA_KINDS = ("action", "event", "record", "score_sheet", "setup", "state")
+#: The files a simulation writes, with their schemas beside the forms' (they refer to them):
+#: a games.jsonl line and summary.json. Not forms a front end exchanges.
+FILE_SCHEMA_KINDS = ("game_line", "summary")
 
 _SCHEMA_URN = "urn:stargazer-rules:schemas:{}.schema.json"
 _MAX_REPORTED = 20
@@ -94,7 +98,7 @@ _SURVEY_RULES = {
 @functools.cache
 def _registry() -> referencing.Registry:
     resources = []
-    for kind in SCHEMA_KINDS:
+    for kind in (*SCHEMA_KINDS, *FILE_SCHEMA_KINDS):
         path = schemas_dir() / f"{kind}.schema.json"
         contents = json.loads(path.read_text(encoding="utf-8"))
         resources.append(
@@ -115,9 +119,11 @@ def schema_registry(state_schema: dict[str, Any] | None = None) -> referencing.R
 
 
 def schema(kind: str) -> dict[str, Any]:
-    """The JSON Schema of one JSON form (``kind`` is one of ``SCHEMA_KINDS``)."""
-    if kind not in SCHEMA_KINDS:
-        raise ValueError(f"no schema for {kind!r}; the kinds are {', '.join(SCHEMA_KINDS)}")
+    """The JSON Schema of one JSON form or file (``kind`` is one of ``SCHEMA_KINDS`` or
+    ``FILE_SCHEMA_KINDS``)."""
+    if kind not in SCHEMA_KINDS and kind not in FILE_SCHEMA_KINDS:
+        kinds = ", ".join((*SCHEMA_KINDS, *FILE_SCHEMA_KINDS))
+        raise ValueError(f"no schema for {kind!r}; the kinds are {kinds}")
     contents = _registry()[_SCHEMA_URN.format(kind)].contents
     assert isinstance(contents, dict)
     return contents

@@ -461,13 +461,16 @@ def _compare_and_write(
     pair: Sequence[Sequence[dict]], rulesets: Sequence[Ruleset], folders: Sequence[str], names: Sequence[str],
     args: argparse.Namespace,
 ) -> dict:
-    """Each run's report written in its folder, and the comparison of the two."""
+    """Each run's report written in its folder, and the comparison of the two (each run
+    summarised once, for its report and the comparison)."""
     from stargazer_rules import analysis
 
-    for games, ruleset, folder in zip(pair, rulesets, folders, strict=True):
-        analysis.write_report(analysis.summarize(games, ruleset=ruleset, bounds=args.bounds), Path(folder))
+    runs = [analysis.Run.summarised(games, ruleset=ruleset, bounds=args.bounds)
+            for games, ruleset in zip(pair, rulesets, strict=True)]
+    for run, folder in zip(runs, folders, strict=True):
+        analysis.write_report(run.summary, Path(folder))
     return analysis.compare_summaries(
-        pair[0], pair[1], label_a=names[0], label_b=names[1], bounds=args.bounds,
+        runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds,
         ruleset_a=rulesets[0], ruleset_b=rulesets[1],
     )
 

@@ -1,0 +1,130 @@
+"""The games.jsonl lines as the analysis reads them: checked once, and the per-game figures
+that the summary, the comparison and the sequential looks must all count the same way.
+
+A line's fields are those of docs/simulation.md ("games.jsonl"); ``formats.game_lines`` reads
+and checks the file, this module checks what the analysis needs of the lines it is given
+(lines may also come from a library user's own code).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from stargazer_rules.formats.game_lines import GAME_FORMAT, READABLE_FORMATS
+
+__all__ = [
+    "ANALYSED_KEYS",
+    "checked_games",
+    "credit_row",
+    "lead_changes",
+    "same_deal",
+    "seat_at",
+    "turn_position",
+    "win_credit",
+    "winning_margin",
+]
+
+#: The keys of a games.jsonl line the analysis reads (docs/simulation.md).
+ANALYSED_KEYS = (
+    "format",
+    "index",
+    "block",
+    "rotation",
+    "players",
+    "ruleset",
+    "seating",
+    "setup",
+    "rounds",
+    "triggers",
+    "decisions",
+    "options",
+    "picks",
+    "score_by_round",
+    "score_sheet",
+    "winners",
+)
+
+
+def checked_games(games: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The games sorted by ``index``, the first line of each index kept.
+
+    Raises ``ValueError`` for no games, a line missing a key the analysis reads or of an
+    unknown format, or lines of different player counts or rulesets (summarise those separately).
+    """
+    by_index: dict[int, Mapping[str, Any]] = {}
+    seen: dict[str, set[str]] = {"players": set(), "ruleset": set()}
+    for position, game in enumerate(games):
+        missing = [key for key in ANALYSED_KEYS if key not in game]
+        if missing:
+            raise ValueError(
+                f"game line {position} (index {game.get('index', '?')}) lacks {', '.join(missing)}; "
+                "see docs/simulation.md for the games.jsonl format"
+            )
+        if game["format"] not in READABLE_FORMATS:
+            raise ValueError(
+                f"game line {position} has format {game['format']!r}; this analysis reads {GAME_FORMAT!r}"
+            )
+        by_index.setdefault(game["index"], game)
+        for key in ("players", "ruleset"):
+            seen[key].add(json.dumps(game[key], sort_keys=True))
+    if not by_index:
+        raise ValueError("no finished games to summarise")
+    for key, what in (("players", "player counts"), ("ruleset", "rulesets")):
+        if len(seen[key]) > 1:
+            raise ValueError(f"the games mix {what} ({', '.join(sorted(seen[key]))}); summarise each separately")
+    return [by_index[index] for index in sorted(by_index)]
+
+
+def win_credit(game: Mapping[str, Any], seat: int) -> float:
+    """The share of the win a seat takes: 1, 1/2 for a two-way tie, 0 for a loss (R18)."""
+    winners = game["winners"]
+    return 1 / len(winners) if seat in winners else 0.0
+
+
+def turn_position(game: Mapping[str, Any], seat: int) -> int:
+    """The seat's place in turn order from the game's start player, 0 for the start player."""
+    return (seat - game["setup"]["start_player"]) % game["players"]
+
+
+def seat_at(game: Mapping[str, Any], position: int) -> int:
+    """The table seat at ``position`` in turn order (0: the start player); ``turn_position``'s inverse."""
+    return (game["setup"]["start_player"] + position) % game["players"]
+
+
+def credit_row(game: Mapping[str, Any]) -> list[float]:
+    """Each seat's ``win_credit``, seats in turn order: one row of the verdict's matrices."""
+    return [win_credit(game, seat_at(game, position)) for position in range(game["players"])]
+
+
+def same_deal(game_a: Mapping[str, Any], game_b: Mapping[str, Any]) -> bool:
+    """Whether two runs' games of one index were dealt alike: the same deal seed, rotation and
+    player count (docs/simulation.md, "The plan of a run"), so that they pair."""
+    return (game_a.get("deal_seed"), game_a["rotation"], game_a["players"]) == (
+        game_b.get("deal_seed"),
+        game_b["rotation"],
+        game_b["players"],
+    )
+
+
+def lead_changes(score_by_round: Sequence[Sequence[int]]) -> int:
+    """How often the sole leader after a round differs from the last sole leader (ties keep it)."""
+    changes, leader = 0, None
+    for totals in score_by_round:
+        best = max(totals)
+        leaders = [seat for seat, total in enumerate(totals) if total == best]
+        if len(leaders) == 1:
+            if leader is not None and leaders[0] != leader:
+                changes += 1
+            leader = leaders[0]
+    return changes
+
+
+def winning_margin(game: Mapping[str, Any]) -> int | None:
+    """The winner's total minus the best total of a seat that did not win; None if all won."""
+    totals = {seat["seat"]: seat["total"] for seat in game["score_sheet"]["seats"]}
+    others = [total for seat, total in totals.items() if seat not in game["winners"]]
+    if not others:
+        return None
+    return max(totals[seat] for seat in game["winners"]) - max(others)
