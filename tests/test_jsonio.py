@@ -157,15 +157,16 @@ def test_survey_rules_are_named_by_the_effect_classes_that_set_them() -> None:
     the schema's names are exactly those, and each playout's flags read back as they were."""
     enum = jsonio.schema("state")["$defs"]["survey"]["properties"]["rules"]["items"]["enum"]
     flags = {name: EFFECT_TYPES[name].flag for name in enum}
-    assert dict(SURVEY_RULE_FLAGS) == flags == {"allow_repeat_planet": REPEAT, "choose_direction": DIRECTION, "may_skip_planets": SKIP}
+    assert flags == {"allow_repeat_planet": REPEAT, "choose_direction": DIRECTION, "may_skip_planets": SKIP}
+    assert dict(SURVEY_RULE_FLAGS) == flags
     the_game = game("draft7")
     seen = set()
     for played in playouts("draft7", 3):
         for state in played.states:
             if state.survey_rules:
-                named = jsonio.state_to_json(the_game, state)["survey"]["rules"]
-                assert named == [name for name, flag in flags.items() if state.survey_rules & flag]
-                assert jsonio.state_from_json(the_game, json.loads(json.dumps(jsonio.state_to_json(the_game, state)))) == state
+                data = jsonio.state_to_json(the_game, state)
+                assert data["survey"]["rules"] == [name for name, flag in flags.items() if state.survey_rules & flag]
+                assert jsonio.state_from_json(the_game, json.loads(json.dumps(data))) == state
                 seen.add(state.survey_rules)
     assert seen == {REPEAT, SKIP}
 
@@ -544,7 +545,8 @@ def test_state_naming_cards_it_does_not_hold_is_refused_at_each_path() -> None:
     )
     data["survey"]["last"] = None
     data["survey"]["surveyed"] = ["lava-1", "pluto"]
-    assert rejection(jsonio.state_from_json, the_game, data).endswith(f"\n  $.survey.surveyed[1]: {not_in_ring}")
+    message = rejection(jsonio.state_from_json, the_game, data)
+    assert message.endswith(f"\n  $.survey.surveyed[1]: {not_in_ring}")
 
 
 # -- other documents ------------------------------------------------------------------------

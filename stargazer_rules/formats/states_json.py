@@ -347,9 +347,11 @@ class _StateReader:
         flags = 0
         for name in survey["rules"]:
             flags |= SURVEY_RULE_FLAGS[name]
-        last = -1 if survey["last"] is None else planet_position(ring, survey["last"], "$.survey.last", self.problems)
-        if last is None:
-            return None
+        last: int | None = -1
+        if survey["last"] is not None:
+            last = planet_position(ring, survey["last"], "$.survey.last", self.problems)
+            if last is None:
+                return None
         surveyed = set()
         for k, planet_id in enumerate(survey["surveyed"]):
             position = planet_position(ring, planet_id, f"$.survey.surveyed[{k}]", self.problems)
