@@ -88,7 +88,7 @@ def test_replay_refuses_a_record_longer_than_the_round_limit_allows_unread(tmp_p
     moves = game.most_moves + 1
     path.write_text(json.dumps({**finished, "actions": (finished["actions"] * moves)[:moves], "moves": moves}), encoding="utf-8")
     read = []
-    monkeypatch.setattr(records.jsonio, "action_from_json", lambda *args, **kwargs: read.append(args))
+    monkeypatch.setattr(records.actions_json, "action_from_json", lambda *args, **kwargs: read.append(args))
     assert main(["replay", str(path)]) == 1
     assert capsys.readouterr().err == (
         f"stargazer replay: {path}: $.actions: the record lists {moves:,} moves, but a game of ruleset draft7 has "

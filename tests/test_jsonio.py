@@ -17,6 +17,7 @@ from stargazer_rules.errors import RecordError
 from stargazer_rules.formats import jsonio
 from stargazer_rules.rulesets.resources import schemas_dir
 from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.effects import DIRECTION, EFFECT_TYPES, REPEAT, SKIP, SURVEY_RULE_FLAGS
 from stargazer_rules.vocabulary.events import EVENT_KEYS, Event
 from stargazer_rules.vocabulary.table import State
 from playouts import CONFIGS, SEEDS, game, playout, playouts
@@ -149,6 +150,25 @@ def test_playouts_reach_every_action_kind_and_stage() -> None:
 
 
 # -- the documented forms -------------------------------------------------------------------
+
+
+def test_survey_rules_are_named_by_the_effect_classes_that_set_them() -> None:
+    """A state names each lifted survey limit by the effect whose class carries its flag (R8):
+    the schema's names are exactly those, and each playout's flags read back as they were."""
+    enum = jsonio.schema("state")["$defs"]["survey"]["properties"]["rules"]["items"]["enum"]
+    flags = {name: EFFECT_TYPES[name].flag for name in enum}
+    assert flags == {"allow_repeat_planet": REPEAT, "choose_direction": DIRECTION, "may_skip_planets": SKIP}
+    assert dict(SURVEY_RULE_FLAGS) == flags
+    the_game = game("draft7")
+    seen = set()
+    for played in playouts("draft7", 3):
+        for state in played.states:
+            if state.survey_rules:
+                data = jsonio.state_to_json(the_game, state)
+                assert data["survey"]["rules"] == [name for name, flag in flags.items() if state.survey_rules & flag]
+                assert jsonio.state_from_json(the_game, json.loads(json.dumps(data))) == state
+                seen.add(state.survey_rules)
+    assert seen == {REPEAT, SKIP}
 
 
 def test_action_forms_name_cards_by_id() -> None:
@@ -505,6 +525,28 @@ def test_mutated_states_are_refused_or_read_consistently(ruleset: str, players: 
             else:
                 assert jsonio.state_to_json(the_game, read) == data
     assert refused > 50
+
+
+def test_state_naming_cards_it_does_not_hold_is_refused_at_each_path() -> None:
+    """A chosen or pending crew outside the crew area and a survey Planet outside the ring are
+    each refused at their path, in the words an action naming them gets."""
+    the_game = game("draft7")
+    data = jsonio.state_to_json(the_game, scripted(1))
+    data["chosen"] = ["pilot"]
+    data["pending"] = [{"crew": "pilot", "effect": "gain_vp", "path": [0], "remaining": 1, "seat": 0}]
+    not_in_area = "crew 'pilot' is not in the crew area (armstrong, navigator, geologist, quartermaster, linguist)"
+    not_in_ring = "planet 'pluto' is not in the ring (lava-1, ocean-2, gas-3, primordial-1, dark)"
+    data["survey"]["last"] = "pluto"
+    assert rejection(jsonio.state_from_json, the_game, data) == (
+        "3 problems in the state document:\n"
+        f"  $.chosen[0]: {not_in_area}\n"
+        f"  $.pending[0].crew: {not_in_area}\n"
+        f"  $.survey.last: {not_in_ring}"
+    )
+    data["survey"]["last"] = None
+    data["survey"]["surveyed"] = ["lava-1", "pluto"]
+    message = rejection(jsonio.state_from_json, the_game, data)
+    assert message.endswith(f"\n  $.survey.surveyed[1]: {not_in_ring}")
 
 
 # -- other documents ------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 
 from stargazer_rules.engine.game import Setup
 from stargazer_rules.errors import RecordError
-from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import actions_json, jsonio, schema_checks
 from stargazer_rules.formats.records import (
     GameRecord,
     final_state,
@@ -262,9 +262,12 @@ class Counted:
 @pytest.fixture
 def work(monkeypatch) -> dict[str, Counted]:
     """The schema checks and actions read of records, counted."""
-    counted = {"validate": Counted(jsonio.validate), "action_from_json": Counted(jsonio.action_from_json)}
-    for name, wrapper in counted.items():
-        monkeypatch.setattr(jsonio, name, wrapper)
+    counted = {
+        "validate": Counted(schema_checks.validate),
+        "action_from_json": Counted(actions_json.action_from_json),
+    }
+    monkeypatch.setattr(schema_checks, "validate", counted["validate"])
+    monkeypatch.setattr(actions_json, "action_from_json", counted["action_from_json"])
     return counted
 
 

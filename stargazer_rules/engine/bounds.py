@@ -5,7 +5,7 @@ than ``cubes_per_player`` (R13; cubes only leave it), a pending effect never has
 left than its ``count``, a turn's survey bonus is at most the sum of its crew's
 ``change_survey_count`` deltas, a seat's VP at most every round's best motivation bonus (R6)
 and skill VP. The state checker (``state_checks``), the narrowed state schema
-(``jsonio.state_schema_for``) and the native kernel's checker (``crates/kernel/src/rules.rs``,
+(``states_json.state_schema_for``) and the native kernel's checker (``crates/kernel/src/rules.rs``,
 ``Bounds``, held to this one by tests/test_state_checks.py) all read these numbers, so that
 the engines refuse the same states.
 

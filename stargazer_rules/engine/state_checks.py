@@ -13,11 +13,13 @@ states. This one also serves plugin rulesets, which the kernel never plays.
 
 from __future__ import annotations
 
+import functools
+import operator
 from collections import Counter
 from collections.abc import Sequence
 
 from stargazer_rules.vocabulary.actions import Action
-from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER, SURVEY_RULE_FLAGS
 from stargazer_rules.engine.game import Game
 from stargazer_rules.vocabulary.table import (
     BEFORE_SURVEY,
@@ -39,8 +41,8 @@ EFFECT_STAGES = (BEFORE_SURVEY, AFTER_SURVEY_STAGE, ROUND_END_STAGE)
 STAGES = (PICK_CREW, BEFORE_SURVEY, SURVEYING, AFTER_SURVEY_STAGE, ROUND_END_STAGE, OVER)
 #: The stages of a turn in progress, from its pick to its end: its crew is chosen.
 _TURN_STAGES = (BEFORE_SURVEY, SURVEYING, AFTER_SURVEY_STAGE)
-#: The survey-rule flags (REPEAT | SKIP | DIRECTION).
-_ALL_SURVEY_RULES = 7
+#: Every survey-rule flag set at once: the most a state's ``survey_rules`` can be.
+_ALL_SURVEY_RULES = functools.reduce(operator.or_, SURVEY_RULE_FLAGS.values(), 0)
 
 
 def state_problems(game: Game, state: State) -> list[str]:

@@ -26,7 +26,7 @@ import attrs
 
 from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
-from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import actions_json, ruleset_identity, schema_checks, values_json
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.events import Event
 from stargazer_rules.vocabulary.table import State
@@ -89,7 +89,7 @@ def record_game(
     state = _start(game, setup)
     recorded = []
     for index, act in enumerate(actions):
-        recorded.append(jsonio.action_to_json(game, state, act))
+        recorded.append(actions_json.action_to_json(game, state, act))
         state = _step(game, state, act, index, recorded[-1])
     return GameRecord(
         game.ruleset.name,
@@ -130,8 +130,8 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         )
     document = {
         "format": RECORD_FORMAT,
-        "ruleset": {"name": record.ruleset, "fingerprint": record.fingerprint},
-        "setup": jsonio.setup_to_json(record.setup),
+        "ruleset": ruleset_identity.ruleset_json(record.ruleset, record.fingerprint),
+        "setup": values_json.setup_to_json(record.setup),
         "seed": record.seed,
         "actions": [dict(act) for act in record.actions],
         "moves": len(record.actions),
@@ -155,10 +155,10 @@ def record_from_json(data: Any, game: Game | None = None, *, unfinished: bool = 
     """
     if isinstance(data, Mapping) and isinstance(data.get("actions"), list):
         _check_length(len(data["actions"]), game)
-    jsonio.validate("record", data, "game record")
+    schema_checks.validate("record", data, "game record")
     if game is not None:
-        jsonio.check_ruleset(game, data, "record")
-    setup = jsonio.setup_from_json(data["setup"], game)
+        ruleset_identity.check_ruleset(game, data, "record")
+    setup = values_json.setup_from_json(data["setup"], game)
     ruleset = data["ruleset"]
     finished = data.get("finished")
     listed = len(data["actions"])
@@ -235,15 +235,15 @@ def final_state(game: Game, record: GameRecord) -> State:
 def _replay(
     game: Game, record: GameRecord, with_events: bool
 ) -> Iterator[tuple[State, tuple[Event, ...]]]:
-    jsonio.check_ruleset(
-        game, {"ruleset": {"name": record.ruleset, "fingerprint": record.fingerprint}}, "record"
+    ruleset_identity.check_ruleset(
+        game, {"ruleset": ruleset_identity.ruleset_json(record.ruleset, record.fingerprint)}, "record"
     )
     _check_length(len(record.actions), game)
     state = _start(game, record.setup)
     yield state, ()
     last = len(record.actions) - 1
     for index, data in enumerate(record.actions):
-        act = jsonio.action_from_json(
+        act = actions_json.action_from_json(
             game, state, data, at=f"$.actions[{index}]", what="game record"
         )
         if with_events:
@@ -276,7 +276,7 @@ def _check_length(moves: int, game: Game | None) -> None:
     """Refuse a record listing more moves than a game of ``game``'s ruleset can have, or,
     without a game, more than the record schema allows any ruleset."""
     if game is None:
-        most = jsonio.schema("record")["properties"]["actions"]["maxItems"]
+        most = schema_checks.schema("record")["properties"]["actions"]["maxItems"]
         if moves > most:
             raise RecordError(f"$.actions: the record lists {moves:,} moves, more than any record may ({most:,})")
         return
@@ -310,7 +310,7 @@ def _illegal(game: Game, state: State, index: int, data: Mapping[str, Any]) -> s
     head = f"action {index} of the record, {_compact(data)}, is not legal"
     if game.is_over(state):
         return f"{head}: the game is already over (round {state.round})"
-    legal = [_compact(jsonio.action_to_json(game, state, act)) for act in state.legal]
+    legal = [_compact(actions_json.action_to_json(game, state, act)) for act in state.legal]
     shown = ", ".join(legal[:_SHOWN_LEGAL]) + (
         f", ... ({len(legal)} in all)" if len(legal) > _SHOWN_LEGAL else ""
     )

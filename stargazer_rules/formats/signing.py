@@ -7,7 +7,7 @@ seat has scored, the cubes removed from the game and the round do not: a client 
 its own VP and the board would still add up. ``StateSigner`` signs each state the server hands
 out; a state that comes back with its signature intact is the server's own, and anything else
 is either refused (a signature that does not match) or checked as an unknown document
-(``jsonio.unproven_values``).
+(``states_json.unproven_values``).
 
 The signature is HMAC-SHA256 over a version line and ``canonical_json(document)`` (keys sorted,
 no spaces, UTF-8), written as 64 hex digits. The key comes from ``--secret`` or the ``STARGAZER_SECRET``

@@ -35,7 +35,7 @@ from typing import Any, TextIO
 from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.errors import RecordError, RulesetError
-from stargazer_rules.formats import jsonio, records
+from stargazer_rules.formats import actions_json, records
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
@@ -784,7 +784,7 @@ def replay_game(
             write("")
             return 0
         seat = game.current_player(state)
-        act = jsonio.action_from_json(game, state, data)
+        act = actions_json.action_from_json(game, state, data)
         move = label(
             "replay_move",
             lang,

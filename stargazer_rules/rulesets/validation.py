@@ -39,7 +39,7 @@ def _is_integer(checker: Any, instance: Any) -> bool:
 
 
 #: JSON Schema counts 3.0 (and, in Python, true) as an integer; a count, a VP value or an index
-#: in our documents must be written 3. The ruleset files, the JSON documents (``jsonio``) and
+#: in our documents must be written 3. The ruleset files, the JSON documents (``formats``) and
 #: the server's request bodies are all checked with this validator.
 StrictValidator = jsonschema.validators.extend(
     jsonschema.Draft202012Validator,

@@ -31,7 +31,7 @@ import attrs
 from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.scoring import provisional_totals
-from stargazer_rules.formats import jsonio, records
+from stargazer_rules.formats import actions_json, records, values_json
 from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE, game_line, read_games_file
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.model import Ruleset
@@ -207,7 +207,7 @@ def play_game(
     while state.legal:
         options.append(len(state.legal))
         act = bots[game.current_player(state)].choose(game, state)
-        actions.append(jsonio.action_to_json(game, state, act))
+        actions.append(actions_json.action_to_json(game, state, act))
         round_number = state.round
         state, events = game.apply(state, act)
         for event in events:
@@ -248,14 +248,14 @@ def play_game(
         "seating": list(seats),
         "bot_seeds": seeds,
         "engine": native.engine_for(game, engine),
-        "setup": jsonio.setup_to_json(setup),
+        "setup": values_json.setup_to_json(setup),
         "rounds": state.round,
         "triggers": list(state.triggers),
         "decisions": len(actions),
         "options": options,
         "picks": picks,
         "score_by_round": score_by_round,
-        "score_sheet": jsonio.score_sheet_to_json(sheet),
+        "score_sheet": values_json.score_sheet_to_json(sheet),
         "winners": list(sheet.winners),
         "record": records.record_to_json(record),
     }

@@ -3,7 +3,7 @@
 Every decision of the game is one ``Action``. ``kind`` says which decision it answers and the
 other fields carry its choice. Numbers are positions in the state (crew slot in the crew area,
 Planet position in the ring, seat), so an action is only meaningful together with its state;
-``stargazer_rules.formats.jsonio`` turns them into card ids for JSON.
+``stargazer_rules.formats.actions_json`` turns them into card ids for JSON.
 """
 
 from __future__ import annotations

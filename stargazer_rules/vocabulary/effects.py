@@ -635,3 +635,9 @@ def extend_effect_types(
 
 #: The built-in vocabulary, alphabetised: effect name -> effect class.
 EFFECT_TYPES: Mapping[str, type[Effect]] = extend_effect_types({}, *_BUILT_IN)
+
+#: The survey rules by the name of the effect that sets each: name -> its flag (R8). A state's
+#: ``survey_rules`` holds their flags; its JSON names them so.
+SURVEY_RULE_FLAGS: Mapping[str, int] = MappingProxyType(
+    {name: cls.flag for name, cls in EFFECT_TYPES.items() if issubclass(cls, _SurveyRule)}
+)

@@ -41,7 +41,7 @@ from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import schema_checks
 from stargazer_rules.frontends.server.openapi import openapi_document
 from stargazer_rules.frontends.server.service import (
     DEFAULT_MAX_BOT_ITERATIONS,
@@ -122,9 +122,9 @@ def create_app(
             return _json(request_schema(name))
         if name == "state":
             return _json(service.state_schema)
-        if name in jsonio.SCHEMA_KINDS:
-            return _json(jsonio.schema(name))
-        known = ", ".join((*ENDPOINTS, *jsonio.SCHEMA_KINDS))
+        if name in schema_checks.SCHEMA_KINDS:
+            return _json(schema_checks.schema(name))
+        known = ", ".join((*ENDPOINTS, *schema_checks.SCHEMA_KINDS))
         return _json({"error": "not_found", "message": f"no schema {name!r}; the schemas are {known}"}, 404)
 
     document = openapi_document(state_schema=service.state_schema)

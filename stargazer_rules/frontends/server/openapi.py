@@ -18,7 +18,7 @@ import copy
 import functools
 from typing import Any
 
-from stargazer_rules.formats import jsonio
+from stargazer_rules.formats import schema_checks
 from stargazer_rules.frontends.server.service import ENDPOINTS, request_schema
 from stargazer_rules.formats.signing import SIGNATURE_PATTERN
 
@@ -52,7 +52,7 @@ def _rewrite(node: Any, kind: str | None) -> Any:
                 if value.startswith("#/$defs/") and kind is not None:
                     value = _COMPONENT.format(f"{kind}.{value.removeprefix('#/$defs/')}")
                 else:
-                    for library in jsonio.SCHEMA_KINDS:
+                    for library in schema_checks.SCHEMA_KINDS:
                         if value == _LIBRARY_URN.format(library):
                             value = _COMPONENT.format(library)
             out[key] = _rewrite(value, kind)
@@ -170,8 +170,8 @@ def _json_answer(description: str, schema: dict[str, Any]) -> dict[str, Any]:
 @functools.cache
 def _document() -> dict[str, Any]:
     components: dict[str, Any] = {}
-    for kind in jsonio.SCHEMA_KINDS:
-        schema = jsonio.schema(kind)
+    for kind in schema_checks.SCHEMA_KINDS:
+        schema = schema_checks.schema(kind)
         for name, definition in schema.get("$defs", {}).items():
             components[f"{kind}.{name}"] = _rewrite(definition, kind)
         components[kind] = _rewrite(schema, kind)
@@ -232,7 +232,7 @@ def _document() -> dict[str, Any]:
                     "name": "name",
                     "in": "path",
                     "required": True,
-                    "schema": {"type": "string", "enum": [*ENDPOINTS, *jsonio.SCHEMA_KINDS]},
+                    "schema": {"type": "string", "enum": [*ENDPOINTS, *schema_checks.SCHEMA_KINDS]},
                 }
             ],
             "responses": {"200": _json_answer("The JSON Schema.", loose), "404": _error_response("No such schema.")},

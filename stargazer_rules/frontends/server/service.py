@@ -31,7 +31,7 @@ import yaml
 from stargazer_rules.bots import BotSpecError, BotTimeout, bot_names, make_bot, parse_spec, time_limit
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
-from stargazer_rules.formats import jsonio, records
+from stargazer_rules.formats import actions_json, records, schema_checks, states_json, values_json
 from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.rulesets.model import Ruleset
@@ -108,20 +108,20 @@ class _BodyChecker:
     in place of the library's, and for a signed body a schema that leaves the state unchecked."""
 
     def __init__(self, state_schema: dict[str, Any]) -> None:
-        registry = jsonio.schema_registry(state_schema).with_resources(_request_resources())
+        registry = schema_checks.schema_registry(state_schema).with_resources(_request_resources())
         self._validators = {
-            endpoint: jsonio.StrictValidator(request_schema(endpoint), registry=registry) for endpoint in ENDPOINTS
+            endpoint: schema_checks.StrictValidator(request_schema(endpoint), registry=registry) for endpoint in ENDPOINTS
         }
         self._signed = {}
         self._signed_listed = {}
         for endpoint in ENDPOINTS:
             contents = copy.deepcopy(request_schema(endpoint))
             contents["properties"]["state"] = {"type": "object"}
-            self._signed[endpoint] = jsonio.StrictValidator(contents, registry=registry)
+            self._signed[endpoint] = schema_checks.StrictValidator(contents, registry=registry)
             if "action" in contents["properties"]:
                 listed = copy.deepcopy(contents)
                 listed["properties"]["action"] = {"type": "object"}
-                self._signed_listed[endpoint] = jsonio.StrictValidator(listed, registry=registry)
+                self._signed_listed[endpoint] = schema_checks.StrictValidator(listed, registry=registry)
 
     def check(self, endpoint: str, body: Any, signed: bool = False) -> Mapping[str, Any]:
         """``body`` if it fits the endpoint's schema; else 422 listing the problems at their
@@ -136,16 +136,16 @@ class _BodyChecker:
             validator = self._signed_listed[endpoint]
         else:
             validator = self._signed[endpoint]
-        errors = list(itertools.islice(validator.iter_errors(body), jsonio.MAX_CHECKED))
-        problems = jsonio.problem_lines(errors)
+        errors = list(itertools.islice(validator.iter_errors(body), schema_checks.MAX_CHECKED))
+        problems = schema_checks.problem_lines(errors)
         if problems:
             count = len(problems)
             lines = [f"{count} problem{'s' if count != 1 else ''} in the request body of /api/{endpoint}:"]
             lines += [f"  {problem}" for problem in problems[:_MAX_REPORTED]]
             if count > _MAX_REPORTED:
                 lines.append(f"  ... and {count - _MAX_REPORTED} more")
-            if len(errors) >= jsonio.MAX_CHECKED:
-                lines.append(f"  (the check stops after {jsonio.MAX_CHECKED} errors)")
+            if len(errors) >= schema_checks.MAX_CHECKED:
+                lines.append(f"  (the check stops after {schema_checks.MAX_CHECKED} errors)")
             raise RequestError(422, "invalid_request", "\n".join(lines))
         assert isinstance(body, Mapping)
         return body
@@ -188,7 +188,7 @@ class TableService:
         self.ruleset = ruleset
         self.game = Game(ruleset)
         #: The state schema of this ruleset, which the request bodies are checked against.
-        self.state_schema = jsonio.state_schema_for(self.game)
+        self.state_schema = states_json.state_schema_for(self.game)
         self._bodies = _BodyChecker(self.state_schema)
         self.signer = signer if signer is not None else StateSigner()
         self.max_bot_iterations = max_bot_iterations
@@ -238,7 +238,7 @@ class TableService:
                     f"not both: the body has setup and {', '.join(dealt)}",
                 )
             try:
-                setup = jsonio.setup_from_json(body["setup"], self.game)
+                setup = values_json.setup_from_json(body["setup"], self.game)
             except RecordError as error:
                 raise RequestError(422, "invalid_setup", str(error), at="$.setup") from None
             seed = None
@@ -256,7 +256,7 @@ class TableService:
                 422, "invalid_request", "a new game needs players (and a seed) or an explicit setup"
             )
         state = self.game.new_state(setup=setup)
-        return {"setup": jsonio.setup_to_json(setup), "seed": seed, **self._position(state), "events": []}
+        return {"setup": values_json.setup_to_json(setup), "seed": seed, **self._position(state), "events": []}
 
     def legal(self, body: Any) -> dict[str, Any]:
         """The legal actions of a state, each described in ``lang`` (default en)."""
@@ -268,7 +268,7 @@ class TableService:
             "stage": state.stage,
             "actions": [
                 {
-                    "action": jsonio.action_to_json(self.game, state, act),
+                    "action": actions_json.action_to_json(self.game, state, act),
                     "description": messages.describe_action(self.game, state, act, lang),
                 }
                 for act in state.legal
@@ -281,7 +281,7 @@ class TableService:
         state = self._state(body, signed)
         try:
             # The request schema has checked the action already.
-            act = jsonio.action_from_json(self.game, state, body["action"], at="$.action", checked=True)
+            act = actions_json.action_from_json(self.game, state, body["action"], at="$.action", checked=True)
         except RecordError as error:
             raise RequestError(422, "invalid_action", str(error), at="$.action") from None
         self._not_over(state)
@@ -326,7 +326,7 @@ class TableService:
         return {
             "bot": bot.spec,
             "player": self.game.current_player(state),
-            "action": jsonio.action_to_json(self.game, state, act),
+            "action": actions_json.action_to_json(self.game, state, act),
             "action_text": _both(lambda lang: messages.describe_action(self.game, state, act, lang)),
             **self._position(following),
             "events": self._events(events),
@@ -343,7 +343,7 @@ class TableService:
         try:
             record = records.record_from_actions(
                 self.game,
-                jsonio.setup_from_json(body["setup"], self.game),
+                values_json.setup_from_json(body["setup"], self.game),
                 body["actions"],
                 body.get("seed"),
                 body.get("metadata", {}),
@@ -374,7 +374,7 @@ class TableService:
         data = body["state"]
         try:
             # The request schema has checked an unsigned state already (``_BodyChecker``).
-            state = jsonio.state_from_json(self.game, data, trusted=signed, checked=True)
+            state = states_json.state_from_json(self.game, data, trusted=signed, checked=True)
         except RecordError as error:
             raise RequestError(422, "invalid_state", str(error), at="$.state") from None
         except (KeyError, TypeError, ValueError, IndexError) as error:
@@ -383,7 +383,7 @@ class TableService:
             raise RequestError(
                 422, "invalid_state", f"this signed state cannot be read here ({error!r}): start a new game", at="$.state"
             ) from None
-        unproven = [] if signed else jsonio.unproven_values(data)
+        unproven = [] if signed else states_json.unproven_values(data)
         if unproven:
             raise RequestError(
                 422,
@@ -403,7 +403,7 @@ class TableService:
 
     def _position(self, state: State) -> dict[str, Any]:
         game = self.game
-        data = jsonio.state_to_json(game, state)
+        data = states_json.state_to_json(game, state)
         return {
             "state": data,
             "signature": self.signer.sign(data),
@@ -411,7 +411,7 @@ class TableService:
             "over": game.is_over(state),
             "legal": [
                 {
-                    "action": jsonio.action_to_json(game, state, act),
+                    "action": actions_json.action_to_json(game, state, act),
                     "text": _both(lambda lang, act=act: messages.describe_action(game, state, act, lang)),
                 }
                 for act in state.legal
@@ -422,14 +422,14 @@ class TableService:
     def _score(self, state: State) -> dict[str, Any]:
         sheet = self.game.score(state)
         return {
-            "sheet": jsonio.score_sheet_to_json(sheet),
+            "sheet": values_json.score_sheet_to_json(sheet),
             "winner": _both(lambda lang: reports.winner_line(sheet, lang)),
         }
 
     def _events(self, events: Sequence[Event]) -> list[dict[str, Any]]:
         return [
             {
-                "event": jsonio.event_to_json(event),
+                "event": values_json.event_to_json(event),
                 "text": _both(lambda lang, event=event: messages.render_event(event, self.ruleset, lang)),
             }
             for event in events

@@ -1,0 +1,390 @@
+"""The JSON form of a state, read strictly; and the state schema narrowed to one ruleset.
+
+A state's document names cards by id and carries its ruleset's fingerprint; reading it under
+another ruleset is refused. Reading translates the ids to positions and leaves the question of
+what a state may hold to ``engine.state_checks``, then compares what the document derives
+(``current_player``, ``legal``) with the rules. Every problem found is listed at its JSON path.
+
+Conventions, also in docs/api.md: a crew without a worker has ``"worker": null``; the survey's
+rules are named by the effects that set them, its direction as in actions.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import itertools
+import json
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from stargazer_rules.engine import state_checks
+from stargazer_rules.engine.game import Game
+from stargazer_rules.formats.actions_json import (
+    DIRECTION_NAMES,
+    DIRECTION_VALUES,
+    action_to_json,
+    crew_slot,
+    planet_position,
+)
+from stargazer_rules.formats.ruleset_identity import check_ruleset, ruleset_json
+from stargazer_rules.formats.schema_checks import (
+    MAX_CHECKED,
+    StrictValidator,
+    problem_lines,
+    raise_problems,
+    schema,
+    schema_registry,
+    validate,
+)
+from stargazer_rules.vocabulary.effects import SURVEY_RULE_FLAGS, Effect
+from stargazer_rules.vocabulary.table import NO_WORKER, Pending, State
+
+__all__ = [
+    "state_from_json",
+    "state_schema_for",
+    "state_schema_problems",
+    "state_to_json",
+    "unproven_values",
+]
+
+
+# -- the state schema narrowed to a ruleset -------------------------------------------------
+
+
+def state_schema_for(game: Game) -> dict[str, Any]:
+    """The state schema narrowed to ``game``'s ruleset: its player counts, ring and crew area
+    sizes, longest track, largest special square, cubes, the most legal actions a state
+    can list (``Game.most_legal_actions``) and every count's bound (``Game.bounds``).
+
+    The library schema bounds what any ruleset could need (8 seats, 20,000 legal actions); a
+    server holding one ruleset checks bodies against this one, so that a state listing more
+    than its rules allow is refused by its size, before anything else reads it.
+    """
+    rules = game.ruleset
+    narrowed = copy.deepcopy(schema("state"))
+    properties, defs = narrowed["properties"], narrowed["$defs"]
+    seats, planets, crews = game.most_players, game.most_planets, game.most_crew
+    properties["players"].update(minimum=min(rules.player_counts), maximum=seats)
+    properties["seats"].update(minItems=min(rules.player_counts), maxItems=seats)
+    properties["planets"].update(maxItems=planets)
+    properties["crew"].update(maxItems=crews)
+    properties["chosen"].update(maxItems=crews)
+    if game.most_legal_actions is not None:
+        properties["legal"].update(maxItems=game.most_legal_actions)
+    defs["planet"]["properties"]["track"].update(maxItems=max(card.length for card in rules.planets))
+    defs["planet"]["properties"]["special"].update(maxItems=max(card.special_capacity for card in rules.planets))
+    defs["crew"]["properties"]["cubes"].update(maxItems=seats * rules.cubes_per_player)
+    # What a state may hold (Game.bounds): the checker refuses past these too.
+    bounds = game.bounds
+    seat = defs["seat"]["properties"]
+    seat["hand"].update(maximum=bounds.most_hand)
+    seat["removed"].update(maximum=bounds.most_hand)
+    if bounds.most_vp is not None:
+        seat["vp"].update(maximum=bounds.most_vp)
+    properties["stock"].update(maximum=bounds.most_stock)
+    properties["round"].update(maximum=bounds.most_round)
+    properties["turn"].update(maximum=seats)
+    defs["crew"]["properties"]["free_cubes"].update(maximum=rules.max_free_cubes_per_crew)
+    properties["pending"].update(maxItems=bounds.most_pending)
+    defs["pending"]["properties"]["remaining"].update(maximum=bounds.most_steps)
+    survey = defs["survey"]["properties"]
+    if bounds.least_survey_bonus is not None:
+        survey["bonus"].update(minimum=bounds.least_survey_bonus, maximum=bounds.most_survey_bonus)
+    survey["placed"].update(maximum=bounds.most_survey_placed)
+    narrowed["description"] = f"{narrowed.get('description', '')} Narrowed to ruleset {rules.name}.".strip()
+    return narrowed
+
+
+def state_schema_problems(game: Game, data: Any, limit: int | None = MAX_CHECKED) -> list[str]:
+    """Every way ``data`` breaks the state schema narrowed to ``game``'s ruleset
+    (``state_schema_for``), as ``"$.path: message"``; the first ``limit`` found."""
+    return problem_lines(itertools.islice(_narrowed_validator(game).iter_errors(data), limit))
+
+
+@functools.lru_cache(maxsize=16)
+def _narrowed_validator(game: Game) -> Any:
+    narrowed = state_schema_for(game)
+    return StrictValidator(narrowed, registry=schema_registry(narrowed))
+
+
+# -- states -------------------------------------------------------------------------------
+
+
+def state_to_json(game: Game, state: State) -> dict[str, Any]:
+    """``state`` as JSON for a front end: the board by card id, supplies, turn, legal actions."""
+    rules = game.ruleset
+    ring = [rules.planets[index].id for index in state.planets]
+    area = [rules.crew[index].id for index in state.crew]
+    return {
+        "ruleset": ruleset_json(rules.name, rules.fingerprint),
+        "players": state.players,
+        "round": state.round,
+        "start_player": state.start_player,
+        "turn": state.turn,
+        "stage": state.stage,
+        "current_player": game.current_player(state),
+        "planets": [
+            {"id": planet_id, "track": list(track), "special": list(special)}
+            for planet_id, track, special in zip(ring, state.tracks, state.specials)
+        ],
+        "crew": [
+            {
+                "id": crew_id,
+                "free_cubes": free,
+                "cubes": list(cubes),
+                "worker": None if worker == NO_WORKER else worker,
+            }
+            for crew_id, free, cubes, worker in zip(
+                area, state.crew_free, state.crew_cubes, state.workers
+            )
+        ],
+        "seats": [
+            {"hand": hand, "vp": vp, "removed": removed}
+            for hand, vp, removed in zip(state.hands, state.vp, state.removed)
+        ],
+        "stock": state.stock,
+        "chosen": [area[slot] for slot in state.chosen],
+        "pending": [
+            {
+                "crew": area[item.slot],
+                "effect": _effect_at(rules.crew[state.crew[item.slot]].skill, item.path).name,
+                "path": list(item.path),
+                "remaining": item.remaining,
+                "seat": item.seat,
+            }
+            for item in state.pending
+        ],
+        "survey": {
+            "rules": [name for name, flag in SURVEY_RULE_FLAGS.items() if state.survey_rules & flag],
+            "bonus": state.survey_bonus,
+            "placed": state.survey_placed,
+            "last": ring[state.survey_last] if state.survey_last >= 0 else None,
+            "direction": DIRECTION_NAMES.get(state.survey_direction),
+            "surveyed": [ring[p] for p in sorted(state.surveyed)],
+        },
+        "triggers": list(state.triggers),
+        "legal": [action_to_json(game, state, act) for act in state.legal],
+    }
+
+
+def state_from_json(game: Game, data: Any, *, trusted: bool = False, checked: bool = False) -> State:
+    """The state a JSON state describes, rebuilt exactly (``legal`` included).
+
+    Raises ``RecordError`` for a document of another ruleset, and, listing every problem at
+    its JSON path, for a malformed or inconsistent one: schema errors, unknown or repeated
+    ids, a setup the ruleset does not deal, tracks and special squares over capacity, cube
+    counts that break conservation, a ``current_player`` or ``legal`` list that disagrees with
+    the rules.
+
+    The board proves itself, but a seat's VP, its removed cubes and the round are taken as
+    written: ``unproven_values`` lists them for a caller that cannot trust the document's
+    source. ``trusted=True`` is for a document known to be one this library wrote (a state
+    whose signature checked, ``signing``): the schema and the comparison of ``current_player``
+    and ``legal`` with the rules are skipped. ``checked=True`` says the document already passed
+    the state schema (as part of a request body), so that it is not checked twice.
+    """
+    if not trusted and not checked:
+        validate("state", data, "state document")
+    check_ruleset(game, data, "state")
+    reader = _StateReader(game, data, trusted=trusted)
+    state = reader.read()
+    raise_problems(reader.problems, "state document")
+    assert state is not None
+    return state
+
+
+def unproven_values(data: Mapping[str, Any]) -> list[str]:
+    """What a schema-valid state document claims that its board cannot prove, as
+    ``"$.path = value"``: a seat's VP or removed cubes other than 0, a round after the first.
+
+    A document from an unknown source is believable only where these are at their values at
+    the start of a game; past that, it must come signed (``signing``) or be rebuilt from its
+    game record (``records``).
+    """
+    found = []
+    for seat, supply in enumerate(data["seats"]):
+        for key in ("vp", "removed"):
+            if supply[key] != 0:
+                found.append(f"$.seats[{seat}].{key} = {supply[key]}")
+    if data["round"] != 1:
+        found.append(f"$.round = {data['round']}")
+    return found
+
+
+class _StateReader:
+    """Reads one schema-valid state document, collecting every inconsistency as a problem."""
+
+    def __init__(self, game: Game, data: Mapping[str, Any], *, trusted: bool = False) -> None:
+        self.game = game
+        self.rules = game.ruleset
+        self.data = data
+        self.trusted = trusted
+        self.problems: list[str] = []
+
+    def problem(self, at: str, message: str) -> None:
+        self.problems.append(f"{at}: {message}")
+
+    def read(self) -> State | None:
+        """Translate the document's ids to positions and check the state they make
+        (``state_checks``); None, with the problems collected, when it is not one."""
+        data, rules = self.data, self.rules
+        planets = self._card_indices(
+            "planet", data["planets"], {card.id: i for i, card in enumerate(rules.planets)}
+        )
+        crew = self._card_indices(
+            "crew", data["crew"], {card.id: i for i, card in enumerate(rules.crew)}
+        )
+        if planets is None or crew is None:
+            return None
+        area = [member["id"] for member in data["crew"]]
+        chosen = [
+            crew_slot(area, crew_id, f"$.chosen[{k}]", self.problems)
+            for k, crew_id in enumerate(data["chosen"])
+        ]
+        pending = self._pending(crew, area)
+        survey = self._survey([card.id for card in (rules.planets[i] for i in planets)])
+        if survey is None or pending is None or None in chosen:
+            return None
+        rules_flags, bonus, placed, last, direction, surveyed = survey
+        seats = data["seats"]
+        state = State(
+            players=data["players"],
+            planets=planets,
+            crew=crew,
+            tracks=tuple(tuple(planet["track"]) for planet in data["planets"]),
+            specials=tuple(tuple(planet["special"]) for planet in data["planets"]),
+            crew_free=tuple(member["free_cubes"] for member in data["crew"]),
+            crew_cubes=tuple(tuple(member["cubes"]) for member in data["crew"]),
+            workers=tuple(NO_WORKER if member["worker"] is None else member["worker"] for member in data["crew"]),
+            hands=tuple(seat["hand"] for seat in seats),
+            vp=tuple(seat["vp"] for seat in seats),
+            removed=tuple(seat["removed"] for seat in seats),
+            stock=data["stock"],
+            round=data["round"],
+            start_player=data["start_player"],
+            turn=data["turn"],
+            stage=data["stage"],
+            chosen=tuple(slot for slot in chosen if slot is not None),
+            pending=pending,
+            survey_rules=rules_flags,
+            survey_bonus=bonus,
+            survey_placed=placed,
+            survey_last=last,
+            survey_direction=direction,
+            surveyed=surveyed,
+            triggers=tuple(data["triggers"]),
+            legal=(),
+        )
+        problems, legal = state_checks.check(self.game, state)
+        self.problems += problems
+        if self.problems:
+            return None
+        assert legal is not None
+        state = state._replace(legal=legal)
+        if self.trusted:
+            return state
+        current = self.game.current_player(state)
+        if data["current_player"] != current:
+            self.problem(
+                "$.current_player", f"is {data['current_player']}, but the rules make it {current}"
+            )
+        expected = [action_to_json(self.game, state, act) for act in legal]
+        if data["legal"] != expected:
+            self.problem("$.legal", _legal_difference(data["legal"], expected))
+        return state
+
+    def _card_indices(
+        self, kind: str, items: Sequence[Mapping[str, Any]], known: Mapping[str, int]
+    ) -> tuple[int, ...] | None:
+        indices = []
+        seen: set[str] = set()
+        ok = True
+        for k, item in enumerate(items):
+            card_id = item["id"]
+            if card_id not in known:
+                self.problem(
+                    f"$.{'planets' if kind == 'planet' else 'crew'}[{k}].id",
+                    f"unknown {kind} {card_id!r} in ruleset {self.rules.name}",
+                )
+                ok = False
+            elif card_id in seen:
+                self.problem(
+                    f"$.{'planets' if kind == 'planet' else 'crew'}[{k}].id",
+                    f"{kind} {card_id!r} appears twice",
+                )
+                ok = False
+            else:
+                seen.add(card_id)
+                indices.append(known[card_id])
+        return tuple(indices) if ok else None
+
+    def _pending(self, crew: tuple[int, ...], area: list[str]) -> tuple[Pending, ...] | None:
+        """The pending effects with crew ids as slots; the effect name each names (derived)
+        is checked here, the rest by ``state_checks``."""
+        items = []
+        ok = True
+        for k, item in enumerate(self.data["pending"]):
+            at = f"$.pending[{k}]"
+            slot = crew_slot(area, item["crew"], f"{at}.crew", self.problems)
+            if slot is None:
+                ok = False
+                continue
+            card = self.rules.crew[crew[slot]]
+            path = tuple(item["path"])
+            effect = _effect_at(card.skill, path)
+            if effect is not None and item["effect"] != effect.name:
+                self.problem(
+                    f"{at}.effect",
+                    f"is {item['effect']!r}, but the effect at {list(path)} "
+                    f"of crew {card.id!r} is {effect.name!r}",
+                )
+            items.append(Pending(slot, path, item["remaining"], item["seat"]))
+        return tuple(items) if ok else None
+
+    def _survey(self, ring: list[str]) -> tuple[int, int, int, int, int, frozenset[int]] | None:
+        survey = self.data["survey"]
+        flags = 0
+        for name in survey["rules"]:
+            flags |= SURVEY_RULE_FLAGS[name]
+        last: int | None = -1
+        if survey["last"] is not None:
+            last = planet_position(ring, survey["last"], "$.survey.last", self.problems)
+            if last is None:
+                return None
+        surveyed = set()
+        for k, planet_id in enumerate(survey["surveyed"]):
+            position = planet_position(ring, planet_id, f"$.survey.surveyed[{k}]", self.problems)
+            if position is None:
+                return None
+            surveyed.add(position)
+        direction = 0 if survey["direction"] is None else DIRECTION_VALUES[survey["direction"]]
+        return flags, survey["bonus"], survey["placed"], last, direction, frozenset(surveyed)
+
+
+def _effect_at(skill: Sequence[Effect], path: Sequence[int]) -> Effect | None:
+    """The effect at ``path`` in a skill: effect index, then option index and effect index, ..."""
+    effects = skill
+    effect = None
+    for depth, index in enumerate(path):
+        if depth % 2 == 0:
+            if index >= len(effects):
+                return None
+            effect = effects[index]
+        else:
+            assert effect is not None
+            if index >= len(effect.branches):
+                return None
+            effects = effect.branches[index]
+    return effect if len(path) % 2 == 1 else None
+
+
+def _legal_difference(found: list[Any], expected: list[dict[str, Any]]) -> str:
+    for index, (have, want) in enumerate(zip(found, expected)):
+        if have != want:
+            return (
+                f"disagrees with the rules at [{index}]: "
+                f"the document has {json.dumps(have, sort_keys=True)}, "
+                f"the rules give {json.dumps(want, sort_keys=True)}"
+            )
+    return f"lists {len(found)} actions, but the rules give {len(expected)}"
