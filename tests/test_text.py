@@ -690,3 +690,18 @@ def test_every_terminal_printer_escapes_a_name_that_would_drive_the_terminal():
     text = "\n".join(printed)
     assert "Nav\\u001b[2J\\u202eigator" in text and "Draft\\u0008 7" in text and "greedy\\u001b[2J" in text
     assert not any(char in text for char in "\x1b\u202e\a\b")
+
+
+def test_direction_names_live_in_the_vocabulary_and_every_reader_uses_them():
+    """R8: the two directions of a survey have one name each (``actions.DIRECTION_NAMES``): the
+    action schema's enum, the catalogue's ``directions`` and the JSON forms all use it."""
+    from stargazer_rules.vocabulary.actions import CLOCKWISE, COUNTER_CLOCKWISE, DIRECTION_NAMES
+
+    assert DIRECTION_NAMES == {CLOCKWISE: "clockwise", COUNTER_CLOCKWISE: "counter_clockwise"}
+    enum = jsonio.schema("action")["$defs"]["survey"]["properties"]["direction"]["enum"]
+    assert enum == list(DIRECTION_NAMES.values())
+    assert set(catalogue().section("directions")) == set(DIRECTION_NAMES.values())
+    game = Game(ruleset())
+    state = game.new_state(players=3, seed=0)
+    act = action("survey", target=0, count=1, direction=COUNTER_CLOCKWISE)
+    assert jsonio.action_to_json(game, state, act)["direction"] == "counter_clockwise"

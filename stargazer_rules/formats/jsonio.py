@@ -77,8 +77,7 @@ _MAX_REPORTED = 20
 #: Schema checks stop after this many errors: enough to report, never all of a huge document.
 MAX_CHECKED = 50
 
-_DIRECTIONS = {A.CLOCKWISE: "clockwise", A.COUNTER_CLOCKWISE: "counter_clockwise"}
-_DIRECTION_VALUES = {name: value for value, name in _DIRECTIONS.items()}
+_DIRECTION_VALUES = {name: value for value, name in A.DIRECTION_NAMES.items()}
 
 #: Survey rule flags by the name of the effect that sets them.
 _SURVEY_RULES = {
@@ -313,7 +312,7 @@ def action_to_json(game: Game, state: State, act: Action) -> dict[str, Any]:
             "type": kind,
             "planet": _planet_id(game, state, act.target),
             "count": act.count,
-            "direction": _DIRECTIONS[act.direction],
+            "direction": A.DIRECTION_NAMES[act.direction],
         }
     if kind == A.SURVEY_STOP:
         return {"type": kind}
@@ -591,7 +590,7 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
             "bonus": state.survey_bonus,
             "placed": state.survey_placed,
             "last": ring[state.survey_last] if state.survey_last >= 0 else None,
-            "direction": _DIRECTIONS.get(state.survey_direction),
+            "direction": A.DIRECTION_NAMES.get(state.survey_direction),
             "surveyed": [ring[p] for p in sorted(state.surveyed)],
         },
         "triggers": list(state.triggers),

@@ -64,7 +64,6 @@ ACTION_MESSAGES: Mapping[str, tuple[str, ...]] = {
 }
 
 _SEAT_PARAMS = frozenset({"player", "owner", "start_player"})
-_DIRECTION_NAMES = {A.CLOCKWISE: "clockwise", A.COUNTER_CLOCKWISE: "counter_clockwise"}
 
 
 # -- the catalogue --------------------------------------------------------------------------
@@ -410,7 +409,7 @@ def _action_message(game: Game, state: State, act: Action, lang: str) -> tuple[s
         return "survey", {
             "count": act.count,
             "planet": _planet_id(game, state, act.target),
-            "direction": _DIRECTION_NAMES[act.direction],
+            "direction": A.DIRECTION_NAMES[act.direction],
             "squares": join(squares, lang),
         }
     if kind == A.SURVEY_STEP:
