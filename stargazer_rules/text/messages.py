@@ -196,9 +196,13 @@ def _parts(text: str) -> tuple[tuple[str, str | None, str], ...]:
 
 def placeholders(text: str) -> frozenset[str]:
     """The parameter names a template text uses: ``{count:cube|cubes}`` uses ``count``."""
-    return frozenset(
-        field for _, field, _, _ in string.Formatter().parse(text) if field is not None
-    )
+    return frozenset(name for name, _ in template_fields(text))
+
+
+def template_fields(text: str) -> tuple[tuple[str, str], ...]:
+    """The fields of a template text as (name, spec): ``{count:cube|cubes}`` is
+    ``("count", "cube|cubes")``, a plain ``{planet}`` is ``("planet", "")``."""
+    return tuple((name, spec) for _, name, spec in _parts(text) if name is not None)
 
 
 def check_lang(lang: str) -> str:
