@@ -21,12 +21,14 @@ from pathlib import Path
 
 import pytest
 import uvicorn
+import yaml
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.formats import records
 from stargazer_rules.frontends.server import create_app
-from stargazer_rules.text import reports
+from stargazer_rules.frontends.server.service import PAGE_MESSAGES_PATH
+from stargazer_rules.text import messages, reports, tables
 
 CHROMIUM = "/usr/bin/chromium"
 #: What Chromium needs on these machines; Playwright adds --headless (headless=True) and the
@@ -220,6 +222,26 @@ def test_a_whole_game_against_bots_with_undo_language_and_save(page, server_url,
     assert page.inner_text("#winner") == reports.winner_line(sheet, "en")
     totals = page.locator("#score tr.total td").all_inner_texts()
     assert totals[1:] == [str(seat.total) for seat in sheet.seats]
+    # The table the terminal prints (text.tables.score_table), cell for cell.
+    table = tables.score_table(game, sheet, "en")
+    assert page.locator("#score thead th").all_inner_texts() == list(table.headers)
+    rows = page.locator("#score tbody tr")
+    assert [rows.nth(k).locator("td").all_inner_texts() for k in range(rows.count())] == [list(row) for row in table.rows]
 
     screenshot = save_artifact(page, tmp_path, "browser-game-over.png")
     assert screenshot.stat().st_size > 10_000
+
+
+def test_the_page_fills_its_words_as_python_does_and_refuses_any_other_field(page, server_url):
+    """app.js's ``fill`` gives every page word, in both languages, the text the library's
+    ``messages.fill`` gives; a catalogue field it does not do (``{n:cube|cubes}``) is refused."""
+    page.goto(f"{server_url}/?delay=0&lang=en")
+    page.wait_for_selector("#setup-dialog[open]")
+    words = yaml.safe_load(PAGE_MESSAGES_PATH.read_text(encoding="utf-8"))
+    for key, entry in words.items():
+        for lang in messages.LANGS:
+            values = {name: f"<{name} 1>" for name in messages.placeholders(entry[lang])}
+            shown = page.evaluate("([template, values]) => fill(template, values)", [entry[lang], values])
+            assert shown == messages.fill(entry[lang], values), (key, lang)
+    with pytest.raises(Exception, match=r"the page cannot fill \{count:cube\|cubes\}"):
+        page.evaluate("() => fill('Stop ({count:cube|cubes} placed)', { count: 2 })")

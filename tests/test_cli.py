@@ -88,6 +88,8 @@ def test_rules_shows_counts_tracks_and_skills(capsys):
     lines = out.splitlines()
     assert "  Cubes per player                  12" in lines
     assert "  Motivation bonus per player cube  2 VP" in lines
+    assert "  Round limit                       30" in lines  # the sheet's table, drawn for the terminal
+    assert "  Cards                             14 planets, 12 crew" in lines
     assert "        4        7           5          6                    4" in lines
     assert any(
         line.startswith(
@@ -351,3 +353,17 @@ def test_wrapping_keeps_words_and_japanese_punctuation():
     assert wrap_text("one two three four", 9) == ["one two", "three", "four"]
     assert wrap_text("あいうえお。かき", 10) == ["あいうえ", "お。かき"]
     assert wrap_text("", 10) == [""]
+
+
+def test_the_one_wrapper_measures_in_points_and_cuts_a_word_for_a_card():
+    """The terminal and the printed cards wrap with ``text.lines.wrap_text``: a word wider than
+    the line stays whole in a terminal and is cut between characters on a card."""
+    from stargazer_rules.printing import fonts
+    from stargazer_rules.text.lines import wrap_text as one_wrapper
+
+    assert one_wrapper("ab abcdefgh", 3) == ["ab", "abcdefgh"]
+    assert one_wrapper("ab abcdefgh", 3, cut_long_words=True) == ["ab", "abc", "def", "gh"]
+    assert one_wrapper("あい うえ", 30, measure=lambda text: 10 * len(text)) == ["あい", "うえ"]
+    lines = fonts.wrap("Supercalifragilistic word", 10, 40)
+    assert "".join(lines).replace(" ", "") == "Supercalifragilisticword"
+    assert all(fonts.width(line, 10) <= 40 for line in lines) and len(lines) > 2

@@ -360,3 +360,24 @@ def test_pdf_is_written_whole_under_its_name(tmp_path):
     assert target.read_bytes().startswith(b"%PDF-")
     assert summary.path == target
     assert [p.name for p in tmp_path.iterdir()] == ["proto.pdf"]
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_rules_sheet_draws_the_tables_of_stargazer_rules(lang):
+    """The sheet's two tables are ``text.tables``' counts and setups, cell for cell, the ones
+    ``stargazer rules`` prints: the round limit (R10) in both."""
+    from stargazer_rules.text import tables
+    from stargazer_rules.text.reports import ruleset_report
+
+    rules = ruleset("draft7")
+    data, summary = pdf_bytes(rules, lang, "a4")
+    # A cell's paragraph may wrap: the sheet's strings are read as one text, lines joined.
+    joiner = "" if lang == "ja" else " "
+    sheet = joiner.join(s for page in drawn_strings(data)[summary.card_pages :] for s in page)
+    report = ruleset_report(rules, lang)
+    for table in (tables.counts_table(rules, lang), tables.setups_table(rules, lang)):
+        cells = [*(table.headers or ()), *(cell for row in table.rows for cell in row)]
+        assert [cell for cell in cells if cell not in sheet] == []
+        assert [cell for cell in cells if cell not in report] == []
+    label, value = tables.counts_table(rules, lang).rows[-2]
+    assert value == "30" and f"{label}{joiner}30" in sheet

@@ -28,7 +28,7 @@ from stargazer_rules.frontends.cli import main
 from stargazer_rules.frontends.server import ENDPOINTS, MAX_BODY_BYTES, create_app, request_schema
 from stargazer_rules.frontends.server.service import PAGE_MESSAGES_PATH
 from stargazer_rules.rulesets.loader import ruleset_to_data
-from stargazer_rules.text import reports
+from stargazer_rules.text import reports, tables
 from stargazer_rules.text import messages
 from stargazer_rules.vocabulary.events import EVENT_KEYS, Event
 
@@ -93,6 +93,8 @@ def expected_position(game, state) -> dict[str, Any]:
         "score": {
             "sheet": jsonio.score_sheet_to_json(sheet),
             "winner": both(lambda lang: reports.winner_line(sheet, lang)),
+            "title": both(lambda lang: tables.score_title(sheet, lang)),
+            "table": both(lambda lang: tables.score_table(game, sheet, lang).to_json()),
         },
     }
 
@@ -314,9 +316,19 @@ def test_score_is_provisional_mid_game_and_final_at_the_end(client, game):
         assert answer == {
             "sheet": jsonio.score_sheet_to_json(sheet),
             "winner": both(lambda lang: reports.winner_line(sheet, lang)),
+            "title": both(lambda lang: tables.score_title(sheet, lang)),
+            "table": both(lambda lang: tables.score_table(game, sheet, lang).to_json()),
         }
         assert answer["sheet"]["final"] is game.is_over(state)
     assert answer["sheet"]["final"] is True
+    # The table the terminal prints, rendered: a page draws its cells and fills no template.
+    assert answer["title"] == {"ja": "最終得点", "en": "Final score"}
+    table = answer["table"]["en"]
+    assert table["headers"][:5] == ["Planet majority (VP, rank, row used)", "Player 1", "Player 2", "Player 3", "Player 4"]
+    assert [row[0] for row in table["rows"][-5:]] == ["Majority", "Major-planet bonus", "VP during play", "Total", "Cubes in hand"]
+    assert table["totals"] == [len(table["rows"]) - 2]
+    assert table["rows"][-2][1:] == [str(seat.total) for seat in sheet.seats]
+    assert table["rows"][-1][1:] == [str(seat.hand) for seat in sheet.seats]
 
 
 # -- record ---------------------------------------------------------------------------------
@@ -368,6 +380,14 @@ def test_ruleset_answers_its_data_names_and_skills(client, ruleset):
         messages.skill_sentences(ruleset.crew_card("geologist"), ruleset, "en")
     )
     assert set(answer["skills"]) == {card.id for card in ruleset.crew}
+    assert set(answer["skill_text"]) == {card.id for card in ruleset.crew}
+    assert answer["skill_text"]["geologist"]["en"] == (
+        "Place 1 of your cubes on the special square of a Planet surveyed this turn (after the survey)."
+    )
+    assert answer["names"]["players"] == {
+        "-1": {"ja": "フリーキューブ", "en": "free cube"},
+        **{str(seat): {"ja": f"プレイヤー{seat + 1}", "en": f"Player {seat + 1}"} for seat in range(4)},
+    }
 
 
 def test_messages_answers_the_catalogue_and_the_pages_words(client):
@@ -390,6 +410,26 @@ def test_every_word_the_page_uses_is_in_its_catalogue():
     assert used | stages <= set(page), sorted((used | stages) - set(page))
     labels = set(re.findall(r'label\("(\w+)"', script))
     assert labels <= set(messages.catalogue().section("labels")), sorted(labels - set(messages.catalogue().section("labels")))
+
+
+def test_the_page_receives_no_catalogue_template_and_fills_only_plain_fields():
+    """app.js takes only the page's words from GET /api/messages (every library text reaches it
+    rendered), and each word is one text per language whose fields are plain ``{name}``: all
+    that app.js's ``fill`` does, so no ``{n:one|many}``, format spec or case."""
+    script = (STATIC / "app.js").read_text(encoding="utf-8")
+    assert script.count('api("/api/messages")') == 1
+    assert 'api("/api/messages").then((all) => all.page)' in script
+    assert re.findall(r"\.(?:labels|effect_names|timings|triggers|directions|cases|free_cube)\b", script) == []
+    page = yaml.safe_load(PAGE_MESSAGES_PATH.read_text(encoding="utf-8"))
+    assert [key for key, entry in page.items() if set(entry) != set(messages.LANGS)] == []
+    fields = [
+        (key, lang, name, spec)
+        for key, entry in page.items()
+        for lang in messages.LANGS
+        for name, spec in messages.template_fields(entry[lang])
+    ]
+    assert [field for field in fields if field[3]] == []
+    assert ("planet_title", "ja", "colour", "") in fields
 
 
 @pytest.mark.parametrize("endpoint", ENDPOINTS)

@@ -690,3 +690,45 @@ def test_every_terminal_printer_escapes_a_name_that_would_drive_the_terminal():
     text = "\n".join(printed)
     assert "Nav\\u001b[2J\\u202eigator" in text and "Draft\\u0008 7" in text and "greedy\\u001b[2J" in text
     assert not any(char in text for char in "\x1b\u202e\a\b")
+
+
+def test_direction_names_live_in_the_vocabulary_and_every_reader_uses_them():
+    """R8: the two directions of a survey have one name each (``actions.DIRECTION_NAMES``): the
+    action schema's enum, the catalogue's ``directions`` and the JSON forms all use it."""
+    from stargazer_rules.vocabulary.actions import CLOCKWISE, COUNTER_CLOCKWISE, DIRECTION_NAMES
+
+    assert DIRECTION_NAMES == {CLOCKWISE: "clockwise", COUNTER_CLOCKWISE: "counter_clockwise"}
+    enum = jsonio.schema("action")["$defs"]["survey"]["properties"]["direction"]["enum"]
+    assert enum == list(DIRECTION_NAMES.values())
+    assert set(catalogue().section("directions")) == set(DIRECTION_NAMES.values())
+    game = Game(ruleset())
+    state = game.new_state(players=3, seed=0)
+    act = action("survey", target=0, count=1, direction=COUNTER_CLOCKWISE)
+    assert jsonio.action_to_json(game, state, act)["direction"] == "counter_clockwise"
+
+
+def test_every_title_that_names_a_ruleset_is_filled_by_the_one_title_builder():
+    """``reports.ruleset_title`` fills every title naming a ruleset, in both catalogues: each
+    placeholder is the ruleset's title, name or short fingerprint, or one the caller passes."""
+    from stargazer_rules.printing.words import catalogue as printing_catalogue
+    from stargazer_rules.printing.words import say
+    from stargazer_rules.text.reports import ruleset_title
+
+    rules = ruleset()
+    titles = {
+        ("text", "ruleset_title"): {},
+        ("text", "game_title"): {"players": 3, "seed": 5},
+        ("text", "play_title"): {"players": 3, "seed": 5},
+        ("text", "replay_title"): {"players": 3, "seed": 5, "moves": 40},
+        ("printing", "footer"): {"page": 2},
+        ("printing", "sheet_title"): {},
+    }
+    for (where, key), more in titles.items():
+        section = (catalogue() if where == "text" else printing_catalogue()).section("labels")
+        used = set().union(*(placeholders(texts[lang]) for _, texts in section[key].forms() for lang in LANGS))
+        assert used <= {"title", "name", "fingerprint", *more}, key
+        render = label if where == "text" else say
+        en = ruleset_title(rules, "en", key, render=render, **more)
+        assert rules.title.en in en, key
+        if "fingerprint" in used:
+            assert rules.fingerprint[:12] in en and rules.fingerprint[:13] not in en, key

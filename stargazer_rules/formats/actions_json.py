@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 #: The JSON names of the survey's directions (a survey action's, and a state's survey's).
-DIRECTION_NAMES = {A.CLOCKWISE: "clockwise", A.COUNTER_CLOCKWISE: "counter_clockwise"}
+DIRECTION_NAMES = A.DIRECTION_NAMES  # the vocabulary's one table of direction names
 DIRECTION_VALUES = {name: value for value, name in DIRECTION_NAMES.items()}
 
 

@@ -11,6 +11,7 @@ from typing import Any
 
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RecordError
+from stargazer_rules.rulesets.loader import short_fingerprint
 
 __all__ = ["check_ruleset", "ruleset_json"]
 
@@ -27,18 +28,12 @@ def check_ruleset(game: Game, data: Mapping[str, Any], what: str) -> None:
     if made["fingerprint"] != loaded.fingerprint:
         raise RecordError(
             f"this {what} was made with ruleset {made['name']} "
-            f"(fingerprint {_short(made['fingerprint'])}), "
-            f"but the loaded ruleset is {loaded.name} (fingerprint {_short(loaded.fingerprint)})"
+            f"(fingerprint {short_fingerprint(made['fingerprint'])}), "
+            f"but the loaded ruleset is {loaded.name} (fingerprint {short_fingerprint(loaded.fingerprint)})"
         )
     if made["name"] != loaded.name:
         raise RecordError(
             f"this {what} names ruleset {made['name']}, "
-            f"but its fingerprint {_short(made['fingerprint'])} "
+            f"but its fingerprint {short_fingerprint(made['fingerprint'])} "
             f"is that of ruleset {loaded.name}"
         )
-
-
-def _short(fingerprint: str) -> str:
-    """The first 12 hex digits of a fingerprint, as git shortens commit hashes."""
-    return fingerprint[:12]
-

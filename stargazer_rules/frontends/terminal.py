@@ -415,17 +415,8 @@ def sheet_lines(game: Game, state: State, lang: str) -> list[str]:
 
 
 def _title(game: Game, key: str, players: int, seed: int | None, lang: str, **more: Any) -> str:
-    ruleset = game.ruleset
-    return label(
-        key,
-        lang,
-        title=ruleset.title.in_lang(lang),
-        name=ruleset.name,
-        fingerprint=ruleset.fingerprint[:12],
-        players=players,
-        seed="-" if seed is None else seed,
-        **more,
-    )
+    seed_shown = "-" if seed is None else seed
+    return reports.ruleset_title(game.ruleset, lang, key, players=players, seed=seed_shown, **more)
 
 
 # -- stargazer play -------------------------------------------------------------------------

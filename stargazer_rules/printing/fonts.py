@@ -19,7 +19,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from stargazer_rules.text.reports import line_break_tokens
+from stargazer_rules.text.lines import wrap_text
 
 #: The name the font is registered under with ReportLab.
 FONT = "IPAexGothic"
@@ -69,32 +69,10 @@ def fit_size(text: str, max_width: float, size: float, minimum: float) -> float:
 
 
 def wrap(text: str, size: float, max_width: float) -> list[str]:
-    """``text`` in lines no wider than ``max_width`` at ``size``; breaks at spaces and between
-    Japanese characters (not before closing punctuation). A word wider than the line is cut
-    between characters rather than overflowing."""
-    lines: list[str] = []
-    line = ""
-    for token in line_break_tokens(text):
-        if token == " ":
-            line += token if line else ""
-            continue
-        if line and width(line + token, size) > max_width:
-            lines.append(line.rstrip())
-            line = ""
-        while width(token, size) > max_width and len(token) > 1:
-            cut = _longest_prefix(token, size, max_width)
-            lines.append(token[:cut])
-            token = token[cut:]
-        line += token
-    lines.append(line.rstrip())
-    return [line for line in lines if line] or [""]
-
-
-def _longest_prefix(token: str, size: float, max_width: float) -> int:
-    cut = 1
-    while cut < len(token) and width(token[: cut + 1], size) <= max_width:
-        cut += 1
-    return cut
+    """``text`` in lines no wider than ``max_width`` at ``size`` (``text.lines.wrap_text``,
+    measured in points); a word wider than the line is cut between characters rather than
+    running off the card."""
+    return wrap_text(text, max_width, lambda part: width(part, size), cut_long_words=True)
 
 
 def fit_paragraphs(

@@ -1,7 +1,8 @@
 """The rules sheet: the setup, the turn in three steps, the end condition and the scoring
 (R15-R18) in the game's own words, with the numbers of this ruleset (setup counts per player
-count, cubes per player, free cubes, the crew cap, ...) filled in from its knobs. Laid out in
-two columns with ReportLab's flowables, on as many pages as it takes.
+count, cubes per player, free cubes, the crew cap, ...) filled in from its knobs. Its two tables are the ones ``stargazer rules`` prints
+(``text.tables``). Laid out in two columns with ReportLab's flowables, on as many pages as it
+takes.
 """
 
 from __future__ import annotations
@@ -20,7 +21,10 @@ from stargazer_rules.printing.cards import full_planets_text
 from stargazer_rules.printing.layout import FOOTER_BAND, MARGIN
 from stargazer_rules.printing.words import langs, say
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.text.messages import join, label
+from stargazer_rules.text import tables
+from stargazer_rules.text.messages import join
+from stargazer_rules.text.reports import ruleset_title
+from stargazer_rules.text.tables import TextTable
 
 #: The gap between the two columns.
 GUTTER = 8 * mm
@@ -55,7 +59,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
     style stands for one of the tables."""
     always = join((card.name.in_lang(lang) for card in ruleset.crew if card.always_in_play), lang)
     items = [
-        ("title", say("sheet_title", lang, title=ruleset.title.in_lang(lang))),
+        ("title", ruleset_title(ruleset, lang, "sheet_title", render=say)),
         ("heading", say("sheet_setup", lang)),
         ("body", say("setup_1", lang)),
         ("body", say("setup_2", lang, always=always)),
@@ -90,38 +94,16 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
     return items
 
 
-def _setups_table(ruleset: Ruleset, lang: str) -> list[list[str]]:
-    always = sum(1 for card in ruleset.crew if card.always_in_play)
-    rows = [[
-        label("setup_players", lang), label("setup_planets", lang), label("setup_crew", lang),
-        label("setup_crew_area", lang), label("setup_full_planets", lang),
-    ]]
-    for count in ruleset.player_counts:
-        s = ruleset.setups[count]
-        rows.append([str(s.players), str(s.planets), str(s.crew), str(s.crew + always), str(s.full_planets_to_end)])
-    return rows
-
-
-def _counts_table(ruleset: Ruleset, lang: str) -> list[list[str]]:
-    return [
-        [label("count_cubes", lang), str(ruleset.cubes_per_player)],
-        [label("count_free_cubes", lang), str(ruleset.free_cubes)],
-        [label("count_cap", lang), str(ruleset.max_free_cubes_per_crew)],
-        [label("count_free_cube_vp", lang), label("vp_value", lang, vp=ruleset.free_cube_vp)],
-        [label("count_player_cube_vp", lang), label("vp_value", lang, vp=ruleset.player_cube_vp)],
-        [label("count_survey_minimum", lang), str(ruleset.survey_minimum)],
-        [say("count_max_rounds", lang), str(ruleset.max_rounds)],
-        [say("count_cards", lang), say("cards_value", lang, planets=len(ruleset.planets), crew=len(ruleset.crew))],
-    ]
-
-
-_TABLES: dict[str, Callable[[Ruleset, str], list[list[str]]]] = {
-    "counts": _counts_table,
-    "setups": _setups_table,
+#: The tables of the sheet, by the name in its ``"table:NAME"`` items: ``stargazer rules``' own.
+_TABLES: dict[str, Callable[[Ruleset, str], TextTable]] = {
+    "counts": tables.counts_table,
+    "setups": tables.setups_table,
 }
 
 
-def _table(rows: list[list[str]], style: ParagraphStyle, width: float) -> Table:
+def _table(text: TextTable, style: ParagraphStyle, width: float) -> Table:
+    """A ``text.tables`` table as a ReportLab table, its header row (if any) first."""
+    rows = [*([text.headers] if text.headers is not None else []), *text.rows]
     cells = [[Paragraph(escape(cell), style) for cell in row] for row in rows]
     table = Table(cells, colWidths=[width / len(rows[0])] * len(rows[0]), hAlign="LEFT")
     table.setStyle(
@@ -145,8 +127,8 @@ def sheet_story(ruleset: Ruleset, lang: str, column_width: float) -> list[Flowab
         for one in shown:
             style_name, text = per_lang[one][index]
             if kind.startswith("table:"):
-                rows = _TABLES[kind.split(":", 1)[1]](ruleset, one)
-                story.append(_table(rows, styles[one]["body"], column_width))
+                table = _TABLES[kind.split(":", 1)[1]](ruleset, one)
+                story.append(_table(table, styles[one]["body"], column_width))
                 story.append(Spacer(1, 2 * mm))
             else:
                 story.append(Paragraph(escape(text), styles[one][style_name]))

@@ -171,6 +171,12 @@ def fingerprint(data: Any) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
+def short_fingerprint(fingerprint: str) -> str:
+    """The first 12 hex digits of a fingerprint, as git shortens commit hashes: what every
+    title, footer and message shows."""
+    return fingerprint[:12]
+
+
 def _in_order(documents: RulesetDocuments) -> tuple[YamlDocument, YamlDocument, YamlDocument]:
     return (documents.rules, documents.planets, documents.crew)
 

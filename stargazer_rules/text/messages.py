@@ -64,7 +64,6 @@ ACTION_MESSAGES: Mapping[str, tuple[str, ...]] = {
 }
 
 _SEAT_PARAMS = frozenset({"player", "owner", "start_player"})
-_DIRECTION_NAMES = {A.CLOCKWISE: "clockwise", A.COUNTER_CLOCKWISE: "counter_clockwise"}
 
 
 # -- the catalogue --------------------------------------------------------------------------
@@ -197,9 +196,13 @@ def _parts(text: str) -> tuple[tuple[str, str | None, str], ...]:
 
 def placeholders(text: str) -> frozenset[str]:
     """The parameter names a template text uses: ``{count:cube|cubes}`` uses ``count``."""
-    return frozenset(
-        field for _, field, _, _ in string.Formatter().parse(text) if field is not None
-    )
+    return frozenset(name for name, _ in template_fields(text))
+
+
+def template_fields(text: str) -> tuple[tuple[str, str], ...]:
+    """The fields of a template text as (name, spec): ``{count:cube|cubes}`` is
+    ``("count", "cube|cubes")``, a plain ``{planet}`` is ``("planet", "")``."""
+    return tuple((name, spec) for _, name, spec in _parts(text) if name is not None)
 
 
 def check_lang(lang: str) -> str:
@@ -410,7 +413,7 @@ def _action_message(game: Game, state: State, act: Action, lang: str) -> tuple[s
         return "survey", {
             "count": act.count,
             "planet": _planet_id(game, state, act.target),
-            "direction": _DIRECTION_NAMES[act.direction],
+            "direction": A.DIRECTION_NAMES[act.direction],
             "squares": join(squares, lang),
         }
     if kind == A.SURVEY_STEP:

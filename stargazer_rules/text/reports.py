@@ -1,36 +1,36 @@
 """Plain-text reports for the command line: a ruleset as tables, a game's setup, log and score.
 
 Every word comes from the message catalogue through ``stargazer_rules.text.messages``, so each report
-reads in Japanese or English. Tables are aligned by display width: a Japanese character takes
-two columns of a terminal.
+reads in Japanese or English. The tables' cells come from ``text.tables``, which the printed sheet
+and the browser page draw too; here they are aligned by display width (``text.lines``): a
+Japanese character takes two columns of a terminal.
 """
 
 from __future__ import annotations
 
-import unicodedata
-from collections.abc import Iterable, Iterator, Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
-from stargazer_rules.engine.scoring import ScoreSheet, Standing
-from stargazer_rules.rulesets.model import PlanetCard, Ruleset
+from stargazer_rules.engine.scoring import ScoreSheet
+from stargazer_rules.rulesets.loader import short_fingerprint
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.text import tables
+from stargazer_rules.text.lines import display_width, wrap_text
 from stargazer_rules.text.messages import (
     colour_name,
     join,
     label,
-    planet_name,
     player_name,
     render_event,
     skill_sentences,
 )
+from stargazer_rules.text.tables import TextTable, track_text
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
 if TYPE_CHECKING:
     from stargazer_rules.engine.game import Game
     from stargazer_rules.vocabulary.events import Event
     from stargazer_rules.vocabulary.table import State
-
-#: Shown after the id of a card whose values are a reconstruction (R20), with a footnote.
-PLACEHOLDER_MARK = "*"
 
 INDENT = "  "
 #: Columns of a skill cell; longer skills are wrapped.
@@ -39,16 +39,6 @@ _GAP = "  "
 
 
 # -- tables ---------------------------------------------------------------------------------
-
-
-def display_width(text: str) -> int:
-    """Terminal columns of ``text``: wide and full-width characters take two, combining none."""
-    width = 0
-    for char in text:
-        if unicodedata.combining(char):
-            continue
-        width += 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
-    return width
 
 
 def format_table(
@@ -94,153 +84,27 @@ def format_table(
     return lines
 
 
-#: Characters a line must not start with (Japanese line breaking, kinsoku): they stay with
-#: the character before them.
-_NO_LINE_START = frozenset("、。，．）」』：；！？ー・,.;:!?)")
-
-
-def wrap_text(text: str, width: int) -> list[str]:
-    """``text`` in lines of at most ``width`` columns; a word longer than that stays whole.
-
-    Breaks at spaces, and between two wide (Japanese) characters except before closing
-    punctuation.
-    """
-    lines: list[str] = []
-    line = ""
-    for token in line_break_tokens(text):
-        if token == " ":
-            line += token if line else ""
-        elif line and display_width(line + token) > width:
-            lines.append(line.rstrip())
-            line = token
-        else:
-            line += token
-    lines.append(line.rstrip())
-    return lines
-
-
-def line_break_tokens(text: str) -> list[str]:
-    """``text`` cut where a line may break: single spaces, runs of narrow (Latin) characters,
-    and each wide (Japanese) character, closing punctuation kept with what it closes. The
-    terminal's wrapping (``wrap_text``) and the printed cards' (``printing.fonts.wrap``) share it.
-    """
-    tokens: list[str] = []
-    for char in text:
-        if tokens and (
-            char in _NO_LINE_START or (_narrow_text(char) and _narrow_text(tokens[-1][-1]))
-        ):
-            tokens[-1] += char
-        else:
-            tokens.append(char)
-    return tokens
-
-
-def _narrow_text(char: str) -> bool:
-    return char != " " and display_width(char) == 1
+def table_lines(table: TextTable, indent: str = INDENT, wrap: int | None = None) -> list[str]:
+    """A ``text.tables`` table drawn for the terminal (``format_table``)."""
+    return format_table(table.rows, headers=table.headers, indent=indent, right=table.right, wrap=wrap)
 
 
 # -- a ruleset ------------------------------------------------------------------------------
 
 
-def track_text(card: PlanetCard) -> str:
-    """The track as ``square:VP``, accidents marked: ``1:1 2:3 3:✗0``."""
-    mark = label("accident", "en")
-    return " ".join(
-        f"{square}:{mark if vp == 0 else ''}{vp}" for square, vp in enumerate(card.track, start=1)
-    )
-
-
-def _marked(card_id: str, placeholder: bool) -> str:
-    return f"{card_id}{PLACEHOLDER_MARK}" if placeholder else card_id
-
-
 def ruleset_report(ruleset: Ruleset, lang: str) -> str:
     """``stargazer rules``: the ruleset as tables, skills as sentences, placeholders marked."""
-    lines = [_ruleset_title(ruleset, lang), ""]
+    lines = [ruleset_title(ruleset, lang), ""]
     lines.append(label("section_counts", lang))
-    lines += format_table(
-        [
-            [label("count_cubes", lang), str(ruleset.cubes_per_player)],
-            [label("count_free_cubes", lang), str(ruleset.free_cubes)],
-            [label("count_cap", lang), str(ruleset.max_free_cubes_per_crew)],
-            [label("count_free_cube_vp", lang), label("vp_value", lang, vp=ruleset.free_cube_vp)],
-            [
-                label("count_player_cube_vp", lang),
-                label("vp_value", lang, vp=ruleset.player_cube_vp),
-            ],
-            [label("count_survey_minimum", lang), str(ruleset.survey_minimum)],
-        ]
-    )
-    always = sum(1 for card in ruleset.crew if card.always_in_play)
+    lines += table_lines(tables.counts_table(ruleset, lang))
     lines += ["", label("section_setups", lang)]
-    lines += format_table(
-        [
-            [
-                str(s.players),
-                str(s.planets),
-                str(s.crew),
-                str(s.crew + always),
-                str(s.full_planets_to_end),
-            ]
-            for s in (ruleset.setups[count] for count in ruleset.player_counts)
-        ],
-        headers=[
-            label("setup_players", lang),
-            label("setup_planets", lang),
-            label("setup_crew", lang),
-            label("setup_crew_area", lang),
-            label("setup_full_planets", lang),
-        ],
-        right=range(5),
-    )
+    lines += table_lines(tables.setups_table(ruleset, lang))
     lines += ["", label("section_colours", lang)]
-    lines += format_table(
-        [[colour.id, colour.name.in_lang(lang)] for colour in ruleset.colours],
-        headers=[label("column_id", lang), label("column_name", lang)],
-    )
+    lines += table_lines(tables.colours_table(ruleset, lang))
     lines += ["", label("section_planets", lang, count=len(ruleset.planets))]
-    lines += format_table(
-        [
-            [
-                _marked(card.id, card.placeholder),
-                card.name.in_lang(lang),
-                colour_name(ruleset, card.colour, lang),
-                str(card.special_capacity),
-                track_text(card),
-            ]
-            for card in ruleset.planets
-        ],
-        headers=[
-            label("column_id", lang),
-            label("column_name", lang),
-            label("column_colour", lang),
-            label("column_special", lang),
-            label("column_track", lang),
-        ],
-        right=(3,),
-    )
+    lines += table_lines(tables.planets_table(ruleset, lang))
     lines += ["", label("section_crew", lang, count=len(ruleset.crew))]
-    lines += format_table(
-        [
-            [
-                _marked(card.id, card.placeholder),
-                card.name.in_lang(lang),
-                str(card.survey_count),
-                label("always_mark", lang) if card.always_in_play else "",
-                "\n".join(skill_sentences(card, ruleset, lang)),
-            ]
-            for card in ruleset.crew
-        ],
-        headers=[
-            label("column_id", lang),
-            label("column_name", lang),
-            label("column_survey", lang),
-            label("column_always", lang),
-            label("column_skill", lang),
-        ],
-        right=(2,),
-        wrap=SKILL_WIDTH,
-    )
+    lines += table_lines(tables.crew_table(ruleset, lang), wrap=SKILL_WIDTH)
     lines.append("")
     if any(card.placeholder for card in (*ruleset.planets, *ruleset.crew)):
         lines.append(label("note_placeholder", lang))
@@ -248,13 +112,25 @@ def ruleset_report(ruleset: Ruleset, lang: str) -> str:
     return "\n".join(lines)
 
 
-def _ruleset_title(ruleset: Ruleset, lang: str) -> str:
-    return label(
-        "ruleset_title",
+def ruleset_title(
+    ruleset: Ruleset,
+    lang: str,
+    key: str = "ruleset_title",
+    render: Callable[..., str] = label,
+    **more: Any,
+) -> str:
+    """A title that names the ruleset: the entry ``key`` of a catalogue (``render``: this
+    catalogue's ``label``, or the printing catalogue's ``say``) filled with the ruleset's title
+    in ``lang``, its name and short fingerprint, and ``more``. Every title and footer that names
+    a ruleset is built here (``stargazer rules``, ``play-random``, ``play``, ``replay``, the
+    printed sheet and its footers)."""
+    return render(
+        key,
         lang,
         title=ruleset.title.in_lang(lang),
         name=ruleset.name,
-        fingerprint=ruleset.fingerprint[:12],
+        fingerprint=short_fingerprint(ruleset.fingerprint),
+        **more,
     )
 
 
@@ -262,15 +138,7 @@ def _ruleset_title(ruleset: Ruleset, lang: str) -> str:
 
 
 def game_title(ruleset: Ruleset, players: int, seed: int, lang: str) -> str:
-    return label(
-        "game_title",
-        lang,
-        title=ruleset.title.in_lang(lang),
-        name=ruleset.name,
-        fingerprint=ruleset.fingerprint[:12],
-        players=players,
-        seed=seed,
-    )
+    return ruleset_title(ruleset, lang, "game_title", players=players, seed=seed)
 
 
 def setup_report(game: Game, state: State, lang: str) -> list[str]:
@@ -348,69 +216,16 @@ def log_lines(events: Iterable[Event], ruleset: Ruleset, lang: str) -> Iterator[
 
 
 def score_report(game: Game, sheet: ScoreSheet, lang: str) -> list[str]:
-    """The score sheet as a table per seat: majority VP per Planet (rank and row used), the
-    major-planet bonus with the colours counted, VP during play, total, cubes in hand; then
-    the winners, with the tie-break when it decided (R15-R18)."""
-    ruleset = game.ruleset
-    seats = [seat.seat for seat in sheet.seats]
+    """The score sheet (``tables.score_table``) under its title, with its notes; then the
+    winners, with the tie-break when it decided (R15-R18)."""
     virtual = any(s.owner == FREE_CUBE_OWNER for result in sheet.planets for s in result.standings)
-    owners = seats + ([FREE_CUBE_OWNER] if virtual else [])
-    headers = [label("score_majority", lang)] + [player_name(seat, lang) for seat in seats]
-    if virtual:
-        headers.append(label("score_free_cubes", lang))
-    rows = []
-    for result in sheet.planets:
-        by_owner = {standing.owner: standing for standing in result.standings}
-        name = label(
-            "score_planet",
-            lang,
-            planet=planet_name(ruleset, result.planet, lang),
-            colour=colour_name(ruleset, result.colour, lang),
-        )
-        rows.append([name] + [_standing_cell(by_owner.get(owner), lang) for owner in owners])
-    rows.append(
-        [label("score_majority_total", lang)] + [str(seat.majority_vp) for seat in sheet.seats]
-    )
-    rows.append(
-        [label("score_bonus", lang)]
-        + [
-            label(
-                "score_bonus_cell",
-                lang,
-                vp=seat.bonus_vp,
-                colours=label("score_colour_separator", lang).join(
-                    label(
-                        "score_colour_count",
-                        lang,
-                        colour=colour_name(ruleset, colour, lang),
-                        count=seat.bonus_count,
-                    )
-                    for colour in seat.bonus_colours
-                ),
-            )
-            for seat in sheet.seats
-        ]
-    )
-    rows.append([label("score_play", lang)] + [str(seat.play_vp) for seat in sheet.seats])
-    rows.append([label("score_total", lang)] + [str(seat.total) for seat in sheet.seats])
-    rows.append([label("score_hand", lang)] + [str(seat.hand) for seat in sheet.seats])
-    title = label("score_title" if sheet.final else "provisional_score_title", lang)
-    lines = [title] + format_table(rows, headers=headers)
+    lines = [tables.score_title(sheet, lang)] + table_lines(tables.score_table(game, sheet, lang))
     lines.append("")
     if virtual:
         lines.append(INDENT + label("score_note_free_cubes", lang))
     lines.append(INDENT + label("score_note_accident", lang))
     lines += ["", winner_line(sheet, lang)]
     return lines
-
-
-def _standing_cell(standing: Standing | None, lang: str) -> str:
-    if standing is None:
-        return "-"
-    if standing.row is None:
-        return label("score_cell_off", lang, vp=standing.vp, rank=standing.rank)
-    key = "score_cell_accident" if standing.vp == 0 else "score_cell"
-    return label(key, lang, vp=standing.vp, rank=standing.rank, row=standing.row)
 
 
 def winner_line(sheet: ScoreSheet, lang: str) -> str:

@@ -42,6 +42,9 @@ KINDS = (
 
 CLOCKWISE = 1
 COUNTER_CLOCKWISE = -1
+#: Each direction's name: in the JSON forms (``action.schema.json``) and the catalogue's
+#: ``directions`` section, which words it for people.
+DIRECTION_NAMES = {CLOCKWISE: "clockwise", COUNTER_CLOCKWISE: "counter_clockwise"}
 
 
 class Action(NamedTuple):

@@ -21,6 +21,7 @@ from typing import Any
 from stargazer_rules.formats import schema_checks
 from stargazer_rules.frontends.server.service import ENDPOINTS, request_schema
 from stargazer_rules.formats.signing import SIGNATURE_PATTERN
+from stargazer_rules.text.messages import LANGS
 
 __all__ = ["openapi_document"]
 
@@ -176,9 +177,25 @@ def _document() -> dict[str, Any]:
             components[f"{kind}.{name}"] = _rewrite(definition, kind)
         components[kind] = _rewrite(schema, kind)
     components["text"] = _text()
+    components["text_table"] = _object(
+        {
+            "headers": {"type": ["array", "null"], "items": {"type": "string"}},
+            "rows": {"type": "array", "items": {"type": "array", "items": {"type": "string"}}},
+            "totals": {"type": "array", "items": {"type": "integer", "minimum": 0}},
+        },
+        "A table of text cells (text.tables.TextTable): the header row or null, the rows, the indices of the total rows.",
+    )
     components["score"] = _object(
-        {"sheet": _ref("score_sheet"), "winner": _ref("text")},
-        "The score sheet (final when the game is over) and who wins it.",
+        {
+            "sheet": _ref("score_sheet"),
+            "winner": _ref("text"),
+            "title": _ref("text"),
+            "table": _object(
+                {lang: _ref("text_table") for lang in LANGS},
+                "The score sheet as the terminal prints it, in Japanese and in English.",
+            ),
+        },
+        "The score sheet (final when the game is over) as data and as a table, its title, and who wins it.",
     )
     components["error"] = {
         "description": "A refusal: its kind, the reason, and the JSON path it is about.",

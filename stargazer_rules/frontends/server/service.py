@@ -10,7 +10,9 @@ problem raises ``RequestError`` carrying the HTTP status and the reason; the HTT
 
 Responses that carry a state (``new``, ``apply``, ``bot``) are a *position*: the state, whose
 turn it is, its legal actions with their descriptions in Japanese and English, and the score
-sheet, so that a front end can draw everything from one response.
+sheet, as data and as the table the terminal prints (``text.tables.score_table``), so that a
+front end can draw everything from one response. Every text comes rendered: a front end fills
+no template of the library's catalogue.
 """
 
 from __future__ import annotations
@@ -35,7 +37,8 @@ from stargazer_rules.formats import actions_json, records, schema_checks, states
 from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.text import messages, reports
+from stargazer_rules.text import messages, reports, tables
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 from stargazer_rules.vocabulary.events import Event
 from stargazer_rules.vocabulary.table import State
 
@@ -209,9 +212,17 @@ class TableService:
                 "planets": {card.id: _both(card.name.in_lang) for card in rules.planets},
                 "crew": {card.id: _both(card.name.in_lang) for card in rules.crew},
                 "colours": {colour.id: _both(colour.name.in_lang) for colour in rules.colours},
+                "players": {
+                    str(seat): _both(lambda lang, seat=seat: messages.player_name(seat, lang))
+                    for seat in (FREE_CUBE_OWNER, *range(max(rules.player_counts)))
+                },
             },
             "skills": {
                 card.id: {lang: list(messages.skill_sentences(card, rules, lang)) for lang in messages.LANGS}
+                for card in rules.crew
+            },
+            "skill_text": {
+                card.id: _both(lambda lang, card=card: messages.describe_skill(card, rules, lang))
                 for card in rules.crew
             },
             "data": ruleset_to_data(rules),
@@ -424,6 +435,8 @@ class TableService:
         return {
             "sheet": values_json.score_sheet_to_json(sheet),
             "winner": _both(lambda lang: reports.winner_line(sheet, lang)),
+            "title": _both(lambda lang: tables.score_title(sheet, lang)),
+            "table": _both(lambda lang: tables.score_table(self.game, sheet, lang).to_json()),
         }
 
     def _events(self, events: Sequence[Event]) -> list[dict[str, Any]]:
@@ -436,6 +449,6 @@ class TableService:
         ]
 
 
-def _both(render: Any) -> dict[str, str]:
+def _both(render: Any) -> dict[str, Any]:
     """``{"ja": render("ja"), "en": render("en")}``."""
     return {lang: render(lang) for lang in messages.LANGS}

@@ -3,8 +3,9 @@
 // Stateless like the server: this page keeps the history of positions (each a response of
 // /api/new, /api/apply or /api/bot: state, legal actions with their texts in ja and en, score
 // sheet, events), so undo is going back in that list and save sends the setup and the actions
-// to /api/record. Every text comes from the server: event and action texts in both languages,
-// names and skills from /api/ruleset, labels and the page's words from /api/messages.
+// to /api/record. Every text comes from the server, rendered: event and action texts and the
+// score sheet's table in both languages, names and skills from /api/ruleset. The page fills
+// only its own words (the `page` section of /api/messages), with plain {name} fields alone.
 "use strict";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
@@ -20,7 +21,7 @@ const DEFAULT_BOT = "greedy";
 const app = {
   lang: "en",
   ruleset: null,
-  messages: null,
+  words: null,      // the page's own words: key -> {ja, en}
   seats: [],        // per seat: "human" or a bot spec
   setup: null,      // the setup JSON of the game
   seed: null,
@@ -35,35 +36,17 @@ const app = {
 
 // -- text ---------------------------------------------------------------------------------
 
-function fmt(template, values) {
-  return template.replace(/\{(\w+)(?::([^}]*))?\}/g, (_, name, spec) => {
-    const value = values[name];
-    if (spec === undefined) return String(value);
-    if (spec.includes("|")) {
-      const [one, many] = spec.split("|");
-      return `${value} ${value === 1 ? one : many}`;
-    }
-    if (spec === "+") return (value >= 0 ? "+" : "") + value;
-    return String(value);
+// The page's words have plain {name} fields only (tests/test_server.py holds them to it); any
+// other field, such as the catalogue's {n:cube|cubes}, is refused rather than shown wrong.
+function fill(template, values) {
+  return template.replace(/\{([^{}]*)\}/g, (field, name) => {
+    if (!/^\w+$/.test(name) || !(name in values)) throw new Error(`the page cannot fill ${field} in ${template}`);
+    return String(values[name]);
   });
 }
 
-function entryText(entry, values = {}, raw = values) {
-  for (const item of entry.cases || []) {
-    if (Object.entries(item.when).every(([key, value]) => raw[key] === value)) {
-      return fmt(item[app.lang], values);
-    }
-  }
-  return fmt(entry[app.lang], values);
-}
-
-const label = (key, values = {}, raw = values) => entryText(app.messages.labels[key], values, raw);
-const words = (key, values = {}) => entryText(app.messages.page[key], values);
-
-function playerName(seat) {
-  if (seat === FREE_CUBE) return app.messages.players.free_cube[app.lang];
-  return fmt(app.messages.players.seat[app.lang], { number: seat + 1 });
-}
+const words = (key, values = {}) => fill(app.words[key][app.lang], values);
+const playerName = (seat) => app.ruleset.names.players[seat][app.lang];
 
 const cardName = (kind, id) => (app.ruleset.names[kind][id] || {})[app.lang] || id;
 const seatColour = (seat) => SEAT_COLOURS[seat % SEAT_COLOURS.length];
@@ -293,7 +276,7 @@ function drawPlanet(root, planet, x, y) {
     group.classList.add("clickable");
     group.addEventListener("click", () => clickPlanet(planet.id));
   }
-  svg("title", {}, group).textContent = `${cardName("planets", planet.id)} (${cardName("colours", card.colour)})`;
+  svg("title", {}, group).textContent = words("planet_title", { planet: cardName("planets", planet.id), colour: cardName("colours", card.colour) });
   // the whole card takes the click, not only the drawn parts
   const reach = Math.max(card.track.length * 12, 72);
   svg("rect", { x: -reach - 4, y: -68, width: 2 * reach + 8, height: 128, class: "hit" }, group);
@@ -349,7 +332,7 @@ function renderCrew(state) {
     const box = svg("foreignObject", { x: 8, y: 64, width: width - 16, height: height - 70 }, group);
     const skill = document.createElementNS(XHTML_NS, "p");
     skill.className = "skill";
-    skill.textContent = app.ruleset.skills[member.id][app.lang].join(app.lang === "ja" ? "" : " ");
+    skill.textContent = app.ruleset.skill_text[member.id][app.lang];
     box.append(skill);
   });
 }
@@ -408,49 +391,26 @@ function renderChoices() {
 }
 
 function renderScore(position) {
-  const sheet = position.score.sheet;
-  document.getElementById("score-title").textContent = label(sheet.final ? "score_title" : "provisional_score_title");
-  const seats = sheet.seats.map((seat) => seat.seat);
-  const virtual = sheet.planets.some((planet) => planet.standings.some((s) => s.owner === FREE_CUBE));
-  const owners = virtual ? [...seats, FREE_CUBE] : seats;
-  const table = document.createElement("table");
-  const head = table.createTHead().insertRow();
-  for (const text of [label("score_majority"), ...seats.map(playerName), ...(virtual ? [label("score_free_cubes")] : [])]) {
-    const cell = document.createElement("th");
-    cell.textContent = text;
-    head.append(cell);
+  // The score sheet as the terminal prints it (text.tables.score_table), rendered by the server.
+  const table = position.score.table[app.lang];
+  document.getElementById("score-title").textContent = position.score.title[app.lang];
+  const element = document.createElement("table");
+  if (table.headers) {
+    const head = element.createTHead().insertRow();
+    for (const text of table.headers) {
+      const cell = document.createElement("th");
+      cell.textContent = text;
+      head.append(cell);
+    }
   }
-  const body = table.createTBody();
-  const addRow = (cells, className) => {
+  const body = element.createTBody();
+  table.rows.forEach((cells, index) => {
     const row = body.insertRow();
-    if (className) row.className = className;
+    if (table.totals.includes(index)) row.className = "total";
     for (const text of cells) row.insertCell().textContent = text;
-  };
-  for (const planet of sheet.planets) {
-    const name = label("score_planet", { planet: cardName("planets", planet.planet), colour: cardName("colours", planet.colour) });
-    addRow([name, ...owners.map((owner) => standingCell(planet.standings.find((s) => s.owner === owner)))]);
-  }
-  addRow([label("score_majority_total"), ...sheet.seats.map((seat) => seat.majority_vp)]);
-  addRow([label("score_bonus"), ...sheet.seats.map(bonusCell)]);
-  addRow([label("score_play"), ...sheet.seats.map((seat) => seat.play_vp)]);
-  addRow([label("score_total"), ...sheet.seats.map((seat) => seat.total)], "total");
-  addRow([label("score_hand"), ...sheet.seats.map((seat) => seat.hand)]);
-  document.getElementById("score").replaceChildren(table);
-  document.getElementById("winner").textContent = sheet.final ? position.score.winner[app.lang] : "";
-}
-
-function standingCell(standing) {
-  if (!standing) return "-";
-  const values = { vp: standing.vp, rank: standing.rank, row: standing.row };
-  if (standing.row === null) return label("score_cell_off", values);
-  return label(standing.vp === 0 ? "score_cell_accident" : "score_cell", values);
-}
-
-function bonusCell(seat) {
-  const colours = seat.bonus_colours
-    .map((colour) => label("score_colour_count", { colour: cardName("colours", colour), count: seat.bonus_count }))
-    .join(label("score_colour_separator"));
-  return label("score_bonus_cell", { vp: seat.bonus_vp, colours });
+  });
+  document.getElementById("score").replaceChildren(element);
+  document.getElementById("winner").textContent = position.score.sheet.final ? position.score.winner[app.lang] : "";
 }
 
 function renderLog() {
@@ -509,7 +469,7 @@ function buildSetupForm() {
 
 function renderSetupSeats() {
   const players = document.getElementById("setup-players");
-  if (!players || !app.messages) return;
+  if (!players || !app.words) return;
   const count = Number(players.value);
   document.querySelectorAll("#setup-seats .seat-row").forEach((row, seat) => {
     row.hidden = seat >= count;
@@ -529,7 +489,7 @@ function openSetup() {
 async function init() {
   const params = new URLSearchParams(window.location.search);
   if (params.has("delay")) app.delay = Number(params.get("delay"));
-  [app.ruleset, app.messages] = await Promise.all([api("/api/ruleset"), api("/api/messages")]);
+  [app.ruleset, app.words] = await Promise.all([api("/api/ruleset"), api("/api/messages").then((all) => all.page)]);
   app.lang = params.get("lang") || (navigator.language.startsWith("ja") ? "ja" : "en");
   buildSetupForm();
   document.getElementById("undo").addEventListener("click", undo);

@@ -1,0 +1,207 @@
+"""The tables of text every front end draws, built once: a ruleset's tables and a score sheet.
+
+Each builder returns a ``TextTable``, cells already worded in one language; the drawers only lay
+them out: the terminal (``reports.format_table``: ``stargazer rules``, ``play-random``, the play
+screen's score sheet), the printed rules sheet (``printing.sheet``) and the browser page (the
+server sends ``TextTable.to_json``). So ``stargazer rules`` and the sheet show the same numbers,
+and the page the same score sheet as the terminal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from stargazer_rules.engine.scoring import ScoreSheet, Standing
+from stargazer_rules.rulesets.model import PlanetCard, Ruleset
+from stargazer_rules.text.messages import colour_name, label, planet_name, player_name, skill_sentences
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
+
+if TYPE_CHECKING:
+    from stargazer_rules.engine.game import Game
+
+#: Shown after the id of a card whose values are a reconstruction (R20), with a footnote.
+PLACEHOLDER_MARK = "*"
+
+
+@attrs.frozen
+class TextTable:
+    """Rows of text cells under ``headers`` (None for rows of label and value), the indices of
+    the columns that hold numbers (``right``: right-aligned) and of the rows that are totals
+    (``totals``: drawn strong where the drawer can). A cell may hold several lines (``\\n``)."""
+
+    rows: tuple[tuple[str, ...], ...]
+    headers: tuple[str, ...] | None = None
+    right: tuple[int, ...] = ()
+    totals: tuple[int, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """The table as the API sends it: ``headers`` (or null), ``rows`` and ``totals``."""
+        return {
+            "headers": None if self.headers is None else list(self.headers),
+            "rows": [list(row) for row in self.rows],
+            "totals": list(self.totals),
+        }
+
+
+def _labels(lang: str, *keys: str) -> list[str]:
+    return [label(key, lang) for key in keys]
+
+
+def _table(rows: Sequence[Sequence[str]], headers: Sequence[str] | None = None, **more: Any) -> TextTable:
+    return TextTable(
+        tuple(tuple(row) for row in rows), None if headers is None else tuple(headers), **more
+    )
+
+
+# -- a ruleset ------------------------------------------------------------------------------
+
+
+def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
+    """The ruleset's numbers as label and value: cubes, free cubes, the crew cap, the
+    motivation bonus (R6), the survey minimum, the round limit (R10) and the cards."""
+    return _table(
+        [
+            [label("count_cubes", lang), str(ruleset.cubes_per_player)],
+            [label("count_free_cubes", lang), str(ruleset.free_cubes)],
+            [label("count_cap", lang), str(ruleset.max_free_cubes_per_crew)],
+            [label("count_free_cube_vp", lang), label("vp_value", lang, vp=ruleset.free_cube_vp)],
+            [label("count_player_cube_vp", lang), label("vp_value", lang, vp=ruleset.player_cube_vp)],
+            [label("count_survey_minimum", lang), str(ruleset.survey_minimum)],
+            [label("count_max_rounds", lang), str(ruleset.max_rounds)],
+            [
+                label("count_cards", lang),
+                label("cards_value", lang, planets=len(ruleset.planets), crew=len(ruleset.crew)),
+            ],
+        ]
+    )
+
+
+def setups_table(ruleset: Ruleset, lang: str) -> TextTable:
+    """Per player count: Planets, crew dealt, the crew area with the always-in-play cards
+    (R19) and the full Planets that end the game (R10)."""
+    always = sum(1 for card in ruleset.crew if card.always_in_play)
+    return _table(
+        [
+            [str(s.players), str(s.planets), str(s.crew), str(s.crew + always), str(s.full_planets_to_end)]
+            for s in (ruleset.setups[count] for count in ruleset.player_counts)
+        ],
+        headers=_labels(lang, "setup_players", "setup_planets", "setup_crew", "setup_crew_area", "setup_full_planets"),
+        right=tuple(range(5)),
+    )
+
+
+def colours_table(ruleset: Ruleset, lang: str) -> TextTable:
+    return _table(
+        [[colour.id, colour.name.in_lang(lang)] for colour in ruleset.colours],
+        headers=_labels(lang, "column_id", "column_name"),
+    )
+
+
+def planets_table(ruleset: Ruleset, lang: str) -> TextTable:
+    """Every planet card: id (placeholders marked, R20), name, colour, special square, track."""
+    return _table(
+        [
+            [
+                _marked(card.id, card.placeholder),
+                card.name.in_lang(lang),
+                colour_name(ruleset, card.colour, lang),
+                str(card.special_capacity),
+                track_text(card),
+            ]
+            for card in ruleset.planets
+        ],
+        headers=_labels(lang, "column_id", "column_name", "column_colour", "column_special", "column_track"),
+        right=(3,),
+    )
+
+
+def crew_table(ruleset: Ruleset, lang: str) -> TextTable:
+    """Every crew card: id (placeholders marked), name, survey count, always in play, skill."""
+    return _table(
+        [
+            [
+                _marked(card.id, card.placeholder),
+                card.name.in_lang(lang),
+                str(card.survey_count),
+                label("always_mark", lang) if card.always_in_play else "",
+                "\n".join(skill_sentences(card, ruleset, lang)),
+            ]
+            for card in ruleset.crew
+        ],
+        headers=_labels(lang, "column_id", "column_name", "column_survey", "column_always", "column_skill"),
+        right=(2,),
+    )
+
+
+def track_text(card: PlanetCard) -> str:
+    """The track as ``square:VP``, accidents marked: ``1:1 2:3 3:✗0``."""
+    mark = label("accident", "en")
+    return " ".join(
+        f"{square}:{mark if vp == 0 else ''}{vp}" for square, vp in enumerate(card.track, start=1)
+    )
+
+
+def _marked(card_id: str, placeholder: bool) -> str:
+    return f"{card_id}{PLACEHOLDER_MARK}" if placeholder else card_id
+
+
+# -- a score sheet --------------------------------------------------------------------------
+
+
+def score_title(sheet: ScoreSheet, lang: str) -> str:
+    return label("score_title" if sheet.final else "provisional_score_title", lang)
+
+
+def score_table(game: Game, sheet: ScoreSheet, lang: str) -> TextTable:
+    """The score sheet per seat: majority VP per Planet (rank and row used; a column for the
+    free cubes when they rank, R16), the major-planet bonus with the colours counted (R17), VP
+    during play, the total and cubes in hand (R18)."""
+    ruleset = game.ruleset
+    seats = [seat.seat for seat in sheet.seats]
+    virtual = any(s.owner == FREE_CUBE_OWNER for result in sheet.planets for s in result.standings)
+    owners = seats + ([FREE_CUBE_OWNER] if virtual else [])
+    headers = [label("score_majority", lang)] + [player_name(seat, lang) for seat in seats]
+    if virtual:
+        headers.append(label("score_free_cubes", lang))
+    rows = []
+    for result in sheet.planets:
+        by_owner = {standing.owner: standing for standing in result.standings}
+        name = label(
+            "score_planet",
+            lang,
+            planet=planet_name(ruleset, result.planet, lang),
+            colour=colour_name(ruleset, result.colour, lang),
+        )
+        rows.append([name] + [_standing_cell(by_owner.get(owner), lang) for owner in owners])
+    rows.append([label("score_majority_total", lang)] + [str(seat.majority_vp) for seat in sheet.seats])
+    rows.append(
+        [label("score_bonus", lang)]
+        + [
+            label(
+                "score_bonus_cell",
+                lang,
+                vp=seat.bonus_vp,
+                colours=label("score_colour_separator", lang).join(
+                    label("score_colour_count", lang, colour=colour_name(ruleset, colour, lang), count=seat.bonus_count)
+                    for colour in seat.bonus_colours
+                ),
+            )
+            for seat in sheet.seats
+        ]
+    )
+    rows.append([label("score_play", lang)] + [str(seat.play_vp) for seat in sheet.seats])
+    rows.append([label("score_total", lang)] + [str(seat.total) for seat in sheet.seats])
+    rows.append([label("score_hand", lang)] + [str(seat.hand) for seat in sheet.seats])
+    return _table(rows, headers=headers, totals=(len(rows) - 2,))
+
+
+def _standing_cell(standing: Standing | None, lang: str) -> str:
+    if standing is None:
+        return "-"
+    if standing.row is None:
+        return label("score_cell_off", lang, vp=standing.vp, rank=standing.rank)
+    key = "score_cell_accident" if standing.vp == 0 else "score_cell"
+    return label(key, lang, vp=standing.vp, rank=standing.rank, row=standing.row)
