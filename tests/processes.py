@@ -7,6 +7,11 @@ import signal
 import time
 from pathlib import Path
 
+#: Seconds after which a wait for a process, a server or a thread gives up. Not a bound on how
+#: fast anything is (the tests bound work by counts): only so that a hung child fails its test
+#: instead of holding the suite, however loaded the machine.
+HANG_GUARD = 600.0
+
 
 def children(pid: int) -> list[int]:
     """The process ids whose parent is ``pid``."""

@@ -24,7 +24,9 @@ def test_worker_apps_share_the_ruleset_options_and_secret(monkeypatch):
     """Two processes' apps built from the command's environment: a state one signed is
     applied by the other (any process may answer any request), with the options given."""
     monkeypatch.setenv(SECRET_ENV, "shared")
-    monkeypatch.setenv(WORKER_CONFIG_ENV, json.dumps({"ruleset": "base", "max_bot_iterations": 7, "time_limit": 3.0}))
+    monkeypatch.setenv(
+        WORKER_CONFIG_ENV, json.dumps({"ruleset": "base", "max_bot_iterations": 7, "time_limit": 3.0, "allowed_hosts": ["testserver"]})
+    )
     monkeypatch.setattr("stargazer_rules.simulation.lifeline.exit_with_parent", lambda: None)
     first, second = TestClient(app_from_environment()), TestClient(app_from_environment())
     assert first.get("/api/ruleset").json()["name"] == "base"
@@ -34,24 +36,26 @@ def test_worker_apps_share_the_ruleset_options_and_secret(monkeypatch):
     assert answer.status_code == 200
     refused = second.post("/api/bot", json={**body, "bot": "mcts:8", "seed": 1})
     assert refused.json()["error"] == "bot_budget" and "at most 7 (--max-bot-iterations)" in refused.json()["message"]
+    assert second.get("/api/ruleset", headers={"host": "elsewhere.example"}).status_code == 400
 
 
 def test_serve_passes_its_options_to_the_worker_processes(monkeypatch, capsys):
     """With --workers, uvicorn gets the factory's import string and the processes' environment
-    carries the options and one secret (drawn when none is given)."""
-    import uvicorn
+    carries the options, the host names to answer and one secret (drawn when none is given)."""
+    from stargazer_rules.frontends.server import listening
 
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append((app, options)))
+    monkeypatch.setattr(listening, "run", lambda app, sock, workers: calls.append((app, sock.getsockname()[1], workers)))
     monkeypatch.delenv(SECRET_ENV, raising=False)
     monkeypatch.delenv(WORKER_CONFIG_ENV, raising=False)
-    assert main(["serve", "--workers", "2", "--rules", "base", "--max-bot-iterations", "50"]) == 0
-    (app, options), = calls
-    assert app == "stargazer_rules.frontends.server.app:app_from_environment"
-    assert options == {"factory": True, "workers": 2, "host": "127.0.0.1", "port": 8000, "log_level": "warning"}
-    assert json.loads(os.environ[WORKER_CONFIG_ENV]) == {"ruleset": "base", "max_bot_iterations": 50, "time_limit": 10.0}
+    assert main(["serve", "--workers", "2", "--rules", "base", "--max-bot-iterations", "50", "--port", "0"]) == 0
+    (app, port, workers), = calls
+    assert (app, workers) == ("stargazer_rules.frontends.server.app:app_from_environment", 2)
+    assert json.loads(os.environ[WORKER_CONFIG_ENV]) == {
+        "ruleset": "base", "max_bot_iterations": 50, "time_limit": 10.0, "allowed_hosts": ["127.0.0.1", "localhost", "[::1]"],
+    }
     assert len(os.environ[SECRET_ENV]) == 64
-    assert capsys.readouterr().err == "stargazer serve: base on http://127.0.0.1:8000/, 2 processes\n"
+    assert capsys.readouterr().err == f"stargazer serve: base on http://127.0.0.1:{port}/, 2 processes\n"
 
 
 @pytest.mark.parametrize("workers", ["0", "65"])
