@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
-import socket
 import subprocess
 import sys
 import time
 import urllib.request
 
 import pytest
-from processes import descendants, left_running
+from processes import HANG_GUARD, descendants, left_running
 from starlette.testclient import TestClient
 
 from stargazer_rules.formats.signing import SECRET_ENV
@@ -65,51 +65,45 @@ def test_serve_refuses_a_bad_worker_count_in_one_line(capsys, workers):
     assert err.startswith(f"stargazer serve: --workers {workers} is outside 1 to 64") and len(err.splitlines()) == 1
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def _post(port: int, path: str, body: dict) -> dict:
     request = urllib.request.Request(
         f"http://127.0.0.1:{port}{path}", data=json.dumps(body).encode(), headers={"Content-Type": "application/json"}
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
+    with urllib.request.urlopen(request, timeout=HANG_GUARD) as response:
         return json.loads(response.read())
 
 
 def test_two_processes_play_a_game_and_end_with_a_kill_9_of_the_command(tmp_path):
-    """A real serve --workers 2 (no secret given): a game played over new connections, each
-    request answered by whichever process accepts it; after kill -9 of the command its
-    processes end within seconds."""
-    port = _free_port()
+    """A real serve --workers 2 (no secret given): once it prints its address the port
+    answers (connections wait in the socket's backlog while the processes start), a game is
+    played over new connections, each request answered by whichever process accepts it; after
+    kill -9 of the command its processes end of themselves."""
     env = {key: value for key, value in os.environ.items() if key != SECRET_ENV}
-    with (tmp_path / "stderr.txt").open("w") as err:
+    err_path = tmp_path / "stderr.txt"
+    with err_path.open("w") as err:
         process = subprocess.Popen(
-            [sys.executable, "-m", "stargazer_rules", "serve", "--port", str(port), "--workers", "2"],
+            [sys.executable, "-m", "stargazer_rules", "serve", "--port", "0", "--workers", "2"],
             stdout=subprocess.DEVNULL, stderr=err, env=env,
         )
+    workers: list[int] = []
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"http://127.0.0.1:{port}/api/ruleset", timeout=1).close()
-                break
-            except OSError:
-                assert process.poll() is None, (tmp_path / "stderr.txt").read_text()
-                assert time.monotonic() < deadline, "serve --workers 2 did not answer within a minute"
-                time.sleep(0.2)
-        while len(descendants(process.pid)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.2)  # the second process may still be starting
+        deadline = time.monotonic() + HANG_GUARD
+        while not (match := re.search(r"on http://127\.0\.0\.1:(\d+)/, 2 processes\n", err_path.read_text())):
+            assert process.poll() is None, err_path.read_text()
+            assert time.monotonic() < deadline, "serve --workers 2 hung before printing its address"
+            time.sleep(0.05)
+        port = int(match.group(1))
         position = _post(port, "/api/new", {"players": 4, "seed": 3})
         for _ in range(40):
             body = {"state": position["state"], "signature": position["signature"]}
             position = _post(port, "/api/apply", {**body, "action": position["legal"][0]["action"]})
         assert position["state"]["round"] >= 2
+        while len(descendants(process.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)  # the second process may still be starting
         workers = descendants(process.pid)
         assert len(workers) >= 2
     finally:
+        workers = workers or descendants(process.pid)  # on a failure too, so that none is left
         os.kill(process.pid, signal.SIGKILL)
-        process.wait(timeout=10)
-    assert left_running(workers) == []
+        process.wait(HANG_GUARD)
+    assert left_running(workers, seconds=HANG_GUARD) == []
