@@ -38,7 +38,7 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def left_running(pids: list[int], seconds: float = 10) -> list[int]:
+def left_running(pids: list[int], seconds: float = HANG_GUARD) -> list[int]:
     """Those of ``pids`` still running after up to ``seconds``; they are then killed, so that a
     failing test leaves no orphan of its own behind."""
     deadline = time.monotonic() + seconds
