@@ -62,8 +62,8 @@ def test_a_fault_is_a_json_500_and_the_connection_stays_open(ruleset, monkeypatc
 
     monkeypatch.setattr(TableService, "score", fault)
     server, thread, sock = _serve_in_thread(create_app(ruleset, signer=SIGNER, allowed_hosts=["127.0.0.1"]))
+    connection = http.client.HTTPConnection("127.0.0.1", sock.getsockname()[1], timeout=HANG_GUARD)
     try:
-        connection = http.client.HTTPConnection("127.0.0.1", sock.getsockname()[1], timeout=HANG_GUARD)
         with caplog.at_level(logging.WARNING):
             connection.request("POST", "/api/score", body=b"{}", headers={"Content-Type": "application/json"})
             first = connection.getresponse()
@@ -78,8 +78,8 @@ def test_a_fault_is_a_json_500_and_the_connection_stays_open(ruleset, monkeypatc
         faults = [record for record in caplog.records if record.levelno >= logging.ERROR]
         assert [record.getMessage() for record in faults] == ["the server failed on POST /api/score"]
         assert faults[0].exc_info[1].args == ("a fault planted by the test",)
-        connection.close()
     finally:
+        connection.close()
         server.should_exit = True
         thread.join(HANG_GUARD)
         sock.close()
