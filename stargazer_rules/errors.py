@@ -50,6 +50,10 @@ class SetupError(ValueError):
     """An explicit setup does not fit the ruleset: wrong counts, unknown or repeated cards."""
 
 
+class SeedError(ValueError):
+    """A seed that is not an integer from 0 to 2**64 - 1 (``engine.seeds``)."""
+
+
 class RecordError(ValueError):
     """A game record or state document cannot be used: malformed, or made under other rules."""
 

@@ -7,6 +7,11 @@ import signal
 import time
 from pathlib import Path
 
+#: Seconds after which a wait for a process, a server or a thread gives up. Not a bound on how
+#: fast anything is (the tests bound work by counts): only so that a hung child fails its test
+#: instead of holding the suite, however loaded the machine.
+HANG_GUARD = 600.0
+
 
 def children(pid: int) -> list[int]:
     """The process ids whose parent is ``pid``."""
@@ -33,7 +38,7 @@ def alive(pid: int) -> bool:
     return state not in ("Z", "X")
 
 
-def left_running(pids: list[int], seconds: float = 10) -> list[int]:
+def left_running(pids: list[int], seconds: float = HANG_GUARD) -> list[int]:
     """Those of ``pids`` still running after up to ``seconds``; they are then killed, so that a
     failing test leaves no orphan of its own behind."""
     deadline = time.monotonic() + seconds

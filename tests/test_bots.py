@@ -27,13 +27,18 @@ from stargazer_rules.bots import (
 )
 from stargazer_rules.bots.base import (
     OneOf,
+    Ranged,
+    _REGISTRY,
     canonical_spec,
-    non_negative_float,
-    positive_int,
+    integer_in,
+    number_in,
 )
 from stargazer_rules.bots.evaluation import tie_break_weight
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.scoring import provisional_totals, winners
+from stargazer_rules.engine.seeds import MAX_SEED
+from stargazer_rules.errors import SeedError
+from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.vocabulary.table import State
 
@@ -151,8 +156,14 @@ def test_bare_value_and_named_value_make_the_same_bot() -> None:
         ("mcts:0", "bot 'mcts': iterations='0' is not an integer from 1 to 1,000,000"),
         ("mcts:iterations=2.5", "bot 'mcts': iterations='2.5' is not an integer from 1 to 1,000,000"),
         ("mcts:1000000000000", "bot 'mcts': iterations='1000000000000' is not an integer from 1 to 1,000,000 (try mcts:400, the default: under a second a decision)"),
-        ("mcts:c=-1", "bot 'mcts': c='-1' is not a non-negative number"),
-        ("mcts:c=nan", "bot 'mcts': c='nan' is not a non-negative number"),
+        ("mcts:c=-1", "bot 'mcts': c='-1' is not a number from 0 to 100"),
+        ("mcts:c=nan", "bot 'mcts': c='nan' is not a number from 0 to 100"),
+        ("mcts:depth=99999999999", "bot 'mcts': depth='99999999999' is not an integer from 0 to 10,000"),
+        ("mcts:prior=99999999999", "bot 'mcts': prior='99999999999' is not an integer from 0 to 1,000"),
+        ("mcts:scale=0", "bot 'mcts': scale='0' is not a number above 0, at most 1,000"),
+        ("mcts:scale=inf", "bot 'mcts': scale='inf' is not a number above 0, at most 1,000"),
+        ("greedy:hand=1e400", "bot 'greedy': hand='1e400' is not a number from 0 to 100"),
+        ("greedy:start=-0.5", "bot 'greedy': start='-0.5' is not a number from 0 to 100"),
         ("mcts:rollout=randm", "bot 'mcts': rollout='randm' is not one of "),
         ("greedy:5", "bot 'greedy' takes no bare value ('5'); write name=value"),
         ("random:x=1", "bot 'random' has no parameter 'x'; parameters: none"),
@@ -172,13 +183,104 @@ def test_a_misspelt_choice_gets_a_did_you_mean() -> None:
 
 
 def test_converters() -> None:
-    assert positive_int("3") == 3
-    assert non_negative_float("0") == 0.0
+    assert integer_in(1, 9)("3") == 3
+    assert number_in(0, 1)("0") == 0.0
+    assert number_in(0, 1, above=True)("1") == 1.0
     assert OneOf("a", "b")("b") == "b"
-    for convert, text in [(positive_int, "-2"), (non_negative_float, "inf"), (OneOf("a"), "c")]:
+    for convert, text in [(integer_in(1, 9), "-2"), (integer_in(1, 9), "10"), (number_in(0, 1), "inf"),
+                          (number_in(0, 1, above=True), "0"), (OneOf("a"), "c")]:
         with pytest.raises(ValueError):
             convert(text)
     assert canonical_spec("mcts", {"iterations": 4, "c": 0.5}) == "mcts:c=0.5,iterations=4"
+
+
+def _bound_cases() -> list[tuple[str, str, str, bool]]:
+    """(kind, parameter, value, accepted) at each end of every ranged parameter of every kind:
+    the bound itself and one step past it (1 for an integer, the next float for a number)."""
+    import math
+
+    cases = []
+    for kind, (_factory, declared, _positional) in sorted(_REGISTRY.items()):
+        for name, (convert, _default) in declared.items():
+            if not isinstance(convert, Ranged):
+                continue
+            step_down = (lambda v: v - 1) if convert.convert is int else (lambda v: math.nextafter(v, -math.inf))
+            step_up = (lambda v: v + 1) if convert.convert is int else (lambda v: math.nextafter(v, math.inf))
+            low, high = convert.low, convert.high
+            cases += [(kind, name, repr(high), True), (kind, name, repr(step_up(high)), False)]
+            if convert.above:
+                cases += [(kind, name, repr(step_up(low)), True), (kind, name, repr(low), False)]
+            else:
+                cases += [(kind, name, repr(low), True), (kind, name, repr(step_down(low)), False)]
+    return cases
+
+
+def _documented_ranges() -> dict[tuple[str, str], str]:
+    """(kind, parameter) -> the range column of the kind's table in docs/bots.md."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text(encoding="utf-8")
+    found = {}
+    header = "| parameter | default | range | meaning |\n| --- | --- | --- | --- |\n"
+    for kind, table in re.findall(rf"^## `(\w+)`\n+{re.escape(header)}((?:\|.*\n)+)", page, re.MULTILINE):
+        for name, bounds in re.findall(r"^\| `(\w+)`(?: \(positional\))? \| [^|]+ \| ([^|]+) \|", table, re.MULTILINE):
+            found[kind, name] = bounds.strip().replace("`", "")
+    return found
+
+
+def test_every_bot_parameter_has_the_range_the_docs_state() -> None:
+    """Each parameter of the built-in kinds has the range its table in docs/bots.md states: the
+    converter's own words, less "an integer from" (a range changed in the code fails here
+    until the page says the new one)."""
+    found = {}
+    for kind, (_factory, declared, _positional) in _REGISTRY.items():
+        for name, (convert, _default) in declared.items():
+            words = convert.description
+            for prefix in ("an integer from ", "a number from ", "a number ", "one of "):
+                words = words.removeprefix(prefix)
+            found[kind, name] = words
+    assert found == _documented_ranges()
+    assert len(found) == 8
+
+
+@pytest.mark.parametrize(("kind", "name", "value", "accepted"), _bound_cases())
+def test_each_parameter_is_taken_at_its_bounds_and_refused_one_step_past(kind, name, value, accepted) -> None:
+    """At each bound the bot is built in both engines and chooses (with two iterations, but
+    for the iteration bound itself: that one is built); one step past it is one BotSpecError
+    naming the range (before, depth and prior past the kernel's 32 bits were an OverflowError
+    at the first choice, a 500 in the server)."""
+    spec = f"{kind}:{name}={value}"
+    if accepted:
+        if name == "iterations":
+            _kind, params = parse_spec(spec)
+            assert native.kernel_bot(kind, MAX_SEED, params) is not None
+            return
+        if kind == "mcts":
+            spec += ",iterations=2"
+        game = bundled("draft7")
+        for engine in ("native", "python"):
+            bot = make_bot(spec, MAX_SEED, engine)
+            assert bot.choose(game, game.new_state(players=3, seed=1)) in game.new_state(players=3, seed=1).legal
+    else:
+        with pytest.raises(BotSpecError, match=rf"^bot '{kind}': {name}='{value}' is not (an integer|a number) "):
+            make_bot(spec, 0)
+
+
+@pytest.mark.parametrize("seed", [-1, -(2**63), MAX_SEED + 1, 2**100, True, 1.0])
+def test_a_seed_outside_0_to_2_64_is_refused_by_make_bot(seed) -> None:
+    """Seeds are integers from 0 to 2**64 - 1 (engine.seeds): -1 was an OverflowError in the
+    kernel, and on the Python engine the same game as seed 1."""
+    with pytest.raises(SeedError, match=r" is not a seed: give an integer from 0 to 18446744073709551615 \(2\*\*64 - 1\)$"):
+        make_bot("greedy", seed)
+    assert make_bot("random", MAX_SEED).spec == "random"
+
+
+def test_a_parameter_without_a_stated_range_is_refused_at_registration() -> None:
+    """register_bot takes only ranged or closed-set parameters, so no spec holds an unbounded value."""
+    with pytest.raises(ValueError, match=r"^parameter 'n' of 'open-test' has no stated range: convert it with integer_in"):
+        register_bot("open-test", lambda seed, n=1: None, {"n": (int, 1)})
+    assert "open-test" not in bot_names()
 
 
 def test_register_bot_adds_a_kind() -> None:
@@ -192,12 +294,12 @@ def test_register_bot_adds_a_kind() -> None:
             legal = game.legal_actions(state)
             return legal[min(self.skip, len(legal) - 1)]
 
-    register_bot("first-test", FirstBot, {"skip": (positive_int, 1)}, positional="skip")
+    register_bot("first-test", FirstBot, {"skip": (integer_in(1, 100), 1)}, positional="skip")
     try:
         bot = make_bot("first-test:2", 0)
         assert bot.skip == 2 and bot.spec == "first-test:skip=2"
         with pytest.raises(ValueError, match="positional parameter 'n'"):
-            register_bot("broken-test", FirstBot, {"skip": (positive_int, 1)}, positional="n")
+            register_bot("broken-test", FirstBot, {"skip": (integer_in(1, 100), 1)}, positional="n")
     finally:
         unregister_bot("first-test")
     assert "first-test" not in bot_names()

@@ -13,9 +13,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 import threading
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,10 +21,11 @@ import pytest
 import uvicorn
 import yaml
 from playwright.sync_api import BrowserContext, Page, sync_playwright
+from processes import HANG_GUARD
 
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.formats import records
-from stargazer_rules.frontends.server import create_app
+from stargazer_rules.frontends.server import create_app, listening
 from stargazer_rules.frontends.server.service import PAGE_MESSAGES_PATH
 from stargazer_rules.text import messages, reports, tables
 
@@ -57,22 +56,20 @@ def ruleset():
 
 @pytest.fixture(scope="module")
 def server_url(ruleset) -> Iterator[str]:
-    """The app served by uvicorn on 127.0.0.1 and a port the OS chose, in a thread."""
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    sock.bind(("127.0.0.1", 0))
+    """The app served by uvicorn on 127.0.0.1 and a port the OS chose, in a thread. The socket
+    listens before the thread starts, so the page's first request waits in its backlog for the
+    server instead of the fixture waiting a number of seconds for it."""
+    sock = listening.listening_socket("127.0.0.1", 0)
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(create_app(ruleset), log_level="warning", lifespan="off"))
+    app = create_app(ruleset, allowed_hosts=listening.allowed_hosts("127.0.0.1"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
         server.should_exit = True
-        thread.join(timeout=15)
+        thread.join(HANG_GUARD)
         sock.close()
 
 
@@ -93,6 +90,7 @@ def browser(tmp_path_factory) -> Iterator[BrowserContext]:
             viewport={"width": 1400, "height": 1000},
             accept_downloads=True,
         )
+        context.set_default_timeout(HANG_GUARD * 1000)  # a hang guard, not a bound on speed
         try:
             yield context
         finally:

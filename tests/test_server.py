@@ -598,19 +598,31 @@ def test_tampered_bodies_never_cause_a_server_error(client):
 # -- the command ----------------------------------------------------------------------------
 
 
-def test_serve_listens_on_loopback_by_default(monkeypatch, capsys):
-    """stargazer serve runs the app with uvicorn on 127.0.0.1:8000 unless told otherwise."""
-    import uvicorn
+def _served(monkeypatch):
+    """What ``stargazer serve`` would listen on and run, without serving: a list that gets
+    ``(host, port, app, workers)`` for each run; the socket is a real one on a free port."""
+    from stargazer_rules.frontends.server import listening
 
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append((app, options)))
+    bound = listening.listening_socket
+
+    def fake_socket(host, port):
+        calls.append([host, port])
+        return bound("127.0.0.1", 0)
+
+    monkeypatch.setattr(listening, "listening_socket", fake_socket)
+    monkeypatch.setattr(listening, "url", lambda host, sock: f"http://{host}:{calls[-1][1]}/")
+    monkeypatch.setattr(listening, "run", lambda app, sock, workers: calls[-1].extend([app, workers]))
+    return calls
+
+
+def test_serve_listens_on_loopback_by_default(monkeypatch, capsys):
+    """stargazer serve runs the app on 127.0.0.1:8000 unless told otherwise."""
+    calls = _served(monkeypatch)
     assert main(["serve"]) == 0
     assert main(["serve", "--host", "0.0.0.0", "--port", "9001", "--rules", "base"]) == 0
-    assert [options for _, options in calls] == [
-        {"host": "127.0.0.1", "port": 8000, "log_level": "warning"},
-        {"host": "0.0.0.0", "port": 9001, "log_level": "warning"},
-    ]
-    assert TestClient(calls[1][0]).get("/api/ruleset").json()["name"] == "base"
+    assert [(host, port, workers) for host, port, _app, workers in calls] == [("127.0.0.1", 8000, 1), ("0.0.0.0", 9001, 1)]
+    assert TestClient(calls[1][2], base_url="http://localhost").get("/api/ruleset").json()["name"] == "base"
     assert capsys.readouterr().err.splitlines() == [
         "stargazer serve: draft7 on http://127.0.0.1:8000/",
         "stargazer serve: base on http://0.0.0.0:9001/",

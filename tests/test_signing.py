@@ -58,6 +58,34 @@ def test_a_signature_checks_only_with_its_own_key_and_document():
     assert not SIGNER.verify(document, None)
 
 
+def test_a_signature_with_any_one_digit_changed_is_refused():
+    """Every position, every other hex digit: verify compares the whole signature (a check of
+    only its first 16 digits, or its last, fails here)."""
+    document = {"seats": [{"vp": 3}]}
+    signature = SIGNER.sign(document)
+    changed = [
+        signature[:index] + digit + signature[index + 1 :]
+        for index in range(len(signature))
+        for digit in "0123456789abcdef"
+        if digit != signature[index]
+    ]
+    assert len(changed) == 64 * 15
+    assert [forged for forged in changed if SIGNER.verify(document, forged)] == []
+    assert not SIGNER.verify(document, signature[:-1]) and not SIGNER.verify(document, signature + "0")
+
+
+def test_the_server_refuses_a_signature_changed_at_any_position(client):
+    """Through the API: a position's signature with one digit changed, at each of the 64
+    positions, is a 422 at $.signature."""
+    position = _post(client, "new", {"players": 3, "seed": 5})
+    signature = position["signature"]
+    for index in range(len(signature)):
+        digit = "0" if signature[index] != "0" else "1"
+        forged = signature[:index] + digit + signature[index + 1 :]
+        answer = _post(client, "score", {"state": position["state"], "signature": forged}, 422)
+        assert (answer["error"], answer["at"]) == ("invalid_state", "$.signature"), index
+
+
 def test_the_key_comes_from_the_option_then_the_environment_then_chance(monkeypatch):
     """from_environment: --secret wins, else $STARGAZER_SECRET, else a random key per signer."""
     monkeypatch.setenv(SECRET_ENV, "from the environment")

@@ -23,6 +23,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import HANG_GUARD
 
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import BotSpecError, register_bot, unregister_bot
@@ -78,7 +79,7 @@ def spawn(tmp_path: Path, *args: str, colour: bool = False) -> pexpect.spawn:
         env=env,
         dimensions=(40, 100),
         encoding="utf-8",
-        timeout=30,
+        timeout=HANG_GUARD,  # a hang guard: a loaded machine is slow, not wrong
     )
 
 

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any, Protocol
 
 from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.seeds import check_seed
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.table import State
 
@@ -69,69 +70,58 @@ class RandomBot:
 #: A factory takes the seed and the spec's parameters (already converted) and returns a bot.
 BotFactory = Callable[..., Bot]
 
-#: Converts a parameter's text to its value, raising ValueError when it cannot: ``int``,
-#: ``float``, ``str`` or one of the converters below. Its ``description`` attribute says in an
-#: error message what was expected ("a positive integer").
+#: Converts a parameter's text to its value, raising ValueError when it cannot: ``Ranged``
+#: (a number in stated bounds) or ``OneOf`` (a word of a closed set). Its ``description``
+#: attribute says in an error message what was expected ("an integer from 0 to 1,000").
 Converter = Callable[[str], Any]
 
-_DESCRIPTIONS: dict[Any, str] = {int: "an integer", float: "a number", str: "a string"}
+
+def _number_text(value: float) -> str:
+    """``1000`` -> ``"1,000"``, ``0.5`` -> ``"0.5"``: a bound as an error message writes it."""
+    return f"{int(value):,}" if float(value).is_integer() else f"{value:g}"
 
 
-def _expected(convert: Converter) -> str:
-    return getattr(convert, "description", None) or _DESCRIPTIONS.get(convert) or f"a {convert.__name__}"
+class Ranged:
+    """A number from ``low`` to ``high``: ``int`` or ``float`` text, refused outside the range
+    (and, with ``above``, at ``low`` itself). A bound for every parameter keeps every spec within
+    what both engines can hold: the kernel stores counts as 32-bit integers."""
 
-
-class Checked:
-    """A converter that also checks the value: ``convert(text)``, refused unless ``accept(value)``."""
-
-    def __init__(self, convert: Converter, accept: Callable[[Any], bool], description: str) -> None:
+    def __init__(self, convert: type, low: float, high: float, *, above: bool = False) -> None:
         self.convert = convert
-        self.accept = accept
-        self.description = description
+        self.low = low
+        self.high = high
+        self.above = above
+        kind = "an integer" if convert is int else "a number"
+        if above:
+            self.description = f"{kind} above {_number_text(low)}, at most {_number_text(high)}"
+        else:
+            self.description = f"{kind} from {_number_text(low)} to {_number_text(high)}"
+        self.__name__ = kind.split()[-1]
 
     def __call__(self, text: str) -> Any:
         value = self.convert(text)
-        if not self.accept(value):
+        inside = (self.low < value if self.above else self.low <= value) and value <= self.high
+        if not inside:  # false for nan too
             raise ValueError(text)
         return value
 
 
-def _is_positive(value: float) -> bool:
-    return value > 0
+def integer_in(low: int, high: int) -> Ranged:
+    """``depth=16``: an integer from ``low`` to ``high``."""
+    return Ranged(int, low, high)
 
 
-def _is_non_negative(value: float) -> bool:
-    return value >= 0
+def number_in(low: float, high: float, *, above: bool = False) -> Ranged:
+    """``c=0.7``: a finite number from ``low`` (or above it) to ``high``."""
+    return Ranged(float, low, high, above=above)
 
-
-def _is_finite_positive(value: float) -> bool:
-    return 0 < value < float("inf")  # False for nan too
-
-
-def _is_finite_non_negative(value: float) -> bool:
-    return 0 <= value < float("inf")  # False for nan too
-
-
-#: ``iterations=400``: an integer of at least 1.
-positive_int = Checked(int, _is_positive, "a positive integer")
 
 #: The most search iterations a decision may take anywhere (the server allows fewer,
 #: ``--max-bot-iterations``): mcts:20000 takes about 10 s a decision, so this is hours.
 MAX_ITERATIONS = 1_000_000
 
-
-def _is_iteration_count(value: int) -> bool:
-    return 1 <= value <= MAX_ITERATIONS
-
-
 #: ``iterations=400``: an integer from 1 to ``MAX_ITERATIONS``.
-iteration_count = Checked(int, _is_iteration_count, f"an integer from 1 to {MAX_ITERATIONS:,}")
-#: ``depth=0``: an integer of at least 0.
-non_negative_int = Checked(int, _is_non_negative, "a non-negative integer")
-#: ``scale=4``: a finite number above 0.
-positive_float = Checked(float, _is_finite_positive, "a positive number")
-#: ``c=1.4``: a finite number of at least 0.
-non_negative_float = Checked(float, _is_finite_non_negative, "a non-negative number")
+iteration_count = integer_in(1, MAX_ITERATIONS)
 
 
 class OneOf:
@@ -164,11 +154,18 @@ def register_bot(
     native: bool = False,
 ) -> None:
     """Add a bot kind: ``factory(seed=..., **params)``; ``params`` maps each parameter to its
-    converter and default; ``positional`` names the parameter that a bare value sets
+    converter (a ``Ranged`` or a ``OneOf``: every value a spec can give has stated bounds) and
+    default; ``positional`` names the parameter that a bare value sets
     (``mcts:400`` sets ``iterations``). ``native`` says that the kernel has a bot of this name
     with these parameters, used where the ruleset allows (``make_bot``'s ``engine``).
     Registering a kind again replaces it."""
     params = dict(params or {})
+    for name, (convert, _default) in params.items():
+        if not isinstance(convert, (Ranged, OneOf)):
+            raise ValueError(
+                f"parameter {name!r} of {kind!r} has no stated range: convert it with integer_in(low, high), "
+                "number_in(low, high) or OneOf(...)"
+            )
     if positional is not None and positional not in params:
         raise ValueError(f"positional parameter {positional!r} is not among the parameters of {kind!r}")
     _REGISTRY[kind] = (factory, params, positional)
@@ -216,7 +213,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         try:
             params[name] = convert(value)
         except ValueError:
-            expected = _expected(convert)
+            expected = convert.description
             close = difflib.get_close_matches(value, getattr(convert, "choices", ()), n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""
             if not hint and convert is iteration_count and value.strip().isdigit():
@@ -237,8 +234,10 @@ def make_bot(spec: str, seed: int, engine: str = "native") -> Bot:
 
     With ``engine="native"`` a kind the kernel knows (greedy, mcts) searches in the kernel
     whenever the game's ruleset compiles for it, and in Python otherwise; ``"python"`` always
-    uses the Python bot (to check one against the other, or to measure them).
+    uses the Python bot (to check one against the other, or to measure them). A ``seed``
+    outside 0 to 2**64 - 1 is a ``SeedError`` (``engine.seeds``).
     """
+    check_seed(seed)
     if engine not in ("native", "python"):
         raise BotSpecError(f"unknown engine {engine!r}; engines: native, python")
     kind, params = parse_spec(spec)

@@ -18,12 +18,14 @@ from __future__ import annotations
 import random
 import time
 
-from stargazer_rules.bots.base import BotTimeout, deadline, non_negative_float, register_bot
+from stargazer_rules.bots.base import BotTimeout, deadline, number_in, register_bot
 from stargazer_rules.bots.evaluation import HAND_WEIGHT, START_WEIGHT, margin
 from stargazer_rules.engine.game import Game
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.table import State
 
+#: The most VP a cube in hand or the start seat may be worth: more than a whole game's margin.
+MAX_WEIGHT = 100.0
 #: Values closer than this are ties (float sums of the same VP in another order).
 _TIE = 1e-9
 
@@ -110,6 +112,6 @@ class GreedyBot:
 register_bot(
     "greedy",
     GreedyBot,
-    {"hand": (non_negative_float, HAND_WEIGHT), "start": (non_negative_float, START_WEIGHT)},
+    {"hand": (number_in(0, MAX_WEIGHT), HAND_WEIGHT), "start": (number_in(0, MAX_WEIGHT), START_WEIGHT)},
     native=True,
 )

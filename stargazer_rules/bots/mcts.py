@@ -41,10 +41,9 @@ from stargazer_rules.bots.base import (
     BotTimeout,
     OneOf,
     deadline,
+    integer_in,
     iteration_count,
-    non_negative_float,
-    non_negative_int,
-    positive_float,
+    number_in,
     register_bot,
 )
 from stargazer_rules.bots.evaluation import HAND_WEIGHT, tie_break_weight
@@ -62,6 +61,15 @@ ROLLOUT = "full"
 DEPTH = 16
 PRIOR = 3
 SCALE = 4.0
+
+#: The ranges of the parameters: wide around the defaults, and within what the kernel holds.
+#: A rollout of 10,000 decisions is longer than any game (0 plays to the end anyway); 1,000
+#: virtual visits outweigh any search the server allows; past c=100 the search is all
+#: exploration, and past scale=1,000 VP every lead looks the same.
+MAX_EXPLORATION = 100.0
+MAX_DEPTH = 10_000
+MAX_PRIOR = 1_000
+MAX_SCALE = 1_000.0
 
 
 class _Node:
@@ -227,11 +235,11 @@ register_bot(
     MCTSBot,
     {
         "iterations": (iteration_count, ITERATIONS),
-        "c": (non_negative_float, EXPLORATION),
+        "c": (number_in(0, MAX_EXPLORATION), EXPLORATION),
         "rollout": (OneOf(*ROLLOUTS), ROLLOUT),
-        "depth": (non_negative_int, DEPTH),
-        "prior": (non_negative_int, PRIOR),
-        "scale": (positive_float, SCALE),
+        "depth": (integer_in(0, MAX_DEPTH), DEPTH),
+        "prior": (integer_in(0, MAX_PRIOR), PRIOR),
+        "scale": (number_in(0, MAX_SCALE, above=True), SCALE),
     },
     positional="iterations",
     native=True,

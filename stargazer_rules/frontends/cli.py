@@ -24,6 +24,7 @@ from stargazer_rules import simulation
 from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.bots import MAX_ITERATIONS, BotSpecError, bot_names
 from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.seeds import seed_problem
 from stargazer_rules.errors import RecordError, RulesetError, SetupError
 from stargazer_rules.formats import records
 from stargazer_rules.formats.game_lines import read_games_file
@@ -255,10 +256,10 @@ def _add_play_random(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        action=_SeedAction,
         default=0,
         metavar="S",
-        help="the seed of the deal and of the random moves (default 0): the same seed plays the same game",
+        help="the seed of the deal and of the random moves, 0 to 2**64 - 1 (default 0): the same seed plays the same game",
     )
     _add_ruleset_argument(parser, positional=False)
     _add_lang(parser)
@@ -639,10 +640,10 @@ def _add_play(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        action=_SeedAction,
         default=None,
         metavar="S",
-        help="the seed of the deal and of the bots (default: a random one, shown at the start)",
+        help="the seed of the deal and of the bots, 0 to 2**64 - 1 (default: a random one, shown at the start)",
     )
     _add_lang(parser)
     parser.set_defaults(run=run_play)
@@ -794,6 +795,17 @@ def _add_serve(commands: argparse._SubParsersAction) -> None:
             "one secret, so any of them answers any request: one per core"
         ),
     )
+    parser.add_argument(
+        "--allowed-host",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help=(
+            "also answer requests for this host name (repeatable; *.example.com for its subdomains): "
+            "the machine's name or address for --host 0.0.0.0. Requests naming another host are "
+            "refused, so that a page of another site cannot reach the server (DNS rebinding)"
+        ),
+    )
     _add_ruleset_argument(parser, positional=False)
     parser.set_defaults(run=run_serve)
 
@@ -828,37 +840,46 @@ def run_serve(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     _report_engine(ruleset, "serve")
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the server's runner, imported here to say what to install)
 
-        from stargazer_rules.frontends.server import create_app
+        from stargazer_rules.frontends.server import create_app, listening
     except ImportError as error:
         _error("serve", f"{error}; install the server with pip install 'stargazer-rules[serve]'")
         return EXIT_INVALID
+    for pattern in args.allowed_host:
+        problem = listening.allowed_host_problem(pattern)
+        if problem is not None:
+            _error("serve", f"--allowed-host {problem}")
+            return EXIT_USAGE
+    hosts = listening.allowed_hosts(args.host, args.allowed_host)
     # One secret for every process: given, from the environment, or drawn here.
     secret = chosen_secret(args.secret)
-    signer = StateSigner(secret)
-    processes = f", {args.workers} processes" if args.workers > 1 else ""
-    print(f"stargazer serve: {ruleset.name} on http://{args.host}:{args.port}/{processes}", file=sys.stderr)
     if args.workers == 1:
-        app = create_app(ruleset, signer=signer, max_bot_iterations=args.max_bot_iterations, time_limit=args.time_limit)
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
-        return 0
-    # The worker processes load the ruleset again from what this one found valid, and sign
-    # with this one's secret (drawn here when none was given), through their environment.
-    from stargazer_rules.frontends.server.app import WORKER_CONFIG_ENV
+        app: object = create_app(
+            ruleset, signer=StateSigner(secret), max_bot_iterations=args.max_bot_iterations,
+            time_limit=args.time_limit, allowed_hosts=hosts,
+        )
+    else:
+        # The worker processes load the ruleset again from what this one found valid, and sign
+        # with this one's secret (drawn here when none was given), through their environment.
+        from stargazer_rules.frontends.server.app import WORKER_CONFIG_ENV
 
-    os.environ[SECRET_ENV] = secret
-    os.environ[WORKER_CONFIG_ENV] = json.dumps(
-        {"ruleset": args.ruleset, "max_bot_iterations": args.max_bot_iterations, "time_limit": args.time_limit}
-    )
-    uvicorn.run(
-        "stargazer_rules.frontends.server.app:app_from_environment",
-        factory=True,
-        workers=args.workers,
-        host=args.host,
-        port=args.port,
-        log_level="warning",
-    )
+        os.environ[SECRET_ENV] = secret
+        os.environ[WORKER_CONFIG_ENV] = json.dumps(
+            {"ruleset": args.ruleset, "max_bot_iterations": args.max_bot_iterations,
+             "time_limit": args.time_limit, "allowed_hosts": hosts}
+        )
+        app = "stargazer_rules.frontends.server.app:app_from_environment"
+    try:
+        sock = listening.listening_socket(args.host, args.port)
+    except OSError as error:
+        _error("serve", f"cannot listen on {args.host} port {args.port}: {error.strerror or error}")
+        return EXIT_INVALID
+    # Printed once the socket accepts connections: the address printed answers at once.
+    processes = f", {args.workers} processes" if args.workers > 1 else ""
+    print(f"stargazer serve: {ruleset.name} on {listening.url(args.host, sock)}{processes}", file=sys.stderr, flush=True)
+    with sock:
+        listening.run(app, sock, workers=args.workers)
     return 0
 
 
@@ -1040,10 +1061,10 @@ def _add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -
     )
     parser.add_argument(
         "--seed",
-        type=int,
+        action=_SeedAction,
         default=0,
         metavar="S",
-        help="the first deal seed (default 0); block b of games is dealt from S + b",
+        help="the first deal seed, 0 to 2**64 - 1 (default 0); block b of games is dealt from S + b",
     )
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
@@ -1130,6 +1151,21 @@ class _BoundAction(argparse.Action):
             setattr(namespace, self.dest, getattr(namespace, self.dest).with_settings([values]))
         except ValueError as error:
             raise argparse.ArgumentError(self, str(error)) from None
+
+
+class _SeedAction(argparse.Action):
+    """``--seed S``: an integer from 0 to 2**64 - 1 (``engine.seeds``); anything else is one
+    line saying the range, exit 2."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        try:
+            seed: object = int(values)
+        except ValueError:
+            seed = values
+        problem = seed_problem(seed)
+        if problem is not None:
+            parser.exit(EXIT_USAGE, f"{parser.prog}: {option_string} {problem}\n")
+        setattr(namespace, self.dest, seed)
 
 
 def _positive_int(text: str) -> int:

@@ -15,9 +15,16 @@
 | ``GET /openapi.json`` | | the OpenAPI 3.1 document of all of these (``openapi``) |
 
 A refused request gets a 4xx JSON body ``{"error": kind, "message": reason, "at": path}``:
-400 for a body that is not JSON, 413 for one over ``MAX_BODY_BYTES``, 404 and 405 for unknown
-routes and methods, 422 for everything the schemas or the rules refuse; 503 ``time_limit``
-when a request computes longer than the time limit.
+400 for a body that is not JSON, 413 for one over ``MAX_BODY_BYTES``, 415 for a body not sent
+as ``application/json``, 404 and 405 for unknown routes and methods, 422 for everything the
+schemas or the rules refuse; 503 ``time_limit`` when a request computes longer than the time
+limit. A ``Host`` the app was not told to answer (``allowed_hosts``) is Starlette's 400
+``Invalid host header``: a page of another site cannot reach a local server by renaming it
+(DNS rebinding).
+
+Every answer carries ``SECURITY_HEADERS`` (the page runs only its own script and style, and in
+no frame). A fault of the server's own is a 500 JSON answer and one logged traceback, and the
+connection stays open; a client that goes away mid-request is one log line.
 
 The event loop only reads bodies and writes answers: the schema checks, the rules and the
 bots run in worker threads (at most ``WORKERS`` at a time, the others queue), so that one
@@ -27,8 +34,9 @@ heavy request delays the others by a share of the processor and never blocks the
 from __future__ import annotations
 
 import json
+import logging
 import os
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,10 +44,13 @@ import anyio
 import anyio.to_thread
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stargazer_rules.formats import schema_checks
 from stargazer_rules.frontends.server.openapi import openapi_document
@@ -63,6 +74,22 @@ _GRACE = 2.0
 
 STATIC_DIR = Path(__file__).with_name("static")
 
+#: Sent with every answer: the page loads only its own script, style and images (its icon is a
+#: ``data:`` URL), in no frame of another site, and no answer is read as another type than it says.
+SECURITY_HEADERS = {
+    "content-security-policy": (
+        "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; "
+        "form-action 'self'; frame-ancestors 'none'"
+    ),
+    "x-frame-options": "DENY",
+    "x-content-type-options": "nosniff",
+    "referrer-policy": "no-referrer",
+}
+#: The media type every request body must be sent as.
+JSON_MEDIA_TYPE = "application/json"
+
+_LOG = logging.getLogger("stargazer_rules.server")
+
 _ERROR_KINDS = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
 
@@ -72,11 +99,15 @@ def create_app(
     signer: StateSigner | None = None,
     max_bot_iterations: int = DEFAULT_MAX_BOT_ITERATIONS,
     time_limit: float | None = DEFAULT_TIME_LIMIT,
+    allowed_hosts: Sequence[str] | None = None,
 ) -> Starlette:
     """The ASGI app serving the JSON API and the page for one ruleset.
 
     ``signer`` signs the states (a random key by default), ``max_bot_iterations`` bounds a
     bot's search and ``time_limit`` the seconds a request may compute (``TableService``).
+    ``allowed_hosts`` are the ``Host`` names it answers (Starlette's ``TrustedHostMiddleware``
+    patterns; ``stargazer serve`` passes ``listening.allowed_hosts``); None answers any, for an
+    app mounted behind a server that checks the host itself.
     """
     service = TableService(
         ruleset, signer=signer, max_bot_iterations=max_bot_iterations, time_limit=time_limit
@@ -147,11 +178,70 @@ def create_app(
         ),
         Mount("/static", StaticFiles(directory=STATIC_DIR), name="static"),
     ]
-    return Starlette(routes=routes, exception_handlers={HTTPException: _http_error})
+    middleware = [
+        Middleware(_SecurityHeaders),
+        Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts) if allowed_hosts is not None else ["*"]),
+        Middleware(_ContainedFaults),
+    ]
+    return Starlette(routes=routes, middleware=middleware, exception_handlers={HTTPException: _http_error})
+
+
+class _SecurityHeaders:
+    """Adds ``SECURITY_HEADERS`` to every answer that does not set them itself."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+        self.headers = [(name.encode("latin-1"), value.encode("latin-1")) for name, value in SECURITY_HEADERS.items()]
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                present = {name.lower() for name, _value in message.get("headers", [])}
+                added = [header for header in self.headers if header[0] not in present]
+                message = {**message, "headers": [*message.get("headers", []), *added]}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+class _ContainedFaults:
+    """A fault of the server's own becomes a 500 JSON answer and one logged traceback, and a
+    client gone mid-request one log line, without re-raising: uvicorn closes the connection
+    when an exception reaches it after an answer has started (Starlette's own 500 page is one),
+    so a client's next request on a kept-alive connection would find it reset."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except ClientDisconnect:
+            _LOG.warning("a client went away before sending its whole request: %s %s", scope["method"], scope["path"])
+        except Exception:
+            _LOG.exception("the server failed on %s %s", scope["method"], scope["path"])
+            if not started:
+                body = {"error": "internal_error", "message": "the server failed on this request; its log has the details"}
+                await _json(body, 500)(scope, receive, send)
 
 
 #: The environment variable carrying ``stargazer serve --workers``'s options to its worker
-#: processes (JSON: ruleset, max_bot_iterations, time_limit); the secret goes in ``SECRET_ENV``.
+#: processes (JSON: ruleset, max_bot_iterations, time_limit, allowed_hosts); the secret goes in
+#: ``SECRET_ENV``.
 WORKER_CONFIG_ENV = "STARGAZER_SERVE_CONFIG"
 
 
@@ -173,11 +263,19 @@ def app_from_environment() -> Starlette:
         signer=StateSigner(os.environ[SECRET_ENV]),
         max_bot_iterations=config["max_bot_iterations"],
         time_limit=config["time_limit"],
+        allowed_hosts=config["allowed_hosts"],
     )
 
 
 async def _read_json(request: Request) -> Any:
-    """The request body as JSON; 413 past ``MAX_BODY_BYTES``, 400 when it is not JSON."""
+    """The request body as JSON; 415 unless sent as ``application/json``, 413 past
+    ``MAX_BODY_BYTES``, 400 when it is not JSON."""
+    media_type = request.headers.get("content-type", "").partition(";")[0].strip().lower()
+    if media_type != JSON_MEDIA_TYPE:
+        found = f"Content-Type: {media_type}" if media_type else "no Content-Type"
+        raise RequestError(
+            415, "unsupported_media_type", f"the request body must be JSON sent with Content-Type: {JSON_MEDIA_TYPE} (found {found})"
+        )
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY_BYTES:
         raise _too_large()

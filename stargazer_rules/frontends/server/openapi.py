@@ -18,6 +18,7 @@ import copy
 import functools
 from typing import Any
 
+from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.formats import schema_checks
 from stargazer_rules.frontends.server.service import ENDPOINTS, request_schema
 from stargazer_rules.formats.signing import SIGNATURE_PATTERN
@@ -115,7 +116,7 @@ def _responses() -> dict[str, dict[str, Any]]:
         "new": _object(
             {
                 "setup": _ref("setup"),
-                "seed": {"type": ["integer", "null"]},
+                "seed": {"type": ["integer", "null"], "minimum": 0, "maximum": MAX_SEED},
                 **position,
                 "events": {"type": "array", "maxItems": 0},
             },
@@ -159,6 +160,7 @@ def _error_response(description: str) -> dict[str, Any]:
 _REFUSALS = {
     "400": "The body is not UTF-8 JSON, is nested too deeply, or holds a number too long to read.",
     "413": "The body is over 1 MiB.",
+    "415": "The body is not sent with Content-Type: application/json.",
     "422": "The schema or the rules refuse the body: the reason, at its JSON path.",
     "503": "The request did not finish within the server's time limit.",
 }
