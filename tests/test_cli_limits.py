@@ -374,12 +374,13 @@ def test_eight_players_on_sixteen_planets_play_their_games(tmp_path, capsys):
 
 def test_ctrl_c_anywhere_is_one_line_and_exit_130(capsys, monkeypatch):
     """Ctrl-C while a command loads its ruleset (here validate and rules) is one line, exit 130."""
-    from stargazer_rules.frontends import cli
+    from stargazer_rules.frontends.cli import common, ruleset_commands
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(cli, "load_ruleset", interrupted)
+    for module in (common, ruleset_commands):  # validate loads its ruleset itself, rules through common
+        monkeypatch.setattr(module, "load_ruleset", interrupted)
     for command in ("validate", "rules"):
         try:
             status = main([command, "draft7"])

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from stargazer_rules.frontends.cli import _player_ranges, main
+from stargazer_rules.frontends.cli import main
+from stargazer_rules.frontends.cli.common import player_ranges
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 
@@ -126,7 +127,7 @@ def test_python_dash_m_runs_the_command():
     [((3, 4), "3-4"), ((4,), "4"), ((2, 4, 5), "2, 4-5"), ((2, 3, 4, 5), "2-5"), ((2, 4), "2, 4")],
 )
 def test_player_counts_are_shown_as_ranges(counts, text):
-    assert _player_ranges(counts) == text
+    assert player_ranges(counts) == text
 
 
 def test_a_name_written_as_two_surrogate_escapes_is_refused_by_validate_and_print(tmp_path, capsys):

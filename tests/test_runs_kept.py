@@ -20,6 +20,7 @@ import pytest
 
 from stargazer_rules.formats.game_lines import GAMES_FILE, game_line, read_games_file
 from stargazer_rules.frontends import cli
+from stargazer_rules.frontends.cli import run_commands
 from stargazer_rules.simulation import cache, locks
 
 QUICK = ["--games", "8", "--bots", "random", "--workers", "1"]
@@ -358,8 +359,8 @@ def test_until_decided_caps_its_default_most_games_at_the_run_cap(tmp_path, monk
 
     monkeypatch.chdir(tmp_path)
     seen = []
-    monkeypatch.setattr(cli, "_batches", lambda games, most, players: seen.append((games, most)) or [])
-    monkeypatch.setattr(cli, "_compare_and_write", lambda *args: {})
+    monkeypatch.setattr(run_commands, "_batches", lambda games, most, players: seen.append((games, most)) or [])
+    monkeypatch.setattr(run_commands, "_compare_and_write", lambda *args: {})
     monkeypatch.setattr("stargazer_rules.analysis.write_comparison", lambda comparison, out: None)
     monkeypatch.setattr("stargazer_rules.analysis.terminal_comparison", lambda comparison: "")
     assert cli.main(["compare", "draft7", "base", "--games", "30000", "--until-decided", "--bots", "random"]) == 0

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from stargazer_rules.analysis.sequential import boundary, decide_look, look, spent
-from stargazer_rules.frontends.cli import _batches
+from stargazer_rules.frontends.cli.run_commands import _batches
 
 ALPHA = 0.05
 FRACTIONS = (0.25, 0.5, 0.75, 1.0)

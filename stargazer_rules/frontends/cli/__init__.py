@@ -1,0 +1,77 @@
+"""The ``stargazer`` command line: one module per group of commands, each command a pair of functions.
+
+``add_NAME(commands)`` declares a sub-command's arguments and help; ``run_NAME(args)`` calls the
+layers below and prints, returning the exit status; no command holds the logic of what it runs
+(a simulation's reuse, estimate and merging live in ``simulation.runs``). The groups:
+``ruleset_commands`` (validate, rules, new-draft, diff), ``play_commands`` (play-random, play,
+replay), ``run_commands`` (simulate, compare, report, cache), ``serve_command``,
+``print_command``; ``common`` holds what they share (exit statuses, one-line errors, the ruleset
+and language options, loading a ruleset). ``main`` only parses and dispatches, so adding a
+command is adding one such pair and one line in ``build_parser``.
+"""
+
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED, CommandStopped
+from stargazer_rules.frontends.cli.play_commands import add_play, add_play_random, add_replay
+from stargazer_rules.frontends.cli.print_command import add_print
+from stargazer_rules.frontends.cli.ruleset_commands import add_diff, add_new_draft, add_rules, add_validate
+from stargazer_rules.frontends.cli.run_commands import add_cache, add_compare, add_report, add_simulate
+from stargazer_rules.frontends.cli.serve_command import add_serve
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the ``stargazer`` command with ``argv`` (default: the process arguments)."""
+    command = ""
+    try:
+        args = build_parser().parse_args(argv)
+        command = f" {args.command}"
+        return args.run(args)
+    except CommandStopped as stopped:
+        return stopped.status
+    except BrokenPipeError:
+        # The reader stopped early (``stargazer play-random | head``): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        # Ctrl-C wherever it comes (loading, planning, writing): one line and the shell's
+        # status for SIGINT; the commands that can say more (simulate's --resume) do so first.
+        print(f"stargazer{command}: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+
+
+class _CommandListFormatter(argparse.HelpFormatter):
+    """Help in a column just after the shorter command names; a longer one (``play-random``)
+    gets its own line, so the list keeps its place however long a new command's name is."""
+
+    def __init__(self, prog: str) -> None:
+        super().__init__(prog, max_help_position=14)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="stargazer",
+        description="The rules of the board game Stargazer as validated data.",
+        formatter_class=_CommandListFormatter,
+    )
+    commands = parser.add_subparsers(title="commands", metavar="COMMAND", required=True, dest="command")
+    add_validate(commands)
+    add_rules(commands)
+    add_new_draft(commands)
+    add_play_random(commands)
+    add_simulate(commands)
+    add_compare(commands)
+    add_diff(commands)
+    add_report(commands)
+    add_play(commands)
+    add_replay(commands)
+    add_serve(commands)
+    add_print(commands)
+    add_cache(commands)
+    return parser

@@ -1,0 +1,606 @@
+"""The commands of balance runs: ``simulate``, ``compare``, ``report`` and ``cache``; the runs
+themselves are made by ``simulation.runs``, these only parse, call and print."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+import attrs
+
+from stargazer_rules import simulation
+from stargazer_rules.analysis.bounds import Bounds
+from stargazer_rules.bots import BotSpecError, bot_names
+from stargazer_rules.engine.game import Game
+from stargazer_rules.errors import SetupError
+from stargazer_rules.formats.game_lines import read_games_file
+from stargazer_rules.frontends.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    EXIT_USAGE,
+    SeedAction,
+    add_ruleset_argument,
+    positive_int,
+    report_engine,
+    ruleset_or_stop,
+    say_error,
+    wrapped,
+)
+from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.resources import bundled_ruleset_names
+from stargazer_rules.simulation import cache, locks, runs
+
+#: ``simulate`` and ``compare`` defaults: equal competent bots in every seat, and enough
+#: 4-player games for each seat's win rate within about ±2 points (95%), which two cores play
+#: in about a minute (docs/simulation.md, "Defaults").
+DEFAULT_SIM_PLAYERS = 4
+
+
+DEFAULT_SIM_GAMES = 1800
+
+
+#: The default lineup of simulate and compare: the strongest bots that keep the default run
+#: (1,800 four-player draft-7 games) near a minute on two cores (docs/simulation.md, "Defaults").
+DEFAULT_SIM_BOTS = "mcts:200"
+
+
+#: The lineup syntax, shown under the options of simulate and compare.
+_LINEUP_HELP = f"""\
+lineup:
+  --bots takes bot specs separated by '{simulation.LINEUP_SEPARATOR}', one per seat of the lineup; the last
+  bot fills the seats left over, so one spec plays every seat:
+    --bots mcts:200                MCTS with 200 iterations in every seat (the default)
+    --bots greedy                  the greedy bot in every seat: faster, weaker
+    --bots mcts:400/greedy         one MCTS bot with 400 iterations against three greedy
+    --bots mcts:iterations=400,c=1.4/random/greedy
+  The lineup rotates through the seats: every bot plays every seat equally often.
+  Bots: {{bots}}.
+"""
+
+
+def add_simulate(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "simulate",
+        help="play many games with bots and report seat, crew and planet balance",
+        description=wrapped(
+            "Play many games with bots on every core, stream them to OUT/games.jsonl, then "
+            "write OUT/summary.json and OUT/report.html and print the summary. Games come in "
+            "blocks of one game per seat rotation on the same deal, so every bot sits in every "
+            "seat equally often. The same options give the same games on any number of workers."
+        ),
+        epilog=_LINEUP_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    add_ruleset_argument(parser, positional=False)
+    add_simulation_options(parser, default_out="simulation-RULES-Np")
+    parser.set_defaults(run=run_simulate)
+
+
+def run_simulate(args: argparse.Namespace) -> int:
+    """Run the simulation and print the analysis's summary; a one-line error for bad input."""
+    command = "simulate"
+    ruleset = ruleset_or_stop(args.ruleset, command)
+    lineup = _lineup_or_report([ruleset], args, command)
+    if lineup is None:
+        return EXIT_USAGE
+    out = args.out or f"simulation-{ruleset.name}-{args.players}p"
+    if _out_is_a_file(out, command):
+        return EXIT_USAGE
+    try:
+        with locks.holding(out, command):  # the report too is this run's
+            outcome = _simulate_or_report(ruleset, out, lineup, args, command, label=None)
+            if isinstance(outcome, int):
+                return outcome
+            _write_and_print_report(outcome.games, ruleset, out, args.bounds)
+    except OSError as error:
+        say_error(command, str(error))
+        return EXIT_INVALID
+    return 0
+
+
+def _write_and_print_report(games: Sequence[dict], ruleset: Ruleset | None, out: str, bounds: Bounds) -> None:
+    from stargazer_rules import analysis
+
+    summary = analysis.summarize(games, ruleset=ruleset, bounds=bounds)
+    analysis.write_report(summary, Path(out))
+    print(analysis.terminal_summary(summary))
+    print(f"\nwritten: {os.path.join(out, 'summary.json')}, {os.path.join(out, 'report.html')}")
+
+
+def add_compare(commands: argparse._SubParsersAction) -> None:
+    names = ", ".join(bundled_ruleset_names())
+    parser = commands.add_parser(
+        "compare",
+        help="simulate two rulesets with the same deals and bots and compare them",
+        description=wrapped(
+            "Simulate ruleset A and ruleset B with the same seeds and lineup (as "
+            "'stargazer simulate' does, into OUT/<A's name> and OUT/<B's name>), then compare "
+            "the two summaries: the comparison files are written to OUT and its table printed."
+        ),
+        epilog=_LINEUP_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("a", metavar="A", help=f"the first ruleset: a folder or a bundled name ({names})")
+    parser.add_argument("b", metavar="B", help="the second ruleset, the one compared with A")
+    add_simulation_options(parser, default_out="comparison-A-B-Np")
+    parser.add_argument(
+        "--until-decided",
+        action="store_true",
+        help=(
+            "play in batches of --games per ruleset and stop as soon as the verdict is decided, "
+            "spending the error rate over the looks (O'Brien-Fleming alpha spending); prints each look"
+        ),
+    )
+    parser.add_argument(
+        "--max-games",
+        type=_game_count,
+        default=None,
+        metavar="N",
+        help=(
+            "with --until-decided, the most games per ruleset (default 4 x --games, at most "
+            f"{simulation.runner.MAX_GAMES:,})"
+        ),
+    )
+    parser.set_defaults(run=run_compare)
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    """Simulate both rulesets, then print the analysis's comparison; one-line errors."""
+    command = "compare"
+    first = ruleset_or_stop(args.a, command)
+    second = ruleset_or_stop(args.b, command)
+    lineup = _lineup_or_report([first, second], args, command)
+    if lineup is None:
+        return EXIT_USAGE
+    out = args.out or f"comparison-{first.name}-{second.name}-{args.players}p"
+    names = (first.name, second.name)
+    if names[0] == names[1]:
+        names = (f"{names[0]}-a", f"{names[1]}-b")
+    folders = [os.path.join(out, name) for name in names]
+    looks: list[dict] = []
+    max_games = args.max_games or min(4 * args.games, simulation.runner.MAX_GAMES)
+    if _out_is_a_file(out, command):
+        return EXIT_USAGE
+    try:
+        with contextlib.ExitStack() as held:
+            held.enter_context(locks.holding(out, command))
+            for folder in folders:
+                held.enter_context(locks.holding(folder, command))
+            batches = _batches(args.games, max_games, args.players) if args.until_decided else [args.games]
+            pair: list[tuple[dict, ...]] = []
+            for games in batches:
+                pair = []
+                for ruleset, folder, name in zip((first, second), folders, names, strict=True):
+                    outcome = _simulate_or_report(ruleset, folder, lineup, args, command, label=name, games=games)
+                    if isinstance(outcome, int):
+                        return outcome
+                    pair.append(outcome.games)
+                if args.until_decided and _look_and_stop(pair, looks, max_games, args):
+                    break
+            comparison = _compare_and_write(pair, (first, second), folders, names, args)
+    except OSError as error:
+        say_error(command, str(error))
+        return EXIT_INVALID
+    if looks:
+        from stargazer_rules.analysis import sequential
+
+        sequential.apply_looks(comparison, looks, looks[-1]["max_games"])
+    from stargazer_rules import analysis
+
+    analysis.write_comparison(comparison, Path(out))
+    print(analysis.terminal_comparison(comparison))
+    print(
+        f"\nwritten: {os.path.join(out, 'comparison.json')}, {os.path.join(out, 'comparison.html')}; "
+        f"each ruleset's report in {folders[0]} and {folders[1]}"
+    )
+    return 0
+
+
+def _compare_and_write(
+    pair: Sequence[Sequence[dict]], rulesets: Sequence[Ruleset], folders: Sequence[str], names: Sequence[str],
+    args: argparse.Namespace,
+) -> dict:
+    """Each run's report written in its folder, and the comparison of the two (each run
+    summarised once, for its report and the comparison)."""
+    from stargazer_rules import analysis
+
+    runs = [analysis.Run.summarised(games, ruleset=ruleset, bounds=args.bounds)
+            for games, ruleset in zip(pair, rulesets, strict=True)]
+    for run, folder in zip(runs, folders, strict=True):
+        analysis.write_report(run.summary, Path(folder))
+    return analysis.compare_summaries(
+        runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds,
+        ruleset_a=rulesets[0], ruleset_b=rulesets[1],
+    )
+
+
+def _batches(games: int, max_games: int, players: int) -> list[int]:
+    """The games per ruleset at each look of --until-decided: games, 2 x games, ... up to max."""
+    step = -(-games // players) * players
+    most = -(-max_games // players) * players
+    return [min(step * k, most) for k in range(1, -(-most // step) + 1)]
+
+
+def _look_and_stop(pair: Sequence[Sequence[dict]], looks: list[dict], max_games: int, args: argparse.Namespace) -> bool:
+    """One look of --until-decided (printed on stderr); True when the verdict is decided."""
+    from stargazer_rules.analysis import sequential
+
+    rows_a, rows_b = sequential.paired_rows(pair[0], pair[1])
+    most = -(-max_games // args.players) * args.players
+    result = sequential.look(
+        rows_a, rows_b, max_games=most, previous_games=looks[-1]["games"] if looks else 0,
+        confidence=args.bounds.confidence, margin=args.bounds.equivalence_margin,
+    )
+    result["max_games"] = most
+    looks.append(result)
+    print(sequential.look_text(len(looks), result), file=sys.stderr)
+    return result["decision"] != "continue"
+
+
+def add_report(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "report",
+        help="rebuild a simulation's summary and report from its games.jsonl",
+        description=wrapped(
+            "Read DIR/games.jsonl (a finished run, or the games an interrupted one kept) and "
+            "write DIR/summary.json and DIR/report.html again, then print the summary. Use it "
+            "to read an interrupted run without finishing it, or to apply other --bound values "
+            "without playing the games again."
+        ),
+    )
+    parser.add_argument("folder", metavar="DIR", help="the folder of a simulate run (holds games.jsonl)")
+    parser.add_argument(
+        "--rules",
+        dest="ruleset",
+        default=None,
+        metavar="DIR",
+        help=(
+            "the ruleset the games were played with, for the cards' names and tracks (default: "
+            "the bundled ruleset the games name, if it is the same); give it for a ruleset folder"
+        ),
+    )
+    add_bound_option(parser)
+    parser.set_defaults(run=run_report)
+
+
+def run_report(args: argparse.Namespace) -> int:
+    """Summarise an existing games.jsonl; one-line errors for a missing or foreign file."""
+    command = "report"
+    path = os.path.join(args.folder, simulation.GAMES_FILE)
+    ruleset = None
+    if args.ruleset is not None:
+        ruleset = ruleset_or_stop(args.ruleset, command)
+    try:
+        read = read_games_file(path)
+    except FileNotFoundError:
+        runs_here = sorted(str(found.parent) for found in Path(args.folder).glob(f"*/{simulation.GAMES_FILE}"))
+        hint = (
+            f"; it holds the runs of a comparison: give one of {', '.join(runs_here)}"
+            if runs_here
+            else "; give the folder a 'stargazer simulate' run wrote to"
+        )
+        say_error(command, f"{path}: no such file{hint}")
+        return EXIT_INVALID
+    except OSError as error:
+        say_error(command, str(error))
+        return EXIT_INVALID
+    for problem in read.problems():
+        say_error(command, f"warning: {problem}; not counted")
+    if read.refused:
+        say_error(command, f"warning: {path}: {len(read.refused)} lines not counted: the report is of the other {len(read.games):,} games")
+    if read.unchecked:
+        say_error(command, f"warning: {path}: {read.unchecked} lines of format 1 carry no digest and could not be checked")
+    games = list(read.games)
+    if not games:
+        say_error(command, f"{path}: no finished game yet")
+        return EXIT_INVALID
+    played_with = games[0]["ruleset"]
+    if ruleset is not None and ruleset.fingerprint != played_with["fingerprint"]:
+        say_error(
+            command,
+            f"{path}: the games were played with {played_with['name']} (fingerprint "
+            f"{played_with['fingerprint'][:12]}), not with {args.ruleset} ({ruleset.fingerprint[:12]})",
+        )
+        return EXIT_INVALID
+    try:
+        _write_and_print_report(games, ruleset, args.folder, args.bounds)
+    except ValueError as error:
+        say_error(command, f"{path}: {error}")
+        return EXIT_INVALID
+    return 0
+
+
+def add_cache(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        "cache",
+        help="list or clear the finished runs that simulate and compare reuse",
+        description=wrapped(
+            "simulate and compare keep every finished run in a cache folder and reuse it when the "
+            "same ruleset, players, lineup, seed, engine and library are asked for again. The "
+            f"folder is --cache DIR, else ${cache.CACHE_VARIABLE}, else the user's cache folder "
+            f"({cache.cache_folder(None) if not os.environ.get(cache.CACHE_VARIABLE) else 'as set'}); "
+            f"its size is bounded by ${cache.SIZE_VARIABLE} (default "
+            f"{cache.DEFAULT_BOUND / 1e9:g} GB), the runs used least recently leaving first."
+        ),
+    )
+    actions = parser.add_subparsers(title="actions", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="the runs in the cache, the most recently used first")
+    listing.add_argument("--cache", default=None, metavar="DIR", help="the cache folder (default: as above)")
+    listing.set_defaults(run=run_cache_list)
+    clearing = actions.add_parser("clear", help="remove runs from the cache (all of them, or those named)")
+    clearing.add_argument("keys", nargs="*", metavar="KEY", help="the first digits of the runs' keys, as 'list' shows them")
+    clearing.add_argument("--cache", default=None, metavar="DIR", help="the cache folder (default: as above)")
+    clearing.set_defaults(run=run_cache_clear)
+
+
+def run_cache_list(args: argparse.Namespace) -> int:
+    """Print the cache folder, its runs and its size against the bound."""
+    folder = cache.cache_folder(args.cache)
+    try:
+        bound = cache.cache_bound()
+    except ValueError as error:
+        say_error("cache", str(error))
+        return EXIT_USAGE
+    found = cache.entries(folder)
+    total = sum(entry.size for entry in found)
+    print(f"{folder}: {len(found)} run{'s' if len(found) != 1 else ''}, {total / 1e6:.1f} MB of {bound / 1e6:,.0f} MB")
+    for entry in found:
+        print(f"  {entry.describe()}")
+    return 0
+
+
+def run_cache_clear(args: argparse.Namespace) -> int:
+    """Remove the runs named (or all); one line per run another process is writing."""
+    folder = cache.cache_folder(args.cache)
+    known = cache.entries(folder)
+    unknown = [key for key in args.keys if not any(entry.key.startswith(key) for entry in known)]
+    if unknown:
+        say_error("cache", f"no run in {folder} has a key starting with {', '.join(unknown)}: 'stargazer cache list' shows them")
+        return EXIT_USAGE
+    removed, busy = cache.clear(folder, args.keys)
+    for entry in busy:
+        say_error("cache", f"left {entry.key[:12]}: another process is writing it")
+    freed = sum(entry.size for entry in removed)
+    print(f"{folder}: removed {len(removed)} run{'s' if len(removed) != 1 else ''} ({freed / 1e6:.1f} MB)")
+    return EXIT_INVALID if busy else 0
+
+
+def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) -> None:
+    parser.epilog = (parser.epilog or "").format(bots=", ".join(bot_names()))
+    parser.add_argument(
+        "--players",
+        type=positive_int,
+        default=DEFAULT_SIM_PLAYERS,
+        metavar="N",
+        help=f"the number of players (default {DEFAULT_SIM_PLAYERS})",
+    )
+    parser.add_argument(
+        "--games",
+        type=_game_count,
+        default=DEFAULT_SIM_GAMES,
+        metavar="N",
+        help=(
+            f"how many games (default {DEFAULT_SIM_GAMES}: seat win rates within about ±2 "
+            f"points with 95%% confidence, at most {simulation.runner.MAX_GAMES:,}); rounded up "
+            "to a whole number of rotations"
+        ),
+    )
+    parser.add_argument(
+        "--bots",
+        action="append",
+        default=None,
+        metavar="LINEUP",
+        help=f"the bots, '{simulation.LINEUP_SEPARATOR}'-separated (see below); default {DEFAULT_SIM_BOTS}",
+    )
+    parser.add_argument(
+        "--seed",
+        action=SeedAction,
+        default=0,
+        metavar="S",
+        help="the first deal seed, 0 to 2**64 - 1 (default 0); block b of games is dealt from S + b",
+    )
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument(
+        "--workers",
+        type=_worker_count,
+        default=None,
+        metavar="W",
+        help=f"worker processes (default: one per core; at most {simulation.runner.MAX_WORKERS}); 1 plays in this process",
+    )
+    where.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDR",
+        help=(
+            "play on a Dask cluster through its scheduler (tcp://HOST:PORT) instead of local "
+            "processes; needs pip install 'stargazer-rules[dask]'"
+        ),
+    )
+    parser.add_argument(
+        "--out",
+        default=None,
+        metavar="DIR",
+        help=f"the output folder (default {default_out} in the current folder)",
+    )
+    parser.add_argument(
+        "--engine",
+        choices=native.ENGINES,
+        default=native.DEFAULT_ENGINE,
+        help=(
+            "where the bots search: 'native' (the Rust kernel, default; a ruleset it cannot "
+            "compile runs on Python, with a warning) or 'python' (to check one against the other)"
+        ),
+    )
+    parser.add_argument(
+        "--resume",
+        action="store_true",
+        help=(
+            "finish the run in OUT: play only the games OUT/games.jsonl lacks, and refuse a folder "
+            "holding another run's games (without it such a folder is given to this run, its "
+            "games kept in the cache first)"
+        ),
+    )
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=(
+            "play every game again, even when OUT or the cache holds a finished run with the same "
+            "ruleset, players, lineup, seed, engine and library version and code (reused by "
+            "default); the games OUT held are kept in the cache first"
+        ),
+    )
+    parser.add_argument(
+        "--cache",
+        default=None,
+        metavar="DIR",
+        help=(
+            "the folder of finished runs to reuse and to keep this run in (default: $STARGAZER_CACHE, "
+            "else the user's cache folder; 'stargazer cache list' shows it)"
+        ),
+    )
+    add_bound_option(parser)
+
+
+def add_bound_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--bound",
+        dest="bounds",
+        action=_BoundAction,
+        default=Bounds(),
+        metavar="NAME=VALUE",
+        help=(
+            "change one of the bounds that decide the report's findings, e.g. "
+            "max_tie_rate=0.15 (repeatable; the names and defaults are in docs/simulation.md "
+            f"and the report): {', '.join(field.name for field in attrs.fields(Bounds))}"
+        ),
+    )
+
+
+class _BoundAction(argparse.Action):
+    """Each ``--bound NAME=VALUE`` updates the Bounds so far; a bad one is a usage error."""
+
+    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
+        try:
+            setattr(namespace, self.dest, getattr(namespace, self.dest).with_settings([values]))
+        except ValueError as error:
+            raise argparse.ArgumentError(self, str(error)) from None
+
+
+def _game_count(text: str) -> int:
+    """A ``--games`` value: 1 to the most games a run plays (``runner.MAX_GAMES``)."""
+    value = positive_int(text)
+    most = simulation.runner.MAX_GAMES
+    if value > most:
+        raise argparse.ArgumentTypeError(
+            f"{value:,} games is more than a run may play ({most:,}): give at most {most}, "
+            "or split the work into runs with other --seed values"
+        )
+    return value
+
+
+def _worker_count(text: str) -> int:
+    """A ``--workers`` value: 1 to the most worker processes a run starts (``runner.MAX_WORKERS``)."""
+    value = positive_int(text)
+    most = simulation.runner.MAX_WORKERS
+    if value > most:
+        raise argparse.ArgumentTypeError(
+            f"{value:,} workers is more than a run starts ({most}): give at most {most}; "
+            f"the default, one per core, is {os.cpu_count() or 1} here"
+        )
+    return value
+
+
+def _lineup_or_report(
+    rulesets: Sequence[Ruleset], args: argparse.Namespace, command: str
+) -> tuple[str, ...] | None:
+    """The lineup for ``args.players`` seats, or None after a one-line error (players the
+    rulesets do not support, an unknown bot, more bots than players)."""
+    for ruleset in rulesets:
+        try:
+            Game(ruleset).deal(args.players, seed=0)
+        except SetupError as error:
+            say_error(command, f"{ruleset.name}: {error}")
+            return None
+    try:
+        return simulation.parse_lineup(args.bots or [DEFAULT_SIM_BOTS], args.players)
+    except (BotSpecError, simulation.SimulationError) as error:
+        say_error(command, str(error))
+        return None
+
+
+def _simulate_or_report(
+    ruleset: Ruleset,
+    out: str,
+    lineup: Sequence[str],
+    args: argparse.Namespace,
+    command: str,
+    label: str | None,
+    games: int | None = None,
+) -> runs.RunOutcome | int:
+    """Run one simulation (``simulation.runs``) and say how it went on stderr; its outcome,
+    or the exit status after a one-line error."""
+    if _out_is_a_file(out, command):
+        return EXIT_USAGE
+    if args.scheduler is not None:
+        problem = _scheduler_problem(args.scheduler)
+        if problem is not None:
+            say_error(command, problem)
+            return EXIT_USAGE
+        say_error(
+            command,
+            f"connecting to the Dask scheduler at {args.scheduler} "
+            f"(waiting up to {simulation.runner.SCHEDULER_TIMEOUT:g} s)",
+        )
+    report_engine(ruleset, command, args.engine)
+    request = runs.RunRequest(
+        ruleset, Path(out), tuple(lineup), players=args.players, games=args.games if games is None else games,
+        seed=args.seed, workers=args.workers, scheduler=args.scheduler, engine=args.engine, resume=args.resume,
+        reuse=not args.no_cache, cache=cache.cache_folder(args.cache), label=label,
+    )
+    try:
+        outcome = runs.simulate_run(request, lambda text: print(text, file=sys.stderr), command)
+    except (simulation.SimulationError, ValueError, OSError) as error:
+        say_error(command, str(error))
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        path = os.path.join(out, simulation.GAMES_FILE)
+        say_error(command, f"interrupted; the games played so far are in {path}: add --resume to finish the run")
+        return EXIT_INTERRUPTED
+    if outcome.played:
+        where = f"the Dask cluster at {args.scheduler}" if args.scheduler else _workers_text(args.workers)
+        skipped = f" ({outcome.kept} were already there)" if outcome.kept else ""
+        print(
+            f"{ruleset.name}: played {outcome.played} games{skipped} in {outcome.seconds:.1f} s "
+            f"({outcome.games_per_second:.1f} games/s, {outcome.engine} engine) on {where} -> {outcome.games_file}",
+            file=sys.stderr,
+        )
+    return outcome
+
+
+def _out_is_a_file(out: str, command: str) -> bool:
+    """True, after a one-line say_error, when ``--out`` names a file (a run needs a folder)."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        say_error(command, f"--out {out} is a file, not a folder: name a folder for the run's files")
+        return True
+    return False
+
+
+def _scheduler_problem(address: str) -> str | None:
+    """Why ``address`` is not a scheduler address (``tcp://HOST:PORT``), or None."""
+    scheme, sep, rest = address.partition("://")
+    host, colon, port = rest.rpartition(":")
+    if not sep or scheme not in ("tcp", "tls") or not colon or not host:
+        return f"--scheduler {address} is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
+    if not port.isdigit() or not 1 <= int(port) <= 65535:
+        return f"--scheduler {address}: {port!r} is not a port of 1 to 65535"
+    return None
+
+
+def _workers_text(workers: int | None) -> str:
+    count = workers or os.cpu_count() or 1
+    return f"{count} worker{'s' if count != 1 else ''}"
