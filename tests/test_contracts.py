@@ -383,7 +383,7 @@ def test_stargazer_compare_summarises_each_run_once(two_runs, tmp_path, monkeypa
     """The reports and the comparison share each run's summary: two summaries, not four."""
     from stargazer_rules import analysis
     from stargazer_rules.analysis import compare, summary
-    from stargazer_rules.frontends import cli
+    from stargazer_rules.frontends.cli import run_commands
 
     made = []
 
@@ -395,7 +395,7 @@ def test_stargazer_compare_summarises_each_run_once(two_runs, tmp_path, monkeypa
     monkeypatch.setattr(analysis, "summarize", counted, raising=False)
     rulesets = (load_ruleset("draft7"), load_ruleset("base"))
     folders = [str(tmp_path / "a"), str(tmp_path / "b")]
-    comparison = cli._compare_and_write(list(two_runs), rulesets, folders, ["draft7", "base"],
+    comparison = run_commands._compare_and_write(list(two_runs), rulesets, folders, ["draft7", "base"],
                                         argparse.Namespace(bounds=Bounds()))
     assert made == list(rulesets)
     assert comparison == compare.compare_summaries(*two_runs, label_a="draft7", label_b="base",

@@ -365,3 +365,18 @@ def test_until_decided_caps_its_default_most_games_at_the_run_cap(tmp_path, monk
     monkeypatch.setattr("stargazer_rules.analysis.terminal_comparison", lambda comparison: "")
     assert cli.main(["compare", "draft7", "base", "--games", "30000", "--until-decided", "--bots", "random"]) == 0
     assert seen == [(30000, runner.MAX_GAMES)]
+
+
+def test_a_first_seed_whose_last_block_passes_the_seed_range_is_refused_in_one_line(tmp_path, capsys):
+    """Block b is dealt from S + b: with S = 2**64 - 1 the second block's seed is out of range,
+    refused before any game is played."""
+    from stargazer_rules.engine.seeds import MAX_SEED
+
+    out = tmp_path / "run"
+    err = _simulate(capsys, "--out", str(out), "--seed", str(MAX_SEED), status=1)
+    assert err == (
+        f"stargazer simulate: --seed {MAX_SEED} with 2 blocks of games deals the last block from seed "
+        f"{MAX_SEED + 1}, past the largest seed ({MAX_SEED}); give a seed of at most {MAX_SEED - 1}\n"
+    )
+    assert not (out / GAMES_FILE).exists()
+    assert "played 8 games" in _simulate(capsys, "--out", str(out), "--seed", str(MAX_SEED - 1))

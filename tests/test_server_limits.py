@@ -16,7 +16,8 @@ from work import calls
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import register_bot, unregister_bot
 from stargazer_rules.bots.kernel_backed import KernelBackedBot
-from stargazer_rules.frontends.cli import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_TIME_LIMIT, main
+from stargazer_rules.frontends.cli import main
+from stargazer_rules.frontends.cli.serve_command import DEFAULT_MAX_BOT_ITERATIONS, DEFAULT_TIME_LIMIT
 from stargazer_rules.frontends.server import RequestError, TableService, create_app, service
 from stargazer_rules.formats.signing import StateSigner
 

@@ -30,6 +30,7 @@ import attrs
 
 from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.formats import actions_json, records, values_json
 from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE, game_line, read_games_file
@@ -121,6 +122,11 @@ def plan(games: int, players: int, seed: int = 0) -> tuple[PlanEntry, ...]:
     if games > MAX_GAMES:
         raise SimulationError(f"{games:,} games is more than a run may play ({MAX_GAMES:,}); split it into runs of fewer")
     blocks = math.ceil(max(games, 0) / players)
+    if blocks and seed + blocks - 1 > MAX_SEED:
+        raise SimulationError(
+            f"--seed {seed} with {blocks:,} blocks of games deals the last block from seed "
+            f"{seed + blocks - 1}, past the largest seed ({MAX_SEED}); give a seed of at most {MAX_SEED - blocks + 1}"
+        )
     return tuple(
         PlanEntry(block * players + rotation, block, rotation, seed + block, players)
         for block in range(blocks)
