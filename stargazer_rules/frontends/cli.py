@@ -22,9 +22,18 @@ import attrs
 
 from stargazer_rules import simulation
 from stargazer_rules.analysis.bounds import Bounds
-from stargazer_rules.bots import MAX_ITERATIONS, BotSpecError, bot_names
+from stargazer_rules.bots import MAX_ITERATIONS, bot_names
 from stargazer_rules.engine.game import Game
-from stargazer_rules.errors import RecordError, RulesetError, SetupError
+from stargazer_rules.errors import (
+    BotSpecError,
+    DraftError,
+    RecordError,
+    ReplayError,
+    RulesetError,
+    SeatsError,
+    SetupError,
+    SimulationError,
+)
 from stargazer_rules.formats import records
 from stargazer_rules.formats.game_lines import read_games_file
 from stargazer_rules.formats.signing import SECRET_ENV, StateSigner, chosen_secret
@@ -226,7 +235,7 @@ def run_new_draft(args: argparse.Namespace) -> int:
     except RulesetError as error:
         _report_ruleset_error(error, source, command)
         return EXIT_INVALID
-    except (drafts.DraftError, OSError) as error:
+    except (DraftError, OSError) as error:
         _error(command, str(error))
         return EXIT_INVALID
     _report_warnings(ruleset, command)
@@ -656,7 +665,7 @@ def run_play(args: argparse.Namespace) -> int:
         listed = terminal.parse_seats(args.seats or "you,greedy")
         players = args.players or (len(listed) if args.seats else min(ruleset.player_counts))
         seats = terminal.parse_seats(args.seats or "you,greedy", players)
-    except (BotSpecError, terminal.SeatsError) as error:
+    except (BotSpecError, SeatsError) as error:
         _error(command, str(error))
         return EXIT_USAGE
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
@@ -730,7 +739,7 @@ def run_replay(args: argparse.Namespace) -> int:
             colour=terminal.use_colour(sys.stdout),
             width=shutil.get_terminal_size().columns,
         )
-    except (terminal.ReplayError, RecordError) as error:
+    except (ReplayError, RecordError) as error:
         _error("replay", terminal.one_line(error))
         return EXIT_INVALID
     except KeyboardInterrupt:
@@ -1176,7 +1185,7 @@ def _lineup_or_report(
             return None
     try:
         return simulation.parse_lineup(args.bots or [DEFAULT_SIM_BOTS], args.players)
-    except (BotSpecError, simulation.SimulationError) as error:
+    except (BotSpecError, SimulationError) as error:
         _error(command, str(error))
         return None
 
@@ -1212,7 +1221,7 @@ def _simulate_or_report(
     )
     try:
         outcome = runs.simulate_run(request, lambda text: print(text, file=sys.stderr), command)
-    except (simulation.SimulationError, ValueError, OSError) as error:
+    except (SimulationError, ValueError, OSError) as error:
         _error(command, str(error))
         return EXIT_INVALID
     except KeyboardInterrupt:

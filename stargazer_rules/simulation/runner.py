@@ -28,9 +28,10 @@ from typing import IO, Any
 
 import attrs
 
-from stargazer_rules.bots import BotSpecError, make_bot
+from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.scoring import provisional_totals
+from stargazer_rules.errors import BotSpecError, SimulationError
 from stargazer_rules.formats import jsonio, records
 from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE, game_line, read_games_file
 from stargazer_rules.kernel import native
@@ -69,11 +70,6 @@ MAX_GAMES = 100_000
 #: The most worker processes a run starts. More processes than cores only wait for one
 #: another (the default is one per core), and each starts Python and loads the ruleset.
 MAX_WORKERS = 64
-
-
-class SimulationError(ValueError):
-    """A run cannot start or go on: a lineup that does not fit, a games file of another run,
-    a missing optional dependency, an unreachable scheduler."""
 
 
 @attrs.frozen
