@@ -48,6 +48,7 @@ __all__ = [
     "RunResult",
     "SimulationError",
     "bot_seed",
+    "game_of",
     "parse_lineup",
     "plan",
     "play_game",
@@ -186,7 +187,7 @@ def play_game(
     when each round's last turn has ended (``scoring.provisional_totals``: the totals of
     ``game.score``), and the number of legal options of each decision.
     """
-    game = ruleset_or_game if isinstance(ruleset_or_game, Game) else _game_of(ruleset_or_game)
+    game = ruleset_or_game if isinstance(ruleset_or_game, Game) else game_of(ruleset_or_game)
     players = entry.players
     if len(lineup) != players:
         raise SimulationError(f"the lineup has {len(lineup)} bots for {players} players")
@@ -257,13 +258,17 @@ def play_game(
     }
 
 
-#: One ``Game`` per ruleset fingerprint in each worker process, built on first use.
+#: One ``Game`` per ruleset fingerprint in each process (the parent and each worker), built on
+#: first use: the one per-process home of a simulation's Games, so that the tables each Game
+#: derives (its compiled kernel among them, ``Game.derived``) are built once per process.
 _GAMES: dict[str, Game] = {}
 
 
-def _game_of(ruleset: Ruleset) -> Game:
+def game_of(ruleset: Ruleset) -> Game:
+    """The ``Game`` of ``ruleset`` in this process (one per fingerprint; an equal ruleset object
+    shares it, one with other effect classes behind the same YAML gets its own)."""
     game = _GAMES.get(ruleset.fingerprint)
-    if game is None:
+    if game is None or game.ruleset != ruleset:
         game = _GAMES[ruleset.fingerprint] = Game(ruleset)
     return game
 
@@ -280,7 +285,7 @@ def play_chunk(
     process receives the ruleset once, not with every task. Lines are encoded here, in the
     workers, so the parent process only writes them.
     """
-    game = _WORKER_GAME if ruleset is None else _game_of(ruleset)
+    game = _WORKER_GAME if ruleset is None else game_of(ruleset)
     if game is None:
         raise RuntimeError("play_chunk(None, ...) outside a worker whose initializer set a ruleset")
     return [(entry.index, game_line(play_game(game, entry, lineup, engine))) for entry in entries]
@@ -292,7 +297,7 @@ _WORKER_GAME: Game | None = None
 def _init_worker(ruleset: Ruleset) -> None:
     global _WORKER_GAME
     lifeline.exit_with_parent()  # no orphan playing on after a kill -9 of the run
-    _WORKER_GAME = _game_of(ruleset)
+    _WORKER_GAME = game_of(ruleset)
 
 
 # -- reading a games file -----------------------------------------------------------------
@@ -360,7 +365,7 @@ def run_simulation(
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise SimulationError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
     try:
-        played_by = native.engine_for(ruleset, engine)
+        played_by = native.engine_for(game_of(ruleset), engine)
     except ValueError as error:
         raise SimulationError(str(error)) from None
     path = Path(out) / GAMES_FILE
@@ -392,7 +397,7 @@ def run_simulation(
                 if client is not None:
                     _run_dask(client, ruleset, todo, lineup, write, engine)
                 elif (workers or os.cpu_count() or 1) == 1 or len(todo) <= 1:
-                    game = Game(ruleset)
+                    game = game_of(ruleset)
                     for entry in todo:
                         write([(entry.index, game_line(play_game(game, entry, lineup, engine)))])
                 else:
