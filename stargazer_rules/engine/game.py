@@ -118,7 +118,7 @@ class Game:
         self._effects: dict[tuple[int, tuple[int, ...]], Effect] = {}
         # What the layers above derive from the ruleset (``derived``), by the function that builds it.
         self._derived: dict[Callable[[Game], Any], Any] = {}
-        self._derived_lock = threading.Lock()
+        self._derived_lock = threading.RLock()  # a builder may ask for another
         for index, card in enumerate(ruleset.crew):
             for path, effect in _walk_effects(card.skill, ()):
                 self._effects[index, path] = effect
