@@ -14,9 +14,11 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 import yaml
 
-from stargazer_rules import _kernel
+from stargazer_rules import _kernel, load_ruleset
+from stargazer_rules.kernel import native
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
 
 REPO = Path(__file__).resolve().parent.parent
@@ -80,3 +82,15 @@ def test_a_type_with_no_place_but_its_class_is_told_every_file_to_write():
         "docs/skills.md: a section headed ## `take_cubes_back`",
         "schemas/crew.schema.json: regenerate it (python -m stargazer_rules.rulesets.schemas --write)",
     ]
+
+
+def test_the_kernel_takes_every_parameter_and_its_default_from_python():
+    """``ruleset_spec`` sends each declared parameter, defaults included; one left out is refused
+    by the kernel, never filled in with a default of its own."""
+    spec = native.ruleset_spec(load_ruleset("draft7"))
+    effects = [effect for card in spec["crew"] for effect in card["skill"]]
+    assert all(set(effect) == {"name", "when", *(p.name for p in EFFECT_TYPES[effect["name"]].params)} for effect in effects)
+    counted = next(effect for effect in effects if "count" in effect)
+    del counted["count"]
+    with pytest.raises(ValueError, match=rf'^effect "{counted["name"]}": parameter "count" is missing$'):
+        _kernel.Kernel(spec)
