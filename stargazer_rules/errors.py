@@ -1,8 +1,17 @@
-"""The library's exceptions, in one place so that callers can catch them by kind."""
+"""The library's exceptions, in one place so that callers can catch them by kind.
+
+Each subclasses the built-in it refines (a bad input is a ``ValueError``), and the modules
+that raise them import them from here: rulesets (``Problem``, ``RulesetError``, ``DraftError``),
+play (``IllegalActionError``, ``SetupError``), records and state documents (``RecordError``,
+``ReplayError``), folders (``FolderBusy``), bots (``BotSpecError``, ``BotTimeout``), runs
+(``SimulationError``), the front ends (``SeatsError``, ``RequestError``) and printing
+(``FontError``).
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 
@@ -65,3 +74,50 @@ class FolderBusy(OSError):
         self.folder = folder
         self.holder = holder
         super().__init__(f"{folder} is being written by {holder}; {hint}")
+
+
+class DraftError(ValueError):
+    """A new draft that cannot be made; the message is one line saying what to do instead."""
+
+
+class BotSpecError(ValueError):
+    """A bot spec names no known bot, or gives it parameters it does not take."""
+
+
+class BotTimeout(RuntimeError):
+    """A bot's search ran past the time limit it was given (``bots.time_limit``)."""
+
+
+class SimulationError(ValueError):
+    """A run cannot start or go on: a lineup that does not fit, a games file of another run,
+    a missing optional dependency, an unreachable scheduler."""
+
+
+class SeatsError(ValueError):
+    """A ``--seats`` text that cannot seat the players: more seats than players, an empty entry."""
+
+
+class ReplayError(ValueError):
+    """A record file that cannot be played back; the message is one line."""
+
+
+class RequestError(ValueError):
+    """A request the API refuses: ``status`` (4xx), a short ``error`` kind, the reason, and
+    ``at``, the JSON path in the body of the document the reason is about (or None)."""
+
+    def __init__(self, status: int, error: str, message: str, at: str | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+        self.error = error
+        self.message = message
+        self.at = at
+
+    def to_json(self) -> dict[str, Any]:
+        body: dict[str, Any] = {"error": self.error, "message": self.message}
+        if self.at is not None:
+            body["at"] = self.at
+        return body
+
+
+class FontError(RuntimeError):
+    """The font package is missing or does not hold the font file."""

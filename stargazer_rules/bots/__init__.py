@@ -11,8 +11,6 @@ from stargazer_rules.bots import greedy, kernel_backed, mcts  # noqa: F401  (eac
 from stargazer_rules.bots.base import (
     MAX_ITERATIONS,
     Bot,
-    BotSpecError,
-    BotTimeout,
     bot_names,
     make_bot,
     parse_spec,
@@ -20,6 +18,7 @@ from stargazer_rules.bots.base import (
     time_limit,
     unregister_bot,
 )
+from stargazer_rules.errors import BotSpecError, BotTimeout
 
 __all__ = [
     "MAX_ITERATIONS",

@@ -12,16 +12,9 @@ from typing import Any, Protocol
 
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.seeds import check_seed
+from stargazer_rules.errors import BotSpecError, BotTimeout
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.table import State
-
-
-class BotSpecError(ValueError):
-    """A bot spec names no known bot, or gives it parameters it does not take."""
-
-
-class BotTimeout(RuntimeError):
-    """A bot's search ran past the time limit it was given (``time_limit``)."""
 
 
 #: The monotonic time by which a bot must have chosen, or None (no limit).

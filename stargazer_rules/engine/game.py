@@ -16,15 +16,16 @@ state is never changed, and an illegal action raises before anything is done.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+import threading
+from collections.abc import Callable, Sequence
 from itertools import compress
 from operator import sub
-from typing import Any
+from typing import Any, TypeVar
 
 import attrs
 
 from stargazer_rules.engine.bounds import StateBounds
-from stargazer_rules.engine.scoring import ScoreSheet, score_sheet
+from stargazer_rules.engine.scoring import ScoreSheet, TotalsTables, score_sheet
 from stargazer_rules.errors import IllegalActionError, SetupError
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary import actions as A
@@ -72,24 +73,42 @@ class Setup:
     start_player: int = 0
 
 
+T = TypeVar("T")
+
+
 class Game:
     """The rules of one ruleset, as a stateless API: every method takes a state and returns new values.
 
     A ``Game`` holds only the ruleset and tables derived from it, so one instance serves any
-    number of games, threads or processes.
+    number of games, threads or processes. It is the one home of those tables: its own, built
+    once in ``__init__`` (public where ``Table`` and ``scoring`` read them), and those of the
+    layers above, built on first use through ``derived``.
     """
 
     def __init__(self, ruleset: Ruleset) -> None:
         self.ruleset = ruleset
         planets = ruleset.planets
-        self._planet_ids = tuple(card.id for card in planets)
-        self._lengths = tuple(card.length for card in planets)
-        self._special_capacity = tuple(card.special_capacity for card in planets)
-        self._colours = tuple(card.colour for card in planets)
-        self._crew_ids = tuple(card.id for card in ruleset.crew)
+        # -- the ruleset's derived tables, built here once; ``Table`` and ``scoring`` read the
+        # public ones. Per planet card (an index of ``ruleset.planets``):
+        #: its id, normal squares (R1), special-square capacity (R3) and colour id;
+        self.planet_ids = tuple(card.id for card in planets)
+        self.planet_lengths = tuple(card.length for card in planets)
+        self.special_capacities = tuple(card.special_capacity for card in planets)
+        self.planet_colours = tuple(card.colour for card in planets)
+        #: per crew card, its id.
+        self.crew_ids = tuple(card.id for card in ruleset.crew)
+        #: What ``scoring.provisional_totals``, the bots' evaluation, reads of the ruleset.
+        self.totals_tables = TotalsTables.of(ruleset)
+        #: Memos of what play recomputes most, filled as games go: the pick options of each
+        #: ``workers`` tuple (R5), the track lengths of each ring of dealt Planets, and the
+        #: whole-walk survey options (R7) of each set of Planets with room and survey limit.
+        #: Their keys take few values (``lengths_by_ring`` is kept under 4,096 deals).
+        self.picks_by_workers: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        self.lengths_by_ring: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self.walks_by_starts: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
         self._survey_counts = tuple(card.survey_count for card in ruleset.crew)
-        self._planet_index = {card_id: i for i, card_id in enumerate(self._planet_ids)}
-        self._crew_index = {card_id: i for i, card_id in enumerate(self._crew_ids)}
+        self._planet_index = {card_id: i for i, card_id in enumerate(self.planet_ids)}
+        self._crew_index = {card_id: i for i, card_id in enumerate(self.crew_ids)}
         self._always = tuple(i for i, card in enumerate(ruleset.crew) if card.always_in_play)
         self._dealable = tuple(i for i, card in enumerate(ruleset.crew) if not card.always_in_play)
         # Top-level effect paths of each crew card by the stage that queues them.
@@ -97,10 +116,9 @@ class Game:
         self._after = tuple(_paths(card.skill, (AFTER_SURVEY,)) for card in ruleset.crew)
         self._round_end = tuple(_paths(card.skill, (ROUND_END,)) for card in ruleset.crew)
         self._effects: dict[tuple[int, tuple[int, ...]], Effect] = {}
-        # Small caches of derived tables; their keys take few values, so they stay small.
-        self._ring_lengths: dict[tuple[int, ...], tuple[int, ...]] = {}
-        self._simple_walks: dict[tuple[tuple[int, ...], int], tuple[Action, ...]] = {}
-        self._pick_cache: dict[tuple[int, ...], tuple[Action, ...]] = {}
+        # What the layers above derive from the ruleset (``derived``), by the function that builds it.
+        self._derived: dict[Callable[[Game], Any], Any] = {}
+        self._derived_lock = threading.RLock()  # a builder may ask for another
         for index, card in enumerate(ruleset.crew):
             for path, effect in _walk_effects(card.skill, ()):
                 self._effects[index, path] = effect
@@ -117,6 +135,22 @@ class Game:
         self.most_crew = self.bounds.most_crew
         self._most_legal = self._legal_bound()
         self._most_moves = self._moves_bound()
+
+    def derived(self, build: Callable[[Game], T]) -> T:
+        """What ``build`` makes of this game, built on its first use and kept as long as the game.
+
+        The home of what the layers above the engine derive from a ruleset and the engine may
+        not import: the compiled kernel (``kernel.native.kernel_for``) and the validator of the
+        state schema narrowed to the ruleset (``formats.jsonio``). ``build`` is the key (one
+        value per function); it runs once even when threads ask at the same time.
+        """
+        try:
+            return self._derived[build]
+        except KeyError:
+            with self._derived_lock:
+                if build not in self._derived:
+                    self._derived[build] = build(self)
+                return self._derived[build]
 
     @property
     def most_legal_actions(self) -> int | None:
@@ -161,13 +195,13 @@ class Game:
         """Deal a setup for ``players`` from ``seed`` (R14): planets, crew and start player."""
         counts = self._setup_counts(players)
         rng = random.Random(seed)
-        planet_order = rng.sample(range(len(self._planet_ids)), counts.planets)
+        planet_order = rng.sample(range(len(self.planet_ids)), counts.planets)
         crew_order = rng.sample(self._dealable, counts.crew)
         start = rng.randrange(players) if start_player is None else start_player
         return Setup(
             players,
-            tuple(self._planet_ids[i] for i in planet_order),
-            tuple(self._crew_ids[i] for i in crew_order),
+            tuple(self.planet_ids[i] for i in planet_order),
+            tuple(self.crew_ids[i] for i in crew_order),
             start,
         )
 
@@ -232,7 +266,7 @@ class Game:
             problems.append(f"{counts.crew} crew are dealt for {setup.players} players, not {len(setup.crew)}")
         problems += _unknown_or_repeated("planet", setup.planets, self._planet_index)
         problems += _unknown_or_repeated("crew", setup.crew, self._crew_index)
-        always = {self._crew_ids[i] for i in self._always}
+        always = {self.crew_ids[i] for i in self._always}
         problems += [f"crew {crew_id!r} is always in play and is not dealt" for crew_id in setup.crew if crew_id in always]
         if not 0 <= setup.start_player < setup.players:
             problems.append(f"start player {setup.start_player} is not a seat of 0..{setup.players - 1}")
@@ -297,7 +331,7 @@ class Game:
         if act.kind != A.SURVEY or not act.count:
             return ()
         filled = [len(track) for track in state.tracks]
-        rooms = [self._lengths[card] - count for card, count in zip(state.planets, filled)]
+        rooms = [self.planet_lengths[card] - count for card, count in zip(state.planets, filled)]
         placements = []
         for p in _walk(rooms, act.target, act.count, act.direction):
             filled[p] += 1
@@ -347,9 +381,9 @@ class Game:
 
     def _pick_options(self, table: Table) -> tuple[Action, ...]:
         workers = table.workers
-        options = self._pick_cache.get(workers)
+        options = self.picks_by_workers.get(workers)
         if options is None:
-            options = self._pick_cache[workers] = tuple(
+            options = self.picks_by_workers[workers] = tuple(
                 action(A.PICK_CREW, slot) for slot, worker in enumerate(workers) if worker == NO_WORKER
             )
         return options
@@ -516,11 +550,11 @@ class Game:
         return max(0, self._survey_counts[table.crew[table.chosen[-1]]] + table.survey_bonus)
 
     def _rooms(self, table: Table) -> tuple[int, ...]:
-        lengths = self._ring_lengths.get(table.planets)
+        lengths = self.lengths_by_ring.get(table.planets)
         if lengths is None:
-            if len(self._ring_lengths) > 4096:  # one entry per deal: keep it bounded
-                self._ring_lengths.clear()
-            lengths = self._ring_lengths[table.planets] = tuple(self._lengths[card] for card in table.planets)
+            if len(self.lengths_by_ring) > 4096:  # one entry per deal: keep it bounded
+                self.lengths_by_ring.clear()
+            lengths = self.lengths_by_ring[table.planets] = tuple(self.planet_lengths[card] for card in table.planets)
         return tuple(map(sub, lengths, map(len, table.tracks)))
 
     def _survey_options(self, table: Table) -> tuple[Action, ...]:
@@ -535,9 +569,9 @@ class Game:
         starts = tuple(compress(range(len(rooms)), rooms))
         if len(starts) >= limit:
             key = (starts, limit)
-            options = self._simple_walks.get(key)
+            options = self.walks_by_starts.get(key)
             if options is None:
-                options = self._simple_walks[key] = _walk_options(rooms, limit, False, self.ruleset.survey_minimum)
+                options = self.walks_by_starts[key] = _walk_options(rooms, limit, False, self.ruleset.survey_minimum)
             return options
         return _walk_options(rooms, limit, False, self.ruleset.survey_minimum)
 

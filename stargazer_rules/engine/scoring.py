@@ -6,7 +6,6 @@ front ends show as the provisional score and what bots use as a heuristic.
 
 from __future__ import annotations
 
-import weakref
 from collections import Counter
 from typing import TYPE_CHECKING
 
@@ -15,6 +14,7 @@ import attrs
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
 if TYPE_CHECKING:
+    from stargazer_rules.rulesets.model import Ruleset
     from stargazer_rules.vocabulary.table import Rules, State
 
 
@@ -168,27 +168,34 @@ def score_sheet(game: Rules, state: State) -> ScoreSheet:
 
 # -- the fast path: totals only, for bots ---------------------------------------------------
 
-#: Per Game: (track values per planet card, colour index per planet card, number of colours,
-#: and a cache of each Planet's contribution by (card, track, special square)). Bots score
-#: hundreds of thousands of states that share most of their Planets, so each Planet's ranking
-#: is computed once and then looked up.
-_FAST_TABLES: weakref.WeakKeyDictionary[Rules, tuple] = weakref.WeakKeyDictionary()
 _PLANET_CACHE_LIMIT = 200_000
-_last_tables: list = [None, None]  # the last (game, tables): one game is scored many times in a row
 
 
-def _fast_tables(game: Rules) -> tuple:
-    if _last_tables[0] is game:
-        return _last_tables[1]
-    tables = _FAST_TABLES.get(game)
-    if tables is None:
-        planets = game.ruleset.planets
+@attrs.frozen
+class TotalsTables:
+    """What ``provisional_totals`` reads of a ruleset, built once with its ``Game``.
+
+    ``track_values`` and ``colour_index`` per planet card (colours numbered in sorted id order,
+    ``colour_count`` of them), and ``planet_parts``, each Planet's part of the totals by
+    (card, track, special square): bots score hundreds of thousands of states that share most
+    of their Planets, so each Planet's ranking is computed once and then looked up (the memo
+    is emptied past ``_PLANET_CACHE_LIMIT`` entries).
+    """
+
+    track_values: tuple[tuple[int, ...], ...]
+    colour_index: tuple[int, ...]
+    colour_count: int
+    planet_parts: dict = attrs.field(factory=dict, eq=False, repr=False)
+
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> TotalsTables:
+        planets = ruleset.planets
         colour_ids = sorted({card.colour for card in planets})
-        values = tuple(tuple(card.track) for card in planets)
-        colours = tuple(colour_ids.index(card.colour) for card in planets)
-        tables = _FAST_TABLES[game] = (values, colours, len(colour_ids), {})
-    _last_tables[:] = [game, tables]
-    return tables
+        return cls(
+            tuple(tuple(card.track) for card in planets),
+            tuple(colour_ids.index(card.colour) for card in planets),
+            len(colour_ids),
+        )
 
 
 def _planet_part(
@@ -224,7 +231,8 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
     The same numbers as ``tuple(seat.total for seat in game.score(state).seats)``, without
     building a score sheet: the bots' evaluation, called on every state they look at.
     """
-    values, colours, colour_count, cache = _fast_tables(game)
+    tables = game.totals_tables
+    values, colours, colour_count, cache = tables.track_values, tables.colour_index, tables.colour_count, tables.planet_parts
     players = state.players
     totals = list(state.vp)
     counts = [0] * (players * colour_count)

@@ -12,7 +12,6 @@ rules are named by the effects that set them, its direction as in actions.
 from __future__ import annotations
 
 import copy
-import functools
 import itertools
 import json
 from collections.abc import Mapping, Sequence
@@ -99,11 +98,11 @@ def state_schema_for(game: Game) -> dict[str, Any]:
 def state_schema_problems(game: Game, data: Any, limit: int | None = MAX_CHECKED) -> list[str]:
     """Every way ``data`` breaks the state schema narrowed to ``game``'s ruleset
     (``state_schema_for``), as ``"$.path: message"``; the first ``limit`` found."""
-    return problem_lines(itertools.islice(_narrowed_validator(game).iter_errors(data), limit))
+    return problem_lines(itertools.islice(game.derived(_narrowed_validator).iter_errors(data), limit))
 
 
-@functools.lru_cache(maxsize=16)
 def _narrowed_validator(game: Game) -> Any:
+    """The validator of ``state_schema_for(game)``, kept by the game (``Game.derived``)."""
     narrowed = state_schema_for(game)
     return StrictValidator(narrowed, registry=schema_registry(narrowed))
 

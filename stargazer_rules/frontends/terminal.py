@@ -34,7 +34,7 @@ from typing import Any, TextIO
 
 from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.game import Game, Setup
-from stargazer_rules.errors import RecordError, RulesetError
+from stargazer_rules.errors import RecordError, ReplayError, RulesetError, SeatsError
 from stargazer_rules.formats import actions_json, records
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.printable import printable
@@ -103,14 +103,6 @@ _PLANET_CODES = {
 }
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
 _YES = frozenset({"y", "yes", "はい"})
-
-
-class SeatsError(ValueError):
-    """A ``--seats`` text that cannot seat the players: more seats than players, an empty entry."""
-
-
-class ReplayError(ValueError):
-    """A record file that cannot be played back; the message is one line."""
 
 
 class _Quit(Exception):

@@ -16,7 +16,6 @@ except that player cubes on a crew come sorted by owner (the rules only count th
 
 from __future__ import annotations
 
-import weakref
 from typing import Any
 
 from stargazer_rules.engine.game import Game
@@ -86,38 +85,32 @@ def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
     }
 
 
-# One compiled kernel (or the reason there is none) per ruleset object, for as long as it
-# lives (a Ruleset holds a mapping, so it is not hashable: keyed by identity, dropped with it).
-_COMPILED: dict[int, tuple[Any, str | None]] = {}
+def _compile(game: Game) -> tuple[Any, str | None]:
+    """The compiled kernel of ``game``'s ruleset, or None and why not; kept by the game
+    (``Game.derived``), so that each ``Game`` compiles its kernel once."""
+    if _kernel is None:
+        return None, f"the native kernel is not built ({_IMPORT_ERROR})"
+    try:
+        return _kernel.Kernel(ruleset_spec(game.ruleset)), None
+    except (_Unsupported, ValueError) as error:
+        return None, str(error)
 
 
-def _compiled(ruleset: Ruleset) -> tuple[Any, str | None]:
-    entry = _COMPILED.get(id(ruleset))
-    if entry is None:
-        if _kernel is None:
-            entry = (None, f"the native kernel is not built ({_IMPORT_ERROR})")
-        else:
-            try:
-                entry = (_kernel.Kernel(ruleset_spec(ruleset)), None)
-            except (_Unsupported, ValueError) as error:
-                entry = (None, str(error))
-        _COMPILED[id(ruleset)] = entry
-        weakref.finalize(ruleset, _COMPILED.pop, id(ruleset), None)
-    return entry
-
-
-def _ruleset_of(source: Game | Ruleset) -> Ruleset:
-    return source.ruleset if isinstance(source, Game) else source
+def _compiled(source: Game | Ruleset) -> tuple[Any, str | None]:
+    # A bare Ruleset gets a Game of its own, compiled for this question only: pass the Game
+    # that plays to reuse its kernel.
+    game = source if isinstance(source, Game) else Game(source)
+    return game.derived(_compile)
 
 
 def kernel_for(source: Game | Ruleset) -> Any | None:
     """The compiled kernel of a game's ruleset, or None when it runs on the Python engine."""
-    return _compiled(_ruleset_of(source))[0]
+    return _compiled(source)[0]
 
 
 def fallback_reason(source: Game | Ruleset) -> str | None:
     """Why the ruleset runs on the Python engine (one line), or None when the kernel plays it."""
-    return _compiled(_ruleset_of(source))[1]
+    return _compiled(source)[1]
 
 
 def engine_for(source: Game | Ruleset, requested: str = DEFAULT_ENGINE) -> str:

@@ -19,6 +19,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from stargazer_rules.errors import FontError
 from stargazer_rules.text.lines import wrap_text
 
 #: The name the font is registered under with ReportLab.
@@ -27,10 +28,6 @@ FONT = "IPAexGothic"
 FONT_PACKAGE = "japanize_matplotlib"
 FONT_FILE = ("fonts", "ipaexg.ttf")
 
-
-
-class FontError(RuntimeError):
-    """The font package is missing or does not hold the font file."""
 
 
 def font_path() -> Path:

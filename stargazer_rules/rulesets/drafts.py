@@ -21,6 +21,7 @@ from pathlib import Path
 
 import attrs
 
+from stargazer_rules.errors import DraftError
 from stargazer_rules.rulesets.loader import load_ruleset, resolve_ruleset_dir
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, RULESET_FILES, schemas_dir
@@ -37,10 +38,6 @@ _TITLE_FLOW = re.compile(r"^title:[ \t]*\{[^\n]*\}[ \t]*$", re.MULTILINE)
 _FULL_WIDTH_DIGITS = str.maketrans("0123456789", "０１２３４５６７８９")
 #: rules.yaml's top-level ``name:`` line; the value is replaced, a trailing comment kept.
 _NAME_LINE = re.compile(r"^name:[ \t]*[^#\n]*?(?P<comment>[ \t]+#[^\n]*)?$", re.MULTILINE)
-
-
-class DraftError(ValueError):
-    """A new draft that cannot be made; the message is one line saying what to do instead."""
 
 
 def new_draft(

@@ -17,21 +17,21 @@ from __future__ import annotations
 
 import concurrent.futures
 import hashlib
-import json
 import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import attrs
 
-from stargazer_rules.bots import BotSpecError, make_bot
+from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.engine.scoring import provisional_totals
+from stargazer_rules.errors import BotSpecError, SimulationError
 from stargazer_rules.formats import actions_json, records, values_json
 from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE, game_line, read_games_file
 from stargazer_rules.kernel import native
@@ -48,6 +48,7 @@ __all__ = [
     "RunResult",
     "SimulationError",
     "bot_seed",
+    "game_of",
     "parse_lineup",
     "plan",
     "play_game",
@@ -70,11 +71,6 @@ MAX_GAMES = 100_000
 #: The most worker processes a run starts. More processes than cores only wait for one
 #: another (the default is one per core), and each starts Python and loads the ruleset.
 MAX_WORKERS = 64
-
-
-class SimulationError(ValueError):
-    """A run cannot start or go on: a lineup that does not fit, a games file of another run,
-    a missing optional dependency, an unreachable scheduler."""
 
 
 @attrs.frozen
@@ -196,7 +192,7 @@ def play_game(
     when each round's last turn has ended (``scoring.provisional_totals``: the totals of
     ``game.score``), and the number of legal options of each decision.
     """
-    game = ruleset_or_game if isinstance(ruleset_or_game, Game) else _game_of(ruleset_or_game)
+    game = ruleset_or_game if isinstance(ruleset_or_game, Game) else game_of(ruleset_or_game)
     players = entry.players
     if len(lineup) != players:
         raise SimulationError(f"the lineup has {len(lineup)} bots for {players} players")
@@ -267,13 +263,17 @@ def play_game(
     }
 
 
-#: One ``Game`` per ruleset fingerprint in each worker process, built on first use.
+#: One ``Game`` per ruleset fingerprint in each process (the parent and each worker), built on
+#: first use: the one per-process home of a simulation's Games, so that the tables each Game
+#: derives (its compiled kernel among them, ``Game.derived``) are built once per process.
 _GAMES: dict[str, Game] = {}
 
 
-def _game_of(ruleset: Ruleset) -> Game:
+def game_of(ruleset: Ruleset) -> Game:
+    """The ``Game`` of ``ruleset`` in this process (one per fingerprint; an equal ruleset object
+    shares it, one with other effect classes behind the same YAML gets its own)."""
     game = _GAMES.get(ruleset.fingerprint)
-    if game is None:
+    if game is None or game.ruleset != ruleset:
         game = _GAMES[ruleset.fingerprint] = Game(ruleset)
     return game
 
@@ -290,7 +290,7 @@ def play_chunk(
     process receives the ruleset once, not with every task. Lines are encoded here, in the
     workers, so the parent process only writes them.
     """
-    game = _WORKER_GAME if ruleset is None else _game_of(ruleset)
+    game = _WORKER_GAME if ruleset is None else game_of(ruleset)
     if game is None:
         raise RuntimeError("play_chunk(None, ...) outside a worker whose initializer set a ruleset")
     return [(entry.index, game_line(play_game(game, entry, lineup, engine))) for entry in entries]
@@ -302,7 +302,7 @@ _WORKER_GAME: Game | None = None
 def _init_worker(ruleset: Ruleset) -> None:
     global _WORKER_GAME
     lifeline.exit_with_parent()  # no orphan playing on after a kill -9 of the run
-    _WORKER_GAME = _game_of(ruleset)
+    _WORKER_GAME = game_of(ruleset)
 
 
 # -- reading a games file -----------------------------------------------------------------
@@ -370,7 +370,7 @@ def run_simulation(
     if workers is not None and not 1 <= workers <= MAX_WORKERS:
         raise SimulationError(f"--workers must be from 1 to {MAX_WORKERS}, not {workers}")
     try:
-        played_by = native.engine_for(ruleset, engine)
+        played_by = native.engine_for(game_of(ruleset), engine)
     except ValueError as error:
         raise SimulationError(str(error)) from None
     path = Path(out) / GAMES_FILE
@@ -402,7 +402,7 @@ def run_simulation(
                 if client is not None:
                     _run_dask(client, ruleset, todo, lineup, write, engine)
                 elif (workers or os.cpu_count() or 1) == 1 or len(todo) <= 1:
-                    game = Game(ruleset)
+                    game = game_of(ruleset)
                     for entry in todo:
                         write([(entry.index, game_line(play_game(game, entry, lineup, engine)))])
                 else:

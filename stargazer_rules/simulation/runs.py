@@ -27,7 +27,7 @@ from stargazer_rules.formats.game_lines import GAMES_FILE
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, estimate, locks, run_folder
-from stargazer_rules.simulation.runner import SimulationError, plan, run_simulation
+from stargazer_rules.simulation.runner import SimulationError, game_of, plan, run_simulation
 
 __all__ = ["RunOutcome", "RunRequest", "simulate_run"]
 
@@ -80,7 +80,7 @@ def simulate_run(request: RunRequest, say: Callable[[str], None], command: str =
     ruleset, out = request.ruleset, Path(request.out)
     if out.exists() and not out.is_dir():
         raise SimulationError(f"--out {out} is a file, not a folder: name a folder for the run's files")
-    engine = native.engine_for(ruleset, request.engine)
+    engine = native.engine_for(game_of(ruleset), request.engine)
     identity = cache.run_identity(ruleset.name, ruleset.fingerprint, request.players, request.lineup, request.seed, engine)
     cache_dir = request.cache if request.cache is not None else cache.cache_folder()
     planned = len(plan(request.games, request.players, request.seed))

@@ -93,17 +93,19 @@ _state_fields = attrgetter(*_FIELDS)
 class Rules(Protocol):
     """What a ``Table`` and the scoring read of the game they serve (``game.Game`` is one).
 
-    The ruleset, and tables derived from it indexed by planet card and crew card. ``ruleset``
-    is a ``rulesets.model.Ruleset``, not imported here even for type checking: the rulesets
-    layer stands above this one (a ruleset's crew cards hold effects, which import this module).
+    The ruleset, and the tables the game derived from it once, indexed by planet card and crew
+    card. ``ruleset`` is a ``rulesets.model.Ruleset``, not imported here even for type checking:
+    the rulesets layer stands above this one (a ruleset's crew cards hold effects, which import
+    this module).
     """
 
     ruleset: Any
-    _planet_ids: tuple[str, ...]
-    _lengths: tuple[int, ...]
-    _special_capacity: tuple[int, ...]
-    _colours: tuple[str, ...]
-    _crew_ids: tuple[str, ...]
+    planet_ids: tuple[str, ...]
+    planet_lengths: tuple[int, ...]
+    special_capacities: tuple[int, ...]
+    planet_colours: tuple[str, ...]
+    crew_ids: tuple[str, ...]
+    totals_tables: Any
 
 
 class _Named(Protocol):
@@ -171,24 +173,24 @@ class Table:
 
     def room(self, p: int) -> int:
         """Empty normal squares on Planet ``p``."""
-        return self.game._lengths[self.planets[p]] - len(self.tracks[p])
+        return self.game.planet_lengths[self.planets[p]] - len(self.tracks[p])
 
     def planets_with_room(self) -> list[int]:
-        lengths = self.game._lengths
+        lengths = self.game.planet_lengths
         planets = self.planets
         return [p for p, track in enumerate(self.tracks) if len(track) < lengths[planets[p]]]
 
     def special_room(self, p: int) -> int:
-        return self.game._special_capacity[self.planets[p]] - len(self.specials[p])
+        return self.game.special_capacities[self.planets[p]] - len(self.specials[p])
 
     def colour_of(self, p: int) -> str:
-        return self.game._colours[self.planets[p]]
+        return self.game.planet_colours[self.planets[p]]
 
     def planet_id(self, p: int) -> str:
-        return self.game._planet_ids[self.planets[p]]
+        return self.game.planet_ids[self.planets[p]]
 
     def crew_id(self, slot: int) -> str:
-        return self.game._crew_ids[self.crew[slot]]
+        return self.game.crew_ids[self.crew[slot]]
 
     # -- changing, for effects ------------------------------------------------------------
 

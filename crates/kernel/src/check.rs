@@ -586,7 +586,7 @@ impl Checker<'_> {
             if !self.rules_too {
                 self.bound_always(At::PendingRemaining(k), *remaining, 1, REPRESENTABLE);
             } else if *remaining > steps {
-                let effect = crate::rules::EFFECT_NAMES[op_index(&rules.nodes[node as usize].op)].to_string();
+                let effect = rules.nodes[node as usize].name.to_string();
                 self.problem(At::PendingRemaining(k), Reason::StepsLeft { remaining: *remaining, effect, steps });
             } else if *remaining < 1 {
                 self.problem(At::PendingRemaining(k), Reason::Outside { value: *remaining, low: 1, high: steps });
@@ -647,24 +647,6 @@ impl Checker<'_> {
         } else if !effect_stage && !f.pending.is_empty() {
             self.problem(At::Pending, Reason::PendingOutsideEffects { stage: stage.name() });
         }
-    }
-}
-
-/// The index in `EFFECT_NAMES` of an operation's effect type.
-fn op_index(op: &crate::rules::Op) -> usize {
-    use crate::rules::Op;
-    match op {
-        Op::AddFreeCubes => 0,
-        Op::AllowRepeatPlanet => 1,
-        Op::ChangeSurveyCount(_) => 2,
-        Op::ChooseDirection => 3,
-        Op::ChooseOne(_) => 4,
-        Op::GainVp(_) => 5,
-        Op::MaySkipPlanets => 6,
-        Op::NameStartPlayer => 7,
-        Op::PlaceFreeCubes => 8,
-        Op::PlaceOnCrew => 9,
-        Op::PlaceOnSpecial(_) => 10,
     }
 }
 

@@ -1,10 +1,28 @@
 //! A fixture ruleset for the kernel's own tests and profiling runs.
 
-use crate::rules::{CrewSpec, EffectSpec, PlanetSpec, RulesSpec};
+use crate::rules::{CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec};
 use crate::{Game, Rules};
 
+/// An effect with every parameter its type declares, at the Python declarations' defaults
+/// (as `kernel.native.ruleset_spec` sends them); `with` sets one.
 fn effect(name: &str, when: &str) -> EffectSpec {
-    EffectSpec { name: name.into(), when: when.into(), count: 1, planets: "any".into(), ..Default::default() }
+    let spec = EffectSpec::new(name, when);
+    match name {
+        "add_free_cubes" | "place_free_cubes" | "place_on_crew" => spec.with("count", ParamValue::Int(1)),
+        "place_on_special" => spec
+            .with("count", ParamValue::Int(1))
+            .with("planets", ParamValue::Text("any".into()))
+            .with("colour", ParamValue::None),
+        _ => spec,
+    }
+}
+
+fn int(value: i64) -> ParamValue {
+    ParamValue::Int(value)
+}
+
+fn text(value: &str) -> ParamValue {
+    ParamValue::Text(value.into())
 }
 
 /// A ruleset shaped like the bundled draft 7 (same tracks, one crew per effect type), for
@@ -37,23 +55,25 @@ pub fn draft_like() -> Game {
             special_capacity: if i == 13 { 2 } else { 1 },
         })
         .collect();
-    let mut choose_one = effect("choose_one", "on_choose");
-    choose_one.options = vec![
-        vec![EffectSpec { vp: 2, ..effect("gain_vp", "on_choose") }],
-        vec![effect("place_on_special", "on_choose")],
-    ];
+    let choose_one = effect("choose_one", "on_choose").with(
+        "options",
+        ParamValue::Options(vec![
+            vec![effect("gain_vp", "on_choose").with("vp", int(2))],
+            vec![effect("place_on_special", "on_choose")],
+        ]),
+    );
     let skills: Vec<(i64, Vec<EffectSpec>)> = vec![
         (3, vec![effect("choose_direction", "survey")]),
-        (2, vec![EffectSpec { planets: "surveyed".into(), ..effect("place_on_special", "after_survey") }]),
-        (2, vec![EffectSpec { vp: 2, ..effect("gain_vp", "on_choose") }, effect("place_on_crew", "on_choose")]),
+        (2, vec![effect("place_on_special", "after_survey").with("planets", text("surveyed"))]),
+        (2, vec![effect("gain_vp", "on_choose").with("vp", int(2)), effect("place_on_crew", "on_choose")]),
         (3, vec![effect("may_skip_planets", "survey")]),
         (3, vec![effect("allow_repeat_planet", "survey")]),
-        (2, vec![EffectSpec { count: 2, ..effect("place_free_cubes", "on_choose") }]),
-        (2, vec![EffectSpec { vp: 2, ..effect("gain_vp", "after_survey") }]),
-        (2, vec![EffectSpec { vp: 1, ..effect("gain_vp", "on_choose") }, effect("add_free_cubes", "on_choose")]),
+        (2, vec![effect("place_free_cubes", "on_choose").with("count", int(2))]),
+        (2, vec![effect("gain_vp", "after_survey").with("vp", int(2))]),
+        (2, vec![effect("gain_vp", "on_choose").with("vp", int(1)), effect("add_free_cubes", "on_choose")]),
         (2, vec![choose_one]),
-        (2, vec![EffectSpec { planets: "colour".into(), colour: Some("blue".into()), ..effect("place_on_special", "on_choose") }]),
-        (2, vec![EffectSpec { delta: 1, ..effect("change_survey_count", "survey") }]),
+        (2, vec![effect("place_on_special", "on_choose").with("planets", text("colour")).with("colour", text("blue"))]),
+        (2, vec![effect("change_survey_count", "survey").with("delta", int(1))]),
     ];
     let mut crew = vec![CrewSpec {
         id: "armstrong".into(),

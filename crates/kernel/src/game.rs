@@ -306,25 +306,15 @@ impl Game {
 
     // -- skill effects (R9) -------------------------------------------------------------
 
-    /// Whether the effect at `head` can be applied now (Python: `Effect.can_apply`).
-    fn can_apply(&self, s: &State, node: u16, seat: usize, slot: usize) -> bool {
-        let rules = &self.rules;
-        match &rules.nodes[node as usize].op {
-            Op::AddFreeCubes => {
-                s.stock > 0
-                    && (0..s.crew_count as usize).any(|o| o != slot && s.crew_free[o] < rules.max_free_cubes_per_crew)
-            }
-            Op::PlaceFreeCubes => s.stock > 0 && self.rooms(s)[..s.planet_count as usize].iter().any(|&r| r > 0),
-            Op::PlaceOnCrew => s.hands[seat] > 0 && s.crew_count > 1,
-            Op::PlaceOnSpecial(target) => {
-                s.hands[seat] > 0 && (0..s.planet_count as usize).any(|p| self.special_target(s, *target, p))
-            }
-            Op::NameStartPlayer => s.players > 0,
-            Op::ChooseOne(options) => {
-                options.iter().any(|option| option.iter().any(|&n| self.can_apply(s, n, seat, slot)))
-            }
-            _ => true,
-        }
+    /// Whether the effect at `node` can be applied now (Python: `Effect.can_apply`): it asks
+    /// no decision, or its choices offer at least one option. Derived from `push_choices`,
+    /// written after the options already in `s.legal` and taken back, so the two never differ.
+    fn can_apply(&self, s: &mut State, node: u16, seat: usize, slot: usize) -> bool {
+        let mark = s.legal.len();
+        let asks = self.push_choices(s, node, seat, slot);
+        let offers = s.legal.len() > mark;
+        s.legal.truncate(mark);
+        !asks || offers
     }
 
     fn special_target(&self, s: &State, target: SpecialTarget, p: usize) -> bool {
@@ -339,11 +329,15 @@ impl Game {
     /// The options of the effect at `head` written to `s.legal`; false when it needs no
     /// decision (applied at once). True with no options: it cannot be applied (skipped, R9).
     fn effect_choices(&self, s: &mut State, head: Pending) -> bool {
-        let rules = &self.rules;
-        let seat = head.seat as usize;
-        let slot = head.slot as usize;
         s.legal.clear();
-        match &rules.nodes[head.node as usize].op {
+        self.push_choices(s, head.node, head.seat as usize, head.slot as usize)
+    }
+
+    /// The options the effect at `node` offers `seat` (crew `slot`'s skill), pushed onto
+    /// `s.legal` (Python: `Effect.choices`); false when it asks no decision.
+    fn push_choices(&self, s: &mut State, node: u16, seat: usize, slot: usize) -> bool {
+        let rules = &self.rules;
+        match &rules.nodes[node as usize].op {
             Op::AddFreeCubes => {
                 if s.stock > 0 {
                     for other in 0..s.crew_count as usize {
@@ -393,7 +387,11 @@ impl Game {
                     }
                 }
             }
-            _ => return false,
+            Op::AllowRepeatPlanet
+            | Op::ChangeSurveyCount(_)
+            | Op::ChooseDirection
+            | Op::GainVp(_)
+            | Op::MaySkipPlanets => return false,
         }
         true
     }

@@ -23,7 +23,10 @@ mod survey;
 pub use check::{Problem, StateFields, Trust};
 pub use error::KernelError;
 pub use game::Game;
-pub use rules::{Bounds, Crew, Node, Op, Planet, PlayerCount, Rules, SpecialTarget, Timing};
+pub use rules::{
+    Bounds, Crew, EffectSpec, EffectType, Node, Op, ParamValue, Planet, PlayerCount, Rules, SpecialTarget, Steps, Timing,
+    EFFECT_NAMES, EFFECT_TYPES,
+};
 pub use state::{Action, Kind, Pending, Stage, State};
 
 /// The most seats, Planets in the ring and crew in the crew area a kernel game holds.

@@ -40,7 +40,7 @@ pub enum SpecialTarget {
 }
 
 /// One effect operation with its parameters: the built-in vocabulary, one arm per effect type
-/// of `stargazer_rules.vocabulary.effects` (a test fails until both sides have the same set).
+/// of `stargazer_rules.vocabulary.effects`, each with its row in `EFFECT_TYPES`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     AddFreeCubes,
@@ -57,20 +57,90 @@ pub enum Op {
     PlaceOnSpecial(SpecialTarget),
 }
 
-/// The effect type names the kernel knows, as in the crew YAML, alphabetised.
-pub const EFFECT_NAMES: [&str; 11] = [
-    "add_free_cubes",
-    "allow_repeat_planet",
-    "change_survey_count",
-    "choose_direction",
-    "choose_one",
-    "gain_vp",
-    "may_skip_planets",
-    "name_start_player",
-    "place_free_cubes",
-    "place_on_crew",
-    "place_on_special",
+/// How many times an effect of a type resolves: once, or `count` times (one cube each).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Steps {
+    Once,
+    Count,
+}
+
+/// One effect type of the kernel's vocabulary: its name as in the crew YAML, the parser that
+/// turns the parameters Python sent (`EffectSpec`) into its `Op`, and its step count.
+pub struct EffectType {
+    pub name: &'static str,
+    parse: fn(&EffectSpec, &mut Compiling<'_>) -> Result<Op, KernelError>,
+    pub steps: Steps,
+}
+
+/// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
+/// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
+pub const EFFECT_TYPES: [EffectType; 11] = [
+    EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
+    EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
+    EffectType {
+        name: "change_survey_count",
+        parse: |e, _| Ok(Op::ChangeSurveyCount(small(e.int("delta")?, "change_survey_count delta", VALUE_LIMIT)?)),
+        steps: Steps::Once,
+    },
+    EffectType { name: "choose_direction", parse: |_, _| Ok(Op::ChooseDirection), steps: Steps::Once },
+    EffectType { name: "choose_one", parse: parse_choose_one, steps: Steps::Once },
+    EffectType {
+        name: "gain_vp",
+        parse: |e, _| Ok(Op::GainVp(small(e.int("vp")?, "gain_vp vp", VALUE_LIMIT)?)),
+        steps: Steps::Once,
+    },
+    EffectType { name: "may_skip_planets", parse: |_, _| Ok(Op::MaySkipPlanets), steps: Steps::Once },
+    EffectType { name: "name_start_player", parse: |_, _| Ok(Op::NameStartPlayer), steps: Steps::Once },
+    EffectType { name: "place_free_cubes", parse: |_, _| Ok(Op::PlaceFreeCubes), steps: Steps::Count },
+    EffectType { name: "place_on_crew", parse: |_, _| Ok(Op::PlaceOnCrew), steps: Steps::Count },
+    EffectType { name: "place_on_special", parse: parse_place_on_special, steps: Steps::Count },
 ];
+
+/// The effect type names the kernel knows, as in the crew YAML, alphabetised.
+pub const EFFECT_NAMES: [&str; EFFECT_TYPES.len()] = {
+    let mut names = [""; EFFECT_TYPES.len()];
+    let mut i = 0;
+    while i < names.len() {
+        names[i] = EFFECT_TYPES[i].name;
+        i += 1;
+    }
+    names
+};
+
+fn parse_choose_one(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    let mut options = Vec::new();
+    for (j, option) in effect.options("options")?.iter().enumerate() {
+        let mut sub = at.path.to_vec();
+        sub.push(j as u16);
+        options.push(compile_list(option, at.card, &sub, at.colours, at.nodes)?);
+    }
+    Ok(Op::ChooseOne(options))
+}
+
+fn parse_place_on_special(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    Ok(Op::PlaceOnSpecial(match effect.text("planets")? {
+        Some("any") => SpecialTarget::Any,
+        Some("surveyed") => SpecialTarget::Surveyed,
+        Some("colour") => {
+            let id = effect.text("colour")?.unwrap_or("");
+            let index = at
+                .colours
+                .iter()
+                .position(|c| c == id)
+                .ok_or_else(|| unsupported(format!("place_on_special: unknown colour {id:?}")))?;
+            SpecialTarget::Colour(index as u16)
+        }
+        other => return Err(unsupported(format!("place_on_special: unknown planets {other:?}"))),
+    }))
+}
+
+/// Where an effect being compiled sits, for the parsers that compile nested effect lists.
+pub struct Compiling<'a> {
+    card: u16,
+    path: &'a [u16],
+    colours: &'a [String],
+    nodes: &'a mut Vec<Node>,
+}
 
 /// Survey-rule flags (R8 lifted), as in the Python engine.
 pub const REPEAT: u8 = 1;
@@ -83,6 +153,8 @@ pub const DIRECTION: u8 = 4;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
     pub op: Op,
+    /// Its effect type's name (`EFFECT_NAMES`), for messages.
+    pub name: &'static str,
     pub timing: Timing,
     pub steps: u32,
     pub card: u16,
@@ -125,17 +197,72 @@ pub struct PlayerCount {
     pub full_planets_to_end: usize,
 }
 
-/// One effect as the bindings read it from a Python effect object.
+/// The value of one effect parameter, as Python declared and sent it (`Param.kind`): an integer,
+/// a text (a choice or a colour id), none (an optional parameter left out), or effect lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParamValue {
+    Int(i64),
+    Text(String),
+    None,
+    Options(Vec<Vec<EffectSpec>>),
+}
+
+/// One effect as the bindings read it from a Python effect object: its type's name, its
+/// timing and every parameter its class declares, by name, defaults filled in by Python
+/// (`kernel.native.ruleset_spec`), so that no default is restated here.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EffectSpec {
     pub name: String,
     pub when: String,
-    pub count: i64,
-    pub vp: i64,
-    pub delta: i64,
-    pub planets: String,
-    pub colour: Option<String>,
-    pub options: Vec<Vec<EffectSpec>>,
+    pub params: Vec<(String, ParamValue)>,
+}
+
+impl EffectSpec {
+    pub fn new(name: &str, when: &str) -> EffectSpec {
+        EffectSpec { name: name.into(), when: when.into(), params: Vec::new() }
+    }
+
+    /// The spec with parameter `name` set to `value` (fixtures build specs this way).
+    pub fn with(mut self, name: &str, value: ParamValue) -> EffectSpec {
+        self.params.retain(|(key, _)| key != name);
+        self.params.push((name.into(), value));
+        self
+    }
+
+    fn param(&self, name: &str) -> Result<&ParamValue, KernelError> {
+        self.params
+            .iter()
+            .find(|(key, _)| key == name)
+            .map(|(_, value)| value)
+            .ok_or_else(|| unsupported(format!("effect {:?}: parameter {name:?} is missing", self.name)))
+    }
+
+    fn wrong(&self, name: &str, expected: &str) -> KernelError {
+        unsupported(format!("effect {:?}: parameter {name:?} is not {expected}", self.name))
+    }
+
+    pub fn int(&self, name: &str) -> Result<i64, KernelError> {
+        match self.param(name)? {
+            ParamValue::Int(value) => Ok(*value),
+            _ => Err(self.wrong(name, "an integer")),
+        }
+    }
+
+    /// A text parameter, None when it was left out.
+    pub fn text(&self, name: &str) -> Result<Option<&str>, KernelError> {
+        match self.param(name)? {
+            ParamValue::Text(value) => Ok(Some(value)),
+            ParamValue::None => Ok(None),
+            _ => Err(self.wrong(name, "a text")),
+        }
+    }
+
+    pub fn options(&self, name: &str) -> Result<&[Vec<EffectSpec>], KernelError> {
+        match self.param(name)? {
+            ParamValue::Options(options) => Ok(options),
+            _ => Err(self.wrong(name, "a list of effect lists")),
+        }
+    }
 }
 
 /// One crew card as the bindings read it.
@@ -451,58 +578,69 @@ fn compile_list(
         }
         let timing = Timing::parse(&effect.when)
             .ok_or_else(|| unsupported(format!("effect {:?}: unknown timing {:?}", effect.name, effect.when)))?;
+        let kind = EFFECT_TYPES
+            .iter()
+            .find(|kind| kind.name == effect.name)
+            .ok_or_else(|| unsupported(format!("effect type {:?} is not in the kernel's vocabulary", effect.name)))?;
+        let steps = match kind.steps {
+            Steps::Once => 1,
+            Steps::Count => match effect.int("count")? {
+                count @ 1..=0x10_0000 => count as u32,
+                count => return Err(unsupported(format!("effect {:?}: count {count} is beyond the kernel's limits", effect.name))),
+            },
+        };
         let id = nodes.len() as u16;
         // Reserve the slot first so that a node's id precedes its options' ids (the Python
         // engine walks a skill in the same order).
-        nodes.push(Node { op: Op::GainVp(0), timing, steps: 1, card, path: path.clone() });
-        let counted = || -> Result<u32, KernelError> {
-            if effect.count < 1 || effect.count > 1 << 20 {
-                return Err(unsupported(format!("effect {:?}: count {} is beyond the kernel's limits", effect.name, effect.count)));
-            }
-            Ok(effect.count as u32)
-        };
-        let (op, steps) = match effect.name.as_str() {
-            "add_free_cubes" => (Op::AddFreeCubes, counted()?),
-            "allow_repeat_planet" => (Op::AllowRepeatPlanet, 1),
-            "change_survey_count" => (Op::ChangeSurveyCount(small(effect.delta, "change_survey_count delta", VALUE_LIMIT)?), 1),
-            "choose_direction" => (Op::ChooseDirection, 1),
-            "choose_one" => {
-                let mut options = Vec::with_capacity(effect.options.len());
-                for (j, option) in effect.options.iter().enumerate() {
-                    let mut sub = path.clone();
-                    sub.push(j as u16);
-                    options.push(compile_list(option, card, &sub, colours, nodes)?);
-                }
-                (Op::ChooseOne(options), 1)
-            }
-            "gain_vp" => (Op::GainVp(small(effect.vp, "gain_vp vp", VALUE_LIMIT)?), 1),
-            "may_skip_planets" => (Op::MaySkipPlanets, 1),
-            "name_start_player" => (Op::NameStartPlayer, 1),
-            "place_free_cubes" => (Op::PlaceFreeCubes, counted()?),
-            "place_on_crew" => (Op::PlaceOnCrew, counted()?),
-            "place_on_special" => {
-                let target = match effect.planets.as_str() {
-                    "any" => SpecialTarget::Any,
-                    "surveyed" => SpecialTarget::Surveyed,
-                    "colour" => {
-                        let id = effect.colour.as_deref().unwrap_or("");
-                        let index = colours
-                            .iter()
-                            .position(|c| c == id)
-                            .ok_or_else(|| unsupported(format!("place_on_special: unknown colour {id:?}")))?;
-                        SpecialTarget::Colour(index as u16)
-                    }
-                    other => return Err(unsupported(format!("place_on_special: unknown planets {other:?}"))),
-                };
-                (Op::PlaceOnSpecial(target), counted()?)
-            }
-            other => {
-                return Err(unsupported(format!("effect type {other:?} is not in the kernel's vocabulary")));
-            }
-        };
+        nodes.push(Node { op: Op::GainVp(0), name: kind.name, timing, steps, card, path: path.clone() });
+        let op = (kind.parse)(effect, &mut Compiling { card, path: &path, colours, nodes })?;
         nodes[id as usize].op = op;
-        nodes[id as usize].steps = steps;
         ids.push(id);
     }
     Ok(ids)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn spec_with(skill: Vec<EffectSpec>) -> RulesSpec {
+        RulesSpec {
+            name: "t".into(),
+            colours: vec!["red".into()],
+            planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1 }],
+            crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill }],
+            setups: vec![(1, 1, 1, 1)],
+            cubes_per_player: 4,
+            free_cubes: 4,
+            max_free_cubes_per_crew: 1,
+            max_rounds: 3,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn the_names_come_from_the_table_alphabetised() {
+        let names: Vec<&str> = EFFECT_TYPES.iter().map(|kind| kind.name).collect();
+        assert_eq!(names, EFFECT_NAMES.to_vec());
+        let mut sorted = names.clone();
+        sorted.sort_unstable();
+        assert_eq!(names, sorted);
+    }
+
+    #[test]
+    fn a_parameter_python_did_not_send_is_refused_never_defaulted() {
+        let error = Rules::compile(&spec_with(vec![EffectSpec::new("place_on_crew", "on_choose")])).unwrap_err();
+        assert_eq!(error, KernelError::Unsupported("effect \"place_on_crew\": parameter \"count\" is missing".into()));
+        let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into()));
+        let error = Rules::compile(&spec_with(vec![effect])).unwrap_err();
+        assert_eq!(error, KernelError::Unsupported("effect \"gain_vp\": parameter \"vp\" is not an integer".into()));
+    }
+
+    #[test]
+    fn a_counted_effect_resolves_count_times_and_its_node_keeps_its_name() {
+        let effect = EffectSpec::new("place_free_cubes", "on_choose").with("count", ParamValue::Int(3));
+        let rules = Rules::compile(&spec_with(vec![effect])).unwrap();
+        assert_eq!((rules.nodes[0].op.clone(), rules.nodes[0].steps, rules.nodes[0].name), (Op::PlaceFreeCubes, 3, "place_free_cubes"));
+    }
 }

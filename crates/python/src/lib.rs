@@ -14,7 +14,7 @@ use pyo3::types::{PyDict, PyFrozenSet, PySequence, PyString, PyTuple};
 
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
-use stargazer_kernel::rules::{CrewSpec, EffectSpec, PlanetSpec, RulesSpec, EFFECT_NAMES};
+use stargazer_kernel::rules::{CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec, EFFECT_NAMES};
 use stargazer_kernel::check::{self, Problem, StateFields, Trust};
 use stargazer_kernel::state::TRIGGER_NAMES;
 use stargazer_kernel::{Action, Game, KernelError, Kind, State};
@@ -50,40 +50,38 @@ fn item<'py>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>
     dict.get_item(key)?.ok_or_else(|| PyValueError::new_err(format!("ruleset spec: missing {key:?}")))
 }
 
-fn int_or(dict: &Bound<'_, PyDict>, key: &str, default: i64) -> PyResult<i64> {
-    match dict.get_item(key)? {
-        Some(value) if !value.is_none() => value.extract(),
-        _ => Ok(default),
-    }
-}
-
+/// One effect of a ruleset spec: its name, timing and every parameter its Python class declares,
+/// converted by the value's type only; the parameter names, and their defaults, are Python's.
 fn effect_spec(value: &Bound<'_, PyAny>) -> PyResult<EffectSpec> {
     let dict = value.cast::<PyDict>()?;
-    let mut options = Vec::new();
-    if let Some(list) = dict.get_item("options")? {
-        if !list.is_none() {
-            for option in list.try_iter()? {
-                let effects = option?.try_iter()?.map(|e| effect_spec(&e?)).collect::<PyResult<Vec<_>>>()?;
-                options.push(effects);
-            }
+    let mut params = Vec::new();
+    for (key, value) in dict.iter() {
+        let key: String = key.extract()?;
+        if key == "name" || key == "when" {
+            continue;
         }
+        params.push((key, param_value(&value)?));
     }
-    Ok(EffectSpec {
-        name: item(dict, "name")?.extract()?,
-        when: item(dict, "when")?.extract()?,
-        count: int_or(dict, "count", 1)?,
-        vp: int_or(dict, "vp", 0)?,
-        delta: int_or(dict, "delta", 0)?,
-        planets: match dict.get_item("planets")? {
-            Some(v) if !v.is_none() => v.extract()?,
-            _ => "any".to_string(),
-        },
-        colour: match dict.get_item("colour")? {
-            Some(v) if !v.is_none() => Some(v.extract()?),
-            _ => None,
-        },
-        options,
-    })
+    Ok(EffectSpec { name: item(dict, "name")?.extract()?, when: item(dict, "when")?.extract()?, params })
+}
+
+fn param_value(value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
+    if value.is_none() {
+        return Ok(ParamValue::None);
+    }
+    if let Ok(text) = value.cast::<PyString>() {
+        return Ok(ParamValue::Text(text.to_str()?.to_string()));
+    }
+    if let Ok(number) = value.extract::<i64>() {
+        return Ok(ParamValue::Int(number));
+    }
+    let not_a_value = || PyValueError::new_err(format!("ruleset spec: an effect parameter of {value} is neither an integer, a text nor effect lists"));
+    let mut options = Vec::new();
+    for option in value.try_iter().map_err(|_| not_a_value())? {
+        let option = option?.try_iter().map_err(|_| not_a_value())?;
+        options.push(option.map(|e| effect_spec(&e?)).collect::<PyResult<Vec<_>>>()?);
+    }
+    Ok(ParamValue::Options(options))
 }
 
 fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {

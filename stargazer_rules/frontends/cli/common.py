@@ -15,6 +15,7 @@ from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
+from stargazer_rules.simulation.runner import game_of
 from stargazer_rules.text.messages import LANGS
 
 #: Exit status of a command whose input is wrong (an invalid ruleset); argparse uses 2.
@@ -132,7 +133,9 @@ def report_warnings(ruleset: Ruleset, command: str) -> None:
 
 def report_engine(ruleset: Ruleset, command: str, engine: str = native.DEFAULT_ENGINE) -> None:
     """One warning line when the bots asked to search in the kernel will run on Python."""
-    reason = native.fallback_reason(ruleset) if engine == "native" else None
+    # The process's one Game of the ruleset (``runner.game_of``): its kernel is compiled once
+    # for this line and for the games that follow.
+    reason = native.fallback_reason(game_of(ruleset)) if engine == "native" else None
     if reason is not None:
         say_error(command, f"warning: {ruleset.name} runs on the Python engine: {reason}")
 

@@ -8,9 +8,9 @@ import random
 import shutil
 import sys
 
-from stargazer_rules.bots import BotSpecError, bot_names
+from stargazer_rules.bots import bot_names
 from stargazer_rules.engine.game import Game
-from stargazer_rules.errors import RecordError, SetupError
+from stargazer_rules.errors import BotSpecError, RecordError, ReplayError, SeatsError, SetupError
 from stargazer_rules.formats import records
 from stargazer_rules.frontends import terminal
 from stargazer_rules.frontends.cli.common import (
@@ -154,7 +154,7 @@ def run_play(args: argparse.Namespace) -> int:
         listed = terminal.parse_seats(args.seats or "you,greedy")
         players = args.players or (len(listed) if args.seats else min(ruleset.player_counts))
         seats = terminal.parse_seats(args.seats or "you,greedy", players)
-    except (BotSpecError, terminal.SeatsError) as error:
+    except (BotSpecError, SeatsError) as error:
         say_error(command, str(error))
         return EXIT_USAGE
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
@@ -228,7 +228,7 @@ def run_replay(args: argparse.Namespace) -> int:
             colour=terminal.use_colour(sys.stdout),
             width=shutil.get_terminal_size().columns,
         )
-    except (terminal.ReplayError, RecordError) as error:
+    except (ReplayError, RecordError) as error:
         say_error("replay", terminal.one_line(error))
         return EXIT_INVALID
     except KeyboardInterrupt:

@@ -6,7 +6,7 @@ import argparse
 import json
 import os
 
-from stargazer_rules.errors import RulesetError
+from stargazer_rules.errors import DraftError, RulesetError
 from stargazer_rules.frontends.cli.common import (
     EXIT_INVALID,
     add_lang,
@@ -125,7 +125,7 @@ def run_new_draft(args: argparse.Namespace) -> int:
     except RulesetError as error:
         report_ruleset_error(error, source, command)
         return EXIT_INVALID
-    except (drafts.DraftError, OSError) as error:
+    except (DraftError, OSError) as error:
         say_error(command, str(error))
         return EXIT_INVALID
     report_warnings(ruleset, command)

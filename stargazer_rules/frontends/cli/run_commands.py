@@ -14,9 +14,9 @@ import attrs
 
 from stargazer_rules import simulation
 from stargazer_rules.analysis.bounds import Bounds
-from stargazer_rules.bots import BotSpecError, bot_names
+from stargazer_rules.bots import bot_names
 from stargazer_rules.engine.game import Game
-from stargazer_rules.errors import SetupError
+from stargazer_rules.errors import BotSpecError, SetupError, SimulationError
 from stargazer_rules.formats.game_lines import read_games_file
 from stargazer_rules.frontends.cli.common import (
     EXIT_INTERRUPTED,
@@ -528,7 +528,7 @@ def _lineup_or_report(
             return None
     try:
         return simulation.parse_lineup(args.bots or [DEFAULT_SIM_BOTS], args.players)
-    except (BotSpecError, simulation.SimulationError) as error:
+    except (BotSpecError, SimulationError) as error:
         say_error(command, str(error))
         return None
 
@@ -564,7 +564,7 @@ def _simulate_or_report(
     )
     try:
         outcome = runs.simulate_run(request, lambda text: print(text, file=sys.stderr), command)
-    except (simulation.SimulationError, ValueError, OSError) as error:
+    except (SimulationError, ValueError, OSError) as error:
         say_error(command, str(error))
         return EXIT_INVALID
     except KeyboardInterrupt:

@@ -30,9 +30,9 @@ import referencing
 import referencing.jsonschema
 import yaml
 
-from stargazer_rules.bots import BotSpecError, BotTimeout, bot_names, make_bot, parse_spec, time_limit
+from stargazer_rules.bots import bot_names, make_bot, parse_spec, time_limit
 from stargazer_rules.engine.game import Game
-from stargazer_rules.errors import IllegalActionError, RecordError, SetupError
+from stargazer_rules.errors import BotSpecError, BotTimeout, IllegalActionError, RecordError, RequestError, SetupError
 from stargazer_rules.formats import actions_json, records, schema_checks, states_json, values_json
 from stargazer_rules.formats.signing import StateSigner
 from stargazer_rules.rulesets.loader import ruleset_to_data
@@ -61,24 +61,6 @@ DEFAULT_MAX_BOT_ITERATIONS = 1000
 DEFAULT_TIME_LIMIT = 10.0
 #: A seed drawn by the server when a new game names none: small enough for any JSON reader.
 _MAX_DRAWN_SEED = 2**31 - 1
-
-
-class RequestError(ValueError):
-    """A request the API refuses: ``status`` (4xx), a short ``error`` kind, the reason, and
-    ``at``, the JSON path in the body of the document the reason is about (or None)."""
-
-    def __init__(self, status: int, error: str, message: str, at: str | None = None) -> None:
-        super().__init__(message)
-        self.status = status
-        self.error = error
-        self.message = message
-        self.at = at
-
-    def to_json(self) -> dict[str, Any]:
-        body: dict[str, Any] = {"error": self.error, "message": self.message}
-        if self.at is not None:
-            body["at"] = self.at
-        return body
 
 
 # -- request schemas ----------------------------------------------------------------------
