@@ -121,3 +121,12 @@ class RequestError(ValueError):
 
 class FontError(RuntimeError):
     """The font package is missing or does not hold the font file."""
+
+
+class CommandStopped(Exception):
+    """A ``stargazer`` command stops after it has said why in one line; ``status`` is the exit
+    status its ``main`` returns (the command line's own signal, never raised by the library)."""
+
+    def __init__(self, status: int) -> None:
+        super().__init__(status)
+        self.status = status

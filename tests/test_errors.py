@@ -52,6 +52,7 @@ def test_every_public_exception_type_is_defined_in_errors_py():
             "RulesetError",
             "IllegalActionError",
             "SetupError",
+            "SeedError",
             "RecordError",
             "FolderBusy",
             "DraftError",
@@ -62,6 +63,7 @@ def test_every_public_exception_type_is_defined_in_errors_py():
             "ReplayError",
             "RequestError",
             "FontError",
+            "CommandStopped",
         ]
     }
 

@@ -18,7 +18,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED, CommandStopped
+from stargazer_rules.errors import CommandStopped
+from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED
 from stargazer_rules.frontends.cli.play_commands import add_play, add_play_random, add_replay
 from stargazer_rules.frontends.cli.print_command import add_print
 from stargazer_rules.frontends.cli.ruleset_commands import add_diff, add_new_draft, add_rules, add_validate

@@ -9,7 +9,7 @@ import textwrap
 from collections.abc import Sequence
 
 from stargazer_rules.engine.seeds import seed_problem
-from stargazer_rules.errors import RulesetError
+from stargazer_rules.errors import CommandStopped, RulesetError
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset
@@ -80,15 +80,6 @@ def add_lang(parser: argparse.ArgumentParser) -> None:
         default=DEFAULT_LANG,
         help=f"the language of the output: ja (Japanese) or en (English); default {DEFAULT_LANG}",
     )
-
-
-class CommandStopped(Exception):
-    """A command stops after saying why in one line; ``status`` is its exit status (``main``
-    returns it)."""
-
-    def __init__(self, status: int) -> None:
-        super().__init__(status)
-        self.status = status
 
 
 def ruleset_or_stop(path: str | None, command: str) -> Ruleset:
