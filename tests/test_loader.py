@@ -394,6 +394,32 @@ def test_hex_and_float_vp_are_refused_where_an_integer_is_wanted(tmp_path, writt
     assert only_problem(folder) == Problem(str(folder / "planets.yaml"), line, 16, "planets[0].track[1]", message)
 
 
+@pytest.mark.parametrize(("written", "word"), [("yes", "true"), ("On", "true"), ("no", "false"), ("off", "false")])
+def test_a_yaml_1_1_boolean_word_is_refused_where_a_boolean_is_wanted(tmp_path, written, word):
+    """always_in_play: yes is a boolean in YAML 1.1 and text in YAML 1.2: refused at its place,
+    saying what to write, never read one way by this loader and another by the designer's editor."""
+    folder = copy_ruleset(tmp_path)
+    line = replace(folder, "crew.yaml", "    always_in_play: true\n", f"    always_in_play: {written}\n")
+    assert only_problem(folder) == Problem(
+        str(folder / "crew.yaml"),
+        line,
+        21,
+        "crew[0].always_in_play",
+        f"expected true or false, found {written!r} (a string): YAML 1.1 reads it as {word}, YAML 1.2 (how this "
+        f"file is read) as text; write {word}",
+    )
+
+
+def test_a_name_written_no_is_the_word_no(tmp_path):
+    """YAML 1.1 read an unquoted name No as false; YAML 1.2 reads the word."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "crew.yaml", "    always_in_play: true\n", "    always_in_play: True\n")
+    assert load_ruleset(folder).crew[0].always_in_play is True
+    from stargazer_rules.rulesets.yamlsource import _Yaml12Loader
+
+    assert yaml.load("name: No\nflag: false", Loader=_Yaml12Loader) == {"name": "No", "flag": False}
+
+
 def test_yaml_1_2_numbers_read_as_before_where_both_readings_agree(tmp_path):
     """Decimal integers, a signed delta and 0 read as they always did: the bundled data is the same."""
     folder = copy_ruleset(tmp_path)

@@ -147,7 +147,8 @@ def _type(document: YamlDocument, error: jsonschema.ValidationError) -> list[Pro
     expected = error.validator_value
     names = [expected] if isinstance(expected, str) else list(expected)
     wanted = " or ".join(_TYPE_NAMES.get(name, name) for name in names)
-    return [document.problem(path, f"expected {wanted}, found {describe_value(value)}{_integer_hint(names, value)}")]
+    hint = _integer_hint(names, value) or _boolean_hint(names, value)
+    return [document.problem(path, f"expected {wanted}, found {describe_value(value)}{hint}")]
 
 
 def _integer_hint(expected: list[str], value: Any) -> str:
@@ -162,6 +163,21 @@ def _integer_hint(expected: list[str], value: Any) -> str:
         if number is not None:
             return f": YAML 1.1 reads it as the integer {number}, YAML 1.2 (how this file is read) as text; write {number}"
     return ""
+
+
+#: The words YAML 1.1 read as booleans and YAML 1.2 (how ruleset files are read) as text.
+_YAML11_BOOLEANS = {word: True for word in ("yes", "on", "y")} | {word: False for word in ("no", "off", "n")}
+
+
+def _boolean_hint(expected: list[str], value: Any) -> str:
+    """What to write for a boolean given as a YAML 1.1 word (``yes``, ``off``)."""
+    if "boolean" not in expected or not isinstance(value, str):
+        return ""
+    reading = _YAML11_BOOLEANS.get(value.lower())
+    if reading is None:
+        return ""
+    word = "true" if reading else "false"
+    return f": YAML 1.1 reads it as {word}, YAML 1.2 (how this file is read) as text; write {word}"
 
 
 def _yaml11_integer(text: str) -> int | None:

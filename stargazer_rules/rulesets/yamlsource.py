@@ -35,24 +35,28 @@ Position = tuple[int, int]
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
+_BOOL_TAG = "tag:yaml.org,2002:bool"
 
 #: YAML 1.2's core schema: an integer is decimal digits; a float has a point or an exponent.
 _INT = re.compile(r"^[-+]?[0-9]+$")
 _FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?|[-+]?\.(?:inf|Inf|INF)|\.(?:nan|NaN|NAN))$")
+#: YAML 1.2's core schema: a boolean is true or false (YAML 1.1 also read yes/no/on/off/y/n).
+_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
 #: Digits after a leading zero: an integer YAML 1.1 and YAML 1.2 read differently.
 _LEADING_ZERO = re.compile(r"^[-+]?0[0-9]+$")
 
 
 class _Yaml12Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with YAML 1.2's integers and floats in place of YAML 1.1's."""
+    """PyYAML's safe loader with YAML 1.2's integers, floats and booleans in place of YAML 1.1's."""
 
 
 _Yaml12Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag not in (_INT_TAG, _FLOAT_TAG)]
+    first: [(tag, regexp) for tag, regexp in resolvers if tag not in (_INT_TAG, _FLOAT_TAG, _BOOL_TAG)]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _Yaml12Loader.add_implicit_resolver(_INT_TAG, _INT, list("-+0123456789"))
 _Yaml12Loader.add_implicit_resolver(_FLOAT_TAG, _FLOAT, list("-+0123456789."))
+_Yaml12Loader.add_implicit_resolver(_BOOL_TAG, _BOOL, list("tTfF"))
 
 
 def _construct_decimal(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
