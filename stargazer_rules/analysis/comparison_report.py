@@ -8,6 +8,7 @@ from typing import Any
 from stargazer_rules.analysis.labels import number, p_number, pct, points
 from stargazer_rules.analysis.report import esc, figure, page, plot, table
 from stargazer_rules.analysis.summary_view import Finding, RunInfo
+from stargazer_rules.rulesets.loader import short_fingerprint
 
 __all__ = ["render_comparison"]
 
@@ -118,7 +119,7 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
     for side in (a, b):
         run = RunInfo(side["run"], "$.run")
         run_rows.append(
-            [esc(side["label"]), esc(run.ruleset.name), f"<code>{esc(run.ruleset.fingerprint[:12])}</code>",
+            [esc(side["label"]), esc(run.ruleset.name), f"<code>{esc(short_fingerprint(run.ruleset.fingerprint))}</code>",
              number(run.players), number(run.games), esc(", ".join(run.bots))]
         )
     warnings = [f"{side['label']}: {warning.text}" for side in (a, b) for warning in RunInfo(side["run"], "$.run").warnings]

@@ -33,6 +33,7 @@ from stargazer_rules.analysis.summary_view import (
     SummaryView,
     view_of,
 )
+from stargazer_rules.rulesets.loader import short_fingerprint
 
 __all__ = ["page", "render_report", "table", "write_json", "write_report"]
 
@@ -227,7 +228,7 @@ def _head(summary: SummaryView) -> str:
         lineup = ", ".join(f"{i}: {spec}" for i, spec in enumerate(specs, start=1))
         lineup += " (rotated: each bot sits in every seat equally often)"
     rows = [
-        ["ruleset", f"{esc(run.ruleset.name)} <code>{esc(run.ruleset.fingerprint[:12])}</code>"],
+        ["ruleset", f"{esc(run.ruleset.name)} <code>{esc(short_fingerprint(run.ruleset.fingerprint))}</code>"],
         ["players", number(run.players)],
         ["games", (f"{number(run.games)} (index {run.first_index} to {run.last_index}; "
                    f"{run.complete_blocks} of {run.blocks} blocks complete)")],

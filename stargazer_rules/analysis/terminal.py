@@ -14,6 +14,7 @@ from stargazer_rules.analysis.labels import (
     points,
 )
 from stargazer_rules.analysis.summary_view import RunInfo, SummaryView, view_of
+from stargazer_rules.rulesets.loader import short_fingerprint
 
 __all__ = ["terminal_comparison", "terminal_summary"]
 
@@ -31,7 +32,7 @@ def _columns(rows: Sequence[Sequence[str]], right: int = 1) -> list[str]:
 
 
 def _header(run: RunInfo) -> list[str]:
-    fingerprint = run.ruleset.fingerprint[:12]
+    fingerprint = short_fingerprint(run.ruleset.fingerprint)
     lines = [
         (f"{run.ruleset.name} ({fingerprint}), {run.players} players, {number(run.games)} games; "
         f"bots: {', '.join(run.bots)} ({run.engine} engine)")

@@ -28,6 +28,7 @@ from stargazer_rules.printing.cards import AID, CREW, PLANET, PrintCard, card_ti
 from stargazer_rules.printing.document import write_atomic
 from stargazer_rules.printing.layout import CARD_HEIGHT, CARD_WIDTH
 from stargazer_rules.printing.words import each, joined, names
+from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 
 #: Image resolution, dots per inch: 300 is print quality and sharp at any zoom on a table.
@@ -170,7 +171,7 @@ def tts_object(ruleset: Ruleset, images: CardImages, lang: str = "en", base_url:
             "Name": "DeckCustom",
             "Transform": _transform(_DECK_X[kind]),
             "Nickname": joined(each(f"kind_{kind}", lang)),
-            "Description": f"{ruleset.name} {ruleset.fingerprint[:12]}",
+            "Description": f"{ruleset.name} {short_fingerprint(ruleset.fingerprint)}",
             "DeckIDs": [card["CardID"] for card in contained],
             "CustomDeck": custom,
             "ContainedObjects": contained,
@@ -181,7 +182,7 @@ def tts_object(ruleset: Ruleset, images: CardImages, lang: str = "en", base_url:
         "Date": "",
         "VersionNumber": "",
         "GameMode": title,
-        "Note": f"{ruleset.name}, fingerprint {ruleset.fingerprint[:12]}",
+        "Note": f"{ruleset.name}, fingerprint {short_fingerprint(ruleset.fingerprint)}",
         "ObjectStates": decks,
     }
 

@@ -29,12 +29,13 @@ import attrs
 
 from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.game import Game
-from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.engine.scoring import provisional_totals
+from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.errors import BotSpecError, SimulationError
 from stargazer_rules.formats import actions_json, records, values_json
 from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE, game_line, read_games_file
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import lifeline, locks, run_folder
 
@@ -476,7 +477,7 @@ def line_mismatch(game: Mapping[str, Any], identity: Mapping[str, Any]) -> str |
 
 def _shown(value: Any) -> str:
     if isinstance(value, str) and len(value) == 64:
-        return value[:12]
+        return short_fingerprint(value)
     if isinstance(value, list):
         return "/".join(map(str, value))
     return str(value)

@@ -25,6 +25,7 @@ import attrs
 
 from stargazer_rules.formats.game_lines import GAMES_FILE
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, estimate, locks, run_folder
 from stargazer_rules.simulation.runner import SimulationError, game_of, plan, run_simulation
@@ -204,7 +205,7 @@ def _difference(found: Mapping[str, Any] | None, identity: Mapping[str, Any] | N
     ruleset = found.get("ruleset") if isinstance(found.get("ruleset"), dict) else {}
     if identity is not None:
         if ruleset.get("fingerprint") != identity["ruleset"]["fingerprint"]:
-            return f"ruleset {ruleset.get('name', '?')} {str(ruleset.get('fingerprint', '?'))[:12]}"
+            return f"ruleset {ruleset.get('name', '?')} {short_fingerprint(str(ruleset.get('fingerprint', '?')))}"
         for key in keys:
             if found.get(key) != identity[key]:
                 value = found.get(key)

@@ -12,7 +12,7 @@ from stargazer_rules.engine.seeds import seed_problem
 from stargazer_rules.errors import CommandStopped, RulesetError
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.checks import ruleset_warnings
-from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.loader import load_ruleset, short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
 from stargazer_rules.simulation.runner import game_of
@@ -151,7 +151,7 @@ def summary(ruleset: Ruleset) -> str:
     return (
         f"{len(ruleset.planets)} planets, {len(ruleset.crew)} crew, "
         f"{player_ranges(ruleset.player_counts)} players, "
-        f"fingerprint {ruleset.fingerprint[:12]}"
+        f"fingerprint {short_fingerprint(ruleset.fingerprint)}"
     )
 
 

@@ -21,7 +21,7 @@ from stargazer_rules.frontends.cli.common import (
 )
 from stargazer_rules.rulesets import drafts
 from stargazer_rules.rulesets.checks import ruleset_warnings
-from stargazer_rules.rulesets.loader import load_ruleset
+from stargazer_rules.rulesets.loader import load_ruleset, short_fingerprint
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
 from stargazer_rules.text import reports
 
@@ -165,6 +165,7 @@ def run_diff(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps([change.to_json() for change in changes], ensure_ascii=False, indent=2))
     else:
-        print(f"A = {first.name} ({first.fingerprint[:12]}), B = {second.name} ({second.fingerprint[:12]})")
+        a, b = short_fingerprint(first.fingerprint), short_fingerprint(second.fingerprint)
+        print(f"A = {first.name} ({a}), B = {second.name} ({b})")
         print("\n".join(format_changes(changes)))
     return 0

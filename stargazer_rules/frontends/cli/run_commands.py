@@ -31,6 +31,7 @@ from stargazer_rules.frontends.cli.common import (
     wrapped,
 )
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.simulation import cache, locks, runs
@@ -304,7 +305,7 @@ def run_report(args: argparse.Namespace) -> int:
         say_error(
             command,
             f"{path}: the games were played with {played_with['name']} (fingerprint "
-            f"{played_with['fingerprint'][:12]}), not with {args.ruleset} ({ruleset.fingerprint[:12]})",
+            f"{short_fingerprint(played_with['fingerprint'])}), not with {args.ruleset} ({short_fingerprint(ruleset.fingerprint)})",
         )
         return EXIT_INVALID
     try:
