@@ -28,7 +28,7 @@ from processes import HANG_GUARD
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import BotSpecError, register_bot, unregister_bot
 from stargazer_rules.formats import records
-from stargazer_rules.frontends import terminal as terminal_module
+from stargazer_rules.frontends.terminal import play as play_module
 from stargazer_rules.frontends.cli import main
 from stargazer_rules.frontends.terminal import (
     PlaySession,
@@ -43,9 +43,9 @@ from stargazer_rules.frontends.terminal import (
     seat_names,
     sheet_lines,
     use_colour,
-    visible_width,
     write_record,
 )
+from stargazer_rules.frontends.terminal.screen import visible_width
 from stargazer_rules.text.reports import winner_line
 
 pexpect = pytest.importorskip("pexpect")
@@ -426,7 +426,7 @@ def slow_bot():
 
 @pytest.mark.parametrize("terminal", [True, False])
 def test_a_slow_bot_shows_thinking_on_a_terminal_and_erases_it(slow_bot, monkeypatch, terminal):
-    monkeypatch.setattr(terminal_module, "THINKING_AFTER", 0.01)
+    monkeypatch.setattr(play_module, "THINKING_AFTER", 0.01)
     out = _Tty() if terminal else io.StringIO()
     play = PlaySession(game(), parse_seats("you,slow", 3), 4, io.StringIO("1\n" * 500 + "n\n"), out, today=TODAY)
     assert play.run() == 0
