@@ -166,6 +166,17 @@ def player_ranges(counts: Sequence[int]) -> str:
     return ", ".join(str(r[0]) if len(r) == 1 else f"{r[0]}-{r[-1]}" for r in ranges)
 
 
+def ruleset_or_list_problems(path: str | None) -> Ruleset:
+    """The ruleset; else every problem listed (``print_problems``) and ``CommandStopped(EXIT_INVALID)``:
+    for the commands whose answer to an invalid ruleset is the whole list (validate, print)."""
+    shown = path if path is not None else DEFAULT_RULESET
+    try:
+        return load_ruleset(path)
+    except RulesetError as error:
+        print_problems(error, shown)
+        raise CommandStopped(EXIT_INVALID) from None
+
+
 def print_problems(error: RulesetError, shown: str) -> None:
     """Every problem on stdout, file:line:column first, and their count on stderr."""
     for problem in error.problems:

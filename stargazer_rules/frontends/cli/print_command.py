@@ -4,22 +4,19 @@ from __future__ import annotations
 
 import argparse
 
-from stargazer_rules.errors import RulesetError
 from stargazer_rules.frontends.cli.common import (
     DEFAULT_LANG,
     EXIT_INVALID,
     EXIT_USAGE,
     add_ruleset_argument,
-    print_problems,
     report_warnings,
+    ruleset_or_list_problems,
     say_error,
     summary,
     wrapped,
 )
 from stargazer_rules.printing.layout import PAPERS
 from stargazer_rules.printing.words import PRINT_LANGS
-from stargazer_rules.rulesets.loader import load_ruleset
-from stargazer_rules.rulesets.resources import DEFAULT_RULESET
 
 
 def add_print(commands: argparse._SubParsersAction) -> None:
@@ -70,12 +67,7 @@ def run_print(args: argparse.Namespace) -> int:
     if args.tts is not None and args.images is None:
         say_error(command, "--tts needs --images DIR: the saved object references the card images")
         return EXIT_USAGE
-    shown = args.ruleset if args.ruleset is not None else DEFAULT_RULESET
-    try:
-        ruleset = load_ruleset(args.ruleset)
-    except RulesetError as error:
-        print_problems(error, shown)
-        return EXIT_INVALID
+    ruleset = ruleset_or_list_problems(args.ruleset)
     report_warnings(ruleset, command)
     out = args.out or f"stargazer-{ruleset.name}-{args.lang}.pdf"
     try:

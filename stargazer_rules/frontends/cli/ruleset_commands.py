@@ -11,9 +11,9 @@ from stargazer_rules.frontends.cli.common import (
     EXIT_INVALID,
     add_lang,
     add_ruleset_argument,
-    print_problems,
     report_ruleset_error,
     report_warnings,
+    ruleset_or_list_problems,
     ruleset_or_stop,
     say_error,
     summary,
@@ -21,7 +21,7 @@ from stargazer_rules.frontends.cli.common import (
 )
 from stargazer_rules.rulesets import drafts
 from stargazer_rules.rulesets.checks import ruleset_warnings
-from stargazer_rules.rulesets.loader import load_ruleset, short_fingerprint
+from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
 from stargazer_rules.text import reports
 
@@ -50,11 +50,7 @@ def add_validate(commands: argparse._SubParsersAction) -> None:
 def run_validate(args: argparse.Namespace) -> int:
     """Print every problem of the ruleset (exit 1), or a summary of a valid one (exit 0)."""
     shown = args.ruleset if args.ruleset is not None else DEFAULT_RULESET
-    try:
-        ruleset = load_ruleset(args.ruleset)
-    except RulesetError as error:
-        print_problems(error, shown)
-        return EXIT_INVALID
+    ruleset = ruleset_or_list_problems(args.ruleset)
     print(f"{shown}: valid — {summary(ruleset)}")
     borrowed = drafts.borrowed_title(ruleset)
     for warning in ruleset_warnings(ruleset) + ([borrowed] if borrowed else []):
