@@ -56,16 +56,28 @@ def _compact(content: Mapping[str, Any]) -> str:
 
 def line_digest(content: Mapping[str, Any]) -> str:
     """The digest of a game's line without its ``digest`` field (32 hex digits of SHA-256)."""
-    return hashlib.sha256(_compact(content).encode("utf-8")).hexdigest()[:32]
+    return _digest_of(_compact(content))
+
+
+def _digest_of(compact: str) -> str:
+    return hashlib.sha256(compact.encode("utf-8")).hexdigest()[:32]
+
+
+#: The end of every line a run writes: its digest, the line's last field.
+_DIGEST_END = re.compile(r',"digest":"([0-9a-f]{32})"\}\n?$')
 
 
 def game_line(game: Mapping[str, Any]) -> str:
     """One games.jsonl line (without its newline), its ``digest`` last.
 
-    ``game`` is the line's content; a ``digest`` already in it is computed again.
+    ``game`` is the line's content; a ``digest`` already in it is computed again. The content is
+    written once: the digest is that text's, appended as the last field.
     """
     content = {key: value for key, value in game.items() if key != DIGEST_FIELD}
-    return _compact({**content, DIGEST_FIELD: line_digest(content)})
+    if not content:
+        return _compact({DIGEST_FIELD: line_digest(content)})
+    text = _compact(content)
+    return f'{text[:-1]},"{DIGEST_FIELD}":"{_digest_of(text)}"}}'
 
 
 @attrs.frozen
@@ -167,7 +179,10 @@ def _checked_line(text: str) -> tuple[dict[str, Any] | None, str]:
     digest = game.pop(DIGEST_FIELD, None)
     if digest is None:
         return None, f"game {game['index']} has no {DIGEST_FIELD!r}: not a line a run wrote"
-    if digest != line_digest(game):
+    # The digest is of the line's own text before it (as ``game_line`` wrote it), so checking it
+    # hashes what was read instead of writing the game out again.
+    end = _DIGEST_END.search(text)
+    if end is None or end.group(1) != digest or _digest_of(text[: end.start()] + "}") != digest:
         return None, f"game {game['index']} was edited or garbled (its digest does not match its content)"
     return game, "ok"
 
