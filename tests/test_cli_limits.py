@@ -398,4 +398,4 @@ def test_ctrl_c_at_the_terminal_stops_simulate_with_one_line_and_no_worker_trace
     text = err.read_text()
     assert "Traceback" not in text and "KeyboardInterrupt" not in text
     assert text.splitlines()[-1] == f"stargazer simulate: interrupted; the games played so far are in {games}: add --resume to finish the run"
-    assert left_running(workers, seconds=10) == []
+    assert left_running(workers) == []  # up to HANG_GUARD: a guard against a hang, not a limit

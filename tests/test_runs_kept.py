@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 
 import pytest
+from processes import HANG_GUARD
 
 from stargazer_rules.formats.game_lines import GAMES_FILE, game_line, read_games_file
 from stargazer_rules.frontends import cli
@@ -150,7 +151,7 @@ def test_a_second_writer_is_refused_in_one_line_naming_the_holder(tmp_path, caps
         assert err.endswith("; wait for it to finish, or choose another --out\n") and err.count("\n") == 1
         assert not (out / GAMES_FILE).exists()
     finally:
-        holder.communicate("\n", timeout=60)
+        holder.communicate("\n", timeout=HANG_GUARD)
     assert "played 8 games" in _simulate(capsys, "--out", str(out))
 
 
@@ -162,7 +163,7 @@ def test_two_runs_at_once_on_one_folder_write_each_game_once(tmp_path):
                "--workers", "1", "--out", str(out)]
     first = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     second = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    results = [(process.wait(timeout=600), process.stderr.read()) for process in (first, second)]
+    results = [(process.wait(timeout=HANG_GUARD), process.stderr.read()) for process in (first, second)]
     for process in (first, second):
         process.stderr.close()
     assert sorted(status for status, _ in results) in ([0, 0], [0, 1]), results
@@ -176,21 +177,21 @@ def test_a_run_killed_with_sigkill_is_finished_by_the_next_run_with_every_game_o
     """kill -9 in the middle of a run leaves its lock to the next run, which keeps the whole
     games and plays the rest."""
     out = tmp_path / "run"
-    command = [sys.executable, "-m", "stargazer_rules", "simulate", "--games", "400", "--bots", "random",
+    command = [sys.executable, "-m", "stargazer_rules", "simulate", "--games", "800", "--bots", "random",
                "--workers", "1", "--out", str(out)]
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     games = out / GAMES_FILE
-    deadline = time.monotonic() + 120
+    hung = time.monotonic() + HANG_GUARD  # a guard against a hang, not a limit: the wait is for 20 games
     while not (games.exists() and games.read_bytes().count(b"\n") >= 20):
-        assert process.poll() is None and time.monotonic() < deadline
+        assert process.poll() is None and time.monotonic() < hung
         time.sleep(0.05)
     os.kill(process.pid, signal.SIGKILL)
-    process.wait(timeout=60)
+    process.wait(timeout=HANG_GUARD)
     kept = len(read_games_file(games).games)
-    finished = subprocess.run(command, capture_output=True, text=True, timeout=600)
+    finished = subprocess.run(command, capture_output=True, text=True, timeout=HANG_GUARD)
     assert finished.returncode == 0, finished.stderr
-    assert f"extending the run in the output folder ({out}): {kept} of 400 games kept" in finished.stderr
-    assert _indices(out) == list(range(400))
+    assert f"extending the run in the output folder ({out}): {kept} of 800 games kept" in finished.stderr
+    assert _indices(out) == list(range(800))
 
 
 def test_the_lock_is_reentrant_in_one_process_and_released_after(tmp_path):
