@@ -36,7 +36,9 @@ class StateBounds:
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
     (R7). ``most_steps``: steps left of any pending effect (each effect's own ``steps`` bounds
     it more tightly). ``most_pending``: effects pending at once (each effect of the ruleset at
-    most once).
+    most once). ``most_turn_decisions``: the decisions one seat takes in a row in a turn, for
+    every skill at once (what greedy's lookahead may play, the same in the kernel). The
+    decisions of a whole game are ``most_moves``, beside this class.
     """
 
     most_players: int
@@ -76,10 +78,12 @@ class StateBounds:
         else:
             largest = max((counts[card] + raised[i] for i, card in enumerate(skills)), default=0)  # type: ignore[operator]
             most_placed = min(cubes, max(0, largest))
+        most_planets = max(counts.planets for counts in ruleset.setups.values())
+        most_crew = max(counts.crew for counts in ruleset.setups.values()) + always
         return cls(
             most_players=most_players,
-            most_planets=max(counts.planets for counts in ruleset.setups.values()),
-            most_crew=max(counts.crew for counts in ruleset.setups.values()) + always,
+            most_planets=most_planets,
+            most_crew=most_crew,
             most_hand=cubes,
             most_stock=ruleset.free_cubes,
             most_free_on_crew=free_on_crew,
@@ -92,6 +96,31 @@ class StateBounds:
             most_pending=len(effects),
             most_turn_decisions=2 + most_placed + sum(effect.steps for effect in effects),
         )
+
+
+def most_moves(ruleset: Ruleset, bounds: StateBounds) -> int:
+    """The most decisions a game of ``ruleset`` can ask for before the round limit ends it: a
+    record listing more cannot be one of its games (``Game.most_moves``).
+
+    R4: a round is one turn per seat; a turn is a pick (R5), a survey (one walk, or a
+    cube-by-cube survey of at most a hand of cubes and a stop: R7, R8 lifted), and the
+    decisions of the chosen crew's skill, its round-end effects included (R12).
+    """
+    table = (bounds.most_players, bounds.most_planets, bounds.most_crew)
+    skill = max((_most_decisions(card.skill, *table) for card in ruleset.crew), default=0)
+    return ruleset.max_rounds * bounds.most_players * (1 + (ruleset.cubes_per_player + 1) + skill)
+
+
+def _most_decisions(effects: Iterable[Effect], players: int, planets: int, crews: int) -> int:
+    """The most decisions a list of effects asks for: one per step of each effect that asks any,
+    plus the longest of its options (the engine resolves each effect of a picked option once)."""
+    total = 0
+    for effect in effects:
+        asks = effect.most_choices(players=players, planets=planets, crews=crews) != 0
+        total += effect.steps * asks + max(
+            (_most_decisions(option, players, planets, crews) for option in effect.branches), default=0
+        )
+    return total
 
 
 def _total(effects: Iterable[Effect], per_step: str, *, positive: bool) -> int | None:

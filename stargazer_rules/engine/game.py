@@ -24,7 +24,7 @@ from typing import Any, TypeVar
 
 import attrs
 
-from stargazer_rules.engine.bounds import StateBounds
+from stargazer_rules.engine.bounds import StateBounds, most_moves
 from stargazer_rules.engine.scoring import ScoreSheet, TotalsTables, score_sheet
 from stargazer_rules.errors import IllegalActionError, SetupError
 from stargazer_rules.rulesets.model import Ruleset
@@ -134,7 +134,7 @@ class Game:
         self.most_planets = self.bounds.most_planets
         self.most_crew = self.bounds.most_crew
         self._most_legal = self._legal_bound()
-        self._most_moves = self._moves_bound()
+        self._most_moves = most_moves(ruleset, self.bounds)
 
     def derived(self, build: Callable[[Game], T]) -> T:
         """What ``build`` makes of this game, built on its first use and kept as long as the game.
@@ -178,16 +178,9 @@ class Game:
     @property
     def most_moves(self) -> int:
         """The most decisions a game of this ruleset can ask for before the round limit ends it:
-        a record listing more cannot be one of its games, and is refused before it is replayed."""
+        a record listing more cannot be one of its games, and is refused before it is replayed
+        (``bounds.most_moves``)."""
         return self._most_moves
-
-    def _moves_bound(self) -> int:
-        # A round is one turn per seat (R4); a turn is a pick (R5), a survey (one walk, or a
-        # cube-by-cube survey of at most a hand of cubes and a stop: R7, R8 lifted), and the
-        # decisions of the chosen crew's skill, its round-end effects included (R12).
-        survey = self.ruleset.cubes_per_player + 1
-        skill = max((_most_decisions(card.skill, self) for card in self.ruleset.crew), default=0)
-        return self.ruleset.max_rounds * self.most_players * (1 + survey + skill)
 
     # -- setting up -----------------------------------------------------------------------
 
@@ -649,16 +642,6 @@ def _walk_effects(skill: Sequence[Effect], prefix: tuple[int, ...]):
         yield path, effect
         for j, option in enumerate(effect.branches):
             yield from _walk_effects(option, path + (j,))
-
-
-def _most_decisions(effects: Sequence[Effect], game: Game) -> int:
-    """The most decisions a list of effects asks for: one per step of each effect that asks any,
-    plus the longest of its options (the engine resolves each effect of a picked option once)."""
-    total = 0
-    for effect in effects:
-        asks = effect.most_choices(players=game.most_players, planets=game.most_planets, crews=game.most_crew) != 0
-        total += effect.steps * asks + max((_most_decisions(option, game) for option in effect.branches), default=0)
-    return total
 
 
 def _unknown_or_repeated(kind: str, ids: Sequence[str], known: dict[str, int]) -> list[str]:
