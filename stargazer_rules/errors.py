@@ -51,6 +51,17 @@ class RulesetError(ValueError):
         super().__init__("\n".join([head, *(f"  {p}" for p in self.problems)]))
 
 
+class TargetsError(RulesetError):
+    """A targets file (targets.yaml, ``--targets``) could not be read; ``problems`` lists every
+    problem found, each with its file and line."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__(problems)
+        count = len(self.problems)
+        head = f"{count} problem{'s' if count != 1 else ''} in the targets:"
+        self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
+
+
 class IllegalActionError(ValueError):
     """An action was applied that is not legal in the given state; the message says why."""
 

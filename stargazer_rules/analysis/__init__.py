@@ -11,18 +11,19 @@ The simulation runner (``stargazer_rules.simulation``) plays the games and calls
   (``Run.summarised(games, ...)``: the games with their summary) or its games alone;
 - ``view_of(summary)``: a summary read through typed parts (``analysis.summary_view``).
 
-Games are the dicts of games.jsonl lines (``simulation.read_games`` reads a file). ``Bounds``
-are the designer's limits that turn a figure into a finding.
+Games are the dicts of games.jsonl lines (``simulation.read_games`` reads a file). ``Targets``
+are the designer's design targets (``targets.yaml``, ``analysis.targets_file``): a target not
+met is a finding.
 """
 
 import importlib
 from typing import Any
 
-from stargazer_rules.analysis.bounds import Bounds
+from stargazer_rules.analysis.targets import Targets
 
 #: Where each public name lives. They are imported on first use: the statistics and plots
 #: pull in scipy and matplotlib (about a second), which ``stargazer validate`` or ``play``
-#: should not pay for just because the command line knows the ``Bounds``.
+#: should not pay for just because the command line knows the ``Targets``.
 _LAZY = {
     "Run": "compare",
     "compare_summaries": "compare",
@@ -44,11 +45,11 @@ def __getattr__(name: str) -> Any:
 
 
 __all__ = [
-    "Bounds",
     "Run",
     "compare_summaries",
     "summarize",
     "terminal_comparison",
+    "Targets",
     "terminal_summary",
     "view_of",
     "write_comparison",

@@ -31,16 +31,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from stargazer_rules.analysis import stats
-from stargazer_rules.analysis.bounds import Bounds
 from stargazer_rules.analysis.findings_diff import findings_diff, near_misses
-from stargazer_rules.analysis.verdict import (
-    BOOTSTRAP,
-    BOOTSTRAP_SEED,
-    balance_of,
-    paired_balance_draws,
-    top_changes,
-    verdict,
-)
 from stargazer_rules.analysis.games import (
     checked_games,
     credit_row,
@@ -50,9 +41,19 @@ from stargazer_rules.analysis.games import (
     win_credit,
     winning_margin,
 )
+from stargazer_rules.analysis.measures import MeasureContext
 from stargazer_rules.analysis.plain_json import plain
 from stargazer_rules.analysis.summary import summarize
 from stargazer_rules.analysis.summary_view import Distribution, Rate, SummaryView, to_json, view_of
+from stargazer_rules.analysis.target_verdict import target_changes, verdict_of
+from stargazer_rules.analysis.targets import Targets
+from stargazer_rules.analysis.verdict import (
+    BOOTSTRAP,
+    BOOTSTRAP_SEED,
+    balance_of,
+    paired_balance_draws,
+    top_changes,
+)
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
@@ -60,7 +61,7 @@ if TYPE_CHECKING:
 __all__ = ["COMPARISON_FORMAT", "Run", "compare_summaries", "write_comparison"]
 
 #: The ``format`` of comparison.json.
-COMPARISON_FORMAT = "stargazer-comparison/1"
+COMPARISON_FORMAT = "stargazer-comparison/2"
 
 
 #: A per-game figure: (numerator, denominator), or None when the game has no such figure.
@@ -77,6 +78,8 @@ class Run:
 
     games: tuple[Mapping[str, Any], ...] = attrs.field(converter=tuple)
     summary: Mapping[str, Any]
+    ruleset: Ruleset | None = None
+    external: Mapping[str, float] = attrs.field(factory=dict)
 
     def __attrs_post_init__(self) -> None:
         run = view_of(self.summary).run
@@ -93,12 +96,14 @@ class Run:
         cls,
         games: Iterable[Mapping[str, Any]],
         *,
-        bounds: Bounds | None = None,
+        targets: Targets | None = None,
         ruleset: Ruleset | None = None,
+        external: Mapping[str, float] | None = None,
     ) -> Run:
-        """The run of ``games`` with their summary (``summarize`` with ``bounds`` and ``ruleset``)."""
+        """The run of ``games`` with their summary (``summarize`` with ``targets``, ``ruleset``
+        and ``external``)."""
         played = checked_games(games)
-        return cls(played, summarize(played, bounds=bounds, ruleset=ruleset))
+        return cls(played, summarize(played, targets=targets, ruleset=ruleset, external=external), ruleset, external or {})
 
 
 def compare_summaries(
@@ -107,22 +112,22 @@ def compare_summaries(
     *,
     label_a: str = "A",
     label_b: str = "B",
-    bounds: Bounds | None = None,
+    targets: Targets | None = None,
     ruleset_a: Ruleset | None = None,
     ruleset_b: Ruleset | None = None,
 ) -> dict[str, Any]:
     """Compare two runs (the content of comparison.json); see the module docstring.
 
-    Each run is a ``Run`` (its games with their summary, made with the same ``bounds``), or
+    Each run is a ``Run`` (its games with their summary, made with the same ``targets``), or
     its games alone, which are then summarised here (``summarize``, with ``ruleset_a`` /
     ``ruleset_b`` for the cards' names when given). The rulesets also give the rules diff.
     Games are paired by ``index`` where both runs have the index with the same deal seed
     and rotation.
     """
-    bounds = bounds or Bounds()
-    conf = bounds.confidence
-    side_a = _run_of(run_a, "A", bounds, ruleset_a)
-    side_b = _run_of(run_b, "B", bounds, ruleset_b)
+    targets = targets or Targets.default()
+    conf = targets.confidence
+    side_a = _run_of(run_a, "A", targets, ruleset_a)
+    side_b = _run_of(run_b, "B", targets, ruleset_b)
     played_a, played_b = checked_games(side_a.games), checked_games(side_b.games)
     summary_a, summary_b = view_of(side_a.summary), view_of(side_b.summary)
     pairs, pairing, warnings = _pairs(played_a, played_b)
@@ -144,14 +149,14 @@ def compare_summaries(
             metric["rules_changed"] = False
     # rows about the cards that changed first, each section keeping its own order otherwise
     metrics.sort(key=lambda metric: not metric["rules_changed"])
-    players = summary_a.run.players
-    if len(pairs) >= 2 and players == summary_b.run.players:
-        rows_a = _credit_rows([a for a, _ in pairs])
-        rows_b = _credit_rows([b for _, b in pairs])
-    else:
-        rows_a = rows_b = []
-    decided = verdict(rows_a, rows_b, margin=bounds.equivalence_margin, confidence=conf,
-                      label_a=label_a, label_b=label_b)
+    contexts = (
+        MeasureContext.of(played_a, ruleset_a or side_a.ruleset, side_a.external),
+        MeasureContext.of(played_b, ruleset_b or side_b.ruleset, side_b.external),
+    )
+    rows = target_changes(pairs, targets, *contexts, side_a.summary["names"], side_b.summary["names"])
+    targets_a, targets_b = summary_a.targets, summary_b.targets
+    decided = verdict_of(rows, confidence=conf, label_a=label_a, label_b=label_b,
+                         met_a=(targets_a.met, targets_a.total), met_b=(targets_b.met, targets_b.total))
     comparison = {
         "format": COMPARISON_FORMAT,
         "confidence": conf,
@@ -159,7 +164,8 @@ def compare_summaries(
         "top_changes": top_changes(metrics, conf),
         "rules_diff": rules_diff,
         "findings_diff": findings_diff(summary_a, summary_b, metrics, conf),
-        "near_misses": {"distance": bounds.near_miss, "a": near_misses(summary_a, bounds), "b": near_misses(summary_b, bounds)},
+        "near_misses": {"distance": targets.settings.near_miss, "a": near_misses(summary_a, targets.settings),
+                        "b": near_misses(summary_b, targets.settings)},
         "a": _side_json(label_a, summary_a),
         "b": _side_json(label_b, summary_b),
         "pairing": pairing,
@@ -171,14 +177,14 @@ def compare_summaries(
     return plain(comparison)
 
 
-def _run_of(given: Run | Sequence[Mapping[str, Any]], side: str, bounds: Bounds, ruleset: Ruleset | None) -> Run:
+def _run_of(given: Run | Sequence[Mapping[str, Any]], side: str, targets: Targets, ruleset: Ruleset | None) -> Run:
     """``given`` as a ``Run``: games are summarised; a summary alone is refused (its games are
-    needed for the pairing), and so is a run summarised with other bounds."""
+    needed for the pairing), and so is a run summarised with other targets."""
     if isinstance(given, Run):
-        if view_of(given.summary).run.bounds.to_json() != plain(bounds.to_json()):
+        if view_of(given.summary).run.targets.to_json() != plain(targets.to_json()):
             raise ValueError(
-                f"run {side} was summarised with other bounds than the comparison's: "
-                "make both runs with Run.summarised(games, bounds=bounds) and pass the same bounds"
+                f"run {side} was summarised with other targets than the comparison's: "
+                "make both runs with Run.summarised(games, targets=targets) and pass the same targets"
             )
         return given
     if isinstance(given, Mapping):
@@ -187,7 +193,7 @@ def _run_of(given: Run | Sequence[Mapping[str, Any]], side: str, bounds: Bounds,
             f"(the games with their summary), not a {given.get('format', 'mapping')!r} document: "
             "it pairs the games by index"
         )
-    return Run.summarised(given, bounds=bounds, ruleset=ruleset)
+    return Run.summarised(given, targets=targets, ruleset=ruleset)
 
 
 def _side_json(label: str, summary: SummaryView) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from stargazer_rules.analysis.labels import number, p_number, pct, points
+from stargazer_rules.analysis.measures import MEASURES
 from stargazer_rules.analysis.report import esc, figure, page, plot, table
 from stargazer_rules.analysis.summary_view import Finding, RunInfo
 from stargazer_rules.rulesets.loader import short_fingerprint
@@ -55,16 +56,37 @@ def _findings(side: Mapping[str, Any]) -> str:
     return "<ul>" + "".join(f"<li>{esc(f.text)}</li>" for f in found) + "</ul>"
 
 
+def _target_table(decided: Mapping[str, Any]) -> str:
+    """Each target: its goal, the worst subject's value in A and in B, the change of its
+    shortfall (positive: B misses by less) with its interval, and the decision."""
+    rows = []
+    for row in decided["targets"]:
+        a, b = row["a"] or {}, row["b"] or {}
+
+        def worst(side: Mapping[str, Any]) -> str:
+            who = f"{side['worst_label']}: " if side.get("worst_label") else ""
+            return esc(f"{who}{side.get('shown', 'n/a')}")
+
+        change = "" if row["change"] is None else f"{row['change']:+.3f} [{row['low']:+.3f}, {row['high']:+.3f}]"
+        decision = row["decision"] + (f" (about {row['games_needed']:,} paired games)" if row.get("games_needed") else "")
+        rows.append([esc(row["label"]), esc(row["goal_text"]), worst(a), worst(b), change, esc(decision),
+                     esc(f"{row['weight']:g}")])
+    return (
+        table(["target", "goal", "A (worst)", "B (worst)", "shortfall change A − B", "decision", "weight"], rows,
+              text_columns=4)
+        + f'<p class="note">A target\'s shortfall is how far its worst seat or card lies outside the goal (0 '
+        f"when all are inside); a positive change means B misses it by less. Paired bootstrap over the paired "
+        f"games; {esc(decided['multiplicity']['text'])}. docs/simulation.md, \"The verdict\".</p>"
+    )
+
+
 def _verdict(comparison: Mapping[str, Any]) -> str:
     """The verdict box, the changes that matter most, the rules diff, the findings diff."""
     decided = comparison["verdict"]
     parts = [
         f'<section id="verdict" class="verdict verdict-{esc(decided["decision"])}"><h2>Verdict: '
         f'{esc(decided["decision"])}</h2><p><strong>{esc(decided["text"])}</strong></p>'
-        f'<p class="note">Primary measure: the balance number (1 minus the largest gap between two seats\' '
-        f"win shares; higher is better), its change over the paired games by paired bootstrap. "
-        f"Equivalent means two one-sided tests put the change inside ±{decided['margin']:.3f}; "
-        'docs/simulation.md, "The verdict".</p>'
+        + _target_table(decided)
     ]
     by_id = {metric["id"]: metric for metric in comparison["metrics"]}
     top = comparison.get("top_changes") or []
@@ -99,12 +121,12 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
     near = comparison.get("near_misses") or {}
     for side, label in (("b", comparison["b"]["label"]), ("a", comparison["a"]["label"])):
         if near.get(side):
-            near_rows = [[esc(r["label"]), esc(r["kind"]), f"{r['value']:.3f}", f"{r['bound']:.3f}",
-                          f"{r['distance']:+.3f}"] for r in near[side]]
-            parts.append(f"<h3>Near misses of {esc(label)}</h3><p class='note'>Figures within "
-                         f"{near['distance']:.3f} of their bound that are not findings (a negative distance: past "
-                         "the bound, but the interval reaches inside).</p>"
-                         + table(["subject", "figure", "value", "bound", "distance"], near_rows, text_columns=2))
+            near_rows = [[esc(r["label"]), esc(MEASURES[r["measure"]].label), esc(MEASURES[r["measure"]].shown(r["value"])),
+                          esc(r["goal"]), f"{r['distance']:+.3f}"] for r in near[side]]
+            parts.append(f"<h3>Near misses of {esc(label)}</h3><p class='note'>Subjects within "
+                         f"{near['distance']:.3f} of their goal that are not findings (a negative distance: past "
+                         "the goal, but the interval reaches inside).</p>"
+                         + table(["subject", "target", "value", "goal", "distance"], near_rows, text_columns=4))
     parts[-1] += "" if parts[-1].endswith("</section>") else ""
     return "".join(parts)
 

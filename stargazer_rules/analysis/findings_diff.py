@@ -6,7 +6,7 @@ from the comparison's metric (its interval and whether it is significant). A res
 finding whose change is not significant has only *crossed its bound*: the figure moved a little
 and its interval now lies on the other side (or no longer wholly outside), which is not evidence
 that the draft changed it. *Near misses* are figures of either run that are not findings but
-whose value lies within ``Bounds.near_miss`` of their bound (or past it, with an interval that
+whose value lies within ``Settings.near_miss`` of their goal (or past it, with an interval that
 still reaches inside): the next draft may make them findings.
 """
 
@@ -17,8 +17,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stargazer_rules.analysis import stats
-from stargazer_rules.analysis.bounds import Bounds
-from stargazer_rules.analysis.summary_view import Finding, Rate, SummaryView, view_of
+from stargazer_rules.analysis.measures import MEASURES
+from stargazer_rules.analysis.summary_view import Finding, SummaryView, view_of
+from stargazer_rules.analysis.targets import Settings
 
 __all__ = ["findings_diff", "near_misses"]
 
@@ -35,64 +36,47 @@ def _keyed(findings: Sequence[Finding]) -> dict[tuple[str, str, int], Finding]:
 
 
 def metric_id(kind: str, subject: str) -> str | None:
-    """The comparison metric that measures a finding's figure, when there is one."""
-    if kind == "seat_share":
-        return f"seats.{subject.split()[-1]}.win_share"
+    """The comparison metric that measures a finding's figure, when there is one (``kind`` is
+    the target's key, ``measure`` or ``measure:card``)."""
+    measure = kind.partition(":")[0]
+    card = subject.partition("#")[0]
     return {
-        "seat_chi_square": "seats.balance",
-        "balance": "seats.balance",
-        "ties": "seats.ties",
+        "seat_win_share": f"seats.{subject}.win_share",
+        "seat_balance": "seats.balance",
+        "tie_rate": "seats.ties",
         "crew_first_pick": f"crew.{subject}.picked_first",
-        "crew_rarely_picked": f"crew.{subject}.picked",
+        "crew_pick_share": f"crew.{subject}.picked",
         "crew_picker_advantage": f"crew.{subject}.picker_wins",
-        "accident_rate": f"planets.planet.{subject}.accident",
-        "accident_never_reached": f"planets.planet.{subject}.top_square",
-        "round_limit": "pace.trigger.round_limit",
-    }.get(kind)
+        "planet_first_place_accident": f"planets.planet.{subject}.accident",
+        "accident_row_reached": f"planets.planet.{card}.top_square",
+        "round_limit_share": "pace.trigger.round_limit",
+        "game_rounds": "pace.rounds",
+        "game_decisions": "pace.decisions",
+        "branching": "pace.options",
+        "lead_changes": "scores.lead_changes",
+    }.get(measure)
 
 
 def figure(summary: SummaryView | Mapping[str, Any], kind: str, subject: str) -> dict[str, Any] | None:
-    """The figure a finding is about in one run's summary: ``value``, ``low``, ``high``."""
-    summary = view_of(summary)
-    if kind in ("crew_first_pick", "crew_rarely_picked", "crew_picker_advantage"):
-        card = summary.crew_card(subject)
-        if card is None:
-            return None
-        if kind == "crew_picker_advantage":
-            adv = card.picker_advantage
-            return _fig(adv.difference, adv.low, adv.high)
-        return _rate(card.picked_first if kind == "crew_first_pick" else card.picked)
-    if kind in ("accident_rate", "accident_never_reached"):
-        planet = summary.planet_card(subject)
-        return None if planet is None else _rate(planet.accident)
-    seats = summary.seats
-    if kind == "seat_share":
-        place = int(subject.split()[-1]) - 1
-        return _rate(seats.seats[place].wins) if place < len(seats.seats) else None
-    if kind == "seat_chi_square":
-        return _fig(seats.chi_square.p, None, None)
-    if kind == "balance":
-        return _fig(seats.balance.value, None, None)
-    if kind == "ties":
-        return _rate(seats.ties)
-    if kind == "round_limit":
-        trigger = summary.pace.trigger("round_limit")
-        return None if trigger is None else _rate(trigger)
-    return None
+    """The figure a finding is about in one run's summary: ``value``, ``low``, ``high`` of the
+    target's subject (None when the run does not have it)."""
+    answer = view_of(summary).targets.answer(kind)
+    if answer is None:
+        return None
+    if not answer.subjects:
+        return _fig(answer.value, answer.low, answer.high)
+    found = next((s for s in answer.subjects if s.subject == subject), None)
+    return None if found is None else _fig(found.value, found.low, found.high)
 
 
 def _fig(value: float | None, low: float | None, high: float | None) -> dict[str, Any] | None:
     return None if value is None else {"value": value, "low": low, "high": high}
 
 
-def _rate(rate: Rate) -> dict[str, Any] | None:
-    return _fig(rate.rate, rate.low, rate.high)
-
-
 def _change(kind: str, figure_a, figure_b, metric, confidence: float) -> dict[str, Any] | None:
     """The change of the finding's figure: the comparison's metric, or for a picker advantage
     (a difference of two rates in each run) the two runs' intervals combined as independent."""
-    if kind == "crew_picker_advantage" and figure_a and figure_b and figure_a["low"] is not None and figure_b["low"] is not None:
+    if kind.startswith("crew_picker_advantage") and figure_a and figure_b and figure_a["low"] is not None and figure_b["low"] is not None:
         z = stats.z_value(confidence)
         se = math.hypot((figure_a["high"] - figure_a["low"]) / (2 * z), (figure_b["high"] - figure_b["low"]) / (2 * z))
         difference = figure_b["value"] - figure_a["value"]
@@ -150,51 +134,26 @@ def findings_diff(
     return rows
 
 
-#: (kind, where the bound is, which side is outside) of the figures that get near misses.
-_NEAR = (
-    ("crew_first_pick", "max_first_pick_share", "above"),
-    ("crew_rarely_picked", "min_pick_share", "below"),
-    ("crew_picker_advantage", "max_picker_advantage", "both"),
-    ("accident_rate", "max_accident_rate", "above"),
-    ("ties", "max_tie_rate", "above"),
-    ("balance", "min_balance", "below"),
-)
-
-
-def _subjects(summary: SummaryView, kind: str, bounds: Bounds) -> list[tuple[str, str]]:
-    if kind.startswith("crew_"):
-        return [(c.crew, summary.name("crew", c.crew)) for c in summary.crew.cards
-                if c.in_play.count >= bounds.min_card_games]
-    if kind == "accident_rate":
-        return [(c.planet, summary.name("planets", c.planet)) for c in summary.planets.cards
-                if c.in_play.count >= bounds.min_card_games]
-    return [("ties" if kind == "ties" else "seats", "ties" if kind == "ties" else "balance number")]
-
-
-def near_misses(summary: SummaryView | Mapping[str, Any], bounds: Bounds) -> list[dict[str, Any]]:
-    """The figures of one run that are not findings but lie within ``bounds.near_miss`` of their
-    bound, or past it with an interval that reaches back inside; nearest first."""
+def near_misses(summary: SummaryView | Mapping[str, Any], settings: Settings) -> list[dict[str, Any]]:
+    """The subjects of one run's targets that are not findings but whose value lies within
+    ``settings.near_miss`` of the goal (in the measure's unit for shares and points; its
+    equivalence margin for others), or past it with an interval that reaches back inside;
+    nearest first."""
     summary = view_of(summary)
-    found = {(f.kind, f.subject) for f in summary.findings}
     rows = []
-    for kind, bound_name, side in _NEAR:
-        bound = getattr(bounds, bound_name)
-        for subject, shown in _subjects(summary, kind, bounds):
-            if (kind, subject) in found:
+    for answer in summary.targets.targets:
+        measure = MEASURES[answer.measure]
+        if measure.per == "run":
+            continue
+        near = settings.near_miss if measure.unit in ("share", "points") else (measure.margin or settings.near_miss)
+        for subject in answer.subjects:
+            if not subject.judged or subject.status == "not_met" or subject.miss is None:
                 continue
-            fig = figure(summary, kind, subject)
-            if fig is None:
-                continue
-            value = fig["value"]
-            if side == "both":
-                distance = bound - abs(value)
-            elif side == "above":
-                distance = bound - value
-            else:
-                distance = value - bound
-            if distance <= bounds.near_miss:
-                rows.append({"kind": kind, "subject": subject, "label": shown, "bound_name": bound_name,
-                             "bound": bound, "value": value, "low": fig["low"], "high": fig["high"],
-                             "distance": distance, "past_bound": distance < 0})
+            distance = -subject.miss
+            if distance <= near:
+                rows.append({"kind": answer.key, "subject": subject.subject, "label": subject.label or answer.label,
+                             "measure": answer.measure, "goal": answer.goal_text, "value": subject.value,
+                             "low": subject.low, "high": subject.high, "distance": distance,
+                             "past_bound": distance < 0})
     rows.sort(key=lambda row: row["distance"])
     return rows

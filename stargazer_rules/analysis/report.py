@@ -31,15 +31,17 @@ from stargazer_rules.analysis.summary_view import (
     PlanetFigures,
     Rate,
     SummaryView,
+    to_json,
     view_of,
 )
+from stargazer_rules.analysis.target_check import answer_cells
 from stargazer_rules.rulesets.loader import short_fingerprint
 
 __all__ = ["page", "render_report", "table", "write_json", "write_report"]
 
 #: The sections of the report in order: (anchor, title).
 SECTIONS = (
-    ("findings", "Findings"),
+    ("targets", "Targets"),
     ("seats", "Seats"),
     ("crew", "Crew"),
     ("planets", "Planets"),
@@ -234,7 +236,7 @@ def _head(summary: SummaryView) -> str:
                    f"{run.complete_blocks} of {run.blocks} blocks complete)")],
         ["bots (the lineup)", esc(lineup)],
         ["engine", esc(_ENGINES.get(run.engine, run.engine))],
-        ["intervals", f"{level} (Wilson for shares, Student's t for means)"],
+        ["intervals", f"{level} (Wilson for shares, Student's t for means; targets: {esc(summary.targets.method)})"],
     ]
     warnings = "".join(f'<div class="warning">{esc(w.text)}</div>' for w in run.warnings)
     return (
@@ -248,21 +250,34 @@ def _head(summary: SummaryView) -> str:
 
 
 def _findings(summary: SummaryView) -> str:
+    """The design targets: the table of answers, then the sentence of each subject not met."""
+    judged = summary.targets
+    level = f"{100 * judged.confidence:g}%"
+    rows, marked = [], []
+    for answer in judged.targets:
+        cells = answer_cells(to_json(answer))
+        rows.append([esc(cells["target"]), esc(cells["goal"]), esc(cells["value"]), esc(cells["interval"]),
+                     esc(cells["status"]), esc(cells["weight"])])
+        marked.append(answer.status == "not_met")
     found = summary.findings
-    bounds = summary.run.bounds
     if found:
-        items = "".join(
-            f'<li><a href="#{esc(f.anchor)}">{esc(f.text)}</a></li>' for f in found
-        )
-        listing = f'<ul class="findings">{items}</ul>'
+        items = "".join(f'<li><a href="#{esc(f.anchor)}">{esc(f.text)}</a></li>' for f in found)
+        listing = f'<h3 id="findings">Targets not met</h3><ul class="findings">{items}</ul>'
     else:
-        listing = "<p>No figure is outside the bounds below.</p>"
-    bound_rows = [[esc(key), esc(value)] for key, value in bounds.to_json().items()]
+        listing = '<p id="findings">Every target is met or not yet known.</p>'
+    source = "the default targets" if judged.source == "defaults" else judged.source
+    setting_rows = [[esc(key), esc(value)] for key, value in judged.settings.items()]
     return (
-        '<section id="findings"><h2>Findings</h2>'
+        '<section id="targets"><h2>Design targets</h2>'
+        f"<p>{judged.met} of {judged.total} targets met, {judged.not_met} not met, {judged.unknown} not yet "
+        f"known (from {esc(source)}). A target is met when the whole {level} interval of every seat or card "
+        "it covers lies inside its goal, not met when one lies wholly outside; the value shown is that "
+        "of its worst subject.</p>"
+        + table(["target", "goal", "value (worst)", f"{level} interval", "status", "weight"], rows,
+                text_columns=3, marked=marked)
         + listing
-        + '<details><summary class="note">The bounds (analysis.Bounds)</summary>'
-        + table(["bound", "value"], bound_rows)
+        + '<details><summary class="note">The settings</summary>'
+        + table(["setting", "value"], setting_rows)
         + "</details></section>"
     )
 

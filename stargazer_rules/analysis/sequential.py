@@ -10,7 +10,7 @@ of O'Brien-Fleming type:
 
 which spends almost nothing at the first looks (the boundary is far out) and nearly all of ``a``
 at the last. Look ``k`` may use ``spent(t_k) - spent(t_(k-1))``; its boundary is the normal
-quantile of that increment, and the decision rule of ``verdict.decide`` is applied with the
+quantile of that increment, and the decision rule of ``target_verdict.decide_fixed`` is applied with the
 boundaries in place of the fixed-sample quantiles: *better*/*worse* (two-sided, ``a`` = 1 -
 confidence) when ``|change| > z_k * se``; *equivalent* when both one-sided tests reject against
 the margin at their own spent level (``a`` = 2 alpha, two one-sided tests at alpha each). Using
@@ -26,11 +26,12 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-import numpy as np
 from scipy.stats import norm
 
-from stargazer_rules.analysis.games import credit_row, same_deal
-from stargazer_rules.analysis.verdict import balance_of, paired_balance_draws, verdict_text
+from stargazer_rules.analysis.games import same_deal
+from stargazer_rules.analysis.measures import MeasureContext
+from stargazer_rules.analysis.target_verdict import headline, target_changes
+from stargazer_rules.analysis.targets import Targets
 
 __all__ = ["boundary", "look", "spent"]
 
@@ -81,68 +82,104 @@ def decide_look(difference: float, se: float, fraction: float, previous: float, 
 
 
 def look(
-    rows_a: Sequence[Sequence[float]],
-    rows_b: Sequence[Sequence[float]],
+    pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+    targets: Targets,
+    contexts: tuple[MeasureContext, MeasureContext],
     *,
     max_games: int,
     previous_games: int,
-    confidence: float = 0.95,
-    margin: float = 0.02,
+    decided: Mapping[str, str] | None = None,
 ) -> dict[str, Any]:
-    """One look at paired credit rows (as for ``verdict.verdict``): the balance change, its
-    bootstrap standard error, the boundaries this look may use, and its decision (``better``,
-    ``worse``, ``equivalent``, ``continue``, or ``inconclusive`` at the last look)."""
-    rows_a, rows_b = np.asarray(rows_a, dtype=float), np.asarray(rows_b, dtype=float)
-    games = len(rows_a)
-    difference = float(balance_of(rows_b) - balance_of(rows_a))
-    se = float(np.std(paired_balance_draws(rows_a, rows_b), ddof=1)) if games >= 2 else math.inf
-    result = decide_look(difference, se, games / max_games, previous_games / max_games,
-                         confidence=confidence, margin=margin)
-    result["games"] = games
-    return result
+    """One look at the paired games: every target's change and standard error
+    (``target_verdict.target_changes``) and its decision at this look (``better``, ``worse``,
+    ``equivalent``, ``continue``, or ``inconclusive`` at the last look), each at the level
+    ``alpha / m`` of the Bonferroni split over the ``m`` targets compared. A target ``decided``
+    at an earlier look keeps its decision. ``decision`` is ``stop`` once every target with
+    weight is decided, else ``continue``."""
+    rows = target_changes(pairs, targets, contexts[0], contexts[1], {}, {})
+    compared = [row for row in rows if row["compared"]]
+    alpha_each = (1 - targets.confidence) / max(1, len(compared))
+    games = len(pairs)
+    decided = dict(decided or {})
+    per_target = []
+    for row in compared:
+        before = decided.get(row["key"])
+        if before in ("better", "worse", "equivalent"):
+            decision = before
+            step = None
+        elif row["change"] is None:
+            decision, step = ("continue" if games < max_games else "inconclusive"), None
+        else:
+            step = decide_look(row["change"], row["se"], games / max_games, previous_games / max_games,
+                               confidence=1 - alpha_each, margin=row["margin"])
+            decision = step["decision"]
+        decided[row["key"]] = decision
+        per_target.append({"key": row["key"], "label": row["label"], "weight": row["weight"],
+                           "change": row["change"], "se": row["se"], "decision": decision,
+                           "boundary": None if step is None else step["boundary"]})
+    weighted = [item for item in per_target if item["weight"] > 0]
+    open_targets = [item["label"] for item in weighted if item["decision"] in ("continue", "inconclusive")]
+    return {
+        "games": games,
+        "fraction": games / max_games,
+        "alpha_each": alpha_each,
+        "targets": per_target,
+        "decided": decided,
+        "open": open_targets,
+        "decision": "stop" if not open_targets else ("continue" if games < max_games else "inconclusive"),
+    }
 
 
 def look_text(number: int, result: Mapping[str, Any]) -> str:
-    """``look 2: 3,600 paired games, change -0.014 (se 0.011), boundary ±3.47 (alpha 0.0007): continue``."""
+    """``look 2: 3,600 paired games; decided 5 of 6 targets with weight; open: seat balance``."""
+    weighted = [item for item in result["targets"] if item["weight"] > 0]
+    done = len(weighted) - len(result["open"])
+    still = f"; open: {', '.join(label.lower() for label in result['open'])}" if result["open"] else ""
     return (
-        f"look {number}: {result['games']:,} paired games, balance change {result['difference']:+.3f} "
-        f"(se {result['se']:.3f}), boundary ±{result['boundary']:.2f} (alpha {result['alpha']:.4f}; "
-        f"equivalence ±{result['equivalence_boundary']:.2f}): {result['decision']}"
+        f"look {number}: {result['games']:,} paired games; decided {done} of {len(weighted)} targets with weight"
+        f"{still}: {result['decision']}"
     )
 
 
-def paired_rows(games_a: Sequence[Mapping[str, Any]], games_b: Sequence[Mapping[str, Any]]) -> tuple[list[list[float]], list[list[float]]]:
-    """The credit rows (seats in turn order) of the games both runs have with the same deal."""
+def paired_games(games_a: Sequence[Mapping[str, Any]], games_b: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
+    """The games both runs have with the same deal, in index order."""
     by_index = {game["index"]: game for game in games_b}
-    rows_a, rows_b = [], []
+    pairs = []
     for game in sorted(games_a, key=lambda g: g["index"]):
         other = by_index.get(game["index"])
-        if other is None or not same_deal(game, other):
-            continue
-        rows_a.append(credit_row(game))
-        rows_b.append(credit_row(other))
-    return rows_a, rows_b
+        if other is not None and same_deal(game, other):
+            pairs.append((game, other))
+    return pairs
 
 
 def apply_looks(comparison: dict[str, Any], looks: Sequence[Mapping[str, Any]], max_games: int) -> None:
-    """Put the sequential decision in the comparison's verdict (the fixed-sample one is kept as
-    ``fixed_decision``), with every look and the design, and say so in its text."""
+    """Put the sequential decisions in the comparison's verdict, target by target (the
+    fixed-sample ones kept as ``fixed_decision``), with every look and the design, and say so."""
     decided = comparison["verdict"]
-    final = looks[-1]["decision"]
-    final = "inconclusive" if final == "continue" else final
-    decided["fixed_decision"] = decided["decision"]
-    decided["decision"] = final
-    if final != "inconclusive":
-        decided["games_needed"] = None
-    decided["sequential"] = {
-        "design": "group sequential, Lan-DeMets alpha spending of O'Brien-Fleming type (Bonferroni over looks)",
-        "max_games": max_games,
-        "looks": [dict(item) for item in looks],
-    }
+    final = looks[-1]["decided"]
     label_a, label_b = comparison["a"]["label"], comparison["b"]["label"]
-    stop = "stopped at" if final != "inconclusive" else "no decision by"
-    decided["text"] = (
-        verdict_text(decided, label_a, label_b)
-        + f" Sequential design: {stop} look {len(looks)} ({looks[-1]['games']:,} paired games, at most "
+    rows = []
+    for row in decided["targets"]:
+        row = dict(row)
+        row["fixed_decision"] = row["decision"]
+        if row["decision"] != "not compared":
+            chosen = final.get(row["key"], "inconclusive")
+            row["decision"] = "inconclusive" if chosen == "continue" else chosen
+            if row["decision"] != "inconclusive":
+                row["games_needed"] = None
+            row["text"] = row["text"].replace(f": {row['fixed_decision']} (", f": {row['decision']} (", 1)
+        rows.append(row)
+    decided["targets"] = rows
+    met_a, met_b = tuple(decided["met"]["a"]), tuple(decided["met"]["b"])
+    decided.update(headline(rows, label_a, label_b, met_a, met_b))
+    decided["sequential"] = {
+        "design": "group sequential per target, Lan-DeMets alpha spending of O'Brien-Fleming type "
+        "(Bonferroni over looks and over targets)",
+        "max_games": max_games,
+        "looks": [{key: value for key, value in item.items() if key != "decided"} for item in looks],
+    }
+    stop = "stopped at" if looks[-1]["decision"] == "stop" else "no decision on every target by"
+    decided["text"] += (
+        f" Sequential design: {stop} look {len(looks)} ({looks[-1]['games']:,} paired games, at most "
         f"{max_games:,}), O'Brien-Fleming alpha spending."
     )

@@ -17,10 +17,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from stargazer_rules.analysis import stats
-from stargazer_rules.analysis.bounds import Bounds
-from stargazer_rules.analysis.findings import findings
 from stargazer_rules.analysis.games import checked_games, lead_changes, turn_position, win_credit, winning_margin
+from stargazer_rules.analysis.measures import MeasureContext
 from stargazer_rules.analysis.plain_json import plain
+from stargazer_rules.analysis.target_check import check_targets, findings_of
+from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.formats.game_lines import GAME_FORMAT
 
 if TYPE_CHECKING:
@@ -42,35 +43,41 @@ _RANDOM_WARNING = (
 def summarize(
     games: Iterable[Mapping[str, Any]],
     *,
-    bounds: Bounds | None = None,
+    targets: Targets | None = None,
     ruleset: Ruleset | None = None,
+    external: Mapping[str, float] | None = None,
 ) -> dict[str, Any]:
     """The summary of finished games (the content of summary.json).
 
-    ``games`` are games.jsonl lines in any order, a whole run or part of one. ``bounds`` decide
-    the findings (defaults: ``Bounds()``). ``ruleset`` gives the cards' names and tracks; when
+    ``games`` are games.jsonl lines in any order, a whole run or part of one. ``targets`` are the
+    design targets the run is judged by (``analysis.target_check``; default
+    ``Targets.default()``); the targets not met are the findings. ``external`` holds figures
+    not counted from games (``skill_depth`` from a ladder run). ``ruleset`` gives the cards' names and tracks; when
     it is None the ruleset is loaded by the name in the lines, and used only if its fingerprint
     matches (otherwise cards are shown by id and accident rows are not listed).
 
     Raises ``ValueError`` for no games, a line missing a key, or lines of different player
     counts or rulesets (summarise those separately).
     """
-    bounds = bounds or Bounds()
+    targets = targets or Targets.default()
     played = checked_games(games)
     ruleset = _ruleset_for(played[0]["ruleset"], ruleset)
-    conf = bounds.confidence
+    conf = targets.confidence
+    names = _names(ruleset)
+    judged = check_targets(played, targets, MeasureContext.of(played, ruleset, external), names)
     summary: dict[str, Any] = {
         "format": SUMMARY_FORMAT,
-        "run": _run(played, ruleset, bounds),
-        "names": _names(ruleset),
-        "seats": _seats(played, bounds),
+        "run": _run(played, ruleset, targets),
+        "targets": judged,
+        "names": names,
+        "seats": _seats(played, targets),
         "table_seats": _table_seats(played, conf),
         "crew": _crew(played, ruleset, conf),
         "planets": _planets(played, ruleset, conf),
         "scores": _scores(played, conf),
         "pace": _pace(played, conf),
     }
-    summary["findings"] = findings({**plain(summary), "findings": []}, bounds)
+    summary["findings"] = findings_of(judged)
     return plain(summary)
 
 
@@ -97,7 +104,7 @@ def _is_random(spec: str) -> bool:
 # -- the run --------------------------------------------------------------------------------
 
 
-def _run(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, bounds: Bounds) -> dict[str, Any]:
+def _run(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, targets: Targets) -> dict[str, Any]:
     players = played[0]["players"]
     lineups = Counter(
         tuple(game["seating"][(j - game["rotation"]) % players] for j in range(players)) for game in played
@@ -152,8 +159,8 @@ def _run(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, bounds: B
         "missing_games": missing,
         "first_index": indices[0],
         "last_index": indices[-1],
-        "confidence": bounds.confidence,
-        "bounds": bounds.to_json(),
+        "confidence": targets.confidence,
+        "targets": targets.to_json(),
         "warnings": warnings,
     }
 
@@ -199,8 +206,9 @@ def _balance(seats: Sequence[Mapping[str, Any]], n: int) -> dict[str, Any]:
     return {"value": 1 - gap, "gap": gap, "best_seat": best, "worst_seat": worst, "n": n}
 
 
-def _seats(played: Sequence[Mapping[str, Any]], bounds: Bounds) -> dict[str, Any]:
-    conf = bounds.confidence
+def _seats(played: Sequence[Mapping[str, Any]], targets: Targets) -> dict[str, Any]:
+    settings = targets.settings
+    conf = settings.confidence
     players = played[0]["players"]
     n = len(played)
     credits = [0.0] * players
@@ -223,12 +231,12 @@ def _seats(played: Sequence[Mapping[str, Any]], bounds: Bounds) -> dict[str, Any
         "balance": _balance(figures["seats"], n),
         "ties": stats.rate(ties, n, conf),
         "games_needed": {
-            "advantage": bounds.seat_advantage,
+            "advantage": settings.seat_advantage,
             "confidence": conf,
-            "power": bounds.power,
-            "games": stats.games_needed(fair, bounds.seat_advantage, conf, bounds.power),
+            "power": settings.power,
+            "games": stats.games_needed(fair, settings.seat_advantage, conf, settings.power),
             "have": n,
-            "detectable_advantage": stats.detectable_advantage(fair, n, conf, bounds.power),
+            "detectable_advantage": stats.detectable_advantage(fair, n, conf, settings.power),
         },
     }
 

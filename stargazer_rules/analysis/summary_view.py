@@ -19,7 +19,7 @@ import typing
 from collections.abc import Mapping
 from typing import Any, TypeVar
 
-from stargazer_rules.analysis.bounds import Bounds
+from stargazer_rules.analysis.targets import Targets
 
 __all__ = [
     "AccidentRow",
@@ -56,6 +56,9 @@ __all__ = [
     "SummaryView",
     "TableSeat",
     "TableSeats",
+    "TargetAnswer",
+    "TargetSubject",
+    "TargetsSection",
     "Trigger",
     "to_json",
     "view_of",
@@ -108,11 +111,11 @@ def _hints(kind: type) -> dict[str, Any]:
 
 def _as(kind: Any, value: Any, where: str) -> Any:
     """``value`` (JSON) read as a ``kind``: parts over objects, tuples from lists, mappings by
-    key, the bounds as ``Bounds``, other values as they are."""
+    key, the targets as ``Targets``, other values as they are."""
     if isinstance(kind, type) and issubclass(kind, Part):
         return kind(value, where)
-    if kind is Bounds:
-        return Bounds.from_json(dict(value))
+    if kind is Targets:
+        return Targets.from_json(dict(value))
     origin, args = typing.get_origin(kind), typing.get_args(kind)
     if origin in (types.UnionType, typing.Union):
         if value is None:
@@ -190,7 +193,7 @@ class RunWarning(Part):
 
 @part
 class RunInfo(Part):
-    """What was summarised: the games, the bots, the blocks, the bounds and the warnings."""
+    """What was summarised: the games, the bots, the blocks, the targets and the warnings."""
 
     games: int
     players: int
@@ -205,7 +208,7 @@ class RunInfo(Part):
     first_index: int
     last_index: int
     confidence: float
-    bounds: Bounds
+    targets: Targets
     warnings: tuple[RunWarning, ...]
 
 
@@ -235,9 +238,74 @@ class Names(Part):
 
 
 @part
+class TargetSubject(Part):
+    """One seat, card or the game under a target: its value over ``n`` games with interval,
+    ``status`` (met, not_met, unknown), ``miss`` (how far outside the goal; negative inside),
+    ``games_needed`` when unknown, and ``judged`` (false: too few games, min_card_games)."""
+
+    subject: str
+    label: str
+    anchor: str
+    n: int
+    value: float | None
+    low: float | None
+    high: float | None
+    status: str
+    miss: float | None
+    games_needed: int | None
+    judged: bool
+
+
+@part
+class TargetAnswer(Part):
+    """One target answered: its ``key``, measure, goal and weight, the ``status``, the value of
+    its ``worst`` subject with interval, and every subject."""
+
+    key: str
+    measure: str
+    label: str
+    unit: str
+    goal: Mapping[str, Any]
+    goal_text: str
+    weight: float
+    card: str | None
+    line: int | None
+    section: str
+    status: str
+    value: float | None
+    low: float | None
+    high: float | None
+    worst: str | None
+    worst_label: str | None
+    miss: float | None
+    games_needed: int | None
+    note: str | None
+    subjects: tuple[TargetSubject, ...]
+
+
+@part
+class TargetsSection(Part):
+    """The run against its targets (``analysis.target_check``): where they came from, the
+    counts met / not_met / unknown of ``total``, and each answer."""
+
+    source: str
+    confidence: float
+    method: str
+    settings: Mapping[str, Any]
+    total: int
+    met: int
+    not_met: int
+    unknown: int
+    targets: tuple[TargetAnswer, ...]
+
+    def answer(self, key: str) -> TargetAnswer | None:
+        return next((answer for answer in self.targets if answer.key == key), None)
+
+
+@part
 class Finding(Part):
-    """A figure outside the bounds: its ``kind``, report ``section``, ``subject``, the
-    ``anchor`` of its figure in report.html and the sentence ``text``."""
+    """A subject of a target not met: its ``kind`` (the target's key), report ``section``,
+    ``subject``, the ``anchor`` of its figure in report.html and the sentence ``text``."""
 
     kind: str
     section: str
@@ -529,6 +597,7 @@ class SummaryView(Part):
 
     format: str
     run: RunInfo
+    targets: TargetsSection
     names: Names
     seats: Seats
     table_seats: TableSeats

@@ -13,7 +13,9 @@ from stargazer_rules.analysis.labels import (
     pct,
     points,
 )
-from stargazer_rules.analysis.summary_view import RunInfo, SummaryView, view_of
+from stargazer_rules.analysis.measures import MEASURES
+from stargazer_rules.analysis.summary_view import RunInfo, SummaryView, to_json, view_of
+from stargazer_rules.analysis.target_check import answer_cells
 from stargazer_rules.rulesets.loader import short_fingerprint
 
 __all__ = ["terminal_comparison", "terminal_summary"]
@@ -68,7 +70,7 @@ def terminal_summary(summary: SummaryView | Mapping[str, Any]) -> str:
     balance = seats.balance
     chi = seats.chi_square
     needed = seats.games_needed
-    lines = _header(run) + [""] + _columns(rows) + [""]
+    lines = _header(run) + [""] + _targets_lines(summary) + [""] + _columns(rows) + [""]
     lines.append(
         f"balance {balance.value:.3f} (largest gap {points(balance.gap)} points, seat "
         f"{balance.best_seat + 1} vs seat {balance.worst_seat + 1}); chi-square {p_value(chi.p)}; "
@@ -81,11 +83,24 @@ def terminal_summary(summary: SummaryView | Mapping[str, Any]) -> str:
     found = [finding.text for finding in summary.findings]
     lines.append("")
     if found:
-        lines.append(f"findings ({len(found)}):")
+        lines.append(f"targets not met ({len(found)}):")
         lines += _listed(found)
     else:
-        lines.append("findings: none outside the bounds")
+        lines.append("targets not met: none")
     return "\n".join(lines)
+
+
+def _targets_lines(summary: SummaryView) -> list[str]:
+    """The targets table: each target, its goal, the value of its worst subject, the status."""
+    judged = summary.targets
+    level = f"{100 * judged.confidence:g}%"
+    rows = [["target", "goal", "value (worst)", f"{level} interval", "status"]]
+    for answer in judged.targets:
+        cells = answer_cells(to_json(answer))
+        rows.append([cells["target"], cells["goal"], cells["value"], cells["interval"], cells["status"]])
+    head = (f"targets: {judged.met} of {judged.total} met, {judged.not_met} not met, {judged.unknown} not yet known "
+            f"({'defaults' if judged.source == 'defaults' else judged.source})")
+    return [head, *_columns(rows, right=5)]
 
 
 def _value(side: Mapping[str, Any], kind: str) -> str:
@@ -117,11 +132,9 @@ def _change_line(metric: Mapping[str, Any]) -> str:
 def verdict_lines(comparison: Mapping[str, Any]) -> list[str]:
     """The verdict, the changes that matter most, the rules diff and the findings diff."""
     decided = comparison["verdict"]
-    lines = [
-        f"VERDICT: {decided['text']}",
-        (f"  primary measure: the balance number (1 - the largest gap between two seats' win shares; "
-         f"higher is better), equivalence margin ±{decided['margin']:.3f}"),
-    ]
+    lines = [f"VERDICT: {decided['text']}", "targets, A -> B (worst subject of each; its shortfall is how far it misses the goal):"]
+    lines += [f"  - {_target_line(row)}" for row in decided["targets"]]
+    lines.append(f"  ({decided['multiplicity']['text']})")
     by_id = {metric["id"]: metric for metric in comparison["metrics"]}
     top = comparison.get("top_changes") or []
     if top:
@@ -137,7 +150,7 @@ def verdict_lines(comparison: Mapping[str, Any]) -> list[str]:
         lines += _listed([_finding_line(row) for row in diff], 2 * SHOWN)
     near = comparison.get("near_misses") or {}
     if near.get("b"):
-        lines.append(f"near misses of B (within {points(near['distance'], 0)} points of a bound, not findings):")
+        lines.append(f"near misses of B (within {points(near['distance'], 0)} points of a goal, not findings):")
         lines += _listed([_near_line(row) for row in near["b"]])
     return lines
 
@@ -159,13 +172,21 @@ def _finding_line(row: Mapping[str, Any]) -> str:
     return f"{row['status']}: {text} ({what}{crossed})"
 
 
+def _target_line(row: Mapping[str, Any]) -> str:
+    """``Crew picker advantage: better (Engineer +19.7 points -> ...); change +0.097 [...]``."""
+    if row["change"] is None:
+        return row["text"]
+    interval = f"[{row['low']:+.3f}, {row['high']:+.3f}]"
+    needed = f", about {row['games_needed']:,} paired games would decide it" if row.get("games_needed") else ""
+    weight = "" if row["weight"] > 0 else " (weight 0)"
+    return f"{row['text']}; shortfall change {row['change']:+.3f} {interval}{needed}{weight}"
+
+
 def _near_line(row: Mapping[str, Any]) -> str:
-    if row["kind"] == "balance":
-        value = f"{row['value']:.3f} (bound {row['bound']:.2f})"
-    else:
-        value = f"{pct(row['value'])} (bound {pct(row['bound'], 0)})"
-    past = ", past the bound but its interval reaches inside" if row["past_bound"] else ""
-    return f"{row['label']}: {row['kind']} {value}{past}"
+    measure = MEASURES[row["measure"]]
+    past = ", past the goal but its interval reaches inside" if row["past_bound"] else ""
+    who = f"{row['label']}: " if row["label"] != measure.label else ""
+    return f"{who}{measure.label.lower() if who else measure.label} {measure.shown(row['value'])} (goal {row['goal']}){past}"
 
 
 def terminal_comparison(comparison: Mapping[str, Any]) -> str:

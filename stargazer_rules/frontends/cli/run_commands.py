@@ -10,10 +10,8 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-import attrs
-
 from stargazer_rules import simulation
-from stargazer_rules.analysis.bounds import Bounds
+from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.bots import bot_names
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import BotSpecError, SetupError, SimulationError
@@ -30,6 +28,7 @@ from stargazer_rules.frontends.cli.common import (
     say_error,
     wrapped,
 )
+from stargazer_rules.frontends.cli.target_options import add_target_options, targets_or_stop
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
@@ -89,6 +88,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     lineup = _lineup_or_report([ruleset], args, command)
     if lineup is None:
         return EXIT_USAGE
+    targets = targets_or_stop(ruleset, args, command)
     out = args.out or f"simulation-{ruleset.name}-{args.players}p"
     if _out_is_a_file(out, command):
         return EXIT_USAGE
@@ -97,17 +97,17 @@ def run_simulate(args: argparse.Namespace) -> int:
             outcome = _simulate_or_report(ruleset, out, lineup, args, command, label=None)
             if isinstance(outcome, int):
                 return outcome
-            _write_and_print_report(outcome.games, ruleset, out, args.bounds)
+            _write_and_print_report(outcome.games, ruleset, out, targets)
     except OSError as error:
         say_error(command, str(error))
         return EXIT_INVALID
     return 0
 
 
-def _write_and_print_report(games: Sequence[dict], ruleset: Ruleset | None, out: str, bounds: Bounds) -> None:
+def _write_and_print_report(games: Sequence[dict], ruleset: Ruleset | None, out: str, targets: Targets) -> None:
     from stargazer_rules import analysis
 
-    summary = analysis.summarize(games, ruleset=ruleset, bounds=bounds)
+    summary = analysis.summarize(games, ruleset=ruleset, targets=targets)
     analysis.write_report(summary, Path(out))
     print(analysis.terminal_summary(summary))
     print(f"\nwritten: {os.path.join(out, 'summary.json')}, {os.path.join(out, 'report.html')}")
@@ -158,6 +158,7 @@ def run_compare(args: argparse.Namespace) -> int:
     lineup = _lineup_or_report([first, second], args, command)
     if lineup is None:
         return EXIT_USAGE
+    args.judged_by = _comparison_targets(first, second, args, command)
     out = args.out or f"comparison-{first.name}-{second.name}-{args.players}p"
     names = (first.name, second.name)
     if names[0] == names[1]:
@@ -181,7 +182,7 @@ def run_compare(args: argparse.Namespace) -> int:
                     if isinstance(outcome, int):
                         return outcome
                     pair.append(outcome.games)
-                if args.until_decided and _look_and_stop(pair, looks, max_games, args):
+                if args.until_decided and _look_and_stop(pair, (first, second), looks, max_games, args):
                     break
             comparison = _compare_and_write(pair, (first, second), folders, names, args)
     except OSError as error:
@@ -210,12 +211,12 @@ def _compare_and_write(
     summarised once, for its report and the comparison)."""
     from stargazer_rules import analysis
 
-    runs = [analysis.Run.summarised(games, ruleset=ruleset, bounds=args.bounds)
+    runs = [analysis.Run.summarised(games, ruleset=ruleset, targets=args.judged_by)
             for games, ruleset in zip(pair, rulesets, strict=True)]
     for run, folder in zip(runs, folders, strict=True):
         analysis.write_report(run.summary, Path(folder))
     return analysis.compare_summaries(
-        runs[0], runs[1], label_a=names[0], label_b=names[1], bounds=args.bounds,
+        runs[0], runs[1], label_a=names[0], label_b=names[1], targets=args.judged_by,
         ruleset_a=rulesets[0], ruleset_b=rulesets[1],
     )
 
@@ -227,15 +228,36 @@ def _batches(games: int, max_games: int, players: int) -> list[int]:
     return [min(step * k, most) for k in range(1, -(-most // step) + 1)]
 
 
-def _look_and_stop(pair: Sequence[Sequence[dict]], looks: list[dict], max_games: int, args: argparse.Namespace) -> bool:
-    """One look of --until-decided (printed on stderr); True when the verdict is decided."""
-    from stargazer_rules.analysis import sequential
+def _comparison_targets(first: Ruleset, second: Ruleset, args: argparse.Namespace, command: str) -> Targets:
+    """The one set of targets both runs are judged by: ``--targets``, else B's (the draft the
+    designer is making), else A's, else the defaults; a line says which when A and B differ."""
+    from stargazer_rules.analysis.targets_file import targets_beside
 
-    rows_a, rows_b = sequential.paired_rows(pair[0], pair[1])
+    if args.targets is None and targets_beside(second) is None and targets_beside(first) is not None:
+        chosen = first
+    else:
+        chosen = second
+    targets = targets_or_stop(chosen, args, command)
+    if args.targets is None:
+        other = targets_or_stop(first if chosen is second else second, args, command)
+        if other.to_json() != targets.to_json():
+            print(f"{command}: both drafts are judged by the targets of {chosen.name} ({targets.source}); "
+                  f"{(first if chosen is second else second).name}'s differ", file=sys.stderr)
+    return targets
+
+
+def _look_and_stop(pair: Sequence[Sequence[dict]], rulesets: Sequence[Ruleset], looks: list[dict], max_games: int,
+                   args: argparse.Namespace) -> bool:
+    """One look of --until-decided (printed on stderr); True when every target with weight is decided."""
+    from stargazer_rules.analysis import sequential
+    from stargazer_rules.analysis.measures import MeasureContext
+
+    pairs = sequential.paired_games(pair[0], pair[1])
     most = -(-max_games // args.players) * args.players
+    contexts = (MeasureContext.of([a for a, _ in pairs], rulesets[0]), MeasureContext.of([b for _, b in pairs], rulesets[1]))
     result = sequential.look(
-        rows_a, rows_b, max_games=most, previous_games=looks[-1]["games"] if looks else 0,
-        confidence=args.bounds.confidence, margin=args.bounds.equivalence_margin,
+        pairs, args.judged_by, contexts, max_games=most, previous_games=looks[-1]["games"] if looks else 0,
+        decided=looks[-1]["decided"] if looks else None,
     )
     result["max_games"] = most
     looks.append(result)
@@ -250,7 +272,7 @@ def add_report(commands: argparse._SubParsersAction) -> None:
         description=wrapped(
             "Read DIR/games.jsonl (a finished run, or the games an interrupted one kept) and "
             "write DIR/summary.json and DIR/report.html again, then print the summary. Use it "
-            "to read an interrupted run without finishing it, or to apply other --bound values "
+            "to read an interrupted run without finishing it, or to judge it by other targets (--targets, --bound) "
             "without playing the games again."
         ),
     )
@@ -265,7 +287,7 @@ def add_report(commands: argparse._SubParsersAction) -> None:
             "the bundled ruleset the games name, if it is the same); give it for a ruleset folder"
         ),
     )
-    add_bound_option(parser)
+    add_target_options(parser)
     parser.set_defaults(run=run_report)
 
 
@@ -308,12 +330,26 @@ def run_report(args: argparse.Namespace) -> int:
             f"{short_fingerprint(played_with['fingerprint'])}), not with {args.ruleset} ({short_fingerprint(ruleset.fingerprint)})",
         )
         return EXIT_INVALID
+    judged_with = ruleset if ruleset is not None else _named_ruleset(played_with)
+    targets = targets_or_stop(judged_with, args, command)
     try:
-        _write_and_print_report(games, ruleset, args.folder, args.bounds)
+        _write_and_print_report(games, ruleset, args.folder, targets)
     except ValueError as error:
         say_error(command, f"{path}: {error}")
         return EXIT_INVALID
     return 0
+
+
+def _named_ruleset(named: dict) -> Ruleset | None:
+    """The bundled ruleset the games name, when it has their fingerprint (for its targets.yaml)."""
+    from stargazer_rules.errors import RulesetError
+    from stargazer_rules.rulesets.loader import load_ruleset
+
+    try:
+        found = load_ruleset(named["name"])
+    except (RulesetError, OSError, ValueError):
+        return None
+    return found if found.fingerprint == named["fingerprint"] else None
 
 
 def add_cache(commands: argparse._SubParsersAction) -> None:
@@ -464,32 +500,7 @@ def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) ->
             "else the user's cache folder; 'stargazer cache list' shows it)"
         ),
     )
-    add_bound_option(parser)
-
-
-def add_bound_option(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--bound",
-        dest="bounds",
-        action=_BoundAction,
-        default=Bounds(),
-        metavar="NAME=VALUE",
-        help=(
-            "change one of the bounds that decide the report's findings, e.g. "
-            "max_tie_rate=0.15 (repeatable; the names and defaults are in docs/simulation.md "
-            f"and the report): {', '.join(field.name for field in attrs.fields(Bounds))}"
-        ),
-    )
-
-
-class _BoundAction(argparse.Action):
-    """Each ``--bound NAME=VALUE`` updates the Bounds so far; a bad one is a usage error."""
-
-    def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
-        try:
-            setattr(namespace, self.dest, getattr(namespace, self.dest).with_settings([values]))
-        except ValueError as error:
-            raise argparse.ArgumentError(self, str(error)) from None
+    add_target_options(parser)
 
 
 def _game_count(text: str) -> int:

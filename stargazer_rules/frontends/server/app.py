@@ -53,6 +53,7 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from stargazer_rules.formats import schema_checks
+from stargazer_rules.formats.signing import SECRET_ENV, StateSigner
 from stargazer_rules.frontends.server.openapi import openapi_document
 from stargazer_rules.frontends.server.service import (
     DEFAULT_MAX_BOT_ITERATIONS,
@@ -63,7 +64,6 @@ from stargazer_rules.frontends.server.service import (
     request_schema,
 )
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.formats.signing import SECRET_ENV, StateSigner
 
 #: The largest request body read; a state is a few kilobytes, a long game's record tens.
 MAX_BODY_BYTES = 1024 * 1024

@@ -20,8 +20,8 @@ from typing import Any
 
 from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.formats import schema_checks
-from stargazer_rules.frontends.server.service import ENDPOINTS, request_schema
 from stargazer_rules.formats.signing import SIGNATURE_PATTERN
+from stargazer_rules.frontends.server.service import ENDPOINTS, request_schema
 from stargazer_rules.text.messages import LANGS
 
 __all__ = ["openapi_document"]

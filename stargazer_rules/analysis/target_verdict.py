@@ -1,0 +1,290 @@
+"""The verdict of a comparison, target by target: is B better, worse, equivalent or not yet known
+on each design target, and one headline over them.
+
+**What is compared.** For each target, its *shortfall* in a run: how far its worst subject lies
+outside the goal (``Target.miss``, the largest over the target's seats or cards judged), and 0
+when every subject is inside. The change is the shortfall of A minus that of B, so positive is
+better: B misses the target by less, or meets it where A did not. A target both drafts meet has
+shortfall 0 in both and is *equivalent*. The change is measured over the paired games (game ``i``
+of A and of B share a deal) by a paired bootstrap (``analysis.bootstrap``: the same resampled
+games in both runs), which keeps the luck of the deal out of it; ``se`` is the bootstrap's
+standard error of the change.
+
+**Many targets.** Testing ten targets at 5% each would call about one in ten A/A comparisons
+better or worse on some target by chance. Each of the ``m`` targets compared is tested at
+``alpha / m`` (Bonferroni), so the chance that *any* target is wrongly called better or worse is
+at most ``alpha`` (1 - confidence), whatever the correlation between targets; the headline says so.
+
+**The decision per target** (as ``analysis.verdict`` decides the balance number, with the
+level ``alpha / m`` and the normal boundaries of the bootstrap standard error):
+
+- **equivalent** when both one-sided tests put the change inside ``±margin`` (the target's
+  ``margin``, else the measure's, else the ``equivalence_margin`` setting);
+- **better** when the change is above 0 by more than the boundary, **worse** when below;
+- **inconclusive** otherwise, with the paired games needed to decide if the change and its
+  spread stay as measured.
+
+``skill_depth`` (from a ladder run, not from the games) is shown side by side, not tested.
+A ``--until-decided`` comparison decides each target by ``sequential.decide_look`` at its
+looks, with the same level ``alpha / m`` spent over the looks.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from stargazer_rules.analysis import stats
+from stargazer_rules.analysis.bootstrap import part_matrix, resample_counts
+from stargazer_rules.analysis.measures import MEASURES, Measure, MeasureContext
+from stargazer_rules.analysis.target_check import centre_of, subject_label
+from stargazer_rules.analysis.targets import Target, Targets
+from stargazer_rules.analysis.verdict import games_needed
+
+__all__ = ["DECISIONS", "headline", "target_changes", "verdict_of"]
+
+#: Every decision a target can get, in the order the headline lists them.
+DECISIONS = ("better", "worse", "inconclusive", "equivalent", "not compared")
+
+_CARDS = ("crew", "planet", "accident_row")
+
+
+def _shortfall(target: Target, measure: Measure, values: np.ndarray, judged: np.ndarray, centre: float) -> np.ndarray:
+    """The shortfall per row of ``values`` (..., subjects): the largest miss of the judged
+    subjects, 0 when all are inside, NaN when none has a value."""
+    misses = np.where(judged & np.isfinite(values), target.miss(values, centre), np.nan)
+    with np.errstate(invalid="ignore"):
+        present = np.isfinite(misses).any(axis=-1)
+        largest = np.where(present, np.nanmax(np.where(np.isfinite(misses), misses, -np.inf), axis=-1), np.nan)
+    return np.where(np.isnan(largest), np.nan, np.maximum(largest, 0.0))
+
+
+def _worst(target: Target, values: np.ndarray, judged: np.ndarray, subjects: Sequence[str], centre: float) -> int | None:
+    misses = [target.miss(v, centre) if ok and math.isfinite(v) else -math.inf for v, ok in zip(values, judged, strict=True)]
+    if not subjects or all(m == -math.inf for m in misses):
+        return None
+    return int(np.argmax(misses))
+
+
+def target_changes(
+    pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+    targets: Targets,
+    context_a: MeasureContext,
+    context_b: MeasureContext,
+    names_a: Mapping[str, Any],
+    names_b: Mapping[str, Any],
+) -> list[dict[str, Any]]:
+    """Per target: each run's shortfall and worst subject over the paired games, the change
+    (A - B shortfall: positive is better) and its bootstrap standard error, the margin. No
+    decision yet (``verdict_of`` or a sequential look decides)."""
+    games_a = [a for a, _ in pairs]
+    games_b = [b for _, b in pairs]
+    settings = targets.settings
+    cache: dict[str, Any] = {}
+    rows = []
+    for target in targets.targets:
+        measure = MEASURES[target.measure]
+        margin = target.margin or measure.margin or settings.equivalence_margin
+        row: dict[str, Any] = {"key": target.key, "measure": target.measure, "label": measure.label,
+                               "unit": measure.unit, "weight": target.weight, "margin": margin,
+                               "goal_text": target.goal_text(centre_of(measure, context_b.players)),
+                               "games": len(pairs), "a": None, "b": None,
+                               "change": None, "se": None}
+        if measure.per == "run":
+            row["a"] = _side_of_external(measure, context_a)
+            row["b"] = _side_of_external(measure, context_b)
+            row["compared"] = False
+            rows.append(row)
+            continue
+        row["compared"] = True
+        if len(pairs) < 2:
+            rows.append(row)
+            continue
+        if measure.name not in cache:
+            cache[measure.name] = _paired(measure, games_a, games_b, context_a, context_b)
+        subjects, (matrix_a, values_a, draws_a), (matrix_b, values_b, draws_b) = cache[measure.name]
+        keep = np.array([target.card is None or target.card in (s, s.partition("#")[0]) for s in subjects], bool)
+        judged_a = keep & _judged(measure, matrix_a, settings.min_card_games)
+        judged_b = keep & _judged(measure, matrix_b, settings.min_card_games)
+        centre_a, centre_b = centre_of(measure, context_a.players), centre_of(measure, context_b.players)
+        short_a = float(_shortfall(target, measure, values_a, judged_a, centre_a))
+        short_b = float(_shortfall(target, measure, values_b, judged_b, centre_b))
+        row["a"] = _side(target, measure, subjects, values_a, judged_a, centre_a, short_a, names_a)
+        row["b"] = _side(target, measure, subjects, values_b, judged_b, centre_b, short_b, names_b)
+        if math.isnan(short_a) or math.isnan(short_b):
+            rows.append(row)
+            continue
+        changes = _shortfall(target, measure, draws_a, judged_a, centre_a) - _shortfall(target, measure, draws_b, judged_b, centre_b)
+        changes = changes[np.isfinite(changes)]
+        row["change"] = short_a - short_b
+        row["se"] = float(np.std(changes, ddof=1)) if len(changes) > 1 else 0.0
+        rows.append(row)
+    return rows
+
+
+def _judged(measure: Measure, matrix: Any, min_card_games: int) -> np.ndarray:
+    if measure.per in _CARDS:
+        return np.asarray(matrix.games_in >= min_card_games)
+    return np.ones(len(matrix.subjects), bool)
+
+
+def _paired(measure: Measure, games_a: Sequence[Mapping[str, Any]], games_b: Sequence[Mapping[str, Any]],
+            context_a: MeasureContext, context_b: MeasureContext) -> tuple[list[str], tuple[Any, ...], tuple[Any, ...]]:
+    first_a = part_matrix(measure, games_a, context_a)
+    first_b = part_matrix(measure, games_b, context_b)
+    subjects = list(dict.fromkeys([*first_a.subjects, *first_b.subjects]))
+    sides = []
+    for games, context in ((games_a, context_a), (games_b, context_b)):
+        matrix = part_matrix(measure, games, context, subjects)
+        # the same seed and games: the same resamples for A and B (the paired bootstrap)
+        sides.append((matrix, matrix.values(measure), matrix.draws(measure, resample_counts(len(games)))))
+    return subjects, sides[0], sides[1]
+
+
+def _side(target: Target, measure: Measure, subjects: Sequence[str], values: np.ndarray, judged: np.ndarray,
+          centre: float, shortfall: float, names: Mapping[str, Any]) -> dict[str, Any]:
+    worst = _worst(target, values, judged, subjects, centre)
+    value = None if worst is None else float(values[worst])
+    return {
+        "shortfall": None if math.isnan(shortfall) else shortfall,
+        "worst": None if worst is None else subjects[worst],
+        "worst_label": None if worst is None else subject_label(measure, subjects[worst], names),
+        "value": value,
+        "shown": measure.shown(value),
+    }
+
+
+def _side_of_external(measure: Measure, context: MeasureContext) -> dict[str, Any]:
+    value = context.external.get(measure.name)
+    return {"shortfall": None, "worst": None, "worst_label": None, "value": value, "shown": measure.shown(value)}
+
+
+def decide_fixed(change: float, se: float, margin: float, alpha: float) -> str:
+    """The fixed-sample decision at level ``alpha`` (see the module docstring)."""
+    if se <= 0:
+        return "equivalent" if abs(change) < margin else ("better" if change > 0 else "worse")
+    z = stats.z_value(1 - alpha)
+    z_eq = stats.z_value(1 - 2 * alpha)
+    if change - z_eq * se > -margin and change + z_eq * se < margin:
+        return "equivalent"
+    if change - z * se > 0:
+        return "better"
+    if change + z * se < 0:
+        return "worse"
+    return "inconclusive"
+
+
+def verdict_of(
+    rows: Sequence[dict[str, Any]],
+    *,
+    confidence: float,
+    label_a: str,
+    label_b: str,
+    met_a: tuple[int, int],
+    met_b: tuple[int, int],
+    decide: Callable[[Mapping[str, Any], float], str] | None = None,
+) -> dict[str, Any]:
+    """The comparison's verdict: each row decided at ``alpha / m`` (``decide(row, alpha_each)``,
+    the fixed-sample decision by default), and the headline over them."""
+    compared = [row for row in rows if row["compared"]]
+    m = max(1, len(compared))
+    alpha_each = (1 - confidence) / m
+    decided_rows = []
+    for row in rows:
+        row = dict(row)
+        if not row["compared"]:
+            row["decision"] = "not compared"
+        elif row["change"] is None:
+            row["decision"] = "inconclusive"
+        else:
+            row["decision"] = decide(row, alpha_each) if decide else decide_fixed(row["change"], row["se"], row["margin"], alpha_each)
+        low_high = _interval(row, alpha_each)
+        row["low"], row["high"] = low_high
+        row["games_needed"] = (
+            games_needed(row["games"], row["change"], row["se"], row["margin"], 1 - alpha_each)
+            if row["decision"] == "inconclusive" and row["change"] is not None else None
+        )
+        row["text"] = _row_text(row)
+        decided_rows.append(row)
+    result = {
+        "confidence": confidence,
+        "targets": decided_rows,
+        "multiplicity": {
+            "method": "Bonferroni",
+            "targets_compared": len(compared),
+            "alpha_each": alpha_each,
+            "text": (f"each of the {len(compared)} targets compared is tested at {100 * (1 - confidence):g}%/"
+                     f"{len(compared)} = {100 * alpha_each:.2g}% (Bonferroni), so the chance that any target is "
+                     f"wrongly called better or worse is at most {100 * (1 - confidence):g}%"),
+        },
+        "games": rows[0]["games"] if rows else 0,
+        "met": {"a": list(met_a), "b": list(met_b)},
+    }
+    result.update(headline(decided_rows, label_a, label_b, met_a, met_b))
+    return result
+
+
+def _interval(row: Mapping[str, Any], alpha: float) -> tuple[float | None, float | None]:
+    if row.get("change") is None or row.get("se") is None:
+        return None, None
+    z = stats.z_value(1 - alpha)
+    return row["change"] - z * row["se"], row["change"] + z * row["se"]
+
+
+def _row_text(row: Mapping[str, Any]) -> str:
+    """``crew picker advantage: better (Engineer +19.7 points -> Engineer +6.1 points)``."""
+    a, b = row["a"] or {}, row["b"] or {}
+
+    def worst(side: Mapping[str, Any]) -> str:
+        who = f"{side['worst_label']} " if side.get("worst_label") else ""
+        return f"{who}{side.get('shown', 'n/a')}"
+
+    return f"{row['label']}: {row['decision']} ({worst(a)} -> {worst(b)}; goal {row['goal_text']})"
+
+
+def headline(rows: Sequence[Mapping[str, Any]], label_a: str, label_b: str,
+             met_a: tuple[int, int], met_b: tuple[int, int]) -> dict[str, Any]:
+    """The one decision and sentence over the weighted targets: better (better on some, worse on
+    none), worse, mixed (better on some, worse on others), equivalent (on all), or inconclusive."""
+    weighted = [row for row in rows if row["weight"] > 0 and row["decision"] != "not compared"]
+    by = {decision: [row for row in weighted if row["decision"] == decision] for decision in DECISIONS}
+    if by["better"] and by["worse"]:
+        decision = "mixed"
+    elif by["better"]:
+        decision = "better"
+    elif by["worse"]:
+        decision = "worse"
+    elif weighted and len(by["equivalent"]) == len(weighted):
+        decision = "equivalent"
+    else:
+        decision = "inconclusive"
+
+    def listed(decision_rows: Sequence[Mapping[str, Any]], detail: bool) -> str:
+        if not decision_rows:
+            return "none"
+        if not detail:
+            return ", ".join(row["label"].lower() for row in decision_rows)
+        parts = []
+        for row in decision_rows:
+            a, b = row["a"], row["b"]
+            who_a = f"{a['worst_label']} " if a.get("worst_label") else ""
+            who_b = f"{b['worst_label']} " if b.get("worst_label") and b.get("worst_label") != a.get("worst_label") else ""
+            parts.append(f"{row['label'].lower()} ({who_a}{a['shown']} -> {who_b}{b['shown']})")
+        return ", ".join(parts)
+
+    text = (
+        f"{decision.capitalize()}: {label_b} meets {met_b[0]} of {met_b[1]} targets ({label_a}: {met_a[0]} of "
+        f"{met_a[1]}): better on {listed(by['better'], True)}, worse on {listed(by['worse'], True)}, "
+        f"inconclusive on {listed(by['inconclusive'], False)}"
+    )
+    if by["equivalent"]:
+        text += f"; equivalent on {len(by['equivalent'])}"
+    needed = [row["games_needed"] for row in by["inconclusive"] if row.get("games_needed")]
+    if needed and decision == "inconclusive":
+        text += f"; about {max(needed):,} paired games would decide every target"
+    text += f" (over {rows[0]['games']:,} paired games)." if rows else "."
+    return {"decision": decision, "text": text,
+            "counts": {name: len(by[name]) for name in DECISIONS if name != "not compared"}}

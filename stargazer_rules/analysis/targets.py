@@ -1,0 +1,310 @@
+"""Design targets: what the designer says the game should be, and the settings every answer uses.
+
+A target is a measure (``analysis.measures``), a goal and a weight::
+
+    {measure: crew_picker_advantage, within: 0.10}      # every crew card, within ±10 points of 0
+    {measure: game_rounds, between: [6, 9], weight: 2}
+    {measure: crew_first_pick, at_most: 0.5, card: navigator}
+
+A measure counted per seat, crew or planet applies the goal to each (or to the one ``card``).
+Targets come from the ``targets.yaml`` beside a ruleset's files (``analysis.targets_file``),
+``--targets FILE``, or ``Targets.default()``: the bounds a run was judged by before targets
+existed. The command line's ``--bound NAME=VALUE`` changes one target's goal or one setting
+(``Targets.with_settings``): one concept, not two.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+import attrs
+
+from stargazer_rules.analysis.measures import MEASURES
+from stargazer_rules.rulesets.validation import close_match
+
+__all__ = ["GOALS", "Settings", "Target", "Targets", "parse_setting"]
+
+#: The goal kinds, as targets.yaml writes them.
+GOALS = ("at_most", "at_least", "within", "between")
+
+
+def _open_share(instance: Any, attribute: attrs.Attribute[Any], value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
+        raise ValueError(f"{attribute.name} is strictly between 0 and 1, not {value!r}")
+
+
+def _share(instance: Any, attribute: attrs.Attribute[Any], value: float) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
+        raise ValueError(f"{attribute.name} is a share between 0 and 1, not {value!r}")
+
+
+def _count(instance: Any, attribute: attrs.Attribute[Any], value: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"{attribute.name} is a whole number, 0 or more, not {value!r}")
+
+
+@attrs.frozen(kw_only=True)
+class Settings:
+    """How every target is answered. Every share is a fraction (0.5 is 50%).
+
+    - ``confidence`` (0.95): the level of every interval and test.
+    - ``seat_advantage`` (0.02) and ``power`` (0.8): the report says how many games it takes to
+      detect a seat that wins 2 points more often than the fair share, with 80% power.
+    - ``min_card_games`` (30): a crew or planet card in play in fewer games is not judged (too
+      little data); its figures are still shown.
+    - ``equivalence_margin`` (0.02): a comparison calls a target *equivalent* in two drafts when
+      its change lies inside ±this (for measures in shares or points; other measures have
+      their own margin, ``Measure.margin``).
+    - ``near_miss`` (0.03): a target met (or not yet known) whose value lies within this of its
+      goal (3 points of a share) is listed as a near miss in a comparison.
+    """
+
+    confidence: float = attrs.field(default=0.95, validator=_open_share)
+    seat_advantage: float = attrs.field(default=0.02, validator=_open_share)
+    power: float = attrs.field(default=0.8, validator=_open_share)
+    min_card_games: int = attrs.field(default=30, validator=_count)
+    equivalence_margin: float = attrs.field(default=0.02, validator=_open_share)
+    near_miss: float = attrs.field(default=0.03, validator=_share)
+
+
+@attrs.frozen(kw_only=True)
+class Target:
+    """One target: ``measure``, one goal (``goal`` is its kind, ``bound`` its number, or the pair
+    ``(low, high)`` for ``between``), ``weight`` (0: shown, never counted in a headline or a
+    stopping rule), ``card`` (one subject of a per-card measure), ``margin`` (the change a
+    comparison calls equivalent, in the measure's unit) and ``line`` (where targets.yaml sets it)."""
+
+    measure: str
+    goal: str
+    bound: float | tuple[float, float]
+    weight: float = 1.0
+    card: str | None = None
+    margin: float | None = None
+    line: int | None = attrs.field(default=None, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        if self.measure not in MEASURES:
+            close = close_match(self.measure, MEASURES)
+            hint = f" (did you mean {close!r}?)" if close else ""
+            raise ValueError(f"no measure {self.measure!r}{hint}; measures: {', '.join(MEASURES)}")
+        if self.goal not in GOALS:
+            raise ValueError(f"a goal is one of {', '.join(GOALS)}, not {self.goal!r}")
+        if self.goal == "between":
+            low, high = self.bound  # type: ignore[misc]
+            if low > high:
+                raise ValueError(f"between [{low}, {high}]: the first bound is above the second")
+        elif self.goal == "within":
+            if self.bound < 0:  # type: ignore[operator]
+                raise ValueError(f"within {self.bound}: a distance is 0 or more")
+            if MEASURES[self.measure].centre is None:
+                raise ValueError(f"{self.measure} has no centre to be within a distance of; use at_most, at_least or between")
+
+    @property
+    def key(self) -> str:
+        """How the target is named in results: ``crew_picker_advantage``, ``crew_first_pick:navigator``."""
+        return f"{self.measure}:{self.card}" if self.card else self.measure
+
+    def miss(self, value: Any, centre: float = 0.0) -> Any:
+        """How far ``value`` lies outside the goal (negative: inside, by that much). Works on
+        numpy arrays too."""
+        if self.goal == "at_most":
+            return value - self.bound
+        if self.goal == "at_least":
+            return self.bound - value
+        if self.goal == "within":
+            return abs(value - centre) - self.bound
+        low, high = self.bound  # type: ignore[misc]
+        return _maximum(low - value, value - high)
+
+    def goal_text(self, centre: float | None = None) -> str:
+        """``at most 50.0%``, ``within ±3 points of 25.0%``, ``between 6 and 9 rounds``."""
+        measure = MEASURES[self.measure]
+        if self.goal == "within":
+            centre = centre or 0.0
+            of = measure.shown(centre) if centre else "0"
+            return f"within ±{measure.amount(self.bound)} of {of}"  # type: ignore[arg-type]
+        if self.goal == "between":
+            low, high = self.bound  # type: ignore[misc]
+            first = f"{100 * low:g}" if measure.unit in ("share", "points") else f"{low:g}"
+            return f"between {first} and {measure.bound_text(high)}"
+        words = "at most" if self.goal == "at_most" else "at least"
+        return f"{words} {measure.bound_text(self.bound)}"  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, Any]:
+        goal: Any = list(self.bound) if self.goal == "between" else self.bound  # type: ignore[arg-type]
+        data: dict[str, Any] = {"measure": self.measure, self.goal: goal, "weight": self.weight}
+        if self.card is not None:
+            data["card"] = self.card
+        if self.margin is not None:
+            data["margin"] = self.margin
+        return data
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], line: int | None = None) -> Target:
+        goals = [name for name in GOALS if name in data]
+        if len(goals) != 1:
+            raise ValueError(f"a target has exactly one goal of {', '.join(GOALS)}")
+        goal = goals[0]
+        bound = tuple(data[goal]) if goal == "between" else data[goal]
+        return cls(
+            measure=data["measure"],
+            goal=goal,
+            bound=bound,
+            weight=data.get("weight", 1.0),
+            card=data.get("card"),
+            margin=data.get("margin"),
+            line=line,
+        )
+
+
+def _maximum(a: Any, b: Any) -> Any:
+    import numpy as np
+
+    return np.maximum(a, b)
+
+
+#: The targets when a ruleset has no targets.yaml: the bounds runs were judged by before.
+_DEFAULT_TARGETS = (
+    Target(measure="seat_win_share", goal="within", bound=0.03),
+    Target(measure="seat_balance", goal="at_least", bound=0.90),
+    Target(measure="tie_rate", goal="at_most", bound=0.10),
+    Target(measure="crew_first_pick", goal="at_most", bound=0.50),
+    Target(measure="crew_pick_share", goal="at_least", bound=0.20),
+    Target(measure="crew_picker_advantage", goal="within", bound=0.10),
+    Target(measure="planet_first_place_accident", goal="at_most", bound=0.50),
+    Target(measure="accident_row_reached", goal="at_least", bound=0.01),
+    Target(measure="round_limit_share", goal="at_most", bound=0.0),
+)
+
+#: The names ``--bound`` took before targets, each the goal of one default target.
+LEGACY_BOUNDS = {
+    "min_balance": "seat_balance",
+    "max_tie_rate": "tie_rate",
+    "max_first_pick_share": "crew_first_pick",
+    "min_pick_share": "crew_pick_share",
+    "max_picker_advantage": "crew_picker_advantage",
+    "max_accident_rate": "planet_first_place_accident",
+    "max_round_limit_share": "round_limit_share",
+}
+
+
+@attrs.frozen(kw_only=True)
+class Targets:
+    """The targets a run is judged by, with the ``settings`` of every answer, and ``source``
+    (the file they were read from, or ``"defaults"``)."""
+
+    targets: tuple[Target, ...] = attrs.field(converter=tuple)
+    settings: Settings = attrs.field(factory=Settings)
+    source: str = attrs.field(default="defaults", eq=False)
+
+    @classmethod
+    def default(cls, **overrides: float) -> Targets:
+        """The default targets, with ``NAME=VALUE`` overrides as ``with_settings`` takes them."""
+        targets = cls(targets=_DEFAULT_TARGETS)
+        return targets.with_settings(f"{name}={value}" for name, value in overrides.items())
+
+    @property
+    def confidence(self) -> float:
+        return self.settings.confidence
+
+    def to_json(self) -> dict[str, Any]:
+        return {"settings": attrs.asdict(self.settings), "targets": [t.to_json() for t in self.targets]}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any], source: str = "defaults") -> Targets:
+        return cls(
+            targets=[Target.from_json(item) for item in data["targets"]],
+            settings=Settings(**data.get("settings", {})),
+            source=source,
+        )
+
+    def with_settings(self, settings: Iterable[str]) -> Targets:
+        """These targets with ``NAME=VALUE`` settings applied (the command line's ``--bound``).
+
+        ``NAME`` is a setting (``confidence``, ``min_card_games``, ...), a measure whose targets
+        have a one-number goal (``tie_rate=0.15``: every target of that measure gets the bound;
+        for ``between``, ``game_rounds=6..9``), or one of the bounds' former names
+        (``max_tie_rate``), which set the goal of their default target, adding it if absent.
+        Raises ``ValueError`` naming the setting for an unknown name (with a did-you-mean) or a
+        value out of range.
+        """
+        result = self
+        for text in settings:
+            result = result._with(text)
+        return result
+
+    def _with(self, text: str) -> Targets:
+        name, value = parse_setting(text)
+        if name in _SETTING_NAMES:
+            return attrs.evolve(self, settings=attrs.evolve(self.settings, **{name: value}))
+        measure = LEGACY_BOUNDS.get(name, name)
+        matching = [t for t in self.targets if t.measure == measure]
+        if not matching:
+            default = next((t for t in _DEFAULT_TARGETS if t.measure == measure), None)
+            if default is None:
+                raise ValueError(
+                    f"{text}: no target of {measure} to change; add one to targets.yaml "
+                    f"(for example {{measure: {measure}, at_least: {text.partition('=')[2].strip()}}})"
+                )
+            targets = [*self.targets, attrs.evolve(default, bound=value)]
+        else:
+            targets = list(self.targets)
+        changed = []
+        for target in targets:
+            if target.measure != measure:
+                changed.append(target)
+                continue
+            if isinstance(value, tuple) != (target.goal == "between"):
+                form = "LOW..HIGH" if target.goal == "between" else "one number"
+                raise ValueError(f"{text}: the {target.goal} goal of {measure} takes {form}")
+            changed.append(attrs.evolve(target, bound=value))
+        return attrs.evolve(self, targets=changed)
+
+
+_SETTING_NAMES = {field.name: field for field in attrs.fields(Settings)}
+
+
+def parse_setting(text: str) -> tuple[str, Any]:
+    """``"max_tie_rate=0.15"`` -> ``("max_tie_rate", 0.15)``, checked; ``"game_rounds=6..9"`` ->
+    ``("game_rounds", (6.0, 9.0))``."""
+    name, separator, raw = (part.strip() for part in text.partition("="))
+    if not separator or not name or not raw:
+        raise ValueError(f"{text!r} is not NAME=VALUE (for example tie_rate=0.15)")
+    known = [*_SETTING_NAMES, *LEGACY_BOUNDS, *MEASURES]
+    if name not in known:
+        close = close_match(name, known)
+        hint = f" (did you mean {close!r}?)" if close else ""
+        raise ValueError(f"no setting or measure {name!r}{hint}; settings: {', '.join(_SETTING_NAMES)}; "
+                         f"measures: {', '.join(MEASURES)}")
+    if name in _SETTING_NAMES:
+        field = _SETTING_NAMES[name]
+        kind = int if field.type in (int, "int") else float
+        try:
+            value: Any = kind(raw)
+        except ValueError:
+            what = "a whole number" if kind is int else "a number"
+            raise ValueError(f"{name}={raw}: {raw!r} is not {what}") from None
+        try:
+            Settings(**{name: value})
+        except ValueError as error:
+            raise ValueError(f"{name}={raw}: {error}") from None
+        return name, value
+    try:
+        if ".." in raw:
+            low, _, high = raw.partition("..")
+            value = (float(low), float(high))
+            if value[0] > value[1]:
+                raise ValueError
+        else:
+            value = float(raw)
+    except ValueError:
+        raise ValueError(f"{name}={raw}: {raw!r} is not a number (or LOW..HIGH)") from None
+    if name in LEGACY_BOUNDS and not isinstance(value, tuple) and not 0 <= value <= 1:
+        raise ValueError(f"{name}={raw}: {name} is a share between 0 and 1, not {value!r}")
+    return name, value
+
+
+def target_keys(targets: Sequence[Target]) -> list[str]:
+    """The keys of targets, each once (two targets of one key are told apart by their place)."""
+    return [t.key for t in targets]

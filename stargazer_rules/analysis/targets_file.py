@@ -1,0 +1,215 @@
+"""targets.yaml: the designer's targets, beside a ruleset's files, read and checked like them.
+
+The file is optional. ``targets_for(ruleset)`` reads the one beside the ruleset's YAML files (the
+bundled drafts ship one), or the file given with ``--targets``, or returns ``Targets.default()``.
+Reading gathers every problem with its file:line and raises them together (``TargetsError``), as
+the ruleset loader does: the schema (``targets_schema()``, generated from the measures and
+settings and written to ``schemas/targets.schema.json``), then what a schema cannot say (one
+goal per target, a ``card`` the ruleset has, a share written as a share).
+
+    python -m stargazer_rules.analysis.targets_file --write | --check
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from stargazer_rules.analysis.measures import MEASURES
+from stargazer_rules.analysis.targets import GOALS, Settings, Target, Targets
+from stargazer_rules.errors import Problem, TargetsError
+from stargazer_rules.rulesets.resources import schemas_dir
+from stargazer_rules.rulesets.schemas import schema_text
+from stargazer_rules.rulesets.validation import close_match, schema_problems
+from stargazer_rules.rulesets.yamlsource import YamlDocument, load_yaml
+
+if TYPE_CHECKING:
+    from stargazer_rules.rulesets.model import Ruleset
+
+__all__ = ["TARGETS_FILE", "read_targets", "targets_beside", "targets_for", "targets_schema"]
+
+#: The file name beside a ruleset's rules.yaml, planets.yaml and crew.yaml.
+TARGETS_FILE = "targets.yaml"
+SCHEMA_FILE = "targets.schema.json"
+#: The most targets a file may hold, and the largest weight.
+MAX_TARGETS = 200
+MAX_WEIGHT = 1000
+#: A goal's number: any figure of a game is far inside this.
+MAX_VALUE = 1_000_000
+
+_SETTING_SCHEMA = {
+    "confidence": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
+                   "description": "The level of every interval and test (0.95)."},
+    "seat_advantage": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
+                       "description": "The seat advantage the games-needed figure is for (0.02: 2 points)."},
+    "power": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
+              "description": "The power of the games-needed figure (0.8)."},
+    "min_card_games": {"type": "integer", "minimum": 0, "maximum": 1_000_000,
+                       "description": "A card in play in fewer games is not judged (30)."},
+    "equivalence_margin": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
+                           "description": "A comparison calls a share's change inside ±this equivalent (0.02)."},
+    "near_miss": {"type": "number", "minimum": 0, "maximum": 1,
+                  "description": "A target met within this of its goal is a near miss in a comparison (0.03)."},
+}
+
+
+def targets_schema() -> dict[str, Any]:
+    """The JSON Schema of targets.yaml, from the measures and the settings (one place for each)."""
+    number = {"type": "number", "minimum": -MAX_VALUE, "maximum": MAX_VALUE}
+    assert set(_SETTING_SCHEMA) == {field.name for field in attrs.fields(Settings)}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "urn:stargazer-rules:schemas:targets.schema.json",
+        "title": "Stargazer design targets",
+        "description": "What the designer says the game should be (targets.yaml beside a ruleset's files; "
+        "docs/simulation.md, \"Design targets\"): each target a measure, one goal and a weight.",
+        "type": "object",
+        "additionalProperties": False,
+        "required": ["targets"],
+        "properties": {
+            "settings": {
+                "description": "How every target is answered; each setting left out keeps its default.",
+                "type": "object",
+                "additionalProperties": False,
+                "properties": _SETTING_SCHEMA,
+            },
+            "targets": {
+                "description": "The targets, in the order the report lists them.",
+                "type": "array",
+                "maxItems": MAX_TARGETS,
+                "items": {"$ref": "#/$defs/target"},
+            },
+        },
+        "$defs": {
+            "target": {
+                "description": "One target: a measure and one goal (at_most, at_least, within or between).",
+                "type": "object",
+                "additionalProperties": False,
+                "required": ["measure"],
+                "properties": {
+                    "measure": {
+                        "description": "What is measured: " + "; ".join(f"{m.name}: {m.description}" for m in MEASURES.values()),
+                        "enum": list(MEASURES),
+                    },
+                    "at_most": {**number, "description": "The goal: the figure is at most this."},
+                    "at_least": {**number, "description": "The goal: the figure is at least this."},
+                    "within": {"type": "number", "minimum": 0, "maximum": MAX_VALUE,
+                               "description": "The goal: the figure is within ±this of its centre (a seat's fair share; 0 for a difference)."},
+                    "between": {"description": "The goal: the figure lies between these two values.",
+                                "type": "array", "minItems": 2, "maxItems": 2, "items": number},
+                    "weight": {"type": "number", "minimum": 0, "maximum": MAX_WEIGHT,
+                               "description": "How much the target counts (1; 0: shown, never counted in a headline or a stopping rule)."},
+                    "card": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[a-z0-9][a-z0-9_-]*$",
+                             "description": "One crew or planet card (its id) the goal applies to, instead of every card."},
+                    "margin": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_VALUE,
+                               "description": "The change a comparison calls equivalent, in the measure's unit."},
+                    "note": {"type": "string", "maxLength": 500, "description": "Why the target is there, for the reader."},
+                },
+            }
+        },
+    }
+
+
+def targets_beside(ruleset: Ruleset) -> Path | None:
+    """The targets.yaml beside a ruleset's files, when it has one."""
+    if not ruleset.source:
+        return None
+    path = Path(ruleset.source) / TARGETS_FILE
+    return path if path.is_file() else None
+
+
+def targets_for(ruleset: Ruleset | None, given: str | os.PathLike[str] | None = None) -> Targets:
+    """The targets a run of ``ruleset`` is judged by: ``given`` (``--targets FILE``), else the
+    file beside the ruleset, else the defaults. Raises ``TargetsError`` for a file with problems."""
+    if given is not None:
+        return read_targets(given, ruleset)
+    beside = targets_beside(ruleset) if ruleset is not None else None
+    return read_targets(beside, ruleset) if beside is not None else Targets.default()
+
+
+def read_targets(path: str | os.PathLike[str], ruleset: Ruleset | None = None) -> Targets:
+    """Read and check one targets file; ``ruleset`` (when given) checks each ``card``."""
+    shown = os.fspath(path)
+    document = load_yaml(Path(path), shown)
+    problems = list(document.problems)
+    if document.loaded:
+        problems += schema_problems(document, targets_schema())
+    if not problems:
+        problems += _meaning_problems(document, ruleset)
+    if problems:
+        raise TargetsError(problems)
+    data = document.data
+    targets = [Target.from_json(item, line=document.position(("targets", i))[0]) for i, item in enumerate(data["targets"])]
+    return Targets(targets=targets, settings=Settings(**(data.get("settings") or {})), source=shown)
+
+
+def _meaning_problems(document: YamlDocument, ruleset: Ruleset | None) -> list[Problem]:
+    problems = []
+    cards = None
+    if ruleset is not None:
+        cards = {"crew": [c.id for c in ruleset.crew], "planet": [p.id for p in ruleset.planets]}
+        cards["accident_row"] = cards["planet"]
+    for index, item in enumerate(document.data["targets"]):
+        at = ("targets", index)
+        measure = MEASURES[item["measure"]]
+        goals = [name for name in GOALS if name in item]
+        if len(goals) != 1:
+            found = ", ".join(goals) if goals else "none"
+            problems.append(document.problem(at, f"a target has exactly one goal of at_most, at_least, within or between (found: {found})"))
+            continue
+        goal = goals[0]
+        value = item[goal]
+        if goal == "between" and value[0] > value[1]:
+            problems.append(document.problem((*at, goal), f"between [{value[0]}, {value[1]}]: the first value is above the second"))
+        if goal == "within" and measure.centre is None:
+            problems.append(document.problem((*at, goal), f"{measure.name} has no centre to be within a distance of; use at_most, at_least or between"))
+        if measure.unit in ("share", "points"):
+            numbers = value if goal == "between" else [value]
+            low = -1 if measure.unit == "points" else 0
+            for number in numbers:
+                if not low <= number <= 1:
+                    problems.append(document.problem(
+                        (*at, goal),
+                        f"{number} is not a share: {measure.name} is a fraction ({'-1 to 1' if low else '0 to 1'}; "
+                        f"write 0.5 for 50%)",
+                    ))
+        if "card" in item:
+            if measure.per not in ("crew", "planet", "accident_row"):
+                problems.append(document.problem((*at, "card"), f"{measure.name} is not counted per card; leave card out"))
+            elif cards is not None and item["card"] not in cards[measure.per]:
+                close = close_match(item["card"], cards[measure.per])
+                kind = "crew" if measure.per == "crew" else "planet"
+                problems.append(document.problem((*at, "card"), f"no {kind} card {item['card']!r} in ruleset {ruleset.name}", close))
+    return problems
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write or check ``schemas/targets.schema.json`` against ``targets_schema()``."""
+    parser = argparse.ArgumentParser(
+        prog="python -m stargazer_rules.analysis.targets_file",
+        description="Regenerate or verify schemas/targets.schema.json from the measures and settings.",
+    )
+    mode = parser.add_mutually_exclusive_group(required=True)
+    mode.add_argument("--write", action="store_true", help="write the generated targets schema")
+    mode.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated schema")
+    args = parser.parse_args(argv)
+    target = schemas_dir() / SCHEMA_FILE
+    expected = schema_text(targets_schema())
+    if args.write:
+        target.write_text(expected, encoding="utf-8")
+        print(f"wrote {target}")
+        return 0
+    if target.is_file() and target.read_text(encoding="utf-8") == expected:
+        print(f"{target} is up to date")
+        return 0
+    print(f"{target} differs from the generated schema; run python -m stargazer_rules.analysis.targets_file --write")
+    return 1
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
