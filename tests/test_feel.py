@@ -4,16 +4,29 @@ and every figure in its range on random games played by the runner."""
 from __future__ import annotations
 
 import math
+import typing
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
+import simulated_games
 from hypothesis import given
 from hypothesis import strategies as st
-
 from strategies import BUNDLED, Playout, playouts
-from stargazer_rules.analysis.feel import FEEL_FIGURES, feel_figures, leaders, trajectory
+
+from stargazer_rules.analysis import stats, summarize, view_of
+from stargazer_rules.analysis.feel import (
+    FEEL_FIGURES,
+    feel_figures,
+    leaders,
+    trajectory,
+)
+from stargazer_rules.analysis.plain_json import plain
+from stargazer_rules.analysis.summary_view import Distribution, Feel, Rate
 from stargazer_rules.simulation import PlanEntry, play_game
+
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "simulation.md"
 
 
 def line(
@@ -172,3 +185,71 @@ def test_every_figure_of_a_played_game_lies_in_its_range(data: st.DataObject) ->
     assert figures["tie"] == float(not sole)
     assert figures["decisions_per_turn"] == game["decisions"] / (game["rounds"] * game["players"])
     assert figures["branching"] is None or 1 <= figures["branching"] <= max(game["options"])
+
+
+# -- the summary's feel section ---------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def games_with_a_shared_win() -> list[dict[str, Any]]:
+    """Eight random games of draft7, the first made a win shared by seats 0 and 1 (R18)."""
+    games = simulated_games.run(lineup=("random",) * 4, blocks=2)
+    first = games[0]
+    best = max(first["score_by_round"][-1])
+    first["score_by_round"][-1][0] = first["score_by_round"][-1][1] = best
+    first["winners"] = [0, 1]
+    return games
+
+
+def test_the_summary_gives_each_figure_over_the_games_that_have_it(games_with_a_shared_win) -> None:
+    """The shared win counts for the ties and the pace, not for the winner's figures."""
+    games = games_with_a_shared_win
+    feel = summarize(games)["feel"]
+    per_game = [feel_figures(game) for game in games]
+    assert feel["games"] == 8
+    assert feel["tie"] == plain(stats.rate(1, 8))
+    assert feel["drama"]["n"] == feel["winner_trailed"]["n"] == feel["decisiveness"]["n"] == 7
+    assert feel["comeback"]["n"] == 7
+    assert feel["comeback"]["count"] == sum(1 for figures in per_game[1:] if figures["comeback"])
+    assert feel["lead_changes"]["n"] == feel["rounds"]["n"] == feel["branching"]["n"] == 8
+    assert feel["drama"]["mean"] == pytest.approx(math.fsum(f["drama"] for f in per_game[1:]) / 7, abs=1e-6)
+    assert feel["decisions_per_turn"]["max"] == pytest.approx(
+        max(game["decisions"] / len(game["picks"]) for game in games), abs=1e-6)
+
+
+def test_the_mean_trajectory_follows_the_winners_and_leaders_of_games_won_alone(games_with_a_shared_win) -> None:
+    """Round r: over the games won alone lasting r rounds, the winner's and the best standing."""
+    games = games_with_a_shared_win
+    trajectory_rows = summarize(games)["feel"]["trajectory"]
+    alone = games[1:]
+    assert [row["round"] for row in trajectory_rows] == list(range(1, max(g["rounds"] for g in alone) + 1))
+    for row in trajectory_rows:
+        lasting = [game for game in alone if game["rounds"] >= row["round"]]
+        standings = [[total / sum(totals) for total in totals]
+                     for totals in (game["score_by_round"][row["round"] - 1] for game in lasting)]
+        assert row["n"] == len(lasting)
+        assert row["winner_mean"] == pytest.approx(
+            math.fsum(s[g["winners"][0]] for s, g in zip(standings, lasting)) / len(lasting), abs=1e-6)
+        assert row["leader_mean"] == pytest.approx(math.fsum(max(s) for s in standings) / len(lasting), abs=1e-6)
+        assert row["leader_mean"] >= row["winner_mean"]
+
+
+def test_the_summary_view_reads_every_figure_by_its_key(games_with_a_shared_win) -> None:
+    """The view's Feel has a field per figure of FEEL_FIGURES, rates for the yes-or-no ones."""
+    view = view_of(summarize(games_with_a_shared_win))
+    figure_fields = [name for name in typing.get_type_hints(Feel) if name not in ("games", "trajectory")]
+    assert figure_fields == [figure.key for figure in FEEL_FIGURES]
+    for figure in FEEL_FIGURES:
+        assert isinstance(view.feel.figure(figure.key), Rate if figure.kind == "rate" else Distribution), figure.key
+    with pytest.raises(ValueError, match=r"^no feel figure 'dramas': the figures are lead_changes, drama, "):
+        view.feel.figure("dramas")
+
+
+def test_the_docs_table_gives_the_words_of_FEEL_FIGURES() -> None:
+    """docs/simulation.md, "How the game feels": one row per figure with its label and definition."""
+    text = DOCS.read_text(encoding="utf-8")
+    start = text.index("\n### How the game feels\n")
+    section = text[start : text.index("\n### ", start + 1)]
+    rows = [[cell.strip() for cell in row.strip().strip("|").split("|")]
+            for row in section.splitlines() if row.startswith("| `")]
+    assert [row[:3] for row in rows] == [[f"`{f.key}`", f.label, f.definition] for f in FEEL_FIGURES]

@@ -1,9 +1,9 @@
 """How a game feels: the per-game figures designers and game researchers judge a game by.
 
 They are read from one games.jsonl line (docs/simulation.md, "games.jsonl"), mostly from its
-``score_by_round``, and name the metrics of Ludii's evaluation (LeadChange, Drama,
-DecisivenessThreshold, Stability, Completion, Drawishness, BranchingFactor) and of TAG's
-drama metrics, worded for this game (docs/simulation.md, "How the game feels").
+``score_by_round``, and follow the metrics of Ludii's evaluation (LeadChange, Drama,
+DecisivenessThreshold, Stability, Drawishness, BranchingFactor) and of TAG's drama
+metrics, on score shares and worded for this game (docs/simulation.md, "How the game feels").
 
 A seat's *standing* after a round is its share of the provisional totals (its total over the
 sum of all totals; ``1/players`` each while the sum is 0), so that a 6-round and a 9-round game,
@@ -23,6 +23,7 @@ and each player takes one turn a round), so a game's turns are its ``picks``: ro
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any, Literal
@@ -122,7 +123,7 @@ def feel_figures(game: Mapping[str, Any]) -> dict[str, float | None]:
         while since > 0 and led[since - 1] == winner:
             since -= 1
         figures["decisiveness"] = (since + 1) / rounds
-    steps = list(zip(shares, shares[1:]))
+    steps = list(itertools.pairwise(shares))
     figures["stability"] = None
     if steps:
         swing = [_mean([abs(now[seat] - before[seat]) for before, now in steps]) or 0.0 for seat in range(game["players"])]
