@@ -13,7 +13,7 @@ or a low- and a high-scoring ruleset, read on one scale from 0 to 1.
 total is above every other seat's; a round tied at the top has no leader. After the last round
 the sole winner leads: R18 breaks a tie on totals by cubes in hand, and that result is what
 puts the winner ahead; a shared win has no leader and no eventual winner, so the winner's
-figures (drama, winner behind, decided at, comeback) are None for it. ``games.lead_changes``
+figures (drama, winner not leading, decided at, comeback) are None for it. ``games.lead_changes``
 counts changes between the same leaders on the totals alone: a round tied at the top keeps
 the last leader, so a final tie broken by cubes is no lead change.
 
@@ -119,7 +119,7 @@ def feel_figures(game: Mapping[str, Any]) -> dict[str, float | None]:
         behind = [max(row) - row[winner] for row, leader in zip(shares, led, strict=True) if leader != winner]
         figures["drama"] = _mean(behind) if behind else 0.0
         figures["winner_trailed"] = len(behind) / rounds
-        since = rounds
+        since = rounds  # the rounds before the winner's lead that lasts to the end
         while since > 0 and led[since - 1] == winner:
             since -= 1
         figures["decisiveness"] = (since + 1) / rounds
