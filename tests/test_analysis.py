@@ -153,7 +153,7 @@ def test_p_values_below_a_thousandth_are_not_shown_as_zero(p, cell, sentence):
 def test_summary_has_every_section(summary: dict) -> None:
     """The issue's sections, and plain JSON (a round trip changes nothing)."""
     assert summary["format"] == "stargazer-summary/1"
-    for key in ("run", "names", "findings", "seats", "table_seats", "crew", "planets", "scores", "pace"):
+    for key in ("run", "names", "findings", "seats", "table_seats", "crew", "planets", "scores", "pace", "feel"):
         assert key in summary
     seats = summary["seats"]
     for key in ("seats", "chi_square", "games_needed", "ties", "balance", "fair_share"):

@@ -332,8 +332,8 @@ def _fields_of(kind: type) -> list[str]:
         ("Rate", "rate_figures"), ("Distribution", "distribution_figures"), ("Name", "name"),
         ("Seats", "seats"), ("TableSeats", "table_seats"), ("Seat", "seat"), ("TableSeat", "table_seat"),
         ("ChiSquare", "chi_square"), ("CrewCard", "crew_card"), ("Crew", "crew"), ("Planets", "planets"),
-        ("PlanetFigures", "planet_figures"), ("Scores", "scores"), ("Pace", "pace"), ("Finding", "finding"),
-        ("RunWarning", "warning"),
+        ("PlanetFigures", "planet_figures"), ("Scores", "scores"), ("Pace", "pace"), ("Feel", "feel"), ("FeelRound", "feel_round"),
+        ("Finding", "finding"), ("RunWarning", "warning"),
     ],
 )
 def test_each_part_of_the_view_has_the_fields_of_its_schema(kind: str, definition: str) -> None:

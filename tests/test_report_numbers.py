@@ -31,6 +31,7 @@ import pytest
 import simulated_games
 
 from stargazer_rules.analysis import Bounds, summarize
+from stargazer_rules.analysis.feel import FEEL_FIGURES
 from stargazer_rules.analysis.report import write_report
 
 #: name -> (lineup, blocks, index of a game left out to make a partial run or None, bounds).
@@ -51,7 +52,7 @@ PARAGRAPH = re.compile(r"<p[ >].*?</p>", re.S)
 
 #: The first heading of every table the tests below check; a table not here fails
 #: test_no_number_is_shown_outside_the_checked_places until a test reads it.
-TABLES = ("", "bound", "seat", "table seat", "crew", "planet", "colour", "bot", "source", "round", "condition")
+TABLES = ("", "bound", "seat", "table seat", "crew", "planet", "colour", "bot", "source", "round", "condition", "figure")
 
 
 @pytest.fixture(scope="module", params=sorted(RUNS))
@@ -403,6 +404,21 @@ def test_end_condition_table_shows_each_trigger(page: str, summary: dict) -> Non
     )
 
 
+def test_feel_table_shows_each_figure_with_its_words(page: str, summary: dict) -> None:
+    """Per figure of FEEL_FIGURES: its definition, then the mean and interval (three decimals
+    below 1) and n, or for comebacks and shared wins the share, interval and count / n."""
+    feel = summary["feel"]
+    expected: dict[str, list[str | list[str]]] = {}
+    for item in FEEL_FIGURES:
+        figure = feel[item.key]
+        if item.kind == "rate":
+            expected[item.label] = [item.definition, rate(figure), of(figure)]
+        else:
+            small = figure["mean"] is not None and abs(figure["mean"]) < 1
+            expected[item.label] = [item.definition, mean(figure, 3 if small else 2), [count(figure["n"])]]
+    _check(_rows(page, ["figure", "what it measures", "mean [interval] or share [interval]", "n"]), expected)
+
+
 def _paragraphs(summary: Mapping[str, Any]) -> dict[str, str | list[str]]:
     """Every paragraph of the report, by its first words: its text (a str) or its numbers."""
     seats, fair = summary["seats"], summary["seats"]["fair_share"]
@@ -435,6 +451,8 @@ def _paragraphs(summary: Mapping[str, Any]) -> dict[str, str | list[str]]:
         "Decisions per game:": [*mean(pace["decisions"]), count(pace["decisions"]["n"]), *mean(options),
                                 count(options["median"]), count(options["p90"]), count(options["max"]),
                                 count(options["n"]), *rate(pace["forced"])],
+        # "(after the last round: the winner, R18)"
+        "A seat's standing after a round": [],
         "How to read this report": [],
     }
 

@@ -25,6 +25,7 @@ __all__ = [
     "comparison_seats",
     "crew_picks",
     "crew_wins",
+    "feel",
     "margins",
     "pace",
     "planet_accidents",
@@ -268,6 +269,22 @@ def pace(summary: SummaryView | Mapping[str, Any]) -> str:
     triggers.set_xlabel("end condition (a game may meet several)")
     _histogram(options, part.options.counts, _GREEN, "legal options per decision")
     options.set_ylabel("decisions")
+    return _svg(figure)
+
+
+def feel(summary: SummaryView | Mapping[str, Any]) -> str:
+    """The eventual winner's mean standing per round against the leader's, and the fair share."""
+    summary = view_of(summary)
+    rounds = summary.feel.trajectory
+    x = [r.round for r in rounds]
+    figure, ax = _figure(6, 3)
+    ax.plot(x, [100 * r.leader_mean for r in rounds], color=_ORANGE, marker=".", linestyle="--", label="the leader")
+    ax.plot(x, [100 * r.winner_mean for r in rounds], color=_BLUE, marker="o", label="the eventual winner")
+    ax.axhline(100 * summary.seats.fair_share, color=_GREY, linestyle=":", label="fair share")
+    ax.set_xticks(x, [f"{r.round}\n(n={r.n})" for r in rounds])
+    ax.set_xlabel("round")
+    ax.set_ylabel("standing (% of all VP)")
+    ax.legend(loc="lower right")
     return _svg(figure)
 
 

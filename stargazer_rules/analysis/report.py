@@ -14,6 +14,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from stargazer_rules.analysis.feel import FEEL_FIGURES
 from stargazer_rules.analysis.labels import (
     anchor,
     both_names,
@@ -47,6 +48,7 @@ SECTIONS = (
     ("planets", "Planets"),
     ("scores", "Scores"),
     ("pace", "Pace"),
+    ("feel", "How the game feels"),
 )
 
 CSS = """
@@ -203,6 +205,7 @@ def render_report(summary: SummaryView | Mapping[str, Any]) -> str:
         _planets,
         _scores,
         _pace,
+        _feel,
     ]
     body = f"<h1>{esc(title)}</h1>\n{nav}\n" + "\n".join(part(summary) for part in parts)
     body += (
@@ -498,5 +501,29 @@ def _pace(summary: SummaryView) -> str:
         f"Legal options per decision: mean {_mean(options)}, median {number(options.median)}, "
         f"90th percentile {number(options.p90)}, max {number(options.max)} (n = {number(options.n)} "
         f"decisions); forced decisions (one option): {rate_text(part.forced)}.</p>"
+        + "</section>"
+    )
+
+
+def _feel(summary: SummaryView) -> str:
+    part = summary.feel
+    rows = []
+    for item in FEEL_FIGURES:
+        value = part.figure(item.key)
+        if isinstance(value, Rate):
+            cells = [rate_text(value), f"{number(value.count)} / {number(value.n)}"]
+        else:
+            small = value.mean is not None and abs(value.mean) < 1
+            cells = [_mean(value, 3 if small else 2), number(value.n)]
+        rows.append([esc(item.label), esc(item.definition), *cells])
+    return (
+        '<section id="feel"><h2>How the game feels</h2>'
+        '<p class="note">A seat\'s standing after a round is its share of the provisional totals. A seat leads '
+        "when its total is above every other seat's (after the last round: the winner, R18). The winner's "
+        "figures count the games won alone; n is the games each figure was counted over.</p>"
+        + figure(plot("feel", summary), "Mean standing after each round of the eventual winner and of the "
+                 "leader, over the games won alone lasting that long (n below each round).")
+        + table(["figure", "what it measures", "mean [interval] or share [interval]", "n"], rows, text_columns=2,
+                row_ids=[anchor("feel", item.key) for item in FEEL_FIGURES])
         + "</section>"
     )

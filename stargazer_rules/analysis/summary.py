@@ -12,11 +12,13 @@ what the rules make unequal. The table seats (0-based, as in the game lines) are
 
 from __future__ import annotations
 
+import math
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from stargazer_rules.analysis import stats
+from stargazer_rules.analysis.feel import FEEL_FIGURES, feel_figures, sole_winner, trajectory
 from stargazer_rules.analysis.games import checked_games, lead_changes, turn_position, win_credit, winning_margin
 from stargazer_rules.analysis.measures import MeasureContext
 from stargazer_rules.analysis.plain_json import plain
@@ -76,6 +78,7 @@ def summarize(
         "planets": _planets(played, ruleset, conf),
         "scores": _scores(played, conf),
         "pace": _pace(played, conf),
+        "feel": _feel(played, conf),
     }
     summary["findings"] = findings_of(judged)
     return plain(summary)
@@ -535,3 +538,44 @@ def _pace(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
         "options": stats.describe(options, conf, counts=True),
         "forced": stats.rate(sum(1 for count in options if count == 1), len(options), conf),
     }
+
+
+# -- how the game feels ---------------------------------------------------------------------
+
+
+def _feel(played: Sequence[Mapping[str, Any]], conf: float) -> dict[str, Any]:
+    """Each figure of ``feel.FEEL_FIGURES`` over the games that have it (a rate for the 1-or-0
+    figures, else a distribution), and the mean standings round by round."""
+    per_game = [feel_figures(game) for game in played]
+    section: dict[str, Any] = {"games": len(played)}
+    for figure in FEEL_FIGURES:
+        values = [figures[figure.key] for figures in per_game if figures[figure.key] is not None]
+        if figure.kind == "rate":
+            section[figure.key] = stats.rate(sum(1 for value in values if value), len(values), conf)
+        else:
+            section[figure.key] = stats.describe(values, conf)
+    section["trajectory"] = _mean_trajectory(played)
+    return section
+
+
+def _mean_trajectory(played: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Per round, over the games won alone lasting that long: the mean standing of the eventual
+    winner and the mean best standing (the leader's, or the top shared by a tie)."""
+    winner_by_round: defaultdict[int, list[float]] = defaultdict(list)
+    best_by_round: defaultdict[int, list[float]] = defaultdict(list)
+    for game in played:
+        winner = sole_winner(game)
+        if winner is None:
+            continue
+        for index, row in enumerate(trajectory(game)):
+            winner_by_round[index].append(row[winner])
+            best_by_round[index].append(max(row))
+    return [
+        {
+            "round": index + 1,
+            "n": len(winner_by_round[index]),
+            "winner_mean": math.fsum(winner_by_round[index]) / len(winner_by_round[index]),
+            "leader_mean": math.fsum(best_by_round[index]) / len(best_by_round[index]),
+        }
+        for index in sorted(winner_by_round)
+    ]

@@ -34,6 +34,8 @@ __all__ = [
     "Crew",
     "CrewCard",
     "Distribution",
+    "Feel",
+    "FeelRound",
     "Finding",
     "GamesNeeded",
     "Motivation",
@@ -588,6 +590,50 @@ class Pace(Part):
         return next((trigger for trigger in self.triggers if trigger.trigger == name), None)
 
 
+# -- how the game feels ---------------------------------------------------------------------
+
+
+@part
+class FeelRound(Part):
+    """One round of the mean trajectory, over the ``n`` games won alone lasting that long: the
+    eventual winner's mean standing and the mean best standing (the leader's)."""
+
+    round: int
+    n: int
+    winner_mean: float
+    leader_mean: float
+
+
+@part
+class Feel(Part):
+    """The figures of ``analysis.feel.FEEL_FIGURES`` over the games that have each (rates for
+    ``comeback`` and ``tie``), and the mean ``trajectory``."""
+
+    games: int
+    lead_changes: Distribution
+    drama: Distribution
+    winner_trailed: Distribution
+    decisiveness: Distribution
+    stability: Distribution
+    comeback: Rate
+    tie: Rate
+    rounds: Distribution
+    decisions: Distribution
+    decisions_per_turn: Distribution
+    branching: Distribution
+    trajectory: tuple[FeelRound, ...]
+
+    def figure(self, key: str) -> Distribution | Rate:
+        """The summary of the figure ``key`` of ``FEEL_FIGURES``."""
+        if key not in _FEEL_KEYS:
+            raise ValueError(f"no feel figure {key!r}: the figures are {', '.join(_FEEL_KEYS)}")
+        return getattr(self, key)
+
+
+#: The fields of ``Feel`` that are figures (all but ``games`` and ``trajectory``).
+_FEEL_KEYS = tuple(name for name in Feel.__annotations__ if name not in ("games", "trajectory"))
+
+
 # -- the summary ----------------------------------------------------------------------------
 
 
@@ -605,6 +651,7 @@ class SummaryView(Part):
     planets: Planets
     scores: Scores
     pace: Pace
+    feel: Feel
     findings: tuple[Finding, ...]
 
     def crew_card(self, crew: str) -> CrewCard | None:
