@@ -84,6 +84,8 @@ class Measure:
       difference); None when a ``within`` goal makes no sense.
     - ``margin``: the change that does not matter, for a comparison's equivalence test, in the
       measure's unit; None: the targets' ``equivalence_margin`` setting (for shares and points).
+    - ``counts_events``: the numerators count events (wins, picks, accidents) out of the
+      denominators, so the interval is Wilson's (a mean of other values gets the bootstrap's).
     - ``exact``: decided on the value as counted, not on its interval (a game that reached the
       round limit is a fact, not an estimate).
     """
@@ -99,12 +101,13 @@ class Measure:
     margin: float | None = None
     exact: bool = False
     subject_kind: str | None = None
+    counts_events: bool = False
 
     @property
     def is_rate(self) -> bool:
-        """A share counted as one ratio (a seat's wins over its games): its interval is Wilson's,
-        as the report's tables give every rate (``stats.rate``)."""
-        return self.unit == "share" and self.value is _first
+        """A rate of events (a seat's wins over its games, picks over rounds): its interval is
+        Wilson's, as the report's tables give every rate (``stats.rate``)."""
+        return self.counts_events and self.value is _first
 
     def shown(self, value: float | None) -> str:
         """A value in the measure's unit: ``31.2%``, ``+4.2 points``, ``7.4 rounds``."""
@@ -247,30 +250,30 @@ def _feel(key: str) -> Callable[[Mapping[str, Any]], float | None]:
 _LIST: tuple[Measure, ...] = (
     Measure("seat_win_share", "Seat win share", "seat", "share",
             "each seat's share of the wins, seats in turn order (seat 1 starts); a shared win counts 1/k (R18)",
-            _seat_wins, centre=_fair),
+            _seat_wins, centre=_fair, counts_events=True),
     Measure("seat_balance", "Balance number", "game", "share",
             "1 minus the largest gap between two seats' win shares (1.00: perfectly even)",
             _all_seats, value=_balance),
     Measure("tie_rate", "Tie rate", "game", "share", "games whose win is shared (R18)",
-            _game_figure(_tie)),
+            _game_figure(_tie), counts_events=True),
     Measure("crew_pick_share", "Crew picked", "crew", "share",
             "share of the rounds a crew card is in play that someone picks it", _crew_counts(lambda pick: True),
-            subject_kind="crew"),
+            subject_kind="crew", counts_events=True),
     Measure("crew_first_pick", "Crew picked first", "crew", "share",
             "share of the rounds a crew card is in play that it is the round's first pick",
-            _crew_counts(lambda pick: pick["order"] == 1), subject_kind="crew"),
+            _crew_counts(lambda pick: pick["order"] == 1), subject_kind="crew", counts_events=True),
     Measure("crew_picker_advantage", "Crew picker advantage", "crew", "points",
             "the win share of the players who picked a crew card in a game minus that of the other players "
             "of the same games", _picker_wins, value=_difference, centre=_zero, subject_kind="crew"),
     Measure("planet_first_place_accident", "First place scores an accident", "planet", "share",
             "of the games a planet had cubes, how often its top row is a 0-VP accident (R16)", _accident,
-            subject_kind="planets"),
+            subject_kind="planets", counts_events=True),
     Measure("accident_row_reached", "Accident row reached", "accident_row", "share",
             "of the games a planet was in play, how often its track reached an accident row "
-            "(an accident never reached does nothing)", _accident_reached, subject_kind="planets"),
+            "(an accident never reached does nothing)", _accident_reached, subject_kind="planets", counts_events=True),
     Measure("round_limit_share", "Games at the round limit", "game", "share",
             "games ended by the round limit (a safety net, not a rule of the game)", _game_figure(_round_limit),
-            exact=True),
+            exact=True, counts_events=True),
     Measure("game_rounds", "Rounds per game", "game", "rounds", "the round a game ends in (R10)",
             _game_figure(lambda game: game["rounds"]), margin=0.25),
     Measure("game_decisions", "Decisions per game", "game", "decisions", "decisions (actions) played per game",
@@ -293,7 +296,7 @@ _LIST: tuple[Measure, ...] = (
             "mean change of a seat's score share from round to round (Ludii's Stability: lower is steadier)",
             _game_figure(_feel("stability")), margin=0.01),
     Measure("comeback_rate", "Comeback rate", "game", "share",
-            "games won by a player who trailed after the middle round", _game_figure(_feel("comeback"))),
+            "games won by a player who trailed after the middle round", _game_figure(_feel("comeback")), counts_events=True),
     Measure("decisions_per_turn", "Decisions per turn", "game", "decisions",
             "decisions a player makes in one turn, on average", _game_figure(_feel("decisions_per_turn")),
             margin=0.1),

@@ -23,7 +23,7 @@ import attrs
 from stargazer_rules.analysis.measures import MEASURES
 from stargazer_rules.analysis.targets import GOALS, Settings, Target, Targets
 from stargazer_rules.errors import Problem, TargetsError
-from stargazer_rules.rulesets.resources import schemas_dir
+from stargazer_rules.rulesets.resources import TARGETS_FILE, schemas_dir
 from stargazer_rules.rulesets.schemas import schema_text
 from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import YamlDocument, load_yaml
@@ -33,8 +33,6 @@ if TYPE_CHECKING:
 
 __all__ = ["TARGETS_FILE", "read_targets", "targets_beside", "targets_for", "targets_schema"]
 
-#: The file name beside a ruleset's rules.yaml, planets.yaml and crew.yaml.
-TARGETS_FILE = "targets.yaml"
 SCHEMA_FILE = "targets.schema.json"
 #: The most targets a file may hold, and the largest weight.
 MAX_TARGETS = 200

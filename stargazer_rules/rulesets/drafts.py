@@ -1,7 +1,7 @@
 """A new draft from an existing ruleset: the designer's first step towards draft 8.
 
 ``new_draft(dest, source="draft7")`` copies the three YAML files of a ruleset (a bundled name or a
-folder) into a new folder, renames the ruleset, and copies the three JSON Schemas into
+folder), and its targets.yaml when it has one, into a new folder, renames the ruleset, and copies the three JSON Schemas into
 ``dest/schemas/`` with each file's schema line pointing at them, so an editor running the YAML
 language server completes and checks the files wherever the folder lives (docs/ruleset-format.md).
 This matters most for an installed package, whose bundled files sit deep inside site-packages.
@@ -24,7 +24,7 @@ import attrs
 from stargazer_rules.errors import DraftError
 from stargazer_rules.rulesets.loader import load_ruleset, resolve_ruleset_dir
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.rulesets.resources import DEFAULT_RULESET, RULESET_FILES, schemas_dir
+from stargazer_rules.rulesets.resources import DEFAULT_RULESET, RULESET_FILES, TARGETS_FILE, schemas_dir
 
 __all__ = ["DraftError", "borrowed_title", "draft_title", "new_draft"]
 
@@ -78,6 +78,11 @@ def new_draft(
                 text = _renamed(text, name, folder / file_name)
                 text = _retitled(text, draft_title(name))
             (staging / file_name).write_text(text, encoding="utf-8")
+        if (folder / TARGETS_FILE).is_file():  # the design targets travel with the draft
+            schema = "targets.schema.json"
+            shutil.copyfile(schemas_dir() / schema, staging / "schemas" / schema)
+            text = _with_modeline((folder / TARGETS_FILE).read_text(encoding="utf-8"), f"schemas/{schema}")
+            (staging / TARGETS_FILE).write_text(text, encoding="utf-8")
         copy = load_ruleset(staging)  # the copy must load before it takes the folder's place
         if dest.exists():
             dest.rmdir()  # empty, checked above

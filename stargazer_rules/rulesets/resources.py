@@ -16,6 +16,10 @@ _CHECKOUT = _PACKAGE.parent
 #: The files that make up a ruleset folder, in the order they are read and reported.
 RULESET_FILES = ("rules.yaml", "planets.yaml", "crew.yaml")
 
+#: The designer's design targets, beside those files when the ruleset has them (not part of the
+#: ruleset: they say what the game should be, not how it plays; ``analysis.targets_file``).
+TARGETS_FILE = "targets.yaml"
+
 #: The ruleset loaded when none is named.
 DEFAULT_RULESET = "draft7"
 

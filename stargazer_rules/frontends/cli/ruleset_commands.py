@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 
 from stargazer_rules.errors import DraftError, RulesetError
 from stargazer_rules.frontends.cli.common import (
@@ -22,6 +23,7 @@ from stargazer_rules.frontends.cli.common import (
 from stargazer_rules.rulesets import drafts
 from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import short_fingerprint
+from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
 from stargazer_rules.text import reports
 
@@ -51,11 +53,33 @@ def run_validate(args: argparse.Namespace) -> int:
     """Print every problem of the ruleset (exit 1), or a summary of a valid one (exit 0)."""
     shown = args.ruleset if args.ruleset is not None else DEFAULT_RULESET
     ruleset = ruleset_or_list_problems(args.ruleset)
+    targets_problems = _targets_problems(ruleset)
+    if targets_problems:
+        for problem in targets_problems:
+            print(problem)
+        count = len(targets_problems)
+        print(f"{shown}: the ruleset is valid; {count} problem{'s' if count != 1 else ''} in its targets", file=sys.stderr)
+        return EXIT_INVALID
     print(f"{shown}: valid — {summary(ruleset)}")
     borrowed = drafts.borrowed_title(ruleset)
     for warning in ruleset_warnings(ruleset) + ([borrowed] if borrowed else []):
         print(f"warning: {warning}")
     return 0
+
+
+def _targets_problems(ruleset: Ruleset) -> list:
+    """The problems of the targets.yaml beside the ruleset (none when it has no such file)."""
+    from stargazer_rules.analysis.targets_file import read_targets, targets_beside
+    from stargazer_rules.errors import TargetsError
+
+    beside = targets_beside(ruleset)
+    if beside is None:
+        return []
+    try:
+        read_targets(beside, ruleset)
+    except TargetsError as error:
+        return list(error.problems)
+    return []
 
 
 def add_rules(commands: argparse._SubParsersAction) -> None:
