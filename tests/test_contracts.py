@@ -148,7 +148,7 @@ def test_a_line_without_a_required_field_fails(fresh_runs, field: str) -> None:
         (("setup", "start_player"), 9, "$.setup.start_player: 9 is over the maximum of 7"),
         (("extra",), 1, "$: unexpected property 'extra' (expected: block, bot_seeds, deal_seed, decisions, digest, "
          "engine, format, index, options, picks, players, record, rotation, rounds, ruleset, score_by_round, score_sheet, "
-         "seating, setup, triggers, winners)"),
+         "seating, setup, triggers, value_by_round, winners)"),
     ],
 )
 def test_a_line_with_a_wrong_value_fails_where_it_is(fresh_runs, path, value, problem: str) -> None:

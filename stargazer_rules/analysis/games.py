@@ -22,6 +22,7 @@ __all__ = [
     "same_deal",
     "seat_at",
     "turn_position",
+    "value_trajectory",
     "win_credit",
     "winning_margin",
 ]
@@ -119,6 +120,17 @@ def lead_changes(score_by_round: Sequence[Sequence[int]]) -> int:
                 changes += 1
             leader = leaders[0]
     return changes
+
+
+def value_trajectory(game: Mapping[str, Any]) -> list[list[float] | None] | None:
+    """Who the search thought was winning, round by round: the line's ``value_by_round`` (for
+    each round, every table seat's root value of its last search decision, None for a round
+    without one), or None for a game no searching bot played (and lines written before the
+    field existed)."""
+    values = game.get("value_by_round")
+    if values is None:
+        return None
+    return [None if seats is None else list(seats) for seats in values]
 
 
 def winning_margin(game: Mapping[str, Any]) -> int | None:

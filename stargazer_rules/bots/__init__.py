@@ -2,7 +2,8 @@
 
 A bot is named by a spec string, as on the command line: ``"random"``, ``"greedy"``,
 ``"mcts:400"`` or ``"mcts:iterations=800"``. ``make_bot(spec, seed)`` builds one; the same spec
-and seed choose the same actions for the same states, so simulations replay exactly.
+and seed choose the same actions for the same states, so simulations replay exactly. After a
+decision, ``root_values(bot)`` says what a searching bot (MCTS) thought of each seat's chances.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from stargazer_rules.bots.base import (
     make_bot,
     parse_spec,
     register_bot,
+    root_values,
     time_limit,
     unregister_bot,
 )
@@ -29,6 +31,7 @@ __all__ = [
     "make_bot",
     "parse_spec",
     "register_bot",
+    "root_values",
     "time_limit",
     "unregister_bot",
 ]

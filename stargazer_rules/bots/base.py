@@ -41,12 +41,23 @@ class Bot(Protocol):
 
     ``spec`` is the canonical spec string the bot was made from (``"mcts:iterations=400"``).
     A bot may keep a random-number generator, seeded at construction; it keeps no other state
-    between calls, so one bot can play any number of games.
+    between calls that a decision reads, so one bot can play any number of games.
+
+    A bot may also offer ``last_values()``: the root's value for each seat from its last
+    ``choose`` (docs/bots.md, "Root values"), None when that choice was not searched. It is
+    optional, so a kind written before it still plays; ``root_values(bot)`` reads it.
     """
 
     spec: str
 
     def choose(self, game: Game, state: State) -> Action: ...
+
+
+def root_values(bot: Bot) -> list[float] | None:
+    """What ``bot``'s last decision's search thought of each seat's chances, seat 0 first;
+    None for a forced move, a bot that does not search, or a kind without ``last_values``."""
+    last_values = getattr(bot, "last_values", None)
+    return None if last_values is None else last_values()
 
 
 class RandomBot:
@@ -58,6 +69,10 @@ class RandomBot:
 
     def choose(self, game: Game, state: State) -> Action:
         return self._rng.choice(game.legal_actions(state))
+
+    def last_values(self) -> None:
+        """None: the random bot does not search."""
+        return None
 
 
 #: A factory takes the seed and the spec's parameters (already converted) and returns a bot.

@@ -64,6 +64,10 @@ class GreedyBot:
         self.hand = hand
         self.start = start
 
+    def last_values(self) -> None:
+        """None: a look one turn ahead judges margins, not each seat's chances."""
+        return None
+
     def choose(self, game: Game, state: State) -> Action:
         legal = state.legal
         if len(legal) == 1:

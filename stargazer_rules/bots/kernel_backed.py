@@ -32,20 +32,28 @@ class KernelBackedBot:
         self.params = dict(params)
         self.python = python
         self._native: Any = None
+        self._values_of: Any = None  # whichever bot made the last decision, or None if forced
 
     def engine_for(self, game: Game) -> str:
         """The engine that makes this bot's decisions in ``game``."""
         return native.engine_for(game, "native")
 
+    def last_values(self) -> list[float] | None:
+        """The root's values of the last decision, from the engine that made it."""
+        return None if self._values_of is None else self._values_of.last_values()
+
     def choose(self, game: Game, state: State) -> Action:
+        self._values_of = None
         legal = state.legal
         if len(legal) == 1:
             return legal[0]
         kernel = native.kernel_for(game)
         if kernel is None:
+            self._values_of = self.python
             return self.python.choose(game, state)
         if self._native is None:
             self._native = native.kernel_bot(self.kind, self.seed, self.params)
+        self._values_of = self._native
         until = deadline()  # bots.time_limit: the kernel's search checks it as the Python one does
         seconds = None if until is None else max(0.0, until - time.monotonic())
         # The state was made by the Python engine or passed its checker: not checked again.

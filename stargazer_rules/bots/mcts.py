@@ -19,6 +19,9 @@ One iteration:
 4. **Backpropagation.** Add the vector to every node on the path.
 
 The chosen action is the root child with the most visits of its own (virtual visits excluded).
+``last_values()`` then gives the root's value for every seat: the mean of the reward vectors of
+the decision's ``iterations`` rollouts (who the search thinks is winning, docs/bots.md); it is
+an output only, never read by a later decision.
 
 Reward: for each seat, ``sigmoid(lead / scale)`` where lead is the seat's total minus the best
 other seat's total (cubes in hand add ``HAND_WEIGHT`` VP each before the end, and break ties at
@@ -128,8 +131,15 @@ class MCTSBot:
         self.depth = depth
         self.prior = prior
         self.scale = scale
+        self._last_values: list[float] | None = None
+
+    def last_values(self) -> list[float] | None:
+        """Each seat's mean reward in the last decision's simulations; None if it was forced
+        or ran out of time."""
+        return self._last_values
 
     def choose(self, game: Game, state: State) -> Action:
+        self._last_values = None
         legal = state.legal
         if len(legal) == 1:
             return legal[0]
@@ -174,6 +184,8 @@ class MCTSBot:
                 sums = visited.rewards
                 for seat, reward in enumerate(rewards):
                     sums[seat] += reward
+        simulations = self.iterations  # the root's rewards hold the rollouts only, no priors
+        self._last_values = [total / simulations for total in root.rewards]
         prior = self.prior
         best_child = max(
             root.children,  # type: ignore[arg-type]

@@ -30,6 +30,7 @@ __all__ = [
     "GamesFile",
     "READABLE_FORMATS",
     "RefusedLine",
+    "VALUE_DECIMALS",
     "game_line",
     "indices_in",
     "line_digest",
@@ -47,6 +48,9 @@ READABLE_FORMATS = (*UNCHECKED_FORMATS, GAME_FORMAT)
 DIGEST_FIELD = "digest"
 #: The file a run streams its games to, inside its output folder.
 GAMES_FILE = "games.jsonl"
+#: The decimals a line keeps of a search's root values (``value_by_round``): a millionth of the
+#: reward's 0-to-1 scale is far below what a few hundred simulations can tell apart.
+VALUE_DECIMALS = 6
 
 
 def _compact(content: Mapping[str, Any]) -> str:

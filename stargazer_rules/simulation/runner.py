@@ -27,13 +27,13 @@ from typing import IO, Any
 
 import attrs
 
-from stargazer_rules.bots import make_bot
+from stargazer_rules.bots import make_bot, root_values
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.errors import BotSpecError, SimulationError
 from stargazer_rules.formats import actions_json, records, values_json
-from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE, game_line, read_games_file
+from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE, VALUE_DECIMALS, game_line, read_games_file
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
@@ -191,7 +191,10 @@ def play_game(
     Besides the final score sheet and the record, the line keeps what the analysis needs and a
     record would make it replay: each crew pick with its motivation VP, the provisional totals
     when each round's last turn has ended (``scoring.provisional_totals``: the totals of
-    ``game.score``), and the number of legal options of each decision.
+    ``game.score``), and the number of legal options of each decision. When a seat's bot
+    searches (MCTS), ``value_by_round`` holds, for each round, the root's value for every seat
+    of the last search decision made in it (``bots.base.root_values``), None for a round
+    without one; a game with no search decision has no such field.
     """
     game = ruleset_or_game if isinstance(ruleset_or_game, Game) else game_of(ruleset_or_game)
     players = entry.players
@@ -206,12 +209,20 @@ def play_game(
     actions: list[dict[str, Any]] = []
     picks: list[dict[str, Any]] = []
     score_by_round: list[list[int]] = []
+    value_by_round: list[list[float] | None] = []
+    searched = False
     order = 0
     while state.legal:
         options.append(len(state.legal))
-        act = bots[game.current_player(state)].choose(game, state)
+        bot = bots[game.current_player(state)]
+        act = bot.choose(game, state)
         actions.append(actions_json.action_to_json(game, state, act))
         round_number = state.round
+        values = root_values(bot)
+        if values is not None:
+            searched = True
+            value_by_round.extend([None] * (round_number - len(value_by_round)))
+            value_by_round[round_number - 1] = [round(value, VALUE_DECIMALS) for value in values]
         state, events = game.apply(state, act)
         for event in events:
             key = event.key
@@ -231,6 +242,7 @@ def play_game(
             elif key == "round_ended":
                 score_by_round.append(list(provisional_totals(game, state)))
     sheet = game.score(state)
+    value_by_round.extend([None] * (state.round - len(value_by_round)))
     record = records.GameRecord(
         game.ruleset.name,
         game.ruleset.fingerprint,
@@ -258,6 +270,7 @@ def play_game(
         "options": options,
         "picks": picks,
         "score_by_round": score_by_round,
+        **({"value_by_round": value_by_round} if searched else {}),
         "score_sheet": values_json.score_sheet_to_json(sheet),
         "winners": list(sheet.winners),
         "record": records.record_to_json(record),

@@ -104,6 +104,37 @@ fn every_bot_chooses_a_legal_action_and_repeats_itself_from_the_same_seed() {
 }
 
 #[test]
+fn an_mcts_decision_keeps_the_roots_value_for_every_seat_and_no_other_decision_does() {
+    let game = draft_like();
+    let mut mcts = Bot::new(BotKind::Mcts(MctsParams { iterations: 50, ..Default::default() }), 3);
+    let mut greedy = Bot::new(BotKind::Greedy(GreedyParams::default()), 3);
+    let (mut searched, mut forced) = (0, 0);
+    for (players, seed) in [(3, 8), (4, 8), (3, 9), (4, 9), (3, 10), (4, 10)] {
+        let mut s = new_game(&game, players, seed);
+        while let Some(seat) = game.current_player(&s) {
+            let act = mcts.choose(&game, &s).unwrap();
+            match mcts.last_values {
+                Some(values) => {
+                    searched += 1;
+                    assert_eq!(values.seats().len(), players);
+                    assert!(values.seats().iter().all(|v| (0.0..=1.0).contains(v)), "{values:?}");
+                }
+                None => {
+                    assert_eq!(s.legal.len(), 1, "seat {seat}: a decision with a choice was searched");
+                    forced += 1;
+                }
+            }
+            greedy.choose(&game, &s).unwrap();
+            assert_eq!(greedy.last_values, None);
+            game.step(&mut s, act).unwrap();
+        }
+        assert_eq!(mcts.choose(&game, &s), None);
+        assert_eq!(mcts.last_values, None, "a finished game is no decision");
+    }
+    assert!(searched > 60 && forced > 0, "{searched} searched, {forced} forced");
+}
+
+#[test]
 fn greedy_beats_random_and_mcts_beats_greedy() {
     let game = draft_like();
     let mut wins = [0.0f64; 2];

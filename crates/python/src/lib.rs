@@ -407,6 +407,12 @@ impl KernelBot {
             Err(_) => Ok(None),
         }
     }
+
+    /// The root's value for each seat from the last `choose` (MCTS: each seat's mean reward in
+    /// the search's simulations, docs/bots.md), or None when that choice was not searched.
+    fn last_values(&self) -> Option<Vec<f64>> {
+        self.bot.last_values.map(|values| values.seats().to_vec())
+    }
 }
 
 // -- states across the boundary -------------------------------------------------------------

@@ -1,7 +1,8 @@
 //! The MCTS bot: UCT for 3-4 players, each seat maximising its own result (max^n style), as
 //! the Python `MCTSBot` (see its module docstring for the design): every node keeps a reward
 //! vector; a new child starts with `prior` virtual visits of its heuristic value; rollouts run
-//! `depth` decisions with the chosen policy; the most-visited root child is played.
+//! `depth` decisions with the chosen policy; the most-visited root child is played, and the
+//! root's value for every seat (`RootValues`) is kept beside it.
 //!
 //! Nodes live in one arena; a node's children are contiguous, created at once on expansion.
 
@@ -58,6 +59,30 @@ struct Node {
 /// no longer expanded and the search goes on over the tree it has, so that no budget, however
 /// large, can exhaust the memory.
 pub const MAX_TREE_NODES: usize = 300_000;
+
+/// The root's value for every seat: the mean reward each seat got in the search's simulations
+/// (one rollout an iteration; the priors' virtual visits left out), in the reward's scale
+/// (`evaluation::rewards`: 0 to 1, high when the seat leads). Who the search thinks is winning.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootValues {
+    pub players: usize,
+    pub means: [f64; MAX_PLAYERS],
+}
+
+impl RootValues {
+    /// One value per seat, seat 0 first.
+    pub fn seats(&self) -> &[f64] {
+        &self.means[..self.players]
+    }
+}
+
+/// What one search decided: the root child played, and the root's values (None when the search
+/// made no simulation: zero iterations).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Decision {
+    pub action: Action,
+    pub values: Option<RootValues>,
+}
 
 /// A search that ran past its deadline.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,7 +181,7 @@ impl Search<'_> {
         best_state
     }
 
-    fn run(&mut self) -> Result<Action, TimedOut> {
+    fn run(&mut self) -> Result<Decision, TimedOut> {
         let params = *self.params;
         self.expand(0);
         let root_visits: u32 = self.children(0).map(|i| self.nodes[i].visits).sum();
@@ -228,7 +253,16 @@ impl Search<'_> {
                 best = Some((key.0, key.1, c.action));
             }
         }
-        Ok(best.expect("the root has children").2)
+        let root = &self.nodes[0];
+        let simulations = root.visits - root_visits; // the virtual visits of the priors left out
+        let values = (simulations > 0).then(|| {
+            let mut means = [0.0; MAX_PLAYERS];
+            for (mean, sum) in means.iter_mut().zip(root.rewards) {
+                *mean = sum / simulations as f64;
+            }
+            RootValues { players: root.state.players as usize, means }
+        });
+        Ok(Decision { action: best.expect("the root has children").2, values })
     }
 
     fn children(&self, index: usize) -> std::ops::Range<usize> {
@@ -246,6 +280,17 @@ pub fn choose(
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Action, TimedOut> {
+    decide(game, state, params, rng, deadline).map(|decision| decision.action)
+}
+
+/// `choose`, with the root's values beside the action.
+pub fn decide(
+    game: &Game,
+    state: &State,
+    params: &MctsParams,
+    rng: &mut Rng,
+    deadline: Option<Instant>,
+) -> Result<Decision, TimedOut> {
     let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024), deadline };
     let root = search.node(state.clone(), Action::new(Kind::PickCrew, -1));
     search.nodes.push(root);

@@ -12,7 +12,7 @@ use crate::rng::Rng;
 use crate::state::{Action, State};
 
 pub use greedy::GreedyParams;
-pub use mcts::{MctsParams, Rollout, TimedOut};
+pub use mcts::{Decision, MctsParams, RootValues, Rollout, TimedOut};
 
 use std::time::Instant;
 
@@ -25,16 +25,19 @@ pub enum BotKind {
 }
 
 /// A bot: its kind and its seeded generator. A decision is a pure function of the seed, the
-/// decisions asked of it before, and the state.
+/// decisions asked of it before, and the state. `last_values` is what the last decision's
+/// search thought of the root (MCTS only; None after a forced move, a timeout or another
+/// kind's decision): an output, never read by a later decision.
 #[derive(Clone, Debug)]
 pub struct Bot {
     pub kind: BotKind,
     pub rng: Rng,
+    pub last_values: Option<RootValues>,
 }
 
 impl Bot {
     pub fn new(kind: BotKind, seed: u64) -> Bot {
-        Bot { kind, rng: Rng::new(seed) }
+        Bot { kind, rng: Rng::new(seed), last_values: None }
     }
 
     /// One of `state.legal` for the player to move; None when the game is over.
@@ -57,13 +60,18 @@ impl Bot {
         deadline: Option<Instant>,
         work: &mut greedy::Work,
     ) -> Result<Option<Action>, TimedOut> {
+        self.last_values = None;
         Ok(match state.legal.len() {
             0 => None,
             1 => Some(state.legal[0]),
             n => Some(match self.kind {
                 BotKind::Random => state.legal[self.rng.below(n)],
                 BotKind::Greedy(params) => greedy::choose(game, state, &params, &mut self.rng, deadline, work)?,
-                BotKind::Mcts(params) => mcts::choose(game, state, &params, &mut self.rng, deadline)?,
+                BotKind::Mcts(params) => {
+                    let decision = mcts::decide(game, state, &params, &mut self.rng, deadline)?;
+                    self.last_values = decision.values;
+                    decision.action
+                }
             }),
         })
     }
