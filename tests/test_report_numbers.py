@@ -32,6 +32,7 @@ import simulated_games
 
 from stargazer_rules.analysis import Bounds, summarize
 from stargazer_rules.analysis.report import write_report
+from stargazer_rules.text.messages import trigger_name
 
 #: name -> (lineup, blocks, index of a game left out to make a partial run or None, bounds).
 RUNS = {
@@ -393,11 +394,11 @@ def test_round_table_shows_each_rounds_scores(page: str, summary: dict) -> None:
 
 
 def test_end_condition_table_shows_each_trigger(page: str, summary: dict) -> None:
-    """Per end condition: share of games, interval, games / all games, games it ended alone."""
+    """Per end condition, in the words of the game's messages: share of games, interval, games / all games, games it ended alone."""
     _check(
         _rows(page, ["condition", "share of games", "interval", "games", "the only one"]),
         {
-            t["trigger"]: [[percent(t["rate"])], interval(t), of(t), [count(t["alone"])]]
+            trigger_name(t["trigger"], "en"): [[percent(t["rate"])], interval(t), of(t), [count(t["alone"])]]
             for t in summary["pace"]["triggers"]
         },
     )

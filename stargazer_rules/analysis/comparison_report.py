@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from stargazer_rules.analysis.labels import number, p_number, pct, points
+from stargazer_rules.analysis.labels import FIGURES, METHODS, metric_label, number, p_number, pct, points
 from stargazer_rules.analysis.report import esc, figure, page, plot, table
 from stargazer_rules.analysis.summary_view import Finding, RunInfo
 from stargazer_rules.rulesets.loader import short_fingerprint
@@ -13,13 +13,6 @@ from stargazer_rules.rulesets.loader import short_fingerprint
 __all__ = ["render_comparison"]
 
 _SECTIONS = (("seats", "Seats"), ("scores", "Scores"), ("pace", "Pace"), ("crew", "Crew"), ("planets", "Planets"))
-_METHODS = {
-    "paired": "paired by game",
-    "bootstrap": "paired bootstrap",
-    "newcombe": "Newcombe (independent)",
-    "welch": "Welch (independent)",
-    "none": "side by side",
-}
 
 
 def _value(side: Mapping[str, Any], kind: str) -> str:
@@ -64,14 +57,14 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
         f'<p class="note">Primary measure: the balance number (1 minus the largest gap between two seats\' '
         f"win shares; higher is better), its change over the paired games by paired bootstrap. "
         f"Equivalent means two one-sided tests put the change inside ±{decided['margin']:.3f}; "
-        'docs/simulation.md, "The verdict".</p>'
+        '<code>docs/simulation.md</code>, "The verdict".</p>'
     ]
     by_id = {metric["id"]: metric for metric in comparison["metrics"]}
     top = comparison.get("top_changes") or []
     if top:
-        rows = [[esc(by_id[item["id"]]["label"]), _value(by_id[item["id"]]["a"], by_id[item["id"]]["kind"]),
+        rows = [[esc(metric_label(by_id[item["id"]])), _value(by_id[item["id"]]["a"], by_id[item["id"]]["kind"]),
                  _value(by_id[item["id"]]["b"], by_id[item["id"]]["kind"]), _difference(by_id[item["id"]]),
-                 esc(_METHODS[by_id[item["id"]]["method"]])] for item in top]
+                 esc(METHODS[by_id[item["id"]]["method"]])] for item in top]
         parts.append("<h3>The changes that matter most</h3><p class='note'>Significant changes, the largest "
                      "change relative to its standard error first.</p>"
                      + table(["metric", "A", "B", "B − A", "interval"], rows,
@@ -79,7 +72,9 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
     parts.append("</section>")
     rules = comparison.get("rules_diff")
     if rules is not None:
-        items = "".join(f"<li>{esc(change['text'])}</li>" for change in rules) or "<li>no difference in the rules</li>"
+        # the changes of the YAML, as `stargazer diff` prints them: field names and effects as written
+        items = ("".join(f"<li><code>{esc(change['text'])}</code></li>" for change in rules)
+                 or "<li>no difference in the rules</li>")
         parts.append(f'<section id="rules-diff"><h2>What changed in the rules</h2><ul>{items}</ul></section>')
     diff = comparison.get("findings_diff") or []
     rows = []
@@ -99,7 +94,7 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
     near = comparison.get("near_misses") or {}
     for side, label in (("b", comparison["b"]["label"]), ("a", comparison["a"]["label"])):
         if near.get(side):
-            near_rows = [[esc(r["label"]), esc(r["kind"]), f"{r['value']:.3f}", f"{r['bound']:.3f}",
+            near_rows = [[esc(r["label"]), esc(FIGURES.get(r["kind"], r["kind"])), f"{r['value']:.3f}", f"{r['bound']:.3f}",
                           f"{r['distance']:+.3f}"] for r in near[side]]
             parts.append(f"<h3>Near misses of {esc(label)}</h3><p class='note'>Figures within "
                          f"{near['distance']:.3f} of their bound that are not findings (a negative distance: past "
@@ -144,9 +139,9 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
     for ident, heading in _SECTIONS:
         metrics = [m for m in comparison["metrics"] if m["section"] == ident]
         rows = [
-            [esc(m["label"]) + (" <span class='note'>(rules changed)</span>" if m.get("rules_changed") else ""),
+            [esc(metric_label(m)) + (" <span class='note'>(rules changed)</span>" if m.get("rules_changed") else ""),
              _value(m["a"], m["kind"]), _value(m["b"], m["kind"]), _difference(m),
-             esc(_METHODS[m["method"]]) + (f" ({number(m['pairs'])} pairs)" if m["pairs"] else ""),
+             esc(METHODS[m["method"]]) + (f" ({number(m['pairs'])} pairs)" if m["pairs"] else ""),
              "significant" if m["significant"] else ""]
             for m in metrics
         ]
@@ -156,5 +151,5 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
                     rows, row_ids=[f"metric-{m['id']}" for m in metrics], marked=[m["significant"] for m in metrics])
             + "</section>"
         )
-    body.append('<p class="note">How to read this page: docs/simulation.md, "Comparing two runs".</p>')
+    body.append('<p class="note">How to read this page: <code>docs/simulation.md</code>, "Comparing two runs".</p>')
     return page(title, "\n".join(body))

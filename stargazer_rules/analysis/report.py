@@ -15,8 +15,10 @@ from pathlib import Path
 from typing import Any
 
 from stargazer_rules.analysis.labels import (
+    ENGINES,
     anchor,
     both_names,
+    end_condition,
     interval,
     number,
     p_value,
@@ -204,18 +206,10 @@ def render_report(summary: SummaryView | Mapping[str, Any]) -> str:
     ]
     body = f"<h1>{esc(title)}</h1>\n{nav}\n" + "\n".join(part(summary) for part in parts)
     body += (
-        '\n<p class="note">How to read this report: docs/simulation.md, "Reading the report". '
-        "Every figure here is also in summary.json beside this file.</p>"
+        '\n<p class="note">How to read this report: <code>docs/simulation.md</code>, "Reading the report". '
+        "Every figure here is also in <code>summary.json</code> beside this file.</p>"
     )
     return page(title, body)
-
-
-#: How the report names the engine whose bots played (summary.json's ``run.engine``).
-_ENGINES = {
-    "native": "native kernel (the bots searched in Rust)",
-    "python": "Python engine",
-    "mixed": "mixed: some games by each engine",
-}
 
 
 def _head(summary: SummaryView) -> str:
@@ -233,7 +227,7 @@ def _head(summary: SummaryView) -> str:
         ["games", (f"{number(run.games)} (index {run.first_index} to {run.last_index}; "
                    f"{run.complete_blocks} of {run.blocks} blocks complete)")],
         ["bots (the lineup)", esc(lineup)],
-        ["engine", esc(_ENGINES.get(run.engine, run.engine))],
+        ["engine", esc(ENGINES.get(run.engine, run.engine))],
         ["intervals", f"{level} (Wilson for shares, Student's t for means)"],
     ]
     warnings = "".join(f'<div class="warning">{esc(w.text)}</div>' for w in run.warnings)
@@ -257,11 +251,11 @@ def _findings(summary: SummaryView) -> str:
         listing = f'<ul class="findings">{items}</ul>'
     else:
         listing = "<p>No figure is outside the bounds below.</p>"
-    bound_rows = [[esc(key), esc(value)] for key, value in bounds.to_json().items()]
+    bound_rows = [[f"<code>{esc(key)}</code>", esc(value)] for key, value in bounds.to_json().items()]
     return (
         '<section id="findings"><h2>Findings</h2>'
         + listing
-        + '<details><summary class="note">The bounds (analysis.Bounds)</summary>'
+        + '<details><summary class="note">The bounds (<code>analysis.Bounds</code>; set one with <code>--bound NAME=VALUE</code>)</summary>'
         + table(["bound", "value"], bound_rows)
         + "</details></section>"
     )
@@ -470,7 +464,7 @@ def _scores(summary: SummaryView) -> str:
 
 def _pace(summary: SummaryView) -> str:
     part = summary.pace
-    trigger_rows = [[esc(t.trigger), *_rate_cells(t), number(t.alone)] for t in part.triggers]
+    trigger_rows = [[esc(end_condition(t.trigger)), *_rate_cells(t), number(t.alone)] for t in part.triggers]
     rounds, options, decisions = part.rounds, part.options, part.decisions
     return (
         '<section id="pace"><h2>Pace</h2>'
