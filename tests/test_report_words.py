@@ -19,7 +19,13 @@ import pytest
 import simulated_games
 
 from stargazer_rules import load_ruleset
-from stargazer_rules.analysis import Bounds, compare_summaries, summarize, terminal_comparison, write_comparison
+from stargazer_rules.analysis import (
+    Bounds,
+    compare_summaries,
+    summarize,
+    terminal_comparison,
+    write_comparison,
+)
 from stargazer_rules.analysis.labels import FIGURES, end_condition, metric_label
 from stargazer_rules.analysis.report import write_report
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from stargazer_rules.analysis.labels import FIGURES, METHODS, metric_label, number, p_number, pct, points
+from stargazer_rules.analysis.labels import (
+    FIGURES,
+    METHODS,
+    metric_label,
+    number,
+    p_number,
+    pct,
+    points,
+)
 from stargazer_rules.analysis.report import esc, figure, page, plot, table
 from stargazer_rules.analysis.summary_view import Finding, RunInfo
 from stargazer_rules.rulesets.loader import short_fingerprint
@@ -89,7 +97,7 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
             significant += "; only crossed its bound"
         rows.append([esc(row["status"]), esc(row["text_a"] or "—"), esc(row["text_b"] or "—"), shown, esc(significant)])
     parts.append('<section id="findings-diff"><h2>Findings: resolved, new, persisting</h2>'
-                 + (table(["status", "in A", "in B", "change B − A", ""], rows, text_columns=3)
+                 + (table(["status", "in A", "in B", "change B − A", "significance"], rows, text_columns=3)
                     if rows else "<p>No finding in either run.</p>"))
     near = comparison.get("near_misses") or {}
     for side, label in (("b", comparison["b"]["label"]), ("a", comparison["a"]["label"])):
@@ -100,7 +108,7 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
                          f"{near['distance']:.3f} of their bound that are not findings (a negative distance: past "
                          "the bound, but the interval reaches inside).</p>"
                          + table(["subject", "figure", "value", "bound", "distance"], near_rows, text_columns=2))
-    parts[-1] += "" if parts[-1].endswith("</section>") else ""
+    parts.append("</section>")  # the findings diff and the near misses
     return "".join(parts)
 
 
@@ -142,12 +150,13 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
             [esc(metric_label(m)) + (" <span class='note'>(rules changed)</span>" if m.get("rules_changed") else ""),
              _value(m["a"], m["kind"]), _value(m["b"], m["kind"]), _difference(m),
              esc(METHODS[m["method"]]) + (f" ({number(m['pairs'])} pairs)" if m["pairs"] else ""),
-             "significant" if m["significant"] else ""]
+             "yes" if m["significant"] else ""]
             for m in metrics
         ]
         body.append(
             f'<section id="{ident}"><h2>{heading}</h2>'
-            + table(["metric", esc(a["label"]), esc(b["label"]), f"{esc(b['label'])} − {esc(a['label'])}", "interval", ""],
+            + table(["metric", esc(a["label"]), esc(b["label"]), f"{esc(b['label'])} − {esc(a['label'])}", "interval",
+                     "significant"],
                     rows, row_ids=[f"metric-{m['id']}" for m in metrics], marked=[m["significant"] for m in metrics])
             + "</section>"
         )
