@@ -1,17 +1,16 @@
 """The page end to end: a whole game against bots in headless Chromium, driven by Playwright.
 
 The test starts ``stargazer serve``'s app with uvicorn on 127.0.0.1 and a free port (in a
-thread, stopped afterwards) and Debian's Chromium at ``/usr/bin/chromium`` with a fresh profile
-(no browser is downloaded: .ci/run installs the package). A human seat clicks through its
-decisions, a crew card and a Planet in the SVG among them, until the final score sheet shows;
-undo, the language toggle and saving the record are exercised on the way. Screenshots go to
-pytest's tmp path and are copied to ``test-artifacts/`` (ignored by git).
+thread, stopped afterwards) and Debian's Chromium (tests/chromium.py) with a fresh profile. A
+human seat clicks through its decisions, a crew card and a Planet in the SVG among them, until
+the final score sheet shows; undo, the language toggle and saving the record are exercised on
+the way. Screenshots go to pytest's tmp path and are copied to ``test-artifacts/`` (ignored by
+git).
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import threading
 from collections.abc import Iterator
@@ -20,6 +19,7 @@ from pathlib import Path
 import pytest
 import uvicorn
 import yaml
+from chromium import CHROMIUM, CHROMIUM_FLAGS, require_chromium
 from playwright.sync_api import BrowserContext, Page, sync_playwright
 from processes import HANG_GUARD
 
@@ -29,18 +29,6 @@ from stargazer_rules.frontends.server import create_app, listening
 from stargazer_rules.frontends.server.service import PAGE_MESSAGES_PATH
 from stargazer_rules.text import messages, reports, tables
 
-CHROMIUM = "/usr/bin/chromium"
-#: What Chromium needs on these machines; Playwright adds --headless (headless=True) and the
-#: fresh --user-data-dir (the persistent context's folder) itself.
-CHROMIUM_FLAGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-quic",
-    "--no-first-run",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-]
 ARTIFACTS = Path(__file__).resolve().parent.parent / "test-artifacts"
 #: The bots are random ones: the test is about the page, not the bots' play.
 SEATS = ["human", "random", "random", "random"]
@@ -75,12 +63,7 @@ def server_url(ruleset) -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser(tmp_path_factory) -> Iterator[BrowserContext]:
-    if not os.access(CHROMIUM, os.X_OK):
-        pytest.fail(
-            f"Chromium is not installed at {CHROMIUM}; install Debian's package with "
-            "'apt-get update && apt-get install -y --no-install-recommends chromium' (as .ci/run does)",
-            pytrace=False,
-        )
+    require_chromium()
     with sync_playwright() as playwright:
         context = playwright.chromium.launch_persistent_context(
             str(tmp_path_factory.mktemp("chromium-profile")),

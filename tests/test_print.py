@@ -381,3 +381,49 @@ def test_rules_sheet_draws_the_tables_of_stargazer_rules(lang):
         assert [cell for cell in cells if cell not in report] == []
     label, value = tables.counts_table(rules, lang).rows[-2]
     assert value == "30" and f"{label}{joiner}30" in sheet
+
+
+# -- what the page shows, counted in pixels ---------------------------------------------------
+
+#: The resolution the pixel tests render at: 8-point text is about 11 pixels tall.
+PIXEL_DPI = 100
+#: A pixel darker than this (0 black, 255 white) is ink.
+DARK = 128
+
+
+def _ink_rows(image, box: tuple[int, int, int, int]) -> list[int]:
+    """How many dark pixels each pixel row of ``box`` (left, top, right, bottom) holds."""
+    grey = image.convert("L").crop(box)
+    width, height = grey.size
+    pixels = grey.load()
+    return [sum(1 for x in range(width) if pixels[x, y] < DARK) for y in range(height)]
+
+
+def _text_lines(rows: list[int]) -> int:
+    """The runs of inked pixel rows separated by blank ones: the lines of text drawn."""
+    return sum(1 for y, ink in enumerate(rows) if ink and (y == 0 or not rows[y - 1]))
+
+
+@pytest.mark.parametrize("lang", ["en", "ja", "both"])
+def test_player_aid_text_is_ink_on_the_card_line_by_line(lang, tmp_path):
+    """The player aid's turn, end and score are printed dark on white below the band: each line
+    the text is wrapped into is a run of inked pixel rows, and the text area is inked at a text's
+    density, not blank (the band's white ink once carried on into the text)."""
+    from PIL import Image
+
+    from stargazer_rules.printing import fonts
+    from stargazer_rules.printing.cards import AID_SIZE, aid_paragraphs, aid_text_box
+
+    rules = ruleset("draft7")
+    images = write_images(rules, tmp_path / "images", lang=lang, dpi=PIXEL_DPI)
+    x, top, width, height = aid_text_box()
+    scale = PIXEL_DPI / 72  # PDF points (y up from the bottom) to pixels (y down from the top)
+    box = (round(x * scale), round((CARD_HEIGHT - top) * scale),
+           round((x + width) * scale), round((CARD_HEIGHT - top + height) * scale))
+    with Image.open(images.folder / "aid-1.png") as image:
+        rows = _ink_rows(image, box)
+    paragraphs = [line for one in langs(lang) for line in aid_paragraphs(rules, one)]
+    _, wrapped = fonts.fit_paragraphs(paragraphs, width, height, AID_SIZE)
+    assert _text_lines(rows) == sum(len(lines) for lines in wrapped)
+    area = (box[2] - box[0]) * (box[3] - box[1])
+    assert sum(rows) / area > 0.03  # 8-point text inks 5-8% of its area (en, ja, both); a blank card 0

@@ -33,6 +33,7 @@ import simulated_games
 from stargazer_rules.analysis import Bounds, summarize
 from stargazer_rules.analysis.feel import FEEL_FIGURES
 from stargazer_rules.analysis.report import write_report
+from stargazer_rules.text.messages import trigger_name
 
 #: name -> (lineup, blocks, index of a game left out to make a partial run or None, bounds).
 RUNS = {
@@ -45,14 +46,16 @@ RUNS = {
 #: A number as the report prints it ("3,736", "12.5", "-5.2", "+7.1", "25.0%", "< 0.001"),
 #: "n/a", or ✗ (an accident square). Digits inside words ("draft7", "R16", "10th") are no number.
 NUMBER = re.compile(r"(?<![\w.])(?:< )?[-+]?(?:[0-9]{1,3}(?:,[0-9]{3})+|[0-9]+)(?:\.[0-9]+)?%?(?!\w)|n/a|✗")
-TABLE = re.compile(r"<table><thead>(.*?)</thead><tbody>(.*?)</tbody></table>", re.S)
+#: A table: its header row (empty for a table of names and values, whose rows head themselves).
+TABLE = re.compile(r"<table>(?:<thead>(.*?)</thead>)?<tbody>(.*?)</tbody></table>", re.S)
 ROW = re.compile(r"<tr[^>]*>(.*?)</tr>", re.S)
 CELL = re.compile(r"<t[hd][^>]*>(.*?)</t[hd]>", re.S)
 PARAGRAPH = re.compile(r"<p[ >].*?</p>", re.S)
 
 #: The first heading of every table the tests below check; a table not here fails
 #: test_no_number_is_shown_outside_the_checked_places until a test reads it.
-TABLES = ("", "bound", "seat", "table seat", "crew", "planet", "colour", "bot", "source", "round", "condition", "figure")
+TABLES = ("", "bound", "seat", "table seat", "crew", "crew", "planet", "planet", "colour", "colour", "bot", "source",
+          "round", "condition", "figure")
 
 
 @pytest.fixture(scope="module", params=sorted(RUNS))
@@ -194,7 +197,7 @@ def test_title_run_table_and_warnings_show_the_run(page: str, summary: dict) -> 
         seats = ", ".join(f"{seat}: {spec}" for seat, spec in enumerate(lineup, start=1))
         seats += " (rotated: each bot sits in every seat equally often)"
     _check(
-        _rows(page, ["", ""]),
+        _rows(page, []),
         {
             "ruleset": [f"{run['ruleset']['name']} {run['ruleset']['fingerprint'][:12]}"],
             "players": [[count(run["players"])]],
@@ -253,24 +256,24 @@ def _advantage(advantage: Mapping[str, Any]) -> list[str]:
     return [points(advantage[key], sign="+") for key in ("difference", "low", "high")]
 
 
+def _crew_label(summary: Mapping[str, Any], card: Mapping[str, Any]) -> str:
+    return card_name(summary, "crew", card["crew"]) + (" (always)" if card["always_in_play"] else "")
+
+
 def test_crew_table_shows_each_crews_figures(page: str, summary: dict) -> None:
-    """Per crew card: games and rounds in play, picked, picked first, games picked, pick round
-    and pick order (mean, interval, value:count), motivation VP, the pickers' and the others'
-    win shares with their n, and the pickers' advantage in points."""
-    headers = ["crew", "games in play", "rounds in play", "picked", "picked first", "games picked", "pick round",
-               "pick order", "motivation VP", "pickers win", "others win", "difference (points)"]
+    """Per crew card: games and rounds in play, picked, picked first, games picked, the
+    pickers' and the others' win shares with their n, and the pickers' advantage in points."""
+    headers = ["crew", "games in play", "rounds in play", "picked", "picked first", "games picked",
+               "pickers win", "others win", "difference (points)"]
     _check(
         _rows(page, headers),
         {
-            card_name(summary, "crew", card["crew"]) + (" (always)" if card["always_in_play"] else ""): [
+            _crew_label(summary, card): [
                 of(card["in_play"]),
                 [count(card["rounds_in_play"])],
                 rate(card["picked"]),
                 rate(card["picked_first"]),
                 rate(card["games_picked"]),
-                mean(card["pick_round"]) + counts(card["pick_round"]),
-                mean(card["pick_order"]) + counts(card["pick_order"]),
-                [count(card["motivation_vp"]["total"]), *mean(card["motivation_vp"]["per_pick"])],
                 [*rate(card["picker_wins"]), count(card["picker_wins"]["n"])],
                 [*rate(card["other_wins"]), count(card["other_wins"]["n"])],
                 _advantage(card["picker_advantage"]),
@@ -280,27 +283,48 @@ def test_crew_table_shows_each_crews_figures(page: str, summary: dict) -> None:
     )
 
 
-PLANET_HEADERS = ["games in play", "top square reached", "first place scores an accident", "filled",
-                  "owners (players)", "free cubes ranked", "mean VP paid per rank"]
+def test_crew_pick_table_shows_when_each_crew_is_picked(page: str, summary: dict) -> None:
+    """Per crew card: pick round and pick order (mean, interval, value:count), motivation VP
+    in all and per pick."""
+    _check(
+        _rows(page, ["crew", "pick round", "pick order", "motivation VP"]),
+        {
+            _crew_label(summary, card): [
+                mean(card["pick_round"]) + counts(card["pick_round"]),
+                mean(card["pick_order"]) + counts(card["pick_order"]),
+                [count(card["motivation_vp"]["total"]), *mean(card["motivation_vp"]["per_pick"])],
+            ]
+            for card in summary["crew"]["cards"]
+        },
+    )
 
 
-def _planet_cells(card: Mapping[str, Any]) -> list[list[str]]:
-    """The cells a planet card and a colour share: games in play, top square, accidents with
-    their n, filled, owners, free cubes, and per rank "rank: mean VP (n = ..; .. VP to free cubes)"."""
-    ranks = []
-    for rank in card["vp_by_rank"]:
-        ranks += [str(rank["rank"]), f"{rank['mean_vp']:.2f}", count(rank["n"])]
-        if rank["free_cube_ranks"]:
-            ranks.append(count(rank["vp_lost_to_free_cubes"]))
+END_HEADERS = ["games in play", "top square reached", "first place scores an accident"]
+
+
+def _end_cells(card: Mapping[str, Any]) -> list[list[str]]:
+    """How the track of a planet card or a colour ends: games in play, top square, accidents
+    with their n."""
     return [
         of(card["in_play"]),
         mean(card["top_square"]) + counts(card["top_square"]),
         [*rate(card["accident"]), count(card["accident"]["n"])],
-        rate(card["full"]),
-        mean(card["owners"]) + counts(card["owners"]),
-        rate(card["free_cubes_rank"]),
-        ranks,
     ]
+
+
+def _rank_headers(cards: Sequence[Mapping[str, Any]]) -> list[str]:
+    ranks = max(len(card["vp_by_rank"]) for card in cards)
+    return ["owners (players)", "free cubes ranked", *(f"rank {rank} VP" for rank in range(1, ranks + 1))]
+
+
+def _rank_cells(card: Mapping[str, Any], ranks: int) -> list[str | list[str]]:
+    """Owners, free cubes, and per rank its mean VP, its n and the VP lost to free cubes; "—"
+    for a rank this card never paid."""
+    cells: list[str | list[str]] = [mean(card["owners"]) + counts(card["owners"]), rate(card["free_cubes_rank"])]
+    for rank in card["vp_by_rank"]:
+        cells.append([f"{rank['mean_vp']:.2f}", count(rank["n"]),
+                      *([count(rank["vp_lost_to_free_cubes"])] if rank["free_cube_ranks"] else [])])
+    return cells + ["—"] * (ranks - len(card["vp_by_rank"]))
 
 
 def _track(track: Sequence[int] | None) -> list[str]:
@@ -319,31 +343,50 @@ def _accident_rows(rows: Sequence[Mapping[str, Any]] | None) -> str | list[str]:
             for token in (str(row["row"]), percent(row["reached"]["rate"]), percent(row["scored_by_first"]["rate"]))]
 
 
-def test_planet_table_shows_each_planet_cards_figures(page: str, summary: dict) -> None:
-    """Per planet card: its colour, track and accident rows (reached, scored by first place),
-    then the figures every planet and colour has."""
+def test_planet_table_shows_how_each_planet_cards_track_ends(page: str, summary: dict) -> None:
+    """Per planet card: its colour and track, games in play, top square, accidents, its
+    accident rows (reached, scored by first place) and how often it filled."""
     _check(
-        _rows(page, ["planet", "colour", "track (row:VP, ✗ accident)", "accident rows", *PLANET_HEADERS]),
+        _rows(page, ["planet", "colour", "track (row:VP, ✗ accident)", *END_HEADERS,
+                     "accident rows (reached / first place scores it)", "filled"]),
         {
             card_name(summary, "planets", card["planet"]): [
                 card_name(summary, "colours", card["colour"], both=False),
                 _track(card["track"]),
+                *_end_cells(card),
                 _accident_rows(card["accident_rows"]),
-                *_planet_cells(card),
+                rate(card["full"]),
             ]
             for card in summary["planets"]["cards"]
         },
     )
 
 
-def test_colour_table_shows_each_colours_figures(page: str, summary: dict) -> None:
-    """Per colour: planet games, then the figures every planet and colour has."""
+def test_planet_rank_table_shows_each_planet_cards_owners_and_vp_per_rank(page: str, summary: dict) -> None:
+    """Per planet card: owners, free cubes ranked, the mean VP of each rank."""
+    cards = summary["planets"]["cards"]
+    ranks = _rank_headers(cards)
     _check(
-        _rows(page, ["colour", "planet games", *PLANET_HEADERS]),
+        _rows(page, ["planet", *ranks]),
+        {card_name(summary, "planets", card["planet"]): _rank_cells(card, len(ranks) - 2) for card in cards},
+    )
+
+
+def test_colour_tables_show_each_colours_figures(page: str, summary: dict) -> None:
+    """Per colour: planet games, how its tracks end, then owners and VP per rank."""
+    colours = summary["planets"]["colours"]
+    _check(
+        _rows(page, ["colour", "planet games", *END_HEADERS, "filled"]),
         {
-            card_name(summary, "colours", colour["colour"]): [[count(colour["planet_games"])], *_planet_cells(colour)]
-            for colour in summary["planets"]["colours"]
+            card_name(summary, "colours", colour["colour"]): [[count(colour["planet_games"])], *_end_cells(colour),
+                                                              rate(colour["full"])]
+            for colour in colours
         },
+    )
+    ranks = _rank_headers(colours)
+    _check(
+        _rows(page, ["colour", *ranks]),
+        {card_name(summary, "colours", colour["colour"]): _rank_cells(colour, len(ranks) - 2) for colour in colours},
     )
 
 
@@ -394,11 +437,11 @@ def test_round_table_shows_each_rounds_scores(page: str, summary: dict) -> None:
 
 
 def test_end_condition_table_shows_each_trigger(page: str, summary: dict) -> None:
-    """Per end condition: share of games, interval, games / all games, games it ended alone."""
+    """Per end condition, in the words of the game's messages: share of games, interval, games / all games, games it ended alone."""
     _check(
         _rows(page, ["condition", "share of games", "interval", "games", "the only one"]),
         {
-            t["trigger"]: [[percent(t["rate"])], interval(t), of(t), [count(t["alone"])]]
+            trigger_name(t["trigger"], "en"): [[percent(t["rate"])], interval(t), of(t), [count(t["alone"])]]
             for t in summary["pace"]["triggers"]
         },
     )
@@ -440,8 +483,9 @@ def _paragraphs(summary: Mapping[str, Any]) -> dict[str, str | list[str]]:
                          count(needed["games"]), count(needed["have"]), points(needed["detectable_advantage"])],
         # "numbered from 1", "the lines' seat 0 is table seat 1"
         "The table seats of the game lines": ["1", "0", "1", p_value(summary["table_seats"]["chi_square"]["p"])],
+        '"Picked" and "picked first"': [],
         # "(1 = first pick of the round)"
-        '"Picked" and "picked first"': ["1"],
+        "Pick round and pick order": ["1"],
         "Per planet card": [],
         "All planets of a colour": [],
         "Winning margin:": [*mean(margin), count(margin["median"]), count(margin["n"]),
@@ -476,7 +520,7 @@ def test_no_number_is_shown_outside_the_checked_places(page: str) -> None:
     """Every table of the page is one the tests above read, and no number is left once the
     tables, paragraphs, findings, warnings and title are taken out (headings, captions and the
     navigation carry none): a number added anywhere else needs a test first."""
-    first_headings = [_text(CELL.search(head).group(1)) for head, _ in TABLE.findall(page)]
+    first_headings = [_text(CELL.search(head).group(1)) if head else "" for head, _ in TABLE.findall(page)]
     assert sorted(first_headings) == sorted(TABLES)
     assert page.count("<table") == len(TABLES)
     rest = re.sub(r"<table>.*?</table>|<p[ >].*?</p>|<li>.*?</li>|<h1>.*?</h1>|<title>.*?</title>"

@@ -389,3 +389,15 @@ def test_targets_round_trip_through_json():
     targets = targets_for(DRAFT7)
     again = Targets.from_json(targets.to_json())
     assert again == attrs.evolve(targets, source="defaults")
+
+
+def test_docs_list_every_measure_with_its_words():
+    """docs/simulation.md's measures table is the registry's, row for row."""
+    text = (Path(__file__).resolve().parent.parent / "docs" / "simulation.md").read_text(encoding="utf-8")
+    rows = [line for line in text.splitlines() if line.startswith("| `") and line.count("|") == 5]
+    documented = {}
+    for line in rows:
+        cells = [cell.strip() for cell in line.strip("|").split("|")]
+        if cells[0].strip("`") in MEASURES:
+            documented[cells[0].strip("`")] = (cells[2], cells[3])
+    assert documented == {m.name: (m.unit, m.description) for m in MEASURES.values()}

@@ -5,7 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from stargazer_rules.analysis.labels import number, p_number, pct, points
+from stargazer_rules.analysis.labels import (
+    FIGURES,
+    METHODS,
+    metric_label,
+    number,
+    p_number,
+    pct,
+    points,
+)
 from stargazer_rules.analysis.measures import MEASURES
 from stargazer_rules.analysis.report import esc, figure, page, plot, table
 from stargazer_rules.analysis.summary_view import Finding, RunInfo
@@ -14,13 +22,6 @@ from stargazer_rules.rulesets.loader import short_fingerprint
 __all__ = ["render_comparison"]
 
 _SECTIONS = (("seats", "Seats"), ("scores", "Scores"), ("pace", "Pace"), ("crew", "Crew"), ("planets", "Planets"))
-_METHODS = {
-    "paired": "paired by game",
-    "bootstrap": "paired bootstrap",
-    "newcombe": "Newcombe (independent)",
-    "welch": "Welch (independent)",
-    "none": "side by side",
-}
 
 
 def _value(side: Mapping[str, Any], kind: str) -> str:
@@ -91,9 +92,9 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
     by_id = {metric["id"]: metric for metric in comparison["metrics"]}
     top = comparison.get("top_changes") or []
     if top:
-        rows = [[esc(by_id[item["id"]]["label"]), _value(by_id[item["id"]]["a"], by_id[item["id"]]["kind"]),
+        rows = [[esc(metric_label(by_id[item["id"]])), _value(by_id[item["id"]]["a"], by_id[item["id"]]["kind"]),
                  _value(by_id[item["id"]]["b"], by_id[item["id"]]["kind"]), _difference(by_id[item["id"]]),
-                 esc(_METHODS[by_id[item["id"]]["method"]])] for item in top]
+                 esc(METHODS[by_id[item["id"]]["method"]])] for item in top]
         parts.append("<h3>The changes that matter most</h3><p class='note'>Significant changes, the largest "
                      "change relative to its standard error first.</p>"
                      + table(["metric", "A", "B", "B − A", "interval"], rows,
@@ -101,7 +102,9 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
     parts.append("</section>")
     rules = comparison.get("rules_diff")
     if rules is not None:
-        items = "".join(f"<li>{esc(change['text'])}</li>" for change in rules) or "<li>no difference in the rules</li>"
+        # the changes of the YAML, as `stargazer diff` prints them: field names and effects as written
+        items = ("".join(f"<li><code>{esc(change['text'])}</code></li>" for change in rules)
+                 or "<li>no difference in the rules</li>")
         parts.append(f'<section id="rules-diff"><h2>What changed in the rules</h2><ul>{items}</ul></section>')
     diff = comparison.get("findings_diff") or []
     rows = []
@@ -116,7 +119,7 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
             significant += "; only crossed its bound"
         rows.append([esc(row["status"]), esc(row["text_a"] or "—"), esc(row["text_b"] or "—"), shown, esc(significant)])
     parts.append('<section id="findings-diff"><h2>Findings: resolved, new, persisting</h2>'
-                 + (table(["status", "in A", "in B", "change B − A", ""], rows, text_columns=3)
+                 + (table(["status", "in A", "in B", "change B − A", "significance"], rows, text_columns=3)
                     if rows else "<p>No finding in either run.</p>"))
     near = comparison.get("near_misses") or {}
     for side, label in (("b", comparison["b"]["label"]), ("a", comparison["a"]["label"])):
@@ -127,7 +130,7 @@ def _verdict(comparison: Mapping[str, Any]) -> str:
                          f"{near['distance']:.3f} of their goal that are not findings (a negative distance: past "
                          "the goal, but the interval reaches inside).</p>"
                          + table(["subject", "target", "value", "goal", "distance"], near_rows, text_columns=4))
-    parts[-1] += "" if parts[-1].endswith("</section>") else ""
+    parts.append("</section>")  # the findings diff and the near misses
     return "".join(parts)
 
 
@@ -166,17 +169,18 @@ def render_comparison(comparison: Mapping[str, Any]) -> str:
     for ident, heading in _SECTIONS:
         metrics = [m for m in comparison["metrics"] if m["section"] == ident]
         rows = [
-            [esc(m["label"]) + (" <span class='note'>(rules changed)</span>" if m.get("rules_changed") else ""),
+            [esc(metric_label(m)) + (" <span class='note'>(rules changed)</span>" if m.get("rules_changed") else ""),
              _value(m["a"], m["kind"]), _value(m["b"], m["kind"]), _difference(m),
-             esc(_METHODS[m["method"]]) + (f" ({number(m['pairs'])} pairs)" if m["pairs"] else ""),
-             "significant" if m["significant"] else ""]
+             esc(METHODS[m["method"]]) + (f" ({number(m['pairs'])} pairs)" if m["pairs"] else ""),
+             "yes" if m["significant"] else ""]
             for m in metrics
         ]
         body.append(
             f'<section id="{ident}"><h2>{heading}</h2>'
-            + table(["metric", esc(a["label"]), esc(b["label"]), f"{esc(b['label'])} − {esc(a['label'])}", "interval", ""],
+            + table(["metric", esc(a["label"]), esc(b["label"]), f"{esc(b['label'])} − {esc(a['label'])}", "interval",
+                     "significant"],
                     rows, row_ids=[f"metric-{m['id']}" for m in metrics], marked=[m["significant"] for m in metrics])
             + "</section>"
         )
-    body.append('<p class="note">How to read this page: docs/simulation.md, "Comparing two runs".</p>')
+    body.append('<p class="note">How to read this page: <code>docs/simulation.md</code>, "Comparing two runs".</p>')
     return page(title, "\n".join(body))

@@ -1,14 +1,67 @@
-"""How figures are written for a person: card names, percentages, intervals, HTML anchors."""
+"""How figures are written for a person: card names, percentages, intervals, HTML anchors, and
+the words of every identifier a page or the terminal shows (an engine, a method, the kind of
+figure a finding is about, an end condition, a comparison metric)."""
 
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, Any
+
+from stargazer_rules.text.messages import trigger_name
 
 if TYPE_CHECKING:
     from stargazer_rules.analysis.summary_view import Rate, SummaryView
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]+")
+
+#: The engine whose bots played (summary.json's ``run.engine``).
+ENGINES = {
+    "native": "native kernel (the bots searched in Rust)",
+    "python": "Python engine",
+    "mixed": "mixed: some games by each engine",
+}
+
+#: How a comparison metric's difference was found (comparison.json's ``metrics[].method``).
+METHODS = {
+    "paired": "paired by game",
+    "bootstrap": "paired bootstrap",
+    "newcombe": "Newcombe (independent)",
+    "welch": "Welch (independent)",
+    "none": "side by side",
+}
+
+#: The figure a finding or a near miss is about (its ``kind``), in the words of the report's
+#: tables and sentences.
+FIGURES = {
+    "seat_share": "win share",
+    "seat_chi_square": "chi-square p",
+    "balance": "balance number",
+    "ties": "shared wins",
+    "crew_first_pick": "picked first",
+    "crew_rarely_picked": "picked",
+    "crew_picker_advantage": "pickers' advantage (points)",
+    "accident_rate": "first place scores an accident",
+    "accident_never_reached": "accident row reached",
+    "round_limit": "games ending at the round limit",
+}
+
+#: The id of a comparison metric of an end condition is this and the condition's id.
+_TRIGGER_METRIC = "pace.trigger."
+
+
+def end_condition(trigger: str) -> str:
+    """Why games ended (summary.json's ``pace.triggers``), in the words of the game's messages."""
+    return trigger_name(trigger, "en")
+
+
+def metric_label(metric: Mapping[str, Any]) -> str:
+    """A comparison metric's words: its own label; an end condition's names the condition in
+    words (its label in comparison.json is built from the condition's id)."""
+    ident = metric["id"]
+    if ident.startswith(_TRIGGER_METRIC):
+        return f"Games ending because {end_condition(ident.removeprefix(_TRIGGER_METRIC))}"
+    return metric["label"]
 
 
 def both_names(summary: SummaryView, kind: str, card_id: str) -> str:

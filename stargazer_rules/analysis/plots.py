@@ -13,12 +13,14 @@ import io
 import itertools
 import math
 import re
+import textwrap
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 import matplotlib
 from matplotlib.figure import Figure
 
+from stargazer_rules.analysis.labels import end_condition
 from stargazer_rules.analysis.summary_view import Rate, RunInfo, SummaryView, view_of
 
 __all__ = [
@@ -264,7 +266,8 @@ def pace(summary: SummaryView | Mapping[str, Any]) -> str:
     figure, (rounds, triggers, options) = _figure(11, 2.8, columns=3)
     _histogram(rounds, part.rounds.counts, _BLUE, "rounds per game")
     rates, errors = _errors([_band(trigger) for trigger in part.triggers])
-    triggers.bar([t.trigger for t in part.triggers], rates, yerr=errors, color=_ORANGE, capsize=4)
+    names = [textwrap.fill(end_condition(t.trigger), 16) for t in part.triggers]
+    triggers.bar(names, rates, yerr=errors, color=_ORANGE, capsize=4)
     triggers.set_ylabel("games (%)")
     triggers.set_xlabel("end condition (a game may meet several)")
     _histogram(options, part.options.counts, _GREEN, "legal options per decision")

@@ -16,8 +16,10 @@ from typing import Any
 
 from stargazer_rules.analysis.feel import FEEL_FIGURES
 from stargazer_rules.analysis.labels import (
+    ENGINES,
     anchor,
     both_names,
+    end_condition,
     interval,
     number,
     p_value,
@@ -60,6 +62,8 @@ nav a { margin-right: 1rem; }
 table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.9rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; vertical-align: top; }
 th { background: #eef2f7; } td.text, th.text { text-align: left; }
+th { font-weight: 600; } th[scope="row"] { background: #f6f8fb; font-weight: normal; }
+.whole { white-space: nowrap; }
 tr:target, li:target { background: #fff3c4; }
 tr.out td { background: #fde8e4; }
 .warning { background: #fff3c4; border-left: 6px solid #d9822b; padding: 0.6rem 1rem; margin: 0.8rem 0; }
@@ -67,7 +71,6 @@ tr.out td { background: #fde8e4; }
 .note { color: #555; font-size: 0.9rem; }
 figure { margin: 1rem 0; } figure svg { max-width: 100%; height: auto; }
 code { background: #f3f3f3; padding: 0 0.2rem; }
-.counts { white-space: nowrap; }
 .scroll { overflow-x: auto; }
 th.sortable { cursor: pointer; user-select: none; }
 th.sortable::after { content: " \\2195"; color: #999; font-size: 0.8em; }
@@ -126,29 +129,36 @@ def esc(value: Any) -> str:
 
 
 def table(
-    headers: Sequence[str],
+    headers: Sequence[str] | None,
     rows: Iterable[Sequence[str]],
     *,
     text_columns: int = 1,
     row_ids: Sequence[str | None] | None = None,
     marked: Sequence[bool] | None = None,
 ) -> str:
-    """An HTML table of already-escaped cells; the first ``text_columns`` are left-aligned."""
+    """An HTML table of already-escaped cells; the first ``text_columns`` are left-aligned.
+
+    ``headers`` None makes a table of names and values: no header row, the first cell of each
+    row heads it. The table sits in a box that scrolls sideways, a last resort for a window
+    narrower than the page is laid out for (tests/test_report_layout.py: at 1,000 px and wider
+    no table needs it)."""
     rows = list(rows)
-    head = "".join(
+    head = "" if headers is None else "<thead><tr>" + "".join(
         f'<th class="text">{h}</th>' if i < text_columns else f"<th>{h}</th>" for i, h in enumerate(headers)
-    )
+    ) + "</tr></thead>"
     body = []
     for index, row in enumerate(rows):
         cells = "".join(
-            f'<td class="text">{c}</td>' if i < text_columns else f"<td>{c}</td>" for i, c in enumerate(row)
+            (f'<th scope="row" class="text">{c}</th>' if headers is None and i == 0
+             else f'<td class="text">{c}</td>' if i < text_columns else f"<td>{c}</td>")
+            for i, c in enumerate(row)
         )
         ident = row_ids[index] if row_ids else None
         attributes = f' id="{esc(ident)}"' if ident else ""
         if marked and marked[index]:
             attributes += ' class="out"'
         body.append(f"<tr{attributes}>{cells}</tr>")
-    return f"<div class=\"scroll\"><table><thead><tr>{head}</tr></thead><tbody>{''.join(body)}</tbody></table></div>"
+    return f"<div class=\"scroll\"><table>{head}<tbody>{''.join(body)}</tbody></table></div>"
 
 
 def plot(kind: str, data: Any) -> str:
@@ -171,21 +181,41 @@ def page(title: str, body: str) -> str:
     )
 
 
+def _whole(text: str) -> str:
+    """``text`` kept on one line: a cell breaks between a figure and its interval, never
+    inside either."""
+    return f'<span class="whole">{text}</span>'
+
+
+def _of(count: float, n: float) -> str:
+    return _whole(f"{number(count)} / {number(n)}")
+
+
 def _rate_cells(figure: Rate) -> list[str]:
     """Cells of a rate: share, interval, count of n."""
-    return [pct(figure.rate), interval(figure), f"{number(figure.count)} / {number(figure.n)}"]
+    return [pct(figure.rate), _whole(interval(figure)), _of(figure.count, figure.n)]
+
+
+def _rate(figure: Rate) -> str:
+    """A rate in one cell: "31.2% [29.4, 33.1]", on two lines if the column is narrow."""
+    return f"{_whole(pct(figure.rate))} {_whole(interval(figure))}"
 
 
 def _mean(figure: Distribution, digits: int = 2) -> str:
     if figure.mean is None:
         return "n/a"
-    return f"{figure.mean:.{digits}f} [{figure.mean_low:.{digits}f}, {figure.mean_high:.{digits}f}]"
+    return (f"{_whole(f'{figure.mean:.{digits}f}')} "
+            f"{_whole(f'[{figure.mean_low:.{digits}f}, {figure.mean_high:.{digits}f}]')}")
 
 
 def _counts(figure: CountedDistribution) -> str:
-    """``value:count`` pairs on one line (the table scrolls rather than wrap them)."""
-    pairs = " ".join(f"{number(value)}:{number(count)}" for value, count in figure.counts)
-    return f'<span class="counts">{pairs}</span>'
+    """``value:count`` pairs, wrapped between pairs to the column's width."""
+    return " ".join(f"{number(value)}:{number(count)}" for value, count in figure.counts)
+
+
+def _distribution(figure: CountedDistribution) -> str:
+    """A cell of a distribution: its mean and interval, then its ``value:count`` pairs."""
+    return f"{_mean(figure)}<br><span class='note'>{_counts(figure)}</span>"
 
 
 # -- the report -----------------------------------------------------------------------------
@@ -209,18 +239,10 @@ def render_report(summary: SummaryView | Mapping[str, Any]) -> str:
     ]
     body = f"<h1>{esc(title)}</h1>\n{nav}\n" + "\n".join(part(summary) for part in parts)
     body += (
-        '\n<p class="note">How to read this report: docs/simulation.md, "Reading the report". '
-        "Every figure here is also in summary.json beside this file.</p>"
+        '\n<p class="note">How to read this report: <code>docs/simulation.md</code>, "Reading the report". '
+        "Every figure here is also in <code>summary.json</code> beside this file.</p>"
     )
     return page(title, body)
-
-
-#: How the report names the engine whose bots played (summary.json's ``run.engine``).
-_ENGINES = {
-    "native": "native kernel (the bots searched in Rust)",
-    "python": "Python engine",
-    "mixed": "mixed: some games by each engine",
-}
 
 
 def _head(summary: SummaryView) -> str:
@@ -238,7 +260,7 @@ def _head(summary: SummaryView) -> str:
         ["games", (f"{number(run.games)} (index {run.first_index} to {run.last_index}; "
                    f"{run.complete_blocks} of {run.blocks} blocks complete)")],
         ["bots (the lineup)", esc(lineup)],
-        ["engine", esc(_ENGINES.get(run.engine, run.engine))],
+        ["engine", esc(ENGINES.get(run.engine, run.engine))],
         ["intervals", f"{level} (Wilson for shares, Student's t for means; targets: {esc(summary.targets.method)})"],
     ]
     warnings = "".join(f'<div class="warning">{esc(w.text)}</div>' for w in run.warnings)
@@ -247,7 +269,7 @@ def _head(summary: SummaryView) -> str:
         + esc(", ".join(run.bots))
         + "</strong>.</p>"
         + warnings
-        + table(["", ""], rows, text_columns=2)
+        + table(None, rows, text_columns=2)
         + "</section>"
     )
 
@@ -269,7 +291,7 @@ def _findings(summary: SummaryView) -> str:
     else:
         listing = '<p id="findings">Every target is met or not yet known.</p>'
     source = "the default targets" if judged.source == "defaults" else judged.source
-    setting_rows = [[esc(key), esc(value)] for key, value in judged.settings.items()]
+    setting_rows = [[f"<code>{esc(key)}</code>", esc(value)] for key, value in judged.settings.items()]
     return (
         '<section id="targets"><h2>Design targets</h2>'
         f"<p>{judged.met} of {judged.total} targets met, {judged.not_met} not met, {judged.unknown} not yet "
@@ -279,7 +301,7 @@ def _findings(summary: SummaryView) -> str:
         + table(["target", "goal", "value (worst)", f"{level} interval", "status", "weight"], rows,
                 text_columns=3, marked=marked)
         + listing
-        + '<details><summary class="note">The settings</summary>'
+        + '<details><summary class="note">The settings (set one with <code>--bound NAME=VALUE</code>)</summary>'
         + table(["setting", "value"], setting_rows)
         + "</details></section>"
     )
@@ -334,44 +356,49 @@ def _seats(summary: SummaryView) -> str:
 
 def _crew(summary: SummaryView) -> str:
     part = summary.crew
-    rows, ids = [], []
-    for card in part.cards:
+    names = [esc(both_names(summary, "crew", card.crew)) + (" (always)" if card.always_in_play else "")
+             for card in part.cards]
+    rows, when_rows = [], []
+    for name, card in zip(names, part.cards):
         advantage = card.picker_advantage
-        motivation = card.motivation_vp
         rows.append(
             [
-                esc(both_names(summary, "crew", card.crew)) + (" (always)" if card.always_in_play else ""),
-                f"{number(card.in_play.count)} / {number(card.in_play.n)}",
+                name,
+                _of(card.in_play.count, card.in_play.n),
                 number(card.rounds_in_play),
-                rate_text(card.picked),
-                rate_text(card.picked_first),
-                rate_text(card.games_picked),
-                _mean(card.pick_round) + f"<br><span class='note'>{_counts(card.pick_round)}</span>",
-                _mean(card.pick_order) + f"<br><span class='note'>{_counts(card.pick_order)}</span>",
-                f"{number(motivation.total)} ({_mean(motivation.per_pick)} per pick)",
-                f"{rate_text(card.picker_wins)}<br>n = {number(card.picker_wins.n)}",
-                f"{rate_text(card.other_wins)}<br>n = {number(card.other_wins.n)}",
+                _rate(card.picked),
+                _rate(card.picked_first),
+                _rate(card.games_picked),
+                f"{_rate(card.picker_wins)}<br>n = {number(card.picker_wins.n)}",
+                f"{_rate(card.other_wins)}<br>n = {number(card.other_wins.n)}",
                 "n/a" if advantage.difference is None else
-                f"{points(advantage.difference, sign=True)} [{points(advantage.low, sign=True)}, "
-                f"{points(advantage.high, sign=True)}]",
+                f"{_whole(points(advantage.difference, sign=True))} "
+                f"{_whole(f'[{points(advantage.low, sign=True)}, {points(advantage.high, sign=True)}]')}",
             ]
         )
-        ids.append(anchor("crew", card.crew))
+        motivation = card.motivation_vp
+        when_rows.append(
+            [name, _distribution(card.pick_round), _distribution(card.pick_order),
+             f"{number(motivation.total)}<br><span class='note'>{_mean(motivation.per_pick)} per pick</span>"]
+        )
     return (
         '<section id="crew"><h2>Crew</h2>'
         '<p class="note">"Picked" and "picked first" are shares of the rounds the crew was in play (one pick '
-        "per crew per round at most). Pick round and pick order (1 = first pick of the round) are means with "
-        "intervals, then value:count. Motivation VP is the bonus taken when picking it. Win shares compare "
-        "the players who picked the crew at least once in a game with the other players of the same games; "
-        "the difference is in points with Newcombe's interval.</p>"
+        "per crew per round at most). Win shares compare the players who picked the crew at least once in a "
+        "game with the other players of the same games; the difference is in points with Newcombe's "
+        "interval.</p>"
         + figure(plot("crew_picks", summary), "Share of rounds in play the crew is picked (left) and picked first (right).")
         + figure(plot("crew_wins", summary), "Win share of its pickers against the other players of the same games.")
         + table(
             ["crew", "games in play", "rounds in play", "picked", "picked first", "games picked",
-             "pick round", "pick order", "motivation VP", "pickers win", "others win", "difference (points)"],
+             "pickers win", "others win", "difference (points)"],
             rows,
-            row_ids=ids,
+            row_ids=[anchor("crew", card.crew) for card in part.cards],
         )
+        + f'<h3 id="{anchor("crew", "when")}">When each crew is picked</h3>'
+        '<p class="note">Pick round and pick order (1 = first pick of the round) are means with intervals, '
+        "then value:count. Motivation VP is the bonus taken when picking the crew: in all, then per pick.</p>"
+        + table(["crew", "pick round", "pick order", "motivation VP"], when_rows)
         + "</section>"
     )
 
@@ -382,67 +409,80 @@ def _track(track: Sequence[int] | None) -> str:
     return " ".join(f"{row}:{'✗' if value == 0 else value}" for row, value in enumerate(track, start=1))
 
 
-def _ranks(card: PlanetFigures) -> str:
-    return "<br>".join(
-        f"{r.rank}: {r.mean_vp:.2f} (n = {number(r.n)}"
-        + (f"; {number(r.vp_lost_to_free_cubes)} VP to free cubes" if r.free_cube_ranks else "")
-        + ")"
-        for r in card.vp_by_rank
-    )
-
-
 def _accident_rows(card: PlanetCard) -> str:
+    """One line per accident row: how often the track reached it / first place scored it."""
     if card.accident_rows is None:
         return "n/a"
     if not card.accident_rows:
         return "none"
     return "<br>".join(
-        f"row {row.row}: reached {pct(row.reached.rate)}, first place on it {pct(row.scored_by_first.rate)}"
+        _whole(f"row {row.row}: {pct(row.reached.rate)} / {pct(row.scored_by_first.rate)}")
         for row in card.accident_rows
     )
 
 
-def _planet_cells(summary: SummaryView, card: PlanetFigures) -> list[str]:
-    top = card.top_square
+#: The columns of how a planet's track ends, for a planet card and for a colour.
+_END_HEADERS = ["games in play", "top square reached", "first place scores an accident"]
+
+
+def _end_cells(card: PlanetFigures) -> list[str]:
     return [
-        f"{number(card.in_play.count)} / {number(card.in_play.n)}",
-        f"{_mean(top)}<br><span class='note'>{_counts(top)}</span>",
-        f"{rate_text(card.accident)}<br>n = {number(card.accident.n)}",
-        rate_text(card.full),
-        f"{_mean(card.owners)}<br><span class='note'>{_counts(card.owners)}</span>",
-        rate_text(card.free_cubes_rank),
-        _ranks(card),
+        _of(card.in_play.count, card.in_play.n),
+        _distribution(card.top_square),
+        f"{_rate(card.accident)}<br>n = {number(card.accident.n)}",
     ]
+
+
+def _rank_headers(cards: Sequence[PlanetFigures]) -> list[str]:
+    """owners, free cubes, then one column per rank paid: as many as the most ranks any planet paid."""
+    ranks = max((len(card.vp_by_rank) for card in cards), default=0)
+    return ["owners (players)", "free cubes ranked", *(f"rank {rank} VP" for rank in range(1, ranks + 1))]
+
+
+def _rank_cells(card: PlanetFigures, columns: int) -> list[str]:
+    """Owners, free cubes ranked, then each rank's mean VP, its n and what free cubes took of it."""
+    cells = [_distribution(card.owners), _rate(card.free_cubes_rank)]
+    for rank in card.vp_by_rank:
+        lost = (f"<br><span class='note'>{number(rank.vp_lost_to_free_cubes)} VP to free cubes</span>"
+                if rank.free_cube_ranks else "")
+        cells.append(f"{rank.mean_vp:.2f}<br><span class='note'>n = {number(rank.n)}</span>{lost}")
+    return cells + ["—"] * (columns - len(cells))
 
 
 def _planets(summary: SummaryView) -> str:
     part = summary.planets
-    headers = ["games in play", "top square reached", "first place scores an accident", "filled",
-               "owners (players)", "free cubes ranked", "mean VP paid per rank"]
-    rows = [
-        [esc(both_names(summary, "planets", c.planet)), esc(summary.name("colours", c.colour)),
-         _track(c.track), _accident_rows(c), *_planet_cells(summary, c)]
-        for c in part.cards
+    names = [esc(both_names(summary, "planets", c.planet)) for c in part.cards]
+    colours = [esc(both_names(summary, "colours", c.colour)) for c in part.colours]
+    card_ranks, colour_ranks = _rank_headers(part.cards), _rank_headers(part.colours)
+    end_rows = [
+        [name, esc(summary.name("colours", c.colour)), _track(c.track), *_end_cells(c), _accident_rows(c),
+         _rate(c.full)]
+        for name, c in zip(names, part.cards)
     ]
-    colour_rows = [
-        [esc(both_names(summary, "colours", c.colour)), number(c.planet_games), *_planet_cells(summary, c)]
-        for c in part.colours
+    rank_rows = [[name, *_rank_cells(c, len(card_ranks))] for name, c in zip(names, part.cards)]
+    colour_end_rows = [
+        [name, number(c.planet_games), *_end_cells(c), _rate(c.full)] for name, c in zip(colours, part.colours)
     ]
+    colour_rank_rows = [[name, *_rank_cells(c, len(colour_ranks))] for name, c in zip(colours, part.colours)]
     return (
         '<section id="planets"><h2>Planets</h2>'
         '<p class="note">Per planet card, over the games it was in play: the top square (the row first place '
         "scores, R16), how often that row is an accident (of the games with any cube), each accident row: how "
-        "often the track reached it and how often first place scored it; how often the planet filled; how many "
-        "players owned cubes on it; how often free cubes (the virtual player) took a rank; the mean VP each rank "
-        "was paid (VP of a rank taken by free cubes are lost).</p>"
+        "often the track reached it / how often first place scored it; how often the planet filled. Then how "
+        "many players owned cubes on it, how often free cubes (the virtual player) took a rank, and the mean VP "
+        "each rank was paid (VP of a rank taken by free cubes are lost).</p>"
         + figure(plot("planet_accidents", summary), "First place scores an accident (left), the planet fills (right).")
         + figure(plot("planet_rows", summary), "Where tracks end: share of games per final top square.")
-        + table(["planet", "colour", "track (row:VP, ✗ accident)", "accident rows", *headers], rows,
-                text_columns=4, row_ids=[anchor("planet", c.planet) for c in part.cards])
+        + table(["planet", "colour", "track (row:VP, ✗ accident)", *_END_HEADERS,
+                 "accident rows (reached / first place scores it)", "filled"], end_rows,
+                text_columns=3, row_ids=[anchor("planet", c.planet) for c in part.cards])
+        + f'<h3 id="{anchor("planets", "ranks")}">Owners and VP paid per rank</h3>'
+        + table(["planet", *card_ranks], rank_rows)
         + '<h3 id="planets-colours">By colour</h3><p class="note">All planets of a colour together; '
         "\"planet games\" counts each planet of the colour in each game.</p>"
-        + table(["colour", "planet games", *headers], colour_rows,
+        + table(["colour", "planet games", *_END_HEADERS, "filled"], colour_end_rows,
                 row_ids=[anchor("colour", c.colour) for c in part.colours])
+        + table(["colour", *colour_ranks], colour_rank_rows)
         + "</section>"
     )
 
@@ -488,7 +528,7 @@ def _scores(summary: SummaryView) -> str:
 
 def _pace(summary: SummaryView) -> str:
     part = summary.pace
-    trigger_rows = [[esc(t.trigger), *_rate_cells(t), number(t.alone)] for t in part.triggers]
+    trigger_rows = [[esc(end_condition(t.trigger)), *_rate_cells(t), number(t.alone)] for t in part.triggers]
     rounds, options, decisions = part.rounds, part.options, part.decisions
     return (
         '<section id="pace"><h2>Pace</h2>'

@@ -6,7 +6,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stargazer_rules.analysis.labels import (
+    FIGURES,
     interval,
+    metric_label,
     number,
     p_number,
     p_value,
@@ -126,7 +128,7 @@ def _difference(metric: Mapping[str, Any]) -> str:
 
 def _change_line(metric: Mapping[str, Any]) -> str:
     mark = " (rules changed)" if metric.get("rules_changed") else ""
-    return f"{metric['label']}{mark}: {_value(metric['a'], metric['kind'])} -> {_value(metric['b'], metric['kind'])}, {_difference(metric)}"
+    return f"{metric_label(metric)}{mark}: {_value(metric['a'], metric['kind'])} -> {_value(metric['b'], metric['kind'])}, {_difference(metric)}"
 
 
 def verdict_lines(comparison: Mapping[str, Any]) -> list[str]:
@@ -205,7 +207,7 @@ def terminal_comparison(comparison: Mapping[str, Any]) -> str:
     rows = [["metric", "A", "B", f"B - A ({100 * comparison['confidence']:g}% interval)", ""]]
     for metric in headline:
         rows.append(
-            [metric["label"], _value(metric["a"], metric["kind"]), _value(metric["b"], metric["kind"]),
+            [metric_label(metric), _value(metric["a"], metric["kind"]), _value(metric["b"], metric["kind"]),
              _difference(metric), "*" if metric["significant"] else ""]
         )
     lines += [""] + _columns(rows) + [""]

@@ -125,12 +125,16 @@ def _text_block(
     width: float,
     height: float,
     size: float,
+    *,
+    ink: Color,
     align: str = "left",
     leading: float = 1.25,
 ) -> None:
     """Paragraphs wrapped and shrunk to fit the box whose top-left is (x, y_top), centred
-    vertically in it."""
+    vertically in it, in ``ink``: every block names its colour, so none is drawn in the fill
+    colour the last drawing left behind (white text on a white card)."""
     size, wrapped = fonts.fit_paragraphs(paragraphs, width, height, size, leading)
+    canvas.setFillColor(ink)
     lines = sum(len(p) for p in wrapped) + max(0, len(wrapped) - 1) * 0.35
     used = lines * size * leading
     y = y_top - (height - used) / 2 - size
@@ -154,10 +158,9 @@ def _band(canvas: Canvas, fill: Color, bleed: float, paragraphs: Sequence[str]) 
     canvas.setStrokeColor(INK)
     canvas.setLineWidth(0.6)
     canvas.line(-bleed, CARD_HEIGHT - BAND, CARD_WIDTH + bleed, CARD_HEIGHT - BAND)
-    canvas.setFillColor(_ink_on(fill))
     _text_block(
         canvas, paragraphs, PAD, CARD_HEIGHT - 2 * mm, CARD_WIDTH - 2 * PAD, BAND - 3 * mm, 13,
-        align="centre", leading=1.15,
+        ink=_ink_on(fill), align="centre", leading=1.15,
     )
 
 
@@ -274,7 +277,7 @@ def _special(canvas: Canvas, card: PlanetCard, lang: str) -> None:
     _text(canvas, cx, cy - 3.2, say("card_special_mark", "en"), 9, "centre")
     text = joined([say("card_special", one, capacity=card.special_capacity) for one in langs(lang)])
     x = cx + radius + 2 * mm
-    _text_block(canvas, [text], x, cy + radius, CARD_WIDTH - PAD - x, 2 * radius, 7)
+    _text_block(canvas, [text], x, cy + radius, CARD_WIDTH - PAD - x, 2 * radius, 7, ink=INK)
 
 
 # -- crew cards -------------------------------------------------------------------------------
@@ -306,10 +309,9 @@ def draw_crew(canvas: Canvas, ruleset: Ruleset, card: CrewCard, lang: str, bleed
         canvas.setLineWidth(0.8)
         box_h = 2 * radius
         canvas.roundRect(right, cy - radius, CARD_WIDTH - PAD - right, box_h, 2 * mm, stroke=1, fill=1)
-        canvas.setFillColor(INK)
         _text_block(
             canvas, each("card_always", lang), right + 1.5 * mm, cy + radius,
-            CARD_WIDTH - PAD - right - 3 * mm, box_h, 9, align="centre",
+            CARD_WIDTH - PAD - right - 3 * mm, box_h, 9, ink=INK, align="centre",
         )
     # The skill, in the sentences of `stargazer rules`.
     skill_top = cy - radius - 5 * mm
@@ -318,9 +320,11 @@ def draw_crew(canvas: Canvas, ruleset: Ruleset, card: CrewCard, lang: str, bleed
     canvas.setLineWidth(0.6)
     canvas.setFillColor(HexColor("#f4f6f8"))
     canvas.roundRect(PAD - 1 * mm, skill_bottom, CARD_WIDTH - 2 * PAD + 2 * mm, skill_top - skill_bottom, 2 * mm, stroke=1, fill=1)
-    canvas.setFillColor(INK)
     paragraphs = [sentence for one in langs(lang) for sentence in skill_sentences(card, ruleset, one)]
-    _text_block(canvas, paragraphs, PAD + 0.5 * mm, skill_top - 1.5 * mm, CARD_WIDTH - 2 * PAD - 1 * mm, skill_top - skill_bottom - 3 * mm, 8.5)
+    _text_block(
+        canvas, paragraphs, PAD + 0.5 * mm, skill_top - 1.5 * mm, CARD_WIDTH - 2 * PAD - 1 * mm,
+        skill_top - skill_bottom - 3 * mm, 8.5, ink=INK,
+    )
     _card_id(canvas, card.id)
     if card.placeholder:
         note = joined(each("card_placeholder_note", lang), " ")
@@ -358,12 +362,22 @@ def full_planets_text(ruleset: Ruleset, lang: str) -> str:
     )
 
 
+#: The largest size of the player aid's text, in points.
+AID_SIZE = 8
+
+
+def aid_text_box() -> tuple[float, float, float, float]:
+    """The box of the player aid's text: (x, top, width, height), below the band and above
+    the card's id."""
+    top = CARD_HEIGHT - BAND - 3 * mm
+    return PAD, top, CARD_WIDTH - 2 * PAD, top - 8 * mm
+
+
 def draw_aid(canvas: Canvas, ruleset: Ruleset, number: int, lang: str, bleed: float) -> None:
     _background(canvas, bleed)
     _band(canvas, AID_BAND, bleed, each("aid_title", lang))
     paragraphs = [line for one in langs(lang) for line in aid_paragraphs(ruleset, one)]
-    top = CARD_HEIGHT - BAND - 3 * mm
-    _text_block(canvas, paragraphs, PAD, top, CARD_WIDTH - 2 * PAD, top - 8 * mm, 8)
+    _text_block(canvas, paragraphs, *aid_text_box(), AID_SIZE, ink=INK)
     _card_id(canvas, f"aid-{number}")
 
 
@@ -385,13 +399,13 @@ def draw_back(canvas: Canvas, ruleset: Ruleset, kind: str, lang: str, bleed: flo
     canvas.circle(cx, cy, 9 * mm, stroke=0, fill=1)
     canvas.setFillColor(fill)
     canvas.circle(cx + 3 * mm, cy + 3 * mm, 7.5 * mm, stroke=0, fill=1)
-    canvas.setFillColor(white)
     _text_block(
         canvas, names(ruleset.title, lang), PAD, CARD_HEIGHT - 8 * mm, CARD_WIDTH - 2 * PAD, 16 * mm, 12,
-        align="centre",
+        ink=white, align="centre",
     )
     _text_block(
-        canvas, each(f"kind_{kind}", lang), PAD, 26 * mm, CARD_WIDTH - 2 * PAD, 14 * mm, 14, align="centre"
+        canvas, each(f"kind_{kind}", lang), PAD, 26 * mm, CARD_WIDTH - 2 * PAD, 14 * mm, 14, ink=white,
+        align="centre",
     )
 
 

@@ -233,6 +233,11 @@ def player_name(seat: int, lang: str) -> str:
     return catalogue().section("players")["seat"].render(lang, {}, {"number": seat + 1})
 
 
+def trigger_name(trigger: str, lang: str) -> str:
+    """Why a game ended (R10: ``hand_empty``, ``planets_full``; the round limit) in words."""
+    return _word("triggers", trigger, lang)
+
+
 def planet_name(ruleset: Ruleset, planet_id: str, lang: str) -> str:
     try:
         return ruleset.planet(planet_id).name.in_lang(lang)
@@ -281,7 +286,7 @@ def _shown(name: str, value: Any, ruleset: Ruleset, lang: str) -> Any:
     if name == "direction":
         return _word("directions", value, lang)
     if name == "triggers":
-        return join((_word("triggers", trigger, lang) for trigger in value), lang)
+        return join((trigger_name(trigger, lang) for trigger in value), lang)
     return value
 
 
