@@ -20,6 +20,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 from processes import HANG_GUARD
+from ruleset_edits import copy_ruleset, replace
 
 from stargazer_rules import load_ruleset
 from stargazer_rules.analysis import ladder_report, stats
@@ -173,6 +174,12 @@ def test_a_tiny_ladder_prints_its_table_and_writes_a_valid_ladder_json_and_page(
     assert not re.search(r"""(?:\b(?:src|href)\s*=\s*["']?|url\(\s*["']?)\s*(?:https?:)?//""", page, re.IGNORECASE)
 
 
+def test_the_ladder_schema_is_one_of_the_file_schemas_the_contracts_check():
+    """tests/test_contracts.py holds every file schema to 2020-12, descriptions and closed objects."""
+    assert "ladder" in jsonio.FILE_SCHEMA_KINDS
+    assert jsonio.schema("ladder")["properties"]["format"]["const"] == ladder.LADDER_FORMAT
+
+
 def test_one_and_two_workers_write_the_same_ladder_json(tmp_path, capsys):
     """Bot seeds come from the deal, the seating and the seat, and results are kept in the
     order of the games, so the file is the same byte for byte whatever --workers is."""
@@ -199,6 +206,22 @@ def test_the_default_output_folder_is_named_for_the_ruleset_and_players(tmp_path
     assert status == 0, err
     assert sorted(path.name for path in (tmp_path / "ladder-draft7-3p").iterdir() if not path.name.startswith(".")) == [
         "ladder.html", "ladder.json"]
+
+
+def test_a_ruleset_the_kernel_cannot_play_plays_on_python_with_the_warning_simulate_prints(tmp_path, capsys):
+    """Draft 7 with 9,000 cubes a player is beyond the kernel (tests/test_engines.py): one
+    warning line, the Python bots play, and ladder.json says so."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "rules.yaml", "cubes_per_player: 12", "cubes_per_player: 9000")
+    out = tmp_path / "out"
+    status, _, err = cli(capsys, "ladder", "--rules", str(folder), "--players", "3", "--budgets", "1,2", "--games", "3",
+                         "--workers", "1", "--out", str(out), "--cache", str(tmp_path / "cache"))
+    assert status == 0, err
+    assert [line for line in err.splitlines() if "warning" in line] == [
+        "stargazer ladder: warning: draft7 runs on the Python engine: cubes_per_player = 9000 is beyond the kernel's limit of 8000"
+    ]
+    found = json.loads((out / ladder.LADDER_FILE).read_text(encoding="utf-8"))
+    assert (found["engine"], found["deals"], found["seatings"], found["fair_share"]) == ("python", 1, 3, 0.333333)
 
 
 # -- the cache and find_ladder ------------------------------------------------------------

@@ -24,7 +24,7 @@ from stargazer_rules.frontends.cli.common import (
 from stargazer_rules.frontends.cli.run_commands import _game_count, _out_is_a_file, _worker_count
 from stargazer_rules.kernel import native
 from stargazer_rules.simulation import cache, ladder, locks
-from stargazer_rules.simulation.runner import game_of
+from stargazer_rules.simulation.runner import MAX_WORKERS, game_of
 
 #: The budgets of the default ladder: each twice the one before, from a bot that barely looks
 #: ahead to one that searches for under a tenth of a second a decision in the kernel.
@@ -100,7 +100,7 @@ def add_ladder(commands: argparse._SubParsersAction) -> None:
         type=_worker_count,
         default=None,
         metavar="W",
-        help="worker processes (default: one per core); 1 plays in this process",
+        help=f"worker processes (default: one per core; at most {MAX_WORKERS}); 1 plays in this process",
     )
     parser.add_argument(
         "--out", default=None, metavar="DIR", help="the output folder (default ladder-RULES-Np in the current folder)"
