@@ -6,7 +6,6 @@ from collections.abc import Mapping
 from typing import Any
 
 from stargazer_rules.analysis.labels import (
-    FIGURES,
     METHODS,
     metric_label,
     number,

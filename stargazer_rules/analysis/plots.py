@@ -28,6 +28,7 @@ __all__ = [
     "crew_picks",
     "crew_wins",
     "feel",
+    "ladder_steps",
     "margins",
     "pace",
     "planet_accidents",
@@ -305,4 +306,23 @@ def comparison_seats(comparison: Mapping[str, Any]) -> str:
     ax.set_xticks(positions, [m["label"].replace(" win share", "") for m in seats])
     ax.set_ylabel("win share (%)")
     figure.legend(loc="outside lower center", ncols=3, frameon=False)
+    return _svg(figure)
+
+
+def ladder_steps(ladder: Mapping[str, Any]) -> str:
+    """The stronger bot's win share at each step of a ladder (ladder.json), with intervals,
+    against the fair share of its seats."""
+    steps = ladder["steps"]
+    figure, ax = _figure(max(4.0, 1.1 * len(steps) + 1.5), 3)
+    positions = list(range(len(steps)))
+    rates, errors = _errors([_band(Rate(step["wins"], f"$.steps[{i}].wins")) for i, step in enumerate(steps)])
+    colours = [_GREEN if step["stronger_wins_more"] else _GREY for step in steps]
+    for position, rate, below, above, colour in zip(positions, rates, *errors, colours, strict=True):
+        ax.errorbar([position], [rate], yerr=[[below], [above]], fmt="o", color=colour, capsize=6)
+    ax.axhline(100 * ladder["fair_share"], color=_ORANGE, linestyle="--", label="fair share")
+    ax.set_xticks(positions, [f"{step['budgets'][0]} vs {step['budgets'][1]}" for step in steps])
+    ax.set_xlabel("MCTS iterations: weaker vs stronger")
+    ax.set_ylabel("stronger bot's win share (%)")
+    ax.set_title(f"Skill depth {ladder['skill_depth']} ({100 * ladder['confidence']:g}% intervals)")
+    ax.legend(loc="lower right")
     return _svg(figure)

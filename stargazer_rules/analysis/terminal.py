@@ -6,7 +6,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stargazer_rules.analysis.labels import (
-    FIGURES,
     interval,
     metric_label,
     number,

@@ -4,7 +4,7 @@
 layers below and prints, returning the exit status; no command holds the logic of what it runs
 (a simulation's reuse, estimate and merging live in ``simulation.runs``). The groups:
 ``ruleset_commands`` (validate, rules, new-draft, diff), ``play_commands`` (play-random, play,
-replay), ``run_commands`` (simulate, compare, report, cache), ``serve_command``,
+replay), ``run_commands`` (simulate, compare, report, cache), ``ladder_command``, ``serve_command``,
 ``print_command``; ``common`` holds what they share (exit statuses, one-line errors, the ruleset
 and language options, loading a ruleset). ``main`` only parses and dispatches, so adding a
 command is adding one such pair and one line in ``build_parser``.
@@ -20,6 +20,7 @@ from collections.abc import Sequence
 
 from stargazer_rules.errors import CommandStopped
 from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED
+from stargazer_rules.frontends.cli.ladder_command import add_ladder
 from stargazer_rules.frontends.cli.play_commands import add_play, add_play_random, add_replay
 from stargazer_rules.frontends.cli.print_command import add_print
 from stargazer_rules.frontends.cli.ruleset_commands import add_diff, add_new_draft, add_rules, add_validate
@@ -68,6 +69,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_play_random(commands)
     add_simulate(commands)
     add_compare(commands)
+    add_ladder(commands)
     add_diff(commands)
     add_report(commands)
     add_play(commands)
