@@ -28,7 +28,7 @@ from stargazer_rules.frontends.cli.common import (
     say_error,
     wrapped,
 )
-from stargazer_rules.frontends.cli.target_options import add_target_options, targets_or_stop
+from stargazer_rules.frontends.cli.target_options import add_target_options, external_figures, targets_or_stop
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
@@ -97,17 +97,20 @@ def run_simulate(args: argparse.Namespace) -> int:
             outcome = _simulate_or_report(ruleset, out, lineup, args, command, label=None)
             if isinstance(outcome, int):
                 return outcome
-            _write_and_print_report(outcome.games, ruleset, out, targets)
+            _write_and_print_report(outcome.games, ruleset, out, targets, args)
     except OSError as error:
         say_error(command, str(error))
         return EXIT_INVALID
     return 0
 
 
-def _write_and_print_report(games: Sequence[dict], ruleset: Ruleset | None, out: str, targets: Targets) -> None:
+def _write_and_print_report(games: Sequence[dict], ruleset: Ruleset | None, out: str, targets: Targets,
+                            args: argparse.Namespace) -> None:
     from stargazer_rules import analysis
 
-    summary = analysis.summarize(games, ruleset=ruleset, targets=targets)
+    first = games[0] if games else None
+    external = external_figures(first["ruleset"]["fingerprint"], first["players"], args) if first else {}
+    summary = analysis.summarize(games, ruleset=ruleset, targets=targets, external=external)
     analysis.write_report(summary, Path(out))
     print(analysis.terminal_summary(summary))
     print(f"\nwritten: {os.path.join(out, 'summary.json')}, {os.path.join(out, 'report.html')}")
@@ -211,7 +214,8 @@ def _compare_and_write(
     summarised once, for its report and the comparison)."""
     from stargazer_rules import analysis
 
-    runs = [analysis.Run.summarised(games, ruleset=ruleset, targets=args.judged_by)
+    runs = [analysis.Run.summarised(games, ruleset=ruleset, targets=args.judged_by,
+                                    external=external_figures(ruleset.fingerprint, args.players, args))
             for games, ruleset in zip(pair, rulesets, strict=True)]
     for run, folder in zip(runs, folders, strict=True):
         analysis.write_report(run.summary, Path(folder))
@@ -333,7 +337,7 @@ def run_report(args: argparse.Namespace) -> int:
     judged_with = ruleset if ruleset is not None else _named_ruleset(played_with)
     targets = targets_or_stop(judged_with, args, command)
     try:
-        _write_and_print_report(games, ruleset, args.folder, targets)
+        _write_and_print_report(games, ruleset, args.folder, targets, args)
     except ValueError as error:
         say_error(command, f"{path}: {error}")
         return EXIT_INVALID

@@ -75,3 +75,12 @@ def targets_or_stop(ruleset: Ruleset | None, args: argparse.Namespace, command: 
     except ValueError as error:
         say_error(command, f"--bound {error}")
         raise CommandStopped(EXIT_USAGE) from None
+
+
+def external_figures(fingerprint: str, players: int, args: argparse.Namespace) -> dict[str, float]:
+    """Figures a target can name that no game counts: ``skill_depth`` from the latest
+    ``stargazer ladder`` of this ruleset and player count in the cache (none: not yet known)."""
+    from stargazer_rules.simulation.ladder import find_ladder
+
+    ladder = find_ladder(fingerprint, players, getattr(args, "cache", None))
+    return {} if ladder is None else {"skill_depth": float(ladder["skill_depth"])}
