@@ -196,7 +196,7 @@ def _answer(
         entry: dict[str, Any] = {"subject": subject, "label": subject_label(measure, subject, names),
                                  "anchor": _anchor(measure, subject), "n": n, "value": value,
                                  "low": None, "high": None, "status": "unknown", "miss": None,
-                                 "games_needed": None, "judged": True}
+                                 "games_needed": None, "judged": True, "note": None}
         if measure.per in _CARDS and n < settings.min_card_games:
             entry["judged"] = False
             entry["note"] = f"in play in {n} games, fewer than min_card_games ({settings.min_card_games})"
