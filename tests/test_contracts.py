@@ -214,8 +214,8 @@ def test_a_summary_without_a_required_field_fails(fresh_runs, section: str | Non
         (("targets", "targets", 0, "status"), "passed",
          "$.targets.targets[0].status: 'passed' is not one of ['met', 'not_met', 'unknown']"),
         (("targets", "targets", 0, "subjects", 0, "extra"), 0,
-         "$.targets.targets[0].subjects[0]: unexpected property 'extra' (expected: anchor, games_needed, high, "
-         "judged, label, low, miss, n, note, status, subject, value)"),
+         ("$.targets.targets[0].subjects[0]: unexpected property 'extra' (expected: anchor, games_needed, high, "
+          "judged, label, low, miss, n, note, status, subject, value)")),
         (("targets", "settings", "near_miss"), 1.5, "$.targets.settings.near_miss: 1.5 is over the maximum of 1"),
     ],
 )
