@@ -10,6 +10,7 @@ from __future__ import annotations
 import copy
 import doctest
 import json
+import math
 import random
 import re
 from collections import Counter, defaultdict
@@ -23,7 +24,7 @@ from hypothesis import strategies as st
 
 from stargazer_rules import analysis
 from stargazer_rules.analysis import (
-    Bounds,
+    Targets,
     compare_summaries,
     stats,
     summarize,
@@ -33,6 +34,7 @@ from stargazer_rules.analysis import (
 from stargazer_rules.analysis.labels import p_number, p_value
 from stargazer_rules.analysis.report import render_report, write_report
 from stargazer_rules.analysis.games import lead_changes, winning_margin
+from stargazer_rules.analysis.targets import Settings
 
 #: A run of 200 four-player random games (50 blocks), and one of 8 for hand counts.
 RUN = {"ruleset": "draft7", "lineup": ("random",) * 4, "blocks": 50}
@@ -116,14 +118,14 @@ def test_stats_doctests() -> None:
     assert doctest.testmod(stats).failed == 0
 
 
-def test_bounds_refuse_nonsense() -> None:
-    """A share outside [0, 1] is refused with the bound's name."""
-    with pytest.raises(ValueError, match="Bounds.confidence"):
-        Bounds(confidence=1.5)
-    assert Bounds.from_json(Bounds().to_json()) == Bounds()
+def test_settings_refuse_nonsense() -> None:
+    """A share outside (0, 1) is refused with the setting's name; targets survive a JSON round trip."""
+    with pytest.raises(ValueError, match=r"^confidence is strictly between 0 and 1, not 1\.5$"):
+        Settings(confidence=1.5)
+    assert Targets.from_json(Targets.default().to_json()) == Targets.default()
 
 
-_SHARES = [field.name for field in attrs.fields(Bounds) if field.name != "min_card_games"]
+_SHARES = [field.name for field in attrs.fields(Settings) if field.name != "min_card_games"]
 
 
 @given(
@@ -131,10 +133,27 @@ _SHARES = [field.name for field in attrs.fields(Bounds) if field.name != "min_ca
     value=st.floats(min_value=0.001, max_value=0.999).map(lambda x: round(x, 3)),
     count=st.integers(min_value=0, max_value=10**6),
 )
-def test_a_setting_on_the_command_line_sets_that_bound_and_no_other(name, value, count):
-    """``--bound NAME=VALUE`` text -> the same Bounds as the keyword argument would give."""
-    bounds = Bounds().with_settings([f"{name}={value}", f" min_card_games = {count} "])
-    assert bounds == attrs.evolve(Bounds(), **{name: value, "min_card_games": count})
+def test_a_setting_on_the_command_line_sets_that_setting_and_no_other(name, value, count):
+    """``--bound NAME=VALUE`` text -> the same Targets as the keyword argument would give."""
+    targets = Targets.default().with_settings([f"{name}={value}", f" min_card_games = {count} "])
+    expected = attrs.evolve(Settings(), **{name: value, "min_card_games": count})
+    assert targets == attrs.evolve(Targets.default(), settings=expected)
+    assert targets == Targets.default(**{name: value, "min_card_games": count})
+
+
+@pytest.mark.parametrize(
+    ("name", "measure"),
+    [("max_tie_rate", "tie_rate"), ("max_accident_rate", "planet_first_place_accident"),
+     ("max_picker_advantage", "crew_picker_advantage"), ("min_balance", "seat_balance")],
+)
+def test_a_former_bound_name_sets_the_goal_of_its_default_target_and_no_other(name, measure):
+    """``--bound max_tie_rate=0.15`` (a name from before targets) moves the goal of the tie-rate
+    target only; the settings and every other target stay as they were."""
+    changed = Targets.default(**{name: 0.15})
+    default = Targets.default()
+    assert changed.settings == default.settings
+    moved = [(old, new) for old, new in zip(default.targets, changed.targets, strict=True) if old != new]
+    assert [(old.measure, new.bound) for old, new in moved] == [(measure, 0.15)]
 
 
 @pytest.mark.parametrize(
@@ -153,7 +172,7 @@ def test_p_values_below_a_thousandth_are_not_shown_as_zero(p, cell, sentence):
 def test_summary_has_every_section(summary: dict) -> None:
     """The issue's sections, and plain JSON (a round trip changes nothing)."""
     assert summary["format"] == "stargazer-summary/1"
-    for key in ("run", "names", "findings", "seats", "table_seats", "crew", "planets", "scores", "pace", "feel"):
+    for key in ("run", "targets", "names", "findings", "seats", "table_seats", "crew", "planets", "scores", "pace", "feel"):
         assert key in summary
     seats = summary["seats"]
     for key in ("seats", "chi_square", "games_needed", "ties", "balance", "fair_share"):
@@ -399,7 +418,7 @@ def test_report_names_the_bots_numbered_like_the_seats(report_dir: Path, tmp_pat
 def test_report_has_every_section_and_links_findings(report_dir: Path, summary: dict) -> None:
     """The sections' anchors, the lineup, the random-play warning, each finding's link target."""
     page = (report_dir / "report.html").read_text(encoding="utf-8")
-    for ident in ("findings", "seats", "crew", "planets", "scores", "pace", "scores-bots", "scores-vp",
+    for ident in ("targets", "findings", "seats", "crew", "planets", "scores", "pace", "scores-bots", "scores-vp",
                   "scores-rounds", "scores-margin", "pace-triggers", "seats-ties", "crew-navigator", "planet-lava-1",
                   "colour-red"):
         assert f'id="{ident}"' in page, ident
@@ -412,8 +431,14 @@ def test_report_has_every_section_and_links_findings(report_dir: Path, summary: 
 
 
 def test_terminal_summary_is_a_short_table(summary: dict) -> None:
-    """Seat shares with intervals, the balance number, chi-square, games needed, findings."""
+    """The targets' answers, seat shares with intervals, the balance number, chi-square, games
+    needed, the targets not met."""
     text = terminal_summary(summary)
+    judged = summary["targets"]
+    assert (f"targets: {judged['met']} of {judged['total']} met, {judged['not_met']} not met, "
+            f"{judged['unknown']} not yet known (defaults)") in text
+    assert f"targets not met ({len(summary['findings'])}):" in text
+    assert all(f"  - {finding['text']}" in text for finding in summary["findings"])
     seat = summary["seats"]["seats"][0]["wins"]
     assert f"{100 * seat['rate']:.1f}%  [{100 * seat['low']:.1f}, {100 * seat['high']:.1f}]" in text
     assert "balance 0." in text and "chi-square p" in text and "3,736" in text
@@ -437,20 +462,29 @@ def _kinds(summary: dict) -> Counter:
 
 
 def test_seat_findings_fire_for_a_favoured_seat_only(games: list[dict]) -> None:
-    """The start player winning 3 games in 4 is found; exactly even seats are not."""
+    """The start player winning 3 games in 4 misses the seat targets; exactly even seats do not."""
     favoured = summarize(_with_winners(games, lambda n: 0 if n % 2 else n % 4))
     kinds = _kinds(favoured)
-    assert kinds["seat_share"] >= 1 and kinds["seat_chi_square"] == 1 and kinds["balance"] == 1
-    first = next(f for f in favoured["findings"] if f["kind"] == "seat_share")
-    assert first["anchor"] == "seats"
-    assert first["text"] == "Seat 1 (the start player) wins 75.0% [68.6, 80.5] of 200 games vs 25.0% fair."
+    # seats 1 and 3 win: seat 1 75%, seats 2 and 4 never, seat 3 exactly its fair 25%
+    assert kinds["seat_win_share"] == 3 and kinds["seat_balance"] == 1
+    seat_findings = [f for f in favoured["findings"] if f["kind"] == "seat_win_share"]
+    assert [f["subject"] for f in seat_findings] == ["1", "2", "4"]
+    first = seat_findings[0]
+    assert first["anchor"] == "seats" and first["section"] == "seats"
+    assert first["text"] == (
+        "Seat 1 (the start player): seat win share 75.0% [68.6, 80.5] over 200 games; target within ±3 points of 25.0%."
+    )
+    balance = next(f for f in favoured["findings"] if f["kind"] == "seat_balance")
+    assert balance["text"] == "Balance number 25.0% [18.5, 30.5] over 200 games; target at least 90%."
     even = summarize(_with_winners(games, lambda n: n % 4))
-    assert not {"seat_share", "seat_chi_square", "balance"} & set(_kinds(even))
+    assert not {"seat_win_share", "seat_balance"} & set(_kinds(even))
     assert even["seats"]["balance"]["value"] == 1.0
+    answers = {answer["key"]: answer for answer in even["targets"]["targets"]}
+    assert answers["seat_balance"]["value"] == 1.0 and answers["seat_balance"]["status"] != "not_met"
 
 
 def test_crew_first_pick_finding(games: list[dict]) -> None:
-    """A crew taken with every first pick of its games is found; the random picks are not."""
+    """A crew taken with every first pick of its games misses its target; the random picks do not."""
     assert not _kinds(summarize(games))["crew_first_pick"]
     rigged = copy.deepcopy(games)
     for game in rigged:
@@ -466,13 +500,14 @@ def test_crew_first_pick_finding(games: list[dict]) -> None:
     found = [f for f in summary["findings"] if f["kind"] == "crew_first_pick"]
     assert [f["subject"] for f in found] == ["navigator"]
     assert found[0]["anchor"] == "crew-navigator"
-    assert found[0]["text"].startswith("Navigator is picked first in 100.0% [")
+    assert found[0]["text"] == "Navigator: crew picked first 100.0% [99.3, 100.0] over 108 games; target at most 50%."
 
 
-def test_accident_never_reached_and_round_limit_findings(games: list[dict]) -> None:
-    """A track that never passes square 3 leaves Gas 1's row-4 and row-7 accidents unreached;
-    one game ending at the round limit is found too."""
-    assert not _kinds(summarize(games))["accident_never_reached"]
+def test_accident_rows_not_reached_and_round_limit_findings(games: list[dict]) -> None:
+    """A track that never passes square 3 leaves Gas 1's row-4 and row-7 accidents unreached:
+    not yet known against 1% in 100 games (the interval reaches 3.7%), not met against 5%; one
+    game ending at the round limit misses its target on the count alone (an exact measure)."""
+    assert not _kinds(summarize(games))["accident_row_reached"]
     rigged = copy.deepcopy(games)
     for game in rigged:
         for result in game["score_sheet"]["planets"]:
@@ -480,25 +515,39 @@ def test_accident_never_reached_and_round_limit_findings(games: list[dict]) -> N
                 result["top_square"] = min(result["top_square"], 3)
     rigged[5]["triggers"] = ["round_limit"]
     summary = summarize(rigged)
-    texts = [f["text"] for f in summary["findings"] if f["kind"] == "accident_never_reached"]
-    games_in = next(c for c in summary["planets"]["cards"] if c["planet"] == "gas-1")["in_play"]["count"]
+    assert not _kinds(summary)["accident_row_reached"]
+    rows = next(a for a in summary["targets"]["targets"] if a["key"] == "accident_row_reached")["subjects"]
+    unreached = [row for row in rows if row["subject"] in ("gas-1#4", "gas-1#7")]
+    assert [(row["status"], row["value"], row["n"]) for row in unreached] == [("unknown", 0.0, 100)] * 2
+    # every resample of 0 of 100 is 0: the games needed come from the Wilson interval that left it
+    # unknown, its half-width shrinking as 1/sqrt(games) until it clears 1%: 200 * (3.70 / 2 / 1)^2
+    assert unreached[0]["high"] == pytest.approx(0.036993, abs=1e-6)
+    assert [row["games_needed"] for row in unreached] == [math.ceil(200 * (unreached[0]["high"] / 2 / 0.01) ** 2)] * 2 == [685] * 2
+    strict = summarize(rigged, targets=Targets.default(accident_row_reached=0.05))
+    texts = [f["text"] for f in strict["findings"] if f["kind"] == "accident_row_reached"]
     assert texts == [
-        f"Gas 1's row-4 accident was never reached in the {games_in} games it was in play.",
-        f"Gas 1's row-7 accident was never reached in the {games_in} games it was in play.",
+        "Gas 1 row 4: accident row reached 0.0% [0.0, 3.7] over 100 games; target at least 5%.",
+        "Gas 1 row 7: accident row reached 0.0% [0.0, 3.7] over 100 games; target at least 5%.",
     ]
-    assert _kinds(summary)["round_limit"] == 1
+    limit = [f for f in summary["findings"] if f["kind"] == "round_limit_share"]
+    assert [(f["subject"], f["anchor"], f["text"]) for f in limit] == [
+        ("game", "pace", "Games at the round limit 0.5% [0.1, 2.8] over 200 games; target at most 0%.")
+    ]
 
 
-def test_bounds_change_what_is_found(games: list[dict]) -> None:
-    """Looser bounds find less, stricter find more; too few games of a card find nothing."""
-    strict = summarize(games, bounds=Bounds(max_accident_rate=0.1, max_first_pick_share=0.05))
-    loose = summarize(games, bounds=Bounds(max_accident_rate=0.95))
-    assert _kinds(strict)["accident_rate"] > _kinds(summarize(games))["accident_rate"] > 0
-    assert _kinds(strict)["crew_first_pick"] >= 1
-    assert not _kinds(loose)["accident_rate"]
-    few_cards = summarize(games, bounds=Bounds(max_accident_rate=0.1, min_card_games=10_000))
-    assert not {"accident_rate", "crew_first_pick"} & set(_kinds(few_cards))
-    assert strict["run"]["bounds"]["max_accident_rate"] == 0.1
+def test_targets_change_what_is_found(games: list[dict]) -> None:
+    """Looser goals find less, stricter find more; too few games of a card find nothing."""
+    strict = summarize(games, targets=Targets.default(max_accident_rate=0.1, max_first_pick_share=0.05))
+    loose = summarize(games, targets=Targets.default(max_accident_rate=0.95))
+    default = _kinds(summarize(games))
+    assert _kinds(strict)["planet_first_place_accident"] > default["planet_first_place_accident"] > 0
+    assert _kinds(strict)["crew_first_pick"] >= 1 and not default["crew_first_pick"]
+    assert not _kinds(loose)["planet_first_place_accident"]
+    few_cards = summarize(games, targets=Targets.default(max_accident_rate=0.1, min_card_games=10_000))
+    assert not {"planet_first_place_accident", "crew_first_pick"} & set(_kinds(few_cards))
+    goals = {target["measure"]: target for target in strict["run"]["targets"]["targets"]}
+    assert goals["planet_first_place_accident"]["at_most"] == 0.1
+    assert goals["crew_first_pick"]["at_most"] == 0.05
 
 
 # -- comparisons ---------------------------------------------------------------------------
@@ -516,6 +565,27 @@ def test_identical_runs_differ_by_nothing(games: list[dict]) -> None:
                 assert metric["low"] == pytest.approx(0, abs=1e-9) and metric["high"] == pytest.approx(0, abs=1e-9)
     assert comparison["tested"] > 100
     assert json.loads(json.dumps(comparison)) == comparison
+    verdict = comparison["verdict"]
+    assert {row["key"]: row["decision"] for row in verdict["targets"]} == dict.fromkeys(
+        [target.key for target in Targets.default().targets], "equivalent"
+    )
+    assert verdict["decision"] == "equivalent"
+    assert verdict["text"].startswith("Equivalent: again meets ")
+    rows = next(row for row in verdict["targets"] if row["key"] == "accident_row_reached")
+    assert rows["a"]["worst"] == rows["b"]["worst"] is not None  # the ruleset of the lines gives the rows
+
+
+def test_a_comparison_without_the_ruleset_does_not_compare_accident_rows(games: list[dict]) -> None:
+    """Lines of a ruleset the loader cannot match have no accident rows: the comparison says the
+    target is not compared (as the summary says it cannot be judged) and decides the others."""
+    foreign = copy.deepcopy(games[:40])
+    for game in foreign:
+        game["ruleset"] = {"name": "draft-x", "fingerprint": "0" * 64}
+    comparison = compare_summaries(foreign, copy.deepcopy(foreign), label_a="a", label_b="b")
+    decisions = {row["key"]: row["decision"] for row in comparison["verdict"]["targets"]}
+    assert decisions["accident_row_reached"] == "not compared"
+    assert decisions["seat_win_share"] == "equivalent"
+    assert comparison["verdict"]["multiplicity"]["targets_compared"] == len(decisions) - 1
 
 
 def test_a_constructed_difference_is_significant_and_paired(games: list[dict]) -> None:
@@ -583,12 +653,12 @@ def test_runner_lines_are_read_as_the_contract_says() -> None:
     assert sum(card["picked"]["count"] for card in summary["crew"]["cards"]) == sum(len(g["picks"]) for g in lines)
 
 
-def test_bounds_are_shown_as_set_every_digit(games: list[dict]) -> None:
-    """A 2.5-point bound reads "2.5", not "2": the terminal's games-needed line and the picker
-    advantage finding print the bound the user set (report.html is read back in
+def test_goals_are_shown_as_set_every_digit(games: list[dict]) -> None:
+    """A 2.5-point goal reads "2.5", not "2": the terminal's games-needed line and the picker
+    advantage finding print the goal the user set (report.html is read back in
     tests/test_report_numbers.py)."""
-    summary = summarize(games, bounds=Bounds(seat_advantage=0.025, max_picker_advantage=0.025, min_card_games=1))
+    summary = summarize(games, targets=Targets.default(seat_advantage=0.025, max_picker_advantage=0.025, min_card_games=1))
     assert "games to detect a 2.5-point seat advantage: " in terminal_summary(summary)
     texts = [f["text"] for f in summary["findings"] if f["kind"] == "crew_picker_advantage"]
-    assert texts and all(text.endswith("(bound ±2.5).") for text in texts)
+    assert texts and all(text.endswith("; target within ±2.5 points of 0.") for text in texts)
     assert "games to detect a 2-point seat advantage: " in terminal_summary(summarize(games))

@@ -20,7 +20,9 @@ import pytest
 
 import stargazer_rules.analysis
 from stargazer_rules import load_ruleset
-from stargazer_rules.analysis import Bounds, summarize, summary_view
+from stargazer_rules.analysis import Targets, summarize, summary_view
+from stargazer_rules.analysis.measures import MEASURES
+from stargazer_rules.analysis.targets import GOALS, Settings
 from stargazer_rules.formats import jsonio
 from stargazer_rules.formats.game_lines import DIGEST_FIELD
 from stargazer_rules.rulesets.resources import schemas_dir
@@ -90,10 +92,17 @@ def test_file_schema_is_valid_2020_12_described_and_closed(kind: str) -> None:
     assert open_objects == []
 
 
-def test_the_summary_schema_lists_every_bound() -> None:
-    """The bounds in run.bounds are the fields of analysis.Bounds, each required."""
-    bounds = SUMMARY["$defs"]["bounds"]
-    assert list(bounds["properties"]) == bounds["required"] == [field.name for field in attrs.fields(Bounds)]
+def test_the_summary_schema_lists_every_setting_measure_and_goal() -> None:
+    """The settings in run.targets are the fields of analysis.Settings, each required; a target
+    names one of the measures and has one goal of each kind ``Target`` knows; an answer's unit
+    is a measure's."""
+    settings = SUMMARY["$defs"]["target_settings"]
+    assert list(settings["properties"]) == settings["required"] == [field.name for field in attrs.fields(Settings)]
+    target = SUMMARY["$defs"]["target"]
+    assert target["properties"]["measure"]["enum"] == list(MEASURES)
+    assert target["oneOf"] == [{"required": [goal]} for goal in GOALS]
+    assert SUMMARY["$defs"]["target_answer"]["properties"]["measure"]["enum"] == list(MEASURES)
+    assert set(SUMMARY["$defs"]["target_answer"]["properties"]["unit"]["enum"]) == {m.unit for m in MEASURES.values()}
 
 
 # -- fresh runs validate ----------------------------------------------------------------------
@@ -199,7 +208,15 @@ def test_a_summary_without_a_required_field_fails(fresh_runs, section: str | Non
         (("run", "engine"), "rust", "$.run.engine: 'rust' is not one of ['native', 'python', 'mixed']"),
         (("pace", "triggers", 0, "trigger"), "bored",
          "$.pace.triggers[0].trigger: 'bored' is not one of ['hand_empty', 'planets_full', 'round_limit']"),
-        (("run", "bounds", "min_card_games"), 2.5, "$.run.bounds.min_card_games: 2.5 is not of type 'integer'"),
+        (("run", "targets", "settings", "min_card_games"), 2.5,
+         "$.run.targets.settings.min_card_games: 2.5 is not of type 'integer'"),
+        (("run", "targets", "targets", 0, "weight"), -1, "$.run.targets.targets[0].weight: -1 is less than the minimum of 0"),
+        (("targets", "targets", 0, "status"), "passed",
+         "$.targets.targets[0].status: 'passed' is not one of ['met', 'not_met', 'unknown']"),
+        (("targets", "targets", 0, "subjects", 0, "extra"), 0,
+         ("$.targets.targets[0].subjects[0]: unexpected property 'extra' (expected: anchor, games_needed, high, "
+          "judged, label, low, miss, n, note, status, subject, value)")),
+        (("targets", "settings", "near_miss"), 1.5, "$.targets.settings.near_miss: 1.5 is over the maximum of 1"),
     ],
 )
 def test_a_summary_with_a_wrong_value_fails_where_it_is(fresh_runs, path, value, problem: str) -> None:
@@ -243,14 +260,15 @@ def test_the_docs_field_table_of_a_line_lists_the_schemas_fields() -> None:
 def _property_names(schema: dict[str, Any], root: dict[str, Any], seen: frozenset[str] = frozenset()) -> set[str]:
     """Every property name under ``schema``, through local references, except the shared
     shapes the docs describe once elsewhere: a rate, a distribution, names (before the table)
-    and the bounds (their own section)."""
+    and the targets with their settings (their own section)."""
     names: set[str] = set()
     for where, sub in _walk(schema):
         reference = sub.get("$ref", "")
         if reference.startswith("#/$defs/"):
             name = reference.removeprefix("#/$defs/")
             if name not in seen and name not in {"rate", "rate_figures", "distribution", "distribution_figures",
-                                                 "counted_distribution", "name", "names", "bounds"}:
+                                                 "counted_distribution", "name", "names", "targets",
+                                                 "target", "target_settings"}:
                 names |= _property_names(root["$defs"][name], root, seen | {name})
         names |= set(sub.get("properties", {}))
     return names
@@ -291,11 +309,11 @@ def test_no_analysis_module_imports_a_private_helper_of_another() -> None:
 
 def _read_through_fields(value: Any, kind: Any) -> Any:
     """The JSON a view reads when every declared field of it is read: parts by their fields,
-    tuples as lists, mappings by key, the bounds by theirs."""
+    tuples as lists, mappings by key, the targets by theirs."""
     if isinstance(value, summary_view.Part):
         hints = typing.get_type_hints(type(value))
         return {name: _read_through_fields(getattr(value, name), hint) for name, hint in hints.items()}
-    if isinstance(value, Bounds):
+    if isinstance(value, Targets):
         return value.to_json()
     if isinstance(value, tuple):
         return [_read_through_fields(item, None) for item in value]
@@ -309,7 +327,7 @@ def _view_summaries(fresh_runs) -> list[dict[str, Any]]:
     foreign = copy.deepcopy(games)
     for game in foreign:
         game["ruleset"] = {"name": "draft-x", "fingerprint": "0" * 64}
-    return [summarize(games, ruleset=load_ruleset("draft7"), bounds=Bounds(min_card_games=1)),
+    return [summarize(games, ruleset=load_ruleset("draft7"), targets=Targets.default(min_card_games=1)),
             summarize(games[1:2]), summarize(foreign)]
 
 
@@ -332,8 +350,9 @@ def _fields_of(kind: type) -> list[str]:
         ("Rate", "rate_figures"), ("Distribution", "distribution_figures"), ("Name", "name"),
         ("Seats", "seats"), ("TableSeats", "table_seats"), ("Seat", "seat"), ("TableSeat", "table_seat"),
         ("ChiSquare", "chi_square"), ("CrewCard", "crew_card"), ("Crew", "crew"), ("Planets", "planets"),
-        ("PlanetFigures", "planet_figures"), ("Scores", "scores"), ("Pace", "pace"), ("Feel", "feel"), ("FeelRound", "feel_round"),
-        ("Finding", "finding"), ("RunWarning", "warning"),
+        ("PlanetFigures", "planet_figures"), ("Scores", "scores"), ("Pace", "pace"), ("Feel", "feel"), ("FeelRound", "feel_round"), ("Finding", "finding"),
+        ("RunWarning", "warning"), ("TargetsSection", "targets_section"), ("TargetAnswer", "target_answer"),
+        ("TargetSubject", "target_subject"),
     ],
 )
 def test_each_part_of_the_view_has_the_fields_of_its_schema(kind: str, definition: str) -> None:
@@ -368,7 +387,9 @@ def test_the_view_finds_cards_names_and_end_conditions(fresh_runs) -> None:
     assert view.name("planets", "no-such-planet") == "no-such-planet"
     trigger = summary["pace"]["triggers"][0]
     assert view.pace.trigger(trigger["trigger"]).alone == trigger["alone"]
-    assert view.run.bounds == Bounds()
+    assert view.run.targets == Targets.default()
+    assert summary_view.to_json(view.targets.answer("tie_rate")) is summary["targets"]["targets"][2]
+    assert view.targets.answer("no_such_target") is None
 
 
 # -- comparing summarised runs --------------------------------------------------------------
@@ -396,7 +417,7 @@ def test_stargazer_compare_summarises_each_run_once(two_runs, tmp_path, monkeypa
     rulesets = (load_ruleset("draft7"), load_ruleset("base"))
     folders = [str(tmp_path / "a"), str(tmp_path / "b")]
     comparison = run_commands._compare_and_write(list(two_runs), rulesets, folders, ["draft7", "base"],
-                                        argparse.Namespace(bounds=Bounds()))
+                                        argparse.Namespace(judged_by=Targets.default()))
     assert made == list(rulesets)
     assert comparison == compare.compare_summaries(*two_runs, label_a="draft7", label_b="base",
                                                    ruleset_a=rulesets[0], ruleset_b=rulesets[1])
@@ -408,16 +429,16 @@ def test_a_run_is_compared_as_its_games_are(two_runs) -> None:
     """compare_summaries of Runs and of the same games alone: the same comparison."""
     from stargazer_rules.analysis import Run, compare_summaries
 
-    bounds = Bounds(min_card_games=1)
-    runs = [Run.summarised(games, bounds=bounds) for games in two_runs]
-    assert compare_summaries(*runs, bounds=bounds) == compare_summaries(*two_runs, bounds=bounds)
+    targets = Targets.default(min_card_games=1)
+    runs = [Run.summarised(games, targets=targets) for games in two_runs]
+    assert compare_summaries(*runs, targets=targets) == compare_summaries(*two_runs, targets=targets)
 
 
-def test_a_run_with_another_runs_summary_or_other_bounds_is_refused(two_runs) -> None:
+def test_a_run_with_another_runs_summary_or_other_targets_is_refused(two_runs) -> None:
     from stargazer_rules.analysis import Run, compare_summaries
 
     with pytest.raises(ValueError, match=r"^the summary is of 4 games \(index 0 to 3\), not of these 3 games"):
         Run(two_runs[0][:3], summarize(two_runs[0]))
-    run = Run.summarised(two_runs[0], bounds=Bounds(max_tie_rate=0.2))
-    with pytest.raises(ValueError, match="^run A was summarised with other bounds than the comparison's"):
+    run = Run.summarised(two_runs[0], targets=Targets.default(max_tie_rate=0.2))
+    with pytest.raises(ValueError, match="^run A was summarised with other targets than the comparison's"):
         compare_summaries(run, two_runs[1])

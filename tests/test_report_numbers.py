@@ -12,8 +12,8 @@ anywhere else. The plots (inline SVG) are drawn from the same summary and are no
 
 Three real runs are rendered, so that every kind of row and sentence is read back: the 200
 random games of tests/test_analysis.py (findings, the random-play warning); a partial run with
-two bots and bounds of their own (a numbered lineup, two rows of scores by bot, a warning with
-numbers, no finding, 90% intervals, a 2.5-point seat advantage at 82.5% power);
+two bots and targets of their own (a numbered lineup, two rows of scores by bot, a warning with
+numbers, no target missed, 90% intervals, a 2.5-point seat advantage at 82.5% power);
 and a partial run of ``first`` bots in which a crew is never picked and some planets never get
 a cube (the "n/a" cells, seat findings).
 """
@@ -30,17 +30,18 @@ from typing import Any
 import pytest
 import simulated_games
 
-from stargazer_rules.analysis import Bounds, summarize
+from stargazer_rules.analysis import Targets, summarize
+from stargazer_rules.analysis.bootstrap import DRAWS
 from stargazer_rules.analysis.feel import FEEL_FIGURES
 from stargazer_rules.analysis.report import write_report
 from stargazer_rules.text.messages import trigger_name
 
-#: name -> (lineup, blocks, index of a game left out to make a partial run or None, bounds).
+#: name -> (lineup, blocks, index of a game left out to make a partial run or None, targets).
 RUNS = {
-    "random": (("random",) * 4, 50, None, Bounds()),
+    "random": (("random",) * 4, 50, None, Targets.default()),
     "mixed": (("first", "random", "random", "random"), 3, 5,
-              Bounds(confidence=0.9, seat_advantage=0.025, power=0.825)),
-    "first": (("first",) * 4, 1, 3, Bounds()),
+              Targets.default(confidence=0.9, seat_advantage=0.025, power=0.825, seat_win_share=0.5, min_balance=0.0)),
+    "first": (("first",) * 4, 1, 3, Targets.default()),
 }
 
 #: A number as the report prints it ("3,736", "12.5", "-5.2", "+7.1", "25.0%", "< 0.001"),
@@ -54,19 +55,19 @@ PARAGRAPH = re.compile(r"<p[ >].*?</p>", re.S)
 
 #: The first heading of every table the tests below check; a table not here fails
 #: test_no_number_is_shown_outside_the_checked_places until a test reads it.
-TABLES = ("", "bound", "seat", "table seat", "crew", "crew", "planet", "planet", "colour", "colour", "bot", "source",
-          "round", "condition", "figure")
+TABLES = ("", "target", "setting", "seat", "table seat", "crew", "crew", "planet", "planet", "colour", "colour", "bot",
+          "source", "round", "condition", "figure")
 
 
 @pytest.fixture(scope="module", params=sorted(RUNS))
 def written(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """summary.json and report.html of a run, written by write_report as `stargazer simulate` does."""
-    lineup, blocks, left_out, bounds = RUNS[request.param]
+    lineup, blocks, left_out, targets = RUNS[request.param]
     games = simulated_games.run(ruleset="draft7", lineup=lineup, blocks=blocks)
     if left_out is not None:
         del games[left_out]
     out = tmp_path_factory.mktemp(f"report-{request.param}")
-    write_report(summarize(games, bounds=bounds), out)
+    write_report(summarize(games, targets=targets), out)
     return out
 
 
@@ -205,20 +206,60 @@ def test_title_run_table_and_warnings_show_the_run(page: str, summary: dict) -> 
                        str(run["complete_blocks"]), str(run["blocks"])]],
             "bots (the lineup)": [seats],
             "engine": [[]],
-            "intervals": [[f"{100 * run['confidence']:g}%"]],
+            "intervals": [[f"{100 * run['confidence']:g}%", f"{DRAWS:,}"]],
         },
     )
     shown = [_text(w) for w in re.findall(r'<div class="warning">(.*?)</div>', page, re.S)]
     assert shown == [warning["text"] for warning in run["warnings"]]
 
 
-def test_findings_and_bounds_are_those_of_summary_json(page: str, summary: dict) -> None:
-    """Each finding's text and link, in order, and every bound with its value."""
+def _measure_value(answer: Mapping[str, Any], value: float) -> str:
+    """A value in its measure's unit: "31.2%", "+4.2 points", "7.40 rounds"."""
+    if answer["unit"] == "share":
+        return percent(value)
+    if answer["unit"] == "points":
+        return f"{points(value, sign='+')} points"
+    return f"{value:,.2f} {answer['unit']}"
+
+
+def _measure_interval(answer: Mapping[str, Any]) -> str:
+    low, high = answer["low"], answer["high"]
+    if answer["unit"] == "share":
+        return f"[{points(low)}, {points(high)}]"
+    if answer["unit"] == "points":
+        return f"[{points(low, sign='+')}, {points(high, sign='+')}]"
+    return f"[{low:,.2f}, {high:,.2f}]"
+
+
+def _target_row(answer: Mapping[str, Any]) -> list[str]:
+    """A target's row as summary.json says it: goal, the worst subject's value and interval,
+    the status (with the games needed when not yet known), the weight."""
+    if answer["value"] is None:
+        value, spread = "n/a", ""
+    else:
+        who = f"{answer['worst_label']}: " if answer["worst_label"] else ""
+        value, spread = who + _measure_value(answer, answer["value"]), _measure_interval(answer)
+    status = {"met": "met", "not_met": "NOT MET", "unknown": "not yet known"}[answer["status"]]
+    if answer["status"] == "unknown" and answer["games_needed"]:
+        status += f" (about {count(answer['games_needed'])} games)"
+    elif answer["status"] == "unknown" and answer["note"]:
+        status += f" ({answer['note']})"
+    return [answer["goal_text"], value, spread, status, f"{answer['weight']:g}"]
+
+
+def test_targets_findings_and_settings_are_those_of_summary_json(page: str, summary: dict) -> None:
+    """Each target's row (goal, value of its worst subject, interval, status, weight), each
+    finding's text and link in order, and every setting with its value."""
+    judged = summary["targets"]
+    level = f"{100 * judged['confidence']:g}%"
+    shown = _rows(page, ["target", "goal", "value (worst)", f"{level} interval", "status", "weight"])
+    assert shown == {answer["label"]: _target_row(answer) for answer in judged["targets"]}
     items = re.findall(r'<li><a href="#([^"]*)">(.*?)</a></li>', page, re.S)
     assert [(anchor, _text(text)) for anchor, text in items] == [(f["anchor"], f["text"]) for f in summary["findings"]]
-    shown = _rows(page, ["bound", "value"])
-    assert all(len(cells) == 1 for cells in shown.values())
-    assert {key: json.loads(cells[0]) for key, cells in shown.items()} == summary["run"]["bounds"]
+    settings = _rows(page, ["setting", "value"])
+    assert all(len(cells) == 1 for cells in settings.values())
+    assert {key: json.loads(cells[0]) for key, cells in settings.items()} == judged["settings"]
+    assert judged["settings"] == summary["run"]["targets"]["settings"]
 
 
 def test_seat_table_shows_each_seats_wins_and_score(page: str, summary: dict) -> None:
@@ -466,11 +507,14 @@ def _paragraphs(summary: Mapping[str, Any]) -> dict[str, str | list[str]]:
     """Every paragraph of the report, by its first words: its text (a str) or its numbers."""
     seats, fair = summary["seats"], summary["seats"]["fair_share"]
     chi, balance, needed = seats["chi_square"], seats["balance"], seats["games_needed"]
-    scores, pace = summary["scores"], summary["pace"]
+    scores, pace, judged = summary["scores"], summary["pace"], summary["targets"]
     margin, leads, rounds, options = scores["margin"], scores["lead_changes"], pace["rounds"], pace["options"]
     return {
         "Produced by the bots:": f"Produced by the bots: {', '.join(summary['run']['bots'])}.",
-        **({} if summary["findings"] else {"No figure is outside the bounds below.": []}),
+        f"{judged['met']} of {judged['total']} targets met": [str(judged["met"]), str(judged["total"]),
+                                                              str(judged["not_met"]), str(judged["unknown"]),
+                                                              f"{100 * judged['confidence']:g}%"],
+        **({} if summary["findings"] else {"Every target is met or not yet known.": []}),
         # "seat 1 is the start player", "wins 1 per game won, 1/2 per two-way shared win"
         "Seats in turn order:": ["1", "1", "1", "2", percent(fair)],
         "Chi-square test": [count(chi["statistic"], 2), str(chi["df"]), p_value(chi["p"]), count(chi["n"])],
@@ -478,7 +522,7 @@ def _paragraphs(summary: Mapping[str, Any]) -> dict[str, str | list[str]]:
         "Balance number:": [f"{balance['value']:.3f}", "1", str(balance["best_seat"] + 1),
                             str(balance["worst_seat"] + 1), points(balance["gap"]), count(balance["n"])],
         "Shared wins (ties):": [*rate(seats["ties"]), count(seats["ties"]["n"])],
-        # the bounds as set, every digit: a 2.5-point advantage is not "2 points"
+        # the settings as set, every digit: a 2.5-point advantage is not "2 points"
         "Games needed": [f"{100 * needed['advantage']:g}", percent(fair), f"{100 * needed['power']:g}%",
                          count(needed["games"]), count(needed["have"]), points(needed["detectable_advantage"])],
         # "numbered from 1", "the lines' seat 0 is table seat 1"

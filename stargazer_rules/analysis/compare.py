@@ -43,7 +43,7 @@ from stargazer_rules.analysis.games import (
 )
 from stargazer_rules.analysis.measures import MeasureContext
 from stargazer_rules.analysis.plain_json import plain
-from stargazer_rules.analysis.summary import summarize
+from stargazer_rules.analysis.summary import ruleset_of_lines, summarize
 from stargazer_rules.analysis.summary_view import Distribution, Rate, SummaryView, to_json, view_of
 from stargazer_rules.analysis.target_verdict import target_changes, verdict_of
 from stargazer_rules.analysis.targets import Targets
@@ -101,8 +101,10 @@ class Run:
         external: Mapping[str, float] | None = None,
     ) -> Run:
         """The run of ``games`` with their summary (``summarize`` with ``targets``, ``ruleset``
-        and ``external``)."""
+        and ``external``). The run keeps the ruleset the summary used (without ``ruleset``, the
+        one the lines name when its fingerprint matches), so the comparison measures the same."""
         played = checked_games(games)
+        ruleset = ruleset_of_lines(played[0]["ruleset"], ruleset)
         return cls(played, summarize(played, targets=targets, ruleset=ruleset, external=external), ruleset, external or {})
 
 

@@ -29,7 +29,7 @@ from stargazer_rules.formats.game_lines import GAME_FORMAT
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
 
-__all__ = ["GAME_FORMAT", "SUMMARY_FORMAT", "summarize"]
+__all__ = ["GAME_FORMAT", "SUMMARY_FORMAT", "ruleset_of_lines", "summarize"]
 
 #: The ``format`` of the summary it writes.
 SUMMARY_FORMAT = "stargazer-summary/1"
@@ -63,7 +63,7 @@ def summarize(
     """
     targets = targets or Targets.default()
     played = checked_games(games)
-    ruleset = _ruleset_for(played[0]["ruleset"], ruleset)
+    ruleset = ruleset_of_lines(played[0]["ruleset"], ruleset)
     conf = targets.confidence
     names = _names(ruleset)
     judged = check_targets(played, targets, MeasureContext.of(played, ruleset, external), names)
@@ -87,7 +87,7 @@ def summarize(
 # -- input ----------------------------------------------------------------------------------
 
 
-def _ruleset_for(named: Mapping[str, str], given: Ruleset | None) -> Ruleset | None:
+def ruleset_of_lines(named: Mapping[str, str], given: Ruleset | None) -> Ruleset | None:
     """The ruleset the games were played under, if it can be had with the same fingerprint."""
     if given is None:
         from stargazer_rules.errors import RulesetError

@@ -243,7 +243,8 @@ class Names(Part):
 class TargetSubject(Part):
     """One seat, card or the game under a target: its value over ``n`` games with interval,
     ``status`` (met, not_met, unknown), ``miss`` (how far outside the goal; negative inside),
-    ``games_needed`` when unknown, and ``judged`` (false: too few games, min_card_games)."""
+    ``games_needed`` when unknown, ``judged`` (false: too few games, min_card_games) and the
+    ``note`` that says why not."""
 
     subject: str
     label: str
@@ -256,6 +257,7 @@ class TargetSubject(Part):
     miss: float | None
     games_needed: int | None
     judged: bool
+    note: str | None
 
 
 @part

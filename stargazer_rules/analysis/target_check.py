@@ -196,14 +196,15 @@ def _answer(
         entry: dict[str, Any] = {"subject": subject, "label": subject_label(measure, subject, names),
                                  "anchor": _anchor(measure, subject), "n": n, "value": value,
                                  "low": None, "high": None, "status": "unknown", "miss": None,
-                                 "games_needed": None, "judged": True}
+                                 "games_needed": None, "judged": True, "note": None}
         if measure.per in _CARDS and n < settings.min_card_games:
             entry["judged"] = False
             entry["note"] = f"in play in {n} games, fewer than min_card_games ({settings.min_card_games})"
         if value is not None:
             column = draws[:, index]
             column = column[np.isfinite(column)]
-            if measure.is_rate and matrix.data.shape[2] == 1:
+            wilson = measure.is_rate and matrix.data.shape[2] == 1
+            if wilson:
                 total = matrix.data[:, index, 0].sum(axis=0)
                 low, high = stats.wilson(float(total[0]), float(total[1]), 1 - alpha)
             elif len(column):
@@ -218,7 +219,10 @@ def _answer(
                 else:
                     entry["status"] = _status(low, high, goal)
                 if entry["status"] == "unknown":
-                    se = float(np.std(column, ddof=1)) if len(column) > 1 else 0.0
+                    if wilson:  # the interval that decided; resamples of 0 of n are all 0
+                        se = (high - low) / (2 * stats.z_value(1 - alpha))
+                    else:
+                        se = float(np.std(column, ddof=1)) if len(column) > 1 else 0.0
                     entry["games_needed"] = _games_needed(len(games), value, se, goal, 1 - alpha)
         subjects.append(entry)
     answer["subjects"] = subjects

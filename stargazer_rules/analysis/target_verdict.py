@@ -106,6 +106,10 @@ def target_changes(
         if measure.name not in cache:
             cache[measure.name] = _paired(measure, games_a, games_b, context_a, context_b)
         subjects, (matrix_a, values_a, draws_a), (matrix_b, values_b, draws_b) = cache[measure.name]
+        if not subjects:  # nothing to measure (accident rows without the ruleset): as skill_depth, shown only
+            row["compared"] = False
+            rows.append(row)
+            continue
         keep = np.array([target.card is None or target.card in (s, s.partition("#")[0]) for s in subjects], bool)
         judged_a = keep & _judged(measure, matrix_a, settings.min_card_games)
         judged_b = keep & _judged(measure, matrix_b, settings.min_card_games)
