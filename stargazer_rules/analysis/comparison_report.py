@@ -76,7 +76,7 @@ def _target_table(decided: Mapping[str, Any]) -> str:
               text_columns=4)
         + f'<p class="note">A target\'s shortfall is how far its worst seat or card lies outside the goal (0 '
         f"when all are inside); a positive change means B misses it by less. Paired bootstrap over the paired "
-        f"games; {esc(decided['multiplicity']['text'])}. docs/simulation.md, \"The verdict\".</p>"
+        f"games; {esc(decided['multiplicity']['text'])}. <code>docs/simulation.md</code>, \"The verdict\".</p>"
     )
 
 

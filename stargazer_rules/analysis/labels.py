@@ -31,21 +31,6 @@ METHODS = {
     "none": "side by side",
 }
 
-#: The figure a finding or a near miss is about (its ``kind``), in the words of the report's
-#: tables and sentences.
-FIGURES = {
-    "seat_share": "win share",
-    "seat_chi_square": "chi-square p",
-    "balance": "balance number",
-    "ties": "shared wins",
-    "crew_first_pick": "picked first",
-    "crew_rarely_picked": "picked",
-    "crew_picker_advantage": "pickers' advantage (points)",
-    "accident_rate": "first place scores an accident",
-    "accident_never_reached": "accident row reached",
-    "round_limit": "games ending at the round limit",
-}
-
 #: The id of a comparison metric of an end condition is this and the condition's id.
 _TRIGGER_METRIC = "pace.trigger."
 
