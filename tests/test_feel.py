@@ -249,7 +249,19 @@ def test_the_docs_table_gives_the_words_of_FEEL_FIGURES() -> None:
     """docs/simulation.md, "How the game feels": one row per figure with its label and definition."""
     text = DOCS.read_text(encoding="utf-8")
     start = text.index("\n### How the game feels\n")
-    section = text[start : text.index("\n### ", start + 1)]
+    section = text[start : text.index("\n#", start + 1)]
     rows = [[cell.strip() for cell in row.strip().strip("|").split("|")]
             for row in section.splitlines() if row.startswith("| `")]
     assert [row[:3] for row in rows] == [[f"`{f.key}`", f.label, f.definition] for f in FEEL_FIGURES]
+
+
+def test_the_trajectory_carries_the_searchs_value_of_the_winner_where_a_search_played():
+    """value_by_round (the last search decision's root values of each round) gives the mean value
+    of the eventual winner per round, over the games that have one; none without a search."""
+    from stargazer_rules.analysis.summary import _mean_trajectory
+
+    plain_game = line([[1, 0, 0, 0], [3, 1, 0, 0]], [0])
+    searched = {**line([[1, 0, 0, 0], [3, 1, 0, 0]], [0]), "value_by_round": [[0.6, 0.2, 0.1, 0.1], None]}
+    rounds = _mean_trajectory([plain_game, searched])
+    assert [(r["value_n"], r["winner_value_mean"]) for r in rounds] == [(1, 0.6), (0, None)]
+    assert [r["n"] for r in rounds] == [2, 2]

@@ -284,10 +284,14 @@ def feel(summary: SummaryView | Mapping[str, Any]) -> str:
     figure, ax = _figure(6, 3)
     ax.plot(x, [100 * r.leader_mean for r in rounds], color=_ORANGE, marker=".", linestyle="--", label="the leader")
     ax.plot(x, [100 * r.winner_mean for r in rounds], color=_BLUE, marker="o", label="the eventual winner")
+    valued = [r for r in rounds if r.winner_value_mean is not None]
+    if valued:  # where a search played: who it thought was winning (its root value, 0-1)
+        ax.plot([r.round for r in valued], [100 * r.winner_value_mean for r in valued], color=_GREEN, marker="^",
+                linestyle="-.", label="the search's value of the winner")
     ax.axhline(100 * summary.seats.fair_share, color=_GREY, linestyle=":", label="fair share")
     ax.set_xticks(x, [f"{r.round}\n(n={r.n})" for r in rounds])
     ax.set_xlabel("round")
-    ax.set_ylabel("standing (% of all VP)")
+    ax.set_ylabel("standing (% of all VP)\nor search value (%)" if valued else "standing (% of all VP)")
     ax.legend(loc="lower right")
     return _svg(figure)
 

@@ -19,7 +19,14 @@ from typing import TYPE_CHECKING, Any
 
 from stargazer_rules.analysis import stats
 from stargazer_rules.analysis.feel import FEEL_FIGURES, feel_figures, sole_winner, trajectory
-from stargazer_rules.analysis.games import checked_games, lead_changes, turn_position, win_credit, winning_margin
+from stargazer_rules.analysis.games import (
+    checked_games,
+    lead_changes,
+    turn_position,
+    value_trajectory,
+    win_credit,
+    winning_margin,
+)
 from stargazer_rules.analysis.measures import MeasureContext
 from stargazer_rules.analysis.plain_json import plain
 from stargazer_rules.analysis.target_check import check_targets, findings_of
@@ -563,6 +570,7 @@ def _mean_trajectory(played: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
     winner and the mean best standing (the leader's, or the top shared by a tie)."""
     winner_by_round: defaultdict[int, list[float]] = defaultdict(list)
     best_by_round: defaultdict[int, list[float]] = defaultdict(list)
+    value_by_round: defaultdict[int, list[float]] = defaultdict(list)
     for game in played:
         winner = sole_winner(game)
         if winner is None:
@@ -570,12 +578,18 @@ def _mean_trajectory(played: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]
         for index, row in enumerate(trajectory(game)):
             winner_by_round[index].append(row[winner])
             best_by_round[index].append(max(row))
+        for index, values in enumerate(value_trajectory(game) or ()):
+            if values is not None:  # the search's root value for the eventual winner (TAG's StateEstimate)
+                value_by_round[index].append(values[winner])
     return [
         {
             "round": index + 1,
             "n": len(winner_by_round[index]),
             "winner_mean": math.fsum(winner_by_round[index]) / len(winner_by_round[index]),
             "leader_mean": math.fsum(best_by_round[index]) / len(best_by_round[index]),
+            "value_n": len(value_by_round[index]),
+            "winner_value_mean": (math.fsum(value_by_round[index]) / len(value_by_round[index])
+                                  if value_by_round[index] else None),
         }
         for index in sorted(winner_by_round)
     ]

@@ -598,12 +598,15 @@ class Pace(Part):
 @part
 class FeelRound(Part):
     """One round of the mean trajectory, over the ``n`` games won alone lasting that long: the
-    eventual winner's mean standing and the mean best standing (the leader's)."""
+    eventual winner's mean standing and the mean best standing (the leader's); and, over the
+    ``value_n`` of them a search played, the search's mean root value for the eventual winner."""
 
     round: int
     n: int
     winner_mean: float
     leader_mean: float
+    value_n: int
+    winner_value_mean: float | None
 
 
 @part

@@ -215,7 +215,7 @@ def _compare_and_write(
     from stargazer_rules import analysis
 
     runs = [analysis.Run.summarised(games, ruleset=ruleset, targets=args.judged_by,
-                                    external=external_figures(ruleset.fingerprint, args.players, args))
+                                    external=external_figures(ruleset.fingerprint, games[0]["players"], args))
             for games, ruleset in zip(pair, rulesets, strict=True)]
     for run, folder in zip(runs, folders, strict=True):
         analysis.write_report(run.summary, Path(folder))
