@@ -4,7 +4,8 @@
 
 Plays two seeded runs of random bots (draft7 and base, the same plan) in this process, then
 times, best of ``--repeat``: what ``stargazer compare`` does once both runs are played
-(``cli._compare_and_write``: summary.json and report.html of each run, then the comparison);
+(``run_commands._compare_and_write``: summary.json and report.html of each run, then the comparison,
+both runs judged by the targets.yaml beside base, B's, as ``stargazer compare`` judges them);
 ``compare_summaries`` of two summarised ``Run``s and of the games alone (which summarises both
 runs again); and ``summarize`` of one run. The plots dominate a report's cost; the comparison
 reuses each run's summary. Compare figures only between runs on the same machine.
@@ -18,8 +19,9 @@ import time
 from pathlib import Path
 
 from stargazer_rules import load_ruleset
-from stargazer_rules.analysis import Bounds, Run, compare_summaries, summarize
-from stargazer_rules.frontends import cli
+from stargazer_rules.analysis import Run, compare_summaries, summarize
+from stargazer_rules.analysis.targets_file import targets_for
+from stargazer_rules.frontends.cli import run_commands
 from stargazer_rules.simulation import parse_lineup, plan, play_game
 
 
@@ -43,16 +45,17 @@ def main() -> None:
     lineup = parse_lineup("random", args.players)
     entries = plan(args.games, args.players, seed=0)
     pair = [[play_game(ruleset, entry, lineup) for entry in entries] for ruleset in rulesets]
-    options = argparse.Namespace(bounds=Bounds())
+    targets = targets_for(rulesets[1], None)
+    options = argparse.Namespace(judged_by=targets)
     with tempfile.TemporaryDirectory() as out:
         folders = [str(Path(out) / ruleset.name) for ruleset in rulesets]
         names = [ruleset.name for ruleset in rulesets]
-        compare = best_of(args.repeat, lambda: cli._compare_and_write(pair, rulesets, folders, names, options))
-    runs = [Run.summarised(games, ruleset=ruleset) for games, ruleset in zip(pair, rulesets, strict=True)]
-    diff = {"ruleset_a": rulesets[0], "ruleset_b": rulesets[1]}
+        compare = best_of(args.repeat, lambda: run_commands._compare_and_write(pair, rulesets, folders, names, options))
+    runs = [Run.summarised(games, ruleset=ruleset, targets=targets) for games, ruleset in zip(pair, rulesets, strict=True)]
+    diff = {"ruleset_a": rulesets[0], "ruleset_b": rulesets[1], "targets": targets}
     of_runs = best_of(args.repeat, lambda: compare_summaries(runs[0], runs[1], **diff))
     of_games = best_of(args.repeat, lambda: compare_summaries(pair[0], pair[1], **diff))
-    summary = best_of(args.repeat, lambda: summarize(pair[0], ruleset=rulesets[0]))
+    summary = best_of(args.repeat, lambda: summarize(pair[0], ruleset=rulesets[0], targets=targets))
     print(f"{len(pair[0])} + {len(pair[1])} random games, {args.players} players, best of {args.repeat}")
     print(f"compare (both reports and the comparison): {compare:.3f} s")
     print(f"compare_summaries of two Runs:             {of_runs:.3f} s")

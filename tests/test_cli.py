@@ -307,7 +307,7 @@ def test_the_command_line_does_not_load_the_statistics_and_plot_libraries_until_
     plots' matplotlib) load on first use (``stargazer_rules.analysis`` imports lazily)."""
     code = (
         "import sys; from stargazer_rules.frontends.cli import build_parser; build_parser(); "
-        "from stargazer_rules import analysis; assert analysis.Bounds; "
+        "from stargazer_rules import analysis; assert analysis.Targets; "
         "print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules)); "
         "analysis.summarize; print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules))"
     )

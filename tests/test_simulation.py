@@ -18,7 +18,7 @@ import distributed
 import pytest
 
 from stargazer_rules import Game, load_ruleset
-from stargazer_rules.analysis import Bounds
+from stargazer_rules.analysis.targets_file import targets_for
 from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.errors import RecordError
 from stargazer_rules.formats import jsonio
@@ -325,25 +325,32 @@ def test_compare_runs_both_rulesets_with_the_same_deals_and_bots(tmp_path, capsy
     assert stdout.strip()
 
 
+def _goal(summary: dict, measure: str) -> dict:
+    return next(target for target in summary["run"]["targets"]["targets"] if target["measure"] == measure)
+
+
 def test_bounds_from_the_command_line_reach_the_summary_and_change_the_findings(tmp_path, capsys):
-    """--bound on simulate, then ``report`` on the same games with other bounds: the findings
-    follow the bounds. No Planet's accident rate can be above 100%; with a bound of 0 and every
-    card counted, any accident at first place is a finding."""
+    """--bound on simulate, then ``report`` on the same games with other goals: the findings
+    follow the goals, over the targets.yaml beside draft7. No planet's accident rate can be
+    above 100%; with a goal of 0 and every card counted, any accident at first place misses."""
     out = tmp_path / "sim"
     argv = ["simulate", "--games", "40", "--bots", "random", "--workers", "1", "--out", str(out)]
     status, _stdout, stderr = cli(capsys, *argv, "--bound", "max_accident_rate=1", "--bound", "min_card_games=0")
     assert status == 0, stderr
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    assert (summary["run"]["bounds"]["max_accident_rate"], summary["run"]["bounds"]["min_card_games"]) == (1, 0)
-    assert not [f for f in summary["findings"] if f["kind"] == "accident_rate"]
+    beside = targets_for(load_ruleset("draft7"), None)
+    assert summary["targets"]["source"] == beside.source != "defaults"
+    assert (_goal(summary, "planet_first_place_accident")["at_most"], summary["targets"]["settings"]["min_card_games"]) == (1, 0)
+    assert not [f for f in summary["findings"] if f["kind"] == "planet_first_place_accident"]
 
     status, stdout, stderr = cli(capsys, "report", str(out), "--bound", "max_accident_rate=0", "--bound", "min_card_games=0")
     assert status == 0, stderr
     summary = json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    assert summary["run"]["bounds"]["max_accident_rate"] == 0
-    assert summary["run"]["bounds"]["max_tie_rate"] == Bounds().max_tie_rate
-    accidents = [f for f in summary["findings"] if f["kind"] == "accident_rate"]
-    assert accidents and all("bound 0%" in f["text"] for f in accidents)
+    assert summary["targets"]["source"] == beside.source
+    assert _goal(summary, "planet_first_place_accident")["at_most"] == 0
+    assert _goal(summary, "tie_rate") == next(t.to_json() for t in beside.targets if t.measure == "tie_rate")
+    accidents = [f for f in summary["findings"] if f["kind"] == "planet_first_place_accident"]
+    assert accidents and all(f["text"].endswith("; target at most 0%.") for f in accidents)
     assert "written: " in stdout and (out / "report.html").is_file()
 
 
@@ -362,12 +369,13 @@ def test_report_rebuilds_the_summary_of_an_interrupted_run(tmp_path, capsys):
 @pytest.mark.parametrize(
     ("setting", "message"),
     [
-        ("max_tie=0.1", "no bound 'max_tie' (did you mean 'max_tie_rate'?); bounds: confidence, "),
+        ("max_tie=0.1", "no setting or measure 'max_tie' (did you mean 'max_tie_rate'?); settings: confidence, "),
+        ("game_rounds=9..6", "game_rounds=9..6: '9..6' is not a number (or LOW..HIGH)"),
         ("max_tie_rate=1.5", "max_tie_rate=1.5: max_tie_rate is a share between 0 and 1, not 1.5"),
         ("confidence=1", "confidence=1: confidence is strictly between 0 and 1, not 1.0"),
         ("min_card_games=2.5", "min_card_games=2.5: '2.5' is not a whole number"),
         ("min_card_games=-1", "min_card_games=-1: min_card_games is a whole number, 0 or more, not -1"),
-        ("max_tie_rate", "'max_tie_rate' is not NAME=VALUE (for example max_tie_rate=0.15)"),
+        ("max_tie_rate", "'max_tie_rate' is not NAME=VALUE (for example tie_rate=0.15)"),
     ],
 )
 @pytest.mark.parametrize("command", [["simulate"], ["compare", "draft7", "base"], ["report", "somewhere"]])
