@@ -232,8 +232,8 @@ def _measure_interval(answer: Mapping[str, Any]) -> str:
 
 
 def _target_row(answer: Mapping[str, Any]) -> list[str]:
-    """A target's row as summary.json says it: goal, the worst subject's value and interval,
-    the status (with the games needed when not yet known), the weight."""
+    """A target's row as summary.json says it: goal, the status (with the games needed when not
+    yet known), the worst subject's value and interval, the weight."""
     if answer["value"] is None:
         value, spread = "n/a", ""
     else:
@@ -244,15 +244,15 @@ def _target_row(answer: Mapping[str, Any]) -> list[str]:
         status += f" (about {count(answer['games_needed'])} games)"
     elif answer["status"] == "unknown" and answer["note"]:
         status += f" ({answer['note']})"
-    return [answer["goal_text"], value, spread, status, f"{answer['weight']:g}"]
+    return [answer["goal_text"], status, value, spread, f"{answer['weight']:g}"]
 
 
 def test_targets_findings_and_settings_are_those_of_summary_json(page: str, summary: dict) -> None:
-    """Each target's row (goal, value of its worst subject, interval, status, weight), each
+    """Each target's row (goal, status, value of its worst subject, interval, weight), each
     finding's text and link in order, and every setting with its value."""
     judged = summary["targets"]
     level = f"{100 * judged['confidence']:g}%"
-    shown = _rows(page, ["target", "goal", "value (worst)", f"{level} interval", "status", "weight"])
+    shown = _rows(page, ["target", "goal", "status", "value (worst)", f"{level} interval", "weight"])
     assert shown == {answer["label"]: _target_row(answer) for answer in judged["targets"]}
     items = re.findall(r'<li><a href="#([^"]*)">(.*?)</a></li>', page, re.S)
     assert [(anchor, _text(text)) for anchor, text in items] == [(f["anchor"], f["text"]) for f in summary["findings"]]

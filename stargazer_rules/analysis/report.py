@@ -281,8 +281,8 @@ def _findings(summary: SummaryView) -> str:
     rows, marked = [], []
     for answer in judged.targets:
         cells = answer_cells(to_json(answer))
-        rows.append([esc(cells["target"]), esc(cells["goal"]), esc(cells["value"]), esc(cells["interval"]),
-                     esc(cells["status"]), esc(cells["weight"])])
+        rows.append([esc(cells["target"]), esc(cells["goal"]), esc(cells["status"]), esc(cells["value"]),
+                     esc(cells["interval"]), esc(cells["weight"])])
         marked.append(answer.status == "not_met")
     found = summary.findings
     if found:
@@ -298,8 +298,8 @@ def _findings(summary: SummaryView) -> str:
         f"known (from {esc(source)}). A target is met when the whole {level} interval of every seat or card "
         "it covers lies inside its goal, not met when one lies wholly outside; the value shown is that "
         "of its worst subject.</p>"
-        + table(["target", "goal", "value (worst)", f"{level} interval", "status", "weight"], rows,
-                text_columns=3, marked=marked)
+        + table(["target", "goal", "status", "value (worst)", f"{level} interval", "weight"], rows,
+                text_columns=4, marked=marked)
         + listing
         + '<details><summary class="note">The settings (set one with <code>--bound NAME=VALUE</code>)</summary>'
         + table(["setting", "value"], setting_rows)
