@@ -68,7 +68,7 @@ def test_every_line_is_kept_but_the_schema_line_the_name_and_the_title(tmp_path)
 def test_the_schema_lines_point_at_copies_of_the_schemas(tmp_path):
     folder = tmp_path / "draft8"
     new_draft(folder)
-    for file_name in RULESET_FILES:
+    for file_name in (*RULESET_FILES, "targets.yaml"):  # the design targets travel with the draft
         first = (folder / file_name).read_text(encoding="utf-8").splitlines()[0]
         target = folder / first.removeprefix(MODELINE)
         assert target.read_bytes() == (schemas_dir() / target.name).read_bytes()
@@ -76,7 +76,10 @@ def test_the_schema_lines_point_at_copies_of_the_schemas(tmp_path):
         "crew.schema.json",
         "planets.schema.json",
         "rules.schema.json",
+        "targets.schema.json",
     ]
+    bundled = (cards_dir() / "draft7" / "targets.yaml").read_text(encoding="utf-8").splitlines()[1:]
+    assert (folder / "targets.yaml").read_text(encoding="utf-8").splitlines()[1:] == bundled
 
 
 def test_a_file_without_a_schema_line_gets_one_and_a_comment_after_the_name_is_kept(tmp_path):
