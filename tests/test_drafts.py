@@ -76,6 +76,8 @@ def test_the_schema_lines_point_at_copies_of_the_schemas(tmp_path):
         "crew.schema.json",
         "planets.schema.json",
         "rules.schema.json",
+        "targets.schema.json",
+        "tune.schema.json",
     ]
 
 
