@@ -50,6 +50,8 @@ def test_every_public_exception_type_is_defined_in_errors_py():
     assert public_exception_types() == {
         "errors.py": [
             "RulesetError",
+            "TargetsError",
+            "SpaceError",
             "IllegalActionError",
             "SetupError",
             "SeedError",

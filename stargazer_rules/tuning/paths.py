@@ -104,6 +104,9 @@ def locate(data: Mapping[str, Any], path: str) -> Place | Miss:
         return Miss(f"{shown} is a list, not a value; name one entry: {_indices(node, shown)}")
     if not isinstance(node, (int, float)):  # bool is an int
         return Miss(f"{shown} is {_shown(node)}, not a number or true/false; only those are tuned")
+    if file == "rules.yaml" and doc_path[0] == "player_counts" and doc_path[-1] == "players":
+        # The setup's key (diff matches setups by it), and full_planets_to_end's default (R10).
+        return Miss(f"{shown} is the player count the setup is for, not a value to tune; tune its planets, crew or full_planets_to_end")
     return Place(path, file, doc_path, node)
 
 

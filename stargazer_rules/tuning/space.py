@@ -152,7 +152,7 @@ def read_space(path: str | os.PathLike[str], ruleset: Ruleset) -> Space:
     if document.loaded:
         problems += schema_problems(document, _reading_schema())
     if problems:
-        raise SpaceError(problems)
+        raise _space_error(problems)
     parameters, problems = _parameters(document, ruleset)
     count = len(document.data["space"])
     max_edits = document.data.get("max_edits", count)
@@ -162,8 +162,13 @@ def read_space(path: str | os.PathLike[str], ruleset: Ruleset) -> Space:
             f"max_edits is {max_edits}, but the space has {count} parameter{'s' if count != 1 else ''}; write 1 to {count}",
         ))
     if problems:
-        raise SpaceError(sorted(problems, key=lambda p: (p.line, p.column)))
+        raise _space_error(problems)
     return Space(parameters=parameters, max_edits=max_edits, source=shown)
+
+
+def _space_error(problems: list[Problem]) -> SpaceError:
+    """The problems in the order of the file."""
+    return SpaceError(sorted(problems, key=lambda p: (p.line, p.column)))
 
 
 def _parameters(document: YamlDocument, ruleset: Ruleset) -> tuple[dict[str, Parameter], list[Problem]]:
@@ -243,10 +248,7 @@ def _type_problem(place: Place, ruleset: Ruleset, value: Value) -> str | None:
     if fits:
         return None
     hint = f"; write {int(value)}" if wanted == "an integer" and isinstance(value, float) and value.is_integer() else ""
-    return (
-        f"expected {wanted}, as {place.path} is ({value_text(base)} in {ruleset.name}), "
-        f"found {describe_value(value)}{hint}"
-    )
+    return f"expected {wanted} ({place.path} is {value_text(base)} in {ruleset.name}), found {describe_value(value)}{hint}"
 
 
 def _refusal(ruleset: Ruleset, place: Place, value: Value) -> str | None:
