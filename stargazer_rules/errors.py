@@ -2,10 +2,10 @@
 
 Each subclasses the built-in it refines (a bad input is a ``ValueError``), and the modules
 that raise them import them from here: rulesets (``Problem``, ``RulesetError``, ``DraftError``),
-play (``IllegalActionError``, ``SetupError``), records and state documents (``RecordError``,
-``ReplayError``), folders (``FolderBusy``), bots (``BotSpecError``, ``BotTimeout``), runs
-(``SimulationError``), the front ends (``SeatsError``, ``RequestError``) and printing
-(``FontError``).
+the files beside them (``TargetsError``, ``SpaceError``), play (``IllegalActionError``,
+``SetupError``), records and state documents (``RecordError``, ``ReplayError``), folders
+(``FolderBusy``), bots (``BotSpecError``, ``BotTimeout``), runs (``SimulationError``), the front
+ends (``SeatsError``, ``RequestError``) and printing (``FontError``).
 """
 
 from __future__ import annotations
@@ -59,6 +59,17 @@ class TargetsError(RulesetError):
         super().__init__(problems)
         count = len(self.problems)
         head = f"{count} problem{'s' if count != 1 else ''} in the targets:"
+        self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
+
+
+class SpaceError(RulesetError):
+    """A tuning space (tune.yaml, ``--space``) could not be read; ``problems`` lists every
+    problem found, each with its file and line."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__(problems)
+        count = len(self.problems)
+        head = f"{count} problem{'s' if count != 1 else ''} in the tuning space:"
         self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
 
 

@@ -77,6 +77,7 @@ def test_the_schema_lines_point_at_copies_of_the_schemas(tmp_path):
         "planets.schema.json",
         "rules.schema.json",
         "targets.schema.json",
+        "tune.schema.json",
     ]
     bundled = (cards_dir() / "draft7" / "targets.yaml").read_text(encoding="utf-8").splitlines()[1:]
     assert (folder / "targets.yaml").read_text(encoding="utf-8").splitlines()[1:] == bundled

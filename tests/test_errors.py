@@ -51,6 +51,7 @@ def test_every_public_exception_type_is_defined_in_errors_py():
         "errors.py": [
             "RulesetError",
             "TargetsError",
+            "SpaceError",
             "IllegalActionError",
             "SetupError",
             "SeedError",

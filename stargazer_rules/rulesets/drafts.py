@@ -1,8 +1,9 @@
 """A new draft from an existing ruleset: the designer's first step towards draft 8.
 
 ``new_draft(dest, source="draft7")`` copies the three YAML files of a ruleset (a bundled name or a
-folder), and its targets.yaml when it has one, into a new folder, renames the ruleset, and copies the three JSON Schemas into
-``dest/schemas/`` with each file's schema line pointing at them, so an editor running the YAML
+folder), and its targets.yaml and tune.yaml when it has them, into a new folder, renames the
+ruleset, and copies the JSON Schemas of those files into ``dest/schemas/`` with each file's
+schema line pointing at them, so an editor running the YAML
 language server completes and checks the files wherever the folder lives (docs/ruleset-format.md).
 This matters most for an installed package, whose bundled files sit deep inside site-packages.
 
@@ -24,9 +25,9 @@ import attrs
 from stargazer_rules.errors import DraftError
 from stargazer_rules.rulesets.loader import load_ruleset, resolve_ruleset_dir
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.rulesets.resources import DEFAULT_RULESET, RULESET_FILES, TARGETS_FILE, schemas_dir
+from stargazer_rules.rulesets.resources import BESIDE_FILES, DEFAULT_RULESET, RULESET_FILES, schemas_dir
 
-__all__ = ["DraftError", "borrowed_title", "draft_title", "new_draft"]
+__all__ = ["DraftError", "borrowed_title", "draft_title", "new_draft", "refuse_taken_folder"]
 
 #: What rules.yaml's ``name`` may be (the rules schema's pattern).
 NAME_PATTERN = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
@@ -57,8 +58,7 @@ def new_draft(
             f"{name!r} is not a ruleset name (lowercase letters, digits, '-' and '_', starting "
             "with a letter or digit); give one with --name"
         )
-    if dest.exists() and not (dest.is_dir() and not any(dest.iterdir())):
-        raise DraftError(f"{dest} already exists; give a new folder (nothing is overwritten)")
+    refuse_taken_folder(dest)
     source = DEFAULT_RULESET if source is None else source
     load_ruleset(source)  # a draft is copied from a ruleset that loads
     folder, _shown = resolve_ruleset_dir(source)
@@ -78,11 +78,11 @@ def new_draft(
                 text = _renamed(text, name, folder / file_name)
                 text = _retitled(text, draft_title(name))
             (staging / file_name).write_text(text, encoding="utf-8")
-        if (folder / TARGETS_FILE).is_file():  # the design targets travel with the draft
-            schema = "targets.schema.json"
-            shutil.copyfile(schemas_dir() / schema, staging / "schemas" / schema)
-            text = _with_modeline((folder / TARGETS_FILE).read_text(encoding="utf-8"), f"schemas/{schema}")
-            (staging / TARGETS_FILE).write_text(text, encoding="utf-8")
+        for file_name, schema in BESIDE_FILES.items():  # the targets and the tuning space travel with it
+            if (folder / file_name).is_file():
+                shutil.copyfile(schemas_dir() / schema, staging / "schemas" / schema)
+                text = _with_modeline((folder / file_name).read_text(encoding="utf-8"), f"schemas/{schema}")
+                (staging / file_name).write_text(text, encoding="utf-8")
         copy = load_ruleset(staging)  # the copy must load before it takes the folder's place
         if dest.exists():
             dest.rmdir()  # empty, checked above
@@ -91,6 +91,13 @@ def new_draft(
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return attrs.evolve(copy, source=os.fspath(dest))  # as load_ruleset(dest) would show it
+
+
+def refuse_taken_folder(dest: Path) -> None:
+    """Raise ``DraftError`` unless ``dest`` is free for a new ruleset folder: missing, or an
+    empty folder (nothing is ever overwritten)."""
+    if dest.exists() and not (dest.is_dir() and not any(dest.iterdir())):
+        raise DraftError(f"{dest} already exists; give a new folder (nothing is overwritten)")
 
 
 def _with_modeline(text: str, schema: str) -> str:

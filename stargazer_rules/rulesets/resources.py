@@ -20,6 +20,13 @@ RULESET_FILES = ("rules.yaml", "planets.yaml", "crew.yaml")
 #: ruleset: they say what the game should be, not how it plays; ``analysis.targets_file``).
 TARGETS_FILE = "targets.yaml"
 
+#: The values ``stargazer tune`` may change, beside those files when the ruleset has them (not part
+#: of the ruleset either: what may change, not what is; ``tuning.space``).
+TUNE_FILE = "tune.yaml"
+
+#: The designer's files beside a ruleset's, each with its schema: they travel with a new draft.
+BESIDE_FILES = {TARGETS_FILE: "targets.schema.json", TUNE_FILE: "tune.schema.json"}
+
 #: The ruleset loaded when none is named.
 DEFAULT_RULESET = "draft7"
 
