@@ -20,7 +20,10 @@ from stargazer_rules import Game, load_ruleset
 from stargazer_rules.engine import state_checks
 from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.errors import Problem
+from stargazer_rules.frontends.cli import main
 from stargazer_rules.kernel import native
+from stargazer_rules.printing.sheet import sheet_items
+from stargazer_rules.rulesets.diff import diff_rulesets, format_changes
 from stargazer_rules.rulesets.loader import ruleset_to_data
 
 #: The knob's line in the bundled rules.yaml of draft7 and base.
@@ -242,3 +245,36 @@ def test_a_misspelt_key_under_setup_is_refused_with_a_suggestion(tmp_path):
     assert problem.path == "setup.turn_order_pv"
     assert problem.message == "unexpected key 'turn_order_pv'; allowed keys: turn_order_vp"
     assert problem.suggestion == "turn_order_vp"
+
+
+# -- what the commands show --------------------------------------------------------------------
+
+
+def test_diff_shows_a_change_of_the_knob(tmp_path):
+    """stargazer diff: one knob line, old -> new."""
+    changed = load_ruleset(with_turn_order_vp(tmp_path, "[0, 1, 1, 2]"))
+    changes = [c for c in diff_rulesets(load_ruleset("draft7"), changed) if c.kind != "ruleset"]
+    assert format_changes(changes) == ["knob setup.turn_order_vp: [0, 0, 0, 0] -> [0, 1, 1, 2]"]
+
+
+def test_rules_shows_the_starting_vp_only_when_a_seat_has_some(tmp_path, capsys):
+    """stargazer rules: a row of the counts table, in both languages, absent for draft7."""
+    assert main(["rules", "draft7"]) == 0
+    assert "Starting VP" not in capsys.readouterr().out
+    folder = with_turn_order_vp(tmp_path, "[0, 1, 1, 2, 5]")
+    assert main(["rules", str(folder)]) == 0
+    assert "  Starting VP by turn order (start player first)  0, 1, 1, 2 VP" in capsys.readouterr().out.splitlines()
+    assert main(["rules", str(folder), "--lang", "ja"]) == 0
+    assert "0、1、1、2VP" in capsys.readouterr().out
+
+
+def test_the_rules_sheet_says_the_starting_vp_only_when_a_seat_has_some(tmp_path):
+    """stargazer print: a sentence of the setup, after the cubes; none for draft7."""
+    sentence = (
+        "Starting VP by turn order: clockwise from the start player, the players start with "
+        "0, 1, 1, 2 VP. These count like VP scored during play."
+    )
+    items = sheet_items(load_ruleset(with_turn_order_vp(tmp_path, "[0, 1, 1, 2]")), "en")
+    index = items.index(("body", sentence))
+    assert items[index - 1][1].startswith("Each player takes the worker and 12 cubes")
+    assert not any("Starting VP" in text for _, text in sheet_items(load_ruleset("draft7"), "en"))
