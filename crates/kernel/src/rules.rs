@@ -513,7 +513,7 @@ impl Rules {
         let most_players = setups.iter().map(|s| s.players).max().unwrap_or(0);
         if spec.turn_order_vp.len() < most_players {
             return Err(unsupported(format!(
-                "turn_order_vp has {} values, but {most_players} players need one per turn position",
+                "setup.turn_order_vp has {} values, but the largest table seats {most_players}: one per turn position is needed",
                 spec.turn_order_vp.len()
             )));
         }
@@ -661,6 +661,24 @@ mod tests {
         let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into()));
         let error = Rules::compile(&spec_with(vec![effect])).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("effect \"gain_vp\": parameter \"vp\" is not an integer".into()));
+    }
+
+    #[test]
+    fn turn_order_vp_needs_a_value_per_seat_and_raises_the_most_vp_by_the_largest_used() {
+        let mut spec = spec_with(Vec::new());
+        spec.setups = vec![(1, 1, 1, 1), (2, 1, 1, 1)];
+        spec.crew.push(CrewSpec { id: "d".into(), survey_count: 1, always_in_play: false, skill: Vec::new() });
+        spec.turn_order_vp = vec![3];
+        let error = Rules::compile(&spec).unwrap_err();
+        let expected = "setup.turn_order_vp has 1 values, but the largest table seats 2: one per turn position is needed";
+        assert_eq!(error, KernelError::Unsupported(expected.into()));
+        spec.turn_order_vp = vec![0, -1];
+        let error = Rules::compile(&spec).unwrap_err();
+        assert_eq!(error, KernelError::Unsupported(format!("setup.turn_order_vp = -1 is beyond the kernel's limits (0..{VALUE_LIMIT})")));
+        // A value past the largest table is never used: neither kept nor counted in the bound.
+        spec.turn_order_vp = vec![2, 5, 900];
+        let rules = Rules::compile(&spec).unwrap();
+        assert_eq!((rules.turn_order_vp.clone(), rules.bounds.most_vp), (vec![2, 5], 5));
     }
 
     #[test]
