@@ -8,7 +8,7 @@ Two kinds of input feed the property tests:
   as plain dicts, written to a fresh temporary folder and loaded with the real ``load_ruleset``
   (``load_documents``). Track lengths 1..10 with VP 0..12 (accidents included), special
   capacities 0..3, 1..6 colours, a subset of 1..5 players with enough Planets and crew for
-  each, every rule-count knob, and crew whose skills are drawn from *every* effect type of
+  each, every rule-count knob (starting VP by turn position included), and crew whose skills are drawn from *every* effect type of
   ``EFFECT_TYPES``, built from each type's ``params`` and ``timings`` declarations, so that a
   new effect type is generated without a change here (a new *kind* of parameter fails loudly).
 
@@ -383,6 +383,16 @@ def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool)
 
 
 @st.composite
+def turn_order_setup(draw: st.DrawFn, most_players: int) -> dict[str, Any]:
+    """A rules.yaml ``setup`` with starting VP by turn position (docs/rules.md, "Turn-order
+    VP"): one value per seat of the largest table, sometimes more (up to the schema's 8);
+    small values, to make ties, or any up to the schema's 1,000."""
+    length = draw(st.integers(most_players, 8))
+    values = st.integers(0, 3) | st.integers(0, 1000)
+    return {"turn_order_vp": draw(st.lists(values, min_size=length, max_size=length))}
+
+
+@st.composite
 def ruleset_documents(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
     """The three documents of a valid ruleset folder, keyed by file name (see module docstring)."""
     # Hypothesis favours small numbers, which end most games in the first round; half of the
@@ -424,6 +434,10 @@ def ruleset_documents(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
     max_rounds = draw(st.none() | (st.integers(12, 40) if long else st.integers(1, 40)))
     if max_rounds is not None:
         rules["max_rounds"] = max_rounds
+    # Left out, written empty, or given values: half of the rulesets start seats with VP.
+    setup = draw(st.sampled_from(("values", "left out", "values", "empty")))
+    if setup != "left out":
+        rules["setup"] = draw(turn_order_setup(max(player_counts))) if setup == "values" else {}
     return {
         "rules.yaml": rules,
         "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long))},

@@ -501,6 +501,8 @@ def test_generated_rulesets_load_with_their_knobs(documents: dict) -> None:
     assert ruleset.free_cubes == rules["free_cubes"]
     assert ruleset.survey_minimum == rules.get("survey", {}).get("minimum", 0)
     assert ruleset.max_rounds == rules.get("max_rounds", DEFAULT_MAX_ROUNDS)
+    zeros = [0] * max(ruleset.player_counts)
+    assert list(ruleset.turn_order_vp) == rules.get("setup", {}).get("turn_order_vp", zeros)
     assert [len(card.skill) for card in ruleset.crew] == [len(card["skill"]) for card in documents["crew.yaml"]["crew"]]
 
 

@@ -3,8 +3,8 @@
 A field's most is what the rules can make of the ruleset's own numbers: a hand never holds more
 than ``cubes_per_player`` (R13; cubes only leave it), a pending effect never has more steps
 left than its ``count``, a turn's survey bonus is at most the sum of its crew's
-``change_survey_count`` deltas, a seat's VP at most every round's best motivation bonus (R6)
-and skill VP. The state checker (``state_checks``), the narrowed state schema
+``change_survey_count`` deltas, a seat's VP at most the most VP a seat starts with
+(``turn_order_vp``) and every round's best motivation bonus (R6) and skill VP. The state checker (``state_checks``), the narrowed state schema
 (``states_json.state_schema_for``) and the native kernel's checker (``crates/kernel/src/rules.rs``,
 ``Bounds``, held to this one by tests/test_state_checks.py) all read these numbers, so that
 the engines refuse the same states.
@@ -31,7 +31,8 @@ class StateBounds:
     ``most_players``, ``most_planets``, ``most_crew``: the largest table (seats, Planets in the
     ring, crew slots with the always-in-play crew). ``most_hand``: cubes in one hand, and own
     cubes removed (R6, R13). ``most_stock``: free cubes in the stock (R13). ``most_free_on_crew``:
-    free cubes on one crew (R11). ``most_vp``: VP one seat scores during play, None when open.
+    free cubes on one crew (R11). ``most_vp``: VP one seat holds (starting VP and VP scored
+    during play), None when open.
     ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
     (R7). ``most_steps``: steps left of any pending effect (each effect's own ``steps`` bounds
@@ -68,7 +69,8 @@ class StateBounds:
         # R6: the best motivation bonus a turn can take, and the most VP a crew's skill scores.
         motivation = free_on_crew * ruleset.free_cube_vp + most_players * cubes * ruleset.player_cube_vp
         skill_vp = [_total(effects, "vp_per_step", positive=True) for effects in skills.values()]
-        most_vp = None if None in skill_vp else ruleset.max_rounds * (motivation + max(skill_vp, default=0))
+        starting = max(ruleset.starting_vp_by_position)  # a seat's VP at setup
+        most_vp = None if None in skill_vp else starting + ruleset.max_rounds * (motivation + max(skill_vp, default=0))
         raised = [_total(effects, "survey_bonus_per_step", positive=True) for effects in skills.values()]
         lowered = [_total(effects, "survey_bonus_per_step", positive=False) for effects in skills.values()]
         open_bonus = None in raised or None in lowered

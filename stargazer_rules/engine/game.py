@@ -227,7 +227,7 @@ class Game:
             crew_cubes=((),) * len(crew),
             workers=(NO_WORKER,) * len(crew),
             hands=(rules.cubes_per_player,) * n,
-            vp=(0,) * n,
+            vp=rules.starting_vp(n, setup.start_player),
             removed=(0,) * n,
             stock=rules.free_cubes,
             round=1,

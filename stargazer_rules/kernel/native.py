@@ -82,6 +82,7 @@ def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
         "player_cube_vp": ruleset.player_cube_vp,
         "survey_minimum": ruleset.survey_minimum,
         "max_rounds": ruleset.max_rounds,
+        "turn_order_vp": list(ruleset.turn_order_vp),
     }
 
 

@@ -65,6 +65,10 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
         ("body", say("setup_2", lang, always=always)),
         ("body", say("setup_3", lang)),
         ("body", say("setup_4", lang, cubes=ruleset.cubes_per_player, free=ruleset.free_cubes)),
+    ]
+    if any(ruleset.starting_vp_by_position):
+        items.append(("body", say("turn_order_vp", lang, values=tables.turn_order_vp_text(ruleset, lang))))
+    items += [
         ("table:setups", ""),
         ("heading", say("sheet_play", lang)),
         ("body", say("play_rounds", lang)),

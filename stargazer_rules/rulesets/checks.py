@@ -75,6 +75,7 @@ def semantic_problems(
         *_planet_colours(documents),
         *_effect_colours(documents, sites),
         *_player_counts(documents),
+        *_turn_order_vp(documents.rules),
         *_option_timings(documents.crew, sites),
         *_timing_requirements(documents.crew, sites),
         *_unused_params(documents.crew, sites),
@@ -269,6 +270,25 @@ def _end_condition(
         f"{players if players is not None else 'these'} players; expected at most {planets}"
     )
     yield rules.problem(where, message)
+
+
+def _turn_order_vp(rules: YamlDocument) -> Iterator[Problem]:
+    """Starting VP for every turn position of the largest table (docs/rules.md, "Turn-order VP")."""
+    setup = rules.data.get("setup") if rules.loaded and isinstance(rules.data, dict) else None
+    values = setup.get("turn_order_vp") if isinstance(setup, dict) else None
+    if not isinstance(values, list):
+        return
+    counts = [(_integer(entry, "players") or 0, path) for path, entry in entries(rules, "player_counts")]
+    if not counts:
+        return
+    players, path = max(counts)
+    if len(values) >= players:
+        return
+    message = (
+        f"expected a VP value for each of the {players} turn positions of {format_path(path)} "
+        f"({players} players), found {len(values)}; add {players - len(values)} more (0 for no VP)"
+    )
+    yield rules.problem(("setup", "turn_order_vp"), message)
 
 
 def _timing_phrase(site: EffectSite) -> str:

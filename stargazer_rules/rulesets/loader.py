@@ -133,6 +133,7 @@ def build_ruleset(
         player_cube_vp=int(rules["motivation"]["player_cube_vp"]),
         survey_minimum=int(rules.get("survey", {}).get("minimum", 0)),
         max_rounds=int(rules.get("max_rounds", DEFAULT_MAX_ROUNDS)),
+        turn_order_vp=_turn_order_vp(rules),
         fingerprint="",
         source=source,
     )
@@ -158,6 +159,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             },
             "survey": {"minimum": ruleset.survey_minimum},
             "max_rounds": ruleset.max_rounds,
+            "setup": {"turn_order_vp": list(ruleset.turn_order_vp)},
         },
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
         "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},
@@ -242,6 +244,14 @@ def _setups(entries: list[Mapping[str, Any]]) -> dict[int, PlayerCountSetup]:
         for entry in entries
     }
     return dict(sorted(setups.items()))
+
+
+def _turn_order_vp(rules: Mapping[str, Any]) -> tuple[int, ...]:
+    """Starting VP by turn position; left out, a 0 for each seat of the largest player count."""
+    values = rules.get("setup", {}).get("turn_order_vp")
+    if values is None:
+        values = [0] * max(int(entry["players"]) for entry in rules["player_counts"])
+    return tuple(int(value) for value in values)
 
 
 def _build_crew(

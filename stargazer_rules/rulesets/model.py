@@ -87,8 +87,11 @@ class Ruleset:
 
     ``planets`` and ``crew`` are every card of the game, in file order; ``setups`` maps each
     supported player count to its counts. ``max_rounds`` ends the game at the end of that
-    round at the latest (docs/rules.md, "Round limit"). ``fingerprint`` is a hash of the canonical content,
-    carried by game records so that a record is never replayed under other rules.
+    round at the latest (docs/rules.md, "Round limit"). ``turn_order_vp[i]`` is the VP the
+    player at turn position i (0: the start player) starts with, at least one value per seat
+    of the largest player count (docs/rules.md, "Turn-order VP"). ``fingerprint`` is a hash of
+    the canonical content, carried by game records so that a record is never replayed under
+    other rules.
     """
 
     name: str
@@ -104,12 +107,23 @@ class Ruleset:
     player_cube_vp: int
     survey_minimum: int
     max_rounds: int
+    turn_order_vp: tuple[int, ...]
     fingerprint: str = attrs.field(eq=False)
     source: str = attrs.field(default="", eq=False)
 
     @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted(self.setups))
+
+    @property
+    def starting_vp_by_position(self) -> tuple[int, ...]:
+        """The ``turn_order_vp`` values a game can use: one per seat of the largest table."""
+        return self.turn_order_vp[: max(self.player_counts)]
+
+    def starting_vp(self, players: int, start_player: int) -> tuple[int, ...]:
+        """Each seat's VP at setup: the ``turn_order_vp`` of its turn position, counted
+        clockwise from ``start_player`` (R4)."""
+        return tuple(self.turn_order_vp[(seat - start_player) % players] for seat in range(players))
 
     def planet(self, planet_id: str) -> PlanetCard:
         for card in self.planets:

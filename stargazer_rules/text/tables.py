@@ -16,7 +16,7 @@ import attrs
 
 from stargazer_rules.engine.scoring import ScoreSheet, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
-from stargazer_rules.text.messages import colour_name, label, planet_name, player_name, skill_sentences
+from stargazer_rules.text.messages import colour_name, join, label, planet_name, player_name, skill_sentences
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
 if TYPE_CHECKING:
@@ -60,11 +60,15 @@ def _table(rows: Sequence[Sequence[str]], headers: Sequence[str] | None = None, 
 
 
 def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
-    """The ruleset's numbers as label and value: cubes, free cubes, the crew cap, the
-    motivation bonus (R6), the survey minimum, the round limit (R10) and the cards."""
+    """The ruleset's numbers as label and value: cubes, starting VP by turn order (only when
+    some seat starts with VP), free cubes, the crew cap, the motivation bonus (R6), the survey
+    minimum, the round limit (R10) and the cards."""
+    starting = ruleset.starting_vp_by_position
+    shown_starting = [[label("count_turn_order_vp", lang), turn_order_vp_text(ruleset, lang)]] if any(starting) else []
     return _table(
         [
             [label("count_cubes", lang), str(ruleset.cubes_per_player)],
+            *shown_starting,
             [label("count_free_cubes", lang), str(ruleset.free_cubes)],
             [label("count_cap", lang), str(ruleset.max_free_cubes_per_crew)],
             [label("count_free_cube_vp", lang), label("vp_value", lang, vp=ruleset.free_cube_vp)],
@@ -77,6 +81,11 @@ def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
             ],
         ]
     )
+
+
+def turn_order_vp_text(ruleset: Ruleset, lang: str) -> str:
+    """The starting VP by turn position, start player first: ``0, 1, 1, 2 VP``."""
+    return label("vp_value", lang, vp=join((str(vp) for vp in ruleset.starting_vp_by_position), lang))
 
 
 def setups_table(ruleset: Ruleset, lang: str) -> TextTable:

@@ -97,6 +97,7 @@ pub fn draft_like() -> Game {
         player_cube_vp: 2,
         survey_minimum: 0,
         max_rounds: 30,
+        turn_order_vp: vec![0; 4],
     };
     Game::new(Rules::compile(&spec).expect("the spec compiles"))
 }

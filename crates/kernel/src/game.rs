@@ -90,6 +90,10 @@ impl Game {
         let area: Vec<u16> = rules.always.iter().chain(crew.iter()).copied().collect();
         let mut state = self.empty_state(players, planets, &area)?;
         state.hands[..players].fill(rules.cubes_per_player);
+        // Each seat starts with the turn_order_vp of its turn position, clockwise from the start.
+        for seat in 0..players {
+            state.vp[seat] = rules.turn_order_vp[(seat + players - start) % players];
+        }
         state.stock = rules.free_cubes;
         state.round = 1;
         state.start_player = start as u8;

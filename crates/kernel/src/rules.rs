@@ -299,6 +299,9 @@ pub struct RulesSpec {
     pub player_cube_vp: i64,
     pub survey_minimum: i64,
     pub max_rounds: i64,
+    /// VP by turn position at setup (0: the start player), at least one per seat of the largest
+    /// player count (docs/rules.md, "Turn-order VP").
+    pub turn_order_vp: Vec<i64>,
 }
 
 /// What a state of the ruleset may hold: every count's least and most, derived once from the
@@ -315,7 +318,8 @@ pub struct Bounds {
     pub most_stock: i64,
     /// Free cubes on one crew (R11).
     pub most_free_on_crew: i64,
-    /// VP one seat scores during play: every round's best motivation bonus and skill VP.
+    /// VP one seat holds: the most it starts with (`turn_order_vp`) and every round's best
+    /// motivation bonus and skill VP.
     pub most_vp: i64,
     pub most_round: i64,
     /// This turn's change of the survey count: the most any crew's skill takes away or adds.
@@ -358,7 +362,9 @@ impl Bounds {
             }
         }
         let motivation = free_on_crew * rules.free_cube_vp as i64 + most_players as i64 * cubes * rules.player_cube_vp as i64;
-        let most_vp = rules.max_rounds as i64 * (motivation + skill_vp.iter().copied().max().unwrap_or(0));
+        // A seat starts with the turn_order_vp of its position; only the first most_players are used.
+        let starting = rules.turn_order_vp.iter().take(most_players).copied().max().unwrap_or(0) as i64;
+        let most_vp = starting + rules.max_rounds as i64 * (motivation + skill_vp.iter().copied().max().unwrap_or(0));
         let largest_survey =
             rules.crew.iter().zip(&raised).map(|(card, up)| card.survey_count as i64 + up).max().unwrap_or(0);
         Bounds {
@@ -398,6 +404,8 @@ pub struct Rules {
     pub player_cube_vp: i32,
     pub survey_minimum: i32,
     pub max_rounds: u32,
+    /// VP by turn position at setup (0: the start player), one per seat of the largest table.
+    pub turn_order_vp: Vec<i32>,
     /// The always-in-play crew, and the dealable ones, as card indices in file order.
     pub always: Vec<u16>,
     pub dealable: Vec<u16>,
@@ -502,6 +510,22 @@ impl Rules {
                 "the dealt Planets may hold {board_worst} squares, beyond the kernel's limit of {MAX_BOARD}"
             )));
         }
+        let most_players = setups.iter().map(|s| s.players).max().unwrap_or(0);
+        if spec.turn_order_vp.len() < most_players {
+            return Err(unsupported(format!(
+                "setup.turn_order_vp has {} values, but the largest table seats {most_players}: one per turn position is needed",
+                spec.turn_order_vp.len()
+            )));
+        }
+        let turn_order_vp = spec
+            .turn_order_vp
+            .iter()
+            .take(most_players)
+            .map(|&vp| match vp {
+                0..=VALUE_LIMIT => Ok(vp as i32),
+                _ => Err(unsupported(format!("setup.turn_order_vp = {vp} is beyond the kernel's limits (0..{VALUE_LIMIT})"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let mut node_index = HashMap::new();
         for (id, node) in nodes.iter().enumerate() {
             node_index.insert((node.card, node.path.clone()), id as u16);
@@ -522,6 +546,7 @@ impl Rules {
             player_cube_vp: small(spec.player_cube_vp, "motivation.player_cube_vp", VALUE_LIMIT)?,
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
             max_rounds: small(spec.max_rounds, "max_rounds", VALUE_LIMIT)?.max(0) as u32,
+            turn_order_vp,
             always,
             dealable,
             bounds: Bounds::default(),
@@ -615,6 +640,7 @@ mod tests {
             free_cubes: 4,
             max_free_cubes_per_crew: 1,
             max_rounds: 3,
+            turn_order_vp: vec![0],
             ..Default::default()
         }
     }
@@ -635,6 +661,24 @@ mod tests {
         let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into()));
         let error = Rules::compile(&spec_with(vec![effect])).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("effect \"gain_vp\": parameter \"vp\" is not an integer".into()));
+    }
+
+    #[test]
+    fn turn_order_vp_needs_a_value_per_seat_and_raises_the_most_vp_by_the_largest_used() {
+        let mut spec = spec_with(Vec::new());
+        spec.setups = vec![(1, 1, 1, 1), (2, 1, 1, 1)];
+        spec.crew.push(CrewSpec { id: "d".into(), survey_count: 1, always_in_play: false, skill: Vec::new() });
+        spec.turn_order_vp = vec![3];
+        let error = Rules::compile(&spec).unwrap_err();
+        let expected = "setup.turn_order_vp has 1 values, but the largest table seats 2: one per turn position is needed";
+        assert_eq!(error, KernelError::Unsupported(expected.into()));
+        spec.turn_order_vp = vec![0, -1];
+        let error = Rules::compile(&spec).unwrap_err();
+        assert_eq!(error, KernelError::Unsupported(format!("setup.turn_order_vp = -1 is beyond the kernel's limits (0..{VALUE_LIMIT})")));
+        // A value past the largest table is never used: neither kept nor counted in the bound.
+        spec.turn_order_vp = vec![2, 5, 900];
+        let rules = Rules::compile(&spec).unwrap();
+        assert_eq!((rules.turn_order_vp.clone(), rules.bounds.most_vp), (vec![2, 5], 5));
     }
 
     #[test]

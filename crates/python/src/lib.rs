@@ -120,6 +120,7 @@ fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {
         player_cube_vp: item(spec, "player_cube_vp")?.extract()?,
         survey_minimum: item(spec, "survey_minimum")?.extract()?,
         max_rounds: item(spec, "max_rounds")?.extract()?,
+        turn_order_vp: item(spec, "turn_order_vp")?.extract()?,
     })
 }
 
