@@ -215,13 +215,13 @@ def test_the_space_is_found_beside_the_ruleset_or_given(tmp_path):
 
 
 def test_draft7_ships_a_space_that_reads_clean(tmp_path):
-    """Its lines on rules.setup.turn_order_vp name a knob of their own branch; the rest reads
-    against draft7 as it stands."""
-    text = (cards_dir() / "draft7" / "tune.yaml").read_text(encoding="utf-8")
-    assert text.splitlines()[0] == f"{MODELINE}../../../schemas/tune.schema.json"
-    kept = "".join(line for line in text.splitlines(keepends=True) if "turn_order_vp" not in line)
-    space = read_space(write(tmp_path, kept), DRAFT7)
-    assert {"crew.engineer.survey_count", "rules.motivation.free_cube_vp"} <= set(space.parameters)
+    """draft7's tune.yaml reads against draft7 as it stands, turn-order VP knob included."""
+    path = cards_dir() / "draft7" / "tune.yaml"
+    assert path.read_text(encoding="utf-8").splitlines()[0] == f"{MODELINE}../../../schemas/tune.schema.json"
+    space = read_space(path, DRAFT7)
+    assert {"crew.engineer.survey_count", "rules.motivation.free_cube_vp",
+            "rules.setup.turn_order_vp[0]"} <= set(space.parameters)
+    assert space.parameters["rules.setup.turn_order_vp[0]"].choices == (0, 1, 2, 3)
     accidents = [p for p in space.parameters.values() if p.path.startswith("planets.") and p.base == 0]
     assert len(accidents) >= 2 and all(0 in p.choices and len(p.choices) > 1 for p in accidents)
 
