@@ -357,6 +357,8 @@ def test_eight_players_on_sixteen_planets_play_their_games(tmp_path, capsys):
         "  - {players: 4, planets: 7, crew: 5, full_planets_to_end: 4}\n",
         "  - {players: 4, planets: 7, crew: 5, full_planets_to_end: 4}\n  - {players: 8, planets: 16, crew: 9, full_planets_to_end: 8}\n",
     )
+    line = next(text for text in read(folder, "rules.yaml").splitlines() if "turn_order_vp:" in text)
+    replace(folder, "rules.yaml", line, line.replace("[0, 0, 0, 0]", "[0, 0, 0, 0, 0, 0, 0, 0]"))  # a VP per seat
     more = "".join(
         f"  - id: extra-{n}\n    name: {{ja: 追加{n}, en: Extra {n}}}\n    colour: white\n    track: [1, 3, 0, 5, 7, 0]\n    placeholder: true\n"
         for n in (1, 2)
