@@ -2,9 +2,9 @@
 
 The layers, bottom up (docs/architecture.md): ``vocabulary`` (effects, actions, events and the
 table they act on) <- ``rulesets`` <- ``engine`` <- ``formats``, ``text`` and ``kernel`` (the
-native kernel's Python side) <- ``bots``, ``simulation`` and ``analysis`` <- ``frontends`` (with
-``printing``, the cards and rules sheet, at the level of ``analysis``); ``errors`` serves them
-all. No import runs upward, without exception.
+native kernel's Python side) <- ``bots``, ``simulation`` and ``analysis`` (with ``printing``, the
+cards and rules sheet, at the level of ``analysis``) <- ``tuning`` (the search of ``stargazer
+tune``) <- ``frontends``; ``errors`` serves them all. No import runs upward, without exception.
 The imports are read from the source with ``ast``, every one of them: at module level, inside
 functions and under ``if TYPE_CHECKING:``, since a circle that only the type checker follows is
 still a circle for a reader.
@@ -33,12 +33,13 @@ LAYERS = {
     "simulation": 5,
     "analysis": 5,
     "printing": 5,
-    "frontends": 6,
+    "tuning": 6,
+    "frontends": 7,
 }
 
 #: Modules at the top of the package: the shared errors (importable anywhere), the public
 #: surface and ``python -m stargazer_rules``.
-TOP_MODULES = {"stargazer_rules.errors": 0, "stargazer_rules": 7, "stargazer_rules.__main__": 7}
+TOP_MODULES = {"stargazer_rules.errors": 0, "stargazer_rules": 8, "stargazer_rules.__main__": 8}
 
 
 def module_name(path: Path) -> str:
