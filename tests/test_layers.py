@@ -2,9 +2,10 @@
 
 The layers, bottom up (docs/architecture.md): ``vocabulary`` (effects, actions, events and the
 table they act on) <- ``rulesets`` <- ``engine`` <- ``formats``, ``text`` and ``kernel`` (the
-native kernel's Python side) <- ``bots``, ``simulation`` and ``analysis`` (with ``printing``, the
-cards and rules sheet, at the level of ``analysis``) <- ``tuning`` (the search of ``stargazer
-tune``) <- ``frontends``; ``errors`` serves them all. No import runs upward, without exception.
+native kernel's Python side) <- ``bots``, ``simulation`` and ``analysis`` <- ``tuning`` (the
+search over a ruleset's values, which plays and judges candidates) <- ``frontends`` (with
+``printing``, the cards and rules sheet, at the level of ``analysis``); ``errors`` serves them
+all. No import runs upward, without exception.
 The imports are read from the source with ``ast``, every one of them: at module level, inside
 functions and under ``if TYPE_CHECKING:``, since a circle that only the type checker follows is
 still a circle for a reader.
