@@ -3,6 +3,7 @@ optimum: no game is played. Work is bounded by counts (trials, blocks), never by
 
 from __future__ import annotations
 
+import sys
 import zlib
 
 import optuna
@@ -224,3 +225,29 @@ def test_valid_assignments_counts_each_number_of_edits():
     assert valid_assignments(PARAMETERS, 4) == 4 * 3 * 2 * 5
     # two edits: 1 + (3+2+1+4) + (3*2 + 3*1 + 3*4 + 2*1 + 2*4 + 1*4)
     assert valid_assignments(PARAMETERS, 2) == 1 + 10 + 35
+
+
+def test_tune_without_optuna_says_how_to_install_it_in_one_line(monkeypatch, capsys):
+    from stargazer_rules.frontends.cli import main
+
+    monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna raises ImportError
+    assert main(["tune", "draft7"]) == 1
+    assert capsys.readouterr().err == "stargazer tune needs optuna: pip install 'stargazer-rules[tune]'\n"
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("900", 900), ("90s", 90), ("15m", 900), ("15 min", 900), ("1.5h", 5400)])
+def test_a_time_limit_is_seconds_minutes_or_hours(text, seconds):
+    from stargazer_rules.frontends.cli.tune_command import duration
+
+    assert duration(text) == seconds
+
+
+def test_a_time_limit_that_is_no_duration_is_a_usage_error(capsys):
+    from stargazer_rules.frontends.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["tune", "draft7", "--time", "soon"])
+    assert stopped.value.code == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "stargazer tune: error: argument --time: 'soon' is not a duration: write seconds (900), or 90s, 15m, 1.5h"
+    )
