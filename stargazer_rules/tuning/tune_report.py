@@ -112,6 +112,12 @@ def _met(met: Any, total: Any) -> str:
     return f"{met} of {total}" if met is not None and total is not None else ""
 
 
+def _lineup_text(lineup: list[str]) -> str:
+    """``mcts:... in every seat``, or the bots of the lineup in order."""
+    distinct = list(dict.fromkeys(lineup))
+    return f"{distinct[0]} in every seat" if len(distinct) == 1 else "/".join(lineup)
+
+
 def render_tune(tune: Mapping[str, Any]) -> str:
     """tune.html as text."""
     from stargazer_rules.analysis.plots import tune_front, tune_progress
@@ -126,7 +132,7 @@ def render_tune(tune: Mapping[str, Any]) -> str:
         ["space", f"{esc(tune['space']['source'])}: {len(tune['space']['parameters'])} parameters, at most "
                   f"{tune['space']['max_edits']} edits"],
         ["targets", esc(tune["targets"]["source"])],
-        ["bots", esc("/".join(settings["lineup"]))],
+        ["bots", esc(_lineup_text(settings["lineup"]))],
         ["games a candidate", f"{settings['games_per_trial']:,} in {settings['blocks']} blocks of "
                               f"{settings['block_games']:,} (deals from seed {esc(settings['seed'])})"],
         ["trials", esc(", ".join(f"{count} {state}" for state, count in counts.items() if count))],
@@ -161,7 +167,7 @@ def render_tune(tune: Mapping[str, Any]) -> str:
         body.append(table(["trial", "edits", "targets met (base)", "verdict"],
                           [[str(r["trial"]), _edits_cell(r["edits_text"]),
                             f"{_met(*r['met'])} ({_met(*r['base_met'])})", esc(r["text"])]
-                           for r in tune["rechecks"]], text_columns=2))
+                           for r in tune["rechecks"]], text_columns=4))
     else:
         body.append("<p>No candidate was re-checked.</p>")
     body.append("<h2 id=\"candidates\">Best candidates of the search</h2>")
