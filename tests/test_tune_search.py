@@ -11,7 +11,14 @@ import pytest
 from optuna.trial import TrialState, create_trial
 
 from stargazer_rules.tuning import search as tuning_search
-from stargazer_rules.tuning.search import Invalid, Scored, best_candidates, edits_of, search, valid_assignments
+from stargazer_rules.tuning.search import (
+    Invalid,
+    Scored,
+    best_candidates,
+    edits_of,
+    search,
+    valid_assignments,
+)
 
 PARAMETERS = {"a": [0, 1, 2, 3], "b": [0, 1, 2], "c": [0, 1], "d": [0, 1, 2, 3, 4]}
 BASE = {"a": 0, "b": 0, "c": 0, "d": 0}

@@ -129,15 +129,15 @@ def render_tune(tune: Mapping[str, Any]) -> str:
     counts = tune["counts"]
     head_rows = [
         ["ruleset", f"{esc(ruleset['name'])} <code>{esc(short_fingerprint(ruleset['fingerprint']))}</code>"],
-        ["space", f"{esc(tune['space']['source'])}: {len(tune['space']['parameters'])} parameters, at most "
-                  f"{tune['space']['max_edits']} edits"],
+        ["space", (f"{esc(tune['space']['source'])}: {len(tune['space']['parameters'])} parameters, at most "
+                   f"{tune['space']['max_edits']} edits")],
         ["targets", esc(tune["targets"]["source"])],
         ["bots", esc(_lineup_text(settings["lineup"]))],
-        ["games a candidate", f"{settings['games_per_trial']:,} in {settings['blocks']} blocks of "
-                              f"{settings['block_games']:,} (deals from seed {esc(settings['seed'])})"],
+        ["games a candidate", (f"{settings['games_per_trial']:,} in {settings['blocks']} blocks of "
+                               f"{settings['block_games']:,} (deals from seed {esc(settings['seed'])})")],
         ["trials", esc(", ".join(f"{count} {state}" for state, count in counts.items() if count))],
-        ["re-check", f"the best {settings['recheck']} on {settings['recheck_games']:,} fresh games each "
-                     f"(deals from seed {esc(settings['recheck_seed'])})"],
+        ["re-check", (f"the best {settings['recheck']} on {settings['recheck_games']:,} fresh games each "
+                      f"(deals from seed {esc(settings['recheck_seed'])})")],
     ]
     body = [f"<h1>{esc(title)}</h1>", f"<p><strong>{esc(outcome)}</strong></p>",
             table(None, head_rows, text_columns=2)]

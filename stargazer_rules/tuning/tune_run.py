@@ -147,7 +147,6 @@ def tune(
     lineup = tuple(lineup)
     deals, blocks = _deals_per_block(games_per_trial, players)
     block_games = deals * players
-    names = list(space.parameters)
     base_values = {name: parameter.base for name, parameter in space.parameters.items()}
     play = {"games_per_trial": blocks * block_games, "blocks": blocks, "lineup": list(lineup),
             "players": players, "seed": seed, "engine": engine}

@@ -32,7 +32,10 @@ from stargazer_rules.frontends.cli.run_commands import (
     _scheduler_problem,
     _worker_count,
 )
-from stargazer_rules.frontends.cli.target_options import add_target_options, targets_or_stop
+from stargazer_rules.frontends.cli.target_options import (
+    add_target_options,
+    targets_or_stop,
+)
 from stargazer_rules.kernel import native
 from stargazer_rules.simulation import cache, locks
 from stargazer_rules.simulation.runner import LINEUP_SEPARATOR, MAX_WORKERS
