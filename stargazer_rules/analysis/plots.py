@@ -36,6 +36,8 @@ __all__ = [
     "score_by_round",
     "scores_by_bot",
     "seats",
+    "tune_front",
+    "tune_progress",
     "vp_sources",
 ]
 
@@ -329,4 +331,30 @@ def ladder_steps(ladder: Mapping[str, Any]) -> str:
     ax.set_ylabel("stronger bot's win share (%)")
     ax.set_title(f"Skill depth {ladder['skill_depth']} ({100 * ladder['confidence']:g}% intervals)")
     ax.legend(loc="lower right")
+    return _svg(figure)
+
+
+def tune_progress(tune: Mapping[str, Any]) -> str:
+    """Each complete candidate's objective over the trials of a tune (tune.json), and the best so far."""
+    rows = [row for row in tune["trials"] if row["value"] is not None and row["state"] == "complete"]
+    figure, ax = _figure(6, 3)
+    ax.plot([row["number"] for row in rows], [row["value"] for row in rows], "o", color=_BLUE, label="candidate")
+    best = [row for row in tune["trials"] if row["best"] is not None]
+    ax.step([row["number"] for row in best], [row["best"] for row in best], where="post", color=_ORANGE,
+            label="best so far")
+    ax.set_xlabel("trial")
+    ax.set_ylabel("weighted shortfall")
+    ax.legend(loc="upper right")
+    return _svg(figure)
+
+
+def tune_front(tune: Mapping[str, Any]) -> str:
+    """The best objective of a tune's candidates with each number of edits (tune.json's front)."""
+    front = tune["front"]
+    figure, ax = _figure(max(3.5, 0.9 * len(front) + 2), 3)
+    ax.bar([str(point["edits"]) for point in front], [point["value"] for point in front], color=_BLUE)
+    for index, point in enumerate(front):
+        ax.annotate(f"{point['missed']} missed", (index, point["value"]), ha="center", va="bottom")
+    ax.set_xlabel("edits")
+    ax.set_ylabel("best weighted shortfall")
     return _svg(figure)

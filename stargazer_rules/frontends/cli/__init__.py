@@ -4,7 +4,7 @@
 layers below and prints, returning the exit status; no command holds the logic of what it runs
 (a simulation's reuse, estimate and merging live in ``simulation.runs``). The groups:
 ``ruleset_commands`` (validate, rules, new-draft, diff), ``play_commands`` (play-random, play,
-replay), ``run_commands`` (simulate, compare, report, cache), ``ladder_command``, ``serve_command``,
+replay), ``run_commands`` (simulate, compare, report, cache), ``ladder_command``, ``tune_command``, ``serve_command``,
 ``print_command``; ``common`` holds what they share (exit statuses, one-line errors, the ruleset
 and language options, loading a ruleset). ``main`` only parses and dispatches, so adding a
 command is adding one such pair and one line in ``build_parser``.
@@ -26,6 +26,7 @@ from stargazer_rules.frontends.cli.print_command import add_print
 from stargazer_rules.frontends.cli.ruleset_commands import add_diff, add_new_draft, add_rules, add_validate
 from stargazer_rules.frontends.cli.run_commands import add_cache, add_compare, add_report, add_simulate
 from stargazer_rules.frontends.cli.serve_command import add_serve
+from stargazer_rules.frontends.cli.tune_command import add_tune
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -70,6 +71,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(commands)
     add_compare(commands)
     add_ladder(commands)
+    add_tune(commands)
     add_diff(commands)
     add_report(commands)
     add_play(commands)

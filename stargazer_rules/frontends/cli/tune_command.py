@@ -1,0 +1,170 @@
+"""``stargazer tune``: these targets are missed: which smallest edit of the YAML meets them? The
+search is ``tuning.tune_run`` (over ``tuning.search``); this only parses, calls and prints."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import sys
+from pathlib import Path
+
+from stargazer_rules.bots import bot_names
+from stargazer_rules.errors import RulesetError, SimulationError
+from stargazer_rules.frontends.cli.common import (
+    EXIT_INTERRUPTED,
+    EXIT_INVALID,
+    EXIT_USAGE,
+    SeedAction,
+    positive_int,
+    report_engine,
+    ruleset_or_stop,
+    say_error,
+    wrapped,
+)
+from stargazer_rules.frontends.cli.run_commands import (
+    _LINEUP_HELP,
+    DEFAULT_SIM_BOTS,
+    DEFAULT_SIM_PLAYERS,
+    _game_count,
+    _lineup_or_report,
+    _out_is_a_file,
+    _scheduler_problem,
+    _worker_count,
+)
+from stargazer_rules.frontends.cli.target_options import (
+    add_target_options,
+    targets_or_stop,
+)
+from stargazer_rules.kernel import native
+from stargazer_rules.simulation import cache, locks
+from stargazer_rules.simulation.runner import LINEUP_SEPARATOR, MAX_WORKERS
+
+COMMAND = "tune"
+
+#: What a command run without optuna says, in one line.
+NEEDS_OPTUNA = "stargazer tune needs optuna: pip install 'stargazer-rules[tune]'"
+
+#: The defaults answer draft 7 (4 players) in about 15 minutes on two cores (docs/simulation.md,
+#: "stargazer tune"): 60 candidates of 480 games (mcts:200, 12.5 s each measured), some pruned
+#: early, then 3 candidates and the base on 1,200 fresh games each (85 s measured).
+DEFAULT_TRIALS = 60
+DEFAULT_GAMES_PER_TRIAL = 480
+DEFAULT_RECHECK = 3
+DEFAULT_RECHECK_GAMES = 1200
+
+_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h)?\s*$")
+_SECONDS = {None: 1, "s": 1, "m": 60, "min": 60, "h": 3600}
+
+
+def duration(text: str) -> float:
+    """A ``--time`` value in seconds: ``900``, ``90s``, ``15m``, ``1.5h``."""
+    match = _DURATION.match(text)
+    if match is None or float(match.group(1)) <= 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a duration: write seconds (900), or 90s, 15m, 1.5h")
+    return float(match.group(1)) * _SECONDS[match.group(2)]
+
+
+def add_tune(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        COMMAND,
+        help="search the values tune.yaml allows for the smallest edit that meets the missed targets",
+        description=wrapped(
+            "Search the values the space (tune.yaml beside BASE, or --space) lets change for the "
+            "smallest edit of BASE that meets its design targets: each candidate plays --games-per-trial "
+            "games on the baseline's deals, in blocks (a candidate clearly worse than the best is "
+            "stopped early), judged by the weighted shortfall of the targets. The best few are played "
+            "again on fresh deals and compared with BASE; one better on some target and worse on none "
+            "is written as a new draft to OUT/proposal. Writes OUT/tune.json and OUT/tune.html; the "
+            "study in OUT/study.db resumes when the same command runs again."
+        ),
+        epilog=_LINEUP_HELP,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("ruleset", metavar="BASE", help="the ruleset to tune: a folder or a bundled name")
+    parser.add_argument("--space", default=None, metavar="FILE",
+                        help="the values to search (default: the tune.yaml beside BASE's files)")
+    parser.add_argument("--trials", type=positive_int, default=DEFAULT_TRIALS, metavar="N",
+                        help=f"candidates to play (default {DEFAULT_TRIALS}); samples of too many edits are not counted")
+    parser.add_argument("--games-per-trial", type=_game_count, default=DEFAULT_GAMES_PER_TRIAL, metavar="N",
+                        help=f"games a candidate plays (default {DEFAULT_GAMES_PER_TRIAL}); rounded up to whole blocks of deals")
+    parser.add_argument("--recheck-games", type=_game_count, default=DEFAULT_RECHECK_GAMES, metavar="N",
+                        help=f"fresh games of the base and of each re-checked candidate (default {DEFAULT_RECHECK_GAMES})")
+    parser.add_argument("--time", type=duration, default=None, metavar="LIMIT",
+                        help="stop starting candidates after this long (900, 90s, 15m, 1.5h); the re-check follows")
+    parser.add_argument("--players", type=positive_int, default=DEFAULT_SIM_PLAYERS, metavar="N",
+                        help=f"the number of players (default {DEFAULT_SIM_PLAYERS})")
+    parser.add_argument("--bots", action="append", default=None, metavar="LINEUP",
+                        help=f"the bots, '{LINEUP_SEPARATOR}'-separated (see below); default {DEFAULT_SIM_BOTS}")
+    parser.add_argument("--seed", action=SeedAction, default=0, metavar="S",
+                        help="the first deal seed of every candidate, 0 to 2**64 - 1 (default 0); the re-check "
+                             "plays other deals, from a seed far past these")
+    where = parser.add_mutually_exclusive_group()
+    where.add_argument("--workers", type=_worker_count, default=None, metavar="W",
+                       help=f"worker processes (default: one per core; at most {MAX_WORKERS}); 1 plays in this process")
+    where.add_argument("--scheduler", default=None, metavar="ADDR",
+                       help="play on a Dask cluster through its scheduler (tcp://HOST:PORT); needs pip install "
+                            "'stargazer-rules[dask]'")
+    parser.add_argument("--out", default=None, metavar="DIR",
+                        help="the output folder (default tune-RULES-Np in the current folder)")
+    parser.add_argument("--engine", choices=native.ENGINES, default=native.DEFAULT_ENGINE,
+                        help="where the bots search: 'native' (the Rust kernel, default) or 'python'")
+    parser.add_argument("--cache", default=None, metavar="DIR",
+                        help="the folder of finished runs to reuse and keep the candidates' runs in (default: "
+                             f"${cache.CACHE_VARIABLE}, else the user's cache folder)")
+    add_target_options(parser)
+    parser.epilog = (parser.epilog or "").format(bots=", ".join(bot_names()))
+    parser.set_defaults(run=run_tune)
+
+
+def run_tune(args: argparse.Namespace) -> int:
+    """Search, re-check, write the files and print the best candidates; one-line errors."""
+    try:
+        import optuna  # noqa: F401
+    except ImportError:
+        print(NEEDS_OPTUNA, file=sys.stderr)
+        return EXIT_INVALID
+    from stargazer_rules.tuning import tune_report, tune_run
+    from stargazer_rules.tuning.space import space_for
+
+    ruleset = ruleset_or_stop(args.ruleset, COMMAND)
+    lineup = _lineup_or_report([ruleset], args, COMMAND)
+    if lineup is None:
+        return EXIT_USAGE
+    targets = targets_or_stop(ruleset, args, COMMAND)
+    try:
+        space = space_for(ruleset, args.space)
+    except RulesetError as error:
+        for problem in error.problems:
+            say_error(COMMAND, str(problem))
+        return EXIT_INVALID
+    except OSError as error:
+        say_error(COMMAND, str(error))
+        return EXIT_INVALID
+    if args.scheduler is not None and (problem := _scheduler_problem(args.scheduler)) is not None:
+        say_error(COMMAND, problem)
+        return EXIT_USAGE
+    out = args.out or f"tune-{ruleset.name}-{args.players}p"
+    if _out_is_a_file(out, COMMAND):
+        return EXIT_USAGE
+    report_engine(ruleset, COMMAND, args.engine)
+    try:
+        with locks.holding(out, COMMAND):
+            result = tune_run.tune(
+                ruleset, space, targets, out=Path(out), trials=args.trials, games_per_trial=args.games_per_trial,
+                lineup=lineup, players=args.players, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
+                time_limit=args.time, recheck=DEFAULT_RECHECK, recheck_games=args.recheck_games,
+                progress=lambda text: print(f"stargazer {COMMAND}: {text}", file=sys.stderr, flush=True),
+                cache_dir=cache.cache_folder(args.cache), engine=args.engine,
+            )
+            written = tune_report.write_tune(result.facts, Path(out))
+    except (SimulationError, ValueError, OSError) as error:
+        say_error(COMMAND, str(error))
+        return EXIT_INVALID
+    except KeyboardInterrupt:
+        say_error(COMMAND, f"interrupted; the study is kept in {os.path.join(out, tune_run.STUDY_FILE)}: "
+                           "the same command resumes it")
+        return EXIT_INTERRUPTED
+    print(tune_report.terminal_tune(result.facts))
+    print(f"\nwritten: {written[0]}, {written[1]}")
+    return 0

@@ -1,0 +1,205 @@
+"""tune.json and tune.html: what ``stargazer tune`` found, written out for a designer.
+
+tune.html is self-contained like report.html (``analysis.report``'s ``page``, ``table`` and
+plots): the progress over trials (each candidate's objective and the best so far), the front of
+targets missed against edits, the importance of each parameter, and the re-check table. Every
+number in it is in tune.json, which ``tune_run`` builds (``TuneResult.facts``).
+
+**Parameter importance** is optuna's PED-ANOVA (``optuna.importance.PedAnovaImportanceEvaluator``):
+how much each parameter's values tell the best tenth of the complete candidates from the rest,
+as shares summing to 1. It needs numpy only, which the library depends on anyway; optuna's
+fANOVA evaluator would need scikit-learn.
+"""
+
+from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from stargazer_rules.analysis.plain_json import plain
+from stargazer_rules.analysis.report import esc, figure, page, table, write_json
+from stargazer_rules.rulesets.loader import short_fingerprint
+from stargazer_rules.tuning.search import edits_of
+
+__all__ = ["IMPORTANCE_EVALUATOR", "importance", "render_tune", "terminal_tune", "trial_rows", "write_tune"]
+
+TUNE_JSON = "tune.json"
+TUNE_PAGE = "tune.html"
+#: How the importances are computed, as tune.json and the page name it.
+IMPORTANCE_EVALUATOR = "PED-ANOVA (optuna.importance.PedAnovaImportanceEvaluator; numpy only)"
+
+
+def trial_rows(study: Any, base: Mapping[str, Any], paths: Mapping[str, str]) -> list[dict[str, Any]]:
+    """Every trial of the study in order: its state in words (``complete``, ``pruned``,
+    ``invalid``, ``repeat``, ``failed``, ``waiting``, ``running``), value, best value so far,
+    edits (by path), blocks, why invalid, the facts its objective kept."""
+    from optuna.trial import TrialState
+
+    rows = []
+    best = None
+    for trial in study.get_trials(deepcopy=False):
+        attrs = trial.user_attrs
+        if trial.state == TrialState.FAIL:
+            state = "failed"
+        elif trial.state in (TrialState.WAITING, TrialState.RUNNING):
+            state = trial.state.name.lower()
+        elif "repeat_of" in attrs:
+            state = "repeat"
+        elif "invalid" in attrs:
+            state = "invalid"
+        elif trial.state == TrialState.PRUNED:
+            state = "pruned"
+        else:
+            state = "complete"
+        value = float(trial.value) if trial.state == TrialState.COMPLETE else None
+        if value is not None and state == "complete":
+            best = value if best is None else min(best, value)
+        edits = edits_of(trial.params, base) if len(trial.params) == len(base) else {}
+        rows.append({
+            "number": trial.number, "state": state, "value": value, "best": best,
+            "edits": {paths[name]: v for name, v in edits.items()}, "edit_count": len(edits),
+            "blocks": len(trial.intermediate_values), "invalid": attrs.get("invalid"),
+            "repeat_of": attrs.get("repeat_of"), "facts": dict(attrs.get("facts", {})),
+        })
+    return plain(rows)
+
+
+def importance(study: Any) -> dict[str, Any]:
+    """Each parameter's importance (module docstring), or why there is none yet."""
+    import optuna
+    from optuna.trial import TrialState
+
+    complete = study.get_trials(deepcopy=False, states=(TrialState.COMPLETE,))
+    result: dict[str, Any] = {"evaluator": IMPORTANCE_EVALUATOR, "values": None, "note": None}
+    if len({tuple(sorted(t.params.items())) for t in complete}) < 2:
+        result["note"] = "fewer than two different complete candidates: no importance to measure"
+        return result
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            values = optuna.importance.get_param_importances(
+                study, evaluator=optuna.importance.PedAnovaImportanceEvaluator())
+        except (ValueError, RuntimeError) as error:
+            result["note"] = f"not measured: {error}"
+            return result
+    result["values"] = {name: float(share) for name, share in values.items()}
+    if caught:
+        result["note"] = str(caught[0].message)
+    return result
+
+
+def write_tune(facts: Mapping[str, Any], out: str | Path) -> tuple[Path, Path]:
+    """Write ``OUT/tune.json`` and ``OUT/tune.html``; their paths."""
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
+    data = plain(dict(facts))
+    write_json(data, out / TUNE_JSON)
+    (out / TUNE_PAGE).write_text(render_tune(data), encoding="utf-8")
+    return out / TUNE_JSON, out / TUNE_PAGE
+
+
+def _value(value: float | None) -> str:
+    return "" if value is None else f"{value:.3f}"
+
+
+def _edits_cell(lines: list[str]) -> str:
+    return "<br>".join(f"<code>{esc(line)}</code>" for line in lines) or "(the base)"
+
+
+def _met(met: Any, total: Any) -> str:
+    return f"{met} of {total}" if met is not None and total is not None else ""
+
+
+def _lineup_text(lineup: list[str]) -> str:
+    """``mcts:... in every seat``, or the bots of the lineup in order."""
+    distinct = list(dict.fromkeys(lineup))
+    return f"{distinct[0]} in every seat" if len(distinct) == 1 else "/".join(lineup)
+
+
+def render_tune(tune: Mapping[str, Any]) -> str:
+    """tune.html as text."""
+    from stargazer_rules.analysis.plots import tune_front, tune_progress
+
+    ruleset, settings = tune["ruleset"], tune["settings"]
+    title = f"stargazer tune: {ruleset['name']}, {settings['players']} players"
+    outcome = (f"Proposed: the edits of trial {tune['proposal']['trial']}, written to {tune['proposal']['folder']}."
+               if tune["proposal"] else tune["no_edit"])
+    counts = tune["counts"]
+    head_rows = [
+        ["ruleset", f"{esc(ruleset['name'])} <code>{esc(short_fingerprint(ruleset['fingerprint']))}</code>"],
+        ["space", (f"{esc(tune['space']['source'])}: {len(tune['space']['parameters'])} parameters, at most "
+                   f"{tune['space']['max_edits']} edits")],
+        ["targets", esc(tune["targets"]["source"])],
+        ["bots", esc(_lineup_text(settings["lineup"]))],
+        ["games a candidate", (f"{settings['games_per_trial']:,} in {settings['blocks']} blocks of "
+                               f"{settings['block_games']:,} (deals from seed {esc(settings['seed'])})")],
+        ["trials", esc(", ".join(f"{count} {state}" for state, count in counts.items() if count))],
+        ["re-check", (f"the best {settings['recheck']} on {settings['recheck_games']:,} fresh games each "
+                      f"(deals from seed {esc(settings['recheck_seed'])})")],
+    ]
+    body = [f"<h1>{esc(title)}</h1>", f"<p><strong>{esc(outcome)}</strong></p>",
+            table(None, head_rows, text_columns=2)]
+    body.append("<h2 id=\"progress\">Progress</h2>")
+    if any(row["value"] is not None for row in tune["trials"]):
+        body.append(figure(tune_progress(tune), "Dots: each complete candidate's objective (the weighted "
+                           "shortfall of the targets; 0 meets every goal); line: the best so far. Pruned and "
+                           "invalid candidates have no objective."))
+    body.append("<h2 id=\"front\">Targets missed against edits</h2>")
+    if tune["front"]:
+        body.append(figure(tune_front(tune), "The best candidate with each number of edits: its objective "
+                           "and the weighted targets its games miss."))
+        body.append(table(["edits", "best objective", "weighted targets missed", "trial"],
+                          [[str(p["edits"]), _value(p["value"]), str(p["missed"]), str(p["trial"])]
+                           for p in tune["front"]]))
+    body.append("<h2 id=\"importance\">Parameter importance</h2>")
+    found = tune["importance"]
+    if found["values"]:
+        paths = {p["name"]: p["path"] for p in tune["space"]["parameters"]}
+        body.append(table(["parameter", "importance"],
+                          [[f"<code>{esc(paths.get(name, name))}</code>", f"{100 * share:.0f}%"]
+                           for name, share in found["values"].items()]))
+    body.append(f"<p class=\"note\">{esc(found['evaluator'])}" + (f": {esc(found['note'])}" if found["note"] else "")
+                + "</p>")
+    body.append("<h2 id=\"recheck\">Re-check on fresh deals</h2>")
+    if tune["rechecks"]:
+        body.append(table(["trial", "edits", "targets met (base)", "verdict"],
+                          [[str(r["trial"]), _edits_cell(r["edits_text"]),
+                            f"{_met(*r['met'])} ({_met(*r['base_met'])})", esc(r["text"])]
+                           for r in tune["rechecks"]], text_columns=4))
+    else:
+        body.append("<p>No candidate was re-checked.</p>")
+    body.append("<h2 id=\"candidates\">Best candidates of the search</h2>")
+    body.append(table(["trial", "edits", "objective", "targets met", "verdict"],
+                      [[str(c["trial"]), _edits_cell(c["edits_text"]), _value(c["value"]),
+                        _met(c["met"], c["total"]), esc(c["verdict"] or "")] for c in tune["candidates"]],
+                      text_columns=2))
+    body.append('<p class="note">How to read this page: docs/simulation.md, "stargazer tune". Every figure '
+                "here is also in tune.json beside this file.</p>")
+    return page(title, "\n".join(body))
+
+
+def terminal_tune(tune: Mapping[str, Any]) -> str:
+    """The terminal's table of the best candidates: each edit as ``stargazer diff`` prints it,
+    the targets met, the verdict against the base; then the outcome in one line."""
+    base = tune["base"]
+    lines = []
+    if base is not None:
+        lines.append(f"base {tune['ruleset']['name']}: objective {base['value']:.3f}, "
+                     f"{_met(base['met'], base['total'])} targets met")
+    rows = [["trial", "objective", "targets met", "verdict", "edits"]]
+    for candidate in tune["candidates"]:
+        if not candidate["edits"]:
+            continue
+        edits = candidate["edits_text"] or ["(none)"]
+        rows.append([str(candidate["trial"]), _value(candidate["value"]), _met(candidate["met"], candidate["total"]),
+                     candidate["verdict"] or "not re-checked", edits[0]])
+        rows += [["", "", "", "", line] for line in edits[1:]]
+    widths = [max(len(row[i]) for row in rows) for i in range(4)]
+    for row in rows:
+        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)) + "  " + row[4])
+    proposal = tune["proposal"]
+    lines.append(f"proposed: the edits of trial {proposal['trial']} in {proposal['folder']}" if proposal
+                 else tune["no_edit"])
+    return "\n".join(lines)

@@ -1,0 +1,377 @@
+"""``stargazer tune``, the game side: each candidate of the search (``tuning.search``) is a ruleset
+edited from the base (``tuning.edits.apply_edits``), played by bots and judged by the design
+targets; the best few are played again on fresh deals and compared with the base.
+
+**A candidate's games.** ``games_per_trial`` games on the deals of the baseline (the same
+``seed``: game ``i`` of every candidate is dealt and seated as game ``i`` of the base, so games
+pair by index), played by ``simulation.runs.simulate_run`` into ``OUT/runs/<rules>-<fingerprint>``
+with the run cache, so a candidate played before (by this search or another) is not played
+again. They come in ``BLOCKS`` blocks of whole deals, each deal in every seat rotation.
+
+**The objective** of a set of games: the sum over the targets of weight x shortfall, the
+shortfall being how far the target's worst subject lies outside its goal (``max(0, miss)`` of
+its answer from ``analysis.target_check.check_targets``; 0 when inside; a target with no
+answer yet counts 0). Each block's games give one value, reported for pruning (the block's
+``min_card_games`` is the target's scaled by the block's share of the candidate's games, so a
+card in play in the block in proportion is judged); the candidate's value is the objective
+over all its games.
+
+**The re-check.** The best ``recheck`` candidates with edits and an objective below the base's
+are played again on fresh deals (``seed + RECHECK_SEED_OFFSET``, ``recheck_games`` each for the
+base and the candidate) and compared with the base target by target
+(``analysis.compare_summaries``, its ``verdict``). Only a candidate whose verdict is ``better``
+(better on some target, worse on none) is proposed: the first such in the search's ranking is
+written to ``OUT/proposal/`` (``tuning.edits.write_proposal``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import shutil
+import time
+from collections.abc import Callable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import attrs
+
+from stargazer_rules.analysis.compare import Run, compare_summaries
+from stargazer_rules.analysis.measures import MeasureContext
+from stargazer_rules.analysis.target_check import check_targets
+from stargazer_rules.analysis.targets import Targets
+from stargazer_rules.errors import RulesetError
+from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.loader import short_fingerprint
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.simulation import cache, runs
+from stargazer_rules.simulation.estimate import format_duration
+from stargazer_rules.tuning import search as tuning_search
+from stargazer_rules.tuning.edits import apply_edits, edits_text, write_proposal
+from stargazer_rules.tuning.space import Space
+
+__all__ = ["BLOCKS", "RECHECK_SEED_OFFSET", "TuneResult", "objective_of", "tune"]
+
+#: The blocks of a candidate's games: each a pruning step of the Wilcoxon test, which cannot
+#: prune before ``search.PRUNE_AFTER`` of them.
+BLOCKS = 6
+#: The re-check's deals are dealt from ``seed + RECHECK_SEED_OFFSET``: a prime far past any
+#: search's deals, so the re-check never replays a deal the search chose candidates on.
+RECHECK_SEED_OFFSET = 1_000_003
+#: The file of the study in OUT.
+STUDY_FILE = "study.db"
+#: The folder in OUT of the proposal.
+PROPOSAL_FOLDER = "proposal"
+
+
+@attrs.frozen
+class TuneResult:
+    """What ``tune`` found: the ``study``, its ``facts`` (tune.json's content) and the
+    ``proposal`` folder (None when no edit was proposed; ``facts["no_edit"]`` says why)."""
+
+    study: Any
+    facts: dict[str, Any]
+    proposal: Path | None
+
+
+def objective_of(games: Sequence[Mapping[str, Any]], targets: Targets, ruleset: Ruleset) -> tuple[float, dict[str, Any]]:
+    """The objective of ``games`` (module docstring) and its facts: each target's shortfall,
+    the targets met, not met and not yet known, the keys of the weighted targets missed."""
+    section = check_targets(games, targets, MeasureContext.of(games, ruleset), {})  # no names: values only
+    shortfalls = {}
+    value = 0.0
+    for answer in section["targets"]:
+        short = max(0.0, float(answer["miss"])) if answer["miss"] is not None else 0.0
+        shortfalls[answer["key"]] = short
+        value += answer["weight"] * short
+    missed = [a["key"] for a in section["targets"] if a["weight"] > 0 and (a["miss"] or 0) > 0]
+    facts = {"games": len(games), "met": section["met"], "not_met": section["not_met"],
+             "unknown": section["unknown"], "total": section["total"], "missed": missed,
+             "shortfalls": shortfalls}
+    return value, facts
+
+
+def _block_targets(targets: Targets, share: float) -> Targets:
+    settings = targets.settings
+    scaled = max(1, round(settings.min_card_games * share))
+    return attrs.evolve(targets, settings=attrs.evolve(settings, min_card_games=scaled))
+
+
+def _deals_per_block(games_per_trial: int, players: int) -> tuple[int, int]:
+    """(deals a block, blocks): ``BLOCKS`` blocks of whole deals, fewer when there are fewer deals."""
+    deals = max(1, math.ceil(games_per_trial / players))
+    blocks = min(BLOCKS, deals)
+    return math.ceil(deals / blocks), blocks
+
+
+def _study_name(base: Ruleset, space: Space, targets: Targets, settings: Mapping[str, Any]) -> str:
+    """The study of these options: the same base, space, targets and play resume it."""
+    identity = {
+        "base": base.fingerprint,
+        "space": {name: [repr(v) for v in p.choices] for name, p in space.parameters.items()},
+        "max_edits": space.max_edits,
+        "targets": targets.to_json(),
+        "play": dict(settings),
+    }
+    digest = hashlib.sha256(json.dumps(identity, sort_keys=True, default=str).encode()).hexdigest()
+    return f"tune-{digest[:16]}"
+
+
+def tune(
+    base_ruleset: Ruleset,
+    space: Space,
+    targets: Targets,
+    *,
+    out: Path,
+    trials: int,
+    games_per_trial: int,
+    lineup: Sequence[str],
+    players: int,
+    seed: int = 0,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    time_limit: float | None = None,
+    recheck: int = 3,
+    recheck_games: int,
+    progress: Callable[[str], None] | None = None,
+    cache_dir: Path | None = None,
+    engine: str = native.DEFAULT_ENGINE,
+) -> TuneResult:
+    """Search ``space`` around ``base_ruleset`` for the smallest edit that meets ``targets``,
+    re-check the best candidates, write the proposal (module docstring). The caller holds
+    ``out``'s lock. ``progress`` gets one line per trial and per re-check."""
+    out = Path(out)
+    say = progress or (lambda text: None)
+    cache_dir = cache.cache_folder(cache_dir)
+    lineup = tuple(lineup)
+    deals, blocks = _deals_per_block(games_per_trial, players)
+    block_games = deals * players
+    base_values = {name: parameter.base for name, parameter in space.parameters.items()}
+    play = {"games_per_trial": blocks * block_games, "blocks": blocks, "lineup": list(lineup),
+            "players": players, "seed": seed, "engine": engine}
+    clock = _Clock()
+
+    def run_of(ruleset: Ruleset, folder: Path, games: int, run_seed: int) -> tuple[dict[str, Any], ...]:
+        request = runs.RunRequest(ruleset, folder, lineup, players=players, games=games, seed=run_seed,
+                                  workers=workers, scheduler=scheduler, engine=engine, cache=cache_dir,
+                                  progress=False)
+        outcome = runs.simulate_run(request, _warnings_to(say), "tune")
+        clock.played(outcome.played, outcome.seconds)
+        return outcome.games
+
+    def edited(assignment: Mapping[str, Any]) -> Ruleset:
+        edits = tuning_search.edits_of(assignment, base_values)
+        if not edits:
+            return base_ruleset
+        return apply_edits(base_ruleset, {space.parameters[name].path: value for name, value in edits.items()})
+
+    def objective(assignment: Mapping[str, Any], report: Callable[[int, float], bool]) -> Any:
+        try:
+            ruleset = edited(assignment)
+        except RulesetError as error:
+            return tuning_search.Invalid(str(error.problems[0]) if error.problems else str(error))
+        folder = _run_folder(out / "runs", ruleset)
+        block_targets = _block_targets(targets, 1 / blocks)
+        games: tuple[dict[str, Any], ...] = ()
+        for block in range(blocks):
+            games = run_of(ruleset, folder, (block + 1) * block_games, seed)
+            in_block = [g for g in games if block * deals <= g["block"] < (block + 1) * deals]
+            value, _ = objective_of(in_block, block_targets, ruleset)
+            if report(block, value):
+                break
+        value, facts = objective_of(games, targets, ruleset)
+        facts["fingerprint"] = ruleset.fingerprint
+        return tuning_search.Scored(value, facts)
+
+    study = tuning_search.search(
+        objective, {name: list(p.choices) for name, p in space.parameters.items()}, base_values,
+        max_edits=space.max_edits, storage=out / STUDY_FILE,
+        study_name=_study_name(base_ruleset, space, targets, play), seed=seed, trials=trials,
+        time_limit=time_limit, on_trial=lambda event: say(_trial_line(event, blocks, clock, time_limit,
+                                                                      (recheck + 1) * recheck_games)),
+    )
+    ranked = tuning_search.best_candidates(study, len(study.trials), base_values)
+    base_trial = next((c for c in ranked if not c.edits), None)
+    chosen = [c for c in ranked if c.edits and (base_trial is None or c.value < base_trial.value)][:recheck]
+    rechecks: list[dict[str, Any]] = []
+    if chosen and recheck_games > 0:
+        recheck_seed = seed + RECHECK_SEED_OFFSET
+        say(f"re-checking the best {len(chosen)} candidate{'s' if len(chosen) != 1 else ''} against "
+            f"{base_ruleset.name} on {recheck_games:,} fresh games each (deals from seed {recheck_seed})")
+        base_games = run_of(base_ruleset, _run_folder(out / "recheck", base_ruleset), recheck_games, recheck_seed)
+        base_run = Run.summarised(base_games, targets=targets, ruleset=base_ruleset)
+        for candidate in chosen:
+            ruleset = edited(candidate.assignment)
+            games = run_of(ruleset, _run_folder(out / "recheck", ruleset), recheck_games, recheck_seed)
+            run = Run.summarised(games, targets=targets, ruleset=ruleset)
+            label = f"trial {candidate.number}"
+            comparison = compare_summaries(base_run, run, label_a=base_ruleset.name, label_b=label, targets=targets,
+                                           ruleset_a=base_ruleset, ruleset_b=ruleset)
+            verdict = comparison["verdict"]
+            rechecks.append(_recheck_facts(candidate, space, base_ruleset, verdict))
+            say(f"re-check of {label}: {verdict['decision']}: {verdict['text']}")
+    proposal, no_edit = None, None
+    better = next((r for r in rechecks if r["decision"] == "better"), None)
+    if better is not None:
+        proposal = _write_proposal(base_ruleset, better["edits"], out / PROPOSAL_FOLDER)
+    else:
+        no_edit = _no_edit_reason(study, ranked, base_trial, chosen, rechecks, recheck_games)
+    facts = _facts(base_ruleset, space, targets, study, ranked, base_trial, rechecks, play, better, no_edit,
+                   trials=trials, recheck=recheck, recheck_games=recheck_games, block_games=block_games, out=out)
+    return TuneResult(study, facts, proposal)
+
+
+def _run_folder(parent: Path, ruleset: Ruleset) -> Path:
+    return parent / f"{ruleset.name}-{short_fingerprint(ruleset.fingerprint)}"
+
+
+def _warnings_to(say: Callable[[str], None]) -> Callable[[str], None]:
+    """What a run says, kept to its warnings: a search reuses runs all the time."""
+    def said(text: str) -> None:
+        if "warning" in text:
+            say(text)
+    return said
+
+
+class _Clock:
+    """Games played and their seconds, for the estimate of the time left."""
+
+    def __init__(self) -> None:
+        self.started = time.monotonic()
+        self.games = 0
+        self.seconds = 0.0
+
+    def played(self, games: int, seconds: float) -> None:
+        self.games += games
+        self.seconds += seconds
+
+    def games_per_second(self) -> float | None:
+        return self.games / self.seconds if self.games and self.seconds > 0 else None
+
+
+def _trial_line(event: tuning_search.TrialEvent, blocks: int, clock: _Clock, time_limit: float | None,
+                recheck_games: int) -> str:
+    """``trial 12 (9 of 60 played): pruned after 4 of 6 blocks, 2 edits; best 0.083; about 9 min left``."""
+    edits = len(event.edits)
+    if event.kind == "complete":
+        what = f"objective {event.value:.3f}"
+    elif event.kind == "pruned":
+        what = f"pruned after {event.blocks} of {blocks} blocks"
+    elif event.kind == "invalid":
+        what = "invalid, not played"
+    else:
+        what = "the values of an earlier trial, not played again"
+    best = f"best {event.best:.3f}" if event.best is not None else "no best yet"
+    left = ""
+    if event.evaluated:
+        search_left = event.seconds / event.evaluated * max(0, event.trials - event.evaluated)
+        if time_limit is not None:
+            search_left = min(search_left, max(0.0, time_limit - event.seconds))
+        rate = clock.games_per_second()
+        recheck_left = recheck_games / rate if rate else 0.0
+        left = f"; about {format_duration(search_left + recheck_left)} left"
+    return (f"trial {event.number} ({event.evaluated} of {event.trials} played): {what}, "
+            f"{edits} edit{'s' if edits != 1 else ''}; {best}{left}")
+
+
+def _recheck_facts(candidate: tuning_search.Candidate, space: Space, base: Ruleset,
+                   verdict: Mapping[str, Any]) -> dict[str, Any]:
+    paths = {space.parameters[name].path: value for name, value in candidate.edits.items()}
+    return {
+        "trial": candidate.number,
+        "edits": paths,
+        "edits_text": edits_text(base, paths),
+        "value": candidate.value,
+        "decision": verdict["decision"],
+        "text": verdict["text"],
+        "met": verdict["met"]["b"],
+        "base_met": verdict["met"]["a"],
+        "games": verdict["games"],
+        "targets": [{"key": row["key"], "label": row["label"], "decision": row["decision"]} for row in verdict["targets"]],
+    }
+
+
+def _write_proposal(base: Ruleset, edits: Mapping[str, Any], dest: Path) -> Path:
+    """The proposal in ``dest``; an earlier tune's proposal there is moved to ``proposal.previous``."""
+    if dest.exists():
+        previous = dest.with_name(dest.name + ".previous")
+        if previous.exists():
+            shutil.rmtree(previous)
+        dest.rename(previous)
+    write_proposal(base.source, dict(edits), dest)
+    return dest
+
+
+def _no_edit_reason(study: Any, ranked: Sequence[tuning_search.Candidate], base_trial: Any,
+                    chosen: Sequence[tuning_search.Candidate], rechecks: Sequence[Mapping[str, Any]],
+                    recheck_games: int) -> str:
+    """One line: why no edit is proposed."""
+    if base_trial is not None and base_trial.value == 0:
+        return "no edit found: the base already meets every weighted target's goal in the search's games"
+    if not ranked or base_trial is None:
+        return "no edit found: the search finished no candidate (give more --trials or --time)"
+    if not chosen:
+        return (f"no edit found: no candidate of the {len(ranked)} played misses the targets by less than the base "
+                f"({base_trial.value:.3f})")
+    if not rechecks:
+        return "no edit found: the re-check was given no games"
+    decisions = ", ".join(f"trial {r['trial']} {r['decision']}" for r in rechecks)
+    return (f"no edit found: none of the {len(rechecks)} candidates re-checked on {recheck_games:,} fresh games is "
+            f"better than the base on some target and worse on none ({decisions})")
+
+
+def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Sequence[tuning_search.Candidate],
+           base_trial: Any, rechecks: Sequence[Mapping[str, Any]], play: Mapping[str, Any],
+           proposed: Mapping[str, Any] | None, no_edit: str | None, *, trials: int, recheck: int, recheck_games: int, block_games: int,
+           out: Path) -> dict[str, Any]:
+    """tune.json's content: every fact tune.html and the terminal show."""
+    from stargazer_rules.tuning.tune_report import importance, trial_rows
+
+    paths = {name: parameter.path for name, parameter in space.parameters.items()}
+    rows = trial_rows(study, {name: p.base for name, p in space.parameters.items()}, paths)
+    front: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        if row["state"] != "complete":
+            continue
+        best = front.get(row["edit_count"])
+        if best is None or row["value"] < best["value"]:
+            front[row["edit_count"]] = {"edits": row["edit_count"], "value": row["value"], "trial": row["number"],
+                                        "missed": len(row["facts"].get("missed", []))}
+    by_trial = {r["trial"]: r for r in rechecks}
+    candidates = []
+    for candidate in ranked[: max(recheck, 5)]:
+        edits = {paths[name]: value for name, value in candidate.edits.items()}
+        candidates.append({
+            "trial": candidate.number, "edits": edits, "edits_text": edits_text(base, edits),
+            "value": candidate.value, "noise": candidate.noise, "blocks": candidate.blocks,
+            "met": candidate.facts.get("met"), "total": candidate.facts.get("total"),
+            "missed": candidate.facts.get("missed", []),
+            "verdict": by_trial[candidate.number]["decision"] if candidate.number in by_trial else None,
+        })
+    return {
+        "format": "stargazer-tune/1",
+        "ruleset": {"name": base.name, "fingerprint": base.fingerprint},
+        "space": {"source": str(space.source), "max_edits": space.max_edits,
+                  "parameters": [{"name": name, "path": p.path, "choices": list(p.choices), "base": p.base}
+                                 for name, p in space.parameters.items()]},
+        "targets": {"source": targets.source, **targets.to_json()},
+        "settings": {**play, "trials": trials, "block_games": block_games, "recheck": recheck,
+                     "recheck_games": recheck_games, "recheck_seed": play["seed"] + RECHECK_SEED_OFFSET},
+        "study": {"file": str(out / STUDY_FILE), "name": study.study_name},
+        "counts": {state: sum(1 for row in rows if row["state"] == state)
+                   for state in ("complete", "pruned", "invalid", "repeat", "failed", "waiting")},
+        "base": None if base_trial is None else {"trial": base_trial.number, "value": base_trial.value,
+                                                 "met": base_trial.facts.get("met"),
+                                                 "total": base_trial.facts.get("total"),
+                                                 "missed": base_trial.facts.get("missed", [])},
+        "trials": rows,
+        "front": [front[k] for k in sorted(front)],
+        "importance": importance(study),
+        "candidates": candidates,
+        "rechecks": list(rechecks),
+        "proposal": None if proposed is None else {"folder": str(out / PROPOSAL_FOLDER), "trial": proposed["trial"],
+                                                   "edits": dict(proposed["edits"]),
+                                                   "edits_text": list(proposed["edits_text"])},
+        "no_edit": no_edit,
+    }
