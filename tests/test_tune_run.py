@@ -1,0 +1,123 @@
+"""``stargazer tune`` end to end (``tuning.tune_run``, ``tuning.tune_report``, the command) on
+draft 7 with a small space and targets an edit clearly meets: greedy bots, one worker, a few
+dozen games a candidate, so the work is bounded by games, not by time."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from stargazer_rules.analysis.measures import MeasureContext
+from stargazer_rules.analysis.target_check import check_targets
+from stargazer_rules.analysis.targets_file import read_targets
+from stargazer_rules.errors import Problem, RulesetError
+from stargazer_rules.formats.game_lines import GAMES_FILE
+from stargazer_rules.frontends.cli import main
+from stargazer_rules.rulesets.loader import load_ruleset, short_fingerprint
+from stargazer_rules.simulation.runner import read_games
+from stargazer_rules.tuning import tune_run
+
+SPACE = """\
+space:
+  rules.cubes_per_player: [12, 8, 6]
+  rules.motivation.free_cube_vp: [1, 2]
+max_edits: 1
+"""
+#: Fewer cubes a player end the game sooner (R10): 6 cubes meet the rounds target, 12 do not.
+TARGETS = """\
+targets:
+  - {measure: game_rounds, at_most: 3.0}
+  - {measure: tie_rate, at_most: 0.5}
+"""
+
+
+@pytest.fixture
+def tune_files(tmp_path):
+    (tmp_path / "tune.yaml").write_text(SPACE, encoding="utf-8")
+    (tmp_path / "targets.yaml").write_text(TARGETS, encoding="utf-8")
+    return tmp_path
+
+
+def tune_args(folder, *more):
+    return ["tune", "draft7", "--space", str(folder / "tune.yaml"), "--targets", str(folder / "targets.yaml"),
+            "--bots", "greedy", "--workers", "1", "--trials", "6", "--games-per-trial", "48",
+            "--recheck-games", "96", "--out", str(folder / "out"), "--cache", str(folder / "cache"), *more]
+
+
+def trial_lines(err):
+    return [line for line in err.splitlines() if line.startswith("stargazer tune: trial ")]
+
+
+def test_tune_proposes_the_edit_that_meets_the_missed_target(tune_files, capsys):
+    assert main(tune_args(tune_files)) == 0
+    out, err = capsys.readouterr()
+    facts = json.loads((tune_files / "out" / "tune.json").read_text(encoding="utf-8"))
+    # the space holds 4 assignments of at most one edit: all played, the base first
+    assert facts["counts"]["complete"] + facts["counts"]["pruned"] == 4
+    assert facts["trials"][0]["edits"] == {} and facts["trials"][0]["state"] == "complete"
+    assert facts["base"]["missed"] == ["game_rounds"]
+    assert facts["proposal"]["edits"] == {"rules.cubes_per_player": 6}
+    assert facts["rechecks"][0]["decision"] == "better"
+    proposal = load_ruleset(str(tune_files / "out" / "proposal"))
+    assert proposal.cubes_per_player == 6
+    assert "knob cubes_per_player: 12 -> 6" in out
+    assert f"proposed: the edits of trial {facts['proposal']['trial']} in {tune_files / 'out' / 'proposal'}" in out
+    assert (tune_files / "out" / "tune.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    lines = trial_lines(err)
+    assert lines[0] == "stargazer tune: trial 0 (1 of 6 played): " + lines[0].split(": ", 2)[2]
+    assert all(" left" in line for line in lines)
+
+
+def test_the_objective_is_the_weighted_shortfall_of_the_targets(tune_files):
+    assert main(tune_args(tune_files)) == 0
+    facts = json.loads((tune_files / "out" / "tune.json").read_text(encoding="utf-8"))
+    base = load_ruleset("draft7")
+    games = read_games(tune_files / "out" / "runs" / f"draft7-{short_fingerprint(base.fingerprint)}" / GAMES_FILE)
+    targets = read_targets(tune_files / "targets.yaml", base)
+    section = check_targets(games, targets, MeasureContext.of(games, base), {})
+    expected = sum(a["weight"] * max(0.0, a["miss"]) for a in section["targets"] if a["miss"] is not None)
+    assert len(games) == 48
+    assert facts["base"]["value"] == pytest.approx(expected)
+    assert expected > 0
+
+
+def test_the_same_command_again_resumes_and_plays_nothing(tune_files, capsys):
+    assert main(tune_args(tune_files)) == 0
+    first = json.loads((tune_files / "out" / "tune.json").read_text(encoding="utf-8"))
+    capsys.readouterr()
+    assert main(tune_args(tune_files)) == 0
+    _, err = capsys.readouterr()
+    again = json.loads((tune_files / "out" / "tune.json").read_text(encoding="utf-8"))
+    assert trial_lines(err) == []
+    assert again["trials"] == first["trials"]
+    assert again["proposal"]["edits"] == first["proposal"]["edits"]
+    assert (tune_files / "out" / "proposal.previous").is_dir()
+
+
+def test_a_candidate_that_does_not_load_is_counted_and_never_played(tune_files, monkeypatch, capsys):
+    real = tune_run.apply_edits
+
+    def refusing(ruleset, edits):
+        if edits.get("rules.motivation.free_cube_vp") == 2:
+            raise RulesetError([Problem("rules.yaml", 12, 3, "motivation.free_cube_vp", "refused for the test")])
+        return real(ruleset, edits)
+
+    monkeypatch.setattr(tune_run, "apply_edits", refusing)
+    assert main(tune_args(tune_files)) == 0
+    facts = json.loads((tune_files / "out" / "tune.json").read_text(encoding="utf-8"))
+    refused = [row for row in facts["trials"] if row["edits"] == {"rules.motivation.free_cube_vp": 2}]
+    assert refused and all(row["state"] in ("invalid", "repeat") for row in refused)
+    assert refused[0]["state"] == "invalid"
+    assert refused[0]["invalid"].endswith("refused for the test")
+    played = sorted(path.name for path in (tune_files / "out" / "runs").iterdir())
+    assert len(played) == 3  # the base, 8 cubes and 6 cubes
+    assert "trial" in capsys.readouterr().err
+
+
+def test_a_space_with_problems_stops_before_any_game(tune_files, capsys):
+    (tune_files / "tune.yaml").write_text("space:\n  rules.no_such_key: [1, 2]\n", encoding="utf-8")
+    assert main(tune_args(tune_files)) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"stargazer tune: {tune_files / 'tune.yaml'}:2")
+    assert not (tune_files / "out").exists()
