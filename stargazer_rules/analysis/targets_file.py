@@ -12,7 +12,6 @@ goal per target, a ``card`` the ruleset has, a share written as a share).
 
 from __future__ import annotations
 
-import argparse
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -23,8 +22,8 @@ import attrs
 from stargazer_rules.analysis.measures import MEASURES
 from stargazer_rules.analysis.targets import GOALS, Settings, Target, Targets
 from stargazer_rules.errors import Problem, TargetsError
-from stargazer_rules.rulesets.resources import TARGETS_FILE, schemas_dir
-from stargazer_rules.rulesets.schemas import schema_text
+from stargazer_rules.rulesets.resources import TARGETS_FILE
+from stargazer_rules.rulesets.schemas import generated_schema_command
 from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import YamlDocument, load_yaml
 
@@ -188,25 +187,7 @@ def _meaning_problems(document: YamlDocument, ruleset: Ruleset | None) -> list[P
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write or check ``schemas/targets.schema.json`` against ``targets_schema()``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m stargazer_rules.analysis.targets_file",
-        description="Regenerate or verify schemas/targets.schema.json from the measures and settings.",
-    )
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true", help="write the generated targets schema")
-    mode.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated schema")
-    args = parser.parse_args(argv)
-    target = schemas_dir() / SCHEMA_FILE
-    expected = schema_text(targets_schema())
-    if args.write:
-        target.write_text(expected, encoding="utf-8")
-        print(f"wrote {target}")
-        return 0
-    if target.is_file() and target.read_text(encoding="utf-8") == expected:
-        print(f"{target} is up to date")
-        return 0
-    print(f"{target} differs from the generated schema; run python -m stargazer_rules.analysis.targets_file --write")
-    return 1
+    return generated_schema_command("stargazer_rules.analysis.targets_file", SCHEMA_FILE, targets_schema, "the measures and settings", argv)
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from stargazer_rules.rulesets.printable import NAME_PATTERN
@@ -246,20 +246,21 @@ def load_schema(name: str) -> dict[str, Any]:
     return json.loads((schemas_dir() / file).read_text(encoding="utf-8"))
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    """Write or check ``schemas/crew.schema.json`` against ``crew_schema()``."""
+def generated_schema_command(
+    module: str, file_name: str, generate: Callable[[], Mapping[str, Any]], source: str, argv: Sequence[str] | None
+) -> int:
+    """``python -m MODULE --write | --check``: write ``schemas/FILE_NAME`` from ``generate()``, or
+    exit 1 when the file differs from it. Every generated schema (crew, targets, tune) has this
+    command, so that a test and CI hold the file to the code it comes from."""
     parser = argparse.ArgumentParser(
-        prog="python -m stargazer_rules.rulesets.schemas",
-        description="Regenerate or verify schemas/crew.schema.json from the effect declarations.",
+        prog=f"python -m {module}", description=f"Regenerate or verify schemas/{file_name} from {source}."
     )
     mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true", help="write the generated crew schema")
-    mode.add_argument(
-        "--check", action="store_true", help="exit 1 if the file differs from the generated schema"
-    )
+    mode.add_argument("--write", action="store_true", help=f"write the generated schemas/{file_name}")
+    mode.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated schema")
     args = parser.parse_args(argv)
-    target = schemas_dir() / CREW_SCHEMA_FILE
-    expected = schema_text(crew_schema())
+    target = schemas_dir() / file_name
+    expected = schema_text(generate())
     if args.write:
         target.write_text(expected, encoding="utf-8")
         print(f"wrote {target}")
@@ -267,11 +268,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if target.is_file() and target.read_text(encoding="utf-8") == expected:
         print(f"{target} is up to date")
         return 0
-    print(
-        f"{target} is out of date; run: python -m stargazer_rules.rulesets.schemas --write",
-        file=sys.stderr,
-    )
+    print(f"{target} is out of date; run: python -m {module} --write", file=sys.stderr)
     return 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Write or check ``schemas/crew.schema.json`` against ``crew_schema()``."""
+    return generated_schema_command(
+        "stargazer_rules.rulesets.schemas", CREW_SCHEMA_FILE, crew_schema, "the effect declarations", argv
+    )
 
 
 if __name__ == "__main__":

@@ -16,7 +16,6 @@ checks refuse is a problem at its own line.
 
 from __future__ import annotations
 
-import argparse
 import math
 import os
 from collections.abc import Sequence
@@ -28,8 +27,8 @@ import attrs
 from stargazer_rules.errors import Problem, RulesetError, SpaceError
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.rulesets.resources import BESIDE_FILES, TUNE_FILE, schemas_dir
-from stargazer_rules.rulesets.schemas import schema_text
+from stargazer_rules.rulesets.resources import BESIDE_FILES, TUNE_FILE
+from stargazer_rules.rulesets.schemas import generated_schema_command
 from stargazer_rules.rulesets.validation import describe_value, schema_problems
 from stargazer_rules.rulesets.yamlsource import YamlDocument, load_yaml
 from stargazer_rules.tuning.edits import apply_edits, source_documents, unwritten
@@ -267,25 +266,7 @@ def _same(a: Value, b: Value) -> bool:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Write or check ``schemas/tune.schema.json`` against ``space_schema()``."""
-    parser = argparse.ArgumentParser(
-        prog="python -m stargazer_rules.tuning.space",
-        description="Regenerate or verify schemas/tune.schema.json.",
-    )
-    mode = parser.add_mutually_exclusive_group(required=True)
-    mode.add_argument("--write", action="store_true", help="write the generated tuning-space schema")
-    mode.add_argument("--check", action="store_true", help="exit 1 if the file differs from the generated schema")
-    args = parser.parse_args(argv)
-    target = schemas_dir() / SCHEMA_FILE
-    expected = schema_text(space_schema())
-    if args.write:
-        target.write_text(expected, encoding="utf-8")
-        print(f"wrote {target}")
-        return 0
-    if target.is_file() and target.read_text(encoding="utf-8") == expected:
-        print(f"{target} is up to date")
-        return 0
-    print(f"{target} differs from the generated schema; run python -m stargazer_rules.tuning.space --write")
-    return 1
+    return generated_schema_command("stargazer_rules.tuning.space", SCHEMA_FILE, space_schema, "the path grammar", argv)
 
 
 if __name__ == "__main__":
