@@ -68,13 +68,14 @@ def apply_edits(ruleset: Ruleset, edits: Mapping[str, Value]) -> Ruleset:
 
 
 def edits_text(base: Ruleset, edits: Mapping[str, Value]) -> list[str]:
-    """One line per edit, as ``stargazer diff`` words the change it makes to ``base``."""
+    """The edits as ``stargazer diff`` words what they change in ``base``: one line per field, so
+    two edits of one list (``turn_order_vp[0]`` and ``[1]``) read as the one change they make."""
     data = ruleset_to_data(base)
-    lines = []
-    for place, value in _places(base, data, edits).items():
-        changes = diff_data(data, with_values(data, {place: value}))
-        lines += format_changes(changes) if changes else [f"{place.path}: {value_text(value)} (unchanged)"]
-    return lines
+    places = _places(base, data, edits)
+    changes = diff_data(data, with_values(data, places))
+    if changes:
+        return format_changes(changes)
+    return [f"{place.path}: {value_text(value)} (unchanged)" for place, value in places.items()]
 
 
 def write_proposal(
