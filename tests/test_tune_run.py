@@ -5,6 +5,7 @@ dozen games a candidate, so the work is bounded by games, not by time."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -67,6 +68,13 @@ def test_tune_proposes_the_edit_that_meets_the_missed_target(tune_files, capsys)
     lines = trial_lines(err)
     assert lines[0] == "stargazer tune: trial 0 (1 of 6 played): " + lines[0].split(": ", 2)[2]
     assert all(" left" in line for line in lines)
+    # one line per candidate played; the samples not played are counted into the next line
+    assert len(lines) == facts["counts"]["complete"] + facts["counts"]["pruned"]
+    assert not any("not played," in line for line in lines)
+    said = sum(int(n) for line in lines for n in re.findall(r"(\d+) (?:invalid|repeated)", line.split(" (", 1)[-1]))
+    played = [i for i, trial in enumerate(facts["trials"]) if trial["state"] in ("complete", "pruned")
+              and not trial["invalid"] and not trial["repeat_of"]]
+    assert said == sum(1 for trial in facts["trials"][: played[-1]] if trial["invalid"] or trial["repeat_of"])
 
 
 def test_the_objective_is_the_weighted_shortfall_of_the_targets(tune_files):

@@ -188,8 +188,7 @@ def tune(
         objective, {name: list(p.choices) for name, p in space.parameters.items()}, base_values,
         max_edits=space.max_edits, storage=out / STUDY_FILE,
         study_name=_study_name(base_ruleset, space, targets, play), seed=seed, trials=trials,
-        time_limit=time_limit, on_trial=lambda event: say(_trial_line(event, blocks, clock, time_limit,
-                                                                      (recheck + 1) * recheck_games)),
+        time_limit=time_limit, on_trial=_Progress(say, blocks, clock, time_limit, (recheck + 1) * recheck_games),
     )
     ranked = tuning_search.best_candidates(study, len(study.trials), base_values)
     base_trial = next((c for c in ranked if not c.edits), None)
@@ -248,6 +247,30 @@ class _Clock:
 
     def games_per_second(self) -> float | None:
         return self.games / self.seconds if self.games and self.seconds > 0 else None
+
+
+class _Progress:
+    """One progress line per candidate played. Samples not played (over ``max_edits``, refused by
+    the ruleset's checks, or repeating played values) cost nothing and are many (TPE draws each
+    parameter on its own), so they are counted into the next line instead of a line each."""
+
+    def __init__(self, say: Callable[[str], None], blocks: int, clock: _Clock, time_limit: float | None,
+                 recheck_games: int) -> None:
+        self.say, self.blocks, self.clock = say, blocks, clock
+        self.time_limit, self.recheck_games = time_limit, recheck_games
+        self.skipped = {"invalid": 0, "repeat": 0}
+
+    def __call__(self, event: tuning_search.TrialEvent) -> None:
+        if event.kind in self.skipped:
+            self.skipped[event.kind] += 1
+            return
+        line = _trial_line(event, self.blocks, self.clock, self.time_limit, self.recheck_games)
+        invalid, repeat = self.skipped["invalid"], self.skipped["repeat"]
+        if invalid or repeat:
+            parts = [f"{invalid} invalid"] * bool(invalid) + [f"{repeat} repeated"] * bool(repeat)
+            line += f" ({' and '.join(parts)} sample{'s' if invalid + repeat != 1 else ''} not played before it)"
+        self.skipped = {"invalid": 0, "repeat": 0}
+        self.say(line)
 
 
 def _trial_line(event: tuning_search.TrialEvent, blocks: int, clock: _Clock, time_limit: float | None,
