@@ -18,7 +18,7 @@ import numpy as np
 
 from stargazer_rules.analysis.measures import Measure, MeasureContext
 
-__all__ = ["DRAWS", "SEED", "PartMatrix", "part_matrix", "resample_counts"]
+__all__ = ["DRAWS", "SEED", "PartMatrix", "part_matrix", "parts_of", "resample_counts"]
 
 #: Bootstrap resamples, and the generator's seed.
 DRAWS = 1000
@@ -58,10 +58,13 @@ def part_matrix(
     games: Sequence[Mapping[str, Any]],
     context: MeasureContext,
     subjects: Sequence[str] | None = None,
+    per_game: Sequence[Mapping[str, Sequence[tuple[float, float]]]] | None = None,
 ) -> PartMatrix:
     """The parts of ``measure`` in ``games``; ``subjects`` fixes their order (and adds those a
-    game lacks: a card of only one of two compared drafts), else the order they first appear in."""
-    per_game = [measure.parts(game, context) for game in games] if measure.parts else []
+    game lacks: a card of only one of two compared drafts), else the order they first appear in.
+    ``per_game`` are the games' parts when the caller has them (``parts_of``)."""
+    if per_game is None:
+        per_game = parts_of(measure, games, context)
     order = list(subjects) if subjects is not None else list(dict.fromkeys(s for parts in per_game for s in parts))
     width = max((len(pairs) for parts in per_game for pairs in parts.values()), default=1)
     data = np.zeros((len(games), len(order), width, 2))
@@ -72,6 +75,11 @@ def part_matrix(
             if s is not None:
                 data[g, s, : len(pairs)] = pairs
     return PartMatrix(order, data)
+
+
+def parts_of(measure: Measure, games: Sequence[Mapping[str, Any]], context: MeasureContext) -> list[Any]:
+    """Each game's parts of ``measure`` (subject -> its (numerator, denominator) pairs)."""
+    return [measure.parts(game, context) for game in games] if measure.parts else []
 
 
 def resample_counts(games: int, draws: int = DRAWS, seed: int = SEED) -> Iterator[np.ndarray]:

@@ -437,11 +437,6 @@ def _credit_rows(games: Sequence[Mapping[str, Any]]) -> list[list[float]]:
     return [credit_row(game) for game in games]
 
 
-def _balance_of(rows: Any) -> Any:
-    """Balance numbers of resampled credit matrices: axis -2 are games, axis -1 seats."""
-    return balance_of(rows)
-
-
 def _balance_metric(context: _Context, summary_a: SummaryView, summary_b: SummaryView) -> dict[str, Any]:
     import numpy as np
 
@@ -457,7 +452,7 @@ def _balance_metric(context: _Context, summary_a: SummaryView, summary_b: Summar
         rows_b = np.array(_credit_rows([b for _, b in context.pairs]))
         draws = [paired_balance_draws(rows_a, rows_b)]
         method, pairs = "bootstrap", len(context.pairs)
-        difference = float(_balance_of(rows_b) - _balance_of(rows_a))
+        difference = float(balance_of(rows_b) - balance_of(rows_a))
     else:
         rows_a = np.array(_credit_rows(context.played_a))
         rows_b = np.array(_credit_rows(context.played_b))
@@ -468,7 +463,7 @@ def _balance_metric(context: _Context, summary_a: SummaryView, summary_b: Summar
         for _ in range(BOOTSTRAP // 100):
             picks_a = rng.integers(0, len(rows_a), size=(100, len(rows_a)))
             picks_b = rng.integers(0, len(rows_b), size=(100, len(rows_b)))
-            draws.append(_balance_of(rows_b[picks_b]) - _balance_of(rows_a[picks_a]))
+            draws.append(balance_of(rows_b[picks_b]) - balance_of(rows_a[picks_a]))
         method, pairs = "bootstrap", 0
         difference = balance_b.value - balance_a.value
     spread = np.concatenate(draws)

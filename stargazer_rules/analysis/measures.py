@@ -100,8 +100,13 @@ class Measure:
     centre: Callable[[int], float] | None = None
     margin: float | None = None
     exact: bool = False
-    subject_kind: str | None = None
     counts_events: bool = False
+
+    @property
+    def per_card(self) -> bool:
+        """Counted per crew or planet card (or a planet's accident row): judged only for cards in
+        play in at least ``min_card_games`` games."""
+        return self.per in ("crew", "planet", "accident_row")
 
     @property
     def is_rate(self) -> bool:
@@ -257,20 +262,18 @@ _LIST: tuple[Measure, ...] = (
     Measure("tie_rate", "Tie rate", "game", "share", "games whose win is shared (R18)",
             _game_figure(_tie), counts_events=True),
     Measure("crew_pick_share", "Crew picked", "crew", "share",
-            "share of the rounds a crew card is in play that someone picks it", _crew_counts(lambda pick: True),
-            subject_kind="crew", counts_events=True),
+            "share of the rounds a crew card is in play that someone picks it", _crew_counts(lambda pick: True), counts_events=True),
     Measure("crew_first_pick", "Crew picked first", "crew", "share",
             "share of the rounds a crew card is in play that it is the round's first pick",
-            _crew_counts(lambda pick: pick["order"] == 1), subject_kind="crew", counts_events=True),
+            _crew_counts(lambda pick: pick["order"] == 1), counts_events=True),
     Measure("crew_picker_advantage", "Crew picker advantage", "crew", "points",
             "the win share of the players who picked a crew card in a game minus that of the other players "
-            "of the same games", _picker_wins, value=_difference, centre=_zero, subject_kind="crew"),
+            "of the same games", _picker_wins, value=_difference, centre=_zero),
     Measure("planet_first_place_accident", "First place scores an accident", "planet", "share",
-            "of the games a planet had cubes, how often its top row is a 0-VP accident (R16)", _accident,
-            subject_kind="planets", counts_events=True),
+            "of the games a planet had cubes, how often its top row is a 0-VP accident (R16)", _accident, counts_events=True),
     Measure("accident_row_reached", "Accident row reached", "accident_row", "share",
             "of the games a planet was in play, how often its track reached an accident row "
-            "(an accident never reached does nothing)", _accident_reached, subject_kind="planets", counts_events=True),
+            "(an accident never reached does nothing)", _accident_reached, counts_events=True),
     Measure("round_limit_share", "Games at the round limit", "game", "share",
             "games ended by the round limit (a safety net, not a rule of the game)", _game_figure(_round_limit),
             exact=True, counts_events=True),

@@ -73,7 +73,8 @@ def summarize(
     ruleset = ruleset_of_lines(played[0]["ruleset"], ruleset)
     conf = targets.confidence
     names = _names(ruleset)
-    judged = check_targets(played, targets, MeasureContext.of(played, ruleset, external), names)
+    context = MeasureContext.of(played, ruleset, external)
+    judged = check_targets(played, targets, context, names)
     summary: dict[str, Any] = {
         "format": SUMMARY_FORMAT,
         "run": _run(played, ruleset, targets),

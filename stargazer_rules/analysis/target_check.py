@@ -33,7 +33,6 @@ METHOD = f"Wilson interval for a rate, else percentile bootstrap of the games ({
 _SECTION = {"seat": "seats", "crew": "crew", "planet": "planets", "accident_row": "planets"}
 _GAME_SECTION = {"tie_rate": "seats", "seat_balance": "seats", "skill_depth": "feel"}
 _PACE = {"round_limit_share", "game_rounds", "game_decisions", "branching"}
-_CARDS = ("crew", "planet", "accident_row")
 
 
 def section_of(measure: Measure) -> str:
@@ -197,7 +196,7 @@ def _answer(
                                  "anchor": _anchor(measure, subject), "n": n, "value": value,
                                  "low": None, "high": None, "status": "unknown", "miss": None,
                                  "games_needed": None, "judged": True, "note": None}
-        if measure.per in _CARDS and n < settings.min_card_games:
+        if measure.per_card and n < settings.min_card_games:
             entry["judged"] = False
             entry["note"] = f"in play in {n} games, fewer than min_card_games ({settings.min_card_games})"
         if value is not None:

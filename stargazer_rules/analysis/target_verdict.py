@@ -38,7 +38,7 @@ from typing import Any
 import numpy as np
 
 from stargazer_rules.analysis import stats
-from stargazer_rules.analysis.bootstrap import part_matrix, resample_counts
+from stargazer_rules.analysis.bootstrap import part_matrix, parts_of, resample_counts
 from stargazer_rules.analysis.measures import MEASURES, Measure, MeasureContext
 from stargazer_rules.analysis.target_check import centre_of, subject_label
 from stargazer_rules.analysis.targets import Target, Targets
@@ -49,7 +49,6 @@ __all__ = ["DECISIONS", "headline", "target_changes", "verdict_of"]
 #: Every decision a target can get, in the order the headline lists them.
 DECISIONS = ("better", "worse", "inconclusive", "equivalent", "not compared")
 
-_CARDS = ("crew", "planet", "accident_row")
 
 
 def _shortfall(target: Target, measure: Measure, values: np.ndarray, judged: np.ndarray, centre: float) -> np.ndarray:
@@ -130,19 +129,18 @@ def target_changes(
 
 
 def _judged(measure: Measure, matrix: Any, min_card_games: int) -> np.ndarray:
-    if measure.per in _CARDS:
+    if measure.per_card:
         return np.asarray(matrix.games_in >= min_card_games)
     return np.ones(len(matrix.subjects), bool)
 
 
 def _paired(measure: Measure, games_a: Sequence[Mapping[str, Any]], games_b: Sequence[Mapping[str, Any]],
             context_a: MeasureContext, context_b: MeasureContext) -> tuple[list[str], tuple[Any, ...], tuple[Any, ...]]:
-    first_a = part_matrix(measure, games_a, context_a)
-    first_b = part_matrix(measure, games_b, context_b)
-    subjects = list(dict.fromkeys([*first_a.subjects, *first_b.subjects]))
+    parts = (parts_of(measure, games_a, context_a), parts_of(measure, games_b, context_b))
+    subjects = list(dict.fromkeys(subject for side in parts for game in side for subject in game))
     sides = []
-    for games, context in ((games_a, context_a), (games_b, context_b)):
-        matrix = part_matrix(measure, games, context, subjects)
+    for games, context, per_game in ((games_a, context_a, parts[0]), (games_b, context_b, parts[1])):
+        matrix = part_matrix(measure, games, context, subjects, per_game)
         # the same seed and games: the same resamples for A and B (the paired bootstrap)
         sides.append((matrix, matrix.values(measure), matrix.draws(measure, resample_counts(len(games)))))
     return subjects, sides[0], sides[1]

@@ -15,7 +15,7 @@ existed. The command line's ``--bound NAME=VALUE`` changes one target's goal or 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 import attrs
@@ -303,8 +303,3 @@ def parse_setting(text: str) -> tuple[str, Any]:
     if name in LEGACY_BOUNDS and not isinstance(value, tuple) and not 0 <= value <= 1:
         raise ValueError(f"{name}={raw}: {name} is a share between 0 and 1, not {value!r}")
     return name, value
-
-
-def target_keys(targets: Sequence[Target]) -> list[str]:
-    """The keys of targets, each once (two targets of one key are told apart by their place)."""
-    return [t.key for t in targets]

@@ -176,7 +176,7 @@ def _meaning_problems(document: YamlDocument, ruleset: Ruleset | None) -> list[P
                         f"write 0.5 for 50%)",
                     ))
         if "card" in item:
-            if measure.per not in ("crew", "planet", "accident_row"):
+            if not measure.per_card:
                 problems.append(document.problem((*at, "card"), f"{measure.name} is not counted per card; leave card out"))
             elif cards is not None and item["card"] not in cards[measure.per]:
                 close = close_match(item["card"], cards[measure.per])

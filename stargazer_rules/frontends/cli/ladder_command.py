@@ -20,7 +20,7 @@ from stargazer_rules.frontends.cli.common import (
     say_error,
     wrapped,
 )
-from stargazer_rules.frontends.cli.run_commands import _game_count, _out_is_a_file, _worker_count
+from stargazer_rules.frontends.cli.run_options import game_count, out_is_a_file, worker_count
 from stargazer_rules.kernel import native
 from stargazer_rules.simulation import cache, ladder, locks
 from stargazer_rules.simulation.runner import MAX_WORKERS, game_of
@@ -79,7 +79,7 @@ def add_ladder(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--games",
-        type=_game_count,
+        type=game_count,
         default=DEFAULT_LADDER_GAMES,
         metavar="N",
         help=(
@@ -96,7 +96,7 @@ def add_ladder(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=_worker_count,
+        type=worker_count,
         default=None,
         metavar="W",
         help=f"worker processes (default: one per core; at most {MAX_WORKERS}); 1 plays in this process",
@@ -133,7 +133,7 @@ def run_ladder(args: argparse.Namespace) -> int:
 
     ruleset = ruleset_or_stop(args.ruleset, COMMAND)
     out = args.out or f"ladder-{ruleset.name}-{args.players}p"
-    if _out_is_a_file(out, COMMAND):
+    if out_is_a_file(out, COMMAND):
         return EXIT_USAGE
     tiers = ladder.budget_tiers(args.budgets)
     options = {"players": args.players, "games": args.games, "seed": args.seed, "workers": args.workers}

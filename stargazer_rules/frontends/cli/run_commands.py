@@ -13,8 +13,7 @@ from pathlib import Path
 from stargazer_rules import simulation
 from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.bots import bot_names
-from stargazer_rules.engine.game import Game
-from stargazer_rules.errors import BotSpecError, SetupError, SimulationError
+from stargazer_rules.errors import SimulationError
 from stargazer_rules.formats.game_lines import read_games_file
 from stargazer_rules.frontends.cli.common import (
     EXIT_INTERRUPTED,
@@ -28,39 +27,23 @@ from stargazer_rules.frontends.cli.common import (
     say_error,
     wrapped,
 )
+from stargazer_rules.frontends.cli.run_options import (
+    DEFAULT_SIM_BOTS,
+    DEFAULT_SIM_GAMES,
+    DEFAULT_SIM_PLAYERS,
+    LINEUP_HELP,
+    game_count,
+    lineup_or_report,
+    out_is_a_file,
+    scheduler_problem,
+    worker_count,
+)
 from stargazer_rules.frontends.cli.target_options import add_target_options, external_figures, targets_or_stop
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.simulation import cache, locks, runs
-
-#: ``simulate`` and ``compare`` defaults: equal competent bots in every seat, and enough
-#: 4-player games for each seat's win rate within about ±2 points (95%), which two cores play
-#: in about a minute (docs/simulation.md, "Defaults").
-DEFAULT_SIM_PLAYERS = 4
-
-
-DEFAULT_SIM_GAMES = 1800
-
-
-#: The default lineup of simulate and compare: the strongest bots that keep the default run
-#: (1,800 four-player draft-7 games) near a minute on two cores (docs/simulation.md, "Defaults").
-DEFAULT_SIM_BOTS = "mcts:200"
-
-
-#: The lineup syntax, shown under the options of simulate and compare.
-_LINEUP_HELP = f"""\
-lineup:
-  --bots takes bot specs separated by '{simulation.LINEUP_SEPARATOR}', one per seat of the lineup; the last
-  bot fills the seats left over, so one spec plays every seat:
-    --bots mcts:200                MCTS with 200 iterations in every seat (the default)
-    --bots greedy                  the greedy bot in every seat: faster, weaker
-    --bots mcts:400/greedy         one MCTS bot with 400 iterations against three greedy
-    --bots mcts:iterations=400,c=1.4/random/greedy
-  The lineup rotates through the seats: every bot plays every seat equally often.
-  Bots: {{bots}}.
-"""
 
 
 def add_simulate(commands: argparse._SubParsersAction) -> None:
@@ -73,7 +56,7 @@ def add_simulate(commands: argparse._SubParsersAction) -> None:
             "blocks of one game per seat rotation on the same deal, so every bot sits in every "
             "seat equally often. The same options give the same games on any number of workers."
         ),
-        epilog=_LINEUP_HELP,
+        epilog=LINEUP_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     add_ruleset_argument(parser, positional=False)
@@ -85,12 +68,12 @@ def run_simulate(args: argparse.Namespace) -> int:
     """Run the simulation and print the analysis's summary; a one-line error for bad input."""
     command = "simulate"
     ruleset = ruleset_or_stop(args.ruleset, command)
-    lineup = _lineup_or_report([ruleset], args, command)
+    lineup = lineup_or_report([ruleset], args, command)
     if lineup is None:
         return EXIT_USAGE
     targets = targets_or_stop(ruleset, args, command)
     out = args.out or f"simulation-{ruleset.name}-{args.players}p"
-    if _out_is_a_file(out, command):
+    if out_is_a_file(out, command):
         return EXIT_USAGE
     try:
         with locks.holding(out, command):  # the report too is this run's
@@ -126,7 +109,7 @@ def add_compare(commands: argparse._SubParsersAction) -> None:
             "'stargazer simulate' does, into OUT/<A's name> and OUT/<B's name>), then compare "
             "the two summaries: the comparison files are written to OUT and its table printed."
         ),
-        epilog=_LINEUP_HELP,
+        epilog=LINEUP_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("a", metavar="A", help=f"the first ruleset: a folder or a bundled name ({names})")
@@ -142,7 +125,7 @@ def add_compare(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--max-games",
-        type=_game_count,
+        type=game_count,
         default=None,
         metavar="N",
         help=(
@@ -158,7 +141,7 @@ def run_compare(args: argparse.Namespace) -> int:
     command = "compare"
     first = ruleset_or_stop(args.a, command)
     second = ruleset_or_stop(args.b, command)
-    lineup = _lineup_or_report([first, second], args, command)
+    lineup = lineup_or_report([first, second], args, command)
     if lineup is None:
         return EXIT_USAGE
     args.judged_by = _comparison_targets(first, second, args, command)
@@ -169,7 +152,7 @@ def run_compare(args: argparse.Namespace) -> int:
     folders = [os.path.join(out, name) for name in names]
     looks: list[dict] = []
     max_games = args.max_games or min(4 * args.games, simulation.runner.MAX_GAMES)
-    if _out_is_a_file(out, command):
+    if out_is_a_file(out, command):
         return EXIT_USAGE
     try:
         with contextlib.ExitStack() as held:
@@ -334,7 +317,9 @@ def run_report(args: argparse.Namespace) -> int:
             f"{short_fingerprint(played_with['fingerprint'])}), not with {args.ruleset} ({short_fingerprint(ruleset.fingerprint)})",
         )
         return EXIT_INVALID
-    judged_with = ruleset if ruleset is not None else _named_ruleset(played_with)
+    from stargazer_rules.analysis.summary import ruleset_of_lines
+
+    judged_with = ruleset_of_lines(played_with, ruleset)  # the targets.yaml beside it
     targets = targets_or_stop(judged_with, args, command)
     try:
         _write_and_print_report(games, ruleset, args.folder, targets, args)
@@ -342,18 +327,6 @@ def run_report(args: argparse.Namespace) -> int:
         say_error(command, f"{path}: {error}")
         return EXIT_INVALID
     return 0
-
-
-def _named_ruleset(named: dict) -> Ruleset | None:
-    """The bundled ruleset the games name, when it has their fingerprint (for its targets.yaml)."""
-    from stargazer_rules.errors import RulesetError
-    from stargazer_rules.rulesets.loader import load_ruleset
-
-    try:
-        found = load_ruleset(named["name"])
-    except (RulesetError, OSError, ValueError):
-        return None
-    return found if found.fingerprint == named["fingerprint"] else None
 
 
 def add_cache(commands: argparse._SubParsersAction) -> None:
@@ -422,7 +395,7 @@ def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) ->
     )
     parser.add_argument(
         "--games",
-        type=_game_count,
+        type=game_count,
         default=DEFAULT_SIM_GAMES,
         metavar="N",
         help=(
@@ -448,7 +421,7 @@ def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) ->
     where = parser.add_mutually_exclusive_group()
     where.add_argument(
         "--workers",
-        type=_worker_count,
+        type=worker_count,
         default=None,
         metavar="W",
         help=f"worker processes (default: one per core; at most {simulation.runner.MAX_WORKERS}); 1 plays in this process",
@@ -507,48 +480,6 @@ def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) ->
     add_target_options(parser)
 
 
-def _game_count(text: str) -> int:
-    """A ``--games`` value: 1 to the most games a run plays (``runner.MAX_GAMES``)."""
-    value = positive_int(text)
-    most = simulation.runner.MAX_GAMES
-    if value > most:
-        raise argparse.ArgumentTypeError(
-            f"{value:,} games is more than a run may play ({most:,}): give at most {most}, "
-            "or split the work into runs with other --seed values"
-        )
-    return value
-
-
-def _worker_count(text: str) -> int:
-    """A ``--workers`` value: 1 to the most worker processes a run starts (``runner.MAX_WORKERS``)."""
-    value = positive_int(text)
-    most = simulation.runner.MAX_WORKERS
-    if value > most:
-        raise argparse.ArgumentTypeError(
-            f"{value:,} workers is more than a run starts ({most}): give at most {most}; "
-            f"the default, one per core, is {os.cpu_count() or 1} here"
-        )
-    return value
-
-
-def _lineup_or_report(
-    rulesets: Sequence[Ruleset], args: argparse.Namespace, command: str
-) -> tuple[str, ...] | None:
-    """The lineup for ``args.players`` seats, or None after a one-line error (players the
-    rulesets do not support, an unknown bot, more bots than players)."""
-    for ruleset in rulesets:
-        try:
-            Game(ruleset).deal(args.players, seed=0)
-        except SetupError as error:
-            say_error(command, f"{ruleset.name}: {error}")
-            return None
-    try:
-        return simulation.parse_lineup(args.bots or [DEFAULT_SIM_BOTS], args.players)
-    except (BotSpecError, SimulationError) as error:
-        say_error(command, str(error))
-        return None
-
-
 def _simulate_or_report(
     ruleset: Ruleset,
     out: str,
@@ -560,10 +491,10 @@ def _simulate_or_report(
 ) -> runs.RunOutcome | int:
     """Run one simulation (``simulation.runs``) and say how it went on stderr; its outcome,
     or the exit status after a one-line error."""
-    if _out_is_a_file(out, command):
+    if out_is_a_file(out, command):
         return EXIT_USAGE
     if args.scheduler is not None:
-        problem = _scheduler_problem(args.scheduler)
+        problem = scheduler_problem(args.scheduler)
         if problem is not None:
             say_error(command, problem)
             return EXIT_USAGE
@@ -596,25 +527,6 @@ def _simulate_or_report(
             file=sys.stderr,
         )
     return outcome
-
-
-def _out_is_a_file(out: str, command: str) -> bool:
-    """True, after a one-line say_error, when ``--out`` names a file (a run needs a folder)."""
-    if os.path.exists(out) and not os.path.isdir(out):
-        say_error(command, f"--out {out} is a file, not a folder: name a folder for the run's files")
-        return True
-    return False
-
-
-def _scheduler_problem(address: str) -> str | None:
-    """Why ``address`` is not a scheduler address (``tcp://HOST:PORT``), or None."""
-    scheme, sep, rest = address.partition("://")
-    host, colon, port = rest.rpartition(":")
-    if not sep or scheme not in ("tcp", "tls") or not colon or not host:
-        return f"--scheduler {address} is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
-    if not port.isdigit() or not 1 <= int(port) <= 65535:
-        return f"--scheduler {address}: {port!r} is not a port of 1 to 65535"
-    return None
 
 
 def _workers_text(workers: int | None) -> str:

@@ -22,15 +22,15 @@ from stargazer_rules.frontends.cli.common import (
     say_error,
     wrapped,
 )
-from stargazer_rules.frontends.cli.run_commands import (
-    _LINEUP_HELP,
+from stargazer_rules.frontends.cli.run_options import (
     DEFAULT_SIM_BOTS,
     DEFAULT_SIM_PLAYERS,
-    _game_count,
-    _lineup_or_report,
-    _out_is_a_file,
-    _scheduler_problem,
-    _worker_count,
+    LINEUP_HELP,
+    game_count,
+    lineup_or_report,
+    out_is_a_file,
+    scheduler_problem,
+    worker_count,
 )
 from stargazer_rules.frontends.cli.target_options import (
     add_target_options,
@@ -80,7 +80,7 @@ def add_tune(commands: argparse._SubParsersAction) -> None:
             "is written as a new draft to OUT/proposal. Writes OUT/tune.json and OUT/tune.html; the "
             "study in OUT/study.db resumes when the same command runs again."
         ),
-        epilog=_LINEUP_HELP,
+        epilog=LINEUP_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("ruleset", metavar="BASE", help="the ruleset to tune: a folder or a bundled name")
@@ -88,9 +88,9 @@ def add_tune(commands: argparse._SubParsersAction) -> None:
                         help="the values to search (default: the tune.yaml beside BASE's files)")
     parser.add_argument("--trials", type=positive_int, default=DEFAULT_TRIALS, metavar="N",
                         help=f"candidates to play (default {DEFAULT_TRIALS}); samples of too many edits are not counted")
-    parser.add_argument("--games-per-trial", type=_game_count, default=DEFAULT_GAMES_PER_TRIAL, metavar="N",
+    parser.add_argument("--games-per-trial", type=game_count, default=DEFAULT_GAMES_PER_TRIAL, metavar="N",
                         help=f"games a candidate plays (default {DEFAULT_GAMES_PER_TRIAL}); rounded up to whole blocks of deals")
-    parser.add_argument("--recheck-games", type=_game_count, default=DEFAULT_RECHECK_GAMES, metavar="N",
+    parser.add_argument("--recheck-games", type=game_count, default=DEFAULT_RECHECK_GAMES, metavar="N",
                         help=f"fresh games of the base and of each re-checked candidate (default {DEFAULT_RECHECK_GAMES})")
     parser.add_argument("--time", type=duration, default=None, metavar="LIMIT",
                         help="stop starting candidates after this long (900, 90s, 15m, 1.5h); the re-check follows")
@@ -102,7 +102,7 @@ def add_tune(commands: argparse._SubParsersAction) -> None:
                         help="the first deal seed of every candidate, 0 to 2**64 - 1 (default 0); the re-check "
                              "plays other deals, from a seed far past these")
     where = parser.add_mutually_exclusive_group()
-    where.add_argument("--workers", type=_worker_count, default=None, metavar="W",
+    where.add_argument("--workers", type=worker_count, default=None, metavar="W",
                        help=f"worker processes (default: one per core; at most {MAX_WORKERS}); 1 plays in this process")
     where.add_argument("--scheduler", default=None, metavar="ADDR",
                        help="play on a Dask cluster through its scheduler (tcp://HOST:PORT); needs pip install "
@@ -130,7 +130,7 @@ def run_tune(args: argparse.Namespace) -> int:
     from stargazer_rules.tuning.space import space_for
 
     ruleset = ruleset_or_stop(args.ruleset, COMMAND)
-    lineup = _lineup_or_report([ruleset], args, COMMAND)
+    lineup = lineup_or_report([ruleset], args, COMMAND)
     if lineup is None:
         return EXIT_USAGE
     targets = targets_or_stop(ruleset, args, COMMAND)
@@ -143,11 +143,11 @@ def run_tune(args: argparse.Namespace) -> int:
     except OSError as error:
         say_error(COMMAND, str(error))
         return EXIT_INVALID
-    if args.scheduler is not None and (problem := _scheduler_problem(args.scheduler)) is not None:
+    if args.scheduler is not None and (problem := scheduler_problem(args.scheduler)) is not None:
         say_error(COMMAND, problem)
         return EXIT_USAGE
     out = args.out or f"tune-{ruleset.name}-{args.players}p"
-    if _out_is_a_file(out, COMMAND):
+    if out_is_a_file(out, COMMAND):
         return EXIT_USAGE
     report_engine(ruleset, COMMAND, args.engine)
     try:
