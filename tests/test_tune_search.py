@@ -239,7 +239,9 @@ def test_tune_without_optuna_says_how_to_install_it_in_one_line(monkeypatch, cap
 
     monkeypatch.setitem(sys.modules, "optuna", None)  # import optuna raises ImportError
     assert main(["tune", "draft7"]) == 1
-    assert capsys.readouterr().err == "stargazer tune needs optuna: pip install 'stargazer-rules[tune]'\n"
+    assert capsys.readouterr().err == (
+        "stargazer tune: needs the tune extra (optuna: not installed): pip install 'stargazer-rules[tune]'\n"
+    )
 
 
 @pytest.mark.parametrize(("text", "seconds"), [("900", 900), ("90s", 90), ("15m", 900), ("15 min", 900), ("1.5h", 5400)])

@@ -36,7 +36,7 @@ def font_path() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise FontError(
             f"the Japanese font comes with the package {FONT_PACKAGE.replace('_', '-')}; "
-            "install it with pip (it is a dependency of stargazer-rules)"
+            "install it with the print extra: pip install 'stargazer-rules[print]'"
         )
     path = Path(next(iter(spec.submodule_search_locations)), *FONT_FILE)
     if not path.is_file():

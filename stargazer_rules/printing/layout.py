@@ -18,11 +18,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import attrs
-from reportlab.lib.pagesizes import A4, landscape, letter, portrait
-from reportlab.lib.units import mm
 
 if TYPE_CHECKING:
     from reportlab.pdfgen.canvas import Canvas
+
+#: A millimetre in points (1/72 inch), computed as ``reportlab.lib.units.mm`` is: the layout
+#: is plain numbers, so the command line reads the paper names without ReportLab installed.
+mm = 72.0 / 2.54 * 0.1
 
 #: Poker size, the cut size of a card.
 CARD_WIDTH = 63 * mm
@@ -38,7 +40,17 @@ FOOTER_BAND = 7 * mm
 CROP_GAP = 1 * mm
 CROP_LENGTH = 4 * mm
 
-PAPERS = {"a4": A4, "letter": letter}
+#: Each paper's (width, height) in points, portrait: ISO 216 A4 and US Letter, as in
+#: ``reportlab.lib.pagesizes``.
+PAPERS = {"a4": (210 * mm, 297 * mm), "letter": (8.5 * 72.0, 11 * 72.0)}
+
+
+def portrait(size: tuple[float, float]) -> tuple[float, float]:
+    return (min(size), max(size))
+
+
+def landscape(size: tuple[float, float]) -> tuple[float, float]:
+    return (max(size), min(size))
 
 
 @attrs.frozen

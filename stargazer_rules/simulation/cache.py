@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any
 
 import attrs
-import platformdirs
 
 from stargazer_rules.errors import FolderBusy
 from stargazer_rules.formats.game_lines import GAMES_FILE, RefusedLine, indices_in, read_games_file
@@ -135,6 +134,8 @@ def cache_folder(given: str | os.PathLike[str] | None = None) -> Path:
     chosen = str(given) if given is not None else os.environ.get(CACHE_VARIABLE, "")
     if chosen:
         return Path(chosen).expanduser()
+    import platformdirs  # the sim extra's: the command line imports this module without it
+
     return Path(platformdirs.user_cache_dir("stargazer-rules", appauthor=False)) / "runs"
 
 

@@ -22,8 +22,6 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
-import filelock
-
 from stargazer_rules.errors import FolderBusy
 
 __all__ = ["FolderBusy", "HOLDER_FILE", "LOCK_FILE", "holding"]
@@ -41,6 +39,8 @@ def holding(folder: str | os.PathLike[str], command: str, *, wait: float = 0.0) 
     ``wait`` seconds are spent waiting for another holder (0: refuse at once); then
     ``FolderBusy`` says who holds it.
     """
+    import filelock  # the sim extra's: the command line imports this module without it
+
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     lock = filelock.FileLock(folder / LOCK_FILE, timeout=wait, is_singleton=True)

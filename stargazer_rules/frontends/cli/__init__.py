@@ -5,7 +5,8 @@ layers below and prints, returning the exit status; no command holds the logic o
 (a simulation's reuse, estimate and merging live in ``simulation.runs``). The groups:
 ``ruleset_commands`` (validate, rules, new-draft, diff), ``play_commands`` (play-random, play,
 replay), ``run_commands`` (simulate, compare, report, cache), ``ladder_command``, ``tune_command``, ``serve_command``,
-``print_command``; ``common`` holds what they share (exit statuses, one-line errors, the ruleset
+``print_command``; ``common`` holds what they share (exit statuses, one-line errors, the extra each
+command needs beyond the core install (``COMMAND_EXTRAS``, checked before it runs), the ruleset
 and language options, loading a ruleset). ``main`` only parses and dispatches, so adding a
 command is adding one such pair and one line in ``build_parser``.
 """
@@ -19,7 +20,7 @@ import sys
 from collections.abc import Sequence
 
 from stargazer_rules.errors import CommandStopped
-from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED
+from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED, require_extra
 from stargazer_rules.frontends.cli.ladder_command import add_ladder
 from stargazer_rules.frontends.cli.play_commands import add_play, add_play_random, add_replay
 from stargazer_rules.frontends.cli.print_command import add_print
@@ -35,6 +36,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
         command = f" {args.command}"
+        require_extra(args.command)
         return args.run(args)
     except CommandStopped as stopped:
         return stopped.status

@@ -4,9 +4,12 @@ the ruleset and language options, and loading a ruleset or saying why not."""
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import sys
 import textwrap
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+
+import attrs
 
 from stargazer_rules.engine.seeds import seed_problem
 from stargazer_rules.errors import CommandStopped, RulesetError
@@ -32,6 +35,57 @@ EXIT_INTERRUPTED = 130
 
 #: The language of the reports when ``--lang`` is not given.
 DEFAULT_LANG = "en"
+
+
+@attrs.frozen
+class Extra:
+    """An optional dependency group of pyproject.toml (``pip install 'stargazer-rules[NAME]'``)
+    and the top-level modules whose presence proves it installed."""
+
+    name: str
+    modules: tuple[str, ...]
+
+    def missing(self) -> tuple[str, ...]:
+        """The modules that cannot be found, in the order listed."""
+        return tuple(module for module in self.modules if not _importable(module))
+
+
+_SIM = Extra("sim", ("numpy", "scipy", "matplotlib", "tqdm", "filelock", "platformdirs"))
+
+#: The extra each command needs beyond the core install; the commands not listed need none.
+COMMAND_EXTRAS: Mapping[str, Extra] = {
+    "cache": _SIM,
+    "compare": _SIM,
+    "ladder": _SIM,
+    "print": Extra("print", ("reportlab", "pypdfium2", "japanize_matplotlib")),
+    "report": _SIM,
+    "serve": Extra("serve", ("starlette", "uvicorn")),
+    "simulate": _SIM,
+    "tune": Extra("tune", (*_SIM.modules, "optuna")),
+}
+
+
+def _importable(module: str) -> bool:
+    # Found, not imported: importing scipy or matplotlib only to check costs a second, and
+    # importing japanize_matplotlib changes matplotlib's settings (printing/fonts.py).
+    try:
+        return importlib.util.find_spec(module) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def require_extra(command: str) -> None:
+    """``CommandStopped(EXIT_INVALID)`` after one line naming the extra to install when
+    ``command`` needs one that is missing."""
+    extra = COMMAND_EXTRAS.get(command)
+    missing = extra.missing() if extra is not None else ()
+    if missing:
+        say_error(
+            command,
+            f"needs the {extra.name} extra ({', '.join(missing)}: not installed): "
+            f"pip install 'stargazer-rules[{extra.name}]'",
+        )
+        raise CommandStopped(EXIT_INVALID)
 
 
 def wrapped(text: str) -> str:

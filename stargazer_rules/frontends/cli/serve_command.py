@@ -132,13 +132,9 @@ def run_serve(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     ruleset = ruleset_or_stop(args.ruleset, "serve")
     report_engine(ruleset, "serve")
-    try:
-        import uvicorn  # noqa: F401  (the server's runner, imported here to say what to install)
+    # Starlette and uvicorn (the serve extra) are checked by main before this runs (common.COMMAND_EXTRAS).
+    from stargazer_rules.frontends.server import create_app, listening
 
-        from stargazer_rules.frontends.server import create_app, listening
-    except ImportError as error:
-        say_error("serve", f"{error}; install the server with pip install 'stargazer-rules[serve]'")
-        return EXIT_INVALID
     for pattern in args.allowed_host:
         problem = listening.allowed_host_problem(pattern)
         if problem is not None:

@@ -42,9 +42,6 @@ from stargazer_rules.simulation.runner import LINEUP_SEPARATOR, MAX_WORKERS
 
 COMMAND = "tune"
 
-#: What a command run without optuna says, in one line.
-NEEDS_OPTUNA = "stargazer tune needs optuna: pip install 'stargazer-rules[tune]'"
-
 #: The defaults answer draft 7 (4 players) in about 15 minutes on two cores (docs/simulation.md,
 #: "stargazer tune"): 60 candidates of 480 games (mcts:200, 12.5 s each measured), some pruned
 #: early, then the best 2 candidates and the base on 2,400 fresh games each. On 1,200 the best
@@ -121,11 +118,7 @@ def add_tune(commands: argparse._SubParsersAction) -> None:
 
 def run_tune(args: argparse.Namespace) -> int:
     """Search, re-check, write the files and print the best candidates; one-line errors."""
-    try:
-        import optuna  # noqa: F401
-    except ImportError:
-        print(NEEDS_OPTUNA, file=sys.stderr)
-        return EXIT_INVALID
+    # optuna (the tune extra) is checked by main before this runs (common.COMMAND_EXTRAS).
     from stargazer_rules.tuning import tune_report, tune_run
     from stargazer_rules.tuning.space import space_for
 
