@@ -531,3 +531,80 @@ def test_the_play_command_refuses_bad_seats_and_player_counts(capsys):
     assert capsys.readouterr().err.startswith("stargazer play: unknown bot 'gredy' (did you mean 'greedy'?); bots: ")
     assert main(["play", "--seats", "you,random", "--players", "5"]) == 2
     assert "5 players are not supported" in capsys.readouterr().err
+
+
+# -- play --load: a saved game goes on ------------------------------------------------------------
+
+
+def test_a_saved_game_goes_on_to_the_game_it_would_have_been(tmp_path):
+    """The record's setup, seats and seed, its moves played again: choosing 1 from there on
+    ends in the game of a person who chose 1 throughout (the bots are seeded by ply)."""
+    path = tmp_path / "mid.json"
+    saved, _out = session("you,random", 7, f"1\n1\ns\n{path}\nq\nn\n")
+    g, record = load_record(path)
+    out = io.StringIO()
+    play = PlaySession.from_record(g, record, io.StringIO("1\n" * 500 + "n\n"), out, today=TODAY)
+    assert play.states[: len(saved.states)] == saved.states
+    assert (play.seats, play.seed) == ((None, "random", "random"), 7)
+    assert play.run() == 0
+    assert play.states[-1] == first_option_game("you,random", 7).states[-1]
+    moves, state = len(record.actions), saved.states[-1]
+    assert f"  The saved game goes on after {moves} moves, in round {state.round}.\n" in out.getvalue()
+    assert play.record().actions[:moves] == record.actions
+
+
+def test_undo_after_loading_goes_back_into_the_saved_moves(tmp_path):
+    path = tmp_path / "mid.json"
+    saved, _out = session("you,random", 7, f"1\n1\ns\n{path}\nq\nn\n")
+    play = PlaySession.from_record(*load_record(path), io.StringIO("u\nq\nn\n"), io.StringIO(), today=TODAY)
+    assert play.run() == 0
+    assert play.states == saved.states[: len(play.states)] and len(play.states) < len(saved.states)
+
+
+def test_play_load_refuses_another_ruleset_and_the_options_the_record_decides(saved, capsys, tmp_path):
+    path, _play = saved
+    assert main(["play", "--load", str(path), "--rules", "base"]) == 1
+    assert capsys.readouterr().err == (
+        f"stargazer play: {path}: this record was made with ruleset draft7 (fingerprint "
+        f"{game().ruleset.fingerprint[:12]}), but the loaded ruleset is base (fingerprint "
+        f"{game('base').ruleset.fingerprint[:12]})\n"
+    )
+    assert main(["play", "--load", str(path), "--seats", "you", "--seed", "3"]) == 2
+    assert capsys.readouterr().err == (
+        "stargazer play: --load goes on with the record's seats and seed: leave out --seats and --seed\n"
+    )
+    assert main(["play", "--load", str(tmp_path / "missing.json")]) == 1
+    assert capsys.readouterr().err == f"stargazer play: cannot read {tmp_path / 'missing.json'}: No such file or directory\n"
+
+
+def test_play_load_at_the_terminal_shows_the_saved_position(tmp_path):
+    """Saved with s mid-game through the terminal, the game goes on from ``play --load``."""
+    child = spawn(tmp_path, "play", "--players", "3", "--seats", "you,greedy", "--seed", "4")
+    child.expect(PROMPT)
+    child.sendline("1")
+    child.expect(PROMPT)
+    screen = body(text(child))
+    child.sendline("s")
+    child.expect(r"Save the game record to \[.+?\]: ")
+    child.sendline("mid.json")
+    child.expect(PROMPT)
+    child.sendline("q")
+    child.expect(r"Save the game before quitting\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    g, record = load_record(tmp_path / "mid.json")
+
+    child = spawn(tmp_path, "play", "--load", "mid.json")
+    child.expect(PROMPT)
+    shown = text(child)
+    assert shown.startswith("Stargazer draft 7 (draft7, fingerprint ")
+    assert ": 3 players, seed 4\nSeats: Player 1 (you), Player 2 (greedy), Player 3 (greedy)\n" in shown
+    assert f"The saved game goes on after {len(record.actions)} moves, in round 1." in shown
+    assert body(shown) == screen
+    child.sendline("q")
+    child.expect(r"Save the game before quitting\? \[y/N\] ")
+    child.sendline("n")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -23,6 +23,7 @@ from stargazer_rules.frontends.cli.common import (
     add_ruleset_argument,
     positive_int,
     report_engine,
+    report_warnings,
     ruleset_or_stop,
     say_error,
     wrapped,
@@ -113,7 +114,7 @@ def add_play(commands: argparse._SubParsersAction) -> None:
             "people share the keyboard, hot seat) or a bot. After every move of the bots the "
             "screen shows the ring, the crew area, the players' cubes and provisional scores "
             "and what happened; choose by number, or type u (undo), s (save the game record), "
-            "h (help), q (quit). See docs/play.md."
+            "h (help), q (quit). --load FILE goes on with a saved game. See docs/play.md."
         ),
         epilog=f"bots: {', '.join(bot_names())}",
     )
@@ -141,6 +142,15 @@ def add_play(commands: argparse._SubParsersAction) -> None:
         metavar="S",
         help="the seed of the deal and of the bots, 0 to 2**64 - 1 (default: a random one, shown at the start)",
     )
+    parser.add_argument(
+        "--load",
+        default=None,
+        metavar="FILE",
+        help=(
+            "go on with a game saved with s (a game record): its ruleset (by name when bundled, else "
+            "give its folder with --rules), seats and seed, at the position it was saved in"
+        ),
+    )
     add_lang(parser)
     parser.set_defaults(run=run_play)
 
@@ -148,6 +158,8 @@ def add_play(commands: argparse._SubParsersAction) -> None:
 def run_play(args: argparse.Namespace) -> int:
     """Play one game at the terminal (exit 0); a one-line error for bad options (exit 1 or 2)."""
     command = "play"
+    if args.load is not None:
+        return _play_on(args, command)
     ruleset = ruleset_or_stop(args.ruleset, command)
     report_engine(ruleset, command)
     try:
@@ -160,19 +172,38 @@ def run_play(args: argparse.Namespace) -> int:
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1_000_000)
     game = Game(ruleset)
     try:
-        session = terminal.PlaySession(
-            game,
-            seats,
-            seed,
-            sys.stdin,
-            sys.stdout,
-            lang=args.lang,
-            colour=terminal.use_colour(sys.stdout),
-            width=shutil.get_terminal_size().columns,
-        )
+        session = terminal.PlaySession(game, seats, seed, sys.stdin, sys.stdout, **_screen_options(args))
     except SetupError as error:
         say_error(command, str(error))
         return EXIT_USAGE
+    return _run_session(session)
+
+
+def _play_on(args: argparse.Namespace, command: str) -> int:
+    """``play --load FILE``: the saved game goes on; one line and exit 1 for a record that
+    cannot be read or belongs to another ruleset than ``--rules``, exit 2 for the options
+    the record decides."""
+    decided = [option for option, value in (("--players", args.players), ("--seats", args.seats),
+                                            ("--seed", args.seed)) if value is not None]
+    if decided:
+        say_error(command, f"--load goes on with the record's seats and seed: leave out {' and '.join(decided)}")
+        return EXIT_USAGE
+    try:
+        game, record = terminal.load_record(args.load, args.ruleset, notes=Prefixed(command, sys.stderr))
+    except (ReplayError, RecordError) as error:
+        say_error(command, terminal.one_line(error))
+        return EXIT_INVALID
+    report_warnings(game.ruleset, command)
+    report_engine(game.ruleset, command)
+    session = terminal.PlaySession.from_record(game, record, sys.stdin, sys.stdout, **_screen_options(args))
+    return _run_session(session)
+
+
+def _screen_options(args: argparse.Namespace) -> dict[str, object]:
+    return {"lang": args.lang, "colour": terminal.use_colour(sys.stdout), "width": shutil.get_terminal_size().columns}
+
+
+def _run_session(session: terminal.PlaySession) -> int:
     try:
         return session.run()
     except KeyboardInterrupt:

@@ -14,7 +14,8 @@ from typing import TextIO
 from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.errors import SeatsError
-from stargazer_rules.formats import records
+from stargazer_rules.formats import actions_json, records
+from stargazer_rules.frontends.terminal.replay import record_seats
 from stargazer_rules.frontends.terminal.screen import (
     DEFAULT_WIDTH,
     INDENT,
@@ -88,6 +89,27 @@ class PlaySession:
         self.events: list[tuple[Event, ...]] = []
         self._shown = 0  # events of actions from this index on are news for the next screen
         self._notes: list[str] = []
+
+    @classmethod
+    def from_record(
+        cls, game: Game, record: records.GameRecord, stdin: TextIO, stdout: TextIO, **options: object
+    ) -> PlaySession:
+        """The saved game of ``record`` going on (``stargazer play --load``): its setup, seats
+        (``record_seats``: people where it names none) and seed (0 for the bots of a record
+        without one), its moves played again, so that undo reaches back into them too; the
+        first screen says at which move and round the game goes on. ``options`` as for the
+        constructor."""
+        session = cls(
+            game, record_seats(record), record.seed if record.seed is not None else 0, stdin, stdout,
+            setup=record.setup, **options,  # type: ignore[arg-type]
+        )
+        for data in record.actions:
+            session._play(actions_json.action_from_json(game, session.states[-1], data))
+        session._shown = len(session.actions)
+        session._notes.append(
+            label("play_continued", session.lang, moves=len(session.actions), round=session.states[-1].round)
+        )
+        return session
 
     # -- the loop ---------------------------------------------------------------------------
 
