@@ -101,3 +101,17 @@ if __name__ == "__main__":
     print(event_catalogue())
     print()
     print(END)
+
+
+def test_every_file_the_docs_name_is_where_they_say():
+    """A path of the checkout written in README.md or docs/*.md (``stargazer_rules/...``,
+    ``tests/...``) names a file or folder that exists, so a moved module is followed in the docs."""
+    root = DOC.parent.parent
+    pattern = re.compile(r"`((?:stargazer_rules|tests|benchmarks|crates|schemas|data|docs)/[\w./-]+)`")
+    named = {
+        path
+        for doc in [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+        for path in pattern.findall(doc.read_text(encoding="utf-8"))
+    }
+    assert "stargazer_rules/frontends/server/openapi.py" in named
+    assert sorted(path for path in named if not (root / path).exists()) == []

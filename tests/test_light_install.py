@@ -236,3 +236,23 @@ def test_without_the_kernel_simulate_plays_on_the_python_engine_with_one_warning
     assert lines[1].startswith("draft7: played 4 games in ") and lines[1].endswith(", python engine) on 1 worker -> sim/games.jsonl")
     games = [json.loads(line) for line in (tmp_path / "sim" / "games.jsonl").read_text(encoding="utf-8").splitlines()]
     assert [game["engine"] for game in games] == ["python"] * 4
+
+
+def test_the_readme_lists_every_extra_with_the_commands_that_need_it():
+    """README's "Installing" table has one row per extra of pyproject.toml, and the commands
+    in its rows are those of ``COMMAND_EXTRAS``."""
+    from stargazer_rules.frontends.cli import build_parser
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    table = readme.split("## Installing\n", 1)[1].split("\n## ", 1)[0]
+    rows = [line.split(" | ") for line in table.splitlines() if line.startswith("| `")]
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["optional-dependencies"]
+    assert [row[0].strip("| `") for row in rows] == list(extras)
+    commands = set(build_parser()._subparsers._group_actions[0].choices)
+    listed = {word: row[0].strip("| `") for row in rows for word in code_words(row[1]) if word in commands}
+    assert listed == {command: extra.name for command, extra in COMMAND_EXTRAS.items()}
+
+
+def code_words(cell: str) -> list[str]:
+    """The one-word code spans of a table cell (``simulate``, not ``simulate --scheduler``)."""
+    return [span for span in cell.split("`")[1::2] if " " not in span]
