@@ -57,9 +57,9 @@ def core_env(tmp_path: Path, blocked: tuple[str, ...] = ()) -> dict[str, str]:
     (site / "sitecustomize.py").write_text(
         _SITECUSTOMIZE.format(allowed=set(CORE_MODULES), blocked=set(blocked)), encoding="utf-8"
     )
-    env = {key: value for key, value in os.environ.items() if key != "PYTHONPATH"}
+    # Without $STARGAZER_CACHE, as on a user's machine: the help of ``cache`` names the default folder.
+    env = {key: value for key, value in os.environ.items() if key not in ("PYTHONPATH", "STARGAZER_CACHE")}
     env["PYTHONPATH"] = os.pathsep.join([str(site), str(ROOT)])
-    env["STARGAZER_CACHE"] = str(tmp_path / "cache")
     env["NO_COLOR"] = "1"
     return env
 
@@ -226,7 +226,8 @@ def test_without_the_kernel_simulate_plays_on_the_python_engine_with_one_warning
          "--out", "sim"],
         cwd=tmp_path, capture_output=True, text=True,
         env=core_env(tmp_path) | {"PYTHONPATH": os.pathsep.join([str(_blocking_only(tmp_path, "stargazer_rules._kernel")),
-                                                                 str(ROOT)])},
+                                                                 str(ROOT)]),
+                                  "STARGAZER_CACHE": str(tmp_path / "cache")},
     )
     assert result.returncode == 0, result.stderr
     warning = ("stargazer simulate: warning: draft7 runs on the Python engine: the native kernel is not built "

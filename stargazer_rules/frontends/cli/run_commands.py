@@ -337,7 +337,7 @@ def add_cache(commands: argparse._SubParsersAction) -> None:
             "simulate and compare keep every finished run in a cache folder and reuse it when the "
             "same ruleset, players, lineup, seed, engine and library are asked for again. The "
             f"folder is --cache DIR, else ${cache.CACHE_VARIABLE}, else the user's cache folder "
-            f"({cache.cache_folder(None) if not os.environ.get(cache.CACHE_VARIABLE) else 'as set'}); "
+            f"({_default_cache_folder()}); "
             f"its size is bounded by ${cache.SIZE_VARIABLE} (default "
             f"{cache.DEFAULT_BOUND / 1e9:g} GB), the runs used least recently leaving first."
         ),
@@ -350,6 +350,17 @@ def add_cache(commands: argparse._SubParsersAction) -> None:
     clearing.add_argument("keys", nargs="*", metavar="KEY", help="the first digits of the runs' keys, as 'list' shows them")
     clearing.add_argument("--cache", default=None, metavar="DIR", help="the cache folder (default: as above)")
     clearing.set_defaults(run=run_cache_clear)
+
+
+def _default_cache_folder() -> str:
+    """The user's cache folder for the help; every command builds the help, and platformdirs,
+    which finds the folder, comes with the sim extra."""
+    if os.environ.get(cache.CACHE_VARIABLE):
+        return "as set"
+    try:
+        return str(cache.cache_folder(None))
+    except ImportError:
+        return "found by platformdirs, of the sim extra"
 
 
 def run_cache_list(args: argparse.Namespace) -> int:
