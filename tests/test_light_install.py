@@ -107,6 +107,33 @@ def test_the_python_api_and_the_kernel_need_only_the_core(tmp_path):
     assert result.stdout.startswith("played (") and result.stdout.endswith(" []\n")
 
 
+#: The packages of the core install: each of their modules imports with the core alone. The
+#: jobs' own packages (``analysis`` and ``tuning`` of sim and tune, ``printing``,
+#: ``frontends.server``) import their extra's libraries at the top.
+CORE_PACKAGES = ("bots", "engine", "formats", "frontends.cli", "frontends.terminal", "kernel", "rulesets",
+                 "simulation", "text", "vocabulary")
+
+
+def test_every_module_of_the_core_packages_imports_with_the_core_alone(tmp_path):
+    """No module of the core's packages imports an extra's library when it is imported."""
+    code = textwrap.dedent(f"""
+        import importlib, pkgutil
+        import stargazer_rules
+        names = ["stargazer_rules"]
+        for package in {CORE_PACKAGES!r}:
+            module = importlib.import_module("stargazer_rules." + package)
+            names.append(module.__name__)
+            names += [info.name for info in pkgutil.walk_packages(module.__path__, module.__name__ + ".")]
+        for name in names:
+            importlib.import_module(name)
+        print(len(names), "modules")
+    """)
+    result = subprocess.run([sys.executable, "-c", code], env=core_env(tmp_path), capture_output=True, text=True,
+                            cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    assert int(result.stdout.split()[0]) > 60
+
+
 def test_the_rules_commands_need_only_the_core(tmp_path):
     """validate, rules, new-draft and diff run and say what they say with a full install."""
     validate = stargazer(tmp_path, "validate")
