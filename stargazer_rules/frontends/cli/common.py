@@ -1,5 +1,6 @@
 """What every command of the ``stargazer`` command line shares: exit statuses, one-line errors,
-the ruleset and language options, and loading a ruleset or saying why not."""
+the extra a command needs beyond the core install (checked before it runs), the ruleset and
+language options, and loading a ruleset or saying why not."""
 
 from __future__ import annotations
 
