@@ -283,3 +283,12 @@ def test_the_readme_lists_every_extra_with_the_commands_that_need_it():
 def code_words(cell: str) -> list[str]:
     """The one-word code spans of a table cell (``simulate``, not ``simulate --scheduler``)."""
     return [span for span in cell.split("`")[1::2] if " " not in span]
+
+
+def test_the_hook_allows_every_core_dependency():
+    """Each package of pyproject.toml's ``dependencies`` has its modules in ``CORE_MODULES``, so
+    a new core dependency is importable in these tests once it is listed there too."""
+    core = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    distributions = metadata.packages_distributions()
+    allowed = {d.lower() for module in CORE_MODULES if module != "stargazer_rules" for d in distributions[module]}
+    assert {requirement.split(">")[0].split("=")[0].strip().lower() for requirement in core} <= allowed
