@@ -10,6 +10,12 @@ back to the loop.
 
 from __future__ import annotations
 
+import gc
+import signal
+import sys
+import threading
+import time
+
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
@@ -170,3 +176,46 @@ def test_the_random_bot_s_twin_draws_as_python_s_generator() -> None:
         seats = [(native.PYTHON_RANDOM, seed, {})] * 4
         moves = native.play_games(game, [(4, planets, crew, setup.start_player, seats)])[0][0]
         assert [native.to_action(move[:4]) for move in moves] == expected
+
+
+def test_ctrl_c_while_a_chunk_plays_stops_it_at_a_decision_and_raises() -> None:
+    """A signal that arrives while the kernel plays is looked for at the chunk's next decision
+    (every few hundredths of a second, ``SIGNAL_EVERY``) and raised from the call, before the
+    chunk's results are built: Ctrl-C stops a long chunk as it stops a decision in Python.
+
+    A thread sends SIGINT once the call has released the GIL (the switch interval is made so
+    long that the main thread lets go of the GIL only there); the handler counts the memory
+    blocks Python has allocated when it runs: a chunk that finished first would have built
+    hundreds of thousands of result objects."""
+    game = bundled_game("draft7")
+    setup = game.deal(4, seed=1)
+    planets = [game.planet_ids.index(card) for card in setup.planets]
+    crew = [game.crew_ids.index(card) for card in setup.crew]
+    table = (4, planets, crew, setup.start_player, [("greedy", seat, {}) for seat in range(4)])
+    blocks_at_signal: list[int] = []
+
+    def handler(signum, frame):
+        blocks_at_signal.append(sys.getallocatedblocks())
+        raise KeyboardInterrupt
+
+    def send() -> None:
+        time.sleep(0)  # lets go of the GIL; it comes back when the main thread enters the kernel
+        signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
+
+    previous_handler, previous_interval = signal.signal(signal.SIGINT, handler), sys.getswitchinterval()
+    gc.disable()
+    try:
+        sys.setswitchinterval(1000.0)
+        sender = threading.Thread(target=send)
+        sender.start()
+        before = sys.getallocatedblocks()
+        with pytest.raises(KeyboardInterrupt) as raised:
+            native.play_games(game, [table] * 2000)
+    finally:
+        sys.setswitchinterval(previous_interval)
+        signal.signal(signal.SIGINT, previous_handler)
+        gc.enable()
+    sender.join()
+    assert "play_games" in [entry.name for entry in raised.traceback]
+    assert len(blocks_at_signal) == 1 and blocks_at_signal[0] - before < 10_000
+    assert len(native.play_games(game, [table] * 2)) == 2

@@ -2,6 +2,8 @@
 //! chunk of games from their setups with their seats' bots, without the GIL, and returns what
 //! each game's games.jsonl line needs; `stargazer_rules.simulation.runner` writes the lines.
 
+use std::time::{Duration, Instant};
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
@@ -65,9 +67,15 @@ fn playout_to<'py>(py: Python<'py>, kernel: &Kernel, played: Playout) -> PyResul
     PyTuple::new(py, items)
 }
 
+/// How often a chunk that is playing looks for a signal (Ctrl-C) to raise: at its first
+/// decision, then at the first decision this long after the last look.
+const SIGNAL_EVERY: Duration = Duration::from_millis(50);
+
 /// Play each game of `games` (see `GameSpec`) to its end, with the GIL released while they
 /// play; one tuple per game (see `playout_to`). A bad setup raises `SetupError`, an unknown bot
-/// kind `ValueError`, before any game is played.
+/// kind `ValueError`, before any game is played. A signal's exception (KeyboardInterrupt)
+/// stops the chunk at the next decision after it (`SIGNAL_EVERY`), as a decision at a time
+/// in Python would be stopped, and is raised instead of the games.
 #[pyfunction]
 fn play_games<'py>(py: Python<'py>, kernel: &Kernel, games: Vec<GameSpec<'py>>) -> PyResult<Vec<Bound<'py, PyTuple>>> {
     let mut tables = Vec::with_capacity(games.len());
@@ -80,9 +88,29 @@ fn play_games<'py>(py: Python<'py>, kernel: &Kernel, games: Vec<GameSpec<'py>>) 
         tables.push((state, bots));
     }
     let game = kernel.game.clone();
-    let played: Vec<Playout> = py.detach(move || {
-        tables.into_iter().map(|(state, mut bots)| play::play(&game, state, &mut bots)).collect()
+    let (played, signal) = py.detach(move || {
+        let mut signal: Option<PyErr> = None;
+        let mut looked: Option<Instant> = None;
+        let mut stop = || {
+            if looked.is_some_and(|at| at.elapsed() < SIGNAL_EVERY) {
+                return false;
+            }
+            looked = Some(Instant::now());
+            signal = Python::attach(|py| py.check_signals()).err();
+            signal.is_some()
+        };
+        let mut played: Vec<Playout> = Vec::with_capacity(tables.len());
+        for (state, mut bots) in tables {
+            match play::play(&game, state, &mut bots, &mut stop) {
+                Some(playout) => played.push(playout),
+                None => break,
+            }
+        }
+        (played, signal)
     });
+    if let Some(error) = signal {
+        return Err(error);
+    }
     played.into_iter().map(|p| playout_to(py, kernel, p)).collect()
 }
 

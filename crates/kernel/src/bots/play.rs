@@ -90,8 +90,9 @@ fn ended_a_round(stage: Stage, round: u32, after: &State) -> bool {
 }
 
 /// Play `state` to the end with `bots[seat]` deciding for each seat (`bots.len()` is the number
-/// of players), collecting the `Playout`.
-pub fn play(game: &Game, mut state: State, bots: &mut [SeatBot]) -> Playout {
+/// of players), collecting the `Playout`. `stop` is asked before every decision and ends the
+/// game unfinished (None) when it says so: the caller's way to honour an interruption.
+pub fn play(game: &Game, mut state: State, bots: &mut [SeatBot], mut stop: impl FnMut() -> bool) -> Option<Playout> {
     let rules = &game.rules;
     let mut moves = Vec::new();
     let mut options = Vec::new();
@@ -100,6 +101,9 @@ pub fn play(game: &Game, mut state: State, bots: &mut [SeatBot]) -> Playout {
     let mut value_by_round: Vec<Option<RootValues>> = Vec::new();
     let mut searched = false;
     while !state.legal.is_empty() {
+        if stop() {
+            return None;
+        }
         options.push(state.legal.len() as u16);
         let seat = match game.current_player(&state) {
             Some(seat) => seat,
@@ -138,7 +142,7 @@ pub fn play(game: &Game, mut state: State, bots: &mut [SeatBot]) -> Playout {
         }
     }
     value_by_round.resize(state.round as usize, None);
-    Playout { moves, options, picks, score_by_round, value_by_round, searched, state }
+    Some(Playout { moves, options, picks, score_by_round, value_by_round, searched, state })
 }
 
 #[cfg(test)]
@@ -153,7 +157,7 @@ mod tests {
         let players = bots.len();
         let (planets, crew, start) = game.deal(players, &mut Rng::new(seed)).unwrap();
         let state = game.new_state(players, &planets, &crew, start).unwrap();
-        let played = play(&game, state, bots);
+        let played = play(&game, state, bots, || false).unwrap();
         (game, played)
     }
 
@@ -188,6 +192,28 @@ mod tests {
             assert_eq!(pick.round as usize, i / 3 + 1);
             assert_eq!(pick.order as usize, i % 3 + 1);
         }
+    }
+
+    #[test]
+    fn stop_is_asked_before_every_decision_and_ends_the_game_unfinished() {
+        let game = fixtures::draft_like();
+        let (planets, crew, start) = game.deal(4, &mut Rng::new(2)).unwrap();
+        let state = game.new_state(4, &planets, &crew, start).unwrap();
+        let mut bots: Vec<SeatBot> = (0..4).map(|seat| SeatBot::PythonRandom(PythonRandom::new(seat))).collect();
+        let mut asked = 0;
+        let whole = play(&game, state.clone(), &mut bots.clone(), || {
+            asked += 1;
+            false
+        })
+        .unwrap();
+        assert_eq!(asked, whole.moves.len());
+        let mut asked = 0;
+        let stopped = play(&game, state, &mut bots, || {
+            asked += 1;
+            asked > 5
+        });
+        assert!(stopped.is_none());
+        assert_eq!(asked, 6);
     }
 
     #[test]
