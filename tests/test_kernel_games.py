@@ -14,12 +14,12 @@ import gc
 import signal
 import sys
 import threading
-import time
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import make_bot, register_bot, time_limit, unregister_bot
 from stargazer_rules.bots.base import RandomBot, kernel_seat
 from stargazer_rules.formats import records
@@ -27,6 +27,7 @@ from stargazer_rules.formats.game_lines import game_line
 from stargazer_rules.kernel import native
 from stargazer_rules.simulation import runner
 from stargazer_rules.simulation.runner import parse_lineup, plan, play_chunk, play_game_stepwise, play_games
+from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
 from strategies import bundled_game, generated_game, ruleset_documents
 
 #: Lineups whose every seat's bot runs in the kernel: Python's random bot through its twin.
@@ -183,39 +184,53 @@ def test_ctrl_c_while_a_chunk_plays_stops_it_at_a_decision_and_raises() -> None:
     (every few hundredths of a second, ``SIGNAL_EVERY``) and raised from the call, before the
     chunk's results are built: Ctrl-C stops a long chunk as it stops a decision in Python.
 
-    A thread sends SIGINT once the call has released the GIL (the switch interval is made so
-    long that the main thread lets go of the GIL only there); the handler counts the memory
-    blocks Python has allocated when it runs: a chunk that finished first would have built
-    hundreds of thousands of result objects."""
+    A thread sends SIGINT once the call has released the GIL: it is let go just before the
+    call, and the switch interval is made so long that the main thread hands it the GIL only
+    where the kernel releases it. The handler counts the memory blocks Python has allocated
+    when it runs: a chunk that had finished first would have built hundreds of thousands of
+    result objects."""
     game = bundled_game("draft7")
     setup = game.deal(4, seed=1)
     planets = [game.planet_ids.index(card) for card in setup.planets]
     crew = [game.crew_ids.index(card) for card in setup.crew]
     table = (4, planets, crew, setup.start_player, [("greedy", seat, {}) for seat in range(4)])
     blocks_at_signal: list[int] = []
+    go = threading.Event()
 
     def handler(signum, frame):
         blocks_at_signal.append(sys.getallocatedblocks())
         raise KeyboardInterrupt
 
     def send() -> None:
-        time.sleep(0)  # lets go of the GIL; it comes back when the main thread enters the kernel
+        go.wait()
         signal.pthread_kill(threading.main_thread().ident, signal.SIGINT)
 
+    sender = threading.Thread(target=send)
+    sender.start()
     previous_handler, previous_interval = signal.signal(signal.SIGINT, handler), sys.getswitchinterval()
     gc.disable()
     try:
         sys.setswitchinterval(1000.0)
-        sender = threading.Thread(target=send)
-        sender.start()
-        before = sys.getallocatedblocks()
         with pytest.raises(KeyboardInterrupt) as raised:
-            native.play_games(game, [table] * 2000)
+            before = sys.getallocatedblocks()
+            go.set()
+            native.play_games(game, [table] * 4000)
     finally:
         sys.setswitchinterval(previous_interval)
+        go.set()
+        sender.join()
         signal.signal(signal.SIGINT, previous_handler)
         gc.enable()
-    sender.join()
     assert "play_games" in [entry.name for entry in raised.traceback]
     assert len(blocks_at_signal) == 1 and blocks_at_signal[0] - before < 10_000
     assert len(native.play_games(game, [table] * 2)) == 2
+
+
+def test_a_ruleset_the_kernel_cannot_compile_plays_step_by_step(tmp_path, kernel_refused) -> None:
+    """A plugin effect type: ``kernel_for`` is None, and the games are the Python loop's."""
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "crew.yaml", "      - effect: gain_vp\n        vp: 2\n        when: after_survey", "      - effect: take_cubes_back")
+    game = Game(load_ruleset(folder, effect_types=CUSTOM_EFFECT_TYPES))
+    assert native.kernel_for(game) is None
+    line = play_games(game, plan(4, 4)[:1], parse_lineup("random", 4))[0]
+    assert line["engine"] == "python"
