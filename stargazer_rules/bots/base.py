@@ -13,6 +13,7 @@ from typing import Any, Protocol
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.seeds import check_seed
 from stargazer_rules.errors import BotSpecError, BotTimeout
+from stargazer_rules.kernel import native
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.table import State
 
@@ -255,6 +256,19 @@ def make_bot(spec: str, seed: int, engine: str = "native") -> Bot:
     if engine == "native" and kind in _NATIVE and _KERNEL_BACKED is not None:
         bot = _KERNEL_BACKED(kind, seed, params, bot)
     return bot
+
+
+def kernel_seat(spec: str) -> tuple[str, dict[str, Any]] | None:
+    """The kernel bot that decides as ``make_bot(spec, seed)`` does in a ruleset the kernel
+    plays, as (kind, parameters) for ``native.play_games``: a native kind's kernel bot (what
+    ``KernelBackedBot`` asks), the built-in random bot's draw-for-draw twin (``python_random``);
+    None for a bot that runs in Python only."""
+    kind, params = parse_spec(spec)
+    if kind in _NATIVE and _KERNEL_BACKED is not None:
+        return kind, params
+    if _REGISTRY[kind][0] is RandomBot:
+        return native.PYTHON_RANDOM, params
+    return None
 
 
 #: Wraps a Python bot of a native kind so that it searches in the kernel

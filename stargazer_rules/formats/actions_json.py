@@ -22,6 +22,7 @@ __all__ = [
     "action_from_json",
     "action_to_json",
     "crew_slot",
+    "kernel_move_to_json",
     "planet_position",
 ]
 
@@ -33,25 +34,50 @@ DIRECTION_VALUES = {name: value for value, name in DIRECTION_NAMES.items()}
 def action_to_json(game: Game, state: State, act: Action) -> dict[str, Any]:
     """``act`` as JSON, naming the crew, Planet or seat it points at by id or seat number."""
     kind = act.kind
-    if kind in (A.PICK_CREW, A.TARGET_CREW):
-        return {"type": kind, "crew": _crew_id(game, state, act.target)}
-    if kind in (A.TARGET_PLANET, A.SURVEY_STEP):
-        return {"type": kind, "planet": _planet_id(game, state, act.target)}
+    if kind in _CREW_KINDS:
+        card_id = _crew_id(game, state, act.target)
+    elif kind in _PLANET_KINDS or (kind == A.SURVEY and act.count):
+        card_id = _planet_id(game, state, act.target)
+    else:
+        card_id = None
+    return _json_of(kind, act.target, act.count, act.direction, card_id)
+
+
+def kernel_move_to_json(game: Game, kind: str, target: int, count: int, direction: int, card: int) -> dict[str, Any]:
+    """A move of a game played in the kernel (``_kernel.play_games``) as JSON, the same as
+    ``action_to_json`` gives for it: ``card`` is the crew or planet card index it points at,
+    resolved by the kernel in the state it was played in (-1 when it points at none)."""
+    if kind in _CREW_KINDS:
+        card_id = game.crew_ids[card]
+    elif kind in _PLANET_KINDS or (kind == A.SURVEY and count):
+        card_id = game.planet_ids[card]
+    else:
+        card_id = None
+    return _json_of(kind, target, count, direction, card_id)
+
+
+#: The kinds whose target is a crew slot, and those whose target is a ring position (a survey
+#: that places cubes too): JSON names the card there.
+_CREW_KINDS = frozenset((A.PICK_CREW, A.TARGET_CREW))
+_PLANET_KINDS = frozenset((A.TARGET_PLANET, A.SURVEY_STEP))
+
+
+def _json_of(kind: str, target: int, count: int, direction: int, card_id: str | None) -> dict[str, Any]:
+    """The JSON of an action whose crew or Planet (if any) is ``card_id``: the one shape of it."""
+    if kind in _CREW_KINDS:
+        return {"type": kind, "crew": card_id}
+    if kind in _PLANET_KINDS:
+        return {"type": kind, "planet": card_id}
     if kind == A.SURVEY:
-        if act.count == 0:
+        if count == 0:
             return {"type": kind, "count": 0}
-        return {
-            "type": kind,
-            "planet": _planet_id(game, state, act.target),
-            "count": act.count,
-            "direction": DIRECTION_NAMES[act.direction],
-        }
+        return {"type": kind, "planet": card_id, "count": count, "direction": DIRECTION_NAMES[direction]}
     if kind == A.SURVEY_STOP:
         return {"type": kind}
     if kind == A.CHOOSE_OPTION:
-        return {"type": kind, "option": act.target}
+        return {"type": kind, "option": target}
     if kind == A.NAME_START_PLAYER:
-        return {"type": kind, "seat": act.target}
+        return {"type": kind, "seat": target}
     raise ValueError(f"unknown action kind {kind!r}; the kinds are {', '.join(A.KINDS)}")
 
 

@@ -148,6 +148,23 @@ def to_action(fields: tuple[str, int, int, int]) -> Action:
     return action(*fields)
 
 
+def play_games(game: Game, games: list[tuple[Any, ...]]) -> list[tuple[Any, ...]]:
+    """Whole games played in the kernel of ``game``'s ruleset, one call for the lot (the GIL
+    released while they play): each game is (players, planet card indices in ring order, dealt
+    crew card indices, start seat, one (kind, seed, parameters) per seat), a kind of
+    ``kernel_bot`` or ``PYTHON_RANDOM``; each result is (moves, options, picks, score_by_round,
+    value_by_round, searched, final kernel state), as ``crates/python/src/games.rs`` says."""
+    kernel = kernel_for(game)
+    if kernel is None:
+        raise ValueError(f"this ruleset runs on the Python engine: {fallback_reason(game)}")
+    return _kernel.play_games(kernel, games)
+
+
+#: The seat kind of ``play_games`` that plays as the built-in random bot (``bots.base.RandomBot``)
+#: draw for draw: CPython's generator, seeded alike, choosing among the same legal actions.
+PYTHON_RANDOM = "python_random"
+
+
 def kernel_bot(kind: str, seed: int, params: dict[str, Any]) -> Any:
     """The kernel's bot ``kind`` (greedy, mcts) with a spec's checked parameters."""
     if _kernel is None:

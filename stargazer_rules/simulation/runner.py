@@ -16,19 +16,22 @@ only the games the file lacks.
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
+import gc
 import hashlib
 import math
 import os
 import sys
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
 import attrs
 
 from stargazer_rules.bots import make_bot, root_values
-from stargazer_rules.engine.game import Game
+from stargazer_rules.bots.base import deadline, kernel_seat
+from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.errors import BotSpecError, SimulationError
@@ -38,6 +41,7 @@ from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import lifeline, locks, run_folder
+from stargazer_rules.vocabulary.table import State
 
 __all__ = [
     "GAMES_FILE",
@@ -53,6 +57,8 @@ __all__ = [
     "parse_lineup",
     "plan",
     "play_game",
+    "play_game_stepwise",
+    "play_games",
     "read_games",
     "run_simulation",
     "seating",
@@ -182,7 +188,102 @@ def play_game(
     lineup: Sequence[str],
     engine: str = native.DEFAULT_ENGINE,
 ) -> dict[str, Any]:
-    """Play the game of ``entry`` with ``lineup`` and return its games.jsonl line as a dict.
+    """Play the game of ``entry`` with ``lineup`` and return its games.jsonl line as a dict
+    (``play_games`` of one entry: in the kernel where it can, else ``play_game_stepwise``)."""
+    return play_games(ruleset_or_game, [entry], lineup, engine)[0]
+
+
+def play_games(
+    ruleset_or_game: Ruleset | Game,
+    entries: Sequence[PlanEntry],
+    lineup: Sequence[str],
+    engine: str = native.DEFAULT_ENGINE,
+) -> list[dict[str, Any]]:
+    """The games.jsonl lines of ``entries``, each the line ``play_game_stepwise`` writes.
+
+    Where every seat's bot runs in the kernel (``bots.base.kernel_seat``), the ``native``
+    engine compiles the ruleset and no bot deadline is set (``bots.time_limit``), one kernel
+    call plays the whole chunk from the Python engine's deals, and the lines are written from
+    the moves and figures it returns, without replaying them in Python; otherwise each game is
+    played step by step in Python.
+    """
+    game = ruleset_or_game if isinstance(ruleset_or_game, Game) else game_of(ruleset_or_game)
+    seats = _kernel_lineup(game, lineup, engine)
+    if seats is None:
+        return [play_game_stepwise(game, entry, lineup, engine) for entry in entries]
+    return _play_in_kernel(game, entries, lineup, seats)
+
+
+def _kernel_lineup(game: Game, lineup: Sequence[str], engine: str) -> list[tuple[str, dict[str, Any]]] | None:
+    """The kernel seat (kind, parameters) of each lineup entry, or None when a game of this
+    lineup, engine and ruleset is played step by step in Python."""
+    if native.engine_for(game, engine) != "native" or deadline() is not None:
+        return None
+    seats = [kernel_seat(spec) for spec in lineup]
+    return None if None in seats else seats  # type: ignore[return-value]
+
+
+def _play_in_kernel(
+    game: Game, entries: Sequence[PlanEntry], lineup: Sequence[str], kernel_seats: Sequence[tuple[str, dict[str, Any]]]
+) -> list[dict[str, Any]]:
+    """The lines of ``entries``, their games played in one kernel call from the Python
+    engine's deals (one deal per block: its games share it). A move's action JSON is built once
+    per call (a record copies what it is given); the score sheet is the Python engine's, of
+    the final state."""
+    planet_index = {card_id: i for i, card_id in enumerate(game.planet_ids)}
+    crew_index = {card_id: i for i, card_id in enumerate(game.crew_ids)}
+    deals: dict[tuple[int, int], Setup] = {}
+    dealt = []
+    tables = []
+    for entry in entries:
+        _check_lineup(lineup, entry)
+        seeds = [bot_seed(entry.deal_seed, entry.rotation, seat) for seat in range(entry.players)]
+        setup = deals.get((entry.players, entry.deal_seed))
+        if setup is None:
+            setup = deals[entry.players, entry.deal_seed] = game.deal(entry.players, seed=entry.deal_seed)
+        bots = [(kind, seed, params) for (kind, params), seed in zip(seating(kernel_seats, entry.rotation), seeds)]
+        planets = [planet_index[card_id] for card_id in setup.planets]
+        tables.append((entry.players, planets, [crew_index[card_id] for card_id in setup.crew], setup.start_player, bots))
+        dealt.append((entry, seeds, setup))
+    crew_ids = game.crew_ids
+    engine = native.engine_for(game, "native")
+    move_json: dict[tuple[str, int, int, int, int], dict[str, Any]] = {}
+    lines = []
+    for (entry, seeds, setup), played in zip(dealt, native.play_games(game, tables), strict=True):
+        moves, options, kernel_picks, score_by_round, kernel_values, searched, final = played
+        actions = []
+        for move in moves:
+            as_json = move_json.get(move)
+            if as_json is None:
+                as_json = move_json[move] = actions_json.kernel_move_to_json(game, *move)
+            actions.append(as_json)
+        picks = [
+            {"round": round_number, "order": order, "seat": seat, "crew": crew_ids[card], "motivation_vp": vp}
+            for round_number, order, seat, card, vp in kernel_picks
+        ]
+        values = [None if seat_values is None else [round(v, VALUE_DECIMALS) for v in seat_values] for seat_values in kernel_values]
+        lines.append(
+            _line(
+                game, entry, seating(lineup, entry.rotation), seeds, engine, setup, native.from_kernel(final),
+                actions, options, picks, score_by_round, values if searched else None,
+            )
+        )
+    return lines
+
+
+def _check_lineup(lineup: Sequence[str], entry: PlanEntry) -> None:
+    if len(lineup) != entry.players:
+        raise SimulationError(f"the lineup has {len(lineup)} bots for {entry.players} players")
+
+
+def play_game_stepwise(
+    ruleset_or_game: Ruleset | Game,
+    entry: PlanEntry,
+    lineup: Sequence[str],
+    engine: str = native.DEFAULT_ENGINE,
+) -> dict[str, Any]:
+    """Play the game of ``entry`` with ``lineup`` one decision at a time in Python and return
+    its games.jsonl line as a dict.
 
     ``engine`` ``native`` lets the bots search in the kernel where the ruleset allows (the
     rules of the recorded game are always played by the Python engine, which writes the
@@ -198,8 +299,7 @@ def play_game(
     """
     game = ruleset_or_game if isinstance(ruleset_or_game, Game) else game_of(ruleset_or_game)
     players = entry.players
-    if len(lineup) != players:
-        raise SimulationError(f"the lineup has {len(lineup)} bots for {players} players")
+    _check_lineup(lineup, entry)
     seats = seating(lineup, entry.rotation)
     seeds = [bot_seed(entry.deal_seed, entry.rotation, seat) for seat in range(players)]
     bots = [make_bot(spec, seed, engine) for spec, seed in zip(seats, seeds, strict=True)]
@@ -241,8 +341,31 @@ def play_game(
                 picks[-1]["motivation_vp"] = event.params["vp"]
             elif key == "round_ended":
                 score_by_round.append(list(provisional_totals(game, state)))
-    sheet = game.score(state)
     value_by_round.extend([None] * (state.round - len(value_by_round)))
+    return _line(
+        game, entry, seats, seeds, native.engine_for(game, engine), setup, state, actions,
+        options, picks, score_by_round, value_by_round if searched else None,
+    )
+
+
+def _line(
+    game: Game,
+    entry: PlanEntry,
+    seats: Sequence[str],
+    seeds: list[int],
+    engine: str,
+    setup: Setup,
+    state: State,
+    actions: list[dict[str, Any]],
+    options: list[int],
+    picks: list[dict[str, Any]],
+    score_by_round: list[list[int]],
+    value_by_round: list[list[float] | None] | None,
+) -> dict[str, Any]:
+    """The games.jsonl line of a game played to ``state`` (docs/simulation.md): the one place
+    its fields are laid out, whichever way the game was played. ``value_by_round`` None: no
+    decision was searched, and the line has no such field."""
+    sheet = game.score(state)
     record = records.GameRecord(
         game.ruleset.name,
         game.ruleset.fingerprint,
@@ -258,11 +381,11 @@ def play_game(
         "block": entry.block,
         "rotation": entry.rotation,
         "deal_seed": entry.deal_seed,
-        "players": players,
+        "players": entry.players,
         "ruleset": {"name": game.ruleset.name, "fingerprint": game.ruleset.fingerprint},
         "seating": list(seats),
         "bot_seeds": seeds,
-        "engine": native.engine_for(game, engine),
+        "engine": engine,
         "setup": values_json.setup_to_json(setup),
         "rounds": state.round,
         "triggers": list(state.triggers),
@@ -270,7 +393,7 @@ def play_game(
         "options": options,
         "picks": picks,
         "score_by_round": score_by_round,
-        **({"value_by_round": value_by_round} if searched else {}),
+        **({"value_by_round": value_by_round} if value_by_round is not None else {}),
         "score_sheet": values_json.score_sheet_to_json(sheet),
         "winners": list(sheet.winners),
         "record": records.record_to_json(record),
@@ -307,7 +430,27 @@ def play_chunk(
     game = _WORKER_GAME if ruleset is None else game_of(ruleset)
     if game is None:
         raise RuntimeError("play_chunk(None, ...) outside a worker whose initializer set a ruleset")
-    return [(entry.index, game_line(play_game(game, entry, lineup, engine))) for entry in entries]
+    with _cycle_collector_paused():
+        return [(line["index"], game_line(line)) for line in play_games(game, entries, lineup, engine)]
+
+
+@contextlib.contextmanager
+def _cycle_collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector while a chunk is played and encoded.
+
+    A chunk's lines, records and states are plain data without reference cycles, freed by
+    their reference counts; but making so many objects sets the collector off again and again,
+    and each full collection walks every long-lived object of the process (the rulesets, the
+    schemas, the modules): a fifth of a greedy chunk's time. What a chunk might leave in a
+    cycle is collected once the collector runs again.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 _WORKER_GAME: Game | None = None
@@ -416,9 +559,8 @@ def run_simulation(
                 if client is not None:
                     _run_dask(client, ruleset, todo, lineup, write, engine)
                 elif (workers or os.cpu_count() or 1) == 1 or len(todo) <= 1:
-                    game = game_of(ruleset)
-                    for entry in todo:
-                        write([(entry.index, game_line(play_game(game, entry, lineup, engine)))])
+                    for chunk in chunks(todo, 1):
+                        write(play_chunk(ruleset, chunk, lineup, engine))
                 else:
                     _run_pool(workers or os.cpu_count() or 1, ruleset, todo, lineup, write, engine)
         except KeyboardInterrupt:

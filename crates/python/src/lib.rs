@@ -8,6 +8,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+mod games;
+
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyFrozenSet, PySequence, PyString, PyTuple};
@@ -563,6 +565,7 @@ fn _kernel(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Kernel>()?;
     m.add_class::<KernelState>()?;
     m.add_class::<KernelBot>()?;
+    games::register(m)?;
     m.add("__doc__", "Stargazer's native kernel (Rust): compiled rules and the bots' search.")?;
     Ok(())
 }

@@ -52,11 +52,12 @@ pub fn choose(
     let mut best = f64::NEG_INFINITY;
     let mut best_actions: Vec<Action> = Vec::new();
     let mut after = state.clone();
+    let (mut next, mut kept) = (state.clone(), state.clone());
     let mut look = Lookahead { game, params, deadline, work, evaluated: 0 };
     for &act in &state.legal {
         after.clone_from(state);
         look.step(&mut after, act)?;
-        let value = look.follow(after.clone(), seat, state.round, state.turn)?;
+        let value = look.follow(&mut after, [&mut next, &mut kept], seat, state.round, state.turn)?;
         look.evaluated += 1;
         if value > best + TIE {
             best = value;
@@ -94,32 +95,111 @@ impl Lookahead<'_> {
         Ok(())
     }
 
-    /// Play `seat`'s own next decisions of this turn greedily; the value of where they end.
-    fn follow(&mut self, mut state: State, seat: usize, round: u32, turn: u8) -> Result<f64, TimedOut> {
+    /// Play `seat`'s own next decisions of this turn greedily from `state` (left where they
+    /// end); the value of where they end. `scratch` holds the states a decision tries and
+    /// keeps, reused by every root action instead of cloned anew.
+    fn follow(&mut self, state: &mut State, scratch: [&mut State; 2], seat: usize, round: u32, turn: u8) -> Result<f64, TimedOut> {
+        let [next, best] = scratch;
         let (game, params) = (self.game, self.params);
-        let mut after = state.clone();
-        let mut best_state = state.clone();
         let mut decisions = 0u64;
+        // The value of the state the last lookahead decision kept: that of `state` when the
+        // loop ends after one, the same sum computed once.
+        let mut kept: Option<f64> = None;
         while !state.legal.is_empty()
             && state.turn == turn
             && state.round == round
-            && game.current_player(&state) == Some(seat)
+            && game.current_player(state) == Some(seat)
             && decisions < game.rules.bounds.most_turn_decisions
         {
             let mut best_value = f64::NEG_INFINITY;
-            best_state.clone_from(&state);
+            best.clone_from(state);
             for &act in &state.legal {
-                after.clone_from(&state);
-                self.step(&mut after, act)?;
-                let value = margin(game, &after, seat, params.hand, params.start);
+                next.clone_from(state);
+                self.step(next, act)?;
+                let value = margin(game, next, seat, params.hand, params.start);
                 if value > best_value + TIE {
                     best_value = value;
-                    std::mem::swap(&mut best_state, &mut after);
+                    std::mem::swap(best, next);
                 }
             }
-            std::mem::swap(&mut state, &mut best_state);
+            std::mem::swap(state, best);
+            kept = Some(best_value);
             decisions += 1;
         }
-        Ok(margin(game, &state, seat, params.hand, params.start))
+        Ok(match kept {
+            Some(value) => value,
+            None => margin(game, state, seat, params.hand, params.start),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures::draft_like;
+
+    /// The lookahead written plainly, a fresh state for every try: what `choose` must decide.
+    fn plain_choice(game: &Game, state: &State, params: &GreedyParams, rng: &mut Rng) -> Action {
+        let seat = game.current_player(state).unwrap();
+        let follow = |mut s: State| {
+            let mut decisions = 0;
+            while !s.legal.is_empty()
+                && s.turn == state.turn
+                && s.round == state.round
+                && game.current_player(&s) == Some(seat)
+                && decisions < game.rules.bounds.most_turn_decisions
+            {
+                let mut best: Option<(f64, State)> = None;
+                for &act in &s.legal {
+                    let mut next = s.clone();
+                    game.step_unchecked(&mut next, act);
+                    let value = margin(game, &next, seat, params.hand, params.start);
+                    if best.as_ref().is_none_or(|(b, _)| value > b + TIE) {
+                        best = Some((value, next));
+                    }
+                }
+                s = best.unwrap().1;
+                decisions += 1;
+            }
+            margin(game, &s, seat, params.hand, params.start)
+        };
+        let mut best = f64::NEG_INFINITY;
+        let mut tied = Vec::new();
+        for &act in &state.legal {
+            let mut after = state.clone();
+            game.step_unchecked(&mut after, act);
+            let value = follow(after);
+            if value > best + TIE {
+                best = value;
+                tied = vec![act];
+            } else if value >= best - TIE {
+                tied.push(act);
+            }
+        }
+        if tied.len() == 1 { tied[0] } else { tied[rng.below(tied.len())] }
+    }
+
+    #[test]
+    fn the_lookahead_reusing_its_states_decides_as_the_plain_one() {
+        let game = draft_like();
+        let params = GreedyParams::default();
+        let mut decided = 0;
+        for seed in 0..6u64 {
+            let (planets, crew, start) = game.deal(4, &mut Rng::new(seed)).unwrap();
+            let mut state = game.new_state(4, &planets, &crew, start).unwrap();
+            let (mut fast, mut plain) = (Rng::new(seed), Rng::new(seed));
+            while !state.legal.is_empty() {
+                let act = if state.legal.len() == 1 {
+                    state.legal[0]
+                } else {
+                    let chosen = choose(&game, &state, &params, &mut fast, None, &mut Work::default()).unwrap();
+                    assert_eq!(chosen, plain_choice(&game, &state, &params, &mut plain));
+                    decided += 1;
+                    chosen
+                };
+                game.step(&mut state, act).unwrap();
+            }
+        }
+        assert!(decided > 100, "{decided} decisions compared");
     }
 }

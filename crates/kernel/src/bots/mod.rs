@@ -6,6 +6,8 @@
 pub mod evaluation;
 pub mod greedy;
 pub mod mcts;
+pub mod mersenne;
+pub mod play;
 
 use crate::game::Game;
 use crate::rng::Rng;
