@@ -155,7 +155,11 @@ class FastBatch:
         id is not legal in its game."""
         import numpy as np
 
-        ids = np.ascontiguousarray(ids, dtype=np.int64)
+        ids = np.asarray(ids)
+        if ids.dtype != np.int32:  # the kernel reads int32 ids (those of legal_ids) or int64
+            ids = np.ascontiguousarray(ids, dtype=np.int64)
+        elif not ids.flags.c_contiguous:
+            ids = np.ascontiguousarray(ids)
         if ids.shape != (self._n,):
             raise ValueError(f"step takes one id per game: shape ({self._n},), not {ids.shape}")
         ended = np.empty(self._n, dtype=np.bool_)

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyTuple};
 
 use stargazer_kernel::action_index::ActionIndex;
 use stargazer_kernel::batch::{self, Batch};
@@ -134,19 +134,14 @@ impl FastState {
         self.owner.clone_ref(py)
     }
 
-    /// The ids of the legal actions, in the engine's legal order.
-    fn legal_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// The ids of the legal actions, in the engine's legal order: a tuple (one allocation,
+    /// and nothing a caller could change).
+    fn legal_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let (index, ints) = (&self.core.index, &self.core.ints);
-        // Every legal action is in the index (its blocks are the bounds of what a state lists,
-        // tests/test_fast_api.py); None would show a breach of those bounds.
+        // Every action the engine lists is in the index (its blocks are the bounds of what a
+        // state lists, tests/test_fast_api.py), so its id needs no checks.
         let none = py.None();
-        PyList::new(
-            py,
-            self.state.legal.iter().map(|&act| match index.id_of(act) {
-                Some(id) => ints[id as usize].bind(py),
-                None => none.bind(py),
-            }),
-        )
+        PyTuple::new(py, self.state.legal.iter().map(|&act| ints.get(index.id_of_legal(act) as usize).unwrap_or(&none).bind(py)))
     }
 
     /// `num_actions` bytes, 1 where the action is legal.
@@ -275,14 +270,16 @@ impl FastBatchCore {
         self.batch.len()
     }
 
-    /// Play one id per game from an int64 buffer; 1 in `ended` for each game that ended.
+    /// Play one id per game from an int32 or int64 buffer; 1 in `ended` for each game that ended.
     fn step(&mut self, py: Python<'_>, ids: &Bound<'_, PyAny>, ended: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.batch.len();
-        let ids = PyBuffer::<i64>::get(ids)?;
-        if ids.item_count() != n {
-            return Err(PyValueError::new_err(format!("ids: one per game ({n}), not {}", ids.item_count())));
+        let ids: Vec<i64> = match PyBuffer::<i32>::get(ids) {
+            Ok(narrow) => narrow.to_vec(py)?.into_iter().map(i64::from).collect(),
+            Err(_) => PyBuffer::<i64>::get(ids)?.to_vec(py)?,
+        };
+        if ids.len() != n {
+            return Err(PyValueError::new_err(format!("ids: one per game ({n}), not {}", ids.len())));
         }
-        let ids = ids.to_vec(py)?;
         let (core, batch) = (&self.core, &mut self.batch);
         let mut result = Ok(());
         write(py, ended, &mut self.scratch.bytes, n, "ended", |ended| {
@@ -316,8 +313,8 @@ impl FastBatchCore {
         write(py, out, &mut self.scratch.floats, batch.len() * batch.seats, "out", |out| batch.returns(&core.game, out))
     }
 
-    fn final_returns(&self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-        copy_into(py, out, &self.batch.final_returns[..], "out")
+    fn final_returns(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+        copy_into(py, out, self.batch.final_returns(&self.core.game), "out")
     }
 
     /// Every game seen by `seat` (each game's player to move when None).
