@@ -27,10 +27,10 @@ pub struct Batch {
     /// Per game, `seats` values: the returns of its game that ended last (0s before), scored
     /// when first read (`final_returns`): a step only keeps the game that ended.
     final_returns: Vec<f32>,
-    /// Per game, whether the game that ended last is scored into `final_returns` yet, and
-    /// (with auto reset) that game.
+    /// Games that ended and are not scored into `final_returns` yet: those still in their
+    /// slot (without auto reset), and those an auto reset dealt away, in the order they ended.
     unscored: Vec<bool>,
-    finished: Vec<Option<State>>,
+    dealt_away: Vec<(usize, State)>,
     pub seats: usize,
     /// Per game, `width` legal ids in the engine's order then -1, and how many.
     pub legal: Vec<i32>,
@@ -90,7 +90,7 @@ impl Batch {
             players,
             final_returns: vec![0.0; states.len() * seats],
             unscored: vec![false; states.len()],
-            finished: vec![None; states.len()],
+            dealt_away: Vec::new(),
             legal: vec![-1; states.len() * width],
             counts: vec![0; states.len()],
             states,
@@ -121,7 +121,7 @@ impl Batch {
 
     pub fn reset(&mut self, game: &Game, index: &ActionIndex, i: usize, seed: u64) -> Result<(), KernelError> {
         let fresh = dealt(game, self.players, seed)?;
-        self.score(game, i);
+        self.score(game);
         self.states[i] = fresh;
         self.renew_legal(index, i);
         Ok(())
@@ -137,8 +137,10 @@ impl Batch {
             if count == 0 {
                 continue; // over
             }
-            let row = &self.legal[i * width..i * width + count];
-            if !row.iter().any(|&legal| legal as i64 == id) {
+            // The whole row, -1 past its ids, compared without a branch per id.
+            let row = &self.legal[i * width..(i + 1) * width];
+            let wanted = i32::try_from(id).unwrap_or(-1);
+            if wanted < 0 || !row.iter().fold(false, |found, &legal| found | (legal == wanted)) {
                 let error = match u32::try_from(id).ok().and_then(|id| index.action_of(id)) {
                     // Not legal: the game's own words for why (it refuses without moving).
                     Some(act) => game.step(&mut self.states[i].clone(), act).err(),
@@ -159,7 +161,6 @@ impl Batch {
             game.step_unchecked(s, act);
             if s.is_over() {
                 ended[i] = 1;
-                self.unscored[i] = true;
                 if self.auto_reset {
                     if self.upcoming.is_empty() {
                         let seeds: Vec<u64> = (0..LANES as u64).map(|k| self.next_seed.wrapping_add(k)).collect();
@@ -169,31 +170,39 @@ impl Batch {
                     if let Some((planets, crew, start)) = self.upcoming.pop_front() {
                         self.next_seed = self.next_seed.wrapping_add(1);
                         if let Ok(fresh) = game.new_state(self.players, &planets, &crew, start) {
-                            self.finished[i] = Some(std::mem::replace(s, fresh));
+                            self.dealt_away.push((i, std::mem::replace(s, fresh)));
                         }
                     }
+                } else {
+                    self.unscored[i] = true;
                 }
             }
             self.renew_legal(index, i);
         }
+        if self.dealt_away.len() > self.states.len() {
+            self.score(game); // the games kept for scoring stay fewer than the batch's
+        }
         Ok(())
     }
 
-    /// Score the game of slot `i` that ended last into `final_returns`, if not yet done.
-    fn score(&mut self, game: &Game, i: usize) {
-        if !self.unscored[i] {
-            return;
+    /// Score every game that ended and is not scored yet into `final_returns`.
+    fn score(&mut self, game: &Game) {
+        let seats = self.seats;
+        // In the order they ended: a slot's last game is scored last.
+        for (i, ended) in self.dealt_away.drain(..) {
+            returns(game, &ended, &mut self.final_returns[i * seats..(i + 1) * seats]);
         }
-        let ended = self.finished[i].take().unwrap_or_else(|| self.states[i].clone());
-        returns(game, &ended, &mut self.final_returns[i * self.seats..(i + 1) * self.seats]);
-        self.unscored[i] = false;
+        for (i, unscored) in self.unscored.iter_mut().enumerate() {
+            if *unscored {
+                returns(game, &self.states[i], &mut self.final_returns[i * seats..(i + 1) * seats]);
+                *unscored = false;
+            }
+        }
     }
 
     /// Per game, `seats` values: the returns of its game that ended last (0s before).
     pub fn final_returns(&mut self, game: &Game) -> &[f32] {
-        for i in 0..self.len() {
-            self.score(game, i);
-        }
+        self.score(game);
         &self.final_returns
     }
 
