@@ -98,13 +98,13 @@ impl FastCore {
     }
 
     /// A game from an explicit setup (planet cards, dealt crew cards, start seat).
-    fn from_setup(&self, py: Python<'_>, owner: Py<PyAny>, players: usize, planets: Vec<u16>, crew: Vec<u16>, start: usize) -> PyResult<FastState> {
+    fn state_of_setup(&self, py: Python<'_>, owner: Py<PyAny>, players: usize, planets: Vec<u16>, crew: Vec<u16>, start: usize) -> PyResult<FastState> {
         let state = self.core.game.new_state(players, &planets, &crew, start).map_err(|e| to_py_err(py, e))?;
         Ok(FastState { core: self.core.clone(), owner, state })
     }
 
     /// The fast state of a kernel state of the same ruleset.
-    fn from_kernel_state(&self, owner: Py<PyAny>, state: &KernelState) -> PyResult<FastState> {
+    fn state_of_kernel_state(&self, owner: Py<PyAny>, state: &KernelState) -> PyResult<FastState> {
         if !Arc::ptr_eq(&state.game, &self.core.game) {
             return Err(PyValueError::new_err("the kernel state belongs to another compiled ruleset"));
         }
