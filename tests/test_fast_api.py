@@ -236,16 +236,17 @@ def test_the_observation_fields_tile_the_vector() -> None:
 
 
 def test_equal_states_give_equal_observations() -> None:
-    """The same state reached through from_state, and the same position by another move
-    order, give the same vector and text for every seat."""
+    """The same state read back through from_state, or copied, gives the same vector and
+    text for every seat, and the kernel's vector is the Python oracle's (``observe``)."""
     fast = fast_of("draft7")
     rng = random.Random(4)
     state = fast.new_state(4, 4)
     for _ in range(30):
         state.step(rng.choice(state.legal_ids()))
         again = fast.from_state(state.to_state())
+        copy = state.copy()
         for seat in range(4):
-            assert again.observation(seat) == state.observation(seat)
+            assert again.observation(seat) == state.observation(seat) == copy.observation(seat)
             assert again.observation_text(seat) == state.observation_text(seat)
             assert state.observation(seat) == observe(fast.game, fast.layout, state.to_state(), seat)
 

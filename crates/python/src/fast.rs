@@ -135,13 +135,19 @@ impl FastState {
     }
 
     /// The ids of the legal actions, in the engine's legal order: a tuple (one allocation,
-    /// and nothing a caller could change).
-    fn legal_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    /// and nothing a caller could change). `&mut self` although it only reads: PyO3 checks an
+    /// exclusive borrow with one atomic operation and a shared one with two, on the hot path.
+    fn legal_ids<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let (index, ints) = (&self.core.index, &self.core.ints);
         // Every action the engine lists is in the index (its blocks are the bounds of what a
         // state lists, tests/test_fast_api.py), so its id needs no checks.
-        let none = py.None();
-        PyTuple::new(py, self.state.legal.iter().map(|&act| ints.get(index.id_of_legal(act) as usize).unwrap_or(&none).bind(py)))
+        PyTuple::new(
+            py,
+            self.state.legal.iter().map(|&act| match ints.get(index.id_of_legal(act) as usize) {
+                Some(id) => id.bind(py).clone(),
+                None => py.None().into_bound(py),
+            }),
+        )
     }
 
     /// `num_actions` bytes, 1 where the action is legal.
