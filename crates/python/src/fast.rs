@@ -30,8 +30,11 @@ struct Core {
     /// The tuples `legal_ids` gave, by a hash of their ids: the same options (a pick among
     /// the same free crew, a survey of the same Planets) come back often, and a tuple shared
     /// costs one reference where a new one costs an allocation and a reference per id.
-    tuples: Mutex<HashMap<u64, (Box<[u32]>, Py<PyTuple>), BuildHasherDefault<Prehashed>>>,
+    tuples: Mutex<TupleMemo>,
 }
+
+/// Tuples of legal ids by the hash of their ids, with the ids to check a hit.
+type TupleMemo = HashMap<u64, (Box<[u32]>, Py<PyTuple>), BuildHasherDefault<Prehashed>>;
 
 /// The most tuples `legal_ids` keeps; past it the memo starts again.
 const MOST_TUPLES: usize = 1 << 14;
