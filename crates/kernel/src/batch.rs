@@ -13,7 +13,8 @@ use crate::game::Game;
 use crate::observation::ObservationLayout;
 use std::collections::VecDeque;
 
-use crate::python_deal::{python_deal, python_deals, Deal, LANES};
+use crate::python_deal::{python_deal, python_deals, Deal};
+use crate::python_random::LANES;
 use crate::state::State;
 
 /// The games of a batch, and how a game that ends is dealt again.

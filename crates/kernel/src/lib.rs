@@ -18,6 +18,7 @@ pub mod fixtures;
 pub mod game;
 pub mod observation;
 pub mod python_deal;
+pub mod python_random;
 pub mod rng;
 pub mod rules;
 pub mod scoring;

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyTuple};
 
-use stargazer_kernel::bots::mersenne::PythonRandom;
+use stargazer_kernel::python_random::MersenneTwister;
 use stargazer_kernel::bots::play::{self, Playout, SeatBot};
 use stargazer_kernel::State;
 
@@ -25,7 +25,7 @@ type GameSpec<'py> = (usize, Vec<u16>, Vec<u16>, usize, Vec<SeatSpec<'py>>);
 fn seat_bot(spec: &SeatSpec<'_>) -> PyResult<SeatBot> {
     let (kind, seed, params) = spec;
     if kind == PYTHON_RANDOM {
-        return Ok(SeatBot::PythonRandom(PythonRandom::new(*seed)));
+        return Ok(SeatBot::PythonRandom(MersenneTwister::new(*seed)));
     }
     Ok(SeatBot::Kernel(KernelBot::new(kind, *seed, params)?.bot))
 }

@@ -6,7 +6,6 @@
 pub mod evaluation;
 pub mod greedy;
 pub mod mcts;
-pub mod mersenne;
 pub mod play;
 
 use crate::game::Game;

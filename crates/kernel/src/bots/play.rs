@@ -5,7 +5,7 @@
 //! motivation VP (R6), the provisional totals at each round's end and the searching bots' root
 //! values. The line and the record are then written in Python from these, with no replay.
 
-use crate::bots::mersenne::PythonRandom;
+use crate::python_random::MersenneTwister;
 use crate::bots::{Bot, RootValues};
 use crate::game::Game;
 use crate::state::{Action, Kind, Stage, State};
@@ -16,7 +16,7 @@ use crate::MAX_PLAYERS;
 #[derive(Clone, Debug)]
 pub enum SeatBot {
     Kernel(Bot),
-    PythonRandom(PythonRandom),
+    PythonRandom(MersenneTwister),
 }
 
 impl SeatBot {
@@ -29,7 +29,7 @@ impl SeatBot {
                 Some(act) => (act, bot.last_values),
                 None => unreachable!("a state with legal actions always has a choice"),
             },
-            SeatBot::PythonRandom(rng) => (state.legal[rng.below(state.legal.len())], None),
+            SeatBot::PythonRandom(rng) => (state.legal[rng.below(0, state.legal.len() as u32) as usize], None),
         }
     }
 }
@@ -186,7 +186,7 @@ mod tests {
 
     #[test]
     fn picks_are_numbered_within_their_round() {
-        let mut bots: Vec<SeatBot> = (0..3).map(|seat| SeatBot::PythonRandom(PythonRandom::new(seat))).collect();
+        let mut bots: Vec<SeatBot> = (0..3).map(|seat| SeatBot::PythonRandom(MersenneTwister::new(seat))).collect();
         let (_, played) = playout(&mut bots, 8);
         for (i, pick) in played.picks.iter().enumerate() {
             assert_eq!(pick.round as usize, i / 3 + 1);
@@ -199,7 +199,7 @@ mod tests {
         let game = fixtures::draft_like();
         let (planets, crew, start) = game.deal(4, &mut Rng::new(2)).unwrap();
         let state = game.new_state(4, &planets, &crew, start).unwrap();
-        let mut bots: Vec<SeatBot> = (0..4).map(|seat| SeatBot::PythonRandom(PythonRandom::new(seat))).collect();
+        let mut bots: Vec<SeatBot> = (0..4).map(|seat| SeatBot::PythonRandom(MersenneTwister::new(seat))).collect();
         let mut asked = 0;
         let whole = play(&game, state.clone(), &mut bots.clone(), || {
             asked += 1;
