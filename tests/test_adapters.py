@@ -144,8 +144,8 @@ def test_openspiel_playouts_pass_the_state_checks_of_games_sim_test(players):
                 state.apply_action(int(rng.choice(seeds, p=chances)))
             else:
                 seat = state.current_player()
-                assert state.observation_tensor(seat) == pytest.approx(state._play.state.observation(seat))
-                assert state.observation_string(seat) == state._play.state.observation_text(seat)
+                assert state.observation_tensor(seat) == pytest.approx(state.fast_state.observation(seat))
+                assert state.observation_string(seat) == state.fast_state.observation_text(seat)
                 _apply_and_check_clone(state, int(rng.choice(state.legal_actions(seat))))
         assert state.legal_actions() == []
         assert all(state.legal_actions(seat) == [] for seat in range(players))
@@ -218,7 +218,7 @@ def test_pettingzoo_passes_seed_test_and_seeds_choose_deals():
     first.reset(seed=1)
     second.reset(seed=2)
     assert first.deal_seed != second.deal_seed
-    assert first.state_now.to_state() != second.state_now.to_state()
+    assert first.fast_state.to_state() != second.fast_state.to_state()
 
 
 def test_pettingzoo_passes_render_test_and_ansi_is_the_observation_text():
@@ -227,7 +227,7 @@ def test_pettingzoo_passes_render_test_and_ansi_is_the_observation_text():
     env = pz_adapter.raw_env(render_mode="ansi")
     env.reset(seed=3)
     seat = int(env.agent_selection.removeprefix("player_"))
-    assert env.render() == env.state_now.observation_text(seat)
+    assert env.render() == env.fast_state.observation_text(seat)
 
 
 def test_pettingzoo_follows_the_game_and_pays_win_credit():
@@ -245,12 +245,12 @@ def test_pettingzoo_follows_the_game_and_pays_win_credit():
                 rewards[agent] = reward
                 env.step(None)
                 continue
-            assert agent == f"player_{env.state_now.current_player()}"
+            assert agent == f"player_{env.fast_state.current_player()}"
             mask = observation["action_mask"]
-            assert np.flatnonzero(mask).tolist() == sorted(env.state_now.legal_ids())
+            assert np.flatnonzero(mask).tolist() == sorted(env.fast_state.legal_ids())
             env.step(int(rng.choice(np.flatnonzero(mask))))
         assert env.agents == [] and steps < MOST_ACTIONS - 1
-        credit = credit_of_sheet(fast, env.state_now.to_state())
+        credit = credit_of_sheet(fast, env.fast_state.to_state())
         assert rewards == {f"player_{seat}": credit[seat] for seat in range(3)}
 
 
@@ -258,7 +258,7 @@ def test_pettingzoo_illegal_action_is_refused_naming_the_legal_ones():
     """An action outside the mask is misuse: IllegalActionError lists the legal ids."""
     env = pz_adapter.raw_env(players=3)
     env.reset(seed=0)
-    legal = sorted(env.state_now.legal_ids())
+    legal = sorted(env.fast_state.legal_ids())
     illegal = next(action for action in range(fast_game("draft7").num_actions) if action not in legal)
     with pytest.raises(IllegalActionError) as refused:
         env.step(illegal)
@@ -296,13 +296,13 @@ def test_gymnasium_learner_acts_only_in_its_seat_and_is_paid_its_win_credit(seat
         done, reward, steps = False, 0.0, 0
         while not done:
             assert steps < MOST_ACTIONS
-            assert env.state_now.current_player() == seat
-            assert observation == pytest.approx(env.state_now.observation(seat))
-            assert np.flatnonzero(info["action_mask"]).tolist() == sorted(env.state_now.legal_ids())
+            assert env.fast_state.current_player() == seat
+            assert observation == pytest.approx(env.fast_state.observation(seat))
+            assert np.flatnonzero(info["action_mask"]).tolist() == sorted(env.fast_state.legal_ids())
             observation, reward, done, truncated, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
             assert not truncated
             steps += 1
-        assert reward == credit_of_sheet(fast, env.state_now.to_state())[seat]
+        assert reward == credit_of_sheet(fast, env.fast_state.to_state())[seat]
         assert env.action_masks().tolist() == [0] * fast.num_actions
 
 
@@ -312,12 +312,12 @@ def test_gymnasium_seeds_replay_deals_and_bots():
     for env in (first, second):
         env.reset(seed=11)
     for _ in range(30):
-        if first.state_now.is_over():
+        if first.fast_state.is_over():
             break
-        action = sorted(first.state_now.legal_ids())[0]
+        action = sorted(first.fast_state.legal_ids())[0]
         a, b = first.step(action), second.step(action)
         assert np.array_equal(a[0], b[0]) and a[1:3] == b[1:3]
-    assert first.state_now.to_state() == second.state_now.to_state()
+    assert first.fast_state.to_state() == second.fast_state.to_state()
     third = gym_adapter.StargazerEnv()
     third.reset(seed=12)
     assert third.deal_seed != first.deal_seed
@@ -329,7 +329,7 @@ def test_gymnasium_random_seat_is_drawn_at_each_reset():
     for episode in range(16):
         _, info = env.reset(seed=episode)
         seats.add(info["seat"])
-        assert env.state_now.current_player() == info["seat"]
+        assert env.fast_state.current_player() == info["seat"]
     assert seats == {0, 1, 2, 3}
 
 

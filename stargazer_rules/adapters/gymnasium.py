@@ -45,7 +45,8 @@ DEFAULT_OPPONENT = "greedy"
 
 
 class StargazerEnv(gym.Env):
-    """One learning seat at a table of ``players`` whose other seats ``opponents`` play."""
+    """One learning seat at a table of ``players`` whose other seats ``opponents`` play; after
+    ``reset``, ``fast_state`` is the game in play (the fast API's) and ``deal_seed`` its deal."""
 
     metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
@@ -76,7 +77,7 @@ class StargazerEnv(gym.Env):
         low, high = observation_bounds(self.fast)
         self.observation_space = _spaces.Box(low=low, high=high, dtype=np.float32)
         self.action_space = _spaces.Discrete(self.fast.num_actions)
-        self.state_now = None
+        self.fast_state = None
         self.seat = seat if seat != "random" else 0
         self._bots: dict[int, Any] = {}
 
@@ -86,7 +87,7 @@ class StargazerEnv(gym.Env):
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(self.players))
         self.deal_seed = int(self.np_random.integers(2**63))
-        self.state_now = self.fast.new_state(players=self.players, seed=self.deal_seed)
+        self.fast_state = self.fast.new_state(players=self.players, seed=self.deal_seed)
         others = [seat for seat in range(self.players) if seat != self.seat]
         self._bots = {
             seat: make_bot(spec, int(self.np_random.integers(2**63))) for seat, spec in zip(others, self.opponent_specs)
@@ -95,16 +96,16 @@ class StargazerEnv(gym.Env):
         return self._observation(), self._info()
 
     def step(self, action):
-        if self.state_now is None:
+        if self.fast_state is None:
             raise ValueError("step() before reset(): call reset() first")
-        if self.state_now.is_over():
+        if self.fast_state.is_over():
             raise ValueError("step() after the episode ended: call reset() first")
-        if int(action) not in self.state_now.legal_ids():
+        if int(action) not in self.fast_state.legal_ids():
             return self._observation(), self.illegal_reward, True, False, {**self._info(), "illegal_action": True}
-        self.state_now.step(int(action))
+        self.fast_state.step(int(action))
         self._play_bots()
-        over = self.state_now.is_over()
-        reward = float(self.state_now.returns()[self.seat]) if over else 0.0
+        over = self.fast_state.is_over()
+        reward = float(self.fast_state.returns()[self.seat]) if over else 0.0
         if self.render_mode == "human":
             self.render()
         return self._observation(), reward, over, False, self._info()
@@ -112,15 +113,15 @@ class StargazerEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """Which actions are legal now (1) and which not (0); all 0 once the game is over."""
         mask = np.zeros(self.fast.num_actions, np.int8)
-        if not self.state_now.is_over():
-            mask[self.state_now.legal_ids()] = 1
+        if not self.fast_state.is_over():
+            mask[self.fast_state.legal_ids()] = 1
         return mask
 
     def render(self) -> str | None:
         """The learner's observation text: returned ("ansi") or printed ("human")."""
         if self.render_mode is None:
             return None
-        text = self.state_now.observation_text(self.seat)
+        text = self.fast_state.observation_text(self.seat)
         if self.render_mode == "ansi":
             return text
         print(text)
@@ -129,12 +130,12 @@ class StargazerEnv(gym.Env):
     def _play_bots(self) -> None:
         """The bots' decisions up to the learner's next one, or the end."""
         game = self.fast.game
-        while not self.state_now.is_over() and self.state_now.current_player() != self.seat:
-            bot = self._bots[self.state_now.current_player()]
-            self.state_now.step(self.fast.action_id(bot.choose(game, self.state_now.to_state())))
+        while not self.fast_state.is_over() and self.fast_state.current_player() != self.seat:
+            bot = self._bots[self.fast_state.current_player()]
+            self.fast_state.step(self.fast.action_id(bot.choose(game, self.fast_state.to_state())))
 
     def _observation(self) -> np.ndarray:
-        return np.asarray(self.state_now.observation(self.seat), np.float32)
+        return np.asarray(self.fast_state.observation(self.seat), np.float32)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat, "deal_seed": self.deal_seed}

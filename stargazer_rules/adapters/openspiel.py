@@ -148,6 +148,11 @@ class StargazerState(pyspiel.State):
             return [0.0] * self._players
         return [float(value) for value in self._play.state.returns()]
 
+    @property
+    def fast_state(self):
+        """The fast API's state of this node (``stargazer_rules.fast.FastState``); None before the deal."""
+        return None if self._play is None else self._play.state
+
     def to_state(self) -> State:
         """The engine's ``State`` of this node (for ``make_bot`` bots and ``jsonio``)."""
         if self._play is None:

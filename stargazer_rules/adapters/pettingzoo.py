@@ -39,7 +39,8 @@ def env(**kwargs: Any):
 
 
 class raw_env(_pettingzoo.AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped class)
-    """One table of ``players`` seats of ``ruleset`` (a bundled name or a ruleset folder)."""
+    """One table of ``players`` seats of ``ruleset`` (a bundled name or a ruleset folder);
+    after ``reset``, ``fast_state`` is the game in play (the fast API's) and ``deal_seed`` its deal."""
 
     metadata = {"render_modes": ["ansi", "human"], "name": "stargazer_v0", "is_parallelizable": False}
 
@@ -61,7 +62,7 @@ class raw_env(_pettingzoo.AECEnv):  # noqa: N801  (PettingZoo's name for the unw
         self.observation_spaces = {agent: space for agent in self.possible_agents}
         self.action_spaces = {agent: _spaces.Discrete(self.fast.num_actions) for agent in self.possible_agents}
         self._rng = np.random.default_rng()
-        self.state_now = None
+        self.fast_state = None
 
     def observation_space(self, agent: str):
         return self.observation_spaces[agent]
@@ -74,39 +75,39 @@ class raw_env(_pettingzoo.AECEnv):  # noqa: N801  (PettingZoo's name for the unw
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.deal_seed = int(self._rng.integers(2**63))
-        self.state_now = self.fast.new_state(players=self.players, seed=self.deal_seed)
+        self.fast_state = self.fast.new_state(players=self.players, seed=self.deal_seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {agent: {} for agent in self.agents}
-        self.agent_selection = self.possible_agents[self.state_now.current_player()]
+        self.agent_selection = self.possible_agents[self.fast_state.current_player()]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
         mask = np.zeros(self.fast.num_actions, np.int8)
-        if agent == self.agent_selection and not self.state_now.is_over():
-            mask[self.state_now.legal_ids()] = 1
-        return {"observation": np.asarray(self.state_now.observation(seat), np.float32), "action_mask": mask}
+        if agent == self.agent_selection and not self.fast_state.is_over():
+            mask[self.fast_state.legal_ids()] = 1
+        return {"observation": np.asarray(self.fast_state.observation(seat), np.float32), "action_mask": mask}
 
     def step(self, action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        legal = self.state_now.legal_ids()
+        legal = self.fast_state.legal_ids()
         if action is None or int(action) not in legal:
             raise IllegalActionError(f"{agent}: action {action} is not legal here; choose one of {sorted(legal)} (its action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        self.state_now.step(int(action))
-        if self.state_now.is_over():
-            returns = self.state_now.returns()
+        self.fast_state.step(int(action))
+        if self.fast_state.is_over():
+            returns = self.fast_state.returns()
             self.rewards = {name: float(returns[seat]) for seat, name in enumerate(self.possible_agents)}
             self.terminations = dict.fromkeys(self.agents, True)
         else:
             self._clear_rewards()
-            self.agent_selection = self.possible_agents[self.state_now.current_player()]
+            self.agent_selection = self.possible_agents[self.fast_state.current_player()]
         self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
@@ -115,7 +116,7 @@ class raw_env(_pettingzoo.AECEnv):  # noqa: N801  (PettingZoo's name for the unw
         """The observation text of the agent to act: returned ("ansi") or printed ("human")."""
         if self.render_mode is None:
             raise ValueError("render() needs a render_mode: env(render_mode='ansi') or 'human'")
-        text = self.state_now.observation_text(self.possible_agents.index(self.agent_selection))
+        text = self.fast_state.observation_text(self.possible_agents.index(self.agent_selection))
         if self.render_mode == "ansi":
             return text
         print(text)
