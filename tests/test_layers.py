@@ -2,9 +2,10 @@
 
 The layers, bottom up (docs/architecture.md): ``vocabulary`` (effects, actions, events and the
 table they act on) <- ``rulesets`` <- ``engine`` <- ``formats``, ``text`` and ``kernel`` (the
-native kernel's Python side) <- ``bots``, ``simulation`` and ``analysis`` <- ``tuning`` (the
-search over a ruleset's values, which plays and judges candidates) and ``adapters`` (the game
-for OpenSpiel, PettingZoo and Gymnasium, over the bots) <- ``frontends`` (with
+native kernel's Python side) <- ``bots``, ``fast`` (the fast API over the kernel), ``simulation``
+and ``analysis`` <- ``tuning`` (the search over a ruleset's values, which plays and judges
+candidates) and ``adapters`` (the game for OpenSpiel, PettingZoo and Gymnasium, over the fast
+API and the bots) <- ``frontends`` (with
 ``printing``, the cards and rules sheet, at the level of ``analysis``); ``errors`` serves them
 all. No import runs upward, without exception.
 The imports are read from the source with ``ast``, every one of them: at module level, inside
@@ -32,6 +33,7 @@ LAYERS = {
     "text": 4,
     "kernel": 4,
     "bots": 5,
+    "fast": 5,
     "simulation": 5,
     "analysis": 5,
     "printing": 5,

@@ -1,0 +1,167 @@
+"""The action index: every decision of a ruleset as one integer, from the ruleset's bounds.
+
+The index is a fixed list of blocks, one per action kind, in the kernel's ``Kind`` order; the
+sizes come from ``Game.bounds`` (crew slots, ring positions, seats, cubes one survey places)
+and the skills (the most options of a ``choose_one``, whether ``choose_direction`` appears), so
+the ids are a function of the ruleset alone: stable for a fingerprint. The kernel builds the
+same index (``crates/kernel/src/action_index.rs``), held to this one by tests/test_fast_api.py.
+
+Blocks, with ``P`` = most Planets, ``C`` = most crew slots, ``N`` = most seats, ``S`` = most
+cubes a survey places, ``D`` = 2 with ``choose_direction`` else 1, ``O`` = most options:
+
+=================  ==============  =====================================================
+kind               size            id within the block
+=================  ==============  =====================================================
+pick_crew          C               crew slot
+survey             1 + D * P * S   0: place nothing; else 1 + (d * P + start) * S + count - 1
+                                   (d 0 clockwise, 1 counter-clockwise)
+survey_step        P               Planet
+survey_stop        1               0
+target_planet      P               Planet
+target_crew        C               crew slot
+choose_option      O               option index
+name_start_player  N               seat
+=================  ==============  =====================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import attrs
+
+from stargazer_rules.engine.game import Game
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import Action, action
+from stargazer_rules.vocabulary.effects import DIRECTION, Effect
+
+#: The kinds in the kernel's ``Kind`` order: the order of the blocks.
+KIND_ORDER = (
+    A.PICK_CREW,
+    A.SURVEY,
+    A.SURVEY_STEP,
+    A.SURVEY_STOP,
+    A.TARGET_PLANET,
+    A.TARGET_CREW,
+    A.CHOOSE_OPTION,
+    A.NAME_START_PLAYER,
+)
+
+
+def _every_effect(effects: Iterable[Effect]) -> Iterator[Effect]:
+    for effect in effects:
+        yield effect
+        for option in effect.branches:
+            yield from _every_effect(option)
+
+
+@attrs.frozen
+class ActionIndex:
+    """The blocks of a ruleset's action index: ``(kind, offset, size)`` in id order, and the
+    numbers they are made of (``planets``, ``crews``, ``seats``, ``survey_counts``,
+    ``directions``, ``options``)."""
+
+    planets: int
+    crews: int
+    seats: int
+    survey_counts: int
+    directions: int
+    options: int
+    blocks: tuple[tuple[str, int, int], ...] = attrs.field(init=False)
+    _ids: dict[Action, int] = attrs.field(init=False, repr=False, eq=False)
+    _actions: tuple[Action, ...] = attrs.field(init=False, repr=False, eq=False)
+
+    def __attrs_post_init__(self) -> None:
+        sizes = {
+            A.PICK_CREW: self.crews,
+            A.SURVEY: 1 + self.directions * self.planets * self.survey_counts,
+            A.SURVEY_STEP: self.planets,
+            A.SURVEY_STOP: 1,
+            A.TARGET_PLANET: self.planets,
+            A.TARGET_CREW: self.crews,
+            A.CHOOSE_OPTION: self.options,
+            A.NAME_START_PLAYER: self.seats,
+        }
+        blocks, offset = [], 0
+        for kind in KIND_ORDER:
+            blocks.append((kind, offset, sizes[kind]))
+            offset += sizes[kind]
+        object.__setattr__(self, "blocks", tuple(blocks))
+        actions = tuple(self._enumerate())
+        assert len(actions) == offset
+        object.__setattr__(self, "_actions", actions)
+        object.__setattr__(self, "_ids", {act: i for i, act in enumerate(actions)})
+
+    @classmethod
+    def of(cls, game: Game) -> ActionIndex:
+        bounds = game.bounds
+        effects = [effect for card in game.ruleset.crew for effect in _every_effect(card.skill)]
+        return cls(
+            planets=bounds.most_planets,
+            crews=bounds.most_crew,
+            seats=bounds.most_players,
+            survey_counts=bounds.most_survey_placed,
+            directions=2 if any(getattr(effect, "flag", 0) & DIRECTION for effect in effects) else 1,
+            options=max((len(effect.branches) for effect in effects), default=0),
+        )
+
+    def _enumerate(self) -> Iterator[Action]:
+        yield from (action(A.PICK_CREW, slot) for slot in range(self.crews))
+        yield action(A.SURVEY, -1, 0)
+        for direction in (A.CLOCKWISE, A.COUNTER_CLOCKWISE)[: self.directions]:
+            for start in range(self.planets):
+                for count in range(1, self.survey_counts + 1):
+                    yield action(A.SURVEY, start, count, direction)
+        yield from (action(A.SURVEY_STEP, p) for p in range(self.planets))
+        yield action(A.SURVEY_STOP)
+        yield from (action(A.TARGET_PLANET, p) for p in range(self.planets))
+        yield from (action(A.TARGET_CREW, slot) for slot in range(self.crews))
+        yield from (action(A.CHOOSE_OPTION, option) for option in range(self.options))
+        yield from (action(A.NAME_START_PLAYER, seat) for seat in range(self.seats))
+
+    @property
+    def size(self) -> int:
+        return len(self._actions)
+
+    def id_of(self, act: tuple) -> int:
+        """The id of ``act`` (an ``Action`` or its plain tuple); ValueError when the ruleset
+        can never ask for it."""
+        try:
+            return self._ids[act]
+        except (KeyError, TypeError):
+            raise ValueError(f"{act!r} is no action of this ruleset's index: {self._expected(act)}") from None
+
+    def _expected(self, act: object) -> str:
+        """What the index holds of ``act``'s kind, for the message that refuses it."""
+        kind = act[0] if isinstance(act, tuple) and act else None
+        last_planet, last_crew = self.planets - 1, self.crews - 1
+        expected = {
+            A.PICK_CREW: f"pick_crew takes a crew slot 0..{last_crew}",
+            A.SURVEY: (
+                f"survey takes target -1 with count 0, or a start 0..{last_planet} with count "
+                f"1..{self.survey_counts} and direction {'1 or -1' if self.directions == 2 else '1'}"
+            ),
+            A.SURVEY_STEP: f"survey_step takes a Planet 0..{last_planet}",
+            A.SURVEY_STOP: "survey_stop takes no numbers (target -1, count 0, direction 1)",
+            A.TARGET_PLANET: f"target_planet takes a Planet 0..{last_planet}",
+            A.TARGET_CREW: f"target_crew takes a crew slot 0..{last_crew}",
+            A.CHOOSE_OPTION: f"choose_option takes an option 0..{self.options - 1}",
+            A.NAME_START_PLAYER: f"name_start_player takes a seat 0..{self.seats - 1}",
+        }
+        if kind in expected:
+            return expected[kind] + (", and no count or direction" if kind != A.SURVEY and kind != A.SURVEY_STOP else "")
+        return f"an action is (kind, target, count, direction) with a kind of {', '.join(KIND_ORDER)}"
+
+    def action_of(self, action_id: int) -> Action:
+        """The action of ``action_id``; ValueError outside 0..size-1."""
+        if type(action_id) is not int and not hasattr(action_id, "__index__"):
+            raise ValueError(f"an action id is an integer, not {action_id!r}")
+        action_id = int(action_id)
+        if not 0 <= action_id < self.size:
+            raise ValueError(f"action id {action_id} is outside 0..{self.size - 1}")
+        return self._actions[action_id]
+
+    @property
+    def ids(self) -> dict[Action, int]:
+        """Every action of the index -> its id (the plain tuples of the kernel find theirs too)."""
+        return self._ids

@@ -1,0 +1,205 @@
+"""What one seat sees of a state, as a fixed-size vector of floats and as text.
+
+Stargazer hides nothing: every card is face up and every count is public (R1-R18). An
+observation is therefore the whole state, seen *from a seat*: every per-seat field is rotated
+so that the viewer comes first (relative seat ``r`` is seat ``(viewer + r) % players``), which
+makes the vector seat-symmetric (the same position seen by two seats in the same situation
+gives the same vector). Equal states give equal vectors; two viewers of one state get
+different vectors unless the state looks the same from both.
+
+Values are raw counts (cubes, VP, rounds) or 0/1 flags, never scaled: ``Game.bounds`` gives
+each count's most. This module is the oracle of the kernel's ``observation.rs``, which fills
+the same layout; tests/test_fast_api.py holds them equal.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from stargazer_rules.engine.game import Game
+from stargazer_rules.vocabulary.effects import DIRECTION, REPEAT, SKIP
+from stargazer_rules.vocabulary.table import State
+
+#: The stages of play in the kernel's ``Stage`` order: the ``stage`` field's one-hot order.
+STAGES = ("pick_crew", "before_survey", "survey", "after_survey", "round_end", "over")
+#: The survey rule flags in the ``survey_rules`` field's order.
+SURVEY_RULES = ((REPEAT, "repeat_planet"), (SKIP, "skip_planets"), (DIRECTION, "choose_direction"))
+
+
+@attrs.frozen
+class ObservationLayout:
+    """The fields of an observation, ``(name, offset, length)`` in vector order, from the
+    table's largest sizes: ``seats`` (N), ``planets`` (P), ``crews`` (C), ``squares`` (T, the
+    longest track), ``planet_cards`` and ``crew_cards`` (the ruleset's cards)."""
+
+    seats: int
+    planets: int
+    crews: int
+    squares: int
+    planet_cards: int
+    crew_cards: int
+    fields: tuple[tuple[str, int, int], ...] = attrs.field(init=False)
+
+    def __attrs_post_init__(self) -> None:
+        n, p, c, owners = self.seats, self.planets, self.crews, self.seats + 1
+        lengths = (
+            ("seats", n),  # 1 for each relative seat at the table
+            ("to_move", n),  # one-hot relative seat of the player to move; 0s when over
+            ("start_player", n),  # one-hot relative seat
+            ("stage", len(STAGES)),  # one-hot, STAGES order
+            ("round", 1),
+            ("turn", 1),  # turns taken this round
+            ("stock", 1),  # free cubes in the stock (R13)
+            ("hands", n),  # cubes in hand, per relative seat
+            ("vp", n),  # VP scored during play
+            ("removed", n),  # own cubes removed by motivation bonuses (R6)
+            ("planet_card", p * self.planet_cards),  # per ring position, one-hot planet card
+            ("track", p * self.squares * owners),  # per position, square, one-hot owner (N: free cube)
+            ("special", p * owners),  # per position, cubes of each owner on the special square (R3)
+            ("surveyed", p),  # Planets surveyed this turn
+            ("crew_card", c * self.crew_cards),  # per crew slot, one-hot crew card
+            ("crew_free", c),  # free cubes on each crew (R11)
+            ("crew_cubes", c * n),  # player cubes on each crew by relative owner (R6)
+            ("worker", c * n),  # one-hot relative seat of the worker on each crew
+            ("survey_rules", len(SURVEY_RULES)),  # this turn's survey rule flags
+            ("survey_bonus", 1),  # this turn's change of the survey count (R7)
+            ("survey_placed", 1),  # cubes placed this survey
+            ("survey_last", p),  # one-hot Planet that got the last cube
+            ("survey_direction", 1),  # +1 clockwise, -1 counter-clockwise, 0 not yet
+            ("pending", 1),  # effects left to resolve this turn
+            ("pending_slot", c),  # one-hot crew slot of the effect that resolves next
+            ("pending_remaining", 1),  # its steps left
+        )
+        fields, offset = [], 0
+        for name, length in lengths:
+            fields.append((name, offset, length))
+            offset += length
+        object.__setattr__(self, "fields", tuple(fields))
+
+    @classmethod
+    def of(cls, game: Game) -> ObservationLayout:
+        bounds = game.bounds
+        return cls(
+            seats=bounds.most_players,
+            planets=bounds.most_planets,
+            crews=bounds.most_crew,
+            squares=max(game.planet_lengths, default=0),
+            planet_cards=len(game.ruleset.planets),
+            crew_cards=len(game.ruleset.crew),
+        )
+
+    @property
+    def size(self) -> int:
+        name, offset, length = self.fields[-1]
+        return offset + length
+
+    def offsets(self) -> dict[str, int]:
+        return {name: offset for name, offset, _ in self.fields}
+
+
+def observe(game: Game, layout: ObservationLayout, state: State, viewer: int) -> list[float]:
+    """The observation of ``state`` for seat ``viewer`` (ValueError if not a seat)."""
+    players = state.players
+    if not 0 <= viewer < players:
+        raise ValueError(f"seat {viewer} is not a seat of this game (0..{players - 1})")
+    at = layout.offsets()
+    n, c, owners, squares = layout.seats, layout.crews, layout.seats + 1, layout.squares
+    out = [0.0] * layout.size
+
+    def rel(seat: int) -> int:
+        return (seat - viewer) % players
+
+    for r in range(players):
+        out[at["seats"] + r] = 1.0
+    mover = game.current_player(state)
+    if mover is not None:
+        out[at["to_move"] + rel(mover)] = 1.0
+    out[at["start_player"] + rel(state.start_player)] = 1.0
+    out[at["stage"] + STAGES.index(state.stage)] = 1.0
+    out[at["round"]] = state.round
+    out[at["turn"]] = state.turn
+    out[at["stock"]] = state.stock
+    for seat in range(players):
+        out[at["hands"] + rel(seat)] = state.hands[seat]
+        out[at["vp"] + rel(seat)] = state.vp[seat]
+        out[at["removed"] + rel(seat)] = state.removed[seat]
+    for p, card in enumerate(state.planets):
+        out[at["planet_card"] + p * layout.planet_cards + card] = 1.0
+        for square, owner in enumerate(state.tracks[p]):
+            out[at["track"] + (p * squares + square) * owners + (n if owner < 0 else rel(owner))] = 1.0
+        for owner in state.specials[p]:
+            out[at["special"] + p * owners + (n if owner < 0 else rel(owner))] += 1.0
+    for p in state.surveyed:
+        out[at["surveyed"] + p] = 1.0
+    for slot, card in enumerate(state.crew):
+        out[at["crew_card"] + slot * layout.crew_cards + card] = 1.0
+        out[at["crew_free"] + slot] = state.crew_free[slot]
+        for owner in state.crew_cubes[slot]:
+            out[at["crew_cubes"] + slot * n + rel(owner)] += 1.0
+        if state.workers[slot] >= 0:
+            out[at["worker"] + slot * n + rel(state.workers[slot])] = 1.0
+    for i, (flag, _) in enumerate(SURVEY_RULES):
+        out[at["survey_rules"] + i] = 1.0 if state.survey_rules & flag else 0.0
+    out[at["survey_bonus"]] = state.survey_bonus
+    out[at["survey_placed"]] = state.survey_placed
+    if state.survey_last >= 0:
+        out[at["survey_last"] + state.survey_last] = 1.0
+    out[at["survey_direction"]] = state.survey_direction
+    out[at["pending"]] = len(state.pending)
+    if state.pending:
+        head = state.pending[0]
+        out[at["pending_slot"] + head.slot] = 1.0
+        out[at["pending_remaining"]] = head.remaining
+    del c
+    return out
+
+
+def observation_text(game: Game, state: State, viewer: int) -> str:
+    """The information of ``observe`` as lines a person reads, seats named relative to the
+    viewer ("you", "+1" the next seat clockwise, ...) and cards by id."""
+    players = state.players
+    if not 0 <= viewer < players:
+        raise ValueError(f"seat {viewer} is not a seat of this game (0..{players - 1})")
+
+    def who(seat: int) -> str:
+        if seat < 0:
+            return "free"
+        r = (seat - viewer) % players
+        return "you" if r == 0 else f"+{r}"
+
+    def per_seat(values) -> str:
+        return ", ".join(f"{who(seat)} {values[seat]}" for seat in sorted(range(players), key=lambda s: (s - viewer) % players))
+
+    mover = game.current_player(state)
+    lines = [
+        f"seat {viewer} of {players}; to move: {'nobody (over)' if mover is None else who(mover)}; "
+        f"start player: {who(state.start_player)}; stage {state.stage}; round {state.round}, turn {state.turn}",
+        f"stock {state.stock}",
+        f"hands: {per_seat(state.hands)}",
+        f"vp: {per_seat(state.vp)}",
+        f"removed: {per_seat(state.removed)}",
+    ]
+    for p, card in enumerate(state.planets):
+        track = " ".join(who(owner) for owner in state.tracks[p]) or "-"
+        special = " ".join(who(owner) for owner in state.specials[p]) or "-"
+        surveyed = "; surveyed" if p in state.surveyed else ""
+        lines.append(
+            f"planet {p} {game.planet_ids[card]} ({game.planet_lengths[card]} squares): "
+            f"track {track}; special {special}{surveyed}"
+        )
+    for slot, card in enumerate(state.crew):
+        cubes = " ".join(who(owner) for owner in sorted(state.crew_cubes[slot], key=lambda s: (s - viewer) % players)) or "-"
+        worker = who(state.workers[slot]) if state.workers[slot] >= 0 else "-"
+        lines.append(f"crew {slot} {game.crew_ids[card]}: free {state.crew_free[slot]}; cubes {cubes}; worker {worker}")
+    rules = ", ".join(name for flag, name in SURVEY_RULES if state.survey_rules & flag) or "-"
+    last = state.survey_last if state.survey_last >= 0 else "-"
+    lines.append(
+        f"survey: rules {rules}; bonus {state.survey_bonus}; placed {state.survey_placed}; "
+        f"last planet {last}; direction {state.survey_direction}"
+    )
+    if state.pending:
+        head = state.pending[0]
+        lines.append(f"pending: {len(state.pending)}; next from crew {head.slot} with {head.remaining} steps left")
+    else:
+        lines.append("pending: 0")
+    return "\n".join(lines)

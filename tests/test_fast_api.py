@@ -1,0 +1,296 @@
+"""The fast API (stargazer_rules.fast) held to the Python engine, the oracle.
+
+Random games are played on a ``FastState`` and on the Python engine in lockstep: at every
+decision the legal ids are the engine's legal actions through the action index, in the same
+order, and ``to_state`` is the engine's state; at the end the returns share one win (R18).
+The action index round-trips every action of those games, over bundled and generated
+rulesets; a batch plays game for game as single states do.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from differential import canonical
+from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
+from strategies import BUNDLED, Playout, bundled_game, choose, playouts
+from stargazer_rules import IllegalActionError, SetupError, load_ruleset
+from stargazer_rules.fast import FastGame
+from stargazer_rules.fast.action_index import ActionIndex
+from stargazer_rules.fast.observation import observe
+from stargazer_rules.vocabulary.actions import action
+
+_FAST: dict[str, FastGame] = {}
+
+
+def fast_of(name: str) -> FastGame:
+    """The FastGame of a bundled ruleset, over the session's shared Game."""
+    if name not in _FAST:
+        _FAST[name] = FastGame(bundled_game(name))
+    return _FAST[name]
+
+
+def play_lockstep(fast: FastGame, players: int, deal_seed: int, rng: random.Random, policy=None) -> int:
+    """Play one random game on both engines; assert they agree at every decision. Returns
+    the decisions played."""
+    game = fast.game
+    theirs = game.new_state(players=players, seed=deal_seed)
+    ours = fast.new_state(players, deal_seed)
+    decisions = 0
+    while True:
+        legal = game.legal_actions(theirs)
+        ids = ours.legal_ids()
+        assert ids == [fast.action_id(act) for act in legal]
+        assert [fast.action_of(i) for i in ids] == list(legal)
+        assert canonical(ours.to_state()) == canonical(theirs)  # cubes on a crew by owner (R6)
+        assert ours.current_player() == (-1 if theirs.stage == "over" else game.current_player(theirs))
+        if not legal:
+            break
+        act = policy(theirs) if policy else legal[rng.randrange(len(legal))]
+        theirs = game.step(theirs, act)
+        ours.step(fast.action_id(act))
+        decisions += 1
+    assert ours.is_over()
+    assert sum(ours.returns()) == pytest.approx(1.0)
+    winners = set(game.score(theirs).winners)
+    assert [seat for seat, share in enumerate(ours.returns()) if share] == sorted(winners)
+    assert ours.scores() == [seat.total for seat in game.score(theirs).seats]
+    return decisions
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_fast_states_play_every_random_decision_as_the_python_engine(name: str) -> None:
+    """20 random games per player count: equal legal ids, states, scores and returns."""
+    fast = fast_of(name)
+    decisions = 0
+    for players in fast.ruleset.player_counts:
+        for seed in range(20):
+            decisions += play_lockstep(fast, players, seed, random.Random(seed))
+    assert decisions > 20 * len(fast.ruleset.player_counts) * 30
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(playouts("generated"))
+def test_generated_rulesets_play_alike_through_the_action_index(playout: Playout) -> None:
+    """Every effect type and knob the generator draws: every legal action has an id that maps
+    back to it, and the fast state follows the Python engine."""
+    fast = FastGame(playout.game)
+    rng = playout.policy()
+    play_lockstep(fast, playout.players, playout.deal_seed, rng, policy=lambda state: choose(playout.game, state, rng))
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_the_action_index_is_a_bijection_onto_its_range(name: str) -> None:
+    fast = fast_of(name)
+    actions = [fast.action_of(i) for i in range(fast.num_actions)]
+    assert len(set(actions)) == fast.num_actions
+    assert [fast.action_id(act) for act in actions] == list(range(fast.num_actions))
+
+
+def test_draft7s_action_index_is_read_from_its_bounds() -> None:
+    """7 Planets, 6 crew slots, 4 seats, surveys of up to 3 cubes in both directions
+    (choose_direction), choose_one of 2 options."""
+    fast = fast_of("draft7")
+    assert fast.index.blocks == (
+        ("pick_crew", 0, 6),
+        ("survey", 6, 1 + 2 * 7 * 3),
+        ("survey_step", 49, 7),
+        ("survey_stop", 56, 1),
+        ("target_planet", 57, 7),
+        ("target_crew", 64, 6),
+        ("choose_option", 70, 2),
+        ("name_start_player", 72, 4),
+    )
+    assert fast.num_actions == 76
+    assert fast.action_of(6) == action("survey", -1, 0)
+    assert fast.action_of(7) == action("survey", 0, 1)
+    assert fast.action_of(6 + 1 + 7 * 3) == action("survey", 0, 1, -1)
+
+
+def test_the_action_index_is_the_same_for_an_equal_ruleset() -> None:
+    """Ids are a function of the ruleset alone: a fresh load gives the same index."""
+    assert ActionIndex.of(bundled_game("draft7")) == FastGame().index
+
+
+def test_an_action_outside_the_index_is_refused_with_its_range() -> None:
+    fast = fast_of("draft7")
+    message = r"^Action\(kind='pick_crew', target=9, count=0, direction=1\) is no action of this ruleset's index: pick_crew takes a crew slot 0\.\.5, and no count or direction$"
+    with pytest.raises(ValueError, match=message):
+        fast.action_id(action("pick_crew", 9))
+    with pytest.raises(ValueError, match=r"survey takes target -1 with count 0, or a start 0\.\.6 with count 1\.\.3 and direction 1 or -1$"):
+        fast.action_id(action("survey", 0, 4))
+    with pytest.raises(ValueError, match=r"^action id 76 is outside 0\.\.75$"):
+        fast.action_of(76)
+
+
+def test_an_illegal_id_is_refused_and_changes_nothing() -> None:
+    fast = fast_of("draft7")
+    state = fast.new_state(4, 3)
+    before = state.to_state()
+    with pytest.raises(IllegalActionError, match=r"^the state waits for pick_crew, not survey \(stage pick_crew\)$"):
+        state.step(fast.action_id(action("survey", 0, 1)))
+    with pytest.raises(IllegalActionError, match=r"^action id 76 is outside 0\.\.75$"):
+        state.step(76)
+    with pytest.raises(IllegalActionError, match=r"^action id -1 is outside 0\.\.75$"):
+        state.step(-1)
+    assert state.to_state() == before
+
+
+def test_a_game_over_refuses_every_id() -> None:
+    fast = fast_of("draft7")
+    state = fast.new_state(3, 1)
+    rng = random.Random(1)
+    while not state.is_over():
+        state.step(rng.choice(state.legal_ids()))
+    assert state.legal_ids() == [] and state.current_player() == -1
+    with pytest.raises(IllegalActionError, match="^the game is over: no action is legal$"):
+        state.step(0)
+
+
+def test_new_state_is_the_python_engines_deal() -> None:
+    fast = fast_of("draft7")
+    assert fast.new_state(4, 7).to_state() == fast.game.new_state(players=4, seed=7)
+    with pytest.raises(SetupError, match=r"^5 players are not supported by this ruleset \(supported: 3, 4\)$"):
+        fast.new_state(5, 7)
+
+
+def test_from_state_reads_a_python_state_and_copies_are_independent() -> None:
+    fast = fast_of("draft7")
+    game = fast.game
+    state = game.new_state(players=4, seed=2)
+    for _ in range(5):
+        state = game.step(state, state.legal[0])
+    ours = fast.from_state(state)
+    assert ours.to_state() == state
+    copy = ours.copy()
+    copy.step(copy.legal_ids()[-1])
+    assert ours.to_state() == state and copy.to_state() == game.step(state, state.legal[-1])
+
+
+def test_legal_mask_marks_the_legal_ids() -> None:
+    fast = fast_of("draft7")
+    state = fast.new_state(4, 5)
+    state.step(state.legal_ids()[0])
+    mask = state.legal_mask()
+    assert len(mask) == fast.num_actions
+    assert [i for i in range(fast.num_actions) if mask[i]] == sorted(state.legal_ids())
+
+
+# -- observations ---------------------------------------------------------------------------
+
+
+def test_the_observation_fields_tile_the_vector() -> None:
+    fast = fast_of("draft7")
+    offset = 0
+    for name, start, length in fast.observation_fields:
+        assert start == offset, name
+        offset += length
+    assert offset == fast.observation_size
+    state = fast.new_state(4, 1)
+    assert len(state.observation(0)) == fast.observation_size
+
+
+def test_equal_states_give_equal_observations() -> None:
+    """The same state reached through from_state, and the same position by another move
+    order, give the same vector and text for every seat."""
+    fast = fast_of("draft7")
+    rng = random.Random(4)
+    state = fast.new_state(4, 4)
+    for _ in range(30):
+        state.step(rng.choice(state.legal_ids()))
+        again = fast.from_state(state.to_state())
+        for seat in range(4):
+            assert again.observation(seat) == state.observation(seat)
+            assert again.observation_text(seat) == state.observation_text(seat)
+            assert state.observation(seat) == observe(fast.game, fast.layout, state.to_state(), seat)
+
+
+def test_the_observation_is_seen_from_the_viewer() -> None:
+    """At the deal the seats differ only in where they sit: each seat sees itself first, so
+    the start player's view says "the start player is me" and the others' views do not."""
+    fast = fast_of("draft7")
+    state = fast.new_state(4, 7)
+    start = state.to_state().start_player
+    at = dict((name, (offset, length)) for name, offset, length in fast.observation_fields)
+    views = [state.observation(seat) for seat in range(4)]
+    offset, length = at["start_player"]
+    for seat in range(4):
+        assert views[seat][offset : offset + length] == [1.0 if r == (start - seat) % 4 else 0.0 for r in range(4)]
+    assert len({tuple(view) for view in views}) == 4
+    assert state.observation_text(start).splitlines()[0].startswith(f"seat {start} of 4; to move: you; start player: you;")
+    with pytest.raises(ValueError, match=r"^seat 4 is not a seat of this game \(0\.\.3\)$"):
+        state.observation(4)
+
+
+# -- batches --------------------------------------------------------------------------------
+
+
+def test_a_batch_plays_game_for_game_as_single_states() -> None:
+    np = pytest.importorskip("numpy")
+    fast = fast_of("draft7")
+    n = 16
+    batch = fast.batch(n, players=4, seeds=range(100, 100 + n))
+    singles = [fast.new_state(4, 100 + i) for i in range(n)]
+    rng = np.random.default_rng(0)
+    steps = 0
+    while not batch.is_over().all():
+        ids, counts = batch.legal_ids()
+        mask = batch.legal_mask()
+        for i, single in enumerate(singles):
+            legal = single.legal_ids()
+            assert counts[i] == len(legal) and list(ids[i, : counts[i]]) == legal
+            assert all(ids[i, counts[i] :] == -1)
+            assert list(np.flatnonzero(mask[i])) == sorted(legal)
+        assert list(batch.current_player()) == [s.current_player() for s in singles]
+        assert (batch.observations(1) == np.array([s.observation(1) for s in singles], dtype=np.float32)).all()
+        picks = (rng.random(n) * np.maximum(counts, 1)).astype(np.int64)
+        chosen = ids[np.arange(n), picks]
+        for i, single in enumerate(singles):
+            if not single.is_over():
+                single.step(int(chosen[i]))
+        batch.step(chosen)
+        steps += 1
+    assert [batch.states[i].to_state() for i in range(n)] == [s.to_state() for s in singles]
+    returns = batch.returns()
+    assert returns.shape == (n, 4) and (returns.sum(axis=1) == 1).all()
+    assert steps > 30
+
+
+def test_a_batch_with_auto_reset_deals_the_next_seed_and_keeps_the_final_returns() -> None:
+    np = pytest.importorskip("numpy")
+    fast = fast_of("draft7")
+    batch = fast.batch(1, players=3, seeds=[5], auto_reset=True)
+    single = fast.new_state(3, 5)
+    steps = 0
+    while not single.is_over():
+        ids, counts = batch.legal_ids()
+        ended = batch.step(ids[:, 0])
+        single.step(single.legal_ids()[0])
+        steps += 1
+        assert ended.tolist() == [single.is_over()]
+    assert batch.final_returns[0].tolist()[:3] == single.returns()
+    assert batch.states[0].to_state() == fast.new_state(3, 6).to_state()  # the seed after the largest
+    assert not batch.is_over().any()
+    batch.reset(0, 40)
+    assert batch.states[0].to_state() == fast.new_state(3, 40).to_state()
+    with pytest.raises(ValueError, match=r"^step takes one id per game: shape \(1,\), not \(3,\)$"):
+        batch.step(np.zeros(3, dtype=np.int64))
+    assert steps > 30
+
+
+# -- rulesets the kernel cannot play --------------------------------------------------------
+
+
+def test_a_plugin_ruleset_is_refused_with_the_fallback_reason(tmp_path) -> None:
+    folder = copy_ruleset(tmp_path)
+    replace(folder, "crew.yaml", "      - effect: gain_vp\n        vp: 2\n        when: after_survey", "      - effect: take_cubes_back")
+    ruleset = load_ruleset(folder, effect_types=CUSTOM_EFFECT_TYPES)
+    with pytest.raises(ValueError, match=r"^the fast API plays on the native kernel, which cannot play this ruleset: effect type 'take_cubes_back' is not built in"):
+        FastGame(ruleset)
+
+
+def test_a_bundled_ruleset_is_found_by_name() -> None:
+    assert FastGame("base").ruleset.name == bundled_game("base").ruleset.name
