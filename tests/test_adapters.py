@@ -240,7 +240,7 @@ def test_pettingzoo_follows_the_game_and_pays_win_credit():
         env.reset(seed=episode)
         rewards = {}
         for steps, agent in enumerate(env.agent_iter(MOST_ACTIONS)):
-            observation, reward, terminated, truncated, info = env.last()
+            observation, reward, terminated, _, _ = env.last()
             if terminated:
                 rewards[agent] = reward
                 env.step(None)
@@ -314,7 +314,7 @@ def test_gymnasium_seeds_replay_deals_and_bots():
     for _ in range(30):
         if first.fast_state.is_over():
             break
-        action = sorted(first.fast_state.legal_ids())[0]
+        action = min(first.fast_state.legal_ids())
         a, b = first.step(action), second.step(action)
         assert np.array_equal(a[0], b[0]) and a[1:3] == b[1:3]
     assert first.fast_state.to_state() == second.fast_state.to_state()

@@ -20,7 +20,7 @@ not legal ends the episode at once with reward ``illegal_reward`` (-1 by default
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -48,7 +48,7 @@ class StargazerEnv(gym.Env):
     """One learning seat at a table of ``players`` whose other seats ``opponents`` play; after
     ``reset``, ``fast_state`` is the game in play (the fast API's) and ``deal_seed`` its deal."""
 
-    metadata = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 4}
 
     def __init__(
         self,

@@ -30,7 +30,12 @@ from typing import Any
 
 import numpy as np
 
-from stargazer_rules.adapters.shared import DEFAULT_PLAYERS, check_players, fast_game, require
+from stargazer_rules.adapters.shared import (
+    DEFAULT_PLAYERS,
+    check_players,
+    fast_game,
+    require,
+)
 from stargazer_rules.bots.base import Bot
 from stargazer_rules.fast import FastGame
 from stargazer_rules.formats.actions_json import action_to_json

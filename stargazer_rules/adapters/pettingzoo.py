@@ -14,7 +14,7 @@ observation text of the agent to act.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -38,11 +38,11 @@ def env(**kwargs: Any):
     return _wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
 
 
-class raw_env(_pettingzoo.AECEnv):  # noqa: N801  (PettingZoo's name for the unwrapped class)
+class raw_env(_pettingzoo.AECEnv):  # PettingZoo's name for the unwrapped class
     """One table of ``players`` seats of ``ruleset`` (a bundled name or a ruleset folder);
     after ``reset``, ``fast_state`` is the game in play (the fast API's) and ``deal_seed`` its deal."""
 
-    metadata = {"render_modes": ["ansi", "human"], "name": "stargazer_v0", "is_parallelizable": False}
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "stargazer_v0", "is_parallelizable": False}
 
     def __init__(self, ruleset: str = DEFAULT_RULESET, players: int = DEFAULT_PLAYERS, render_mode: str | None = None) -> None:
         super().__init__()
