@@ -165,9 +165,10 @@ class StargazerState(pyspiel.State):
         return self._play.state.to_state()
 
     def __str__(self) -> str:
+        """The table as seat 0 sees it (the game hides nothing: every seat's view is the table)."""
         if self._play is None:
             return f"the deal: one of {self._deals} seeds"
-        return self._play.state.observation_text(max(self._play.state.current_player(), 0))
+        return self._play.state.observation_text(0)
 
 
 class StargazerObserver:
@@ -180,15 +181,15 @@ class StargazerObserver:
         self.dict = {"observation": self.tensor}
 
     def set_from(self, state: StargazerState, player: int) -> None:
-        if state._play is None:
+        if state.fast_state is None:
             self.tensor.fill(0)
         else:
-            self.tensor[:] = state._play.state.observation(player)
+            self.tensor[:] = state.fast_state.observation(player)
 
     def string_from(self, state: StargazerState, player: int) -> str:
-        if state._play is None:
+        if state.fast_state is None:
             return str(state)
-        return state._play.state.observation_text(player)
+        return state.fast_state.observation_text(player)
 
 
 class _Play:
@@ -230,7 +231,7 @@ def _check_deals(deals: Any) -> int:
 
 def bot_action(bot: Bot, state: StargazerState) -> int:
     """The action id ``bot`` (from ``stargazer_rules.bots.make_bot``) chooses at ``state``."""
-    fast = state._play.fast
+    fast = state.get_game().fast
     return fast.action_id(bot.choose(fast.game, state.to_state()))
 
 
