@@ -47,6 +47,8 @@ def play_lockstep(fast: FastGame, players: int, deal_seed: int, rng: random.Rand
         assert [fast.action_of(i) for i in ids] == list(legal)
         assert canonical(ours.to_state()) == canonical(theirs)  # cubes on a crew by owner (R6)
         assert ours.current_player() == (-1 if theirs.stage == "over" else game.current_player(theirs))
+        viewer = max(ours.current_player(), 0)
+        assert ours.observation(viewer) == observe(game, fast.layout, theirs, viewer)
         if not legal:
             break
         act = policy(theirs) if policy else legal[rng.randrange(len(legal))]
@@ -78,8 +80,46 @@ def test_generated_rulesets_play_alike_through_the_action_index(playout: Playout
     """Every effect type and knob the generator draws: every legal action has an id that maps
     back to it, and the fast state follows the Python engine."""
     fast = FastGame(playout.game)
+    assert_both_indexes_agree(fast)
     rng = playout.policy()
     play_lockstep(fast, playout.players, playout.deal_seed, rng, policy=lambda state: choose(playout.game, state, rng))
+
+
+def assert_both_indexes_agree(fast: FastGame) -> None:
+    """The kernel's action index and observation layout are the Python ones."""
+    assert fast.core.blocks() == list(fast.index.blocks)
+    assert fast.core.observation_fields() == fast.observation_fields
+    for i in range(fast.num_actions):
+        act = fast.action_of(i)
+        assert fast.core.action_of(i) == tuple(act) and fast.core.action_id(act) == i
+    assert fast.core.action_of(fast.num_actions) is None and fast.core.action_of(-1) is None
+
+
+@settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
+@given(playouts("generated"))
+def test_the_kernel_deals_as_the_python_engine(playout: Playout) -> None:
+    """``Game.deal`` (CPython's random.Random) redone by the kernel, seed for seed."""
+    fast = FastGame(playout.game)
+    game = fast.game
+    for seed in (playout.deal_seed, 0, 1, 2**32 - 1, 2**32, 2**64 - 1):
+        setup = game.deal(playout.players, seed)
+        planets, crew, start = fast.core.deal(playout.players, seed)
+        assert [game.planet_ids[i] for i in planets] == list(setup.planets)
+        assert [game.crew_ids[i] for i in crew] == list(setup.crew)
+        assert start == setup.start_player
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_the_kernel_deals_every_seed_as_the_python_engine(name: str) -> None:
+    fast = fast_of(name)
+    for players in fast.ruleset.player_counts:
+        for seed in range(300):
+            assert fast.new_state(players, seed).to_state() == fast.game.new_state(players=players, seed=seed)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_the_kernels_index_and_layout_are_the_python_ones(name: str) -> None:
+    assert_both_indexes_agree(fast_of(name))
 
 
 @pytest.mark.parametrize("name", BUNDLED)
@@ -271,7 +311,7 @@ def test_a_batch_with_auto_reset_deals_the_next_seed_and_keeps_the_final_returns
         single.step(single.legal_ids()[0])
         steps += 1
         assert ended.tolist() == [single.is_over()]
-    assert batch.final_returns[0].tolist()[:3] == single.returns()
+    assert batch.final_returns()[0].tolist()[:3] == single.returns()
     assert batch.states[0].to_state() == fast.new_state(3, 6).to_state()  # the seed after the largest
     assert not batch.is_over().any()
     batch.reset(0, 40)
@@ -279,6 +319,24 @@ def test_a_batch_with_auto_reset_deals_the_next_seed_and_keeps_the_final_returns
     with pytest.raises(ValueError, match=r"^step takes one id per game: shape \(1,\), not \(3,\)$"):
         batch.step(np.zeros(3, dtype=np.int64))
     assert steps > 30
+
+
+def test_a_batch_refuses_an_illegal_id_naming_the_game_and_moves_no_game() -> None:
+    np = pytest.importorskip("numpy")
+    fast = fast_of("draft7")
+    batch = fast.batch(4, players=4)
+    before = [batch.states[i].to_state() for i in range(4)]
+    ids, _ = batch.legal_ids()
+    chosen = ids[:, 0].copy()
+    chosen[2] = fast.action_id(action("survey", 0, 1))
+    with pytest.raises(IllegalActionError, match=r"^game 2: the state waits for pick_crew, not survey \(stage pick_crew\)$"):
+        batch.step(chosen)
+    chosen[2] = fast.num_actions
+    with pytest.raises(IllegalActionError, match=r"^game 2: action id 76 is outside 0\.\.75$"):
+        batch.step(chosen)
+    assert [batch.states[i].to_state() for i in range(4)] == before
+    with pytest.raises(ValueError, match=r"^seat 4 is not a seat of this game \(0\.\.3\)$"):
+        batch.observations(4)
 
 
 # -- rulesets the kernel cannot play --------------------------------------------------------

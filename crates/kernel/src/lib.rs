@@ -9,11 +9,15 @@
 // Flat tables indexed by seat, ring position and crew slot read best as indexed loops.
 #![allow(clippy::needless_range_loop)]
 
+pub mod action_index;
+pub mod batch;
 pub mod bots;
 pub mod check;
 pub mod error;
 pub mod fixtures;
 pub mod game;
+pub mod observation;
+pub mod python_deal;
 pub mod rng;
 pub mod rules;
 pub mod scoring;

@@ -5,6 +5,8 @@
 // Flat tables indexed by seat, ring position and crew slot read best as indexed loops.
 #![allow(clippy::needless_range_loop)]
 
+mod fast;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -563,6 +565,7 @@ fn _kernel(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Kernel>()?;
     m.add_class::<KernelState>()?;
     m.add_class::<KernelBot>()?;
+    fast::register(m)?;
     m.add("__doc__", "Stargazer's native kernel (Rust): compiled rules and the bots' search.")?;
     Ok(())
 }

@@ -1,0 +1,169 @@
+//! The action index: every decision a ruleset can ask for as one integer id, computed from the
+//! ruleset's bounds, the same as `stargazer_rules/fast/action_index.py` (the Python side is
+//! the oracle; tests/test_fast_api.py holds the two equal).
+//!
+//! Blocks in `Kind` order, with `P` the most Planets, `C` the most crew slots, `N` the most
+//! seats, `S` the most cubes a survey places (R7), `D` 2 when a skill has `choose_direction`
+//! and 1 otherwise, `O` the most options of a `choose_one`:
+//! pick_crew `C`; survey `1 + D*P*S` (0 places nothing, then `1 + (d*P + start)*S + count - 1`);
+//! survey_step `P`; survey_stop 1; target_planet `P`; target_crew `C`; choose_option `O`;
+//! name_start_player `N`.
+
+use crate::rules::{Op, Rules};
+use crate::state::{Action, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
+
+/// The blocks of one ruleset's action index.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ActionIndex {
+    pub planets: u32,
+    pub crews: u32,
+    pub seats: u32,
+    pub survey_counts: u32,
+    pub directions: u32,
+    pub options: u32,
+    /// The first id of each kind's block, in `Kind::ALL` order, and the size of the index.
+    pub offsets: [u32; 8],
+    pub size: u32,
+}
+
+impl ActionIndex {
+    pub fn of(rules: &Rules) -> ActionIndex {
+        let b = &rules.bounds;
+        let direction = rules.nodes.iter().any(|node| node.op == Op::ChooseDirection);
+        let options = rules
+            .nodes
+            .iter()
+            .map(|node| match &node.op {
+                Op::ChooseOne(options) => options.len() as u32,
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        let mut index = ActionIndex {
+            planets: b.most_planets as u32,
+            crews: b.most_crew as u32,
+            seats: b.most_players as u32,
+            survey_counts: b.most_survey_placed.max(0) as u32,
+            directions: if direction { 2 } else { 1 },
+            options,
+            offsets: [0; 8],
+            size: 0,
+        };
+        let mut offset = 0;
+        for (i, kind) in Kind::ALL.into_iter().enumerate() {
+            index.offsets[i] = offset;
+            offset += index.block_size(kind);
+        }
+        index.size = offset;
+        index
+    }
+
+    pub fn block_size(&self, kind: Kind) -> u32 {
+        match kind {
+            Kind::PickCrew | Kind::TargetCrew => self.crews,
+            Kind::Survey => 1 + self.directions * self.planets * self.survey_counts,
+            Kind::SurveyStep | Kind::TargetPlanet => self.planets,
+            Kind::SurveyStop => 1,
+            Kind::ChooseOption => self.options,
+            Kind::NameStartPlayer => self.seats,
+        }
+    }
+
+    /// The id of `act`, or None when the ruleset can never ask for it.
+    #[inline]
+    pub fn id_of(&self, act: Action) -> Option<u32> {
+        let offset = self.offsets[act.kind as usize];
+        let size = self.block_size(act.kind);
+        let target = act.target as i64;
+        let within = match act.kind {
+            Kind::Survey => {
+                if act.count == 0 {
+                    if act.target != -1 || act.direction != CLOCKWISE {
+                        return None;
+                    }
+                    0
+                } else {
+                    let d = match act.direction {
+                        CLOCKWISE => 0,
+                        COUNTER_CLOCKWISE if self.directions == 2 => 1,
+                        _ => return None,
+                    };
+                    let count = act.count as i64;
+                    if target < 0 || target >= self.planets as i64 || count < 1 || count > self.survey_counts as i64 {
+                        return None;
+                    }
+                    1 + (d * self.planets as i64 + target) * self.survey_counts as i64 + count - 1
+                }
+            }
+            _ => {
+                if act.count != 0 || act.direction != CLOCKWISE {
+                    return None;
+                }
+                if act.kind == Kind::SurveyStop {
+                    if act.target != -1 {
+                        return None;
+                    }
+                    0
+                } else {
+                    target
+                }
+            }
+        };
+        if within < 0 || within >= size as i64 {
+            return None;
+        }
+        Some(offset + within as u32)
+    }
+
+    /// The action of `id`, or None outside `0..size`.
+    #[inline]
+    pub fn action_of(&self, id: u32) -> Option<Action> {
+        if id >= self.size {
+            return None;
+        }
+        let k = match self.offsets.iter().rposition(|&offset| offset <= id) {
+            Some(k) => k,
+            None => return None,
+        };
+        // Empty blocks share their offset with the next one: take the last block starting at
+        // or before `id` that is not empty.
+        let mut k = k;
+        while self.block_size(Kind::ALL[k]) == 0 {
+            k -= 1;
+        }
+        let kind = Kind::ALL[k];
+        let within = (id - self.offsets[k]) as i32;
+        Some(match kind {
+            Kind::Survey if within == 0 => Action::survey(-1, 0, CLOCKWISE),
+            Kind::Survey => {
+                let rest = within - 1;
+                let per_direction = (self.planets * self.survey_counts) as i32;
+                let direction = if rest / per_direction == 0 { CLOCKWISE } else { COUNTER_CLOCKWISE };
+                let rest = rest % per_direction;
+                Action::survey(rest / self.survey_counts as i32, rest % self.survey_counts as i32 + 1, direction)
+            }
+            Kind::SurveyStop => Action::new(Kind::SurveyStop, -1),
+            _ => Action::new(kind, within),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures;
+
+    #[test]
+    fn every_id_maps_to_an_action_that_maps_back() {
+        let rules = fixtures::draft_like().rules;
+        let index = ActionIndex::of(&rules);
+        assert!(index.size > 0);
+        for id in 0..index.size {
+            let act = index.action_of(id).unwrap();
+            assert_eq!(index.id_of(act), Some(id), "{act:?}");
+        }
+        assert_eq!(index.action_of(index.size), None);
+        assert_eq!(index.id_of(Action::new(Kind::PickCrew, index.crews as i32)), None);
+        assert_eq!(index.id_of(Action::survey(0, index.survey_counts as i32 + 1, CLOCKWISE)), None);
+    }
+}
