@@ -28,6 +28,7 @@ from stargazer_rules.adapters.shared import (
     DEFAULT_PLAYERS,
     check_players,
     fast_game,
+    legal_mask,
     observation_bounds,
     require,
 )
@@ -112,10 +113,7 @@ class StargazerEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """Which actions are legal now (1) and which not (0); all 0 once the game is over."""
-        mask = np.zeros(self.fast.num_actions, np.int8)
-        if not self.fast_state.is_over():
-            mask[self.fast_state.legal_ids()] = 1
-        return mask
+        return legal_mask(self.fast_state)
 
     def render(self) -> str | None:
         """The learner's observation text: returned ("ansi") or printed ("human")."""

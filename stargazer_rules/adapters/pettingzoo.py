@@ -22,6 +22,7 @@ from stargazer_rules.adapters.shared import (
     DEFAULT_PLAYERS,
     check_players,
     fast_game,
+    legal_mask,
     observation_bounds,
     require,
 )
@@ -86,9 +87,10 @@ class raw_env(_pettingzoo.AECEnv):  # PettingZoo's name for the unwrapped class
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
-        mask = np.zeros(self.fast.num_actions, np.int8)
-        if agent == self.agent_selection and not self.fast_state.is_over():
-            mask[self.fast_state.legal_ids()] = 1
+        if agent == self.agent_selection:
+            mask = legal_mask(self.fast_state)
+        else:
+            mask = np.zeros(self.fast.num_actions, np.int8)
         return {"observation": np.asarray(self.fast_state.observation(seat), np.float32), "action_mask": mask}
 
     def step(self, action) -> None:

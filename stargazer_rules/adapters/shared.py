@@ -80,3 +80,9 @@ def observation_bounds(fast: FastGame) -> tuple[np.ndarray, np.ndarray]:
         low[offset : offset + length] = least.get(name, 0)
         high[offset : offset + length] = most.get(name, 1)
     return low, high
+
+
+def legal_mask(state) -> np.ndarray:
+    """int8, 1 for each legal action id of the fast ``state`` (all 0 once it is over); a new
+    array each call, so that an environment never hands out a buffer it later changes."""
+    return np.frombuffer(state.legal_mask(), dtype=np.int8).copy()
