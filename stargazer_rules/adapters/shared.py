@@ -16,11 +16,12 @@ DEFAULT_PLAYERS = 4
 
 
 def require(module: str, extra: str) -> ModuleType:
-    """Import ``module``, or raise ImportError with the one line that installs it."""
+    """Import ``module``, or, when it is not installed, raise ImportError with the one line that
+    installs it (an installed library that fails to import raises its own error)."""
     try:
         return importlib.import_module(module)
-    except ImportError:
-        raise ImportError(f"pip install 'stargazer-rules[{extra}]'") from None
+    except ModuleNotFoundError as missing:
+        raise ImportError(f"pip install 'stargazer-rules[{extra}]'") from missing
 
 
 @functools.cache
