@@ -404,3 +404,16 @@ def test_random_module_is_not_used_for_seeding():
     random.seed(2)
     env.reset(seed=5)
     assert env.deal_seed == deal
+
+
+def test_a_library_that_fails_to_import_keeps_its_own_error(monkeypatch):
+    """Only a missing library is answered with the install line: a broken one says what broke."""
+    from stargazer_rules.adapters import shared
+
+    def broken(name):
+        raise ImportError("libopen_spiel.so: cannot open shared object file")
+
+    monkeypatch.setattr(shared.importlib, "import_module", broken)
+    with pytest.raises(ImportError) as failed:
+        shared.require("pyspiel", "openspiel")
+    assert str(failed.value) == "libopen_spiel.so: cannot open shared object file"
