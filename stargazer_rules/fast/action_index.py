@@ -123,6 +123,14 @@ class ActionIndex:
     def size(self) -> int:
         return len(self._actions)
 
+    @property
+    def most_legal(self) -> int:
+        """The most legal actions a state lists: a decision's options are all of one block (a
+        pick, a whole-walk survey, an effect's targets, options or seats), or the survey steps
+        and the stop of a cube-by-cube survey."""
+        sizes = {kind: size for kind, _, size in self.blocks}
+        return max(*sizes.values(), sizes[A.SURVEY_STEP] + sizes[A.SURVEY_STOP])
+
     def id_of(self, act: tuple) -> int:
         """The id of ``act`` (an ``Action`` or its plain tuple); ValueError when the ruleset
         can never ask for it."""

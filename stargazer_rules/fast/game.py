@@ -58,10 +58,9 @@ class FastGame:
         self.observation_fields = list(self.layout.fields)
         self.max_players = game.bounds.most_players
         self.min_players = min(self.ruleset.player_counts)
-        legal_bound = game.most_legal_actions
         #: The most legal actions a state lists: the width of ``FastBatch.legal_ids``.
-        self.max_legal = self.num_actions if legal_bound is None else min(legal_bound, self.num_actions)
-        self.core = FastCore(kernel, self.max_legal)
+        self.max_legal = self.index.most_legal
+        self.core = FastCore(kernel)
         self._kernel = kernel
         self._crew_index = {card.id: i for i, card in enumerate(self.ruleset.crew)}
         self._planet_index = {card.id: i for i, card in enumerate(self.ruleset.planets)}

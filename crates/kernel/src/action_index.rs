@@ -13,7 +13,7 @@ use crate::rules::{Op, Rules};
 use crate::state::{Action, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
 
 /// The blocks of one ruleset's action index.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionIndex {
     pub planets: u32,
     pub crews: u32,
@@ -24,6 +24,8 @@ pub struct ActionIndex {
     /// The first id of each kind's block, in `Kind::ALL` order, and the size of the index.
     pub offsets: [u32; 8],
     pub size: u32,
+    /// The action of every id.
+    actions: Vec<Action>,
 }
 
 impl ActionIndex {
@@ -48,6 +50,7 @@ impl ActionIndex {
             options,
             offsets: [0; 8],
             size: 0,
+            actions: Vec::new(),
         };
         let mut offset = 0;
         for (i, kind) in Kind::ALL.into_iter().enumerate() {
@@ -55,6 +58,7 @@ impl ActionIndex {
             offset += index.block_size(kind);
         }
         index.size = offset;
+        index.actions = (0..offset).filter_map(|id| index.decode(id)).collect();
         index
     }
 
@@ -67,6 +71,14 @@ impl ActionIndex {
             Kind::ChooseOption => self.options,
             Kind::NameStartPlayer => self.seats,
         }
+    }
+
+    /// The most legal actions a state lists: a decision's options are all of one block (a
+    /// pick, a whole-walk survey, an effect's targets, options or seats), or the survey steps
+    /// and the stop of a cube-by-cube survey.
+    pub fn most_legal(&self) -> u32 {
+        let largest = Kind::ALL.into_iter().map(|kind| self.block_size(kind)).max().unwrap_or(0);
+        largest.max(self.block_size(Kind::SurveyStep) + 1)
     }
 
     /// The id of `act`, or None when the ruleset can never ask for it.
@@ -115,9 +127,29 @@ impl ActionIndex {
         Some(offset + within as u32)
     }
 
+    /// The id of an action the engine listed as legal: `id_of` without its checks, for the
+    /// batch's hot loop (the engine's actions are in the index, tests/test_fast_api.py).
+    #[inline]
+    pub fn id_of_legal(&self, act: Action) -> u32 {
+        let offset = self.offsets[act.kind as usize];
+        match act.kind {
+            Kind::Survey if act.count == 0 => offset,
+            Kind::Survey => {
+                let d = (act.direction != CLOCKWISE) as u32;
+                offset + 1 + (d * self.planets + act.target as u32) * self.survey_counts + act.count as u32 - 1
+            }
+            Kind::SurveyStop => offset,
+            _ => offset + act.target as u32,
+        }
+    }
+
     /// The action of `id`, or None outside `0..size`.
     #[inline]
     pub fn action_of(&self, id: u32) -> Option<Action> {
+        self.actions.get(id as usize).copied()
+    }
+
+    fn decode(&self, id: u32) -> Option<Action> {
         if id >= self.size {
             return None;
         }
@@ -161,6 +193,7 @@ mod tests {
         for id in 0..index.size {
             let act = index.action_of(id).unwrap();
             assert_eq!(index.id_of(act), Some(id), "{act:?}");
+            assert_eq!(index.id_of_legal(act), id, "{act:?}");
         }
         assert_eq!(index.action_of(index.size), None);
         assert_eq!(index.id_of(Action::new(Kind::PickCrew, index.crews as i32)), None);

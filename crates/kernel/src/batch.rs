@@ -2,12 +2,18 @@
 //! of the fast API (`stargazer_rules.fast.FastBatch`). Games are dealt as the Python engine
 //! deals them (`python_deal`); each method reads or writes flat row-major buffers (one row per
 //! game) that the bindings copy into numpy arrays.
+//!
+//! The batch keeps every game's legal ids in one flat buffer, renewed right after the game
+//! moves: a step then checks the ids against that buffer and touches each game's state once,
+//! while it is in the cache, and `legal_ids` is one copy.
 
 use crate::action_index::ActionIndex;
 use crate::error::KernelError;
 use crate::game::Game;
 use crate::observation::ObservationLayout;
-use crate::python_deal::python_deal;
+use std::collections::VecDeque;
+
+use crate::python_deal::{python_deal, python_deals, Deal, LANES};
 use crate::state::State;
 
 /// The games of a batch, and how a game that ends is dealt again.
@@ -21,6 +27,12 @@ pub struct Batch {
     /// Per game, `seats` values: the returns of its game that ended last (0s before).
     pub final_returns: Vec<f32>,
     pub seats: usize,
+    /// Per game, `width` legal ids in the engine's order then -1, and how many.
+    pub legal: Vec<i32>,
+    pub counts: Vec<i32>,
+    pub width: usize,
+    /// The deals of the next seeds of an auto reset, dealt `LANES` at a time.
+    upcoming: VecDeque<Deal>,
 }
 
 /// Where a batch step went wrong: the game and why.
@@ -47,18 +59,46 @@ pub fn dealt(game: &Game, players: usize, seed: u64) -> Result<State, KernelErro
     game.new_state(players, &planets, &crew, start)
 }
 
+/// Write the legal ids of `s` into `row` (then -1); how many.
+fn write_legal(index: &ActionIndex, s: &State, row: &mut [i32]) -> i32 {
+    let mut count = 0;
+    for (cell, &act) in row.iter_mut().zip(s.legal.iter()) {
+        *cell = index.id_of_legal(act) as i32;
+        count += 1;
+    }
+    row[count..].fill(-1);
+    count as i32
+}
+
 impl Batch {
-    pub fn new(game: &Game, players: usize, seeds: &[u64], auto_reset: bool) -> Result<Batch, KernelError> {
-        let states = seeds.iter().map(|&seed| dealt(game, players, seed)).collect::<Result<Vec<_>, _>>()?;
+    pub fn new(game: &Game, index: &ActionIndex, players: usize, seeds: &[u64], auto_reset: bool) -> Result<Batch, KernelError> {
+        let states = python_deals(&game.rules, players, seeds)?
+            .into_iter()
+            .map(|(planets, crew, start)| game.new_state(players, &planets, &crew, start))
+            .collect::<Result<Vec<_>, _>>()?;
         let seats = game.rules.bounds.most_players;
-        Ok(Batch {
+        let width = index.most_legal() as usize;
+        let mut batch = Batch {
             players,
             final_returns: vec![0.0; states.len() * seats],
+            legal: vec![-1; states.len() * width],
+            counts: vec![0; states.len()],
             states,
             auto_reset,
             next_seed: seeds.iter().max().map_or(0, |&s| s.wrapping_add(1)),
             seats,
-        })
+            width,
+            upcoming: VecDeque::new(),
+        };
+        for i in 0..batch.len() {
+            batch.renew_legal(index, i);
+        }
+        Ok(batch)
+    }
+
+    fn renew_legal(&mut self, index: &ActionIndex, i: usize) {
+        let row = &mut self.legal[i * self.width..(i + 1) * self.width];
+        self.counts[i] = write_legal(index, &self.states[i], row);
     }
 
     pub fn len(&self) -> usize {
@@ -69,8 +109,9 @@ impl Batch {
         self.states.is_empty()
     }
 
-    pub fn reset(&mut self, game: &Game, i: usize, seed: u64) -> Result<(), KernelError> {
+    pub fn reset(&mut self, game: &Game, index: &ActionIndex, i: usize, seed: u64) -> Result<(), KernelError> {
         self.states[i] = dealt(game, self.players, seed)?;
+        self.renew_legal(index, i);
         Ok(())
     }
 
@@ -78,69 +119,62 @@ impl Batch {
     /// tells whether game `i` ended on it. Every id is checked before any game moves: an id
     /// not legal in its game leaves the whole batch unchanged.
     pub fn step(&mut self, game: &Game, index: &ActionIndex, ids: &[i64], ended: &mut [u8]) -> Result<(), GameError> {
-        let mut actions = Vec::with_capacity(self.states.len());
-        for (i, s) in self.states.iter().enumerate() {
-            if s.is_over() {
-                actions.push(None);
-                continue;
+        let width = self.width;
+        for (i, &id) in ids.iter().enumerate() {
+            let count = self.counts[i] as usize;
+            if count == 0 {
+                continue; // over
             }
-            match u32::try_from(ids[i]).ok().and_then(|id| index.action_of(id)) {
-                Some(act) if s.legal.contains(&act) => actions.push(Some(act)),
-                Some(act) => {
+            let row = &self.legal[i * width..i * width + count];
+            if !row.iter().any(|&legal| legal as i64 == id) {
+                let error = match u32::try_from(id).ok().and_then(|id| index.action_of(id)) {
                     // Not legal: the game's own words for why (it refuses without moving).
-                    let error = game.step(&mut s.clone(), act).err().unwrap_or_else(|| KernelError::Illegal("not legal".into()));
-                    return Err(GameError { game: i, error });
-                }
-                None => {
-                    let error = KernelError::Illegal(format!("action id {} is outside 0..{}", ids[i], index.size as i64 - 1));
-                    return Err(GameError { game: i, error });
-                }
+                    Some(act) => game.step(&mut self.states[i].clone(), act).err(),
+                    None => None,
+                };
+                let error = error.unwrap_or_else(|| KernelError::Illegal(format!("action id {id} is outside 0..{}", index.size as i64 - 1)));
+                return Err(GameError { game: i, error });
             }
         }
-        for (i, (s, act)) in self.states.iter_mut().zip(actions).enumerate() {
+        for i in 0..self.states.len() {
             ended[i] = 0;
-            let Some(act) = act else { continue };
+            if self.counts[i] == 0 {
+                continue;
+            }
+            // Checked above: the id is one of the game's legal ids.
+            let Some(act) = index.action_of(ids[i] as u32) else { continue };
+            let s = &mut self.states[i];
             game.step_unchecked(s, act);
             if s.is_over() {
                 ended[i] = 1;
                 returns(game, s, &mut self.final_returns[i * self.seats..(i + 1) * self.seats]);
                 if self.auto_reset {
-                    let seed = self.next_seed;
-                    self.next_seed = self.next_seed.wrapping_add(1);
-                    // The player count was dealt once already: it is supported.
-                    if let Ok(fresh) = dealt(game, self.players, seed) {
-                        *s = fresh;
+                    if self.upcoming.is_empty() {
+                        let seeds: Vec<u64> = (0..LANES as u64).map(|k| self.next_seed.wrapping_add(k)).collect();
+                        // The player count was dealt once already: it is supported.
+                        self.upcoming.extend(python_deals(&game.rules, self.players, &seeds).unwrap_or_default());
+                    }
+                    if let Some((planets, crew, start)) = self.upcoming.pop_front() {
+                        self.next_seed = self.next_seed.wrapping_add(1);
+                        if let Ok(fresh) = game.new_state(self.players, &planets, &crew, start) {
+                            *s = fresh;
+                        }
                     }
                 }
             }
+            self.renew_legal(index, i);
         }
         Ok(())
     }
 
-    /// Row `i` of `ids` (`width` per game): the legal ids of game `i` in the engine's order,
-    /// then -1; `counts[i]` how many.
-    pub fn legal_ids(&self, index: &ActionIndex, width: usize, ids: &mut [i32], counts: &mut [i32]) {
-        for (i, s) in self.states.iter().enumerate() {
-            let row = &mut ids[i * width..(i + 1) * width];
-            let mut count = 0;
-            for &act in s.legal.iter().take(width) {
-                row[count] = index.id_of(act).map_or(-1, |id| id as i32);
-                count += 1;
-            }
-            row[count..].fill(-1);
-            counts[i] = count as i32;
-        }
-    }
-
     /// Row `i` of `mask` (`index.size` per game): 1 where the action is legal in game `i`.
     pub fn legal_mask(&self, index: &ActionIndex, mask: &mut [u8]) {
-        let width = index.size as usize;
-        for (i, s) in self.states.iter().enumerate() {
-            let row = &mut mask[i * width..(i + 1) * width];
-            row.fill(0);
-            for &act in &s.legal {
-                if let Some(id) = index.id_of(act) {
-                    row[id as usize] = 1;
+        let size = index.size as usize;
+        mask.fill(0);
+        for i in 0..self.len() {
+            for &id in &self.legal[i * self.width..i * self.width + self.counts[i] as usize] {
+                if id >= 0 {
+                    mask[i * size + id as usize] = 1;
                 }
             }
         }
@@ -153,8 +187,8 @@ impl Batch {
     }
 
     pub fn is_over(&self, out: &mut [u8]) {
-        for (i, s) in self.states.iter().enumerate() {
-            out[i] = s.is_over() as u8;
+        for (i, &count) in self.counts.iter().enumerate() {
+            out[i] = (count == 0) as u8;
         }
     }
 
@@ -173,5 +207,44 @@ impl Batch {
             let viewer = seat.unwrap_or_else(|| game.current_player(s).unwrap_or(0));
             layout.observe(game, s, viewer, &mut out[i * layout.size..(i + 1) * layout.size]);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::fixtures;
+
+    /// A batch plays each game as the game alone does, and refuses an illegal id unmoved.
+    #[test]
+    fn a_batch_plays_as_single_games() {
+        let game = fixtures::draft_like();
+        let index = ActionIndex::of(&game.rules);
+        let players = game.rules.setups[0].players;
+        let seeds: Vec<u64> = (0..8).collect();
+        let mut batch = Batch::new(&game, &index, players, &seeds, false).unwrap();
+        let mut singles: Vec<State> = seeds.iter().map(|&seed| dealt(&game, players, seed).unwrap()).collect();
+        let mut ended = vec![0u8; seeds.len()];
+        let mut rng = crate::rng::Rng::new(5);
+        while batch.counts.iter().any(|&c| c > 0) {
+            let mut ids = vec![-1i64; seeds.len()];
+            for (i, single) in singles.iter_mut().enumerate() {
+                if single.is_over() {
+                    continue;
+                }
+                let act = single.legal[rng.below(single.legal.len())];
+                ids[i] = index.id_of(act).unwrap() as i64;
+                game.step(single, act).unwrap();
+            }
+            batch.step(&game, &index, &ids, &mut ended).unwrap();
+            assert_eq!(batch.states, singles);
+        }
+        let before = batch.states.clone();
+        assert!(batch.step(&game, &index, &vec![0; seeds.len()], &mut ended).is_ok());
+        assert_eq!(batch.states, before);
+        let mut fresh = Batch::new(&game, &index, players, &seeds, false).unwrap();
+        let failure = fresh.step(&game, &index, &vec![index.size as i64; seeds.len()], &mut ended).unwrap_err();
+        assert_eq!(failure.game, 0);
+        assert_eq!(fresh.states, Batch::new(&game, &index, players, &seeds, false).unwrap().states);
     }
 }

@@ -4,6 +4,10 @@
 //! engine deals for the same seeds (tests/test_fast_api.py compares them seed for seed).
 //! The kernel's own `Game::deal` (its `Rng`) stays what the bots' playouts use.
 
+use std::sync::OnceLock;
+
+use smallvec::SmallVec;
+
 use crate::error::KernelError;
 use crate::rules::Rules;
 
@@ -14,69 +18,106 @@ const M: usize = 397;
 #[derive(Clone)]
 pub struct MersenneTwister {
     mt: [u32; N],
+    /// The next word to draw, and how many words of this round are renewed.
     index: usize,
+    twisted: usize,
 }
 
-impl MersenneTwister {
-    /// `random.Random(seed)` for a non-negative integer seed: its 32-bit words, low first.
-    pub fn new(seed: u64) -> MersenneTwister {
-        let low = seed as u32;
-        let high = (seed >> 32) as u32;
-        if high == 0 {
-            MersenneTwister::by_array(&[low])
-        } else {
-            MersenneTwister::by_array(&[low, high])
-        }
-    }
-
-    fn by_array(key: &[u32]) -> MersenneTwister {
+/// `init_genrand(19650218)`, where every `init_by_array` starts: the same for every seed.
+fn genrand_start() -> &'static [u32; N] {
+    static START: OnceLock<[u32; N]> = OnceLock::new();
+    START.get_or_init(|| {
         let mut mt = [0u32; N];
         mt[0] = 19650218;
         for i in 1..N {
             mt[i] = 1812433253u32.wrapping_mul(mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_add(i as u32);
         }
-        let (mut i, mut j) = (1usize, 0usize);
-        for _ in 0..N.max(key.len()) {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1664525)).wrapping_add(key[j]).wrapping_add(j as u32);
+        mt
+    })
+}
+
+/// Seeds seeded side by side: the seeding is one long chain of dependent steps per seed, so
+/// `LANES` independent chains interleaved keep the processor busy.
+pub const LANES: usize = 16;
+
+impl MersenneTwister {
+    /// `random.Random(seed)` for a non-negative integer seed (its 32-bit words, low first).
+    pub fn new(seed: u64) -> MersenneTwister {
+        let [one] = MersenneTwister::seeded([seed]);
+        one
+    }
+
+    /// `random.Random(seed)` of each seed: CPython's `init_by_array`, one lane per seed.
+    pub fn seeded<const L: usize>(seeds: [u64; L]) -> [MersenneTwister; L] {
+        // The key is 1 or 2 words: step `t` adds word `j = t % length` and `j`, which is the
+        // same for every even step and for every odd one.
+        let keys: [[u32; 2]; L] = seeds.map(|seed| {
+            let (low, high) = (seed as u32, (seed >> 32) as u32);
+            if high == 0 {
+                [low, low]
+            } else {
+                [low, high.wrapping_add(1)]
+            }
+        });
+        let adds: [[u32; L]; 2] = [std::array::from_fn(|l| keys[l][0]), std::array::from_fn(|l| keys[l][1])];
+        let start = genrand_start();
+        let mut mt: Vec<[u32; L]> = start.iter().map(|&word| [word; L]).collect();
+        let mut i = 1usize;
+        // The key is at most 2 words: max(N, key length) is N steps for every lane.
+        for t in 0..N {
+            let previous = mt[i - 1];
+            let add = &adds[t & 1];
+            let word = &mut mt[i];
+            for l in 0..L {
+                word[l] = (word[l] ^ (previous[l] ^ (previous[l] >> 30)).wrapping_mul(1664525)).wrapping_add(add[l]);
+            }
             i += 1;
-            j += 1;
             if i >= N {
                 mt[0] = mt[N - 1];
                 i = 1;
-            }
-            if j >= key.len() {
-                j = 0;
             }
         }
         for _ in 0..N - 1 {
-            mt[i] = (mt[i] ^ (mt[i - 1] ^ (mt[i - 1] >> 30)).wrapping_mul(1566083941)).wrapping_sub(i as u32);
+            let previous = mt[i - 1];
+            let word = &mut mt[i];
+            for l in 0..L {
+                word[l] = (word[l] ^ (previous[l] ^ (previous[l] >> 30)).wrapping_mul(1566083941)).wrapping_sub(i as u32);
+            }
             i += 1;
             if i >= N {
                 mt[0] = mt[N - 1];
                 i = 1;
             }
         }
-        mt[0] = 0x8000_0000;
-        MersenneTwister { mt, index: N }
+        std::array::from_fn(|l| {
+            let mut words = [0u32; N];
+            for (word, lanes) in words.iter_mut().zip(&mt) {
+                *word = lanes[l];
+            }
+            words[0] = 0x8000_0000;
+            MersenneTwister { mt: words, index: 0, twisted: 0 }
+        })
     }
 
-    fn twist(&mut self) {
-        for k in 0..N {
+    /// The next word of the generator. MT19937 renews all 624 words at once, in place and in
+    /// order; here each word is renewed when it is first needed, in the same order and from
+    /// the same words, so a deal that draws a dozen words renews a dozen.
+    pub fn next_u32(&mut self) -> u32 {
+        if self.index >= N {
+            self.index = 0;
+            self.twisted = 0;
+        }
+        let k = self.index;
+        if k == self.twisted {
             let y = (self.mt[k] & 0x8000_0000) | (self.mt[(k + 1) % N] & 0x7fff_ffff);
             let mut next = self.mt[(k + M) % N] ^ (y >> 1);
             if y & 1 != 0 {
                 next ^= 0x9908_b0df;
             }
             self.mt[k] = next;
+            self.twisted += 1;
         }
-        self.index = 0;
-    }
-
-    pub fn next_u32(&mut self) -> u32 {
-        if self.index >= N {
-            self.twist();
-        }
-        let mut y = self.mt[self.index];
+        let mut y = self.mt[k];
         self.index += 1;
         y ^= y >> 11;
         y ^= (y << 7) & 0x9d2c_5680;
@@ -105,7 +146,7 @@ impl MersenneTwister {
 
     /// `random.sample(population, k)` (CPython 3.11+: a pool for small populations, a set of
     /// drawn positions for large ones).
-    pub fn sample<T: Copy>(&mut self, population: &[T], k: usize) -> Vec<T> {
+    pub fn sample<T: Copy + Default>(&mut self, population: &[T], k: usize) -> Vec<T> {
         let n = population.len();
         let mut setsize = 21usize;
         if k > 5 {
@@ -113,7 +154,7 @@ impl MersenneTwister {
         }
         let mut result = Vec::with_capacity(k);
         if n <= setsize {
-            let mut pool = population.to_vec();
+            let mut pool: SmallVec<[T; 32]> = SmallVec::from_slice(population);
             for i in 0..k {
                 let j = self.below((n - i) as u32) as usize;
                 result.push(pool[j]);
@@ -134,8 +175,31 @@ impl MersenneTwister {
     }
 }
 
+/// A setup: planet cards in ring order, the dealt crew cards, the start seat.
+pub type Deal = (Vec<u16>, Vec<u16>, usize);
+
 /// `Game.deal(players, seed)`: planet cards in ring order, the dealt crew cards, the start seat.
-pub fn python_deal(rules: &Rules, players: usize, seed: u64) -> Result<(Vec<u16>, Vec<u16>, usize), KernelError> {
+pub fn python_deal(rules: &Rules, players: usize, seed: u64) -> Result<Deal, KernelError> {
+    check_counts(rules, players)?;
+    Ok(deal_with(rules, players, &planet_cards(rules), &mut MersenneTwister::new(seed)))
+}
+
+/// `python_deal` of every seed, in order (seeded `LANES` at a time).
+pub fn python_deals(rules: &Rules, players: usize, seeds: &[u64]) -> Result<Vec<Deal>, KernelError> {
+    check_counts(rules, players)?;
+    let mut deals = Vec::with_capacity(seeds.len());
+    let planets = planet_cards(rules);
+    for chunk in seeds.chunks(LANES) {
+        // A short last chunk fills its lanes with its last seed; those deals are dropped.
+        let lanes: [u64; LANES] = std::array::from_fn(|l| chunk[l.min(chunk.len() - 1)]);
+        for mut rng in MersenneTwister::seeded(lanes).into_iter().take(chunk.len()) {
+            deals.push(deal_with(rules, players, &planets, &mut rng));
+        }
+    }
+    Ok(deals)
+}
+
+fn check_counts(rules: &Rules, players: usize) -> Result<(), KernelError> {
     let counts = rules.setup_counts(players)?;
     if counts.planets > rules.planets.len() || counts.crew > rules.dealable.len() {
         return Err(KernelError::Setup(format!(
@@ -146,12 +210,21 @@ pub fn python_deal(rules: &Rules, players: usize, seed: u64) -> Result<(Vec<u16>
             rules.dealable.len()
         )));
     }
-    let mut rng = MersenneTwister::new(seed);
-    let all_planets: Vec<u16> = (0..rules.planets.len() as u16).collect();
-    let planets = rng.sample(&all_planets, counts.planets);
+    Ok(())
+}
+
+/// Every planet card, the population `Game.deal` samples the ring from.
+fn planet_cards(rules: &Rules) -> Vec<u16> {
+    (0..rules.planets.len() as u16).collect()
+}
+
+/// The draws of `Game.deal` from a seeded generator; the counts are checked.
+fn deal_with(rules: &Rules, players: usize, all_planets: &[u16], rng: &mut MersenneTwister) -> Deal {
+    let Ok(counts) = rules.setup_counts(players) else { return (Vec::new(), Vec::new(), 0) };
+    let planets = rng.sample(all_planets, counts.planets);
     let crew = rng.sample(&rules.dealable, counts.crew);
     let start = rng.below(players as u32) as usize;
-    Ok((planets, crew, start))
+    (planets, crew, start)
 }
 
 #[cfg(test)]
@@ -163,6 +236,10 @@ mod tests {
     fn draws_what_cpython_draws() {
         let mut rng = MersenneTwister::new(0);
         assert_eq!([rng.next_u32(), rng.next_u32(), rng.next_u32()], [3626764237, 1654615998, 3255389356]);
+        // Across rounds of renewal: CPython's words 623, 624, 1247, 1248 and 1299 of seed 0.
+        let mut rng = MersenneTwister::new(0);
+        let words: Vec<u32> = (0..1300).map(|_| rng.next_u32()).collect();
+        assert_eq!([words[623], words[624], words[1247], words[1248], words[1299]], [2390040247, 2229104038, 577331751, 2465233080, 613370405]);
         let mut rng = MersenneTwister::new((1 << 40) + 5);
         assert_eq!([rng.next_u32(), rng.next_u32()], [2166296868, 2220160828]);
         let mut rng = MersenneTwister::new(7);
@@ -170,5 +247,11 @@ mod tests {
         assert_eq!(rng.sample(&planets, 7), vec![5, 2, 6, 10, 0, 1, 8]);
         assert_eq!(rng.sample(&[1u16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 5), vec![6, 10, 1, 4, 9]);
         assert_eq!(rng.below(4), 0);
+        // Side by side, each lane is its seed alone.
+        let lanes = MersenneTwister::seeded([0, 7, (1 << 40) + 5]);
+        for (mut lane, seed) in lanes.into_iter().zip([0, 7, (1 << 40) + 5]) {
+            let mut alone = MersenneTwister::new(seed);
+            assert!((0..700).all(|_| lane.next_u32() == alone.next_u32()));
+        }
     }
 }

@@ -23,8 +23,8 @@ struct Core {
     game: Arc<Game>,
     index: ActionIndex,
     layout: ObservationLayout,
-    /// The width of a batch's legal ids: the most legal actions a state lists.
-    max_legal: usize,
+    /// Every id as a Python int, made once: `legal_ids` only counts references.
+    ints: Vec<Py<PyAny>>,
 }
 
 impl Core {
@@ -49,17 +49,23 @@ pub struct FastCore {
 #[pymethods]
 impl FastCore {
     #[new]
-    fn new(kernel: &Kernel, max_legal: usize) -> FastCore {
+    fn new(py: Python<'_>, kernel: &Kernel) -> PyResult<FastCore> {
         let game = kernel.game.clone();
         let index = ActionIndex::of(&game.rules);
         let layout = ObservationLayout::of(&game.rules);
-        FastCore { core: Arc::new(Core { game, index, layout, max_legal }) }
+        let ints = (0..index.size).map(|id| Ok(id.into_pyobject(py)?.into_any().unbind())).collect::<PyResult<Vec<_>>>()?;
+        Ok(FastCore { core: Arc::new(Core { game, index, layout, ints }) })
     }
 
     /// The action index as (kind, offset, size) blocks.
     fn blocks(&self) -> Vec<(&'static str, u32, u32)> {
         let index = &self.core.index;
         stargazer_kernel::Kind::ALL.iter().enumerate().map(|(i, &kind)| (kind.name(), index.offsets[i], index.block_size(kind))).collect()
+    }
+
+    /// The most legal actions a state lists (the width of a batch's legal ids).
+    fn most_legal(&self) -> u32 {
+        self.core.index.most_legal()
     }
 
     /// The observation layout as (name, offset, length) fields.
@@ -107,7 +113,7 @@ impl FastCore {
 
     /// A batch of games dealt from `seeds` as the Python engine deals them.
     fn batch(&self, py: Python<'_>, owner: Py<PyAny>, players: usize, seeds: Vec<u64>, auto_reset: bool) -> PyResult<FastBatchCore> {
-        let batch = Batch::new(&self.core.game, players, &seeds, auto_reset).map_err(|e| to_py_err(py, e))?;
+        let batch = Batch::new(&self.core.game, &self.core.index, players, &seeds, auto_reset).map_err(|e| to_py_err(py, e))?;
         Ok(FastBatchCore { core: self.core.clone(), owner, batch, scratch: Scratch::default() })
     }
 }
@@ -130,8 +136,17 @@ impl FastState {
 
     /// The ids of the legal actions, in the engine's legal order.
     fn legal_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
-        let index = &self.core.index;
-        PyList::new(py, self.state.legal.iter().map(|&act| index.id_of(act).map_or(-1, |id| id as i64)))
+        let (index, ints) = (&self.core.index, &self.core.ints);
+        // Every legal action is in the index (its blocks are the bounds of what a state lists,
+        // tests/test_fast_api.py); None would show a breach of those bounds.
+        let none = py.None();
+        PyList::new(
+            py,
+            self.state.legal.iter().map(|&act| match index.id_of(act) {
+                Some(id) => ints[id as usize].bind(py),
+                None => none.bind(py),
+            }),
+        )
     }
 
     /// `num_actions` bytes, 1 where the action is legal.
@@ -242,7 +257,6 @@ fn copy_into<T: Element + Copy>(py: Python<'_>, target: &Bound<'_, PyAny>, data:
 struct Scratch {
     bytes: Vec<u8>,
     ints: Vec<i32>,
-    counts: Vec<i32>,
     floats: Vec<f32>,
 }
 
@@ -277,14 +291,9 @@ impl FastBatchCore {
         result.map_err(|failure| to_py_err(py, KernelError::Illegal(format!("game {}: {}", failure.game, failure.error))))
     }
 
-    fn legal_ids(&mut self, py: Python<'_>, ids: &Bound<'_, PyAny>, counts: &Bound<'_, PyAny>) -> PyResult<()> {
-        let n = self.batch.len();
-        let width = self.core.max_legal;
-        let (core, batch, scratch) = (&self.core, &self.batch, &mut self.scratch);
-        scratch.counts.resize(n, 0);
-        let found = &mut scratch.counts;
-        write(py, ids, &mut scratch.ints, n * width, "ids", |ids| batch.legal_ids(&core.index, width, ids, found))?;
-        copy_into(py, counts, &scratch.counts[..], "counts")
+    fn legal_ids(&self, py: Python<'_>, ids: &Bound<'_, PyAny>, counts: &Bound<'_, PyAny>) -> PyResult<()> {
+        copy_into(py, ids, &self.batch.legal[..], "ids")?;
+        copy_into(py, counts, &self.batch.counts[..], "counts")
     }
 
     fn legal_mask(&mut self, py: Python<'_>, mask: &Bound<'_, PyAny>) -> PyResult<()> {
@@ -328,7 +337,7 @@ impl FastBatchCore {
         if i >= self.batch.len() {
             return Err(PyValueError::new_err(format!("game {i} is not in a batch of {}", self.batch.len())));
         }
-        self.batch.reset(&self.core.game, i, seed).map_err(|e| to_py_err(py, e))
+        self.batch.reset(&self.core.game, &self.core.index, i, seed).map_err(|e| to_py_err(py, e))
     }
 
     /// A copy of game `i`.
