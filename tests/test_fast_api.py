@@ -43,7 +43,7 @@ def play_lockstep(fast: FastGame, players: int, deal_seed: int, rng: random.Rand
     while True:
         legal = game.legal_actions(theirs)
         ids = ours.legal_ids()
-        assert ids == [fast.action_id(act) for act in legal]
+        assert type(ids) is tuple and ids == tuple(fast.action_id(act) for act in legal)
         assert len(ids) <= fast.max_legal
         assert [fast.action_of(i) for i in ids] == list(legal)
         assert canonical(ours.to_state()) == canonical(theirs)  # cubes on a crew by owner (R6)
@@ -187,7 +187,7 @@ def test_a_game_over_refuses_every_id() -> None:
     rng = random.Random(1)
     while not state.is_over():
         state.step(rng.choice(state.legal_ids()))
-    assert state.legal_ids() == [] and state.current_player() == -1
+    assert state.legal_ids() == () and state.current_player() == -1
     with pytest.raises(IllegalActionError, match="^the game is over: no action is legal$"):
         state.step(0)
 
@@ -236,16 +236,17 @@ def test_the_observation_fields_tile_the_vector() -> None:
 
 
 def test_equal_states_give_equal_observations() -> None:
-    """The same state reached through from_state, and the same position by another move
-    order, give the same vector and text for every seat."""
+    """The same state read back through from_state, or copied, gives the same vector and
+    text for every seat, and the kernel's vector is the Python oracle's (``observe``)."""
     fast = fast_of("draft7")
     rng = random.Random(4)
     state = fast.new_state(4, 4)
     for _ in range(30):
         state.step(rng.choice(state.legal_ids()))
         again = fast.from_state(state.to_state())
+        copy = state.copy()
         for seat in range(4):
-            assert again.observation(seat) == state.observation(seat)
+            assert again.observation(seat) == state.observation(seat) == copy.observation(seat)
             assert again.observation_text(seat) == state.observation_text(seat)
             assert state.observation(seat) == observe(fast.game, fast.layout, state.to_state(), seat)
 
@@ -283,7 +284,7 @@ def test_a_batch_plays_game_for_game_as_single_states() -> None:
         mask = batch.legal_mask()
         for i, single in enumerate(singles):
             legal = single.legal_ids()
-            assert counts[i] == len(legal) and list(ids[i, : counts[i]]) == legal
+            assert counts[i] == len(legal) and tuple(ids[i, : counts[i]]) == legal
             assert all(ids[i, counts[i] :] == -1)
             assert list(np.flatnonzero(mask[i])) == sorted(legal)
         assert list(batch.current_player()) == [s.current_player() for s in singles]
@@ -298,6 +299,10 @@ def test_a_batch_plays_game_for_game_as_single_states() -> None:
     assert [batch.states[i].to_state() for i in range(n)] == [s.to_state() for s in singles]
     returns = batch.returns()
     assert returns.shape == (n, 4) and (returns.sum(axis=1) == 1).all()
+    assert returns.tolist() == [s.returns() for s in singles]
+    batch.reset(0, 99)  # the game that ended is scored before it is dealt away
+    assert (batch.final_returns() == returns).all()
+    assert batch.returns()[0].tolist() == [0.0] * 4
     assert steps > 30
 
 

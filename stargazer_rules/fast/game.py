@@ -78,7 +78,7 @@ class FastGame:
         for None); SetupError for a player count the ruleset does not support."""
         if seed is None:
             setup = self.game.deal(players, None)
-            return self.core.from_setup(
+            return self.core.state_of_setup(
                 self,
                 players,
                 [self._planet_index[card] for card in setup.planets],
@@ -89,7 +89,7 @@ class FastGame:
 
     def from_state(self, state: State) -> FastState:
         """A fast state of a Python engine ``State``, checked like ``native.to_kernel``."""
-        return self.core.from_kernel_state(self, native.to_kernel(self.game, state))
+        return self.core.state_of_kernel_state(self, native.to_kernel(self.game, state))
 
     def batch(self, n: int, players: int, seeds: Iterable[int] | None = None, *, auto_reset: bool = False) -> FastBatch:
         """``n`` games of ``players`` dealt from ``seeds`` (default 0..n-1); see ``FastBatch``."""
@@ -155,7 +155,11 @@ class FastBatch:
         id is not legal in its game."""
         import numpy as np
 
-        ids = np.ascontiguousarray(ids, dtype=np.int64)
+        ids = np.asarray(ids)
+        if ids.dtype != np.int32:  # the kernel reads int32 ids (those of legal_ids) or int64
+            ids = np.ascontiguousarray(ids, dtype=np.int64)
+        elif not ids.flags.c_contiguous:
+            ids = np.ascontiguousarray(ids)
         if ids.shape != (self._n,):
             raise ValueError(f"step takes one id per game: shape ({self._n},), not {ids.shape}")
         ended = np.empty(self._n, dtype=np.bool_)

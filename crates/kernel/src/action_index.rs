@@ -150,19 +150,7 @@ impl ActionIndex {
     }
 
     fn decode(&self, id: u32) -> Option<Action> {
-        if id >= self.size {
-            return None;
-        }
-        let k = match self.offsets.iter().rposition(|&offset| offset <= id) {
-            Some(k) => k,
-            None => return None,
-        };
-        // Empty blocks share their offset with the next one: take the last block starting at
-        // or before `id` that is not empty.
-        let mut k = k;
-        while self.block_size(Kind::ALL[k]) == 0 {
-            k -= 1;
-        }
+        let k = (0..Kind::ALL.len()).find(|&k| (self.offsets[k]..self.offsets[k] + self.block_size(Kind::ALL[k])).contains(&id))?;
         let kind = Kind::ALL[k];
         let within = (id - self.offsets[k]) as i32;
         Some(match kind {

@@ -24,8 +24,13 @@ pub struct Batch {
     /// Deal a game that ends again at once, from `next_seed` (then counting up).
     pub auto_reset: bool,
     pub next_seed: u64,
-    /// Per game, `seats` values: the returns of its game that ended last (0s before).
-    pub final_returns: Vec<f32>,
+    /// Per game, `seats` values: the returns of its game that ended last (0s before), scored
+    /// when first read (`final_returns`): a step only keeps the game that ended.
+    final_returns: Vec<f32>,
+    /// Games that ended and are not scored into `final_returns` yet: those still in their
+    /// slot (without auto reset), and those an auto reset dealt away, in the order they ended.
+    unscored: Vec<bool>,
+    dealt_away: Vec<(usize, State)>,
     pub seats: usize,
     /// Per game, `width` legal ids in the engine's order then -1, and how many.
     pub legal: Vec<i32>,
@@ -59,14 +64,17 @@ pub fn dealt(game: &Game, players: usize, seed: u64) -> Result<State, KernelErro
     game.new_state(players, &planets, &crew, start)
 }
 
-/// Write the legal ids of `s` into `row` (then -1); how many.
-fn write_legal(index: &ActionIndex, s: &State, row: &mut [i32]) -> i32 {
+/// Write the legal ids of `s` into `row`, whose first `before` ids were the last ones written
+/// and the rest -1; how many there are now. Only what changed is written.
+fn write_legal(index: &ActionIndex, s: &State, row: &mut [i32], before: usize) -> i32 {
     let mut count = 0;
     for (cell, &act) in row.iter_mut().zip(s.legal.iter()) {
         *cell = index.id_of_legal(act) as i32;
         count += 1;
     }
-    row[count..].fill(-1);
+    if before > count {
+        row[count..before].fill(-1);
+    }
     count as i32
 }
 
@@ -81,6 +89,8 @@ impl Batch {
         let mut batch = Batch {
             players,
             final_returns: vec![0.0; states.len() * seats],
+            unscored: vec![false; states.len()],
+            dealt_away: Vec::new(),
             legal: vec![-1; states.len() * width],
             counts: vec![0; states.len()],
             states,
@@ -98,7 +108,7 @@ impl Batch {
 
     fn renew_legal(&mut self, index: &ActionIndex, i: usize) {
         let row = &mut self.legal[i * self.width..(i + 1) * self.width];
-        self.counts[i] = write_legal(index, &self.states[i], row);
+        self.counts[i] = write_legal(index, &self.states[i], row, self.counts[i] as usize);
     }
 
     pub fn len(&self) -> usize {
@@ -110,7 +120,9 @@ impl Batch {
     }
 
     pub fn reset(&mut self, game: &Game, index: &ActionIndex, i: usize, seed: u64) -> Result<(), KernelError> {
-        self.states[i] = dealt(game, self.players, seed)?;
+        let fresh = dealt(game, self.players, seed)?;
+        self.score(game);
+        self.states[i] = fresh;
         self.renew_legal(index, i);
         Ok(())
     }
@@ -125,8 +137,10 @@ impl Batch {
             if count == 0 {
                 continue; // over
             }
-            let row = &self.legal[i * width..i * width + count];
-            if !row.iter().any(|&legal| legal as i64 == id) {
+            // The whole row, -1 past its ids, compared without a branch per id.
+            let row = &self.legal[i * width..(i + 1) * width];
+            let wanted = i32::try_from(id).unwrap_or(-1);
+            if wanted < 0 || !row.iter().fold(false, |found, &legal| found | (legal == wanted)) {
                 let error = match u32::try_from(id).ok().and_then(|id| index.action_of(id)) {
                     // Not legal: the game's own words for why (it refuses without moving).
                     Some(act) => game.step(&mut self.states[i].clone(), act).err(),
@@ -147,7 +161,6 @@ impl Batch {
             game.step_unchecked(s, act);
             if s.is_over() {
                 ended[i] = 1;
-                returns(game, s, &mut self.final_returns[i * self.seats..(i + 1) * self.seats]);
                 if self.auto_reset {
                     if self.upcoming.is_empty() {
                         let seeds: Vec<u64> = (0..LANES as u64).map(|k| self.next_seed.wrapping_add(k)).collect();
@@ -157,14 +170,40 @@ impl Batch {
                     if let Some((planets, crew, start)) = self.upcoming.pop_front() {
                         self.next_seed = self.next_seed.wrapping_add(1);
                         if let Ok(fresh) = game.new_state(self.players, &planets, &crew, start) {
-                            *s = fresh;
+                            self.dealt_away.push((i, std::mem::replace(s, fresh)));
                         }
                     }
+                } else {
+                    self.unscored[i] = true;
                 }
             }
             self.renew_legal(index, i);
         }
+        if self.dealt_away.len() > self.states.len() {
+            self.score(game); // the games kept for scoring stay fewer than the batch's
+        }
         Ok(())
+    }
+
+    /// Score every game that ended and is not scored yet into `final_returns`.
+    fn score(&mut self, game: &Game) {
+        let seats = self.seats;
+        // In the order they ended: a slot's last game is scored last.
+        for (i, ended) in self.dealt_away.drain(..) {
+            returns(game, &ended, &mut self.final_returns[i * seats..(i + 1) * seats]);
+        }
+        for (i, unscored) in self.unscored.iter_mut().enumerate() {
+            if *unscored {
+                returns(game, &self.states[i], &mut self.final_returns[i * seats..(i + 1) * seats]);
+                *unscored = false;
+            }
+        }
+    }
+
+    /// Per game, `seats` values: the returns of its game that ended last (0s before).
+    pub fn final_returns(&mut self, game: &Game) -> &[f32] {
+        self.score(game);
+        &self.final_returns
     }
 
     /// Row `i` of `mask` (`index.size` per game): 1 where the action is legal in game `i`.

@@ -14,14 +14,18 @@ use crate::rules::Rules;
 const N: usize = 624;
 const M: usize = 397;
 
-/// CPython's `_random.Random`: MT19937 with `init_by_array` seeding.
+/// `L` of CPython's `_random.Random` side by side, one lane per seed: MT19937 with
+/// `init_by_array` seeding, its words interleaved (word `k` of every lane together).
 #[derive(Clone)]
-pub struct MersenneTwister {
-    mt: [u32; N],
-    /// The next word to draw, and how many words of this round are renewed.
-    index: usize,
-    twisted: usize,
+pub struct Lanes<const L: usize> {
+    mt: Vec<[u32; L]>,
+    /// Per lane, the next word to draw and how many words of this round are renewed.
+    index: [usize; L],
+    twisted: [usize; L],
 }
+
+/// One generator: `random.Random(seed)`.
+pub type MersenneTwister = Lanes<1>;
 
 /// `init_genrand(19650218)`, where every `init_by_array` starts: the same for every seed.
 fn genrand_start() -> &'static [u32; N] {
@@ -43,12 +47,13 @@ pub const LANES: usize = 16;
 impl MersenneTwister {
     /// `random.Random(seed)` for a non-negative integer seed (its 32-bit words, low first).
     pub fn new(seed: u64) -> MersenneTwister {
-        let [one] = MersenneTwister::seeded([seed]);
-        one
+        Lanes::seeded([seed])
     }
+}
 
+impl<const L: usize> Lanes<L> {
     /// `random.Random(seed)` of each seed: CPython's `init_by_array`, one lane per seed.
-    pub fn seeded<const L: usize>(seeds: [u64; L]) -> [MersenneTwister; L] {
+    pub fn seeded(seeds: [u64; L]) -> Lanes<L> {
         // The key is 1 or 2 words: step `t` adds word `j = t % length` and `j`, which is the
         // same for every even step and for every odd one.
         let keys: [[u32; 2]; L] = seeds.map(|seed| {
@@ -89,36 +94,31 @@ impl MersenneTwister {
                 i = 1;
             }
         }
-        std::array::from_fn(|l| {
-            let mut words = [0u32; N];
-            for (word, lanes) in words.iter_mut().zip(&mt) {
-                *word = lanes[l];
-            }
-            words[0] = 0x8000_0000;
-            MersenneTwister { mt: words, index: 0, twisted: 0 }
-        })
+        mt[0] = [0x8000_0000; L];
+        Lanes { mt, index: [0; L], twisted: [0; L] }
     }
 
     /// The next word of the generator. MT19937 renews all 624 words at once, in place and in
     /// order; here each word is renewed when it is first needed, in the same order and from
     /// the same words, so a deal that draws a dozen words renews a dozen.
-    pub fn next_u32(&mut self) -> u32 {
-        if self.index >= N {
-            self.index = 0;
-            self.twisted = 0;
+    pub fn next_u32(&mut self, lane: usize) -> u32 {
+        if self.index[lane] >= N {
+            self.index[lane] = 0;
+            self.twisted[lane] = 0;
         }
-        let k = self.index;
-        if k == self.twisted {
-            let y = (self.mt[k] & 0x8000_0000) | (self.mt[(k + 1) % N] & 0x7fff_ffff);
-            let mut next = self.mt[(k + M) % N] ^ (y >> 1);
+        let k = self.index[lane];
+        if k == self.twisted[lane] {
+            let mt = &mut self.mt;
+            let y = (mt[k][lane] & 0x8000_0000) | (mt[(k + 1) % N][lane] & 0x7fff_ffff);
+            let mut next = mt[(k + M) % N][lane] ^ (y >> 1);
             if y & 1 != 0 {
                 next ^= 0x9908_b0df;
             }
-            self.mt[k] = next;
-            self.twisted += 1;
+            mt[k][lane] = next;
+            self.twisted[lane] += 1;
         }
-        let mut y = self.mt[k];
-        self.index += 1;
+        let mut y = self.mt[k][lane];
+        self.index[lane] += 1;
         y ^= y >> 11;
         y ^= (y << 7) & 0x9d2c_5680;
         y ^= (y << 15) & 0xefc6_0000;
@@ -126,27 +126,27 @@ impl MersenneTwister {
     }
 
     /// `getrandbits(k)` for `k <= 32`.
-    fn bits(&mut self, k: u32) -> u32 {
+    fn bits(&mut self, lane: usize, k: u32) -> u32 {
         if k == 0 {
             0
         } else {
-            self.next_u32() >> (32 - k)
+            self.next_u32(lane) >> (32 - k)
         }
     }
 
     /// `_randbelow(n)`: rejection sampling on `n.bit_length()` bits.
-    pub fn below(&mut self, n: u32) -> u32 {
+    pub fn below(&mut self, lane: usize, n: u32) -> u32 {
         let k = 32 - n.leading_zeros();
-        let mut r = self.bits(k);
+        let mut r = self.bits(lane, k);
         while r >= n {
-            r = self.bits(k);
+            r = self.bits(lane, k);
         }
         r
     }
 
     /// `random.sample(population, k)` (CPython 3.11+: a pool for small populations, a set of
     /// drawn positions for large ones).
-    pub fn sample<T: Copy + Default>(&mut self, population: &[T], k: usize) -> Vec<T> {
+    pub fn sample<T: Copy + Default>(&mut self, lane: usize, population: &[T], k: usize) -> Vec<T> {
         let n = population.len();
         let mut setsize = 21usize;
         if k > 5 {
@@ -156,16 +156,16 @@ impl MersenneTwister {
         if n <= setsize {
             let mut pool: SmallVec<[T; 32]> = SmallVec::from_slice(population);
             for i in 0..k {
-                let j = self.below((n - i) as u32) as usize;
+                let j = self.below(lane, (n - i) as u32) as usize;
                 result.push(pool[j]);
                 pool[j] = pool[n - i - 1];
             }
         } else {
             let mut selected = vec![false; n];
             for _ in 0..k {
-                let mut j = self.below(n as u32) as usize;
+                let mut j = self.below(lane, n as u32) as usize;
                 while selected[j] {
-                    j = self.below(n as u32) as usize;
+                    j = self.below(lane, n as u32) as usize;
                 }
                 selected[j] = true;
                 result.push(population[j]);
@@ -181,7 +181,7 @@ pub type Deal = (Vec<u16>, Vec<u16>, usize);
 /// `Game.deal(players, seed)`: planet cards in ring order, the dealt crew cards, the start seat.
 pub fn python_deal(rules: &Rules, players: usize, seed: u64) -> Result<Deal, KernelError> {
     check_counts(rules, players)?;
-    Ok(deal_with(rules, players, &planet_cards(rules), &mut MersenneTwister::new(seed)))
+    Ok(deal_with(rules, players, &planet_cards(rules), &mut MersenneTwister::new(seed), 0))
 }
 
 /// `python_deal` of every seed, in order (seeded `LANES` at a time).
@@ -192,8 +192,9 @@ pub fn python_deals(rules: &Rules, players: usize, seeds: &[u64]) -> Result<Vec<
     for chunk in seeds.chunks(LANES) {
         // A short last chunk fills its lanes with its last seed; those deals are dropped.
         let lanes: [u64; LANES] = std::array::from_fn(|l| chunk[l.min(chunk.len() - 1)]);
-        for mut rng in MersenneTwister::seeded(lanes).into_iter().take(chunk.len()) {
-            deals.push(deal_with(rules, players, &planets, &mut rng));
+        let mut rng = Lanes::seeded(lanes);
+        for lane in 0..chunk.len() {
+            deals.push(deal_with(rules, players, &planets, &mut rng, lane));
         }
     }
     Ok(deals)
@@ -219,11 +220,11 @@ fn planet_cards(rules: &Rules) -> Vec<u16> {
 }
 
 /// The draws of `Game.deal` from a seeded generator; the counts are checked.
-fn deal_with(rules: &Rules, players: usize, all_planets: &[u16], rng: &mut MersenneTwister) -> Deal {
+fn deal_with<const L: usize>(rules: &Rules, players: usize, all_planets: &[u16], rng: &mut Lanes<L>, lane: usize) -> Deal {
     let Ok(counts) = rules.setup_counts(players) else { return (Vec::new(), Vec::new(), 0) };
-    let planets = rng.sample(all_planets, counts.planets);
-    let crew = rng.sample(&rules.dealable, counts.crew);
-    let start = rng.below(players as u32) as usize;
+    let planets = rng.sample(lane, all_planets, counts.planets);
+    let crew = rng.sample(lane, &rules.dealable, counts.crew);
+    let start = rng.below(lane, players as u32) as usize;
     (planets, crew, start)
 }
 
@@ -235,23 +236,23 @@ mod tests {
     #[test]
     fn draws_what_cpython_draws() {
         let mut rng = MersenneTwister::new(0);
-        assert_eq!([rng.next_u32(), rng.next_u32(), rng.next_u32()], [3626764237, 1654615998, 3255389356]);
+        assert_eq!([rng.next_u32(0), rng.next_u32(0), rng.next_u32(0)], [3626764237, 1654615998, 3255389356]);
         // Across rounds of renewal: CPython's words 623, 624, 1247, 1248 and 1299 of seed 0.
         let mut rng = MersenneTwister::new(0);
-        let words: Vec<u32> = (0..1300).map(|_| rng.next_u32()).collect();
+        let words: Vec<u32> = (0..1300).map(|_| rng.next_u32(0)).collect();
         assert_eq!([words[623], words[624], words[1247], words[1248], words[1299]], [2390040247, 2229104038, 577331751, 2465233080, 613370405]);
         let mut rng = MersenneTwister::new((1 << 40) + 5);
-        assert_eq!([rng.next_u32(), rng.next_u32()], [2166296868, 2220160828]);
+        assert_eq!([rng.next_u32(0), rng.next_u32(0)], [2166296868, 2220160828]);
         let mut rng = MersenneTwister::new(7);
         let planets: Vec<u16> = (0..14).collect();
-        assert_eq!(rng.sample(&planets, 7), vec![5, 2, 6, 10, 0, 1, 8]);
-        assert_eq!(rng.sample(&[1u16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 5), vec![6, 10, 1, 4, 9]);
-        assert_eq!(rng.below(4), 0);
+        assert_eq!(rng.sample(0, &planets, 7), vec![5, 2, 6, 10, 0, 1, 8]);
+        assert_eq!(rng.sample(0, &[1u16, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11], 5), vec![6, 10, 1, 4, 9]);
+        assert_eq!(rng.below(0, 4), 0);
         // Side by side, each lane is its seed alone.
-        let lanes = MersenneTwister::seeded([0, 7, (1 << 40) + 5]);
-        for (mut lane, seed) in lanes.into_iter().zip([0, 7, (1 << 40) + 5]) {
+        let mut lanes = Lanes::seeded([0, 7, (1 << 40) + 5]);
+        for (lane, seed) in [0, 7, (1 << 40) + 5].into_iter().enumerate() {
             let mut alone = MersenneTwister::new(seed);
-            assert!((0..700).all(|_| lane.next_u32() == alone.next_u32()));
+            assert!((0..700).all(|_| lanes.next_u32(lane) == alone.next_u32(0)));
         }
     }
 }

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyList, PyTuple};
+use pyo3::types::{PyBytes, PyTuple};
 
 use stargazer_kernel::action_index::ActionIndex;
 use stargazer_kernel::batch::{self, Batch};
@@ -98,13 +98,13 @@ impl FastCore {
     }
 
     /// A game from an explicit setup (planet cards, dealt crew cards, start seat).
-    fn from_setup(&self, py: Python<'_>, owner: Py<PyAny>, players: usize, planets: Vec<u16>, crew: Vec<u16>, start: usize) -> PyResult<FastState> {
+    fn state_of_setup(&self, py: Python<'_>, owner: Py<PyAny>, players: usize, planets: Vec<u16>, crew: Vec<u16>, start: usize) -> PyResult<FastState> {
         let state = self.core.game.new_state(players, &planets, &crew, start).map_err(|e| to_py_err(py, e))?;
         Ok(FastState { core: self.core.clone(), owner, state })
     }
 
     /// The fast state of a kernel state of the same ruleset.
-    fn from_kernel_state(&self, owner: Py<PyAny>, state: &KernelState) -> PyResult<FastState> {
+    fn state_of_kernel_state(&self, owner: Py<PyAny>, state: &KernelState) -> PyResult<FastState> {
         if !Arc::ptr_eq(&state.game, &self.core.game) {
             return Err(PyValueError::new_err("the kernel state belongs to another compiled ruleset"));
         }
@@ -134,17 +134,18 @@ impl FastState {
         self.owner.clone_ref(py)
     }
 
-    /// The ids of the legal actions, in the engine's legal order.
-    fn legal_ids<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
+    /// The ids of the legal actions, in the engine's legal order: a tuple (one allocation,
+    /// and nothing a caller could change). `&mut self` although it only reads: PyO3 checks an
+    /// exclusive borrow with one atomic operation and a shared one with two, on the hot path.
+    fn legal_ids<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
         let (index, ints) = (&self.core.index, &self.core.ints);
-        // Every legal action is in the index (its blocks are the bounds of what a state lists,
-        // tests/test_fast_api.py); None would show a breach of those bounds.
-        let none = py.None();
-        PyList::new(
+        // Every action the engine lists is in the index (its blocks are the bounds of what a
+        // state lists, tests/test_fast_api.py), so its id needs no checks.
+        PyTuple::new(
             py,
-            self.state.legal.iter().map(|&act| match index.id_of(act) {
-                Some(id) => ints[id as usize].bind(py),
-                None => none.bind(py),
+            self.state.legal.iter().map(|&act| match ints.get(index.id_of_legal(act) as usize) {
+                Some(id) => id.bind(py).clone(),
+                None => py.None().into_bound(py),
             }),
         )
     }
@@ -275,14 +276,16 @@ impl FastBatchCore {
         self.batch.len()
     }
 
-    /// Play one id per game from an int64 buffer; 1 in `ended` for each game that ended.
+    /// Play one id per game from an int32 or int64 buffer; 1 in `ended` for each game that ended.
     fn step(&mut self, py: Python<'_>, ids: &Bound<'_, PyAny>, ended: &Bound<'_, PyAny>) -> PyResult<()> {
         let n = self.batch.len();
-        let ids = PyBuffer::<i64>::get(ids)?;
-        if ids.item_count() != n {
-            return Err(PyValueError::new_err(format!("ids: one per game ({n}), not {}", ids.item_count())));
+        let ids: Vec<i64> = match PyBuffer::<i32>::get(ids) {
+            Ok(narrow) => narrow.to_vec(py)?.into_iter().map(i64::from).collect(),
+            Err(_) => PyBuffer::<i64>::get(ids)?.to_vec(py)?,
+        };
+        if ids.len() != n {
+            return Err(PyValueError::new_err(format!("ids: one per game ({n}), not {}", ids.len())));
         }
-        let ids = ids.to_vec(py)?;
         let (core, batch) = (&self.core, &mut self.batch);
         let mut result = Ok(());
         write(py, ended, &mut self.scratch.bytes, n, "ended", |ended| {
@@ -316,8 +319,8 @@ impl FastBatchCore {
         write(py, out, &mut self.scratch.floats, batch.len() * batch.seats, "out", |out| batch.returns(&core.game, out))
     }
 
-    fn final_returns(&self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
-        copy_into(py, out, &self.batch.final_returns[..], "out")
+    fn final_returns(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>) -> PyResult<()> {
+        copy_into(py, out, self.batch.final_returns(&self.core.game), "out")
     }
 
     /// Every game seen by `seat` (each game's player to move when None).
