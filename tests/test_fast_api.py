@@ -10,6 +10,8 @@ rulesets; a batch plays game for game as single states do.
 from __future__ import annotations
 
 import random
+import subprocess
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,6 +20,7 @@ from differential import canonical
 from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
 from strategies import BUNDLED, Playout, bundled_game, choose, playouts
 from stargazer_rules import IllegalActionError, SetupError, load_ruleset
+from stargazer_rules.errors import SeedError
 from stargazer_rules.fast import FastGame
 from stargazer_rules.fast.action_index import ActionIndex
 from stargazer_rules.fast.observation import observe
@@ -197,6 +200,21 @@ def test_new_state_is_the_python_engines_deal() -> None:
     assert fast.new_state(4, 7).to_state() == fast.game.new_state(players=4, seed=7)
     with pytest.raises(SetupError, match=r"^5 players are not supported by this ruleset \(supported: 3, 4\)$"):
         fast.new_state(5, 7)
+    with pytest.raises(SeedError, match=r"^-1 is not a seed: give an integer from 0 to 18446744073709551615 \(2\*\*64 - 1\)$"):
+        fast.new_state(4, -1)
+
+
+def test_a_single_state_needs_no_numpy() -> None:
+    """numpy is the batch's alone: playing, observing and reading one state never imports it."""
+    script = (
+        "import sys\n"
+        "from stargazer_rules.fast import FastGame\n"
+        "state = FastGame().new_state(4, 1)\n"
+        "state.step(state.legal_ids()[0]); state.legal_mask(); state.observation(0); state.observation_text(0); state.to_state()\n"
+        "print('numpy' in sys.modules)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert done.stdout == "False\n"
 
 
 def test_from_state_reads_a_python_state_and_copies_are_independent() -> None:

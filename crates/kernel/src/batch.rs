@@ -167,11 +167,11 @@ impl Batch {
                         // The player count was dealt once already: it is supported.
                         self.upcoming.extend(python_deals(&game.rules, self.players, &seeds).unwrap_or_default());
                     }
-                    if let Some((planets, crew, start)) = self.upcoming.pop_front() {
-                        self.next_seed = self.next_seed.wrapping_add(1);
-                        if let Ok(fresh) = game.new_state(self.players, &planets, &crew, start) {
-                            self.dealt_away.push((i, std::mem::replace(s, fresh)));
-                        }
+                    let fresh = self.upcoming.pop_front().and_then(|(planets, crew, start)| game.new_state(self.players, &planets, &crew, start).ok());
+                    self.next_seed = self.next_seed.wrapping_add(1);
+                    match fresh {
+                        Some(fresh) => self.dealt_away.push((i, std::mem::replace(s, fresh))),
+                        None => self.unscored[i] = true, // never: without a deal the game stays over
                     }
                 } else {
                     self.unscored[i] = true;

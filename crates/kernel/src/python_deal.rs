@@ -42,7 +42,7 @@ fn genrand_start() -> &'static [u32; N] {
 
 /// Seeds seeded side by side: the seeding is one long chain of dependent steps per seed, so
 /// `LANES` independent chains interleaved keep the processor busy.
-pub const LANES: usize = 16;
+pub const LANES: usize = 64;
 
 impl MersenneTwister {
     /// `random.Random(seed)` for a non-negative integer seed (its 32-bit words, low first).

@@ -3,7 +3,9 @@
 //! (`FastBatchCore`). Conversion only: the index, observation and batch live in the kernel's
 //! core (`action_index.rs`, `observation.rs`, `batch.rs`), the Python side in `fast/game.py`.
 
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::{Arc, Mutex};
 
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::PyValueError;
@@ -25,6 +27,38 @@ struct Core {
     layout: ObservationLayout,
     /// Every id as a Python int, made once: `legal_ids` only counts references.
     ints: Vec<Py<PyAny>>,
+    /// The tuples `legal_ids` gave, by a hash of their ids: the same options (a pick among
+    /// the same free crew, a survey of the same Planets) come back often, and a tuple shared
+    /// costs one reference where a new one costs an allocation and a reference per id.
+    tuples: Mutex<TupleMemo>,
+}
+
+/// Tuples of legal ids by the hash of their ids, with the ids to check a hit.
+type TupleMemo = HashMap<u64, (Box<[u32]>, Py<PyTuple>), BuildHasherDefault<Prehashed>>;
+
+/// The most tuples `legal_ids` keeps; past it the memo starts again.
+const MOST_TUPLES: usize = 1 << 14;
+/// The longest legal lists `legal_ids` keeps; longer ones are built each time.
+const MEMO_WIDTH: usize = 64;
+
+/// The hasher of keys that are hashes already.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            self.0 = (self.0 << 8) | byte as u64;
+        }
+    }
+
+    fn write_u64(&mut self, value: u64) {
+        self.0 = value;
+    }
 }
 
 impl Core {
@@ -54,7 +88,7 @@ impl FastCore {
         let index = ActionIndex::of(&game.rules);
         let layout = ObservationLayout::of(&game.rules);
         let ints = (0..index.size).map(|id| Ok(id.into_pyobject(py)?.into_any().unbind())).collect::<PyResult<Vec<_>>>()?;
-        Ok(FastCore { core: Arc::new(Core { game, index, layout, ints }) })
+        Ok(FastCore { core: Arc::new(Core { game, index, layout, ints, tuples: Mutex::default() }) })
     }
 
     /// The action index as (kind, offset, size) blocks.
@@ -138,16 +172,40 @@ impl FastState {
     /// and nothing a caller could change). `&mut self` although it only reads: PyO3 checks an
     /// exclusive borrow with one atomic operation and a shared one with two, on the hot path.
     fn legal_ids<'py>(&mut self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
-        let (index, ints) = (&self.core.index, &self.core.ints);
+        let (index, ints, legal) = (&self.core.index, &self.core.ints, &self.state.legal);
         // Every action the engine lists is in the index (its blocks are the bounds of what a
         // state lists, tests/test_fast_api.py), so its id needs no checks.
-        PyTuple::new(
-            py,
-            self.state.legal.iter().map(|&act| match ints.get(index.id_of_legal(act) as usize) {
-                Some(id) => id.bind(py).clone(),
-                None => py.None().into_bound(py),
-            }),
-        )
+        let build = |ids: &[u32]| {
+            PyTuple::new(
+                py,
+                ids.iter().map(|&id| match ints.get(id as usize) {
+                    Some(id) => id.bind(py).clone(),
+                    None => py.None().into_bound(py),
+                }),
+            )
+        };
+        if legal.len() > MEMO_WIDTH {
+            return build(&legal.iter().map(|&act| index.id_of_legal(act)).collect::<Vec<_>>());
+        }
+        let mut ids = [0u32; MEMO_WIDTH];
+        let mut hash = legal.len() as u64;
+        for (slot, &act) in ids.iter_mut().zip(legal.iter()) {
+            *slot = index.id_of_legal(act);
+            hash = (hash.rotate_left(7) ^ *slot as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+        let ids = &ids[..legal.len()];
+        let mut memo = self.core.tuples.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        if let Some((key, tuple)) = memo.get(&hash) {
+            if **key == *ids {
+                return Ok(tuple.bind(py).clone());
+            }
+        }
+        let tuple = build(ids)?;
+        if memo.len() >= MOST_TUPLES {
+            memo.clear();
+        }
+        memo.insert(hash, (ids.into(), tuple.clone().unbind()));
+        Ok(tuple)
     }
 
     /// `num_actions` bytes, 1 where the action is legal.
