@@ -3,8 +3,9 @@
 The layers, bottom up (docs/architecture.md): ``vocabulary`` (effects, actions, events and the
 table they act on) <- ``rulesets`` <- ``engine`` <- ``formats``, ``text`` and ``kernel`` (the
 native kernel's Python side) <- ``bots``, ``fast`` (the fast API over the kernel), ``simulation``
-and ``analysis`` <- ``tuning`` (the
-search over a ruleset's values, which plays and judges candidates) <- ``frontends`` (with
+and ``analysis`` <- ``tuning`` (the search over a ruleset's values, which plays and judges
+candidates) and ``adapters`` (the game for OpenSpiel, PettingZoo and Gymnasium, over the fast
+API and the bots) <- ``frontends`` (with
 ``printing``, the cards and rules sheet, at the level of ``analysis``); ``errors`` serves them
 all. No import runs upward, without exception.
 The imports are read from the source with ``ast``, every one of them: at module level, inside
@@ -37,6 +38,7 @@ LAYERS = {
     "analysis": 5,
     "printing": 5,
     "tuning": 6,
+    "adapters": 6,
     "frontends": 7,
 }
 
