@@ -106,10 +106,11 @@ def test_the_python_api_and_the_kernel_need_only_the_core(tmp_path):
     assert result.stdout.startswith("played (") and result.stdout.endswith(" []\n")
 
 
-#: The packages of the core install: each of their modules imports with the core alone. The
+#: The packages of the core install (`fast` among them: its batches import numpy only when
+#: called): each of their modules imports with the core alone. The
 #: jobs' own packages (``analysis`` and ``tuning`` of sim and tune, ``printing``,
 #: ``frontends.server``) import their extra's libraries at the top.
-CORE_PACKAGES = ("bots", "engine", "formats", "frontends.cli", "frontends.terminal", "kernel", "rulesets",
+CORE_PACKAGES = ("bots", "engine", "fast", "formats", "frontends.cli", "frontends.terminal", "kernel", "rulesets",
                  "simulation", "text", "vocabulary")
 
 

@@ -43,44 +43,9 @@ def check_players(fast: FastGame, players: int, where: str) -> int:
 
 
 def observation_bounds(fast: FastGame) -> tuple[np.ndarray, np.ndarray]:
-    """The least and most of each entry of the fast API's observation vector (float32), from
-    the ruleset's bounds (``Game.bounds``): the Box a Gymnasium or PettingZoo space declares.
-
-    A field this table does not know raises ValueError naming it, so a new field of the
-    observation cannot reach a space with a bound that is not its own."""
-    game = fast.game
-    bounds = game.bounds
-    if bounds.most_vp is None or bounds.least_survey_bonus is None or bounds.most_survey_bonus is None:
-        raise ValueError(f"ruleset {fast.ruleset.name}: a plugin effect leaves VP or the survey count unbounded")
-    most = {
-        "round": bounds.most_round,
-        "turn": bounds.most_players,
-        "stock": bounds.most_stock,
-        "hands": bounds.most_hand,
-        "vp": bounds.most_vp,
-        "removed": bounds.most_hand,
-        "special": max(game.special_capacities, default=0),
-        "crew_free": bounds.most_free_on_crew,
-        "crew_cubes": bounds.most_hand,
-        "survey_bonus": bounds.most_survey_bonus,
-        "survey_placed": bounds.most_survey_placed,
-        "survey_direction": 1,
-        "pending": bounds.most_pending,
-        "pending_remaining": bounds.most_steps,
-    }
-    least = {"survey_bonus": bounds.least_survey_bonus, "survey_direction": -1}
-    flags = {
-        "seats", "to_move", "start_player", "stage", "planet_card", "track", "surveyed", "crew_card",
-        "worker", "survey_rules", "survey_last", "pending_slot",
-    }
-    low = np.zeros(fast.observation_size, np.float32)
-    high = np.zeros(fast.observation_size, np.float32)
-    for name, offset, length in fast.observation_fields:
-        if name not in flags and name not in most:
-            raise ValueError(f"observation field {name!r} has no bound here: add it to adapters.shared.observation_bounds")
-        low[offset : offset + length] = least.get(name, 0)
-        high[offset : offset + length] = most.get(name, 1)
-    return low, high
+    """The least and most of each entry of the fast API's observation vector as float32 arrays:
+    the Box a Gymnasium or PettingZoo space declares (``FastGame.observation_low``/``_high``)."""
+    return np.asarray(fast.observation_low, np.float32), np.asarray(fast.observation_high, np.float32)
 
 
 def legal_mask(state) -> np.ndarray:

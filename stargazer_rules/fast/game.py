@@ -18,7 +18,7 @@ from typing import Any
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.seeds import check_seed
 from stargazer_rules.fast.action_index import ActionIndex
-from stargazer_rules.fast.observation import ObservationLayout, observation_text
+from stargazer_rules.fast.observation import ObservationLayout, observation_range, observation_text
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
@@ -56,6 +56,8 @@ class FastGame:
         self.num_actions = self.index.size
         self.observation_size = self.layout.size
         self.observation_fields = list(self.layout.fields)
+        #: The least and most of each observation entry, from the ruleset's bounds.
+        self.observation_low, self.observation_high = observation_range(game, self.layout)
         self.max_players = game.bounds.most_players
         self.min_players = min(self.ruleset.player_counts)
         #: The most legal actions a state lists: the width of ``FastBatch.legal_ids``.

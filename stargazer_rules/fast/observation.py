@@ -97,6 +97,47 @@ class ObservationLayout:
         return {name: offset for name, offset, _ in self.fields}
 
 
+#: The fields that are 0/1 flags; every other field is a count with its own bound below.
+FLAG_FIELDS = frozenset({
+    "seats", "to_move", "start_player", "stage", "planet_card", "track", "surveyed", "crew_card",
+    "worker", "survey_rules", "survey_last", "pending_slot",
+})
+
+
+def observation_range(game: Game, layout: ObservationLayout) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """The least and the most of each entry of an observation, from the ruleset's bounds
+    (``Game.bounds``): the box a learning library declares. A field without a bound here raises
+    ValueError naming it, so that a new field cannot reach a space with a bound not its own."""
+    bounds = game.bounds
+    if bounds.most_vp is None or bounds.least_survey_bonus is None or bounds.most_survey_bonus is None:
+        raise ValueError(f"ruleset {game.ruleset.name}: a plugin effect leaves VP or the survey count unbounded")
+    most = {
+        "round": bounds.most_round,
+        "turn": bounds.most_players,
+        "stock": bounds.most_stock,
+        "hands": bounds.most_hand,
+        "vp": bounds.most_vp,
+        "removed": bounds.most_hand,
+        "special": max(game.special_capacities, default=0),
+        "crew_free": bounds.most_free_on_crew,
+        "crew_cubes": bounds.most_hand,
+        "survey_bonus": bounds.most_survey_bonus,
+        "survey_placed": bounds.most_survey_placed,
+        "survey_direction": 1,
+        "pending": bounds.most_pending,
+        "pending_remaining": bounds.most_steps,
+    }
+    least = {"survey_bonus": bounds.least_survey_bonus, "survey_direction": -1}
+    low: list[float] = []
+    high: list[float] = []
+    for name, _offset, length in layout.fields:
+        if name not in FLAG_FIELDS and name not in most:
+            raise ValueError(f"observation field {name!r} has no bound: add it to fast.observation.observation_range")
+        low.extend([float(least.get(name, 0))] * length)
+        high.extend([float(most.get(name, 1))] * length)
+    return tuple(low), tuple(high)
+
+
 def observe(game: Game, layout: ObservationLayout, state: State, viewer: int) -> list[float]:
     """The observation of ``state`` for seat ``viewer`` (ValueError if not a seat)."""
     players = state.players
