@@ -139,6 +139,17 @@ pub const NO_WORKER: i8 = -1;
 /// `track_fill` and `special_fill` count the cubes there. Player cubes on crews are kept as a
 /// count per (slot, owner): the rules only count them (R6). `pending` is a stack whose last
 /// element resolves first; `legal` are the options of the decision the state waits for.
+///
+/// The last fields are kept by `Game` as the board changes, so that listing the legal actions
+/// and scoring never rescan the whole board. `rooms` (empty normal squares per Planet, R2),
+/// `open` (bit `p` set when Planet `p` has room) and `free_crew` (bit `slot` set when no worker
+/// is on the crew, R5) are kept by every step. The scores are kept lazily, since a playout
+/// places many cubes between two looks at the score: `majority` (each seat's R15-R16 VP) and
+/// the R17 bonus as `colour_most` (the seat's largest cube count of one colour) times
+/// `colour_ties` (the colours at that count) are those of the board when each Planet `p`'s
+/// track held `scored_fill[p]` cubes; `unscored` has bit `p` set when Planet `p` has had cubes
+/// since (`Game::update_scores` brings them up to date). All follow from the other fields
+/// (`Game::recount` derives them), and code that writes the board directly calls it after.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct State {
     pub players: u8,
@@ -173,7 +184,18 @@ pub struct State {
     pub surveyed: u32,
     pub triggers: u8,
     pub legal: Actions,
+    pub rooms: [u16; MAX_PLANETS],
+    pub open: u16,
+    pub free_crew: u16,
+    pub majority: [i32; MAX_PLAYERS],
+    pub colour_most: [u16; MAX_PLAYERS],
+    pub colour_ties: [u8; MAX_PLAYERS],
+    pub scored_fill: [u16; MAX_PLANETS],
+    pub unscored: u16,
 }
+
+// `open`, `free_crew` and `surveyed` are bit sets over ring positions and crew slots.
+const _: () = assert!(MAX_PLANETS <= 16 && MAX_CREW <= 16);
 
 impl State {
     /// The owners on Planet `p`'s normal squares, square 1 first.

@@ -83,6 +83,7 @@ impl Lookahead<'_> {
     /// `CHECK_EVERY` steps).
     fn step(&mut self, state: &mut State, act: Action) -> Result<(), TimedOut> {
         self.game.step_unchecked(state, act);
+        self.game.update_scores(state); // every state stepped to is judged
         self.work.steps += 1;
         if self.work.steps.is_multiple_of(CHECK_EVERY) {
             if let Some(deadline) = self.deadline {

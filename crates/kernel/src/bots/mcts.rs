@@ -113,6 +113,7 @@ impl Search<'_> {
         for act in legal {
             let mut after = self.nodes[index].state.clone();
             self.game.step_unchecked(&mut after, act);
+            self.game.update_scores(&mut after);
             let mut child = self.node(after, act);
             let prior = self.params.prior;
             if prior > 0 {
@@ -156,6 +157,7 @@ impl Search<'_> {
             }
             left -= 1;
         }
+        game.update_scores(&mut state);
         rewards(game, &state, self.params.scale)
     }
 
@@ -170,6 +172,7 @@ impl Search<'_> {
         for &act in options {
             after.clone_from(&state);
             game.step_unchecked(&mut after, act);
+            game.update_scores(&mut after);
             let totals = game.totals(&after);
             let others = (0..players).filter(|&i| i != seat).map(|i| totals[i]).max().unwrap_or(0);
             let lead = (totals[seat] - others) as f64 + self.rng.unit() * 0.01; // random tie-break
