@@ -151,6 +151,7 @@ impl Game {
             colour_most: [0; MAX_PLAYERS],
             colour_ties: [0; MAX_PLAYERS],
             scored_fill: [0; MAX_PLANETS],
+            scored_special: [0; MAX_PLANETS],
             unscored: 0,
         };
         let mut offset = 0usize;

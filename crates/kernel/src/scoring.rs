@@ -121,23 +121,61 @@ impl Game {
     /// Set the state's kept scores from the whole board.
     pub(crate) fn recount_scores(&self, s: &mut State) {
         s.majority = self.board_majority(s);
-        self.keep_colours(s);
-    }
-
-    fn keep_colours(&self, s: &mut State) {
         let bonus = self.board_colours(s);
         for seat in 0..MAX_PLAYERS {
             (s.colour_most[seat], s.colour_ties[seat]) = bonus[seat];
         }
         s.scored_fill = s.track_fill;
+        s.scored_special = s.special_fill;
         s.unscored = 0;
+    }
+
+    /// R17 after the cubes placed on the colours of the `unscored` Planets since the scores
+    /// were kept: per seat, the colour's count as it was, then one more for each new cube.
+    /// Counts only grow one at a time, so each new count either ties the seat's largest
+    /// count m, passes it by one, or leaves m as it is.
+    fn score_new_colours(&self, s: &mut State) {
+        let planets = &self.rules.planets;
+        let colour_of = |p: usize| planets[s.planets[p] as usize].colour;
+        let mut counted = 0u32; // colours done, a bit each (MAX_COLOURS is 32)
+        for p in survey::positions(s.unscored) {
+            let colour = colour_of(p);
+            if counted & 1 << colour != 0 {
+                continue;
+            }
+            counted |= 1 << colour;
+            let (mut before, mut new) = ([0u16; MAX_PLAYERS], [0u16; MAX_PLAYERS]);
+            for q in (0..s.planet_count as usize).filter(|&q| colour_of(q) == colour) {
+                let (track, special) = (s.track(q), s.special(q));
+                let (kept, kept_special) = (s.scored_fill[q] as usize, s.scored_special[q] as usize);
+                for &owner in track[..kept].iter().chain(&special[..kept_special]) {
+                    if owner >= 0 {
+                        before[owner as usize] += 1;
+                    }
+                }
+                for &owner in track[kept..].iter().chain(&special[kept_special..]) {
+                    if owner >= 0 {
+                        new[owner as usize] += 1;
+                    }
+                }
+            }
+            for seat in 0..s.players as usize {
+                for count in before[seat] + 1..=before[seat] + new[seat] {
+                    if count > s.colour_most[seat] {
+                        s.colour_most[seat] = count;
+                        s.colour_ties[seat] = 1;
+                    } else if count == s.colour_most[seat] {
+                        s.colour_ties[seat] += 1;
+                    }
+                }
+            }
+        }
     }
 
     /// Bring the state's kept scores up to date with its board (a no-op when they are): each
     /// Planet changed since the last time gives back its VP as it stood then and scores
     /// again; tracks only grow, so the old track is a prefix of the new one. With most
-    /// Planets changed, ranking every Planet once is cheaper. The colour counts are counted
-    /// again from the board.
+    /// Planets changed, ranking every Planet once is cheaper.
     pub fn update_scores(&self, s: &mut State) {
         if s.unscored == 0 {
             return;
@@ -165,7 +203,10 @@ impl Game {
         for seat in 0..players {
             s.majority[seat] += change[seat];
         }
-        self.keep_colours(s);
+        self.score_new_colours(s);
+        s.scored_fill = s.track_fill;
+        s.scored_special = s.special_fill;
+        s.unscored = 0;
     }
 
     /// Every seat's totals (R18: majority VP + major-planet bonus + VP from play), from the

@@ -147,10 +147,10 @@ pub const NO_WORKER: i8 = -1;
 /// places many cubes between two looks at the score: `majority` (each seat's R15-R16 VP) and
 /// the R17 bonus as `colour_most` (the seat's largest cube count of one colour) times
 /// `colour_ties` (the colours at that count) are those of the board when each Planet `p`'s
-/// track held `scored_fill[p]` cubes; `unscored` has bit `p` set when Planet `p` has had cubes
-/// since (`Game::update_scores` brings them up to date). All follow from the other fields
+/// track held `scored_fill[p]` cubes and its special square `scored_special[p]`; `unscored`
+/// has bit `p` set when Planet `p` has had cubes since (`Game::update_scores` brings them up to date). All follow from the other fields
 /// (`Game::recount` derives them), and code that writes the board directly calls it after.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     pub players: u8,
     pub planet_count: u8,
@@ -191,11 +191,29 @@ pub struct State {
     pub colour_most: [u16; MAX_PLAYERS],
     pub colour_ties: [u8; MAX_PLAYERS],
     pub scored_fill: [u16; MAX_PLANETS],
+    pub scored_special: [u16; MAX_PLANETS],
     pub unscored: u16,
 }
 
 // `open`, `free_crew` and `surveyed` are bit sets over ring positions and crew slots.
 const _: () = assert!(MAX_PLANETS <= 16 && MAX_CREW <= 16);
+
+impl Clone for State {
+    /// The inline buffers copied as bytes (`SmallVec`'s own `clone` copies item by item, and
+    /// the search clones a state per node); every other field is `Copy`.
+    fn clone(&self) -> State {
+        State {
+            board: Board::from_slice(&self.board),
+            pending: PendingStack::from_slice(&self.pending),
+            legal: Actions::from_slice(&self.legal),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        *self = source.clone();
+    }
+}
 
 impl State {
     /// The owners on Planet `p`'s normal squares, square 1 first.

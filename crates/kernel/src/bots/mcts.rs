@@ -106,11 +106,16 @@ impl Search<'_> {
     }
 
     /// All children of `index`, each with `prior` virtual visits of its heuristic value,
-    /// shuffled so that ties go to a seeded random one.
+    /// shuffled so that ties go to a seeded random one. The order is drawn first and the
+    /// children are made in it, straight into the arena (the same draws as shuffling them).
     fn expand(&mut self, index: usize) {
         let legal = self.nodes[index].state.legal.clone();
-        let mut children: Vec<Node> = Vec::with_capacity(legal.len());
-        for act in legal {
+        let mut order: Vec<usize> = (0..legal.len()).collect();
+        self.rng.shuffle(&mut order);
+        let first = self.nodes.len() as u32;
+        self.nodes.reserve(legal.len());
+        for &i in &order {
+            let act = legal[i];
             let mut after = self.nodes[index].state.clone();
             self.game.step_unchecked(&mut after, act);
             self.game.update_scores(&mut after);
@@ -123,15 +128,11 @@ impl Search<'_> {
                     *sum = value * prior as f64;
                 }
             }
-            children.push(child);
+            self.nodes.push(child);
         }
-        self.rng.shuffle(&mut children);
-        let first = self.nodes.len() as u32;
-        let count = children.len() as u32;
-        self.nodes.extend(children);
         let node = &mut self.nodes[index];
         node.first = first;
-        node.count = count;
+        node.count = legal.len() as u32;
         node.expanded = true;
     }
 
