@@ -87,7 +87,7 @@ impl Game {
         if !problems.is_empty() {
             return Err(KernelError::Setup(format!("invalid setup: {}", problems.join("; "))));
         }
-        let area: Vec<u16> = rules.always.iter().chain(crew.iter()).copied().collect();
+        let area: smallvec::SmallVec<[u16; MAX_CREW]> = rules.always.iter().chain(crew.iter()).copied().collect();
         let mut state = self.empty_state(players, planets, &area)?;
         state.hands[..players].fill(rules.cubes_per_player);
         // Each seat starts with the turn_order_vp of its turn position, clockwise from the start.
@@ -177,7 +177,7 @@ impl Game {
             state.crew[slot] = card;
         }
         state.board = Board::from_elem(0, offset);
-        self.recount(&mut state);
+        self.recount_listing(&mut state); // an empty board scores nothing: the zeros above
         Ok(state)
     }
 
@@ -185,6 +185,12 @@ impl Game {
     /// the majority VP and colour bonus) from its other fields: for states built or edited
     /// from outside. `step` keeps them without it.
     pub fn recount(&self, s: &mut State) {
+        self.recount_listing(s);
+        self.recount_scores(s);
+    }
+
+    /// `recount`'s part for listing the legal actions: rooms, open Planets and free crew.
+    fn recount_listing(&self, s: &mut State) {
         s.open = 0;
         s.rooms = [0; MAX_PLANETS];
         for p in 0..s.planet_count as usize {
@@ -200,7 +206,6 @@ impl Game {
                 s.free_crew |= 1 << slot;
             }
         }
-        self.recount_scores(s);
     }
 
     // -- asking -------------------------------------------------------------------------
@@ -600,7 +605,7 @@ impl Game {
             survey::step_options(&steps, s.survey_placed, minimum, &mut s.legal);
         } else {
             let limit = self.survey_count(s).min(s.hands[seat]);
-            survey::walk_options(&s.rooms[..s.planet_count as usize], s.open, limit, s.survey_rules & DIRECTION != 0, minimum, &mut s.legal);
+            survey::walk_options(&s.rooms, s.open, limit, s.survey_rules & DIRECTION != 0, minimum, &mut s.legal);
         }
         !s.legal.is_empty()
     }
@@ -611,7 +616,7 @@ impl Game {
             Kind::Survey => {
                 if act.count > 0 {
                     let mut placed = survey::Positions::new();
-                    survey::walk(&s.rooms[..s.planet_count as usize], s.open, act.target as usize, act.count as i32, act.direction, &mut placed);
+                    survey::walk(&s.rooms, s.open, act.target as usize, act.count as i32, act.direction, &mut placed);
                     s.surveyed = 0;
                     for &p in &placed {
                         self.place_on_track(s, p as usize, seat as i8);

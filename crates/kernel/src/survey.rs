@@ -12,6 +12,8 @@ use crate::MAX_PLANETS;
 
 /// Ring positions, inline (a walk places at most a survey count of cubes).
 pub(crate) type Positions = SmallVec<[u8; 32]>;
+/// Empty normal squares per ring position (`State::rooms`).
+pub(crate) type Rooms = [u16; MAX_PLANETS];
 
 /// The ring positions in the bit set `set`, lowest first.
 pub(crate) fn positions(mut set: u16) -> impl Iterator<Item = usize> {
@@ -41,12 +43,11 @@ fn next_open(open: u16, p: usize, direction: i8) -> Option<usize> {
 
 /// The R8 walk from `start`, each Planet it puts a cube on passed to `place`: skipping full
 /// ones, never twice in a row; its length.
-fn walk_with(rooms: &[u16], open: u16, start: usize, count: i32, direction: i8, mut place: impl FnMut(usize)) -> usize {
+fn walk_with(rooms: &Rooms, open: u16, start: usize, count: i32, direction: i8, mut place: impl FnMut(usize)) -> usize {
     if open & (1 << start) == 0 || count <= 0 {
         return 0;
     }
-    let mut room = [0u16; MAX_PLANETS];
-    room[..rooms.len()].copy_from_slice(rooms);
+    let mut room = *rooms;
     let (mut open, mut p, mut placed) = (open, start, 0usize);
     loop {
         place(p);
@@ -66,7 +67,7 @@ fn walk_with(rooms: &[u16], open: u16, start: usize, count: i32, direction: i8, 
 }
 
 /// The Planets the R8 walk puts cubes on, written into `placed` (cleared first).
-pub(crate) fn walk(rooms: &[u16], open: u16, start: usize, count: i32, direction: i8, placed: &mut Positions) {
+pub(crate) fn walk(rooms: &Rooms, open: u16, start: usize, count: i32, direction: i8, placed: &mut Positions) {
     placed.clear();
     walk_with(rooms, open, start, count, direction, |p| placed.push(p as u8));
 }
@@ -85,7 +86,7 @@ fn tally(difference: &mut [i16; MAX_PLANETS], unequal: &mut u32, p: usize, by: i
 
 /// The legal survey choices of R7: each start and each count the walk can place, no two with
 /// the same outcome from one start; in the Python engine's order.
-pub(crate) fn walk_options(rooms: &[u16], open: u16, limit: i32, both_ways: bool, minimum: i32, out: &mut Actions) {
+pub(crate) fn walk_options(rooms: &Rooms, open: u16, limit: i32, both_ways: bool, minimum: i32, out: &mut Actions) {
     out.clear();
     let starts = open.count_ones() as i32;
     if limit <= 0 || starts == 0 {
@@ -99,17 +100,17 @@ pub(crate) fn walk_options(rooms: &[u16], open: u16, limit: i32, both_ways: bool
             out.push(Action::survey(-1, 0, CLOCKWISE));
         }
         out.reserve((starts * (limit - least + 1)) as usize);
-        out.extend(positions(open).flat_map(|p| (least..=limit).map(move |count| Action::survey(p as i32, count, CLOCKWISE))));
+        out.extend(positions(open).flat_map(|p| (least..limit + 1).map(move |count| Action::survey(p as i32, count, CLOCKWISE))));
         return;
     }
-    // The longest walk decides the least count; walks are recomputed per start below, which
-    // is cheap next to the allocation a table of them would need.
+    // The longest walk decides the least count.
+    let mut lengths = [(0u16, 0u16); MAX_PLANETS]; // clockwise, counter-clockwise, from each start
     let mut most = 0usize;
     for p in positions(open) {
-        most = most.max(walk_with(rooms, open, p, limit, CLOCKWISE, |_| ()));
-        if both_ways {
-            most = most.max(walk_with(rooms, open, p, limit, COUNTER_CLOCKWISE, |_| ()));
-        }
+        let clockwise = walk_with(rooms, open, p, limit, CLOCKWISE, |_| ());
+        let counter = if both_ways { walk_with(rooms, open, p, limit, COUNTER_CLOCKWISE, |_| ()) } else { 0 };
+        lengths[p] = (clockwise as u16, counter as u16); // at most a hand of cubes (R13)
+        most = most.max(clockwise).max(counter);
     }
     let least = 1.max(minimum.min(most as i32)) as usize;
     if minimum.min(most as i32) == 0 {
@@ -118,18 +119,18 @@ pub(crate) fn walk_options(rooms: &[u16], open: u16, limit: i32, both_ways: bool
     let (mut clockwise, mut counter) = (Positions::new(), Positions::new());
     for p in positions(open) {
         if !both_ways {
-            let length = walk_with(rooms, open, p, limit, CLOCKWISE, |_| ());
-            out.extend((least..=length).map(|count| Action::survey(p as i32, count as i32, CLOCKWISE)));
+            let length = lengths[p].0 as usize;
+            out.extend((least..length + 1).map(|count| Action::survey(p as i32, count as i32, CLOCKWISE)));
             continue;
         }
         walk(rooms, open, p, limit, CLOCKWISE, &mut clockwise);
         walk(rooms, open, p, limit, COUNTER_CLOCKWISE, &mut counter);
-        out.extend((least..=clockwise.len()).map(|count| Action::survey(p as i32, count as i32, CLOCKWISE)));
+        out.extend((least..clockwise.len() + 1).map(|count| Action::survey(p as i32, count as i32, CLOCKWISE)));
         // Within one direction every count is a new outcome; against the clockwise walk only
         // the prefix of the same length can be the same multiset.
         let mut difference = [0i16; MAX_PLANETS];
         let mut unequal = 0u32;
-        for count in 1..=counter.len() {
+        for count in 1..counter.len() + 1 {
             let same = count <= clockwise.len() && {
                 tally(&mut difference, &mut unequal, clockwise[count - 1] as usize, 1);
                 tally(&mut difference, &mut unequal, counter[count - 1] as usize, -1);
@@ -205,15 +206,21 @@ mod tests {
         rooms.iter().enumerate().filter(|(_, &r)| r > 0).fold(0, |set, (p, _)| set | 1 << p)
     }
 
+    fn ring(rooms: &[u16]) -> Rooms {
+        let mut ring = [0; MAX_PLANETS];
+        ring[..rooms.len()].copy_from_slice(rooms);
+        ring
+    }
+
     fn walk_of(rooms: &[u16], start: usize, count: i32, direction: i8) -> Vec<u8> {
         let mut out = Positions::new();
-        walk(rooms, open_of(rooms), start, count, direction, &mut out);
+        walk(&ring(rooms), open_of(rooms), start, count, direction, &mut out);
         out.to_vec()
     }
 
     fn options_of(rooms: &[u16], limit: i32, both_ways: bool, minimum: i32) -> Actions {
         let mut out = Actions::new();
-        walk_options(rooms, open_of(rooms), limit, both_ways, minimum, &mut out);
+        walk_options(&ring(rooms), open_of(rooms), limit, both_ways, minimum, &mut out);
         out
     }
 
