@@ -43,17 +43,22 @@ fn rank(t: &Tally, players: usize, top: usize, values: &[i32], mut score: impl F
     // R15: most cubes first; a tie goes to the owner whose first cube stands further back.
     // One key per owner (count, first square, owner; tracks hold at most 1024 squares, so
     // count and square fit 11 bits each), sorted descending.
+    // An insertion sort: a track has at most players + 1 owners.
     let mut keys = [0u32; MAX_PLAYERS + 1];
     let mut ranked = 0;
     for o in 0..=players {
         if t.counts[o] > 0 {
-            keys[ranked] = (t.counts[o] as u32) << 15 | (t.first[o] as u32) << 4 | o as u32;
+            let key = (t.counts[o] as u32) << 15 | (t.first[o] as u32) << 4 | o as u32;
+            let mut at = ranked;
+            while at > 0 && keys[at - 1] < key {
+                keys[at] = keys[at - 1];
+                at -= 1;
+            }
+            keys[at] = key;
             ranked += 1;
         }
     }
-    let keys = &mut keys[..ranked];
-    keys.sort_unstable_by(|a, b| b.cmp(a));
-    for (rank, &key) in keys.iter().enumerate().take(top) {
+    for (rank, &key) in keys[..ranked].iter().enumerate().take(top) {
         let o = (key & 0xF) as usize;
         if o > 0 {
             score(o - 1, values[top - rank - 1]);
@@ -62,6 +67,10 @@ fn rank(t: &Tally, players: usize, top: usize, values: &[i32], mut score: impl F
 }
 
 /// R15 ranking and R16 VP of one track: calls `score(owner, vp)` for each owner that scores.
+/// The board's part of every seat's score: R15-R16 majority VP, and the R17 colour counts as
+/// (largest count m, colours at m).
+type BoardScores = ([i32; MAX_PLAYERS], [(u16, u8); MAX_PLAYERS]);
+
 /// One sheet from the board's scores: R17's bonus is m times the colours at m, R18's total
 /// the sum of the three parts.
 fn sheet(s: &State, majority: &[i32; MAX_PLAYERS], colours: &[(u16, u8); MAX_PLAYERS]) -> [SeatTotals; MAX_PLAYERS] {
@@ -82,46 +91,42 @@ fn rank_track(track: &[i8], values: &[i32], players: usize, mut score: impl FnMu
 }
 
 impl Game {
-    /// Every seat's R15-R16 majority VP, ranked on every Planet.
-    fn board_majority(&self, s: &State) -> [i32; MAX_PLAYERS] {
-        let mut majority = [0i32; MAX_PLAYERS];
-        for p in 0..s.planet_count as usize {
-            let track = s.track(p);
-            let values = &self.rules.planets[s.planets[p] as usize].values;
-            rank(&tally(track), s.players as usize, track.len(), values, |seat, vp| majority[seat] += vp);
-        }
-        majority
-    }
-
-    /// Every seat's R17 counts, from every square: its largest cube count of one colour m and
-    /// the number of colours at m.
-    fn board_colours(&self, s: &State) -> [(u16, u8); MAX_PLAYERS] {
+    /// The board's scores counted from every square: each seat's R15-R16 majority VP, ranked
+    /// on every Planet, and its R17 counts (its largest cube count of one colour m, and the
+    /// number of colours at m). The reference the kept scores are held to.
+    fn board_scores(&self, s: &State) -> BoardScores {
+        let players = s.players as usize;
         let colours = self.rules.colour_count().max(1);
+        let mut majority = [0i32; MAX_PLAYERS];
         let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
         for p in 0..s.planet_count as usize {
-            let colour = self.rules.planets[s.planets[p] as usize].colour as usize;
-            // Normal squares hold free cubes too; special squares seats' cubes only.
-            for &owner in s.track(p).iter().chain(s.special(p)) {
-                if owner >= 0 {
-                    counts[owner as usize * colours + colour] += 1;
-                }
+            let card = &self.rules.planets[s.planets[p] as usize];
+            let track = s.track(p);
+            let owners = tally(track);
+            rank(&owners, players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
+            let colour = card.colour as usize;
+            for seat in 0..players {
+                counts[seat * colours + colour] += owners.counts[seat + 1];
+            }
+            for &owner in s.special(p) {
+                counts[owner as usize * colours + colour] += 1; // special squares hold seats' cubes only
             }
         }
         let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
-        for seat in 0..s.players as usize {
+        for seat in 0..players {
             let row = &counts[seat * colours..(seat + 1) * colours];
             let most = row.iter().copied().max().unwrap_or(0);
             if most > 0 {
                 bonus[seat] = (most, row.iter().filter(|&&c| c == most).count() as u8);
             }
         }
-        bonus
+        (majority, bonus)
     }
 
     /// Set the state's kept scores from the whole board.
     pub(crate) fn recount_scores(&self, s: &mut State) {
-        s.majority = self.board_majority(s);
-        let bonus = self.board_colours(s);
+        let (majority, bonus) = self.board_scores(s);
+        s.majority = majority;
         for seat in 0..MAX_PLAYERS {
             (s.colour_most[seat], s.colour_ties[seat]) = bonus[seat];
         }
@@ -222,7 +227,8 @@ impl Game {
     /// `seat_totals` scored from every square of the board instead of the kept scores: the
     /// reference for tests and checks.
     pub fn rescored_totals(&self, s: &State) -> [SeatTotals; MAX_PLAYERS] {
-        sheet(s, &self.board_majority(s), &self.board_colours(s))
+        let (majority, bonus) = self.board_scores(s);
+        sheet(s, &majority, &bonus)
     }
 
     /// Each seat's total, as `scoring.provisional_totals` gives.
