@@ -304,7 +304,7 @@ impl Game {
     // -- step 1: choose a crew (R5, R6) -------------------------------------------------
 
     fn pick_options(&self, s: &mut State) {
-        s.legal.clear();
+        empty(&mut s.legal);
         s.legal.extend(survey::positions(s.free_crew).map(|slot| Action::new(Kind::PickCrew, slot as i32)));
     }
 
@@ -334,7 +334,7 @@ impl Game {
         s.survey_last = -1;
         s.survey_direction = 0;
         s.surveyed = 0;
-        s.pending.clear();
+        empty(&mut s.pending);
         let card = &rules.crew[s.crew[slot] as usize];
         for &node in card.on_pick.iter().rev() {
             s.pending.push(Pending { node, slot: slot as u8, seat: seat as u8, remaining: rules.nodes[node as usize].steps });
@@ -367,7 +367,7 @@ impl Game {
     /// The options of the effect at `head` written to `s.legal`; false when it needs no
     /// decision (applied at once). True with no options: it cannot be applied (skipped, R9).
     fn effect_choices(&self, s: &mut State, head: Pending) -> bool {
-        s.legal.clear();
+        empty(&mut s.legal);
         self.push_choices(s, head.node, head.seat as usize, head.slot as usize)
     }
 
@@ -518,7 +518,7 @@ impl Game {
                     return;
                 }
                 Stage::Over => {
-                    s.legal.clear();
+                    empty(&mut s.legal);
                     return;
                 }
             }
@@ -554,7 +554,7 @@ impl Game {
         if triggers != 0 {
             s.triggers = triggers;
             s.stage = Stage::Over;
-            s.pending.clear();
+            empty(&mut s.pending);
             return;
         }
         let cap = rules.max_free_cubes_per_crew;
@@ -564,7 +564,7 @@ impl Game {
                 s.crew_free[slot] += 1;
             }
         }
-        s.pending.clear();
+        empty(&mut s.pending);
         for i in (0..s.chosen_len as usize).rev() {
             let slot = s.chosen[i] as usize;
             let seat = s.workers[slot] as u8;
@@ -659,7 +659,7 @@ impl Game {
         let seat = s.turn_seat() as u8;
         let slot = s.chosen[s.chosen_len as usize - 1];
         let rules = &self.rules;
-        s.pending.clear();
+        empty(&mut s.pending);
         for &node in rules.crew[s.crew[slot as usize] as usize].after_survey.iter().rev() {
             s.pending.push(Pending { node, slot, seat, remaining: rules.nodes[node as usize].steps });
         }

@@ -13,6 +13,16 @@ pub type Actions = SmallVec<[Action; 40]>;
 /// Pending effects, a stack.
 pub type PendingStack = SmallVec<[Pending; 4]>;
 
+/// Empty `list` in one store while it is inline: `SmallVec::clear` truncates item by item,
+/// which for a list of thirty survey options costs more than writing the next list.
+pub(crate) fn empty<A: smallvec::Array>(list: &mut SmallVec<A>) {
+    if list.spilled() {
+        list.clear();
+    } else {
+        *list = SmallVec::new();
+    }
+}
+
 /// Which decision an action answers (`stargazer_rules.vocabulary.actions`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {

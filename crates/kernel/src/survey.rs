@@ -7,7 +7,7 @@
 use crate::rules::{DIRECTION, REPEAT, SKIP};
 use smallvec::SmallVec;
 
-use crate::state::{Action, Actions, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
+use crate::state::{empty, Action, Actions, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
 use crate::MAX_PLANETS;
 
 /// Ring positions, inline (a walk places at most a survey count of cubes).
@@ -68,7 +68,7 @@ fn walk_with(rooms: &Rooms, open: u16, start: usize, count: i32, direction: i8, 
 
 /// The Planets the R8 walk puts cubes on, written into `placed` (cleared first).
 pub(crate) fn walk(rooms: &Rooms, open: u16, start: usize, count: i32, direction: i8, placed: &mut Positions) {
-    placed.clear();
+    empty(placed);
     walk_with(rooms, open, start, count, direction, |p| placed.push(p as u8));
 }
 
@@ -87,7 +87,7 @@ fn tally(difference: &mut [i16; MAX_PLANETS], unequal: &mut u32, p: usize, by: i
 /// The legal survey choices of R7: each start and each count the walk can place, no two with
 /// the same outcome from one start; in the Python engine's order.
 pub(crate) fn walk_options(rooms: &Rooms, open: u16, limit: i32, both_ways: bool, minimum: i32, out: &mut Actions) {
-    out.clear();
+    empty(out);
     let starts = open.count_ones() as i32;
     if limit <= 0 || starts == 0 {
         out.push(Action::survey(-1, 0, CLOCKWISE));
@@ -103,14 +103,18 @@ pub(crate) fn walk_options(rooms: &Rooms, open: u16, limit: i32, both_ways: bool
         out.extend(positions(open).flat_map(|p| (least..limit + 1).map(move |count| Action::survey(p as i32, count, CLOCKWISE))));
         return;
     }
-    // The longest walk decides the least count.
+    // The least count is the survey minimum, or the longest walk when that is shorter; a
+    // walk from a Planet with room places at least one cube, so a minimum of 0 or 1 needs no
+    // walk to know it. Lengths from each start are kept for the options below.
     let mut lengths = [(0u16, 0u16); MAX_PLANETS]; // clockwise, counter-clockwise, from each start
-    let mut most = 0usize;
-    for p in positions(open) {
-        let clockwise = walk_with(rooms, open, p, limit, CLOCKWISE, |_| ());
-        let counter = if both_ways { walk_with(rooms, open, p, limit, COUNTER_CLOCKWISE, |_| ()) } else { 0 };
-        lengths[p] = (clockwise as u16, counter as u16); // at most a hand of cubes (R13)
-        most = most.max(clockwise).max(counter);
+    let mut most = 1usize;
+    if minimum > 1 || !both_ways {
+        for p in positions(open) {
+            let clockwise = walk_with(rooms, open, p, limit, CLOCKWISE, |_| ());
+            let counter = if both_ways && minimum > 1 { walk_with(rooms, open, p, limit, COUNTER_CLOCKWISE, |_| ()) } else { 0 };
+            lengths[p] = (clockwise as u16, counter as u16); // at most a hand of cubes (R13)
+            most = most.max(clockwise).max(counter);
+        }
     }
     let least = 1.max(minimum.min(most as i32)) as usize;
     if minimum.min(most as i32) == 0 {
@@ -145,7 +149,7 @@ pub(crate) fn walk_options(rooms: &Rooms, open: u16, limit: i32, both_ways: bool
 
 /// Where the next cube of a cube-by-cube survey may go (skills lifting R8's limits).
 pub(crate) fn next_planets(open: u16, last: i32, rules: u8, direction: i8, out: &mut Positions) {
-    out.clear();
+    empty(out);
     if last < 0 {
         out.extend(positions(open).map(|p| p as u8));
         return;
@@ -184,7 +188,7 @@ pub(crate) fn direction_of(last: usize, target: usize, open: u16) -> i8 {
 
 /// Cube-by-cube survey options: each Planet the next cube may go to, then stopping.
 pub(crate) fn step_options(steps: &[u8], placed: i32, minimum: i32, out: &mut Actions) {
-    out.clear();
+    empty(out);
     if steps.is_empty() {
         if placed == 0 {
             out.push(Action::new(Kind::SurveyStop, -1));
