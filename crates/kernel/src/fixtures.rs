@@ -28,6 +28,15 @@ fn text(value: &str) -> ParamValue {
 /// A ruleset shaped like the bundled draft 7 (same tracks, one crew per effect type), for
 /// the crate's tests, examples and profiling; the real draft 7 reaches the kernel from Python.
 pub fn draft_like() -> Game {
+    shaped_like_draft(true)
+}
+
+/// `draft_like` with no skills but Armstrong's, as the bundled base ruleset plays.
+pub fn plain_like() -> Game {
+    shaped_like_draft(false)
+}
+
+fn shaped_like_draft(skills: bool) -> Game {
     let colours: Vec<String> = ["red", "blue", "yellow", "green", "black", "white"].map(String::from).to_vec();
     let tracks: [&[i64]; 14] = [
         &[1, 3, 0, 5, 7, 0],
@@ -62,7 +71,7 @@ pub fn draft_like() -> Game {
             vec![effect("place_on_special", "on_choose")],
         ]),
     );
-    let skills: Vec<(i64, Vec<EffectSpec>)> = vec![
+    let crew_skills: Vec<(i64, Vec<EffectSpec>)> = vec![
         (3, vec![effect("choose_direction", "survey")]),
         (2, vec![effect("place_on_special", "after_survey").with("planets", text("surveyed"))]),
         (2, vec![effect("gain_vp", "on_choose").with("vp", int(2)), effect("place_on_crew", "on_choose")]),
@@ -81,7 +90,8 @@ pub fn draft_like() -> Game {
         always_in_play: true,
         skill: vec![effect("name_start_player", "round_end")],
     }];
-    for (i, (survey_count, skill)) in skills.into_iter().enumerate() {
+    for (i, (survey_count, skill)) in crew_skills.into_iter().enumerate() {
+        let skill = if skills { skill } else { Vec::new() };
         crew.push(CrewSpec { id: format!("c{i}"), survey_count, always_in_play: false, skill });
     }
     let spec = RulesSpec {
