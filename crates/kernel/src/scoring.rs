@@ -212,6 +212,11 @@ impl Game {
         s.scored_fill = s.track_fill;
         s.scored_special = s.special_fill;
         s.unscored = 0;
+        debug_assert_eq!(
+            (s.majority, std::array::from_fn(|seat| (s.colour_most[seat], s.colour_ties[seat]))),
+            self.board_scores(s),
+            "the kept scores differ from the board's"
+        );
     }
 
     /// Every seat's totals (R18: majority VP + major-planet bonus + VP from play), from the

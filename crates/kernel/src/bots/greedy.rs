@@ -51,6 +51,9 @@ pub fn choose(
     let seat = game.current_player(state).expect("a decision is pending");
     let mut best = f64::NEG_INFINITY;
     let mut best_actions: Vec<Action> = Vec::new();
+    let mut scored = state.clone();
+    game.update_scores(&mut scored); // once here, so that every step updates only its own Planets
+    let state = &scored;
     let mut after = state.clone();
     let mut look = Lookahead { game, params, deadline, work, evaluated: 0 };
     for &act in &state.legal {

@@ -11,7 +11,8 @@ use std::time::Instant;
 use super::evaluation::rewards;
 use crate::game::Game;
 use crate::rng::Rng;
-use crate::state::{Action, Kind, State};
+use crate::state::{empty, Action, Actions, Kind, State};
+use smallvec::SmallVec;
 use crate::MAX_PLAYERS;
 
 /// How a rollout chooses (the Python bot's `rollout` parameter).
@@ -109,8 +110,8 @@ impl Search<'_> {
     /// shuffled so that ties go to a seeded random one. The order is drawn first and the
     /// children are made in it, straight into the arena (the same draws as shuffling them).
     fn expand(&mut self, index: usize) {
-        let legal = self.nodes[index].state.legal.clone();
-        let mut order: Vec<usize> = (0..legal.len()).collect();
+        let legal = Actions::from_slice(&self.nodes[index].state.legal);
+        let mut order: SmallVec<[usize; 64]> = (0..legal.len()).collect();
         self.rng.shuffle(&mut order);
         let first = self.nodes.len() as u32;
         self.nodes.reserve(legal.len());
@@ -139,12 +140,12 @@ impl Search<'_> {
     fn rollout(&mut self, mut state: State) -> [f64; MAX_PLAYERS] {
         let game = self.game;
         let mut left: i64 = if self.params.depth == 0 { -1 } else { self.params.depth as i64 };
-        let mut fullest: Vec<Action> = Vec::new();
+        let mut fullest = Actions::new(); // inline: no allocation per rollout
         while !state.legal.is_empty() && left != 0 {
             let n = state.legal.len();
             if self.params.rollout != Rollout::Random && n > 1 && state.legal[0].kind == Kind::Survey {
                 let most = state.legal.iter().map(|a| a.count).max().unwrap_or(0);
-                fullest.clear();
+                empty(&mut fullest);
                 fullest.extend(state.legal.iter().copied().filter(|a| a.count == most));
                 if self.params.rollout == Rollout::Greedy {
                     state = self.best_survey(state, &fullest);
@@ -296,7 +297,9 @@ pub fn decide(
     deadline: Option<Instant>,
 ) -> Result<Decision, TimedOut> {
     let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024), deadline };
-    let root = search.node(state.clone(), Action::new(Kind::PickCrew, -1));
+    let mut root_state = state.clone();
+    game.update_scores(&mut root_state); // once here, so that every child updates only its own Planets
+    let root = search.node(root_state, Action::new(Kind::PickCrew, -1));
     search.nodes.push(root);
     search.run()
 }
