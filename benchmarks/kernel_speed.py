@@ -90,9 +90,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline", type=Path, help="the other build: a checkout with its kernel compiled in")
     parser.add_argument("--repetitions", type=int, default=7, help="runs of each build, alternating (default 7)")
-    parser.add_argument("--random-games", type=int, default=20_000, help="games per random measurement (default 20000)")
-    parser.add_argument("--mcts-states", type=int, default=40, help="states MCTS decides (default 40)")
-    parser.add_argument("--greedy-states", type=int, default=400, help="states greedy decides (default 400)")
+    parser.add_argument("--random-games", type=int, default=100_000, help="games per random measurement (default 100000)")
+    parser.add_argument("--mcts-states", type=int, default=200, help="states MCTS decides (default 200)")
+    parser.add_argument("--greedy-states", type=int, default=2000, help="states greedy decides (default 2000)")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.measure:
