@@ -44,8 +44,9 @@ impl Default for MctsParams {
     }
 }
 
+/// A node's search statistics; its state is at the same index of `Search::states`, so that
+/// the selection, which reads only these, walks a compact array.
 struct Node {
-    state: State,
     action: Action,
     mover: usize,
     /// First child and count; count 0 until expanded.
@@ -97,39 +98,41 @@ struct Search<'a> {
     params: &'a MctsParams,
     rng: &'a mut Rng,
     nodes: Vec<Node>,
+    states: Vec<State>,
     deadline: Option<Instant>,
 }
 
 impl Search<'_> {
-    fn node(&self, state: State, action: Action) -> Node {
-        let mover = self.game.current_player(&state).unwrap_or(0);
-        Node { state, action, mover, first: 0, count: 0, expanded: false, visits: 0, rewards: [0.0; MAX_PLAYERS] }
+    fn node(&self, state: &State, action: Action) -> Node {
+        let mover = self.game.current_player(state).unwrap_or(0);
+        Node { action, mover, first: 0, count: 0, expanded: false, visits: 0, rewards: [0.0; MAX_PLAYERS] }
     }
 
     /// All children of `index`, each with `prior` virtual visits of its heuristic value,
     /// shuffled so that ties go to a seeded random one. The order is drawn first and the
     /// children are made in it, straight into the arena (the same draws as shuffling them).
     fn expand(&mut self, index: usize) {
-        let legal = Actions::from_slice(&self.nodes[index].state.legal);
+        let legal = Actions::from_slice(&self.states[index].legal);
         let mut order: SmallVec<[usize; 64]> = (0..legal.len()).collect();
         self.rng.shuffle(&mut order);
         let first = self.nodes.len() as u32;
         self.nodes.reserve(legal.len());
         for &i in &order {
             let act = legal[i];
-            let mut after = self.nodes[index].state.clone();
+            let mut after = self.states[index].clone();
             self.game.step_unchecked(&mut after, act);
             self.game.update_scores(&mut after);
-            let mut child = self.node(after, act);
+            let mut child = self.node(&after, act);
             let prior = self.params.prior;
             if prior > 0 {
                 child.visits = prior;
-                let values = rewards(self.game, &child.state, self.params.scale);
+                let values = rewards(self.game, &after, self.params.scale);
                 for (sum, value) in child.rewards.iter_mut().zip(values) {
                     *sum = value * prior as f64;
                 }
             }
             self.nodes.push(child);
+            self.states.push(after);
         }
         let node = &mut self.nodes[index];
         node.first = first;
@@ -206,10 +209,8 @@ impl Search<'_> {
             path.push(0);
             loop {
                 if !self.nodes[index].expanded {
-                    let node = &self.nodes[index];
-                    if node.visits <= expand_after
-                        || node.state.legal.is_empty()
-                        || self.nodes.len() + node.state.legal.len() > MAX_TREE_NODES
+                    let legal = self.states[index].legal.len();
+                    if self.nodes[index].visits <= expand_after || legal == 0 || self.nodes.len() + legal > MAX_TREE_NODES
                     {
                         break;
                     }
@@ -239,7 +240,7 @@ impl Search<'_> {
                     break;
                 }
             }
-            let values = self.rollout(self.nodes[index].state.clone());
+            let values = self.rollout(self.states[index].clone());
             for &visited in &path {
                 let node = &mut self.nodes[visited];
                 node.visits += 1;
@@ -265,7 +266,7 @@ impl Search<'_> {
             for (mean, sum) in means.iter_mut().zip(root.rewards) {
                 *mean = sum / simulations as f64;
             }
-            RootValues { players: root.state.players as usize, means }
+            RootValues { players: self.states[0].players as usize, means }
         });
         Ok(Decision { action: best.expect("the root has children").2, values })
     }
@@ -296,10 +297,11 @@ pub fn decide(
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Decision, TimedOut> {
-    let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024), deadline };
+    let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024), states: Vec::with_capacity(1024), deadline };
     let mut root_state = state.clone();
     game.update_scores(&mut root_state); // once here, so that every child updates only its own Planets
-    let root = search.node(root_state, Action::new(Kind::PickCrew, -1));
+    let root = search.node(&root_state, Action::new(Kind::PickCrew, -1));
     search.nodes.push(root);
+    search.states.push(root_state);
     search.run()
 }
