@@ -71,13 +71,18 @@ fn rank(t: &Tally, players: usize, top: usize, values: &[i32], mut score: impl F
 /// (largest count m, colours at m).
 type BoardScores = ([i32; MAX_PLAYERS], [(u16, u8); MAX_PLAYERS]);
 
-/// One sheet from the board's scores: R17's bonus is m times the colours at m, R18's total
+/// R17: the largest colour count m times the number of colours at m.
+fn bonus((most, ties): (u16, u8)) -> i32 {
+    most as i32 * ties as i32
+}
+
+/// One sheet from the board's scores: R18's total
 /// the sum of the three parts.
 fn sheet(s: &State, majority: &[i32; MAX_PLAYERS], colours: &[(u16, u8); MAX_PLAYERS]) -> [SeatTotals; MAX_PLAYERS] {
     let mut sheet = [SeatTotals::default(); MAX_PLAYERS];
     for (seat, line) in sheet.iter_mut().enumerate().take(s.players as usize) {
         line.majority = majority[seat];
-        line.bonus = colours[seat].0 as i32 * colours[seat].1 as i32;
+        line.bonus = bonus(colours[seat]);
         line.play = s.vp[seat];
         line.total = line.majority + line.bonus + line.play;
         line.hand = s.hands[seat];
@@ -239,6 +244,13 @@ impl Game {
     /// Each seat's total, as `scoring.provisional_totals` gives.
     pub fn totals(&self, s: &State) -> [i32; MAX_PLAYERS] {
         let mut totals = [0; MAX_PLAYERS];
+        if s.unscored == 0 {
+            // The bots' path: the sheet's sum (R18) from the kept scores, without the sheet.
+            for seat in 0..s.players as usize {
+                totals[seat] = s.majority[seat] + bonus((s.colour_most[seat], s.colour_ties[seat])) + s.vp[seat];
+            }
+            return totals;
+        }
         for (total, line) in totals.iter_mut().zip(self.seat_totals(s).iter()) {
             *total = line.total;
         }
