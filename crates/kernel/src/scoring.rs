@@ -76,8 +76,7 @@ fn bonus((most, ties): (u16, u8)) -> i32 {
     most as i32 * ties as i32
 }
 
-/// One sheet from the board's scores: R18's total
-/// the sum of the three parts.
+/// One sheet from the board's scores; R18's total is the sum of the three parts.
 fn sheet(s: &State, majority: &[i32; MAX_PLAYERS], colours: &[(u16, u8); MAX_PLAYERS]) -> [SeatTotals; MAX_PLAYERS] {
     let mut sheet = [SeatTotals::default(); MAX_PLAYERS];
     for (seat, line) in sheet.iter_mut().enumerate().take(s.players as usize) {
