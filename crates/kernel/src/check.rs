@@ -746,6 +746,7 @@ impl Game {
                 s.triggers |= flag;
             }
         }
+        self.recount(&mut s);
         s
     }
 }

@@ -28,6 +28,15 @@ fn text(value: &str) -> ParamValue {
 /// A ruleset shaped like the bundled draft 7 (same tracks, one crew per effect type), for
 /// the crate's tests, examples and profiling; the real draft 7 reaches the kernel from Python.
 pub fn draft_like() -> Game {
+    shaped_like_draft(true)
+}
+
+/// `draft_like` with no skills but Armstrong's, as the bundled base ruleset plays.
+pub fn plain_like() -> Game {
+    shaped_like_draft(false)
+}
+
+fn shaped_like_draft(skills: bool) -> Game {
     let colours: Vec<String> = ["red", "blue", "yellow", "green", "black", "white"].map(String::from).to_vec();
     let tracks: [&[i64]; 14] = [
         &[1, 3, 0, 5, 7, 0],
@@ -62,7 +71,7 @@ pub fn draft_like() -> Game {
             vec![effect("place_on_special", "on_choose")],
         ]),
     );
-    let skills: Vec<(i64, Vec<EffectSpec>)> = vec![
+    let crew_skills: Vec<(i64, Vec<EffectSpec>)> = vec![
         (3, vec![effect("choose_direction", "survey")]),
         (2, vec![effect("place_on_special", "after_survey").with("planets", text("surveyed"))]),
         (2, vec![effect("gain_vp", "on_choose").with("vp", int(2)), effect("place_on_crew", "on_choose")]),
@@ -81,7 +90,8 @@ pub fn draft_like() -> Game {
         always_in_play: true,
         skill: vec![effect("name_start_player", "round_end")],
     }];
-    for (i, (survey_count, skill)) in skills.into_iter().enumerate() {
+    for (i, (survey_count, skill)) in crew_skills.into_iter().enumerate() {
+        let skill = if skills { skill } else { Vec::new() };
         crew.push(CrewSpec { id: format!("c{i}"), survey_count, always_in_play: false, skill });
     }
     let spec = RulesSpec {
@@ -102,3 +112,79 @@ pub fn draft_like() -> Game {
     Game::new(Rules::compile(&spec).expect("the spec compiles"))
 }
 
+
+/// A ruleset drawn from `seed`: 1-6 colours, tracks of 1-8 squares (accidents included),
+/// special squares of 0-2, each crew with one or two effects of any type and timing, 3-5
+/// players with 3-8 Planets; for the kernel's properties over rulesets nobody wrote.
+pub fn generated(seed: u64) -> Game {
+    let mut rng = crate::rng::Rng::new(seed);
+    let colours: Vec<String> = (0..1 + rng.below(6)).map(|c| format!("c{c}")).collect();
+    let setups: Vec<(i64, i64, i64, i64)> = (3..=3 + rng.below(3))
+        .map(|players| (players as i64, 3 + rng.below(6) as i64, players as i64 + 1, 1 + rng.below(players) as i64))
+        .collect();
+    let most_planets = setups.iter().map(|s| s.1 as usize).max().unwrap_or(3);
+    let planets = (0..most_planets + rng.below(3))
+        .map(|i| PlanetSpec {
+            id: format!("p{i}"),
+            colour: colours[rng.below(colours.len())].clone(),
+            track: (0..1 + rng.below(8)).map(|_| if rng.below(4) == 0 { 0 } else { rng.below(10) as i64 }).collect(),
+            special_capacity: rng.below(3) as i64,
+        })
+        .collect();
+    let timings = ["on_choose", "survey", "after_survey", "round_end"];
+    let draw_effect = |rng: &mut crate::rng::Rng, nested: bool| -> EffectSpec {
+        let names = &crate::EFFECT_NAMES;
+        let mut name = names[rng.below(names.len())];
+        if nested && name == "choose_one" {
+            name = "gain_vp";
+        }
+        let when = timings[rng.below(timings.len())];
+        let spec = effect(name, when);
+        match name {
+            "add_free_cubes" | "place_free_cubes" | "place_on_crew" => spec.with("count", int(1 + rng.below(3) as i64)),
+            "change_survey_count" => spec.with("delta", int(rng.below(4) as i64 - 1)),
+            "gain_vp" => spec.with("vp", int(rng.below(4) as i64)),
+            "place_on_special" => match rng.below(3) {
+                0 => spec,
+                1 => spec.with("planets", text("surveyed")),
+                _ => spec.with("planets", text("colour")).with("colour", text(&format!("c{}", rng.below(colours.len())))),
+            },
+            _ => spec,
+        }
+    };
+    let mut crew = vec![CrewSpec {
+        id: "armstrong".into(),
+        survey_count: 2,
+        always_in_play: true,
+        skill: vec![effect("name_start_player", "round_end")],
+    }];
+    let most_crew = setups.iter().map(|s| s.2 as usize).max().unwrap_or(4);
+    for i in 0..most_crew + rng.below(3) {
+        let mut skill = Vec::new();
+        for _ in 0..1 + rng.below(2) {
+            let mut spec = draw_effect(&mut rng, false);
+            if spec.name == "choose_one" {
+                let options = (0..2).map(|_| vec![draw_effect(&mut rng, true)]).collect();
+                spec = spec.with("options", ParamValue::Options(options));
+            }
+            skill.push(spec);
+        }
+        crew.push(CrewSpec { id: format!("k{i}"), survey_count: 1 + rng.below(4) as i64, always_in_play: false, skill });
+    }
+    let spec = RulesSpec {
+        name: format!("generated{seed}"),
+        colours,
+        planets,
+        crew,
+        setups,
+        cubes_per_player: 6 + rng.below(8) as i64,
+        free_cubes: rng.below(13) as i64,
+        max_free_cubes_per_crew: 1 + rng.below(3) as i64,
+        free_cube_vp: 1,
+        player_cube_vp: 2,
+        survey_minimum: rng.below(2) as i64,
+        max_rounds: 30,
+        turn_order_vp: vec![0; 5],
+    };
+    Game::new(Rules::compile(&spec).expect("a generated spec compiles"))
+}

@@ -87,7 +87,7 @@ impl Game {
         if !problems.is_empty() {
             return Err(KernelError::Setup(format!("invalid setup: {}", problems.join("; "))));
         }
-        let area: Vec<u16> = rules.always.iter().chain(crew.iter()).copied().collect();
+        let area: smallvec::SmallVec<[u16; MAX_CREW]> = rules.always.iter().chain(crew.iter()).copied().collect();
         let mut state = self.empty_state(players, planets, &area)?;
         state.hands[..players].fill(rules.cubes_per_player);
         // Each seat starts with the turn_order_vp of its turn position, clockwise from the start.
@@ -144,6 +144,15 @@ impl Game {
             surveyed: 0,
             triggers: 0,
             legal: Actions::new(),
+            rooms: [0; MAX_PLANETS],
+            open: 0,
+            free_crew: 0,
+            majority: [0; MAX_PLAYERS],
+            colour_most: [0; MAX_PLAYERS],
+            colour_ties: [0; MAX_PLAYERS],
+            scored_fill: [0; MAX_PLANETS],
+            scored_special: [0; MAX_PLANETS],
+            unscored: 0,
         };
         let mut offset = 0usize;
         for (p, &card) in planets.iter().enumerate() {
@@ -168,7 +177,35 @@ impl Game {
             state.crew[slot] = card;
         }
         state.board = Board::from_elem(0, offset);
+        self.recount_listing(&mut state); // an empty board scores nothing: the zeros above
         Ok(state)
+    }
+
+    /// Derive the counts a state keeps as the board changes (`rooms`, `open`, `free_crew`,
+    /// the majority VP and colour bonus) from its other fields: for states built or edited
+    /// from outside. `step` keeps them without it.
+    pub fn recount(&self, s: &mut State) {
+        self.recount_listing(s);
+        self.recount_scores(s);
+    }
+
+    /// `recount`'s part for listing the legal actions: rooms, open Planets and free crew.
+    fn recount_listing(&self, s: &mut State) {
+        s.open = 0;
+        s.rooms = [0; MAX_PLANETS];
+        for p in 0..s.planet_count as usize {
+            let room = self.rules.planets[s.planets[p] as usize].length() - s.track_fill[p] as usize;
+            s.rooms[p] = room as u16;
+            if room > 0 {
+                s.open |= 1 << p;
+            }
+        }
+        s.free_crew = 0;
+        for slot in 0..s.crew_count as usize {
+            if s.workers[slot] == NO_WORKER {
+                s.free_crew |= 1 << slot;
+            }
+        }
     }
 
     // -- asking -------------------------------------------------------------------------
@@ -182,11 +219,11 @@ impl Game {
         }
     }
 
-    /// Empty normal squares of every Planet in the ring (R2).
+    /// Empty normal squares of every Planet in the ring (R2), as `State::rooms` keeps them.
     pub fn rooms(&self, s: &State) -> Rooms {
         let mut rooms = [0; MAX_PLANETS];
         for p in 0..s.planet_count as usize {
-            rooms[p] = self.rules.planets[s.planets[p] as usize].length() as i32 - s.track_fill[p] as i32;
+            rooms[p] = s.rooms[p] as i32;
         }
         rooms
     }
@@ -267,18 +304,15 @@ impl Game {
     // -- step 1: choose a crew (R5, R6) -------------------------------------------------
 
     fn pick_options(&self, s: &mut State) {
-        s.legal.clear();
-        for slot in 0..s.crew_count as usize {
-            if s.workers[slot] == NO_WORKER {
-                s.legal.push(Action::new(Kind::PickCrew, slot as i32));
-            }
-        }
+        empty(&mut s.legal);
+        s.legal.extend(survey::positions(s.free_crew).map(|slot| Action::new(Kind::PickCrew, slot as i32)));
     }
 
     fn pick_crew(&self, s: &mut State, slot: usize) {
         let rules = &self.rules;
         let seat = s.turn_seat();
         s.workers[slot] = seat as i8;
+        s.free_crew &= !(1 << slot);
         s.chosen[s.chosen_len as usize] = slot as u8;
         s.chosen_len += 1;
         // R6: free cubes back to the stock at free_cube_vp each; player cubes removed from
@@ -300,7 +334,7 @@ impl Game {
         s.survey_last = -1;
         s.survey_direction = 0;
         s.surveyed = 0;
-        s.pending.clear();
+        empty(&mut s.pending);
         let card = &rules.crew[s.crew[slot] as usize];
         for &node in card.on_pick.iter().rev() {
             s.pending.push(Pending { node, slot: slot as u8, seat: seat as u8, remaining: rules.nodes[node as usize].steps });
@@ -333,7 +367,7 @@ impl Game {
     /// The options of the effect at `head` written to `s.legal`; false when it needs no
     /// decision (applied at once). True with no options: it cannot be applied (skipped, R9).
     fn effect_choices(&self, s: &mut State, head: Pending) -> bool {
-        s.legal.clear();
+        empty(&mut s.legal);
         self.push_choices(s, head.node, head.seat as usize, head.slot as usize)
     }
 
@@ -353,12 +387,7 @@ impl Game {
             }
             Op::PlaceFreeCubes => {
                 if s.stock > 0 {
-                    let rooms = self.rooms(s);
-                    for p in 0..s.planet_count as usize {
-                        if rooms[p] > 0 {
-                            s.legal.push(Action::new(Kind::TargetPlanet, p as i32));
-                        }
-                    }
+                    s.legal.extend(survey::positions(s.open).map(|p| Action::new(Kind::TargetPlanet, p as i32)));
                 }
             }
             Op::PlaceOnCrew => {
@@ -434,6 +463,7 @@ impl Game {
                 let at = s.special_start[p] as usize + s.special_fill[p] as usize;
                 s.board[at] = seat as i8;
                 s.special_fill[p] += 1;
+                s.unscored |= 1 << p;
             }
         }
         if head.remaining > 1 {
@@ -488,7 +518,7 @@ impl Game {
                     return;
                 }
                 Stage::Over => {
-                    s.legal.clear();
+                    empty(&mut s.legal);
                     return;
                 }
             }
@@ -513,8 +543,7 @@ impl Game {
         if s.hands[..players].contains(&0) {
             triggers |= HAND_EMPTY;
         }
-        let rooms = self.rooms(s);
-        let full = rooms[..s.planet_count as usize].iter().filter(|&&r| r == 0).count();
+        let full = s.planet_count as usize - s.open.count_ones() as usize;
         let needed = rules.setup_counts(players).map(|c| c.full_planets_to_end).unwrap_or(usize::MAX);
         if full >= needed {
             triggers |= PLANETS_FULL;
@@ -525,7 +554,7 @@ impl Game {
         if triggers != 0 {
             s.triggers = triggers;
             s.stage = Stage::Over;
-            s.pending.clear();
+            empty(&mut s.pending);
             return;
         }
         let cap = rules.max_free_cubes_per_crew;
@@ -535,7 +564,7 @@ impl Game {
                 s.crew_free[slot] += 1;
             }
         }
-        s.pending.clear();
+        empty(&mut s.pending);
         for i in (0..s.chosen_len as usize).rev() {
             let slot = s.chosen[i] as usize;
             let seat = s.workers[slot] as u8;
@@ -552,6 +581,7 @@ impl Game {
         s.turn = 0;
         s.chosen_len = 0;
         s.workers = [NO_WORKER; MAX_CREW];
+        s.free_crew = ((1u32 << s.crew_count) - 1) as u16;
         s.stage = Stage::PickCrew;
     }
 
@@ -566,18 +596,16 @@ impl Game {
     /// The survey options into `s.legal`; false when there are none (the survey is over).
     fn survey_options(&self, s: &mut State) -> bool {
         let seat = s.turn_seat();
-        let rooms = self.rooms(s);
-        let rooms = &rooms[..s.planet_count as usize];
         let minimum = self.rules.survey_minimum;
         if s.survey_rules & (REPEAT | SKIP) != 0 {
             let mut steps = survey::Positions::new();
             if s.survey_placed < self.survey_count(s) && s.hands[seat] > 0 {
-                survey::next_planets(rooms, s.survey_last, s.survey_rules, s.survey_direction, &mut steps);
+                survey::next_planets(s.open, s.survey_last, s.survey_rules, s.survey_direction, &mut steps);
             }
             survey::step_options(&steps, s.survey_placed, minimum, &mut s.legal);
         } else {
             let limit = self.survey_count(s).min(s.hands[seat]);
-            survey::walk_options(rooms, limit, s.survey_rules & DIRECTION != 0, minimum, &mut s.legal);
+            survey::walk_options(&s.rooms, s.open, limit, s.survey_rules & DIRECTION != 0, minimum, &mut s.legal);
         }
         !s.legal.is_empty()
     }
@@ -587,9 +615,8 @@ impl Game {
         match act.kind {
             Kind::Survey => {
                 if act.count > 0 {
-                    let rooms = self.rooms(s);
                     let mut placed = survey::Positions::new();
-                    survey::walk(&rooms[..s.planet_count as usize], act.target as usize, act.count as i32, act.direction, &mut placed);
+                    survey::walk(&s.rooms, s.open, act.target as usize, act.count as i32, act.direction, &mut placed);
                     s.surveyed = 0;
                     for &p in &placed {
                         self.place_on_track(s, p as usize, seat as i8);
@@ -604,8 +631,7 @@ impl Game {
                 let target = act.target as usize;
                 let last = s.survey_last;
                 if last >= 0 && act.target as i32 != last && s.survey_direction == 0 {
-                    let rooms = self.rooms(s);
-                    s.survey_direction = survey::direction_of(last as usize, target, &rooms[..s.planet_count as usize]);
+                    s.survey_direction = survey::direction_of(last as usize, target, s.open);
                 }
                 s.hands[seat] -= 1;
                 self.place_on_track(s, target, seat as i8);
@@ -617,17 +643,23 @@ impl Game {
         }
     }
 
+    /// A cube of `owner` on Planet `p`'s rearmost empty square (R2), and the counts it changes.
     fn place_on_track(&self, s: &mut State, p: usize, owner: i8) {
         let at = s.track_start[p] as usize + s.track_fill[p] as usize;
         s.board[at] = owner;
         s.track_fill[p] += 1;
+        s.rooms[p] -= 1;
+        if s.rooms[p] == 0 {
+            s.open &= !(1 << p);
+        }
+        s.unscored |= 1 << p;
     }
 
     fn finish_survey(&self, s: &mut State) {
         let seat = s.turn_seat() as u8;
         let slot = s.chosen[s.chosen_len as usize - 1];
         let rules = &self.rules;
-        s.pending.clear();
+        empty(&mut s.pending);
         for &node in rules.crew[s.crew[slot as usize] as usize].after_survey.iter().rev() {
             s.pending.push(Pending { node, slot, seat, remaining: rules.nodes[node as usize].steps });
         }

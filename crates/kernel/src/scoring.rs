@@ -3,7 +3,8 @@
 //! `scoring.provisional_totals`, mid-game as at the end.
 
 use crate::game::Game;
-use crate::state::{State, FREE_CUBE};
+use crate::survey;
+use crate::state::State;
 use crate::{MAX_COLOURS, MAX_PLAYERS};
 
 /// One seat's line of the sheet.
@@ -16,84 +17,239 @@ pub struct SeatTotals {
     pub hand: i32,
 }
 
-/// R15 ranking and R16 VP of one track: calls `score(owner, vp)` for each owner that scores
-/// (the virtual player's row is taken and its VP lost).
-fn rank_track(track: &[i8], values: &[i32], players: usize, mut score: impl FnMut(i8, i32)) -> [u16; MAX_PLAYERS + 1] {
-    // Owners are -1 (free cubes) and seats 0..players: index owner + 1.
-    let owners = players + 1;
-    let mut counts = [0u16; MAX_PLAYERS + 1];
-    let mut first = [0u16; MAX_PLAYERS + 1];
+/// The owners of a track's cubes: cube count and first (lowest) square number per owner, the
+/// virtual player at index 0 and seat `s` at `s + 1`.
+#[derive(Clone, Copy)]
+struct Tally {
+    counts: [u16; MAX_PLAYERS + 1],
+    first: [u16; MAX_PLAYERS + 1],
+}
+
+fn tally(track: &[i8]) -> Tally {
+    let mut t = Tally { counts: [0; MAX_PLAYERS + 1], first: [0; MAX_PLAYERS + 1] };
     for (square, &owner) in track.iter().enumerate() {
         let o = (owner + 1) as usize;
-        if counts[o] == 0 {
-            first[o] = square as u16 + 1;
+        if t.counts[o] == 0 {
+            t.first[o] = square as u16 + 1;
         }
-        counts[o] += 1;
+        t.counts[o] += 1;
     }
+    t
+}
+
+/// R15 ranking and R16 VP of a track of `top` cubes owned as `t` says: calls `score(seat, vp)`
+/// for each seat that scores (the virtual player's row is taken and its VP lost).
+fn rank(t: &Tally, players: usize, top: usize, values: &[i32], mut score: impl FnMut(usize, i32)) {
     // R15: most cubes first; a tie goes to the owner whose first cube stands further back.
-    // One key per owner (count, then first square; both below 2^16), sorted descending.
+    // One key per owner (count, first square, owner; tracks hold at most 1024 squares, so
+    // count and square fit 11 bits each), sorted descending.
+    // An insertion sort: a track has at most players + 1 owners.
     let mut keys = [0u32; MAX_PLAYERS + 1];
     let mut ranked = 0;
-    for o in 0..owners {
-        if counts[o] > 0 {
-            keys[ranked] = (counts[o] as u32) << 16 | first[o] as u32;
+    for o in 0..=players {
+        if t.counts[o] > 0 {
+            let key = (t.counts[o] as u32) << 15 | (t.first[o] as u32) << 4 | o as u32;
+            let mut at = ranked;
+            while at > 0 && keys[at - 1] < key {
+                keys[at] = keys[at - 1];
+                at -= 1;
+            }
+            keys[at] = key;
             ranked += 1;
         }
     }
-    let keys = &mut keys[..ranked];
-    keys.sort_unstable_by(|a, b| b.cmp(a));
-    let top = track.len();
-    for (rank, &key) in keys.iter().enumerate() {
-        if rank >= top {
-            break;
-        }
-        // The first square identifies the owner: it holds that owner's cube.
-        let owner = track[(key & 0xFFFF) as usize - 1];
-        if owner != FREE_CUBE {
-            score(owner, values[top - rank - 1]);
+    for (rank, &key) in keys[..ranked].iter().enumerate().take(top) {
+        let o = (key & 0xF) as usize;
+        if o > 0 {
+            score(o - 1, values[top - rank - 1]);
         }
     }
-    counts
+}
+
+/// R15 ranking and R16 VP of one track: calls `score(owner, vp)` for each owner that scores.
+/// The board's part of every seat's score: R15-R16 majority VP, and the R17 colour counts as
+/// (largest count m, colours at m).
+type BoardScores = ([i32; MAX_PLAYERS], [(u16, u8); MAX_PLAYERS]);
+
+/// R17: the largest colour count m times the number of colours at m.
+fn bonus((most, ties): (u16, u8)) -> i32 {
+    most as i32 * ties as i32
+}
+
+/// One sheet from the board's scores; R18's total is the sum of the three parts.
+fn sheet(s: &State, majority: &[i32; MAX_PLAYERS], colours: &[(u16, u8); MAX_PLAYERS]) -> [SeatTotals; MAX_PLAYERS] {
+    let mut sheet = [SeatTotals::default(); MAX_PLAYERS];
+    for (seat, line) in sheet.iter_mut().enumerate().take(s.players as usize) {
+        line.majority = majority[seat];
+        line.bonus = bonus(colours[seat]);
+        line.play = s.vp[seat];
+        line.total = line.majority + line.bonus + line.play;
+        line.hand = s.hands[seat];
+    }
+    sheet
+}
+
+#[cfg(test)]
+fn rank_track(track: &[i8], values: &[i32], players: usize, mut score: impl FnMut(i8, i32)) {
+    rank(&tally(track), players, track.len(), values, |seat, vp| score(seat as i8, vp));
 }
 
 impl Game {
-    /// Every seat's totals (R18: majority VP + major-planet bonus + VP from play).
-    pub fn seat_totals(&self, s: &State) -> [SeatTotals; MAX_PLAYERS] {
+    /// The board's scores counted from every square: each seat's R15-R16 majority VP, ranked
+    /// on every Planet, and its R17 counts (its largest cube count of one colour m, and the
+    /// number of colours at m). The reference the kept scores are held to.
+    fn board_scores(&self, s: &State) -> BoardScores {
         let players = s.players as usize;
         let colours = self.rules.colour_count().max(1);
-        let mut sheet = [SeatTotals::default(); MAX_PLAYERS];
-        let mut counts = [0i32; MAX_PLAYERS * MAX_COLOURS];
+        let mut majority = [0i32; MAX_PLAYERS];
+        let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
         for p in 0..s.planet_count as usize {
             let card = &self.rules.planets[s.planets[p] as usize];
             let track = s.track(p);
+            let owners = tally(track);
+            rank(&owners, players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
             let colour = card.colour as usize;
-            if !track.is_empty() {
-                let on_track = rank_track(track, &card.values, players, |owner, vp| sheet[owner as usize].majority += vp);
-                for seat in 0..players {
-                    counts[seat * colours + colour] += on_track[seat + 1] as i32;
-                }
+            for seat in 0..players {
+                counts[seat * colours + colour] += owners.counts[seat + 1];
             }
             for &owner in s.special(p) {
                 counts[owner as usize * colours + colour] += 1; // special squares hold seats' cubes only
             }
         }
-        for (seat, line) in sheet.iter_mut().enumerate().take(players) {
-            // R17: the largest colour count m, times the number of colours with m.
+        let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
+        for seat in 0..players {
             let row = &counts[seat * colours..(seat + 1) * colours];
             let most = row.iter().copied().max().unwrap_or(0);
             if most > 0 {
-                line.bonus = most * row.iter().filter(|&&c| c == most).count() as i32;
+                bonus[seat] = (most, row.iter().filter(|&&c| c == most).count() as u8);
             }
-            line.play = s.vp[seat];
-            line.total = line.majority + line.bonus + line.play;
-            line.hand = s.hands[seat];
         }
-        sheet
+        (majority, bonus)
+    }
+
+    /// Set the state's kept scores from the whole board.
+    pub(crate) fn recount_scores(&self, s: &mut State) {
+        let (majority, bonus) = self.board_scores(s);
+        s.majority = majority;
+        for seat in 0..MAX_PLAYERS {
+            (s.colour_most[seat], s.colour_ties[seat]) = bonus[seat];
+        }
+        s.scored_fill = s.track_fill;
+        s.scored_special = s.special_fill;
+        s.unscored = 0;
+    }
+
+    /// R17 after the cubes placed on the colours of the `unscored` Planets since the scores
+    /// were kept: per seat, the colour's count as it was, then one more for each new cube.
+    /// Counts only grow one at a time, so each new count either ties the seat's largest
+    /// count m, passes it by one, or leaves m as it is.
+    fn score_new_colours(&self, s: &mut State) {
+        let planets = &self.rules.planets;
+        let colour_of = |p: usize| planets[s.planets[p] as usize].colour;
+        let mut counted = 0u32; // colours done, a bit each (MAX_COLOURS is 32)
+        for p in survey::positions(s.unscored) {
+            let colour = colour_of(p);
+            if counted & 1 << colour != 0 {
+                continue;
+            }
+            counted |= 1 << colour;
+            let (mut before, mut new) = ([0u16; MAX_PLAYERS], [0u16; MAX_PLAYERS]);
+            for q in (0..s.planet_count as usize).filter(|&q| colour_of(q) == colour) {
+                let (track, special) = (s.track(q), s.special(q));
+                let (kept, kept_special) = (s.scored_fill[q] as usize, s.scored_special[q] as usize);
+                for &owner in track[..kept].iter().chain(&special[..kept_special]) {
+                    if owner >= 0 {
+                        before[owner as usize] += 1;
+                    }
+                }
+                for &owner in track[kept..].iter().chain(&special[kept_special..]) {
+                    if owner >= 0 {
+                        new[owner as usize] += 1;
+                    }
+                }
+            }
+            for seat in 0..s.players as usize {
+                for count in before[seat] + 1..=before[seat] + new[seat] {
+                    if count > s.colour_most[seat] {
+                        s.colour_most[seat] = count;
+                        s.colour_ties[seat] = 1;
+                    } else if count == s.colour_most[seat] {
+                        s.colour_ties[seat] += 1;
+                    }
+                }
+            }
+        }
+    }
+
+    /// Bring the state's kept scores up to date with its board (a no-op when they are): each
+    /// Planet changed since the last time gives back its VP as it stood then and scores
+    /// again; tracks only grow, so the old track is a prefix of the new one. With most
+    /// Planets changed, ranking every Planet once is cheaper.
+    pub fn update_scores(&self, s: &mut State) {
+        if s.unscored == 0 {
+            return;
+        }
+        if 2 * s.unscored.count_ones() > s.planet_count as u32 {
+            self.recount_scores(s);
+            return;
+        }
+        let players = s.players as usize;
+        let mut change = [0i32; MAX_PLAYERS];
+        for p in survey::positions(s.unscored) {
+            let (before, top) = (s.scored_fill[p] as usize, s.track_fill[p] as usize);
+            if before == top {
+                continue; // a cube on the special square only
+            }
+            let values = &self.rules.planets[s.planets[p] as usize].values;
+            let track = s.track(p);
+            let mut owners = tally(track);
+            rank(&owners, players, top, values, |seat, vp| change[seat] += vp);
+            for &owner in &track[before..] {
+                owners.counts[(owner + 1) as usize] -= 1;
+            }
+            rank(&owners, players, before, values, |seat, vp| change[seat] -= vp);
+        }
+        for seat in 0..players {
+            s.majority[seat] += change[seat];
+        }
+        self.score_new_colours(s);
+        s.scored_fill = s.track_fill;
+        s.scored_special = s.special_fill;
+        s.unscored = 0;
+        debug_assert_eq!(
+            (s.majority, std::array::from_fn(|seat| (s.colour_most[seat], s.colour_ties[seat]))),
+            self.board_scores(s),
+            "the kept scores differ from the board's"
+        );
+    }
+
+    /// Every seat's totals (R18: majority VP + major-planet bonus + VP from play), from the
+    /// scores the state keeps when they are up to date, else from the board.
+    pub fn seat_totals(&self, s: &State) -> [SeatTotals; MAX_PLAYERS] {
+        if s.unscored != 0 {
+            return self.rescored_totals(s);
+        }
+        let bonus: [(u16, u8); MAX_PLAYERS] = std::array::from_fn(|seat| (s.colour_most[seat], s.colour_ties[seat]));
+        sheet(s, &s.majority, &bonus)
+    }
+
+    /// `seat_totals` scored from every square of the board instead of the kept scores: the
+    /// reference for tests and checks.
+    pub fn rescored_totals(&self, s: &State) -> [SeatTotals; MAX_PLAYERS] {
+        let (majority, bonus) = self.board_scores(s);
+        sheet(s, &majority, &bonus)
     }
 
     /// Each seat's total, as `scoring.provisional_totals` gives.
     pub fn totals(&self, s: &State) -> [i32; MAX_PLAYERS] {
         let mut totals = [0; MAX_PLAYERS];
+        if s.unscored == 0 {
+            // The bots' path: the sheet's sum (R18) from the kept scores, without the sheet.
+            for seat in 0..s.players as usize {
+                totals[seat] = s.majority[seat] + bonus((s.colour_most[seat], s.colour_ties[seat])) + s.vp[seat];
+            }
+            return totals;
+        }
         for (total, line) in totals.iter_mut().zip(self.seat_totals(s).iter()) {
             *total = line.total;
         }
@@ -115,7 +271,7 @@ mod tests {
 
     fn ranked(track: &[i8], values: &[i32]) -> Vec<(i8, i32)> {
         let mut out = Vec::new();
-        let _ = rank_track(track, values, MAX_PLAYERS, |owner, vp| out.push((owner, vp)));
+        rank_track(track, values, MAX_PLAYERS, |owner, vp| out.push((owner, vp)));
         out
     }
 

@@ -13,6 +13,16 @@ pub type Actions = SmallVec<[Action; 40]>;
 /// Pending effects, a stack.
 pub type PendingStack = SmallVec<[Pending; 4]>;
 
+/// Empty `list` in one store while it is inline: `SmallVec::clear` truncates item by item,
+/// which for a list of thirty survey options costs more than writing the next list.
+pub(crate) fn empty<A: smallvec::Array>(list: &mut SmallVec<A>) {
+    if list.spilled() {
+        list.clear();
+    } else {
+        *list = SmallVec::new();
+    }
+}
+
 /// Which decision an action answers (`stargazer_rules.vocabulary.actions`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -139,7 +149,18 @@ pub const NO_WORKER: i8 = -1;
 /// `track_fill` and `special_fill` count the cubes there. Player cubes on crews are kept as a
 /// count per (slot, owner): the rules only count them (R6). `pending` is a stack whose last
 /// element resolves first; `legal` are the options of the decision the state waits for.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The last fields are kept by `Game` as the board changes, so that listing the legal actions
+/// and scoring never rescan the whole board. `rooms` (empty normal squares per Planet, R2),
+/// `open` (bit `p` set when Planet `p` has room) and `free_crew` (bit `slot` set when no worker
+/// is on the crew, R5) are kept by every step. The scores are kept lazily, since a playout
+/// places many cubes between two looks at the score: `majority` (each seat's R15-R16 VP) and
+/// the R17 bonus as `colour_most` (the seat's largest cube count of one colour) times
+/// `colour_ties` (the colours at that count) are those of the board when each Planet `p`'s
+/// track held `scored_fill[p]` cubes and its special square `scored_special[p]`; `unscored`
+/// has bit `p` set when Planet `p` has had cubes since (`Game::update_scores` brings them up to date). All follow from the other fields
+/// (`Game::recount` derives them), and code that writes the board directly calls it after.
+#[derive(Debug, PartialEq, Eq)]
 pub struct State {
     pub players: u8,
     pub planet_count: u8,
@@ -173,6 +194,35 @@ pub struct State {
     pub surveyed: u32,
     pub triggers: u8,
     pub legal: Actions,
+    pub rooms: [u16; MAX_PLANETS],
+    pub open: u16,
+    pub free_crew: u16,
+    pub majority: [i32; MAX_PLAYERS],
+    pub colour_most: [u16; MAX_PLAYERS],
+    pub colour_ties: [u8; MAX_PLAYERS],
+    pub scored_fill: [u16; MAX_PLANETS],
+    pub scored_special: [u16; MAX_PLANETS],
+    pub unscored: u16,
+}
+
+// `open`, `free_crew` and `surveyed` are bit sets over ring positions and crew slots.
+const _: () = assert!(MAX_PLANETS <= 16 && MAX_CREW <= 16);
+
+impl Clone for State {
+    /// The inline buffers copied as bytes (`SmallVec`'s own `clone` copies item by item, and
+    /// the search clones a state per node); every other field is `Copy`.
+    fn clone(&self) -> State {
+        State {
+            board: Board::from_slice(&self.board),
+            pending: PendingStack::from_slice(&self.pending),
+            legal: Actions::from_slice(&self.legal),
+            ..*self
+        }
+    }
+
+    fn clone_from(&mut self, source: &State) {
+        *self = source.clone();
+    }
 }
 
 impl State {

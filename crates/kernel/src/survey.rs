@@ -1,57 +1,94 @@
 //! The survey's walk (R7, R8) and the options it gives, as in the Python engine's
 //! `_walk`, `_walk_options`, `_next_planets` and `_direction_of`.
+//!
+//! The Planets with room are a bit set (`State::open`, bit `p` for ring position `p`), so the
+//! next Planet with room is found with bit operations instead of a scan of the ring.
 
 use crate::rules::{DIRECTION, REPEAT, SKIP};
 use smallvec::SmallVec;
 
-use crate::state::{Action, Actions, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
+use crate::state::{empty, Action, Actions, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
+use crate::MAX_PLANETS;
 
 /// Ring positions, inline (a walk places at most a survey count of cubes).
 pub(crate) type Positions = SmallVec<[u8; 32]>;
+/// Empty normal squares per ring position (`State::rooms`).
+pub(crate) type Rooms = [u16; MAX_PLANETS];
 
-/// The Planets the R8 walk puts cubes on: from `start`, skipping full ones, never twice in a
-/// row. Written into `placed` (cleared first).
-pub(crate) fn walk(rooms: &[i32], start: usize, count: i32, direction: i8, placed: &mut Positions) {
-    placed.clear();
-    let n = rooms.len() as i64;
-    let mut room: [i32; crate::MAX_PLANETS] = [0; crate::MAX_PLANETS];
-    room[..rooms.len()].copy_from_slice(rooms);
-    let mut p = start;
-    if room[p] <= 0 {
-        return;
+/// The ring positions in the bit set `set`, lowest first.
+pub(crate) fn positions(mut set: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let p = set.trailing_zeros() as usize;
+            set &= set - 1;
+            p
+        })
+    })
+}
+
+/// The first Planet of `open` met going `direction` from `p` (R4), `p` itself left out.
+fn next_open(open: u16, p: usize, direction: i8) -> Option<usize> {
+    let others = open & !(1 << p);
+    if others == 0 {
+        return None;
     }
+    let after = others & !((2u32 << p) - 1) as u16; // positions past p
+    let before = others & ((1u32 << p) - 1) as u16; // positions short of p
+    Some(if direction == CLOCKWISE {
+        (if after != 0 { after } else { before }).trailing_zeros() as usize
+    } else {
+        15 - (if before != 0 { before } else { after }).leading_zeros() as usize
+    })
+}
+
+/// The R8 walk from `start`, each Planet it puts a cube on passed to `place`: skipping full
+/// ones, never twice in a row; its length.
+fn walk_with(rooms: &Rooms, open: u16, start: usize, count: i32, direction: i8, mut place: impl FnMut(usize)) -> usize {
+    if open & (1 << start) == 0 || count <= 0 {
+        return 0;
+    }
+    let mut room = *rooms;
+    let (mut open, mut p, mut placed) = (open, start, 0usize);
     loop {
-        placed.push(p as u8);
+        place(p);
+        placed += 1;
         room[p] -= 1;
-        if placed.len() as i32 == count {
-            return;
+        if room[p] == 0 {
+            open &= !(1 << p);
         }
-        let mut next = None;
-        for k in 1..n {
-            let q = (p as i64 + k * direction as i64).rem_euclid(n) as usize;
-            if room[q] > 0 {
-                next = Some(q);
-                break;
-            }
+        if placed as i32 == count {
+            return placed;
         }
-        match next {
+        match next_open(open, p, direction) {
             Some(q) => p = q,
-            None => return, // only the Planet just surveyed has room: R8 stops the walk
+            None => return placed, // only the Planet just surveyed has room: R8 stops the walk
         }
     }
 }
 
-fn sorted_prefix(walk: &[u8], count: usize, out: &mut Positions) {
-    out.clear();
-    out.extend_from_slice(&walk[..count]);
-    out.sort_unstable();
+/// The Planets the R8 walk puts cubes on, written into `placed` (cleared first).
+pub(crate) fn walk(rooms: &Rooms, open: u16, start: usize, count: i32, direction: i8, placed: &mut Positions) {
+    empty(placed);
+    walk_with(rooms, open, start, count, direction, |p| placed.push(p as u8));
+}
+
+/// One Planet's count in the difference of two walks' prefixes; `unequal` counts the Planets
+/// where they differ, so the two prefixes are the same multiset exactly when it is 0.
+fn tally(difference: &mut [i16; MAX_PLANETS], unequal: &mut u32, p: usize, by: i16) {
+    let before = difference[p];
+    difference[p] += by;
+    if before == 0 {
+        *unequal += 1;
+    } else if difference[p] == 0 {
+        *unequal -= 1;
+    }
 }
 
 /// The legal survey choices of R7: each start and each count the walk can place, no two with
 /// the same outcome from one start; in the Python engine's order.
-pub(crate) fn walk_options(rooms: &[i32], limit: i32, both_ways: bool, minimum: i32, out: &mut Actions) {
-    out.clear();
-    let starts = rooms.iter().filter(|&&room| room > 0).count() as i32;
+pub(crate) fn walk_options(rooms: &Rooms, open: u16, limit: i32, both_ways: bool, minimum: i32, out: &mut Actions) {
+    empty(out);
+    let starts = open.count_ones() as i32;
     if limit <= 0 || starts == 0 {
         out.push(Action::survey(-1, 0, CLOCKWISE));
         return;
@@ -62,55 +99,48 @@ pub(crate) fn walk_options(rooms: &[i32], limit: i32, both_ways: bool, minimum: 
         if minimum == 0 {
             out.push(Action::survey(-1, 0, CLOCKWISE));
         }
-        for (p, &room) in rooms.iter().enumerate() {
-            if room > 0 {
-                for count in least..=limit {
-                    out.push(Action::survey(p as i32, count, CLOCKWISE));
-                }
-            }
-        }
+        out.reserve((starts * (limit - least + 1)) as usize);
+        out.extend(positions(open).flat_map(|p| (least..limit + 1).map(move |count| Action::survey(p as i32, count, CLOCKWISE))));
         return;
     }
-    let mut clockwise = Positions::new();
-    let mut counter = Positions::new();
-    let mut most = 0usize;
-    // The longest walk decides the least count; walks are recomputed per start below, which
-    // is cheap next to the allocation a table of them would need.
-    for (p, &room) in rooms.iter().enumerate() {
-        if room > 0 {
-            walk(rooms, p, limit, CLOCKWISE, &mut clockwise);
-            most = most.max(clockwise.len());
-            if both_ways {
-                walk(rooms, p, limit, COUNTER_CLOCKWISE, &mut counter);
-                most = most.max(counter.len());
-            }
+    // The least count is the survey minimum, or the longest walk when that is shorter; a
+    // walk from a Planet with room places at least one cube, so a minimum of 0 or 1 needs no
+    // walk to know it. Lengths from each start are kept for the options below.
+    let mut lengths = [(0u16, 0u16); MAX_PLANETS]; // clockwise, counter-clockwise, from each start
+    let mut most = 1usize;
+    if minimum > 1 || !both_ways {
+        for p in positions(open) {
+            let clockwise = walk_with(rooms, open, p, limit, CLOCKWISE, |_| ());
+            let counter = if both_ways && minimum > 1 { walk_with(rooms, open, p, limit, COUNTER_CLOCKWISE, |_| ()) } else { 0 };
+            lengths[p] = (clockwise as u16, counter as u16); // at most a hand of cubes (R13)
+            most = most.max(clockwise).max(counter);
         }
     }
     let least = 1.max(minimum.min(most as i32)) as usize;
     if minimum.min(most as i32) == 0 {
         out.push(Action::survey(-1, 0, CLOCKWISE));
     }
-    let (mut a, mut b) = (Positions::new(), Positions::new());
-    for (p, &room) in rooms.iter().enumerate() {
-        if room <= 0 {
+    let (mut clockwise, mut counter) = (Positions::new(), Positions::new());
+    for p in positions(open) {
+        if !both_ways {
+            let length = lengths[p].0 as usize;
+            out.extend((least..length + 1).map(|count| Action::survey(p as i32, count as i32, CLOCKWISE)));
             continue;
         }
-        walk(rooms, p, limit, CLOCKWISE, &mut clockwise);
-        for count in least..=clockwise.len() {
-            out.push(Action::survey(p as i32, count as i32, CLOCKWISE));
-        }
-        if both_ways {
-            walk(rooms, p, limit, COUNTER_CLOCKWISE, &mut counter);
-            for count in least..=counter.len() {
-                // Within one direction every count is a new outcome; against the clockwise
-                // walk only the prefix of the same length can be the same multiset.
-                if count <= clockwise.len() {
-                    sorted_prefix(&clockwise, count, &mut a);
-                    sorted_prefix(&counter, count, &mut b);
-                    if a == b {
-                        continue;
-                    }
-                }
+        walk(rooms, open, p, limit, CLOCKWISE, &mut clockwise);
+        walk(rooms, open, p, limit, COUNTER_CLOCKWISE, &mut counter);
+        out.extend((least..clockwise.len() + 1).map(|count| Action::survey(p as i32, count as i32, CLOCKWISE)));
+        // Within one direction every count is a new outcome; against the clockwise walk only
+        // the prefix of the same length can be the same multiset.
+        let mut difference = [0i16; MAX_PLANETS];
+        let mut unequal = 0u32;
+        for count in 1..counter.len() + 1 {
+            let same = count <= clockwise.len() && {
+                tally(&mut difference, &mut unequal, clockwise[count - 1] as usize, 1);
+                tally(&mut difference, &mut unequal, counter[count - 1] as usize, -1);
+                unequal == 0
+            };
+            if count >= least && !same {
                 out.push(Action::survey(p as i32, count as i32, COUNTER_CLOCKWISE));
             }
         }
@@ -118,22 +148,20 @@ pub(crate) fn walk_options(rooms: &[i32], limit: i32, both_ways: bool, minimum: 
 }
 
 /// Where the next cube of a cube-by-cube survey may go (skills lifting R8's limits).
-pub(crate) fn next_planets(rooms: &[i32], last: i32, rules: u8, direction: i8, out: &mut Positions) {
-    out.clear();
-    let n = rooms.len();
+pub(crate) fn next_planets(open: u16, last: i32, rules: u8, direction: i8, out: &mut Positions) {
+    empty(out);
     if last < 0 {
-        out.extend((0..n).filter(|&p| rooms[p] > 0).map(|p| p as u8));
+        out.extend(positions(open).map(|p| p as u8));
         return;
     }
     let last = last as usize;
     if rules & SKIP != 0 {
-        out.extend((0..n).filter(|&p| rooms[p] > 0 && (p != last || rules & REPEAT != 0)).map(|p| p as u8));
+        let allowed = if rules & REPEAT != 0 { open } else { open & !(1 << last) };
+        out.extend(positions(allowed).map(|p| p as u8));
         return;
     }
     // Repeat without skipping: stay on the Planet just surveyed, or walk on to the next one.
-    if rooms[last] > 0 {
-        out.push(last as u8);
-    }
+    let mut allowed = open & (1 << last);
     let both: [i8; 2] = [CLOCKWISE, COUNTER_CLOCKWISE];
     let steps: &[i8] = if direction != 0 {
         std::slice::from_ref(&direction)
@@ -143,34 +171,24 @@ pub(crate) fn next_planets(rooms: &[i32], last: i32, rules: u8, direction: i8, o
         &both[..1]
     };
     for &step in steps {
-        for k in 1..n as i64 {
-            let q = (last as i64 + k * step as i64).rem_euclid(n as i64) as u8;
-            if rooms[q as usize] > 0 {
-                if !out.contains(&q) {
-                    out.push(q);
-                }
-                break;
-            }
+        if let Some(q) = next_open(open, last, step) {
+            allowed |= 1 << q;
         }
     }
-    out.sort_unstable();
+    out.extend(positions(allowed).map(|p| p as u8));
 }
 
 /// The walk direction a step from `last` to `target` commits the survey to.
-pub(crate) fn direction_of(last: usize, target: usize, rooms: &[i32]) -> i8 {
-    let n = rooms.len();
-    for k in 1..n {
-        let q = (last + k) % n;
-        if rooms[q] > 0 {
-            return if q == target { CLOCKWISE } else { COUNTER_CLOCKWISE };
-        }
+pub(crate) fn direction_of(last: usize, target: usize, open: u16) -> i8 {
+    match next_open(open, last, CLOCKWISE) {
+        Some(q) if q != target => COUNTER_CLOCKWISE,
+        _ => CLOCKWISE,
     }
-    CLOCKWISE
 }
 
 /// Cube-by-cube survey options: each Planet the next cube may go to, then stopping.
 pub(crate) fn step_options(steps: &[u8], placed: i32, minimum: i32, out: &mut Actions) {
-    out.clear();
+    empty(out);
     if steps.is_empty() {
         if placed == 0 {
             out.push(Action::new(Kind::SurveyStop, -1));
@@ -186,11 +204,28 @@ pub(crate) fn step_options(steps: &[u8], placed: i32, minimum: i32, out: &mut Ac
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rng::Rng;
 
-    fn walk_of(rooms: &[i32], start: usize, count: i32, direction: i8) -> Vec<u8> {
+    fn open_of(rooms: &[u16]) -> u16 {
+        rooms.iter().enumerate().filter(|(_, &r)| r > 0).fold(0, |set, (p, _)| set | 1 << p)
+    }
+
+    fn ring(rooms: &[u16]) -> Rooms {
+        let mut ring = [0; MAX_PLANETS];
+        ring[..rooms.len()].copy_from_slice(rooms);
+        ring
+    }
+
+    fn walk_of(rooms: &[u16], start: usize, count: i32, direction: i8) -> Vec<u8> {
         let mut out = Positions::new();
-        walk(rooms, start, count, direction, &mut out);
+        walk(&ring(rooms), open_of(rooms), start, count, direction, &mut out);
         out.to_vec()
+    }
+
+    fn options_of(rooms: &[u16], limit: i32, both_ways: bool, minimum: i32) -> Actions {
+        let mut out = Actions::new();
+        walk_options(&ring(rooms), open_of(rooms), limit, both_ways, minimum, &mut out);
+        out
     }
 
     #[test]
@@ -208,44 +243,119 @@ mod tests {
 
     #[test]
     fn r7_options_with_room_everywhere_are_each_start_and_count() {
-        let mut out = Actions::new();
-        walk_options(&[1, 1, 1], 2, false, 0, &mut out);
-        let listed: Vec<(i16, i16)> = out.iter().map(|a| (a.target, a.count)).collect();
+        let listed: Vec<(i16, i16)> = options_of(&[1, 1, 1], 2, false, 0).iter().map(|a| (a.target, a.count)).collect();
         assert_eq!(listed, vec![(-1, 0), (0, 1), (0, 2), (1, 1), (1, 2), (2, 1), (2, 2)]);
     }
 
     #[test]
     fn r7_options_count_only_what_the_walk_can_place() {
-        let mut out = Actions::new();
         // Only Planet 1 has room: one cube, never two in a row (R8).
-        walk_options(&[0, 3, 0], 3, false, 0, &mut out);
-        let listed: Vec<(i16, i16)> = out.iter().map(|a| (a.target, a.count)).collect();
+        let listed: Vec<(i16, i16)> = options_of(&[0, 3, 0], 3, false, 0).iter().map(|a| (a.target, a.count)).collect();
         assert_eq!(listed, vec![(-1, 0), (1, 1)]);
     }
 
     #[test]
     fn both_ways_drops_a_counter_clockwise_walk_with_the_same_outcome() {
-        let mut out = Actions::new();
-        walk_options(&[1, 1], 2, true, 0, &mut out);
+        let out = options_of(&[1, 1], 2, true, 0);
         // From 0 both ways reach {0, 1}: the counter-clockwise copies are dropped.
         assert!(out.iter().all(|a| a.direction == CLOCKWISE), "{out:?}");
-        walk_options(&[1, 1, 1], 2, true, 0, &mut out);
+        let out = options_of(&[1, 1, 1], 2, true, 0);
         assert!(out.iter().any(|a| a.direction == COUNTER_CLOCKWISE && a.count == 2));
         assert!(!out.iter().any(|a| a.direction == COUNTER_CLOCKWISE && a.count == 1));
     }
 
     #[test]
     fn next_planets_under_repeat_and_skip() {
+        let rooms = [1, 1, 0, 1];
+        let open = open_of(&rooms);
         let mut out = Positions::new();
-        next_planets(&[1, 1, 0, 1], 1, REPEAT, 0, &mut out);
+        next_planets(open, 1, REPEAT, 0, &mut out);
         assert_eq!(out.as_slice(), &[1, 3]);
-        next_planets(&[1, 1, 0, 1], 1, SKIP, 0, &mut out);
+        next_planets(open, 1, SKIP, 0, &mut out);
         assert_eq!(out.as_slice(), &[0, 3]);
-        next_planets(&[1, 1, 0, 1], 1, SKIP | REPEAT, 0, &mut out);
+        next_planets(open, 1, SKIP | REPEAT, 0, &mut out);
         assert_eq!(out.as_slice(), &[0, 1, 3]);
-        next_planets(&[1, 1, 0, 1], 1, REPEAT | DIRECTION, 0, &mut out);
+        next_planets(open, 1, REPEAT | DIRECTION, 0, &mut out);
         assert_eq!(out.as_slice(), &[0, 1, 3]);
-        assert_eq!(direction_of(1, 3, &[1, 1, 0, 1]), CLOCKWISE);
-        assert_eq!(direction_of(1, 0, &[1, 1, 0, 1]), COUNTER_CLOCKWISE);
+        assert_eq!(direction_of(1, 3, open), CLOCKWISE);
+        assert_eq!(direction_of(1, 0, open), COUNTER_CLOCKWISE);
+    }
+
+    /// The ring scans the bit sets replace, as the Python engine's `_walk` and `_walk_options`
+    /// read: the reference the bit-set versions are held to.
+    mod scan {
+        use super::*;
+
+        pub fn walk(rooms: &[u16], start: usize, count: i32, direction: i8) -> Vec<u8> {
+            let n = rooms.len() as i64;
+            let mut room = rooms.to_vec();
+            let mut placed = Vec::new();
+            let mut p = start;
+            if room[p] == 0 {
+                return placed;
+            }
+            loop {
+                placed.push(p as u8);
+                room[p] -= 1;
+                if placed.len() as i32 == count {
+                    return placed;
+                }
+                match (1..n).map(|k| (p as i64 + k * direction as i64).rem_euclid(n) as usize).find(|&q| room[q] > 0) {
+                    Some(q) => p = q,
+                    None => return placed,
+                }
+            }
+        }
+
+        pub fn walk_options(rooms: &[u16], limit: i32, both_ways: bool, minimum: i32) -> Vec<Action> {
+            let starts: Vec<usize> = (0..rooms.len()).filter(|&p| rooms[p] > 0).collect();
+            if limit <= 0 || starts.is_empty() {
+                return vec![Action::survey(-1, 0, CLOCKWISE)];
+            }
+            let ways: &[i8] = if both_ways { &[CLOCKWISE, COUNTER_CLOCKWISE] } else { &[CLOCKWISE] };
+            let most = starts.iter().flat_map(|&p| ways.iter().map(move |&d| walk(rooms, p, limit, d).len())).max().unwrap();
+            let least = 1.max(minimum.min(most as i32)) as usize;
+            let mut out = Vec::new();
+            if minimum.min(most as i32) == 0 {
+                out.push(Action::survey(-1, 0, CLOCKWISE));
+            }
+            for &p in &starts {
+                let clockwise = walk(rooms, p, limit, CLOCKWISE);
+                for count in least..=clockwise.len() {
+                    out.push(Action::survey(p as i32, count as i32, CLOCKWISE));
+                }
+                if both_ways {
+                    let counter = walk(rooms, p, limit, COUNTER_CLOCKWISE);
+                    for count in least..=counter.len() {
+                        if count <= clockwise.len() {
+                            let (mut a, mut b) = (clockwise[..count].to_vec(), counter[..count].to_vec());
+                            a.sort_unstable();
+                            b.sort_unstable();
+                            if a == b {
+                                continue;
+                            }
+                        }
+                        out.push(Action::survey(p as i32, count as i32, COUNTER_CLOCKWISE));
+                    }
+                }
+            }
+            out
+        }
+    }
+
+    #[test]
+    fn bit_set_walks_and_options_equal_the_ring_scan_on_random_rings() {
+        let mut rng = Rng::new(7);
+        for _ in 0..20_000 {
+            let n = 1 + rng.below(MAX_PLANETS);
+            let rooms: Vec<u16> = (0..n).map(|_| if rng.below(3) == 0 { 0 } else { rng.below(4) as u16 }).collect();
+            let limit = rng.below(8) as i32;
+            let (both_ways, minimum) = (rng.below(2) == 1, rng.below(3) as i32);
+            assert_eq!(options_of(&rooms, limit, both_ways, minimum).to_vec(), scan::walk_options(&rooms, limit, both_ways, minimum), "{rooms:?} {limit} {both_ways} {minimum}");
+            let start = rng.below(n);
+            for direction in [CLOCKWISE, COUNTER_CLOCKWISE] {
+                assert_eq!(walk_of(&rooms, start, limit.max(1), direction), scan::walk(&rooms, start, limit.max(1), direction));
+            }
+        }
     }
 }

@@ -278,3 +278,53 @@ fn greedy_honours_a_deadline_that_has_passed_within_one_check() {
     assert!(bot.choose_counting(&game, &s, Some(past), &mut work).is_err());
     assert_eq!(work.steps, bots::greedy::CHECK_EVERY);
 }
+
+/// The counts a state keeps as the board changes (rooms, open Planets, free crew) and its
+/// scores once brought up to date (majority VP, colour bonus) equal those derived from its
+/// other fields and the full R15-R18 scoring of the board, after every step of random games;
+/// the scores are brought up to date at random steps, as the bots do, so that both the
+/// Planet-by-Planet update and the whole recount are exercised.
+fn assert_kept_counts_match_the_board(game: &Game, players: usize, seed: u64) -> usize {
+    let mut s = new_game(game, players, seed);
+    let mut rng = Rng::new(seed ^ 0x5EED);
+    let mut steps = 0;
+    loop {
+        let mut kept = s.clone();
+        game.update_scores(&mut kept);
+        let mut recounted = s.clone();
+        game.recount(&mut recounted);
+        assert_eq!(recounted, kept, "seed {seed}, step {steps}");
+        assert_eq!(game.seat_totals(&kept), game.rescored_totals(&s), "seed {seed}, step {steps}");
+        assert_eq!(game.seat_totals(&s), game.rescored_totals(&s), "seed {seed}, step {steps}");
+        assert_eq!(game.derive_legal(&s).unwrap_or_default(), s.legal.to_vec(), "seed {seed}, step {steps}");
+        if s.legal.is_empty() {
+            return steps;
+        }
+        if rng.below(3) == 0 {
+            game.update_scores(&mut s);
+        }
+        let act = s.legal[rng.below(s.legal.len())];
+        game.step_unchecked(&mut s, act);
+        steps += 1;
+    }
+}
+
+#[test]
+fn kept_counts_equal_the_full_scoring_after_every_step_of_draft_like_games() {
+    let game = draft_like();
+    let steps: usize = (0..300).flat_map(|seed| [3, 4].map(|players| assert_kept_counts_match_the_board(&game, players, seed))).sum();
+    assert!(steps > 20_000, "{steps} steps");
+}
+
+#[test]
+fn kept_counts_equal_the_full_scoring_after_every_step_of_generated_rulesets() {
+    let mut steps = 0;
+    for ruleset in 0..60 {
+        let game = stargazer_kernel::fixtures::generated(ruleset);
+        let counts: Vec<usize> = game.rules.setups.iter().map(|s| s.players).collect();
+        for seed in 0..10 {
+            steps += assert_kept_counts_match_the_board(&game, counts[seed as usize % counts.len()], seed);
+        }
+    }
+    assert!(steps > 10_000, "{steps} steps");
+}

@@ -51,6 +51,9 @@ pub fn choose(
     let seat = game.current_player(state).expect("a decision is pending");
     let mut best = f64::NEG_INFINITY;
     let mut best_actions: Vec<Action> = Vec::new();
+    let mut scored = state.clone();
+    game.update_scores(&mut scored); // once here, so that every step updates only its own Planets
+    let state = &scored;
     let mut after = state.clone();
     let (mut next, mut kept) = (state.clone(), state.clone());
     let mut look = Lookahead { game, params, deadline, work, evaluated: 0 };
@@ -84,6 +87,7 @@ impl Lookahead<'_> {
     /// `CHECK_EVERY` steps).
     fn step(&mut self, state: &mut State, act: Action) -> Result<(), TimedOut> {
         self.game.step_unchecked(state, act);
+        self.game.update_scores(state); // every state stepped to is judged
         self.work.steps += 1;
         if self.work.steps.is_multiple_of(CHECK_EVERY) {
             if let Some(deadline) = self.deadline {

@@ -11,7 +11,8 @@ use std::time::Instant;
 use super::evaluation::rewards;
 use crate::game::Game;
 use crate::rng::Rng;
-use crate::state::{Action, Kind, State};
+use crate::state::{empty, Action, Actions, Kind, State};
+use smallvec::SmallVec;
 use crate::MAX_PLAYERS;
 
 /// How a rollout chooses (the Python bot's `rollout` parameter).
@@ -43,8 +44,9 @@ impl Default for MctsParams {
     }
 }
 
+/// A node's search statistics; its state is at the same index of `Search::states`, so that
+/// the selection, which reads only these, walks a compact array.
 struct Node {
-    state: State,
     action: Action,
     mover: usize,
     /// First child and count; count 0 until expanded.
@@ -96,53 +98,57 @@ struct Search<'a> {
     params: &'a MctsParams,
     rng: &'a mut Rng,
     nodes: Vec<Node>,
+    states: Vec<State>,
     deadline: Option<Instant>,
 }
 
 impl Search<'_> {
-    fn node(&self, state: State, action: Action) -> Node {
-        let mover = self.game.current_player(&state).unwrap_or(0);
-        Node { state, action, mover, first: 0, count: 0, expanded: false, visits: 0, rewards: [0.0; MAX_PLAYERS] }
+    fn node(&self, state: &State, action: Action) -> Node {
+        let mover = self.game.current_player(state).unwrap_or(0);
+        Node { action, mover, first: 0, count: 0, expanded: false, visits: 0, rewards: [0.0; MAX_PLAYERS] }
     }
 
     /// All children of `index`, each with `prior` virtual visits of its heuristic value,
-    /// shuffled so that ties go to a seeded random one.
+    /// shuffled so that ties go to a seeded random one. The order is drawn first and the
+    /// children are made in it, straight into the arena (the same draws as shuffling them).
     fn expand(&mut self, index: usize) {
-        let legal = self.nodes[index].state.legal.clone();
-        let mut children: Vec<Node> = Vec::with_capacity(legal.len());
-        for act in legal {
-            let mut after = self.nodes[index].state.clone();
+        let legal = Actions::from_slice(&self.states[index].legal);
+        let mut order: SmallVec<[usize; 64]> = (0..legal.len()).collect();
+        self.rng.shuffle(&mut order);
+        let first = self.nodes.len() as u32;
+        self.nodes.reserve(legal.len());
+        for &i in &order {
+            let act = legal[i];
+            let mut after = self.states[index].clone();
             self.game.step_unchecked(&mut after, act);
-            let mut child = self.node(after, act);
+            self.game.update_scores(&mut after);
+            let mut child = self.node(&after, act);
             let prior = self.params.prior;
             if prior > 0 {
                 child.visits = prior;
-                let values = rewards(self.game, &child.state, self.params.scale);
+                let values = rewards(self.game, &after, self.params.scale);
                 for (sum, value) in child.rewards.iter_mut().zip(values) {
                     *sum = value * prior as f64;
                 }
             }
-            children.push(child);
+            self.nodes.push(child);
+            self.states.push(after);
         }
-        self.rng.shuffle(&mut children);
-        let first = self.nodes.len() as u32;
-        let count = children.len() as u32;
-        self.nodes.extend(children);
         let node = &mut self.nodes[index];
         node.first = first;
-        node.count = count;
+        node.count = legal.len() as u32;
         node.expanded = true;
     }
 
     fn rollout(&mut self, mut state: State) -> [f64; MAX_PLAYERS] {
         let game = self.game;
         let mut left: i64 = if self.params.depth == 0 { -1 } else { self.params.depth as i64 };
-        let mut fullest: Vec<Action> = Vec::new();
+        let mut fullest = Actions::new(); // inline: no allocation per rollout
         while !state.legal.is_empty() && left != 0 {
             let n = state.legal.len();
             if self.params.rollout != Rollout::Random && n > 1 && state.legal[0].kind == Kind::Survey {
                 let most = state.legal.iter().map(|a| a.count).max().unwrap_or(0);
-                fullest.clear();
+                empty(&mut fullest);
                 fullest.extend(state.legal.iter().copied().filter(|a| a.count == most));
                 if self.params.rollout == Rollout::Greedy {
                     state = self.best_survey(state, &fullest);
@@ -156,6 +162,7 @@ impl Search<'_> {
             }
             left -= 1;
         }
+        game.update_scores(&mut state);
         rewards(game, &state, self.params.scale)
     }
 
@@ -170,6 +177,7 @@ impl Search<'_> {
         for &act in options {
             after.clone_from(&state);
             game.step_unchecked(&mut after, act);
+            game.update_scores(&mut after);
             let totals = game.totals(&after);
             let others = (0..players).filter(|&i| i != seat).map(|i| totals[i]).max().unwrap_or(0);
             let lead = (totals[seat] - others) as f64 + self.rng.unit() * 0.01; // random tie-break
@@ -201,10 +209,8 @@ impl Search<'_> {
             path.push(0);
             loop {
                 if !self.nodes[index].expanded {
-                    let node = &self.nodes[index];
-                    if node.visits <= expand_after
-                        || node.state.legal.is_empty()
-                        || self.nodes.len() + node.state.legal.len() > MAX_TREE_NODES
+                    let legal = self.states[index].legal.len();
+                    if self.nodes[index].visits <= expand_after || legal == 0 || self.nodes.len() + legal > MAX_TREE_NODES
                     {
                         break;
                     }
@@ -234,7 +240,7 @@ impl Search<'_> {
                     break;
                 }
             }
-            let values = self.rollout(self.nodes[index].state.clone());
+            let values = self.rollout(self.states[index].clone());
             for &visited in &path {
                 let node = &mut self.nodes[visited];
                 node.visits += 1;
@@ -260,7 +266,7 @@ impl Search<'_> {
             for (mean, sum) in means.iter_mut().zip(root.rewards) {
                 *mean = sum / simulations as f64;
             }
-            RootValues { players: root.state.players as usize, means }
+            RootValues { players: self.states[0].players as usize, means }
         });
         Ok(Decision { action: best.expect("the root has children").2, values })
     }
@@ -291,8 +297,11 @@ pub fn decide(
     rng: &mut Rng,
     deadline: Option<Instant>,
 ) -> Result<Decision, TimedOut> {
-    let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024), deadline };
-    let root = search.node(state.clone(), Action::new(Kind::PickCrew, -1));
+    let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024), states: Vec::with_capacity(1024), deadline };
+    let mut root_state = state.clone();
+    game.update_scores(&mut root_state); // once here, so that every child updates only its own Planets
+    let root = search.node(&root_state, Action::new(Kind::PickCrew, -1));
     search.nodes.push(root);
+    search.states.push(root_state);
     search.run()
 }
