@@ -375,3 +375,17 @@ def test_the_one_wrapper_measures_in_points_and_cuts_a_word_for_a_card():
     lines = fonts.wrap("Supercalifragilistic word", 10, 40)
     assert "".join(lines).replace(" ", "") == "Supercalifragilisticword"
     assert all(fonts.width(line, 10) <= 40 for line in lines) and len(lines) > 2
+
+
+def test_the_command_line_runs_blas_on_one_thread_unless_told_otherwise(monkeypatch):
+    """The analysis's matrix products are small: BLAS threads would only spin on the other
+    cores (twice the CPU of a report). The command sets one thread before numpy loads, and
+    keeps a number the user set."""
+    from stargazer_rules.frontends import cli
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    assert main(["validate", "draft7"]) == 0
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    assert os.environ["MKL_NUM_THREADS"] == "3"
+    assert cli.ONE_THREAD_BLAS == ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
