@@ -19,7 +19,7 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,7 @@ __all__ = [
     "RefusedLine",
     "VALUE_DECIMALS",
     "game_line",
+    "indexed_lines",
     "indices_in",
     "line_digest",
     "lines_of",
@@ -98,12 +99,12 @@ class RefusedLine:
 @attrs.frozen
 class GamesFile:
     """What ``read_games_file`` found in ``path``: the ``games`` (dicts without their checked
-    ``digest``, sorted by ``index``, one per index), the ``line`` number of each game by
-    index, the ``refused`` lines, ``unchecked`` lines of a format without a digest, and
+    ``digest``, sorted by ``index``, one per index; or what the reader's ``reduce`` kept of
+    each), the ``line`` number of each game by index, the ``refused`` lines, ``unchecked`` lines of a format without a digest, and
     whether the last line was ``cut_short`` (an interrupted write: not a problem)."""
 
     path: Path
-    games: tuple[dict[str, Any], ...]
+    games: tuple[Any, ...]
     line: Mapping[int, int]
     refused: tuple[RefusedLine, ...]
     unchecked: int
@@ -114,16 +115,19 @@ class GamesFile:
         return [f"{self.path}:{line.number}: {line.reason}" for line in self.refused]
 
 
-def read_games_file(path: str | os.PathLike[str]) -> GamesFile:
+def read_games_file(path: str | os.PathLike[str], reduce: Callable[[dict[str, Any]], Any] | None = None) -> GamesFile:
     """Read and check every line of a games file (``OSError`` if it cannot be read).
 
     A line is refused when it is not a JSON object with an integer ``index``, when its format
     is unknown, when its digest does not match its content, or when it repeats an index an
     earlier good line holds. A last line without its newline was cut short by an interruption
-    and is left out without being refused.
+    and is left out without being refused. ``reduce`` maps each good game, as soon as its line
+    is checked, to what is kept of it (a reader that needs a few figures of each game of a
+    long run holds those, not the games).
     """
     path = Path(path)
-    by_index: dict[int, dict[str, Any]] = {}
+    by_index: dict[int, Any] = {}
+    seen: dict[int, int] = {}  # the hash of each kept line: a repeat is the same game or another
     numbers: dict[int, int] = {}
     refused: list[RefusedLine] = []
     unchecked = 0
@@ -140,11 +144,13 @@ def read_games_file(path: str | os.PathLike[str]) -> GamesFile:
             if reason == "unchecked":
                 unchecked += 1
             index = game["index"]
+            content = hash(text)
             if index in by_index:
-                same = "the same game" if by_index[index] == game else "another game"
+                same = "the same game" if seen[index] == content else "another game"
                 refused.append(RefusedLine(number, f"a second line for game {index} ({same}): not counted twice", text))
                 continue
-            by_index[index] = game
+            by_index[index] = game if reduce is None else reduce(game)
+            seen[index] = content
             numbers[index] = number
     games = tuple(by_index[index] for index in sorted(by_index))
     return GamesFile(path, games, numbers, tuple(refused), unchecked, cut_short)
@@ -165,6 +171,21 @@ def _no_collection() -> Any:
 
 #: The start of every line a run writes: its format, then its index.
 _INDEX = re.compile(r'\{"format":"[^"]*","index":(\d+),')
+
+
+def indexed_lines(path: str | os.PathLike[str]) -> list[tuple[int, str]]:
+    """Each whole line of a games file with the index its start names (``indices_in``'s
+    reading): for copying lines a caller has checked, not for trusting them."""
+    found = []
+    try:
+        with Path(path).open("r", encoding="utf-8", errors="replace") as file:
+            for text in file:
+                match = _INDEX.match(text)
+                if match is not None and text.endswith("\n"):
+                    found.append((int(match.group(1)), text))
+    except FileNotFoundError:
+        pass
+    return found
 
 
 def indices_in(path: str | os.PathLike[str]) -> set[int]:

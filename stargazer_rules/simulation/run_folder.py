@@ -27,6 +27,7 @@ __all__ = [
     "lines_of",
     "read_identity",
     "replace_games",
+    "replace_lines",
     "set_aside",
     "write_identity",
 ]
@@ -80,6 +81,12 @@ def replace_games(folder: str | os.PathLike[str], games: Iterable[Mapping[str, A
     """Make ``folder/games.jsonl`` hold exactly ``games``, in one rename. Callers set aside any
     line of the old file that is not among them first."""
     _replace(Path(folder) / GAMES_FILE, lines_of(games))
+
+
+def replace_lines(folder: str | os.PathLike[str], texts: Iterable[str]) -> None:
+    """Make ``folder/games.jsonl`` hold exactly the lines ``texts`` (each ending in a newline),
+    in one rename; as ``replace_games``, for lines copied as they were read."""
+    _replace(Path(folder) / GAMES_FILE, "".join(texts))
 
 
 def _replace(path: Path, text: str) -> None:
