@@ -9,6 +9,7 @@ and checks the file, this module checks what the analysis needs of the lines it 
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
@@ -16,8 +17,10 @@ from stargazer_rules.formats.game_lines import GAME_FORMAT, READABLE_FORMATS
 
 __all__ = [
     "ANALYSED_KEYS",
+    "analysed",
     "checked_games",
     "credit_row",
+    "deal_of",
     "lead_changes",
     "same_deal",
     "seat_at",
@@ -46,6 +49,40 @@ ANALYSED_KEYS = (
     "score_sheet",
     "winners",
 )
+
+
+#: The keys the analysis reads when a line has them (lines from before a key existed lack it).
+OPTIONAL_KEYS = ("deal_seed", "engine", "value_by_round")
+#: What the analysis reads of a score sheet: of each seat, each planet and each standing.
+_SHEET_SEAT = ("seat", "total", "majority_vp", "bonus_vp", "play_vp")
+_SHEET_PLANET = ("planet", "colour", "top_square", "full", "accident")
+_STANDING = ("owner", "rank", "vp")
+_PICK = ("round", "order", "seat", "crew", "motivation_vp")
+
+
+def analysed(game: Mapping[str, Any]) -> dict[str, Any]:
+    """The line with only what the analysis reads of it (no record, no bot seeds, no per-seat
+    planet detail), its keys and names shared between games: a run's games held for a summary
+    take under half the memory of the lines read whole. A line not of that shape is kept as it
+    is (``checked_games`` says what it lacks)."""
+    try:
+        kept = {key: game[key] for key in (*ANALYSED_KEYS, *OPTIONAL_KEYS) if key in game}
+        sheet = game["score_sheet"]
+        kept["score_sheet"] = {
+            "seats": [{key: seat[key] for key in _SHEET_SEAT} for seat in sheet["seats"]],
+            "planets": [
+                {**{key: planet[key] for key in _SHEET_PLANET}, "planet": sys.intern(planet["planet"]),
+                 "colour": sys.intern(planet["colour"]),
+                 "standings": [{key: standing[key] for key in _STANDING} for standing in planet["standings"]]}
+                for planet in sheet["planets"]
+            ],
+        }
+        kept["picks"] = [{**{key: pick[key] for key in _PICK}, "crew": sys.intern(pick["crew"])} for pick in game["picks"]]
+        kept["seating"] = [sys.intern(spec) for spec in game["seating"]]
+        kept["triggers"] = [sys.intern(trigger) for trigger in game["triggers"]]
+    except (KeyError, TypeError, AttributeError):
+        return dict(game)
+    return kept
 
 
 def checked_games(games: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -99,14 +136,15 @@ def credit_row(game: Mapping[str, Any]) -> list[float]:
     return [win_credit(game, seat_at(game, position)) for position in range(game["players"])]
 
 
+def deal_of(game: Mapping[str, Any]) -> tuple[Any, int, int]:
+    """How a game was dealt: its deal seed, rotation and player count (docs/simulation.md,
+    "The plan of a run"); two runs' games of one index dealt alike pair."""
+    return game.get("deal_seed"), game["rotation"], game["players"]
+
+
 def same_deal(game_a: Mapping[str, Any], game_b: Mapping[str, Any]) -> bool:
-    """Whether two runs' games of one index were dealt alike: the same deal seed, rotation and
-    player count (docs/simulation.md, "The plan of a run"), so that they pair."""
-    return (game_a.get("deal_seed"), game_a["rotation"], game_a["players"]) == (
-        game_b.get("deal_seed"),
-        game_b["rotation"],
-        game_b["players"],
-    )
+    """Whether two runs' games of one index were dealt alike (``deal_of``), so that they pair."""
+    return deal_of(game_a) == deal_of(game_b)
 
 
 def lead_changes(score_by_round: Sequence[Sequence[int]]) -> int:

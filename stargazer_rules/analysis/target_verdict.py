@@ -38,7 +38,8 @@ from typing import Any
 import numpy as np
 
 from stargazer_rules.analysis import stats
-from stargazer_rules.analysis.bootstrap import draws_of, part_matrix, parts_of
+from stargazer_rules.analysis.bootstrap import draws_of, part_matrix
+from stargazer_rules.analysis.game_figures import GameFigures
 from stargazer_rules.analysis.measures import MEASURES, Measure, MeasureContext
 from stargazer_rules.analysis.target_check import centre_of, subject_label
 from stargazer_rules.analysis.targets import Target, Targets
@@ -69,14 +70,15 @@ def _worst(target: Target, values: np.ndarray, judged: np.ndarray, subjects: Seq
 
 
 def target_changes(
-    pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+    pairs: Sequence[tuple[GameFigures, GameFigures]],
     targets: Targets,
     context_a: MeasureContext,
     context_b: MeasureContext,
     names_a: Mapping[str, Any],
     names_b: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
-    """Per target: each run's shortfall and worst subject over the paired games, the change
+    """Per target: each run's shortfall and worst subject over the paired games (their
+    ``GameFigures``, made with these targets' measures), the change
     (A - B shortfall: positive is better) and its bootstrap standard error, the margin. No
     decision yet (``verdict_of`` or a sequential look decides)."""
     games_a = [a for a, _ in pairs]
@@ -133,7 +135,7 @@ def _judged(measure: Measure, matrix: Any, min_card_games: int) -> np.ndarray:
     return np.ones(len(matrix.subjects), bool)
 
 
-def _paired(measures: Sequence[Measure], games_a: Sequence[Mapping[str, Any]], games_b: Sequence[Mapping[str, Any]],
+def _paired(measures: Sequence[Measure], games_a: Sequence[GameFigures], games_b: Sequence[GameFigures],
             context_a: MeasureContext, context_b: MeasureContext) -> dict[str, tuple[list[str], tuple[Any, ...], tuple[Any, ...]]]:
     """Per measure (each once): the subjects of both runs, and each run's part matrix, values and
     draws. One set of resamples for every matrix of both runs: the same resampled games in A
@@ -142,7 +144,7 @@ def _paired(measures: Sequence[Measure], games_a: Sequence[Mapping[str, Any]], g
     sides: dict[str, Any] = {}
     matrices = []
     for measure in unique:
-        parts = (parts_of(measure, games_a, context_a), parts_of(measure, games_b, context_b))
+        parts = ([game.parts(measure.name) for game in games_a], [game.parts(measure.name) for game in games_b])
         subjects = list(dict.fromkeys(subject for side in parts for game in side for subject in game))
         pair = [part_matrix(measure, games, context, subjects, per_game)
                 for games, context, per_game in ((games_a, context_a, parts[0]), (games_b, context_b, parts[1]))]

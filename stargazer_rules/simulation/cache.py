@@ -23,7 +23,7 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Callable, Collection, Mapping
+from collections.abc import Callable, Collection, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
