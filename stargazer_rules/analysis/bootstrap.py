@@ -25,6 +25,8 @@ DRAWS = 1000
 SEED = 20240601
 #: Resamples drawn at once (bounds the memory: BLOCK x games counts).
 BLOCK = 100
+#: Games whose parts are turned into an array at once.
+_CHUNK = 1000
 
 
 class PartMatrix:
@@ -68,18 +70,21 @@ def part_matrix(
     order = list(subjects) if subjects is not None else list(dict.fromkeys(s for parts in per_game for s in parts))
     width = max((len(pairs) for parts in per_game for pairs in parts.values()), default=1)
     where = {subject: index for index, subject in enumerate(order)}
-    # rows of Python floats first, one array at the end: item by item assignment into an array
-    # costs more than the parts themselves
+    # rows of Python floats first, one array per chunk of games: item by item assignment into an
+    # array costs more than the parts themselves, and rows of every game at once cost memory
     empty = [(0.0, 0.0)] * width
-    rows = []
-    for parts in per_game:
-        row = [empty] * len(order)
-        for subject, pairs in parts.items():
-            s = where.get(subject)
-            if s is not None:
-                row[s] = [*pairs, *empty[len(pairs):]] if len(pairs) < width else pairs
-        rows.append(row)
-    data = np.array(rows, dtype=float).reshape(len(games), len(order), width, 2)
+    data = np.zeros((len(games), len(order), width, 2))
+    for first in range(0, len(per_game), _CHUNK):
+        rows = []
+        for parts in per_game[first:first + _CHUNK]:
+            row = [empty] * len(order)
+            for subject, pairs in parts.items():
+                s = where.get(subject)
+                if s is not None:
+                    row[s] = [*pairs, *empty[len(pairs):]] if len(pairs) < width else pairs
+            rows.append(row)
+        if order:
+            data[first:first + len(rows)] = np.array(rows, dtype=float).reshape(len(rows), len(order), width, 2)
     return PartMatrix(order, data)
 
 
@@ -107,7 +112,8 @@ def resample_counts(games: int, draws: int = DRAWS, seed: int = SEED) -> Iterato
     while left > 0:
         size = min(BLOCK, left)
         picks = rng.integers(0, games, size=(size, games))
-        rows = np.repeat(np.arange(size), games)
-        counts = np.bincount(rows * games + picks.ravel(), minlength=size * games).reshape(size, games)
-        yield counts.astype(float)
+        counts = np.empty((size, games))
+        for row, picked in enumerate(picks):  # a row at a time: no index arrays of the block's size
+            counts[row] = np.bincount(picked, minlength=games)
+        yield counts
         left -= size

@@ -34,9 +34,10 @@ __all__ = [
     "RefusedLine",
     "VALUE_DECIMALS",
     "game_line",
-    "indexed_lines",
+    "copy_lines",
     "indices_in",
     "line_digest",
+    "line_spans",
     "lines_of",
     "read_games_file",
 ]
@@ -171,21 +172,34 @@ def _no_collection() -> Any:
 
 #: The start of every line a run writes: its format, then its index.
 _INDEX = re.compile(r'\{"format":"[^"]*","index":(\d+),')
+_INDEX_BYTES = re.compile(_INDEX.pattern.encode())
 
 
-def indexed_lines(path: str | os.PathLike[str]) -> list[tuple[int, str]]:
-    """Each whole line of a games file with the index its start names (``indices_in``'s
-    reading): for copying lines a caller has checked, not for trusting them."""
+def line_spans(path: str | os.PathLike[str]) -> list[tuple[int, int, int]]:
+    """Each whole line of a games file as (the index its start names, its byte offset, its
+    length in bytes), read as ``indices_in`` reads: for copying lines a caller has checked
+    without holding their text, not for trusting them."""
     found = []
+    start = 0
     try:
-        with Path(path).open("r", encoding="utf-8", errors="replace") as file:
-            for text in file:
-                match = _INDEX.match(text)
-                if match is not None and text.endswith("\n"):
-                    found.append((int(match.group(1)), text))
+        with Path(path).open("rb") as file:
+            for raw in file:
+                match = _INDEX_BYTES.match(raw)
+                if match is not None and raw.endswith(b"\n"):
+                    found.append((int(match.group(1)), start, len(raw)))
+                start += len(raw)
     except FileNotFoundError:
         pass
     return found
+
+
+def copy_lines(source: str | os.PathLike[str], spans: Iterable[tuple[int, int, int]],
+               target: str | os.PathLike[str]) -> None:
+    """Append the lines ``spans`` (from ``line_spans``) of ``source`` to ``target``, in the order given."""
+    with Path(source).open("rb") as reading, Path(target).open("ab") as writing:
+        for _index, start, length in spans:
+            reading.seek(start)
+            writing.write(reading.read(length))
 
 
 def indices_in(path: str | os.PathLike[str]) -> set[int]:

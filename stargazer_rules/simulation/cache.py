@@ -32,7 +32,14 @@ import attrs
 import platformdirs
 
 from stargazer_rules.errors import FolderBusy
-from stargazer_rules.formats.game_lines import GAMES_FILE, RefusedLine, indexed_lines, indices_in, read_games_file
+from stargazer_rules.formats.game_lines import (
+    GAMES_FILE,
+    RefusedLine,
+    copy_lines,
+    indices_in,
+    line_spans,
+    read_games_file,
+)
 from stargazer_rules.simulation import locks, run_folder
 from stargazer_rules.simulation.runner import line_mismatch
 
@@ -245,11 +252,10 @@ def keep(cache: Path, identity: Mapping[str, Any], source: Path, command: str) -
             held = CheckedRun(folder, (), (), RefusedLine(0, "the cache's run.json names another run", ""), 0)
             set_aside_lines_not_in(held, ())
         known = indices_in(path)
-        new = sorted((index, text) for index, text in indexed_lines(source) if index not in known)
+        new = sorted(span for span in line_spans(source) if span[0] not in known)
         if new:
             folder.mkdir(parents=True, exist_ok=True)
-            with path.open("a", encoding="utf-8") as file:
-                file.writelines(text for _, text in new)
+            copy_lines(source, new, path)
         run_folder.write_identity(folder, identity)  # also marks the run as used now
     evicted = _evict(cache, cache_bound(), keep_key=folder.name, command=command)
     return Kept(folder, len(new), tuple(evicted))

@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.formats.game_lines import GAMES_FILE, indexed_lines
+from stargazer_rules.formats.game_lines import GAMES_FILE, copy_lines, line_spans
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
@@ -150,9 +150,8 @@ def _prepare(
             good = _sorted_out(held, "the cache", say)
             from_cache = {index: game for index, game in good.items() if index not in ours and index < planned}
             if from_cache:  # the lines as the cache holds them (its problems set aside above), in index order
-                texts = {index: text for index, text in indexed_lines(entry / GAMES_FILE) if index in from_cache}
-                with path.open("a", encoding="utf-8") as file:
-                    file.writelines(texts[index] for index in sorted(from_cache))
+                spans = sorted(span for span in line_spans(entry / GAMES_FILE) if span[0] in from_cache)
+                copy_lines(entry / GAMES_FILE, spans, path)
         cache.touch(cache_dir, identity)
     in_out = sum(1 for index in ours if index < planned)
     count = in_out + len(from_cache)
