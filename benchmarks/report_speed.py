@@ -30,6 +30,9 @@ from collections.abc import Callable
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent.parent
+#: Where every command runs: ``python -m`` and ``python -c`` put the working folder first on the
+#: path, so a command run from a checkout would import that checkout whatever ``PYTHONPATH`` says.
+NEUTRAL = Path(tempfile.gettempdir())
 IMPORTS = "import stargazer_rules.analysis.summary, stargazer_rules.analysis.report, stargazer_rules.analysis.compare"
 
 
@@ -37,7 +40,8 @@ def _make_run(build: Path, run: Path, bots: str, cache: Path) -> None:
     """``stargazer simulate --bots BOTS --games 1800 --out RUN`` with ``build``."""
     env = {**os.environ, "PYTHONPATH": str(build), "STARGAZER_CACHE": str(cache)}
     subprocess.run([sys.executable, "-m", "stargazer_rules", "simulate", "--bots", bots, "--games", "1800",
-                    "--out", str(run)], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    "--out", str(run)], env=env, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                   cwd=NEUTRAL)
 
 
 def _measured(command: list[str], build: Path, env: dict[str, str] | None = None) -> tuple[float, float]:
@@ -49,7 +53,8 @@ def _measured(command: list[str], build: Path, env: dict[str, str] | None = None
         "print(u.ru_utime + u.ru_stime, u.ru_maxrss / 1024)"
     )
     full = {**os.environ, "PYTHONPATH": str(build), **(env or {})}
-    result = subprocess.run([sys.executable, "-c", probe, *command], env=full, capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-c", probe, *command], env=full, capture_output=True, text=True,
+                            cwd=NEUTRAL)
     if result.returncode != 0:
         raise SystemExit(f"{' '.join(command)} (build {build}) failed:\n{result.stderr[-2000:]}")
     cpu, rss = result.stdout.split()
@@ -85,7 +90,7 @@ def main() -> None:
     builds = {"baseline": args.baseline.resolve(), "this": HERE}
     python = sys.executable
     with tempfile.TemporaryDirectory() as scratch:
-        scratch_dir = Path(scratch)
+        scratch_dir = Path(scratch).resolve()
         run = args.run or scratch_dir / "run-1800"
         if not (run / "games.jsonl").exists():
             print(f"making the run folder {run} (simulate --bots {args.bots} --games 1800)", file=sys.stderr)

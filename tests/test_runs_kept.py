@@ -29,7 +29,7 @@ QUICK = ["--games", "8", "--bots", "random", "--workers", "1"]
 
 @pytest.fixture(autouse=True)
 def no_report_files(monkeypatch):
-    """These tests are about the games; the report pages (plots: seconds each) are left out."""
+    """These tests are about the games; the report pages are left out."""
     from stargazer_rules import analysis
 
     monkeypatch.setattr(analysis, "write_report", lambda summary, out: None)

@@ -17,13 +17,12 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from stargazer_rules.formats.game_lines import GAMES_FILE, game_line, lines_of
+from stargazer_rules.formats.game_lines import GAMES_FILE, lines_of
 
 __all__ = [
     "GAMES_FILE",
     "IDENTITY_FILE",
     "SET_ASIDE_FOLDER",
-    "game_line_text",
     "lines_of",
     "read_identity",
     "replace_games",
@@ -70,11 +69,6 @@ def set_aside(folder: str | os.PathLike[str], texts: Iterable[str], why: str) ->
         path.with_suffix(".why.txt").write_text(why + "\n", encoding="utf-8")
         return path
     raise OSError(f"{aside}: cannot name a new file (1,000 already there)")
-
-
-def game_line_text(game: Mapping[str, Any]) -> str:
-    """The line ``game`` has in a games file, without its newline."""
-    return game_line(game)
 
 
 def replace_games(folder: str | os.PathLike[str], games: Iterable[Mapping[str, Any]]) -> None:
