@@ -17,6 +17,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 
 import attrs
+import numpy as np
 import pytest
 import simulated_games
 from hypothesis import given
@@ -34,6 +35,7 @@ from stargazer_rules.analysis import (
 from stargazer_rules.analysis.labels import p_number, p_value
 from stargazer_rules.analysis.report import render_report, write_report
 from stargazer_rules.analysis.games import lead_changes, winning_margin
+from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.targets import Settings
 
 #: A run of 200 four-player random games (50 blocks), and one of 8 for hand counts.
@@ -662,3 +664,37 @@ def test_goals_are_shown_as_set_every_digit(games: list[dict]) -> None:
     texts = [f["text"] for f in summary["findings"] if f["kind"] == "crew_picker_advantage"]
     assert texts and all(text.endswith("; target within ±2.5 points of 0.") for text in texts)
     assert "games to detect a 2-point seat advantage: " in terminal_summary(summarize(games))
+
+
+def test_a_summary_and_a_comparison_each_draw_their_resamples_once(games: list[dict], monkeypatch) -> None:
+    """Every measure's bootstrap reads one set of resamples: a summary draws it once (not once
+    per measure), a comparison once for both runs' matrices (the paired bootstrap), and the
+    intervals are those of a set drawn for each measure alone (the same seed)."""
+    from stargazer_rules.analysis import bootstrap
+
+    drawn = []
+    original = bootstrap.resample_counts
+
+    def counted(n, *args, **kwargs):
+        drawn.append(n)
+        return original(n, *args, **kwargs)
+
+    monkeypatch.setattr(bootstrap, "resample_counts", counted)
+    summary = summarize(games)
+    assert drawn == [200]
+    run = analysis.Run.summarised(games)
+    drawn.clear()
+    analysis.compare_summaries(run, run)
+    assert drawn == [200]
+    from stargazer_rules import load_ruleset
+
+    measure = MEASURES["crew_picker_advantage"]
+    context = MeasureContext.of(games, load_ruleset("draft7"))
+    matrix = bootstrap.part_matrix(measure, games, context)
+    alone = matrix.draws(measure, original(len(games)))
+    answer = next(a for a in summary["targets"]["targets"] if a["measure"] == measure.name)
+    worst = matrix.subjects.index(answer["worst"])
+    column = alone[:, worst]
+    low, high = np.quantile(column[np.isfinite(column)], [0.025, 0.975])
+    value = float(matrix.values(measure)[worst])
+    assert (answer["low"], answer["high"]) == (round(min(float(low), value), 6), round(max(float(high), value), 6))

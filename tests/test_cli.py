@@ -9,9 +9,11 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import random
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from ruleset_edits import copy_ruleset, replace
@@ -303,16 +305,22 @@ def test_top_level_help_lists_the_commands(capsys):
 
 
 def test_the_command_line_does_not_load_the_statistics_and_plot_libraries_until_needed():
-    """``validate`` and ``play`` start in a fraction of a second: the analysis's scipy (and the
-    plots' matplotlib) load on first use (``stargazer_rules.analysis`` imports lazily)."""
+    """``validate`` and ``play`` start in a fraction of a second: nothing of scipy, numpy or
+    matplotlib loads with the command line (``stargazer_rules.analysis`` imports lazily), and
+    a summary loads only ``scipy.special`` (its quantiles), never ``scipy.stats`` (half a second
+    to import) nor matplotlib (the plots are written as SVG from the data)."""
+    heavy = "('scipy', 'scipy.special', 'scipy.stats', 'numpy', 'matplotlib')"
     code = (
         "import sys; from stargazer_rules.frontends.cli import build_parser; build_parser(); "
         "from stargazer_rules import analysis; assert analysis.Targets; "
-        "print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules)); "
-        "analysis.summarize; print(sorted(m for m in ('scipy', 'matplotlib') if m in sys.modules))"
+        f"print(sorted(m for m in {heavy} if m in sys.modules)); "
+        "import simulated_games; games = simulated_games.run(blocks=1); "
+        "from stargazer_rules.analysis.report import render_report; render_report(analysis.summarize(games)); "
+        f"print(sorted(m for m in {heavy} if m in sys.modules))"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert result.stdout.splitlines() == ["[]", "['scipy']"]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parent), *sys.path])}
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env)
+    assert result.stdout.splitlines() == ["[]", "['numpy', 'scipy', 'scipy.special']"]
 
 
 # -- the report helpers -------------------------------------------------------------------------
@@ -367,3 +375,17 @@ def test_the_one_wrapper_measures_in_points_and_cuts_a_word_for_a_card():
     lines = fonts.wrap("Supercalifragilistic word", 10, 40)
     assert "".join(lines).replace(" ", "") == "Supercalifragilisticword"
     assert all(fonts.width(line, 10) <= 40 for line in lines) and len(lines) > 2
+
+
+def test_the_command_line_runs_blas_on_one_thread_unless_told_otherwise(monkeypatch):
+    """The analysis's matrix products are small: BLAS threads would only spin on the other
+    cores (twice the CPU of a report). The command sets one thread before numpy loads, and
+    keeps a number the user set."""
+    from stargazer_rules.frontends import cli
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.setenv("MKL_NUM_THREADS", "3")
+    assert main(["validate", "draft7"]) == 0
+    assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
+    assert os.environ["MKL_NUM_THREADS"] == "3"
+    assert cli.ONE_THREAD_BLAS == ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")

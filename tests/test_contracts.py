@@ -401,9 +401,14 @@ def two_runs(fresh_runs) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
 
 
 def test_stargazer_compare_summarises_each_run_once(two_runs, tmp_path, monkeypatch) -> None:
-    """The reports and the comparison share each run's summary: two summaries, not four."""
+    """The reports and the comparison share each run's summary: two summaries, not four; the
+    comparison of the runs' figures (what the command holds of each game) and their folders
+    is that of their games."""
     from stargazer_rules import analysis
     from stargazer_rules.analysis import compare, summary
+    from stargazer_rules.analysis.game_figures import figures_of
+    from stargazer_rules.analysis.measures import MEASURES, MeasureContext
+    from stargazer_rules.formats.game_lines import lines_of
     from stargazer_rules.frontends.cli import run_commands
 
     made = []
@@ -416,8 +421,15 @@ def test_stargazer_compare_summarises_each_run_once(two_runs, tmp_path, monkeypa
     monkeypatch.setattr(analysis, "summarize", counted, raising=False)
     rulesets = (load_ruleset("draft7"), load_ruleset("base"))
     folders = [str(tmp_path / "a"), str(tmp_path / "b")]
-    comparison = run_commands._compare_and_write(list(two_runs), rulesets, folders, ["draft7", "base"],
-                                        argparse.Namespace(judged_by=Targets.default()))
+    targets = Targets.default()
+    contexts = [MeasureContext.of((), ruleset, players=4) for ruleset in rulesets]
+    figures = []
+    for games, folder, context in zip(two_runs, folders, contexts, strict=True):
+        Path(folder).mkdir()
+        (Path(folder) / "games.jsonl").write_text(lines_of(games), encoding="utf-8")
+        figures.append(figures_of(games, [MEASURES[t.measure] for t in targets.targets], context))
+    comparison = run_commands._compare_and_write(figures, rulesets, folders, ["draft7", "base"], contexts,
+                                                 argparse.Namespace(judged_by=targets))
     assert made == list(rulesets)
     assert comparison == compare.compare_summaries(*two_runs, label_a="draft7", label_b="base",
                                                    ruleset_a=rulesets[0], ruleset_b=rulesets[1])

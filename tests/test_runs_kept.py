@@ -29,7 +29,7 @@ QUICK = ["--games", "8", "--bots", "random", "--workers", "1"]
 
 @pytest.fixture(autouse=True)
 def no_report_files(monkeypatch):
-    """These tests are about the games; the report pages (plots: seconds each) are left out."""
+    """These tests are about the games; the report pages are left out."""
     from stargazer_rules import analysis
 
     monkeypatch.setattr(analysis, "write_report", lambda summary, out: None)
@@ -381,3 +381,40 @@ def test_a_first_seed_whose_last_block_passes_the_seed_range_is_refused_in_one_l
     )
     assert not (out / GAMES_FILE).exists()
     assert "played 8 games" in _simulate(capsys, "--out", str(out), "--seed", str(MAX_SEED - 1))
+
+
+def test_a_comparison_holds_no_game_line_at_its_looks_or_its_verdict(tmp_path, capsys, monkeypatch):
+    """compare --until-decided keeps of each game the figures its verdict and metrics read
+    (analysis.game_figures), never the line: at each look and at the comparison no more
+    games.jsonl lines are alive than before the command, and a game's figures are 2 kB at most
+    (256 numbers)."""
+    import gc
+
+    from stargazer_rules import analysis
+    from stargazer_rules.analysis import sequential
+    from stargazer_rules.analysis.game_figures import GameFigures
+
+    def lines_alive() -> int:
+        gc.collect()
+        return sum(1 for thing in gc.get_objects() if type(thing) is dict and "score_sheet" in thing)
+
+    seen = []
+    look, compare_summaries = sequential.look, analysis.compare_summaries
+
+    def counted_look(pairs, *args, **options):
+        seen.append(("look", len(pairs), lines_alive(), {type(game) for pair in pairs for game in pair}))
+        return look(pairs, *args, **options)
+
+    def counted_compare(run_a, run_b, **options):
+        games = [*run_a.games, *run_b.games]
+        seen.append(("compare", len(games), lines_alive(), {type(game) for game in games}))
+        assert max(len(game.values) for game in games) <= 256
+        return compare_summaries(run_a, run_b, **options)
+
+    monkeypatch.setattr(sequential, "look", counted_look)
+    monkeypatch.setattr(analysis, "compare_summaries", counted_compare, raising=False)
+    before = lines_alive()
+    out = tmp_path / "cmp"
+    assert cli.main(["compare", "draft7", "base", *QUICK, "--until-decided", "--max-games", "16", "--out", str(out)]) == 0
+    assert seen == [("look", 8, before, {GameFigures}), ("look", 16, before, {GameFigures}),
+                    ("compare", 32, before, {GameFigures})]

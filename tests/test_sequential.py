@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from stargazer_rules.analysis.measures import MeasureContext
+from stargazer_rules.analysis.measures import MEASURES, MeasureContext
+from stargazer_rules.analysis.game_figures import figures_of
 from stargazer_rules.analysis.sequential import boundary, decide_look, look, paired_games, spent
 from stargazer_rules.analysis.targets import Target, Targets
 from stargazer_rules.frontends.cli.run_commands import _batches
@@ -80,7 +81,9 @@ def _draw(rng, probabilities, games: int) -> list[dict]:
 
 
 def _look(a, b, n: int, previous: int, max_games: int, targets: Targets = BALANCE, decided=None) -> dict:
-    return look(paired_games(a[:n], b[:n]), targets, CONTEXTS, max_games=max_games, previous_games=previous,
+    measures = [MEASURES[target.measure] for target in targets.targets]
+    figures = [figures_of(games[:n], measures, context, metrics=False) for games, context in zip((a, b), CONTEXTS)]
+    return look(paired_games(*figures), targets, CONTEXTS, max_games=max_games, previous_games=previous,
                 decided=decided)
 
 

@@ -24,7 +24,7 @@ from stargazer_rules.errors import RecordError
 from stargazer_rules.formats import jsonio
 from stargazer_rules.formats import records
 from stargazer_rules.frontends.cli import main
-from stargazer_rules.formats.game_lines import game_line, line_digest
+from stargazer_rules.formats.game_lines import game_line, line_digest, read_games_file
 from stargazer_rules.simulation import (
     GAME_FORMAT,
     GAMES_FILE,
@@ -464,3 +464,28 @@ def test_help_explains_the_lineup_syntax_and_defaults(capsys, command):
     assert "--bots mcts:400/greedy" in text
     assert "default 1800" in text and "default 4" in text and "default mcts:200" in text
     assert "--engine {native,python}" in text
+
+
+def test_reading_a_games_file_never_runs_the_cycle_collector(tmp_path):
+    """Parsed JSON holds no reference cycles: the collector is paused while the lines are read
+    (it would walk the growing heap again and again: hundreds of times for these lines), and
+    runs again afterwards, at most once before the reader returns."""
+    import gc
+
+    lines = run(tmp_path, games=8)
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(line + "\n" for line in lines * 40), encoding="utf-8")  # 320 lines, 312 repeats
+    collections = []
+
+    def seen(phase, info):
+        if phase == "start":
+            collections.append(info["generation"])
+
+    gc.callbacks.append(seen)
+    try:
+        read = read_games_file(path)
+    finally:
+        gc.callbacks.remove(seen)
+    assert len(read.games) == 8 and len(read.refused) == 312
+    assert len(collections) <= 1
+    assert gc.isenabled()

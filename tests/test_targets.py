@@ -16,6 +16,7 @@ from stargazer_rules import load_ruleset
 from stargazer_rules.analysis import summarize
 from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.target_check import check_targets, findings_of
+from stargazer_rules.analysis.game_figures import figures_of
 from stargazer_rules.analysis.target_verdict import target_changes, verdict_of
 from stargazer_rules.analysis.targets import LEGACY_BOUNDS, Target, Targets
 from stargazer_rules.analysis.targets_file import (
@@ -313,8 +314,11 @@ TWO = (Target(measure="tie_rate", goal="at_most", bound=0.0),
 
 def _verdict(games_a, games_b, targets=TWO):
     chosen = Targets(targets=targets)
-    pairs = list(zip(games_a, games_b, strict=True))
     contexts = (MeasureContext.of(games_a, DRAFT7), MeasureContext.of(games_b, DRAFT7))
+    measures = [MEASURES[target.measure] for target in targets]
+    pairs = list(zip(*(figures_of(games, measures, context, metrics=False)
+                       for games, context in zip((games_a, games_b), contexts)),
+                     strict=True))
     rows = target_changes(pairs, chosen, *contexts, {}, {})
     met = (0, len(targets))
     return verdict_of(rows, confidence=0.95, label_a="A", label_b="B", met_a=met, met_b=met)

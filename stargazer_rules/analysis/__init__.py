@@ -21,8 +21,8 @@ from typing import Any
 
 from stargazer_rules.analysis.targets import Targets
 
-#: Where each public name lives. They are imported on first use: the statistics and plots
-#: pull in scipy and matplotlib (about a second), which ``stargazer validate`` or ``play``
+#: Where each public name lives. They are imported on first use: the statistics pull in numpy
+#: and scipy.special (a few tenths of a second), which ``stargazer validate`` or ``play``
 #: should not pay for just because the command line knows the ``Targets``.
 _LAZY = {
     "Run": "compare",

@@ -18,13 +18,15 @@ import numpy as np
 
 from stargazer_rules.analysis.measures import Measure, MeasureContext
 
-__all__ = ["DRAWS", "SEED", "PartMatrix", "part_matrix", "parts_of", "resample_counts"]
+__all__ = ["DRAWS", "SEED", "PartMatrix", "draws_of", "part_matrix", "parts_of", "resample_counts"]
 
 #: Bootstrap resamples, and the generator's seed.
 DRAWS = 1000
 SEED = 20240601
 #: Resamples drawn at once (bounds the memory: BLOCK x games counts).
 BLOCK = 100
+#: Games whose parts are turned into an array at once.
+_CHUNK = 1000
 
 
 class PartMatrix:
@@ -67,19 +69,40 @@ def part_matrix(
         per_game = parts_of(measure, games, context)
     order = list(subjects) if subjects is not None else list(dict.fromkeys(s for parts in per_game for s in parts))
     width = max((len(pairs) for parts in per_game for pairs in parts.values()), default=1)
-    data = np.zeros((len(games), len(order), width, 2))
     where = {subject: index for index, subject in enumerate(order)}
-    for g, parts in enumerate(per_game):
-        for subject, pairs in parts.items():
-            s = where.get(subject)
-            if s is not None:
-                data[g, s, : len(pairs)] = pairs
+    # rows of Python floats first, one array per chunk of games: item by item assignment into an
+    # array costs more than the parts themselves, and rows of every game at once cost memory
+    empty = [(0.0, 0.0)] * width
+    data = np.zeros((len(games), len(order), width, 2))
+    for first in range(0, len(per_game), _CHUNK):
+        rows = []
+        for parts in per_game[first:first + _CHUNK]:
+            row = [empty] * len(order)
+            for subject, pairs in parts.items():
+                s = where.get(subject)
+                if s is not None:
+                    row[s] = [*pairs, *empty[len(pairs):]] if len(pairs) < width else pairs
+            rows.append(row)
+        if order:
+            data[first:first + len(rows)] = np.array(rows, dtype=float).reshape(len(rows), len(order), width, 2)
     return PartMatrix(order, data)
 
 
 def parts_of(measure: Measure, games: Sequence[Mapping[str, Any]], context: MeasureContext) -> list[Any]:
     """Each game's parts of ``measure`` (subject -> its (numerator, denominator) pairs)."""
     return [measure.parts(game, context) for game in games] if measure.parts else []
+
+
+def draws_of(matrices: Sequence[tuple[PartMatrix, Measure]], games: int) -> list[np.ndarray]:
+    """Each matrix's ``PartMatrix.draws`` of its measure, from one set of resamples of
+    ``games`` games drawn once for all of them (every matrix has those games' rows)."""
+    flats = [matrix.data.reshape(games, -1) for matrix, _ in matrices]
+    found: list[list[np.ndarray]] = [[] for _ in matrices]
+    for block in resample_counts(games):
+        for (matrix, measure), flat, out in zip(matrices, flats, found, strict=True):
+            out.append(matrix.values(measure, (block @ flat).reshape((len(block), *matrix.data.shape[1:]))))
+    return [np.concatenate(out) if out else np.empty((0, len(matrix.subjects)))
+            for out, (matrix, _) in zip(found, matrices, strict=True)]
 
 
 def resample_counts(games: int, draws: int = DRAWS, seed: int = SEED) -> Iterator[np.ndarray]:
@@ -89,7 +112,8 @@ def resample_counts(games: int, draws: int = DRAWS, seed: int = SEED) -> Iterato
     while left > 0:
         size = min(BLOCK, left)
         picks = rng.integers(0, games, size=(size, games))
-        rows = np.repeat(np.arange(size), games)
-        counts = np.bincount(rows * games + picks.ravel(), minlength=size * games).reshape(size, games)
-        yield counts.astype(float)
+        counts = np.empty((size, games))
+        for row, picked in enumerate(picks):  # a row at a time: no index arrays of the block's size
+            counts[row] = np.bincount(picked, minlength=games)
+        yield counts
         left -= size

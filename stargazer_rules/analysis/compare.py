@@ -24,7 +24,7 @@ by chance (about 1 in 20 at 95%); the comparison says how many to expect.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,16 +32,15 @@ import attrs
 
 from stargazer_rules.analysis import stats
 from stargazer_rules.analysis.findings_diff import findings_diff, near_misses
-from stargazer_rules.analysis.games import (
-    checked_games,
-    credit_row,
-    lead_changes,
-    same_deal,
-    seat_at,
-    win_credit,
-    winning_margin,
+from stargazer_rules.analysis.game_figures import (
+    GameFigures,
+    bot_figure_ids,
+    figures_of,
+    seat_figure_id,
+    trigger_figure_id,
 )
-from stargazer_rules.analysis.measures import MeasureContext
+from stargazer_rules.analysis.games import checked_games
+from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.plain_json import plain
 from stargazer_rules.analysis.summary import ruleset_of_lines, summarize
 from stargazer_rules.analysis.summary_view import Distribution, Rate, SummaryView, to_json, view_of
@@ -64,26 +63,41 @@ __all__ = ["COMPARISON_FORMAT", "Run", "compare_summaries", "write_comparison"]
 COMPARISON_FORMAT = "stargazer-comparison/2"
 
 
-#: A per-game figure: (numerator, denominator), or None when the game has no such figure.
-PerGame = Callable[[Mapping[str, Any]], tuple[float, float] | None]
-
-
 @attrs.frozen
 class Run:
-    """One side of a comparison: a run's ``games`` (games.jsonl lines) and their ``summary``.
+    """One side of a comparison: what the comparison keeps of each of a run's games, and the
+    run's ``summary``.
 
-    The comparison pairs the games and reads the cards' figures from the summary, so a caller
-    that writes each run's report anyway (``stargazer compare``) summarises each run once.
+    ``games`` may be given as games.jsonl lines: they are checked and kept as their
+    ``GameFigures`` (the figures and parts the comparison reads, with the targets the summary
+    was made with: ``analysis.game_figures``), so a run held for a comparison costs about 2 kB
+    a game, not the 50 kB of its lines. The comparison reads the cards' figures from the
+    summary, so a caller that writes each run's report anyway (``stargazer compare``)
+    summarises each run once. ``context`` is the measures' context of the run (made from the
+    games and ``ruleset`` when not given).
     """
 
-    games: tuple[Mapping[str, Any], ...] = attrs.field(converter=tuple)
+    games: tuple[Any, ...] = attrs.field(converter=tuple)
     summary: Mapping[str, Any]
     ruleset: Ruleset | None = None
     external: Mapping[str, float] = attrs.field(factory=dict)
+    context: MeasureContext | None = None
 
     def __attrs_post_init__(self) -> None:
         run = view_of(self.summary).run
-        indices = sorted({game["index"] for game in self.games})
+        lines = [game for game in self.games if not isinstance(game, GameFigures)]
+        if lines:
+            if len(lines) != len(self.games):
+                raise TypeError("a Run holds games.jsonl lines or their GameFigures, not both")
+            played = checked_games(lines)
+            context = self.context or MeasureContext.of(played, self.ruleset, self.external)
+            targets = Targets.from_json(self.summary["run"]["targets"])
+            figures = figures_of(played, (MEASURES[t.measure] for t in targets.targets), context)
+            object.__setattr__(self, "games", figures)
+            object.__setattr__(self, "context", context)
+        if self.context is None:
+            raise ValueError("a Run of game figures needs the context they were made in (context=...)")
+        indices = sorted({game.index for game in self.games})
         if (run.games, run.first_index, run.last_index) != (len(indices), indices[0] if indices else None,
                                                                indices[-1] if indices else None):
             raise ValueError(
@@ -106,6 +120,10 @@ class Run:
         played = checked_games(games)
         ruleset = ruleset_of_lines(played[0]["ruleset"], ruleset)
         return cls(played, summarize(played, targets=targets, ruleset=ruleset, external=external), ruleset, external or {})
+
+    @property
+    def indices(self) -> list[int]:
+        return [game.index for game in self.games]
 
 
 def compare_summaries(
@@ -130,7 +148,8 @@ def compare_summaries(
     conf = targets.confidence
     side_a = _run_of(run_a, "A", targets, ruleset_a)
     side_b = _run_of(run_b, "B", targets, ruleset_b)
-    played_a, played_b = checked_games(side_a.games), checked_games(side_b.games)
+    played_a = sorted(side_a.games, key=lambda game: game.index)
+    played_b = sorted(side_b.games, key=lambda game: game.index)
     summary_a, summary_b = view_of(side_a.summary), view_of(side_b.summary)
     pairs, pairing, warnings = _pairs(played_a, played_b)
     context = _Context(played_a, played_b, pairs, conf)
@@ -151,11 +170,7 @@ def compare_summaries(
             metric["rules_changed"] = False
     # rows about the cards that changed first, each section keeping its own order otherwise
     metrics.sort(key=lambda metric: not metric["rules_changed"])
-    contexts = (
-        MeasureContext.of(played_a, ruleset_a or side_a.ruleset, side_a.external),
-        MeasureContext.of(played_b, ruleset_b or side_b.ruleset, side_b.external),
-    )
-    rows = target_changes(pairs, targets, *contexts, side_a.summary["names"], side_b.summary["names"])
+    rows = target_changes(pairs, targets, side_a.context, side_b.context, side_a.summary["names"], side_b.summary["names"])
     targets_a, targets_b = summary_a.targets, summary_b.targets
     decided = verdict_of(rows, confidence=conf, label_a=label_a, label_b=label_b,
                          met_a=(targets_a.met, targets_a.total), met_b=(targets_b.met, targets_b.total))
@@ -242,20 +257,20 @@ def _mark_changed(metrics: list[dict[str, Any]], rules_diff: Sequence[Mapping[st
 
 
 def _pairs(
-    played_a: Sequence[Mapping[str, Any]], played_b: Sequence[Mapping[str, Any]]
-) -> tuple[list[tuple[Mapping[str, Any], Mapping[str, Any]]], dict[str, Any], list[str]]:
-    by_index_b = {game["index"]: game for game in played_b}
+    played_a: Sequence[GameFigures], played_b: Sequence[GameFigures]
+) -> tuple[list[tuple[GameFigures, GameFigures]], dict[str, Any], list[str]]:
+    by_index_b = {game.index: game for game in played_b}
     pairs, mismatched, seating = [], 0, 0
     for game in played_a:
-        other = by_index_b.get(game["index"])
+        other = by_index_b.get(game.index)
         if other is None:
             continue
-        if not same_deal(game, other):
+        if game.deal != other.deal:
             mismatched += 1
             continue
-        seating += game["seating"] != other["seating"]
+        seating += game.seating != other.seating
         pairs.append((game, other))
-    indices_a = {game["index"] for game in played_a}
+    indices_a = {game.index for game in played_a}
     warnings = []
     if mismatched:
         warnings.append(
@@ -344,14 +359,18 @@ def _per_game(
     section: str,
     label: str,
     kind: str,
-    figure: PerGame,
     *,
     headline: bool = False,
     anchor: str | None = None,
 ) -> dict[str, Any] | None:
-    """A metric from a per-game figure: each run's value over all its games; the difference
-    over the paired games (or, without pairs, between the runs as independent samples)."""
+    """A metric from the per-game figure ``ident`` (``GameFigures.figure``): each run's value
+    over all its games; the difference over the paired games (or, without pairs, between the
+    runs as independent samples)."""
     conf = context.confidence
+
+    def figure(game: GameFigures) -> tuple[float, float] | None:
+        return game.figure(ident)
+
     values_a = [v for v in map(figure, context.played_a) if v is not None and v[1] > 0]
     values_b = [v for v in map(figure, context.played_b) if v is not None and v[1] > 0]
     if not values_a and not values_b:
@@ -399,26 +418,12 @@ def _side_of(values: Sequence[tuple[float, float]], kind: str, conf: float) -> d
 # -- seats ----------------------------------------------------------------------------------
 
 
-def _seat_credit(position: int) -> PerGame:
-    def figure(game: Mapping[str, Any]) -> tuple[float, float] | None:
-        if position >= game["players"]:
-            return None
-        return win_credit(game, seat_at(game, position)), 1.0
-
-    return figure
-
-
-def _tie(game: Mapping[str, Any]) -> tuple[float, float]:
-    return float(len(game["winners"]) > 1), 1.0
-
-
 def _seat_metrics(context: _Context, summary_a: SummaryView, summary_b: SummaryView) -> list[dict[str, Any]]:
     players = max(summary_a.run.players, summary_b.run.players)
     metrics = []
     for position in range(players):
         metric = _per_game(
-            context, f"seats.{position + 1}.win_share", "seats", f"Seat {position + 1} win share", "rate",
-            _seat_credit(position), headline=True,
+            context, seat_figure_id(position), "seats", f"Seat {position + 1} win share", "rate", headline=True,
         )
         if metric is not None:
             metrics.append(metric)
@@ -429,12 +434,12 @@ def _seat_metrics(context: _Context, summary_a: SummaryView, summary_b: SummaryV
                 _side(p_a, summary_a.seats.games), _side(p_b, summary_b.seats.games),
                 None, "none", headline=True)
     )
-    metrics.append(_per_game(context, "seats.ties", "seats", "Shared wins (ties)", "rate", _tie, headline=True))
+    metrics.append(_per_game(context, "seats.ties", "seats", "Shared wins (ties)", "rate", headline=True))
     return metrics
 
 
-def _credit_rows(games: Sequence[Mapping[str, Any]]) -> list[list[float]]:
-    return [credit_row(game) for game in games]
+def _credit_rows(games: Sequence[GameFigures]) -> list[list[float]]:
+    return [game.credit_row() for game in games]
 
 
 def _balance_metric(context: _Context, summary_a: SummaryView, summary_b: SummaryView) -> dict[str, Any]:
@@ -475,90 +480,38 @@ def _balance_metric(context: _Context, summary_a: SummaryView, summary_b: Summar
 # -- scores and pace ------------------------------------------------------------------------
 
 
-def _seat_mean(part: str) -> PerGame:
-    def figure(game: Mapping[str, Any]) -> tuple[float, float]:
-        return float(sum(seat[part] for seat in game["score_sheet"]["seats"])), float(game["players"])
-
-    return figure
-
-
-def _vp_share(part: str) -> PerGame:
-    def figure(game: Mapping[str, Any]) -> tuple[float, float]:
-        seats = game["score_sheet"]["seats"]
-        return float(sum(seat[f"{part}_vp"] for seat in seats)), float(sum(seat["total"] for seat in seats))
-
-    return figure
-
-
-def _bot_figure(spec: str, what: str) -> PerGame:
-    def figure(game: Mapping[str, Any]) -> tuple[float, float] | None:
-        seats = [seat for seat, bot in enumerate(game["seating"]) if bot == spec]
-        if not seats:
-            return None
-        if what == "wins":
-            return sum(win_credit(game, seat) for seat in seats), float(len(seats))
-        totals = {s["seat"]: s["total"] for s in game["score_sheet"]["seats"]}
-        return float(sum(totals[seat] for seat in seats)), float(len(seats))
-
-    return figure
-
-
-def _single(value: Callable[[Mapping[str, Any]], float | None]) -> PerGame:
-    def figure(game: Mapping[str, Any]) -> tuple[float, float] | None:
-        found = value(game)
-        return None if found is None else (float(found), 1.0)
-
-    return figure
-
-
 def _score_metrics(context: _Context, summary_a: SummaryView, summary_b: SummaryView) -> list[dict[str, Any]]:
     candidates = [
-        _per_game(context, "scores.total", "scores", "Mean final score", "mean", _seat_mean("total"), headline=True, anchor="scores-bots"),
+        _per_game(context, "scores.total", "scores", "Mean final score", "mean", headline=True, anchor="scores-bots"),
     ]
     for part, label in (("majority", "planet majority"), ("bonus", "the major-planet bonus"), ("play", "play")):
         candidates.append(_per_game(context, f"scores.{part}.mean", "scores", f"Mean VP per seat from {label}", "mean",
-                                    _seat_mean(f"{part}_vp"), anchor="scores-vp"))
+                                    anchor="scores-vp"))
         candidates.append(_per_game(context, f"scores.{part}.share", "scores", f"Share of all VP from {label}", "rate",
-                                    _vp_share(part), anchor="scores-vp"))
+                                    anchor="scores-vp"))
     specs = sorted({bot.bot for s in (summary_a, summary_b) for bot in s.scores.by_bot})
     for spec in specs:
-        candidates.append(_per_game(context, f"scores.bot.{spec}.wins", "scores", f"{spec}: win share", "rate",
-                                    _bot_figure(spec, "wins"), anchor="scores-bots"))
-        candidates.append(_per_game(context, f"scores.bot.{spec}.total", "scores", f"{spec}: mean final score", "mean",
-                                    _bot_figure(spec, "total"), anchor="scores-bots"))
-    candidates.append(_per_game(context, "scores.margin", "scores", "Winning margin", "mean", _single(winning_margin),
+        wins, total = bot_figure_ids(spec)
+        candidates.append(_per_game(context, wins, "scores", f"{spec}: win share", "rate", anchor="scores-bots"))
+        candidates.append(_per_game(context, total, "scores", f"{spec}: mean final score", "mean", anchor="scores-bots"))
+    candidates.append(_per_game(context, "scores.margin", "scores", "Winning margin", "mean",
                                 headline=True, anchor="scores-margin"))
     candidates.append(_per_game(context, "scores.lead_changes", "scores", "Lead changes per game", "mean",
-                                _single(lambda game: lead_changes(game["score_by_round"])), headline=True, anchor="scores-margin"))
+                                headline=True, anchor="scores-margin"))
     return [metric for metric in candidates if metric is not None]
-
-
-def _trigger(name_: str) -> PerGame:
-    def figure(game: Mapping[str, Any]) -> tuple[float, float]:
-        return float(name_ in game["triggers"]), 1.0
-
-    return figure
-
-
-def _options(game: Mapping[str, Any]) -> tuple[float, float]:
-    return float(sum(game["options"])), float(len(game["options"]))
-
-
-def _forced(game: Mapping[str, Any]) -> tuple[float, float]:
-    return float(sum(1 for count in game["options"] if count == 1)), float(len(game["options"]))
 
 
 def _pace_metrics(context: _Context, summary_a: SummaryView, summary_b: SummaryView) -> list[dict[str, Any]]:
     candidates = [
-        _per_game(context, "pace.rounds", "pace", "Rounds per game", "mean", _single(lambda g: g["rounds"]), headline=True),
-        _per_game(context, "pace.decisions", "pace", "Decisions per game", "mean", _single(lambda g: g["decisions"])),
-        _per_game(context, "pace.options", "pace", "Legal options per decision", "mean", _options),
-        _per_game(context, "pace.forced", "pace", "Forced decisions (one option)", "rate", _forced),
+        _per_game(context, "pace.rounds", "pace", "Rounds per game", "mean", headline=True),
+        _per_game(context, "pace.decisions", "pace", "Decisions per game", "mean"),
+        _per_game(context, "pace.options", "pace", "Legal options per decision", "mean"),
+        _per_game(context, "pace.forced", "pace", "Forced decisions (one option)", "rate"),
     ]
     triggers = sorted({t.trigger for s in (summary_a, summary_b) for t in s.pace.triggers})
     for trigger in triggers:
-        candidates.append(_per_game(context, f"pace.trigger.{trigger}", "pace", f"Games ending by {trigger}", "rate",
-                                    _trigger(trigger), anchor="pace-triggers"))
+        candidates.append(_per_game(context, trigger_figure_id(trigger), "pace", f"Games ending by {trigger}", "rate",
+                                    anchor="pace-triggers"))
     return [metric for metric in candidates if metric is not None]
 
 

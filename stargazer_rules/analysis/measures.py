@@ -50,8 +50,12 @@ class MeasureContext:
         games: Sequence[Mapping[str, Any]],
         ruleset: Ruleset | None,
         external: Mapping[str, float] | None = None,
+        players: int | None = None,
     ) -> MeasureContext:
-        players = games[0]["players"] if games else 0
+        """The context of ``games`` (their player count unless ``players`` is given: with a
+        ruleset, the games are read for nothing else, so a run's context can be made first)."""
+        if players is None:
+            players = games[0]["players"] if games else 0
         if ruleset is not None:
             always = tuple(card.id for card in ruleset.crew if card.always_in_play)
             rows = {

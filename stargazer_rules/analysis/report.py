@@ -162,7 +162,7 @@ def table(
 
 
 def plot(kind: str, data: Any) -> str:
-    """The SVG of ``plots.<kind>(data)``; matplotlib is imported only when a plot is drawn."""
+    """The SVG of ``plots.<kind>(data)`` (drawn from the numbers: ``analysis.svg_chart``)."""
     from stargazer_rules.analysis import plots
 
     return getattr(plots, kind)(data)

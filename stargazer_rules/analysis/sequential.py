@@ -26,9 +26,8 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from scipy.stats import norm
-
-from stargazer_rules.analysis.games import same_deal
+from stargazer_rules.analysis.game_figures import GameFigures
+from stargazer_rules.analysis.stats import normal_cdf, normal_quantile
 from stargazer_rules.analysis.measures import MeasureContext
 from stargazer_rules.analysis.target_verdict import headline, target_changes
 from stargazer_rules.analysis.targets import Targets
@@ -41,7 +40,7 @@ def spent(fraction: float, alpha: float) -> float:
     if fraction <= 0:
         return 0.0
     fraction = min(fraction, 1.0)
-    return float(2 - 2 * norm.cdf(norm.ppf(1 - alpha / 2) / math.sqrt(fraction)))
+    return float(2 - 2 * normal_cdf(normal_quantile(1 - alpha / 2) / math.sqrt(fraction)))
 
 
 @functools.lru_cache(maxsize=1024)
@@ -51,7 +50,7 @@ def boundary(fraction: float, previous: float, alpha: float) -> tuple[float, flo
     increment = spent(fraction, alpha) - spent(previous, alpha)
     if increment <= 0:
         return 0.0, math.inf
-    return increment, float(norm.ppf(1 - increment / 2))
+    return increment, normal_quantile(1 - increment / 2)
 
 
 def decide_look(difference: float, se: float, fraction: float, previous: float, *, confidence: float, margin: float) -> dict[str, Any]:
@@ -82,7 +81,7 @@ def decide_look(difference: float, se: float, fraction: float, previous: float, 
 
 
 def look(
-    pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+    pairs: Sequence[tuple[GameFigures, GameFigures]],
     targets: Targets,
     contexts: tuple[MeasureContext, MeasureContext],
     *,
@@ -141,13 +140,13 @@ def look_text(number: int, result: Mapping[str, Any]) -> str:
     )
 
 
-def paired_games(games_a: Sequence[Mapping[str, Any]], games_b: Sequence[Mapping[str, Any]]) -> list[tuple[Mapping[str, Any], Mapping[str, Any]]]:
-    """The games both runs have with the same deal, in index order."""
-    by_index = {game["index"]: game for game in games_b}
+def paired_games(games_a: Sequence[GameFigures], games_b: Sequence[GameFigures]) -> list[tuple[GameFigures, GameFigures]]:
+    """The games both runs have with the same deal, in index order (their ``GameFigures``)."""
+    by_index = {game.index: game for game in games_b}
     pairs = []
-    for game in sorted(games_a, key=lambda g: g["index"]):
-        other = by_index.get(game["index"])
-        if other is not None and same_deal(game, other):
+    for game in sorted(games_a, key=lambda g: g.index):
+        other = by_index.get(game.index)
+        if other is not None and game.deal == other.deal:
             pairs.append((game, other))
     return pairs
 

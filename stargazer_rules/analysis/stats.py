@@ -11,8 +11,14 @@ designer's ``Bounds`` say otherwise).
 - ``mean_interval`` and ``paired``/``welch``: Student's t for a mean, the mean of paired
   differences, and two independent means (Welch).
 - ``chi_square_uniform``: Pearson's goodness-of-fit test against equal shares, its p-value
-  from ``scipy.stats.chi2``.
+  from the chi-square survival function.
 - ``games_needed``: the sample size of a one-sample test of a proportion (normal approximation).
+
+The quantiles and tail areas come from ``scipy.special`` (``ndtri``, ``stdtrit``, ``chdtrc``),
+the functions ``scipy.stats`` itself calls, so the numbers are the same to the last bit; it is
+imported on first use, and ``scipy.stats`` (half a second more to import) never is. The
+standard library's ``NormalDist.inv_cdf`` differs from ``ndtri`` in the last bits, which would
+change summary.json. numpy is imported on first use too.
 
 >>> [round(x, 4) for x in wilson(81, 263)]      # Newcombe (1998), Table I
 [0.2553, 0.3662]
@@ -30,8 +36,10 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-import numpy as np
-from scipy import stats as _scipy
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import numpy as np
 
 __all__ = [
     "chi_square_uniform",
@@ -40,6 +48,8 @@ __all__ = [
     "games_needed",
     "mean_interval",
     "newcombe",
+    "normal_cdf",
+    "normal_quantile",
     "paired",
     "rate",
     "welch",
@@ -49,10 +59,27 @@ __all__ = [
 ]
 
 
+def _special() -> Any:
+    from scipy import special
+
+    return special
+
+
+@functools.cache
+def normal_quantile(p: float) -> float:
+    """The standard normal quantile of ``p``: 1.64 for 0.95."""
+    return float(_special().ndtri(p))
+
+
+def normal_cdf(x: float) -> float:
+    """The standard normal distribution function at ``x``."""
+    return float(_special().ndtr(x))
+
+
 @functools.cache
 def z_value(confidence: float) -> float:
     """The standard normal quantile of a two-sided interval: 1.96 for 0.95."""
-    return float(_scipy.norm.ppf(1 - (1 - confidence) / 2))
+    return normal_quantile(1 - (1 - confidence) / 2)
 
 
 def wilson(successes: float, n: float, confidence: float = 0.95) -> tuple[float, float]:
@@ -95,7 +122,7 @@ def newcombe(
 
 @functools.cache
 def _t(confidence: float, df: int) -> float:
-    return float(_scipy.t.ppf(1 - (1 - confidence) / 2, df))
+    return float(_special().stdtrit(df, 1 - (1 - confidence) / 2))
 
 
 def _spread(values: np.ndarray) -> tuple[float, float]:
@@ -106,6 +133,8 @@ def _spread(values: np.ndarray) -> tuple[float, float]:
 
 def mean_interval(values: Sequence[float], confidence: float = 0.95) -> tuple[float, float, float]:
     """The mean and its Student's t interval; the interval is the mean itself for one value."""
+    import numpy as np
+
     array = np.asarray(values, dtype=float)
     mean, sd = _spread(array)
     if len(array) < 2:
@@ -132,6 +161,8 @@ def describe(values: Sequence[float], confidence: float = 0.95, counts: bool = F
     if n == 0:
         result.update(dict.fromkeys(("mean", "mean_low", "mean_high", "sd", "min", *QUANTILES, "max")))
     else:
+        import numpy as np
+
         array = np.asarray(values, dtype=float)
         mean, low, high = mean_interval(array, confidence)
         quantiles = np.quantile(array, list(QUANTILES.values()))
@@ -159,6 +190,8 @@ def welch(
 
 
 def _moments(values: Sequence[float]) -> tuple[float, float, int]:
+    import numpy as np
+
     mean, sd = _spread(np.asarray(values, dtype=float))
     return mean, sd, len(values)
 
@@ -186,7 +219,7 @@ def welch_moments(
 def chi_square_uniform(observed: Sequence[float]) -> dict[str, Any]:
     """Pearson's chi-square test of ``observed`` counts against equal shares.
 
-    Returns ``statistic``, ``df`` and ``p`` (``scipy.stats.chi2.sf``); ``p`` is ``None``
+    Returns ``statistic``, ``df`` and ``p`` (``scipy.special.chdtrc``); ``p`` is ``None``
     without any count.
     """
     total = math.fsum(observed)
@@ -195,7 +228,7 @@ def chi_square_uniform(observed: Sequence[float]) -> dict[str, Any]:
         return {"statistic": None, "df": k - 1, "p": None}
     expected = total / k
     statistic = math.fsum((o - expected) ** 2 / expected for o in observed)
-    return {"statistic": statistic, "df": k - 1, "p": float(_scipy.chi2.sf(statistic, k - 1))}
+    return {"statistic": statistic, "df": k - 1, "p": float(_special().chdtrc(k - 1, statistic))}
 
 
 def games_needed(fair: float, advantage: float, confidence: float = 0.95, power: float = 0.8) -> int:
@@ -208,7 +241,7 @@ def games_needed(fair: float, advantage: float, confidence: float = 0.95, power:
     """
     p1 = fair + advantage
     z_a = z_value(confidence)
-    z_b = float(_scipy.norm.ppf(power))
+    z_b = normal_quantile(power)
     root = z_a * math.sqrt(fair * (1 - fair)) + z_b * math.sqrt(p1 * (1 - p1))
     return math.ceil((root / advantage) ** 2)
 
@@ -218,5 +251,5 @@ def detectable_advantage(fair: float, games: int, confidence: float = 0.95, powe
     if games <= 0:
         return None
     z_a = z_value(confidence)
-    z_b = float(_scipy.norm.ppf(power))
+    z_b = normal_quantile(power)
     return (z_a + z_b) * math.sqrt(fair * (1 - fair) / games)

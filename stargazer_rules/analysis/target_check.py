@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from stargazer_rules.analysis import stats
-from stargazer_rules.analysis.bootstrap import DRAWS, part_matrix, resample_counts
+from stargazer_rules.analysis.bootstrap import DRAWS, draws_of, part_matrix
 from stargazer_rules.analysis.labels import anchor
 from stargazer_rules.analysis.measures import MEASURES, Measure, MeasureContext
 from stargazer_rules.analysis.targets import Target, Targets
@@ -127,7 +127,8 @@ def check_targets(
     settings = targets.settings
     alpha = 1 - settings.confidence
     answers = []
-    matrices: dict[str, Any] = {}
+    matrices = _measured([MEASURES[t.measure] for t in targets.targets if MEASURES[t.measure].per != "run"],
+                         games, context)
     for target in targets.targets:
         measure = MEASURES[target.measure]
         answers.append(_answer(target, measure, games, context, names, settings, alpha, matrices))
@@ -183,8 +184,6 @@ def _answer(
         miss = float(target.miss(value, centre))
         answer.update(value=value, low=value, high=value, miss=miss, status="met" if miss <= 0 else "not_met")
         return answer
-    if measure.name not in matrices:
-        matrices[measure.name] = _measured(measure, games, context)
     matrix, values, draws = matrices[measure.name]
     subjects = []
     for index, subject in enumerate(matrix.subjects):
@@ -244,11 +243,15 @@ def _answer(
     return answer
 
 
-def _measured(measure: Measure, games: Sequence[Mapping[str, Any]], context: MeasureContext) -> tuple[Any, Any, Any]:
-    matrix = part_matrix(measure, games, context)
-    values = matrix.values(measure)
-    draws = matrix.draws(measure, resample_counts(len(games)))
-    return matrix, values, draws
+def _measured(measures: Sequence[Measure], games: Sequence[Mapping[str, Any]],
+              context: MeasureContext) -> dict[str, tuple[Any, Any, Any]]:
+    """Per measure (each once): its part matrix, values and bootstrap draws, all from one set
+    of resamples."""
+    unique = list({measure.name: measure for measure in measures}.values())
+    matrices = [part_matrix(measure, games, context) for measure in unique]
+    draws = draws_of(list(zip(matrices, unique, strict=True)), len(games))
+    return {measure.name: (matrix, matrix.values(measure), found)
+            for measure, matrix, found in zip(unique, matrices, draws, strict=True)}
 
 
 def findings_of(section: Mapping[str, Any]) -> list[dict[str, Any]]:

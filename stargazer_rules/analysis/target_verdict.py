@@ -38,7 +38,8 @@ from typing import Any
 import numpy as np
 
 from stargazer_rules.analysis import stats
-from stargazer_rules.analysis.bootstrap import part_matrix, parts_of, resample_counts
+from stargazer_rules.analysis.bootstrap import draws_of, part_matrix
+from stargazer_rules.analysis.game_figures import GameFigures
 from stargazer_rules.analysis.measures import MEASURES, Measure, MeasureContext
 from stargazer_rules.analysis.target_check import centre_of, subject_label
 from stargazer_rules.analysis.targets import Target, Targets
@@ -69,20 +70,22 @@ def _worst(target: Target, values: np.ndarray, judged: np.ndarray, subjects: Seq
 
 
 def target_changes(
-    pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any]]],
+    pairs: Sequence[tuple[GameFigures, GameFigures]],
     targets: Targets,
     context_a: MeasureContext,
     context_b: MeasureContext,
     names_a: Mapping[str, Any],
     names_b: Mapping[str, Any],
 ) -> list[dict[str, Any]]:
-    """Per target: each run's shortfall and worst subject over the paired games, the change
+    """Per target: each run's shortfall and worst subject over the paired games (their
+    ``GameFigures``, made with these targets' measures), the change
     (A - B shortfall: positive is better) and its bootstrap standard error, the margin. No
     decision yet (``verdict_of`` or a sequential look decides)."""
     games_a = [a for a, _ in pairs]
     games_b = [b for _, b in pairs]
     settings = targets.settings
-    cache: dict[str, Any] = {}
+    measured = [MEASURES[t.measure] for t in targets.targets if MEASURES[t.measure].per != "run"]
+    cache = _paired(measured, games_a, games_b, context_a, context_b) if len(pairs) >= 2 else {}
     rows = []
     for target in targets.targets:
         measure = MEASURES[target.measure]
@@ -102,8 +105,6 @@ def target_changes(
         if len(pairs) < 2:
             rows.append(row)
             continue
-        if measure.name not in cache:
-            cache[measure.name] = _paired(measure, games_a, games_b, context_a, context_b)
         subjects, (matrix_a, values_a, draws_a), (matrix_b, values_b, draws_b) = cache[measure.name]
         if not subjects:  # nothing to measure (accident rows without the ruleset): as skill_depth, shown only
             row["compared"] = False
@@ -134,16 +135,28 @@ def _judged(measure: Measure, matrix: Any, min_card_games: int) -> np.ndarray:
     return np.ones(len(matrix.subjects), bool)
 
 
-def _paired(measure: Measure, games_a: Sequence[Mapping[str, Any]], games_b: Sequence[Mapping[str, Any]],
-            context_a: MeasureContext, context_b: MeasureContext) -> tuple[list[str], tuple[Any, ...], tuple[Any, ...]]:
-    parts = (parts_of(measure, games_a, context_a), parts_of(measure, games_b, context_b))
-    subjects = list(dict.fromkeys(subject for side in parts for game in side for subject in game))
-    sides = []
-    for games, context, per_game in ((games_a, context_a, parts[0]), (games_b, context_b, parts[1])):
-        matrix = part_matrix(measure, games, context, subjects, per_game)
-        # the same seed and games: the same resamples for A and B (the paired bootstrap)
-        sides.append((matrix, matrix.values(measure), matrix.draws(measure, resample_counts(len(games)))))
-    return subjects, sides[0], sides[1]
+def _paired(measures: Sequence[Measure], games_a: Sequence[GameFigures], games_b: Sequence[GameFigures],
+            context_a: MeasureContext, context_b: MeasureContext) -> dict[str, tuple[list[str], tuple[Any, ...], tuple[Any, ...]]]:
+    """Per measure (each once): the subjects of both runs, and each run's part matrix, values and
+    draws. One set of resamples for every matrix of both runs: the same resampled games in A
+    and B (the paired bootstrap)."""
+    unique = list({measure.name: measure for measure in measures}.values())
+    sides: dict[str, Any] = {}
+    matrices = []
+    for measure in unique:
+        parts = ([game.parts(measure.name) for game in games_a], [game.parts(measure.name) for game in games_b])
+        subjects = list(dict.fromkeys(subject for side in parts for game in side for subject in game))
+        pair = [part_matrix(measure, games, context, subjects, per_game)
+                for games, context, per_game in ((games_a, context_a, parts[0]), (games_b, context_b, parts[1]))]
+        sides[measure.name] = (subjects, pair)
+        matrices += [(matrix, measure) for matrix in pair]
+    draws = iter(draws_of(matrices, len(games_a)))
+    result = {}
+    for measure in unique:
+        subjects, pair = sides[measure.name]
+        a, b = ((matrix, matrix.values(measure), next(draws)) for matrix in pair)
+        result[measure.name] = (subjects, a, b)
+    return result
 
 
 def _side(target: Target, measure: Measure, subjects: Sequence[str], values: np.ndarray, judged: np.ndarray,

@@ -13,11 +13,13 @@ Reading never stops at a bad line: ``read_games_file`` returns the good games, o
 
 from __future__ import annotations
 
+import contextlib
+import gc
 import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +34,10 @@ __all__ = [
     "RefusedLine",
     "VALUE_DECIMALS",
     "game_line",
+    "copy_lines",
     "indices_in",
     "line_digest",
+    "line_spans",
     "lines_of",
     "read_games_file",
 ]
@@ -102,12 +106,12 @@ class RefusedLine:
 @attrs.frozen
 class GamesFile:
     """What ``read_games_file`` found in ``path``: the ``games`` (dicts without their checked
-    ``digest``, sorted by ``index``, one per index), the ``line`` number of each game by
-    index, the ``refused`` lines, ``unchecked`` lines of a format without a digest, and
+    ``digest``, sorted by ``index``, one per index; or what the reader's ``reduce`` kept of
+    each), the ``line`` number of each game by index, the ``refused`` lines, ``unchecked`` lines of a format without a digest, and
     whether the last line was ``cut_short`` (an interrupted write: not a problem)."""
 
     path: Path
-    games: tuple[dict[str, Any], ...]
+    games: tuple[Any, ...]
     line: Mapping[int, int]
     refused: tuple[RefusedLine, ...]
     unchecked: int
@@ -118,21 +122,24 @@ class GamesFile:
         return [f"{self.path}:{line.number}: {line.reason}" for line in self.refused]
 
 
-def read_games_file(path: str | os.PathLike[str]) -> GamesFile:
+def read_games_file(path: str | os.PathLike[str], reduce: Callable[[dict[str, Any]], Any] | None = None) -> GamesFile:
     """Read and check every line of a games file (``OSError`` if it cannot be read).
 
     A line is refused when it is not a JSON object with an integer ``index``, when its format
     is unknown, when its digest does not match its content, or when it repeats an index an
     earlier good line holds. A last line without its newline was cut short by an interruption
-    and is left out without being refused.
+    and is left out without being refused. ``reduce`` maps each good game, as soon as its line
+    is checked, to what is kept of it (a reader that needs a few figures of each game of a
+    long run holds those, not the games).
     """
     path = Path(path)
-    by_index: dict[int, dict[str, Any]] = {}
+    by_index: dict[int, Any] = {}
+    seen: dict[int, int] = {}  # the hash of each kept line: a repeat is the same game or another
     numbers: dict[int, int] = {}
     refused: list[RefusedLine] = []
     unchecked = 0
     cut_short = False
-    with path.open("r", encoding="utf-8", errors="replace") as file:
+    with _no_collection(), path.open("r", encoding="utf-8", errors="replace") as file:
         for number, text in enumerate(file, start=1):
             if not text.endswith("\n"):
                 cut_short = True
@@ -144,18 +151,61 @@ def read_games_file(path: str | os.PathLike[str]) -> GamesFile:
             if reason == "unchecked":
                 unchecked += 1
             index = game["index"]
+            content = hash(text)
             if index in by_index:
-                same = "the same game" if by_index[index] == game else "another game"
+                same = "the same game" if seen[index] == content else "another game"
                 refused.append(RefusedLine(number, f"a second line for game {index} ({same}): not counted twice", text))
                 continue
-            by_index[index] = game
+            by_index[index] = game if reduce is None else reduce(game)
+            seen[index] = content
             numbers[index] = number
     games = tuple(by_index[index] for index in sorted(by_index))
     return GamesFile(path, games, numbers, tuple(refused), unchecked, cut_short)
 
 
+@contextlib.contextmanager
+def _no_collection() -> Any:
+    """The cycle collector paused: parsed JSON holds no reference cycles, and collecting while
+    thousands of lines are parsed only walks the growing heap again and again."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 #: The start of every line a run writes: its format, then its index.
 _INDEX = re.compile(r'\{"format":"[^"]*","index":(\d+),')
+_INDEX_BYTES = re.compile(_INDEX.pattern.encode())
+
+
+def line_spans(path: str | os.PathLike[str]) -> list[tuple[int, int, int]]:
+    """Each whole line of a games file as (the index its start names, its byte offset, its
+    length in bytes), read as ``indices_in`` reads: for copying lines a caller has checked
+    without holding their text, not for trusting them."""
+    found = []
+    start = 0
+    try:
+        with Path(path).open("rb") as file:
+            for raw in file:
+                match = _INDEX_BYTES.match(raw)
+                if match is not None and raw.endswith(b"\n"):
+                    found.append((int(match.group(1)), start, len(raw)))
+                start += len(raw)
+    except FileNotFoundError:
+        pass
+    return found
+
+
+def copy_lines(source: str | os.PathLike[str], spans: Iterable[tuple[int, int, int]],
+               target: str | os.PathLike[str]) -> None:
+    """Append the lines ``spans`` (from ``line_spans``) of ``source`` to ``target``, in the order given."""
+    with Path(source).open("rb") as reading, Path(target).open("ab") as writing:
+        for _index, start, length in spans:
+            reading.seek(start)
+            writing.write(reading.read(length))
 
 
 def indices_in(path: str | os.PathLike[str]) -> set[int]:

@@ -23,7 +23,7 @@ import os
 import re
 import shutil
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -31,7 +31,14 @@ from typing import Any
 import attrs
 
 from stargazer_rules.errors import FolderBusy
-from stargazer_rules.formats.game_lines import GAMES_FILE, RefusedLine, indices_in, read_games_file
+from stargazer_rules.formats.game_lines import (
+    GAMES_FILE,
+    RefusedLine,
+    copy_lines,
+    indices_in,
+    line_spans,
+    read_games_file,
+)
 from stargazer_rules.simulation import locks, run_folder
 from stargazer_rules.simulation.runner import line_mismatch
 
@@ -174,15 +181,16 @@ def same_identity(found: Mapping[str, Any] | None, identity: Mapping[str, Any]) 
 @attrs.frozen
 class CheckedRun:
     """A folder's games read as the run of one identity: ``games``, the good lines of it
-    (sorted by index); ``refused``, lines edited, garbled or repeated; ``foreign``, the first
-    line of another run with why (such a folder is not reused at all); ``texts``, every whole
-    line of the file as read, for setting lines aside."""
+    (sorted by index; what the reader's ``reduce`` kept of each), and ``line``, the line number
+    of each by index; ``refused``, lines edited, garbled or repeated; ``foreign``, the first
+    line (by index) of another run with why (such a folder is not reused at all)."""
 
     folder: Path
-    games: tuple[dict[str, Any], ...]
+    games: tuple[Any, ...]
     refused: tuple[RefusedLine, ...]
     foreign: RefusedLine | None
     unchecked: int
+    line: Mapping[int, int] = attrs.field(factory=dict)
 
     def problems(self) -> list[str]:
         path = self.folder / GAMES_FILE
@@ -191,23 +199,36 @@ class CheckedRun:
             found.append(f"{path}:{self.foreign.number}: {self.foreign.reason}")
         return found
 
+    @property
+    def indices(self) -> list[int]:
+        """The indices of the good games, in order."""
+        return sorted(self.line)
 
-def checked_run(folder: str | os.PathLike[str], identity: Mapping[str, Any]) -> CheckedRun:
-    """Read ``folder/games.jsonl`` as a run of ``identity`` (an empty run when it is missing)."""
+
+def checked_run(folder: str | os.PathLike[str], identity: Mapping[str, Any],
+                reduce: Callable[[dict[str, Any]], Any] | None = None) -> CheckedRun:
+    """Read ``folder/games.jsonl`` as a run of ``identity`` (an empty run when it is missing);
+    ``reduce`` as ``read_games_file``'s, applied once a game is held to the identity."""
     folder = Path(folder)
+    mismatches: list[tuple[int, str]] = []
+
+    def held(game: dict[str, Any]) -> Any:
+        mismatch = line_mismatch(game, identity)
+        if mismatch is not None:
+            mismatches.append((game["index"], f"game {game['index']} is not a game of this run: {mismatch}"))
+        return game if reduce is None else reduce(game)
+
     try:
-        read = read_games_file(folder / GAMES_FILE)
+        read = read_games_file(folder / GAMES_FILE, held)
     except FileNotFoundError:
         return CheckedRun(folder, (), (), None, 0)
     foreign = None
     if read.unchecked:
         foreign = RefusedLine(0, f"{read.unchecked} lines of format 1 carry no digest: they cannot be checked", "")
-    for game in read.games:
-        mismatch = line_mismatch(game, identity)
-        if mismatch is not None:
-            foreign = RefusedLine(read.line[game["index"]], f"game {game['index']} is not a game of this run: {mismatch}", "")
-            break
-    return CheckedRun(folder, read.games, read.refused, foreign, read.unchecked)
+    elif mismatches:
+        index, reason = min(mismatches)
+        foreign = RefusedLine(read.line[index], reason, "")
+    return CheckedRun(folder, read.games, read.refused, foreign, read.unchecked, read.line)
 
 
 @attrs.frozen
@@ -220,10 +241,11 @@ class Kept:
     evicted: tuple[Entry, ...]
 
 
-def keep(cache: Path, identity: Mapping[str, Any], games: Sequence[Mapping[str, Any]], command: str) -> Kept:
-    """Append to the cache's copy of the run ``identity`` the ``games`` it lacks (the copy only
-    grows; its lines are checked when it is reused, not here), then keep the cache within its
-    bound. Waits for another process storing the same run."""
+def keep(cache: Path, identity: Mapping[str, Any], source: Path, command: str) -> Kept:
+    """Append to the cache's copy of the run ``identity`` the lines of the games file ``source``
+    (checked by the caller: lines of that run only) whose games it lacks, in index order (the
+    copy only grows; its lines are checked when it is reused, not here), then keep the cache
+    within its bound. Waits for another process storing the same run."""
     folder = entry_folder(cache, identity)
     with locks.holding(folder, command, wait=60.0):
         path = folder / GAMES_FILE
@@ -231,27 +253,30 @@ def keep(cache: Path, identity: Mapping[str, Any], games: Sequence[Mapping[str, 
             held = CheckedRun(folder, (), (), RefusedLine(0, "the cache's run.json names another run", ""), 0)
             set_aside_lines_not_in(held, ())
         known = indices_in(path)
-        new = [game for game in sorted(games, key=lambda game: game["index"]) if game["index"] not in known]
+        new = sorted(span for span in line_spans(source) if span[0] not in known)
         if new:
-            with path.open("a", encoding="utf-8") as file:
-                file.write(run_folder.lines_of(new))
+            folder.mkdir(parents=True, exist_ok=True)
+            copy_lines(source, new, path)
         run_folder.write_identity(folder, identity)  # also marks the run as used now
     evicted = _evict(cache, cache_bound(), keep_key=folder.name, command=command)
     return Kept(folder, len(new), tuple(evicted))
 
 
-def set_aside_lines_not_in(held: CheckedRun, kept: Sequence[Mapping[str, Any]]) -> None:
-    """Set aside the lines of ``held``'s file that are not among the games ``kept``, then make
-    the file hold just those games (nothing to do for a file with no problem)."""
+def set_aside_lines_not_in(held: CheckedRun, kept: Collection[int]) -> None:
+    """Set aside the lines of ``held``'s file that are not the lines of the games ``kept`` (by
+    index), then make the file hold just those, in index order (nothing to do for a file with
+    no problem)."""
     if not held.refused and held.foreign is None:
         return
     path = held.folder / GAMES_FILE
     texts = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
-    good = {run_folder.game_line_text(game) for game in kept}
-    aside = [text for text in texts if text.rstrip("\n") not in good]
+    good = {held.line[index]: index for index in kept}
+    kept_texts = {texts[number - 1].rstrip("\n") for number in good}
+    aside = [text for text in texts if text.rstrip("\n") not in kept_texts]
     if aside:
         run_folder.set_aside(held.folder, aside, "\n".join(held.problems()))
-    run_folder.replace_games(held.folder, kept)
+    ordered = sorted((index, texts[number - 1]) for number, index in good.items())
+    run_folder.replace_lines(held.folder, [text if text.endswith("\n") else text + "\n" for _, text in ordered])
 
 
 def touch(cache: Path, identity: Mapping[str, Any]) -> None:

@@ -17,16 +17,16 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from stargazer_rules.formats.game_lines import GAMES_FILE, game_line, lines_of
+from stargazer_rules.formats.game_lines import GAMES_FILE, lines_of
 
 __all__ = [
     "GAMES_FILE",
     "IDENTITY_FILE",
     "SET_ASIDE_FOLDER",
-    "game_line_text",
     "lines_of",
     "read_identity",
     "replace_games",
+    "replace_lines",
     "set_aside",
     "write_identity",
 ]
@@ -71,15 +71,16 @@ def set_aside(folder: str | os.PathLike[str], texts: Iterable[str], why: str) ->
     raise OSError(f"{aside}: cannot name a new file (1,000 already there)")
 
 
-def game_line_text(game: Mapping[str, Any]) -> str:
-    """The line ``game`` has in a games file, without its newline."""
-    return game_line(game)
-
-
 def replace_games(folder: str | os.PathLike[str], games: Iterable[Mapping[str, Any]]) -> None:
     """Make ``folder/games.jsonl`` hold exactly ``games``, in one rename. Callers set aside any
     line of the old file that is not among them first."""
     _replace(Path(folder) / GAMES_FILE, lines_of(games))
+
+
+def replace_lines(folder: str | os.PathLike[str], texts: Iterable[str]) -> None:
+    """Make ``folder/games.jsonl`` hold exactly the lines ``texts`` (each ending in a newline),
+    in one rename; as ``replace_games``, for lines copied as they were read."""
+    _replace(Path(folder) / GAMES_FILE, "".join(texts))
 
 
 def _replace(path: Path, text: str) -> None:

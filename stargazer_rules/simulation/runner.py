@@ -465,15 +465,15 @@ def _init_worker(ruleset: Ruleset) -> None:
 # -- reading a games file -----------------------------------------------------------------
 
 
-def read_games(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
+def read_games(path: str | os.PathLike[str], reduce: Callable[[dict[str, Any]], Any] | None = None) -> list[Any]:
     """The games of a games.jsonl file, sorted by ``index``, every line checked
-    (``formats.game_lines``).
+    (``formats.game_lines``); ``reduce`` maps each to what is kept of it.
 
     A last line without its newline is a game whose writing was interrupted: it is ignored.
     Any other line that is not a game a run wrote (garbled, edited, a second copy of a game)
     raises ``SimulationError`` naming the line; ``read_games_file`` reads past such lines.
     """
-    read = read_games_file(path)
+    read = read_games_file(path, reduce)
     if read.refused:
         first = read.refused[0]
         more = f" (and {len(read.refused) - 1} more such lines)" if len(read.refused) > 1 else ""
@@ -535,7 +535,7 @@ def run_simulation(
     with locks.holding(path.parent, "simulate"):
         done: set[int] = set()
         if resume and path.exists():
-            previous = read_games(path)
+            previous = read_games(path, _placing)  # a long run's games are not held whole to resume it
             _check_same_run(previous, ruleset, players, lineup, seed, path, played_by)
             done = {game["index"] for game in previous}
         todo = [entry for entry in entries if entry.index not in done]
@@ -571,6 +571,14 @@ def run_simulation(
             if client is not None:
                 client.close()
     return RunResult(path, len(todo), len(entries) - len(todo), time.perf_counter() - start, played_by)
+
+
+#: What resuming reads of a game already in the file: what places it in its run (``line_mismatch``).
+_PLACING_KEYS = ("index", "block", "rotation", "players", "deal_seed", "seating", "engine", "ruleset")
+
+
+def _placing(game: Mapping[str, Any]) -> dict[str, Any]:
+    return {key: game[key] for key in _PLACING_KEYS if key in game}
 
 
 def _start_afresh(path: Path) -> None:

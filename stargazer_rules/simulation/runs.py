@@ -23,7 +23,7 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.formats.game_lines import GAMES_FILE
+from stargazer_rules.formats.game_lines import GAMES_FILE, copy_lines, line_spans
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
@@ -39,7 +39,9 @@ SHOWN_PROBLEMS = 5
 @attrs.frozen
 class RunRequest:
     """What a run is asked: the ruleset, the output folder, the lineup and the options of
-    ``simulate`` (``reuse`` False is ``--no-cache``; ``cache`` the cache folder)."""
+    ``simulate`` (``reuse`` False is ``--no-cache``; ``cache`` the cache folder); ``reduce``
+    maps each game to what the outcome keeps of it (the whole game by default): the run's
+    games are read with it, so a long run is never held whole."""
 
     ruleset: Ruleset
     out: Path
@@ -55,15 +57,17 @@ class RunRequest:
     cache: Path | None = None
     label: str | None = None
     progress: bool | None = None
+    reduce: Callable[[dict[str, Any]], Any] | None = None
 
 
 @attrs.frozen
 class RunOutcome:
-    """What ``simulate_run`` did: the run's ``games`` (its first ``planned``, sorted by index),
+    """What ``simulate_run`` did: the run's ``games`` (its first ``planned``, sorted by index;
+    what the request's ``reduce`` kept of each),
     the games ``played`` now and their ``seconds``, those ``kept`` from before, and the
     ``engine`` whose bots played."""
 
-    games: tuple[dict[str, Any], ...]
+    games: tuple[Any, ...]
     planned: int
     played: int
     kept: int
@@ -92,32 +96,33 @@ def simulate_run(request: RunRequest, say: Callable[[str], None], command: str =
 
     with locks.holding(out, command):
         present = _prepare(out, identity, planned, cache_dir, request, say_here, command)
-        kept = sum(1 for game in present if game["index"] < planned)
+        kept = sum(1 for index in present if index < planned)
         played, seconds = 0, 0.0
         if kept < planned:
             played, seconds = _play(request, planned, kept, say)
-            present = _games_of_run(out, identity)
+            present = _games_of_run(out, identity, request.reduce)
         if request.reuse:
-            _keep_in_cache(cache_dir, identity, present, command, say_here)
+            _keep_in_cache(cache_dir, identity, out / GAMES_FILE, command, say_here)
     if len(present) > planned:
         say(
             f"{name}: using the first {planned:,} of the {len(present):,} games of the run in {out} "
             f"(--games {len(present):,} uses them all)"
         )
-    games = tuple(game for game in present if game["index"] < planned)
+    games = tuple(present[index] for index in sorted(present) if index < planned)
     return RunOutcome(games, planned, played, kept, seconds, engine, out / GAMES_FILE)
 
 
 def _prepare(
     out: Path, identity: Mapping[str, Any], planned: int, cache_dir: Path, request: RunRequest,
     say: Callable[[str], None], command: str,
-) -> list[dict[str, Any]]:
+) -> dict[int, Any]:
     """Make ``out`` a folder of this run holding every good game of it the folder and the cache
-    have (the cache's only below ``planned``); those games, sorted by index."""
+    have (the cache's only below ``planned``); those games by index (as ``request.reduce``
+    keeps them)."""
     found = run_folder.read_identity(out)
     path = out / GAMES_FILE
     has_lines = path.exists() and path.stat().st_size > 0
-    ours: tuple[dict[str, Any], ...] = ()
+    ours: dict[int, Any] = {}
     if has_lines and not cache.same_identity(found, identity):
         if request.resume:
             raise SimulationError(
@@ -127,46 +132,47 @@ def _prepare(
             )
         _hand_over(out, found, cache_dir, command, say)
     elif has_lines:
-        held = cache.checked_run(out, identity)
+        held = cache.checked_run(out, identity, request.reduce)
         ours = _sorted_out(held, "the output folder", say)
         if not request.reuse and ours:
-            kept = cache.keep(cache_dir, identity, ours, command)
+            kept = cache.keep(cache_dir, identity, path, command)
             say(f"--no-cache: the {len(ours):,} games in {out} are played again (a copy is kept in the cache, {kept.folder})")
             run_folder.replace_games(out, ())
-            ours = ()
+            ours = {}
     run_folder.write_identity(out, identity)
     if not request.reuse:
-        return []
-    own = {game["index"] for game in ours}
-    from_cache: list[dict[str, Any]] = []
+        return {}
+    from_cache: dict[int, Any] = {}
     entry = cache.entry_folder(cache_dir, identity)
     if cache.same_identity(run_folder.read_identity(entry), identity):
         with locks.holding(entry, command, wait=60.0):
-            held = cache.checked_run(entry, identity)
+            held = cache.checked_run(entry, identity, request.reduce)
             good = _sorted_out(held, "the cache", say)
-            from_cache = [game for game in good if game["index"] not in own and game["index"] < planned]
+            from_cache = {index: game for index, game in good.items() if index not in ours and index < planned}
+            if from_cache:  # the lines as the cache holds them (its problems set aside above), in index order
+                spans = sorted(span for span in line_spans(entry / GAMES_FILE) if span[0] in from_cache)
+                copy_lines(entry / GAMES_FILE, spans, path)
         cache.touch(cache_dir, identity)
-    if from_cache:
-        with path.open("a", encoding="utf-8") as file:
-            file.write(run_folder.lines_of(from_cache))
-    in_out = sum(1 for game in ours if game["index"] < planned)
+    in_out = sum(1 for index in ours if index < planned)
     count = in_out + len(from_cache)
     if count:
         say(_reuse_text(count, planned, in_out, len(from_cache), out, entry))
-    return sorted([*ours, *from_cache], key=lambda game: game["index"])
+    return {**ours, **from_cache}
 
 
-def _sorted_out(held: cache.CheckedRun, place: str, say: Callable[[str], None]) -> tuple[dict[str, Any], ...]:
-    """The good games of ``held``, after naming and setting aside every line that is not one;
-    none when the folder holds another run's lines."""
+def _sorted_out(held: cache.CheckedRun, place: str, say: Callable[[str], None]) -> dict[int, Any]:
+    """The good games of ``held`` by index, after naming and setting aside every line that is
+    not one; none when the folder holds another run's lines."""
+    good = dict(zip(held.indices, held.games, strict=True))
     problems = held.problems()
     if not problems:
-        return held.games
+        return good
     for problem in problems[:SHOWN_PROBLEMS]:
         say(problem)
     if len(problems) > SHOWN_PROBLEMS:
         say(f"... and {len(problems) - SHOWN_PROBLEMS} more lines like these in {held.folder / GAMES_FILE}")
-    good = held.games if held.foreign is None else ()
+    if held.foreign is not None:
+        good = {}
     cache.set_aside_lines_not_in(held, good)
     aside = held.folder / run_folder.SET_ASIDE_FOLDER
     if held.foreign is not None:
@@ -182,9 +188,9 @@ def _hand_over(out: Path, found: Mapping[str, Any] | None, cache_dir: Path, comm
     identity when they check out as that run, and to ``set-aside/`` otherwise."""
     path = out / GAMES_FILE
     if found is not None and all(key in found for key in ("ruleset", "players", "lineup", "seed", "engine")):
-        held = cache.checked_run(out, found)
+        held = cache.checked_run(out, found, _nothing)
         if held.games and held.foreign is None and not held.refused:
-            kept = cache.keep(cache_dir, found, held.games, command)
+            kept = cache.keep(cache_dir, found, path, command)
             say(
                 f"{out} held {len(held.games):,} games of another run ({_difference(found, None)}): "
                 f"kept in the cache ({kept.folder}), where the same options reuse them"
@@ -248,23 +254,26 @@ def _play(request: RunRequest, planned: int, kept: int, say: Callable[[str], Non
     return played + result.played, seconds + result.seconds
 
 
-def _games_of_run(out: Path, identity: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """The games of the run in ``out`` once played (sorted by index)."""
-    held = cache.checked_run(out, identity)
+def _nothing(game: Mapping[str, Any]) -> None:
+    """What a reader that only counts a folder's games keeps of each."""
+    return None
+
+
+def _games_of_run(out: Path, identity: Mapping[str, Any], reduce: Callable[[dict[str, Any]], Any] | None) -> dict[int, Any]:
+    """The games of the run in ``out`` once played, by index (as ``reduce`` keeps them)."""
+    held = cache.checked_run(out, identity, reduce)
     problems = held.problems()
     if problems:  # only another process ignoring the lock could have written these
         raise SimulationError(f"{problems[0]}: the run's games file changed while it was played")
-    return list(held.games)
+    return dict(zip(held.indices, held.games, strict=True))
 
 
-def _keep_in_cache(
-    cache_dir: Path, identity: Mapping[str, Any], games: list[dict[str, Any]], command: str, say: Callable[[str], None]
-) -> None:
+def _keep_in_cache(cache_dir: Path, identity: Mapping[str, Any], source: Path, command: str,
+                   say: Callable[[str], None]) -> None:
     try:
-        kept = cache.keep(cache_dir, identity, games, command)
+        kept = cache.keep(cache_dir, identity, source, command)
     except (OSError, ValueError) as error:
         say(f"warning: the run was not kept in the cache: {error}")
         return
     for entry in kept.evicted:
         say(f"the cache is over its bound (${cache.SIZE_VARIABLE}): removed the run used least recently, {entry.describe()}")
-

@@ -30,8 +30,16 @@ from stargazer_rules.frontends.cli.serve_command import add_serve
 from stargazer_rules.frontends.cli.tune_command import add_tune
 
 
+#: The analysis's matrix products are small (a thousand resamples by the games by a few dozen
+#: parts): BLAS threads spin on the other cores for them and double the CPU a report takes,
+#: for no gain on a machine whose cores the simulation's workers use. A value set is kept.
+ONE_THREAD_BLAS = ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the ``stargazer`` command with ``argv`` (default: the process arguments)."""
+    for name in ONE_THREAD_BLAS:  # before numpy is first imported, by the command that needs it
+        os.environ.setdefault(name, "1")
     command = ""
     try:
         args = build_parser().parse_args(argv)

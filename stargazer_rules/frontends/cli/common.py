@@ -51,7 +51,7 @@ class Extra:
         return tuple(module for module in self.modules if not _importable(module))
 
 
-_SIM = Extra("sim", ("numpy", "scipy", "matplotlib", "tqdm", "filelock", "platformdirs"))
+_SIM = Extra("sim", ("numpy", "scipy", "tqdm", "filelock", "platformdirs"))
 
 #: The extra each command needs beyond the core install; the commands not listed need none.
 COMMAND_EXTRAS: Mapping[str, Extra] = {
@@ -67,7 +67,7 @@ COMMAND_EXTRAS: Mapping[str, Extra] = {
 
 
 def _importable(module: str) -> bool:
-    # Found, not imported: importing scipy or matplotlib only to check costs a second, and
+    # Found, not imported: importing scipy only to check costs half a second, and
     # importing japanize_matplotlib changes matplotlib's settings (printing/fonts.py).
     try:
         return importlib.util.find_spec(module) is not None

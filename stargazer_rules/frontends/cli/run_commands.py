@@ -7,8 +7,9 @@ import argparse
 import contextlib
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from stargazer_rules import simulation
 from stargazer_rules.analysis.targets import Targets
@@ -45,6 +46,10 @@ from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.simulation import cache, locks, runs
 
+if TYPE_CHECKING:
+    from stargazer_rules.analysis.game_figures import GameFigures
+    from stargazer_rules.analysis.measures import MeasureContext
+
 
 def add_simulate(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
@@ -77,7 +82,9 @@ def run_simulate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     try:
         with locks.holding(out, command):  # the report too is this run's
-            outcome = _simulate_or_report(ruleset, out, lineup, args, command, label=None)
+            from stargazer_rules.analysis.games import Analysed
+
+            outcome = _simulate_or_report(ruleset, out, lineup, args, command, label=None, reduce=Analysed())
             if isinstance(outcome, int):
                 return outcome
             _write_and_print_report(outcome.games, ruleset, out, targets, args)
@@ -154,6 +161,13 @@ def run_compare(args: argparse.Namespace) -> int:
     max_games = args.max_games or min(4 * args.games, simulation.runner.MAX_GAMES)
     if out_is_a_file(out, command):
         return EXIT_USAGE
+    from stargazer_rules.analysis.game_figures import FiguresOf
+    from stargazer_rules.analysis.measures import MEASURES, MeasureContext
+
+    # each game is kept as the figures the comparison reads (analysis.game_figures), never whole
+    measures = [MEASURES[target.measure] for target in args.judged_by.targets]
+    contexts = tuple(MeasureContext.of((), ruleset, external_figures(ruleset.fingerprint, args.players, args),
+                                       players=args.players) for ruleset in (first, second))
     try:
         with contextlib.ExitStack() as held:
             held.enter_context(locks.holding(out, command))
@@ -163,14 +177,15 @@ def run_compare(args: argparse.Namespace) -> int:
             pair: list[tuple[dict, ...]] = []
             for games in batches:
                 pair = []
-                for ruleset, folder, name in zip((first, second), folders, names, strict=True):
-                    outcome = _simulate_or_report(ruleset, folder, lineup, args, command, label=name, games=games)
+                for ruleset, folder, name, context in zip((first, second), folders, names, contexts, strict=True):
+                    outcome = _simulate_or_report(ruleset, folder, lineup, args, command, label=name, games=games,
+                                                  reduce=FiguresOf(measures, context))
                     if isinstance(outcome, int):
                         return outcome
                     pair.append(outcome.games)
-                if args.until_decided and _look_and_stop(pair, (first, second), looks, max_games, args):
+                if args.until_decided and _look_and_stop(pair, contexts, looks, max_games, args):
                     break
-            comparison = _compare_and_write(pair, (first, second), folders, names, args)
+            comparison = _compare_and_write(pair, (first, second), folders, names, contexts, args)
     except OSError as error:
         say_error(command, str(error))
         return EXIT_INVALID
@@ -190,18 +205,25 @@ def run_compare(args: argparse.Namespace) -> int:
 
 
 def _compare_and_write(
-    pair: Sequence[Sequence[dict]], rulesets: Sequence[Ruleset], folders: Sequence[str], names: Sequence[str],
-    args: argparse.Namespace,
+    pair: Sequence[Sequence[GameFigures]], rulesets: Sequence[Ruleset], folders: Sequence[str], names: Sequence[str],
+    contexts: Sequence[MeasureContext], args: argparse.Namespace,
 ) -> dict:
     """Each run's report written in its folder, and the comparison of the two (each run
-    summarised once, for its report and the comparison)."""
+    summarised once, for its report and the comparison). The runs' games are read again for
+    their summaries, one run at a time; the comparison reads their figures (``pair``)."""
     from stargazer_rules import analysis
+    from stargazer_rules.analysis.games import Analysed
 
-    runs = [analysis.Run.summarised(games, ruleset=ruleset, targets=args.judged_by,
-                                    external=external_figures(ruleset.fingerprint, games[0]["players"], args))
-            for games, ruleset in zip(pair, rulesets, strict=True)]
-    for run, folder in zip(runs, folders, strict=True):
-        analysis.write_report(run.summary, Path(folder))
+    runs = []
+    for figures, ruleset, folder, context in zip(pair, rulesets, folders, contexts, strict=True):
+        indices, shrink = {game.index for game in figures}, Analysed()
+        read = read_games_file(os.path.join(folder, simulation.GAMES_FILE),
+                               lambda game, indices=indices, shrink=shrink: shrink(game) if game["index"] in indices else None)
+        games = [game for game in read.games if game is not None]
+        summary = analysis.summarize(games, ruleset=ruleset, targets=args.judged_by, external=context.external)
+        del games, read  # one run's games at a time
+        analysis.write_report(summary, Path(folder))
+        runs.append(analysis.Run(figures, summary, ruleset, dict(context.external), context))
     return analysis.compare_summaries(
         runs[0], runs[1], label_a=names[0], label_b=names[1], targets=args.judged_by,
         ruleset_a=rulesets[0], ruleset_b=rulesets[1],
@@ -233,18 +255,16 @@ def _comparison_targets(first: Ruleset, second: Ruleset, args: argparse.Namespac
     return targets
 
 
-def _look_and_stop(pair: Sequence[Sequence[dict]], rulesets: Sequence[Ruleset], looks: list[dict], max_games: int,
-                   args: argparse.Namespace) -> bool:
+def _look_and_stop(pair: Sequence[Sequence[GameFigures]], contexts: Sequence[MeasureContext], looks: list[dict],
+                   max_games: int, args: argparse.Namespace) -> bool:
     """One look of --until-decided (printed on stderr); True when every target with weight is decided."""
     from stargazer_rules.analysis import sequential
-    from stargazer_rules.analysis.measures import MeasureContext
 
     pairs = sequential.paired_games(pair[0], pair[1])
     most = -(-max_games // args.players) * args.players
-    contexts = (MeasureContext.of([a for a, _ in pairs], rulesets[0]), MeasureContext.of([b for _, b in pairs], rulesets[1]))
     result = sequential.look(
-        pairs, args.judged_by, contexts, max_games=most, previous_games=looks[-1]["games"] if looks else 0,
-        decided=looks[-1]["decided"] if looks else None,
+        pairs, args.judged_by, (contexts[0], contexts[1]), max_games=most,
+        previous_games=looks[-1]["games"] if looks else 0, decided=looks[-1]["decided"] if looks else None,
     )
     result["max_games"] = most
     looks.append(result)
@@ -280,13 +300,15 @@ def add_report(commands: argparse._SubParsersAction) -> None:
 
 def run_report(args: argparse.Namespace) -> int:
     """Summarise an existing games.jsonl; one-line errors for a missing or foreign file."""
+    from stargazer_rules.analysis.games import Analysed
+
     command = "report"
     path = os.path.join(args.folder, simulation.GAMES_FILE)
     ruleset = None
     if args.ruleset is not None:
         ruleset = ruleset_or_stop(args.ruleset, command)
     try:
-        read = read_games_file(path)
+        read = read_games_file(path, Analysed())  # what a summary reads of each line, not the line
     except FileNotFoundError:
         runs_here = sorted(str(found.parent) for found in Path(args.folder).glob(f"*/{simulation.GAMES_FILE}"))
         hint = (
@@ -499,9 +521,10 @@ def _simulate_or_report(
     command: str,
     label: str | None,
     games: int | None = None,
+    reduce: Callable[[dict], Any] | None = None,
 ) -> runs.RunOutcome | int:
-    """Run one simulation (``simulation.runs``) and say how it went on stderr; its outcome,
-    or the exit status after a one-line error."""
+    """Run one simulation (``simulation.runs``) and say how it went on stderr; its outcome
+    (its games as ``reduce`` keeps them), or the exit status after a one-line error."""
     if out_is_a_file(out, command):
         return EXIT_USAGE
     if args.scheduler is not None:
@@ -518,7 +541,7 @@ def _simulate_or_report(
     request = runs.RunRequest(
         ruleset, Path(out), tuple(lineup), players=args.players, games=args.games if games is None else games,
         seed=args.seed, workers=args.workers, scheduler=args.scheduler, engine=args.engine, resume=args.resume,
-        reuse=not args.no_cache, cache=cache.cache_folder(args.cache), label=label,
+        reuse=not args.no_cache, cache=cache.cache_folder(args.cache), label=label, reduce=reduce,
     )
     try:
         outcome = runs.simulate_run(request, lambda text: print(text, file=sys.stderr), command)
