@@ -32,10 +32,10 @@ from stargazer_rules.analysis import (
     terminal_comparison,
     terminal_summary,
 )
-from stargazer_rules.analysis.labels import p_number, p_value
-from stargazer_rules.analysis.report import render_report, write_report
 from stargazer_rules.analysis.games import lead_changes, winning_margin
+from stargazer_rules.analysis.labels import p_number, p_value
 from stargazer_rules.analysis.measures import MEASURES, MeasureContext
+from stargazer_rules.analysis.report import render_report, write_report
 from stargazer_rules.analysis.targets import Settings
 
 #: A run of 200 four-player random games (50 blocks), and one of 8 for hand counts.

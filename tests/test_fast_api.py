@@ -14,11 +14,11 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import HealthCheck, given, settings
-
 from differential import canonical
+from hypothesis import HealthCheck, given, settings
 from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
 from strategies import BUNDLED, Playout, bundled_game, choose, playouts
+
 from stargazer_rules import IllegalActionError, SetupError, load_ruleset
 from stargazer_rules.errors import SeedError
 from stargazer_rules.fast import FastGame
@@ -347,7 +347,7 @@ def test_a_batch_with_auto_reset_deals_the_next_seed_and_keeps_the_final_returns
 
 
 def test_a_batch_refuses_an_illegal_id_naming_the_game_and_moves_no_game() -> None:
-    np = pytest.importorskip("numpy")
+    pytest.importorskip("numpy")
     fast = fast_of("draft7")
     batch = fast.batch(4, players=4)
     before = [batch.states[i].to_state() for i in range(4)]

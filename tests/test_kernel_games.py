@@ -18,6 +18,8 @@ import threading
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
+from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
+from strategies import bundled_game, generated_game, ruleset_documents
 
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import make_bot, register_bot, time_limit, unregister_bot
@@ -27,8 +29,6 @@ from stargazer_rules.formats.game_lines import game_line
 from stargazer_rules.kernel import native
 from stargazer_rules.simulation import runner
 from stargazer_rules.simulation.runner import parse_lineup, plan, play_chunk, play_game_stepwise, play_games
-from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
-from strategies import bundled_game, generated_game, ruleset_documents
 
 #: Lineups whose every seat's bot runs in the kernel: Python's random bot through its twin.
 LINEUPS = ("random", "greedy", "mcts:12", "greedy/random/mcts:8", "mcts:iterations=6,rollout=random/random")

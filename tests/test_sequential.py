@@ -8,8 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.game_figures import figures_of
+from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.sequential import boundary, decide_look, look, paired_games, spent
 from stargazer_rules.analysis.targets import Target, Targets
 from stargazer_rules.frontends.cli.run_commands import _batches

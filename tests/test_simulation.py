@@ -21,10 +21,9 @@ from stargazer_rules import Game, load_ruleset
 from stargazer_rules.analysis.targets_file import targets_for
 from stargazer_rules.bots import BotSpecError, make_bot
 from stargazer_rules.errors import RecordError
-from stargazer_rules.formats import jsonio
-from stargazer_rules.formats import records
-from stargazer_rules.frontends.cli import main
+from stargazer_rules.formats import jsonio, records
 from stargazer_rules.formats.game_lines import game_line, line_digest, read_games_file
+from stargazer_rules.frontends.cli import main
 from stargazer_rules.simulation import (
     GAME_FORMAT,
     GAMES_FILE,

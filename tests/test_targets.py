@@ -11,12 +11,13 @@ from pathlib import Path
 import attrs
 import jsonschema
 import pytest
+import simulated_games
 
 from stargazer_rules import load_ruleset
 from stargazer_rules.analysis import summarize
+from stargazer_rules.analysis.game_figures import figures_of
 from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.target_check import check_targets, findings_of
-from stargazer_rules.analysis.game_figures import figures_of
 from stargazer_rules.analysis.target_verdict import target_changes, verdict_of
 from stargazer_rules.analysis.targets import LEGACY_BOUNDS, Target, Targets
 from stargazer_rules.analysis.targets_file import (
@@ -30,8 +31,6 @@ from stargazer_rules.analysis.targets_file import (
 )
 from stargazer_rules.errors import TargetsError
 from stargazer_rules.rulesets.resources import cards_dir, schemas_dir
-
-import simulated_games
 
 DRAFT7 = load_ruleset("draft7")
 

@@ -28,7 +28,6 @@ from processes import HANG_GUARD
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.bots import BotSpecError, register_bot, unregister_bot
 from stargazer_rules.formats import records
-from stargazer_rules.frontends.terminal import play as play_module
 from stargazer_rules.frontends.cli import main
 from stargazer_rules.frontends.terminal import (
     PlaySession,
@@ -45,6 +44,7 @@ from stargazer_rules.frontends.terminal import (
     use_colour,
     write_record,
 )
+from stargazer_rules.frontends.terminal import play as play_module
 from stargazer_rules.frontends.terminal.screen import visible_width
 from stargazer_rules.text.reports import winner_line
 

@@ -27,8 +27,8 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from stargazer_rules.analysis.game_figures import GameFigures
-from stargazer_rules.analysis.stats import normal_cdf, normal_quantile
 from stargazer_rules.analysis.measures import MeasureContext
+from stargazer_rules.analysis.stats import normal_cdf, normal_quantile
 from stargazer_rules.analysis.target_verdict import headline, target_changes
 from stargazer_rules.analysis.targets import Targets
 

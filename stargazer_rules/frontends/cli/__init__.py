@@ -29,7 +29,6 @@ from stargazer_rules.frontends.cli.run_commands import add_cache, add_compare, a
 from stargazer_rules.frontends.cli.serve_command import add_serve
 from stargazer_rules.frontends.cli.tune_command import add_tune
 
-
 #: The analysis's matrix products are small (a thousand resamples by the games by a few dozen
 #: parts): BLAS threads spin on the other cores for them and double the CPU a report takes,
 #: for no gain on a machine whose cores the simulation's workers use. A value set is kept.
