@@ -21,6 +21,7 @@ import gc
 import hashlib
 import math
 import os
+import signal
 import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -459,6 +460,10 @@ _WORKER_GAME: Game | None = None
 def _init_worker(ruleset: Ruleset) -> None:
     global _WORKER_GAME
     lifeline.exit_with_parent()  # no orphan playing on after a kill -9 of the run
+    # Ctrl-C at a terminal signals the whole process group. A worker interrupted while it sends
+    # a result back can die holding the result queue's lock, and the pool then waits forever;
+    # so the workers ignore SIGINT and the parent, which alone writes games, stops them.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _WORKER_GAME = game_of(ruleset)
 
 
@@ -670,8 +675,20 @@ def _run_pool(
             for future in concurrent.futures.as_completed(futures):
                 write(future.result())
         except BaseException:
-            pool.shutdown(wait=True, cancel_futures=True)
+            pool.shutdown(wait=False, cancel_futures=True)
+            _stop_workers(pool)
             raise
+
+
+def _stop_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
+    """End the pool's workers now: their chunks in play are lost, and ``--resume`` replays them
+    (the games written are whole). Python 3.14's ``terminate_workers`` does this; before it the
+    pool's processes are only reachable through its ``_processes``."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    for process in processes:
+        process.terminate()
+    for process in processes:
+        process.join()
 
 
 #: Seconds to wait for a Dask scheduler to answer before giving up.
