@@ -1,7 +1,7 @@
 """Stargazer as a Gymnasium environment: one learning seat against the library's bots.
 
 ``StargazerEnv()`` is draft 7 at four seats, the learner in seat 0 and greedy bots in the
-others; ``gymnasium.make("stargazer_rules/Stargazer-v0")`` builds the same. Options: ``ruleset``
+others; ``gymnasium.make("stargazer/Stargazer-v0")`` builds the same. Options: ``ruleset``
 (a bundled name or a ruleset folder), ``players``, ``seat`` (a seat number, or ``"random"``
 for a seat drawn at each reset) and ``opponents`` (one bot spec for every other seat, or one
 per other seat in seat order, as ``stargazer simulate --lineup`` names them: ``"greedy"``,
@@ -39,7 +39,7 @@ gym = require("gymnasium", "rl")
 _spaces = require("gymnasium.spaces", "rl")
 
 #: The id ``gymnasium.make`` knows the environment by.
-ENV_ID = "stargazer_rules/Stargazer-v0"
+ENV_ID = "stargazer/Stargazer-v0"
 
 #: The bot in every other seat when none is named.
 DEFAULT_OPPONENT = "greedy"
