@@ -23,6 +23,15 @@ pub(crate) fn empty<A: smallvec::Array>(list: &mut SmallVec<A>) {
     }
 }
 
+/// `list` made a copy of `from` in one store (`SmallVec::clone_from` copies item by item).
+fn copy_list<A: smallvec::Array>(list: &mut SmallVec<A>, from: &[A::Item])
+where
+    A::Item: Copy,
+{
+    empty(list);
+    list.extend_from_slice(from);
+}
+
 /// Which decision an action answers (`stargazer_rules.vocabulary.actions`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -220,8 +229,31 @@ impl Clone for State {
         }
     }
 
+    /// In place, one copy of each field: `*self = source.clone()` builds the state aside
+    /// and moves it in, twice the bytes. Destructured whole, so a new field cannot be missed.
     fn clone_from(&mut self, source: &State) {
-        *self = source.clone();
+        let State {
+            players, planet_count, crew_count, planets, crew, track_start, track_fill, special_start,
+            special_fill, board, crew_free, crew_cubes, workers, hands, vp, removed, stock, round,
+            start_player, turn, stage, chosen, chosen_len, pending, survey_rules, survey_bonus, survey_placed,
+            survey_last, survey_direction, surveyed, triggers, legal, rooms, open, free_crew, majority,
+            colour_most, colour_ties, scored_fill, scored_special, unscored,
+        } = source;
+        copy_list(&mut self.board, board);
+        copy_list(&mut self.pending, pending);
+        copy_list(&mut self.legal, legal);
+        self.players = *players; self.planet_count = *planet_count; self.crew_count = *crew_count;
+        self.planets = *planets; self.crew = *crew; self.track_start = *track_start;
+        self.track_fill = *track_fill; self.special_start = *special_start; self.special_fill = *special_fill;
+        self.crew_free = *crew_free; self.crew_cubes = *crew_cubes; self.workers = *workers;
+        self.hands = *hands; self.vp = *vp; self.removed = *removed; self.stock = *stock; self.round = *round;
+        self.start_player = *start_player; self.turn = *turn; self.stage = *stage; self.chosen = *chosen;
+        self.chosen_len = *chosen_len; self.survey_rules = *survey_rules; self.survey_bonus = *survey_bonus;
+        self.survey_placed = *survey_placed; self.survey_last = *survey_last;
+        self.survey_direction = *survey_direction; self.surveyed = *surveyed; self.triggers = *triggers;
+        self.rooms = *rooms; self.open = *open; self.free_crew = *free_crew; self.majority = *majority;
+        self.colour_most = *colour_most; self.colour_ties = *colour_ties; self.scored_fill = *scored_fill;
+        self.scored_special = *scored_special; self.unscored = *unscored;
     }
 }
 

@@ -115,8 +115,9 @@ impl Lookahead<'_> {
             && game.current_player(state) == Some(seat)
             && decisions < game.rules.bounds.most_turn_decisions
         {
+            // The first option always beats NEG_INFINITY (margins are finite), so `best` is
+            // written before it is read: no copy of `state` into it first.
             let mut best_value = f64::NEG_INFINITY;
-            best.clone_from(state);
             for &act in &state.legal {
                 next.clone_from(state);
                 self.step(next, act)?;
