@@ -23,6 +23,15 @@ pub(crate) fn empty<A: smallvec::Array>(list: &mut SmallVec<A>) {
     }
 }
 
+/// `list` made a copy of `from` in one store (`SmallVec::clone_from` copies item by item).
+fn copy_list<A: smallvec::Array>(list: &mut SmallVec<A>, from: &[A::Item])
+where
+    A::Item: Copy,
+{
+    empty(list);
+    list.extend_from_slice(from);
+}
+
 /// Which decision an action answers (`stargazer_rules.vocabulary.actions`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Kind {
@@ -220,8 +229,40 @@ impl Clone for State {
         }
     }
 
+    /// In place: `*self = source.clone()` builds the state aside and moves it in, twice the
+    /// bytes.
     fn clone_from(&mut self, source: &State) {
-        *self = source.clone();
+        self.copy_position(source);
+        copy_list(&mut self.legal, &source.legal);
+    }
+}
+
+impl State {
+    /// `source` copied in place but for its legal actions (left as they were): for a state
+    /// about to be stepped, since every step writes the legal actions anew before reading them.
+    /// Destructured whole, so a new field cannot be missed.
+    pub fn copy_position(&mut self, source: &State) {
+        let State {
+            players, planet_count, crew_count, planets, crew, track_start, track_fill, special_start,
+            special_fill, board, crew_free, crew_cubes, workers, hands, vp, removed, stock, round,
+            start_player, turn, stage, chosen, chosen_len, pending, survey_rules, survey_bonus, survey_placed,
+            survey_last, survey_direction, surveyed, triggers, legal: _, rooms, open, free_crew, majority,
+            colour_most, colour_ties, scored_fill, scored_special, unscored,
+        } = source;
+        copy_list(&mut self.board, board);
+        copy_list(&mut self.pending, pending);
+        self.players = *players; self.planet_count = *planet_count; self.crew_count = *crew_count;
+        self.planets = *planets; self.crew = *crew; self.track_start = *track_start;
+        self.track_fill = *track_fill; self.special_start = *special_start; self.special_fill = *special_fill;
+        self.crew_free = *crew_free; self.crew_cubes = *crew_cubes; self.workers = *workers;
+        self.hands = *hands; self.vp = *vp; self.removed = *removed; self.stock = *stock; self.round = *round;
+        self.start_player = *start_player; self.turn = *turn; self.stage = *stage; self.chosen = *chosen;
+        self.chosen_len = *chosen_len; self.survey_rules = *survey_rules; self.survey_bonus = *survey_bonus;
+        self.survey_placed = *survey_placed; self.survey_last = *survey_last;
+        self.survey_direction = *survey_direction; self.surveyed = *surveyed; self.triggers = *triggers;
+        self.rooms = *rooms; self.open = *open; self.free_crew = *free_crew; self.majority = *majority;
+        self.colour_most = *colour_most; self.colour_ties = *colour_ties; self.scored_fill = *scored_fill;
+        self.scored_special = *scored_special; self.unscored = *unscored;
     }
 }
 
@@ -249,5 +290,42 @@ impl State {
 
     pub fn is_over(&self) -> bool {
         self.stage == Stage::Over
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::fixtures::draft_like;
+    use crate::rng::Rng;
+
+    /// A slot that held another game's state becomes, by `clone_from`, the clone, and by
+    /// `copy_position` and a step, the state the step gives: the in-place copies miss nothing.
+    #[test]
+    fn copies_in_place_over_another_state_give_what_a_clone_gives() {
+        let game = draft_like();
+        let new_game = |seed| {
+            let (planets, crew, start) = game.deal(4, &mut Rng::new(seed)).unwrap();
+            game.new_state(4, &planets, &crew, start).unwrap()
+        };
+        let (mut state, mut other) = (new_game(3), new_game(4));
+        let mut rng = Rng::new(5);
+        let mut steps = 0;
+        while !state.legal.is_empty() {
+            let mut slot = other.clone();
+            slot.clone_from(&state);
+            assert_eq!(slot, state);
+            let act = state.legal[rng.below(state.legal.len())];
+            let mut slot = other.clone();
+            slot.copy_position(&state);
+            game.step_unchecked(&mut slot, act);
+            game.step_unchecked(&mut state, act);
+            assert_eq!(slot, state);
+            if !other.legal.is_empty() {
+                let act = other.legal[rng.below(other.legal.len())];
+                game.step_unchecked(&mut other, act);
+            }
+            steps += 1;
+        }
+        assert!(steps > 50, "{steps} steps compared");
     }
 }

@@ -58,7 +58,7 @@ pub fn choose(
     let (mut next, mut kept) = (state.clone(), state.clone());
     let mut look = Lookahead { game, params, deadline, work, evaluated: 0 };
     for &act in &state.legal {
-        after.clone_from(state);
+        after.copy_position(state); // its legal actions are written by the step
         look.step(&mut after, act)?;
         let value = look.follow(&mut after, [&mut next, &mut kept], seat, state.round, state.turn)?;
         look.evaluated += 1;
@@ -115,10 +115,11 @@ impl Lookahead<'_> {
             && game.current_player(state) == Some(seat)
             && decisions < game.rules.bounds.most_turn_decisions
         {
+            // The first option always beats NEG_INFINITY (margins are finite), so `best` is
+            // written before it is read: no copy of `state` into it first.
             let mut best_value = f64::NEG_INFINITY;
-            best.clone_from(state);
             for &act in &state.legal {
-                next.clone_from(state);
+                next.copy_position(state);
                 self.step(next, act)?;
                 let value = margin(game, next, seat, params.hand, params.start);
                 if value > best_value + TIE {

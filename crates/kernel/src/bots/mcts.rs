@@ -175,7 +175,7 @@ impl Search<'_> {
         let mut best_state = state.clone();
         let mut after = state.clone();
         for &act in options {
-            after.clone_from(&state);
+            after.copy_position(&state); // its legal actions are written by the step
             game.step_unchecked(&mut after, act);
             game.update_scores(&mut after);
             let totals = game.totals(&after);
