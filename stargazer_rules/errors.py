@@ -152,3 +152,8 @@ class CommandStopped(Exception):
     def __init__(self, status: int) -> None:
         super().__init__(status)
         self.status = status
+
+
+def install_line(extra: str) -> str:
+    """The one way every message words the install of an optional extra of pyproject.toml."""
+    return f"pip install 'stargazer-rules[{extra}]'"

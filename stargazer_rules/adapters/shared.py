@@ -8,6 +8,7 @@ from types import ModuleType
 
 import numpy as np
 
+from stargazer_rules.errors import install_line
 from stargazer_rules.fast import FastGame
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET
 
@@ -21,7 +22,7 @@ def require(module: str, extra: str) -> ModuleType:
     try:
         return importlib.import_module(module)
     except ModuleNotFoundError as missing:
-        raise ImportError(f"pip install 'stargazer-rules[{extra}]'") from missing
+        raise ImportError(install_line(extra)) from missing
 
 
 @functools.cache

@@ -198,6 +198,14 @@ class Game:
             start,
         )
 
+    def card_indices(self, setup: Setup) -> tuple[tuple[int, ...], tuple[int, ...]]:
+        """A setup's cards as indices of the ruleset's cards: the Planets in ring order and the
+        dealt crew in deal order (what a ``State`` and the kernel hold; card ids are unchecked)."""
+        return (
+            tuple(self._planet_index[planet_id] for planet_id in setup.planets),
+            tuple(self._crew_index[crew_id] for crew_id in setup.crew),
+        )
+
     def new_state(
         self,
         players: int | None = None,
@@ -214,8 +222,8 @@ class Game:
             raise SetupError(f"players={players} but the setup is for {setup.players} players")
         self.check_setup(setup)
         n = setup.players
-        planets = tuple(self._planet_index[planet_id] for planet_id in setup.planets)
-        crew = self._always + tuple(self._crew_index[crew_id] for crew_id in setup.crew)
+        planets, dealt = self.card_indices(setup)
+        crew = self._always + dealt
         rules = self.ruleset
         state = State(
             players=n,

@@ -64,8 +64,6 @@ class FastGame:
         self.max_legal = self.index.most_legal
         self.core = FastCore(kernel)
         self._kernel = kernel
-        self._crew_index = {card.id: i for i, card in enumerate(self.ruleset.crew)}
-        self._planet_index = {card.id: i for i, card in enumerate(self.ruleset.planets)}
 
     def action_id(self, act: Action) -> int:
         """The id of ``act``; ValueError for an action the ruleset can never ask for."""
@@ -80,13 +78,8 @@ class FastGame:
         for None); SetupError for a player count the ruleset does not support."""
         if seed is None:
             setup = self.game.deal(players, None)
-            return self.core.state_of_setup(
-                self,
-                players,
-                [self._planet_index[card] for card in setup.planets],
-                [self._crew_index[card] for card in setup.crew],
-                setup.start_player,
-            )
+            planets, crew = self.game.card_indices(setup)
+            return self.core.state_of_setup(self, players, list(planets), list(crew), setup.start_player)
         return self.core.new_state(self, players, check_seed(seed))
 
     def from_state(self, state: State) -> FastState:

@@ -139,7 +139,7 @@ def read_games_file(path: str | os.PathLike[str], reduce: Callable[[dict[str, An
     refused: list[RefusedLine] = []
     unchecked = 0
     cut_short = False
-    with _no_collection(), path.open("r", encoding="utf-8", errors="replace") as file:
+    with cycle_collector_paused(), path.open("r", encoding="utf-8", errors="replace") as file:
         for number, text in enumerate(file, start=1):
             if not text.endswith("\n"):
                 cut_short = True
@@ -164,9 +164,15 @@ def read_games_file(path: str | os.PathLike[str], reduce: Callable[[dict[str, An
 
 
 @contextlib.contextmanager
-def _no_collection() -> Any:
-    """The cycle collector paused: parsed JSON holds no reference cycles, and collecting while
-    thousands of lines are parsed only walks the growing heap again and again."""
+def cycle_collector_paused() -> Any:
+    """Python's cyclic garbage collector paused while many game lines are made or parsed.
+
+    Game lines, records and parsed JSON are plain data without reference cycles, freed by
+    their reference counts; but making so many objects sets the collector off again and again,
+    and each full collection walks every long-lived object of the process (the rulesets, the
+    schemas, the modules): a fifth of a greedy chunk's time, and as much again while a large
+    games.jsonl is parsed. What might be left in a cycle is collected once it runs again.
+    """
     enabled = gc.isenabled()
     gc.disable()
     try:

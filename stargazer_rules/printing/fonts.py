@@ -19,7 +19,7 @@ from pathlib import Path
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
-from stargazer_rules.errors import FontError
+from stargazer_rules.errors import FontError, install_line
 from stargazer_rules.text.lines import wrap_text
 
 #: The name the font is registered under with ReportLab.
@@ -36,7 +36,7 @@ def font_path() -> Path:
     if spec is None or not spec.submodule_search_locations:
         raise FontError(
             f"the Japanese font comes with the package {FONT_PACKAGE.replace('_', '-')}; "
-            "install it with the print extra: pip install 'stargazer-rules[print]'"
+            f"install it with the print extra: {install_line('print')}"
         )
     path = Path(next(iter(spec.submodule_search_locations)), *FONT_FILE)
     if not path.is_file():

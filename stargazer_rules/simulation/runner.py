@@ -16,15 +16,13 @@ only the games the file lacks.
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
-import gc
 import hashlib
 import math
 import os
 import signal
 import sys
 import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -35,9 +33,16 @@ from stargazer_rules.bots.base import deadline, kernel_seat
 from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.engine.seeds import MAX_SEED
-from stargazer_rules.errors import BotSpecError, SimulationError
+from stargazer_rules.errors import BotSpecError, SimulationError, install_line
 from stargazer_rules.formats import actions_json, records, values_json
-from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE, VALUE_DECIMALS, game_line, read_games_file
+from stargazer_rules.formats.game_lines import (
+    GAME_FORMAT,
+    GAMES_FILE,
+    VALUE_DECIMALS,
+    cycle_collector_paused,
+    game_line,
+    read_games_file,
+)
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
@@ -231,8 +236,6 @@ def _play_in_kernel(
     engine's deals (one deal per block: its games share it). A move's action JSON is built once
     per call (a record copies what it is given); the score sheet is the Python engine's, of
     the final state."""
-    planet_index = {card_id: i for i, card_id in enumerate(game.planet_ids)}
-    crew_index = {card_id: i for i, card_id in enumerate(game.crew_ids)}
     deals: dict[tuple[int, int], Setup] = {}
     dealt = []
     tables = []
@@ -243,8 +246,8 @@ def _play_in_kernel(
         if setup is None:
             setup = deals[entry.players, entry.deal_seed] = game.deal(entry.players, seed=entry.deal_seed)
         bots = [(kind, seed, params) for (kind, params), seed in zip(seating(kernel_seats, entry.rotation), seeds)]
-        planets = [planet_index[card_id] for card_id in setup.planets]
-        tables.append((entry.players, planets, [crew_index[card_id] for card_id in setup.crew], setup.start_player, bots))
+        planets, crew = game.card_indices(setup)
+        tables.append((entry.players, list(planets), list(crew), setup.start_player, bots))
         dealt.append((entry, seeds, setup))
     crew_ids = game.crew_ids
     engine = native.engine_for(game, "native")
@@ -431,27 +434,8 @@ def play_chunk(
     game = _WORKER_GAME if ruleset is None else game_of(ruleset)
     if game is None:
         raise RuntimeError("play_chunk(None, ...) outside a worker whose initializer set a ruleset")
-    with _cycle_collector_paused():
+    with cycle_collector_paused():
         return [(line["index"], game_line(line)) for line in play_games(game, entries, lineup, engine)]
-
-
-@contextlib.contextmanager
-def _cycle_collector_paused() -> Iterator[None]:
-    """Pause Python's cyclic garbage collector while a chunk is played and encoded.
-
-    A chunk's lines, records and states are plain data without reference cycles, freed by
-    their reference counts; but making so many objects sets the collector off again and again,
-    and each full collection walks every long-lived object of the process (the rulesets, the
-    schemas, the modules): a fifth of a greedy chunk's time. What a chunk might leave in a
-    cycle is collected once the collector runs again.
-    """
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 _WORKER_GAME: Game | None = None
@@ -701,7 +685,7 @@ def _dask_client(address: str) -> Any:
         import distributed
     except ImportError:
         raise SimulationError(
-            "--scheduler needs Dask's distributed package: pip install 'stargazer-rules[dask]'"
+            f"--scheduler needs Dask's distributed package: {install_line('dask')}"
         ) from None
     try:
         return distributed.Client(address, timeout=f"{SCHEDULER_TIMEOUT}s")

@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 import attrs
 
 from stargazer_rules.engine.seeds import seed_problem
-from stargazer_rules.errors import CommandStopped, RulesetError
+from stargazer_rules.errors import CommandStopped, RulesetError, install_line
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset, short_fingerprint
@@ -84,7 +84,7 @@ def require_extra(command: str) -> None:
         say_error(
             command,
             f"needs the {extra.name} extra ({', '.join(missing)}: not installed): "
-            f"pip install 'stargazer-rules[{extra.name}]'",
+            f"{install_line(extra.name)}",
         )
         raise CommandStopped(EXIT_INVALID)
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from stargazer_rules import simulation
 from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.bots import bot_names
-from stargazer_rules.errors import SimulationError
+from stargazer_rules.errors import SimulationError, install_line
 from stargazer_rules.formats.game_lines import read_games_file
 from stargazer_rules.frontends.cli.common import (
     EXIT_INTERRUPTED,
@@ -465,7 +465,7 @@ def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) ->
         metavar="ADDR",
         help=(
             "play on a Dask cluster through its scheduler (tcp://HOST:PORT) instead of local "
-            "processes; needs pip install 'stargazer-rules[dask]'"
+            f"processes; needs {install_line('dask')}"
         ),
     )
     parser.add_argument(

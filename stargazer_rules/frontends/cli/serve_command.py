@@ -8,6 +8,7 @@ import os
 import sys
 
 from stargazer_rules.bots import MAX_ITERATIONS
+from stargazer_rules.errors import install_line
 from stargazer_rules.formats.signing import SECRET_ENV, StateSigner, chosen_secret
 from stargazer_rules.frontends.cli.common import (
     EXIT_INVALID,
@@ -44,7 +45,7 @@ def add_serve(commands: argparse._SubParsersAction) -> None:
         description=(
             "Serve the rules as a stateless JSON API (docs/embedding.md) and a page to play "
             "them against bots, on http://HOST:PORT/. Listens on loopback unless told "
-            "otherwise. Needs pip install 'stargazer-rules[serve]'."
+            f"otherwise. Needs {install_line('serve')}."
         ),
     )
     parser.add_argument(

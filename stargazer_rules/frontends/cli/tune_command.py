@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from stargazer_rules.bots import bot_names
-from stargazer_rules.errors import RulesetError, SimulationError
+from stargazer_rules.errors import RulesetError, SimulationError, install_line
 from stargazer_rules.frontends.cli.common import (
     EXIT_INTERRUPTED,
     EXIT_INVALID,
@@ -102,8 +102,7 @@ def add_tune(commands: argparse._SubParsersAction) -> None:
     where.add_argument("--workers", type=worker_count, default=None, metavar="W",
                        help=f"worker processes (default: one per core; at most {MAX_WORKERS}); 1 plays in this process")
     where.add_argument("--scheduler", default=None, metavar="ADDR",
-                       help="play on a Dask cluster through its scheduler (tcp://HOST:PORT); needs pip install "
-                            "'stargazer-rules[dask]'")
+                       help=f"play on a Dask cluster through its scheduler (tcp://HOST:PORT); needs {install_line('dask')}")
     parser.add_argument("--out", default=None, metavar="DIR",
                         help="the output folder (default tune-RULES-Np in the current folder)")
     parser.add_argument("--engine", choices=native.ENGINES, default=native.DEFAULT_ENGINE,
