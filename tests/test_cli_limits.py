@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from ruleset_edits import copy_ruleset, read, replace
 from stargazer_rules import Game, load_ruleset, records
 from stargazer_rules.frontends.cli import build_parser, main
 from stargazer_rules.errors import RecordError
-from stargazer_rules.simulation import estimate, runner
+from stargazer_rules.simulation import dask_cluster, estimate, planning, pool, runner
 
 SIMULATE = [sys.executable, "-m", "stargazer_rules", "simulate", "--games", "100000", "--workers", "2", "--bots", "random"]
 
@@ -140,7 +141,7 @@ def test_a_malformed_scheduler_address_is_one_line_and_exit_2(tmp_path, capsys, 
 
 def test_an_unreachable_scheduler_says_what_it_tried_and_gives_up(tmp_path, capsys, monkeypatch):
     """Reproduction 10: a dead address is tried for SCHEDULER_TIMEOUT seconds, said first, then one line, exit 1."""
-    monkeypatch.setattr(runner, "SCHEDULER_TIMEOUT", 1)
+    monkeypatch.setattr(dask_cluster, "SCHEDULER_TIMEOUT", 1)
     assert main(["simulate", "--games", "4", "--scheduler", "tcp://127.0.0.1:9", "--out", str(tmp_path / "run")]) == 1
     lines = capsys.readouterr().err.splitlines()
     assert lines[0] == "stargazer simulate: connecting to the Dask scheduler at tcp://127.0.0.1:9 (waiting up to 1 s)"
@@ -226,12 +227,16 @@ def test_kill_9_of_simulate_leaves_no_worker_running(simulation):
 
 
 def test_ctrl_c_during_simulate_keeps_whole_lines_and_hints_resume(simulation):
-    """Ctrl-C: exit 130, the --resume hint, only whole games in the file, and no worker left."""
+    """Ctrl-C: exit 130, the command that finishes the run (the same options and --resume),
+    only whole games in the file, and no worker left."""
     process, games, err = simulation
     workers = children(process.pid)
     process.send_signal(signal.SIGINT)
     assert process.wait(HANG_GUARD) == 130
-    assert err.read_text().splitlines()[-1] == f"stargazer simulate: interrupted; the games played so far are in {games}: add --resume to finish the run"
+    again = shlex.join(["stargazer", *SIMULATE[3:], "--out", str(games.parent), "--resume"])
+    assert err.read_text().splitlines()[-1] == (
+        f"stargazer simulate: interrupted; the games played so far are kept in {games}: {again} plays only the rest"
+    )
     data = games.read_bytes()
     assert data.endswith(b"\n")
     assert all(json.loads(line)["format"] for line in data.splitlines())
@@ -330,7 +335,7 @@ def test_a_plan_past_the_cap_is_refused_before_any_entry_is_built(monkeypatch):
             raise AssertionError("plan builds the entries of a plan past the cap")
         return args
 
-    monkeypatch.setattr(runner, "PlanEntry", entry)
+    monkeypatch.setattr(planning, "PlanEntry", entry)
     with pytest.raises(runner.SimulationError, match=r"^1,000,000,000,000 games is more than a run may play \(100,000\)"):
         runner.plan(10**12, 4)
     assert built == []
@@ -339,7 +344,7 @@ def test_a_plan_past_the_cap_is_refused_before_any_entry_is_built(monkeypatch):
 def test_run_simulation_refuses_more_workers_than_the_cap_before_starting_any(tmp_path, monkeypatch):
     """The library call has the same cap as the option: no process pool is made for 10,000 workers."""
     pools = []
-    monkeypatch.setattr(runner.concurrent.futures, "ProcessPoolExecutor", lambda *args, **kwargs: pools.append(kwargs))
+    monkeypatch.setattr(pool.concurrent.futures, "ProcessPoolExecutor", lambda *args, **kwargs: pools.append(kwargs))
     with pytest.raises(runner.SimulationError, match=r"^--workers must be from 1 to 64, not 10000$"):
         runner.run_simulation(load_ruleset("draft7"), tmp_path, players=3, games=6, lineup=["random"] * 3, workers=10000)
     assert pools == []
@@ -399,5 +404,8 @@ def test_ctrl_c_at_the_terminal_stops_simulate_with_one_line_and_no_worker_trace
     assert process.wait(timeout=HANG_GUARD) == 130
     text = err.read_text()
     assert "Traceback" not in text and "KeyboardInterrupt" not in text
-    assert text.splitlines()[-1] == f"stargazer simulate: interrupted; the games played so far are in {games}: add --resume to finish the run"
+    again = shlex.join(["stargazer", *SIMULATE[3:], "--out", str(games.parent), "--resume"])
+    assert text.splitlines()[-1] == (
+        f"stargazer simulate: interrupted; the games played so far are kept in {games}: {again} plays only the rest"
+    )
     assert left_running(workers) == []  # up to HANG_GUARD: a guard against a hang, not a limit

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -339,18 +340,46 @@ def test_the_cache_is_bounded_and_lists_and_clears(tmp_path, capsys, monkeypatch
     assert cache.entries(store) == []
 
 
-@pytest.mark.parametrize(("text", "bound"), [("", cache.DEFAULT_BOUND), ("123", 123), ("2GB", 2 * 10**9), ("1.5 mb", 1_500_000)])
+@pytest.mark.parametrize(
+    ("text", "bound"),
+    [("", cache.DEFAULT_BOUND), ("123", 123), ("2GB", 2 * 10**9), ("1.5 mb", 1_500_000), ("0", 0), ("1TB", 10**12),
+     ("1000TB", cache.MAX_BOUND)],
+)
 def test_the_cache_bound_reads_bytes_and_units(monkeypatch, text, bound):
     monkeypatch.setenv(cache.SIZE_VARIABLE, text)
     assert cache.cache_bound() == bound
 
 
-def test_a_bad_cache_bound_is_one_line(tmp_path, capsys, monkeypatch):
-    monkeypatch.setenv(cache.SIZE_VARIABLE, "lots")
+_NOT_A_SIZE = "is not a size: write bytes, or a number with KB, MB, GB or TB (e.g. 2GB), from 0 to 1 PB\n"
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"),
+    [
+        ("lots", "'lots'"),
+        ("\u0661\u0662", "'\u0661\u0662'"),  # Arabic-Indic digits: ASCII digits only
+        ("-5MB", "'-5MB'"),
+        ("5 PB", "'5 PB'"),  # not a unit of the list
+        ("1e9", "'1e9'"),
+        ("inf", "'inf'"),
+        ("9" * 5000, f"'{'9' * 40}'... (5,000 characters)"),
+    ],
+)
+def test_a_cache_bound_that_is_not_a_size_is_one_line_before_anything_is_played(tmp_path, capsys, monkeypatch, text, shown):
+    """`cache list` and `simulate` alike: one line naming the forms and the range, exit 2, no
+    game played and no folder made."""
+    monkeypatch.setenv(cache.SIZE_VARIABLE, text)
     assert cli.main(["cache", "list"]) == 2
-    assert capsys.readouterr().err == (
-        "stargazer cache: $STARGAZER_CACHE_SIZE='lots' is not a size: write bytes or a number with KB, MB or GB (e.g. 2GB)\n"
-    )
+    assert capsys.readouterr().err == f"stargazer cache: ${cache.SIZE_VARIABLE}={shown} {_NOT_A_SIZE}"
+    err = _simulate(capsys, "--out", str(tmp_path / "run"), "--cache", str(tmp_path / "cache"), status=2)
+    assert err == f"stargazer simulate: ${cache.SIZE_VARIABLE}={shown} {_NOT_A_SIZE}"
+    assert not (tmp_path / "run").exists() and not (tmp_path / "cache").exists()
+
+
+def test_a_cache_bound_past_the_largest_is_refused_with_the_largest(monkeypatch):
+    monkeypatch.setenv(cache.SIZE_VARIABLE, "1001TB")
+    with pytest.raises(ValueError, match=r"^\$STARGAZER_CACHE_SIZE='1001TB' is more than the cache may hold: give at most 1 PB$"):
+        cache.cache_bound()
 
 
 def test_until_decided_caps_its_default_most_games_at_the_run_cap(tmp_path, monkeypatch, capsys):
@@ -418,3 +447,39 @@ def test_a_comparison_holds_no_game_line_at_its_looks_or_its_verdict(tmp_path, c
     assert cli.main(["compare", "draft7", "base", *QUICK, "--until-decided", "--max-games", "16", "--out", str(out)]) == 0
     assert seen == [("look", 8, before, {GameFigures}), ("look", 16, before, {GameFigures}),
                     ("compare", 32, before, {GameFigures})]
+
+
+# -- Ctrl-C keeps what was played ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("no_cache", [[], ["--no-cache"]])
+def test_the_command_ctrl_c_names_keeps_every_game_played(tmp_path, capsys, monkeypatch, no_cache):
+    """A run stopped after 6 of its 16 games names the command that finishes it; that command,
+    with or without --no-cache, plays only the other 10 and keeps the 6 lines as they were."""
+    from stargazer_rules.simulation import runner
+
+    chunks = []
+    real = runner.play_chunk
+
+    def stopping(*args):
+        if len(chunks) == 3:
+            raise KeyboardInterrupt
+        chunks.append(args)
+        return real(*args)
+
+    monkeypatch.setattr(runner, "play_chunk", stopping)
+    out = tmp_path / "run"
+    args = ["--out", str(out), "--games", "16", "--cache", str(tmp_path / "cache"), *no_cache]
+    err = _simulate(capsys, *args, status=130)
+    kept = _lines(out)
+    assert len(kept) == 6
+    hint = err.splitlines()[-1]
+    prefix = f"stargazer simulate: interrupted; the games played so far are kept in {out / GAMES_FILE}: "
+    assert hint.startswith(prefix) and hint.endswith(" plays only the rest")
+    command = shlex.split(hint[len(prefix) : -len(" plays only the rest")])
+    assert command == ["stargazer", "simulate", *QUICK, *args, "--resume"]
+    monkeypatch.setattr(runner, "play_chunk", real)
+    assert cli.main(command[1:]) == 0
+    finished = capsys.readouterr().err
+    assert "draft7: played 10 games (6 were already there)" in finished
+    assert _lines(out)[:6] == kept and _indices(out) == list(range(16))

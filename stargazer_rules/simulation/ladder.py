@@ -46,7 +46,7 @@ from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import lifeline
-from stargazer_rules.simulation.cache import cache_folder
+from stargazer_rules.simulation.cache import LADDERS_FOLDER, cache_folder
 from stargazer_rules.simulation.runner import MAX_GAMES, MAX_WORKERS, bot_seed, chunks, game_of
 
 __all__ = [
@@ -73,8 +73,6 @@ __all__ = [
 LADDER_FORMAT = "stargazer-ladder/1"
 #: The ladder's file in its output folder.
 LADDER_FILE = "ladder.json"
-#: Where the cache keeps ladders: ``CACHE/ladders/<fingerprint>-<players>p.json``.
-LADDERS_FOLDER = "ladders"
 #: How a budgets list is written, for the messages that refuse one.
 _BUDGETS_EXAMPLE = "25,50,100"
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")

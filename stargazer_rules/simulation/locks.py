@@ -9,6 +9,10 @@ Windows), so it goes with its process: after a ``kill -9`` the next run takes it
 
 The lock is re-entrant in one process, so a command holding a folder may call library code
 that takes the same lock.
+
+A lock file or holder file that is a symbolic link or a special file is refused before
+anything is opened: taking the lock opens its file for writing, which would reach through a
+link to a file outside the folder.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import contextlib
 import json
 import os
 import socket
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -43,6 +48,14 @@ def holding(folder: str | os.PathLike[str], command: str, *, wait: float = 0.0) 
 
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
+    for name in (LOCK_FILE, HOLDER_FILE):
+        try:
+            mode = os.lstat(folder / name).st_mode
+        except FileNotFoundError:
+            continue
+        if not stat.S_ISREG(mode):
+            raise OSError(f"{folder / name} is not a plain file (a link or a special file): the lock is kept in a "
+                          "plain file of the folder; remove it")
     lock = filelock.FileLock(folder / LOCK_FILE, timeout=wait, is_singleton=True)
     outermost = not lock.is_locked
     try:
@@ -69,7 +82,9 @@ def _write_holder(folder: Path, command: str) -> None:
         "since": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime()),
     }
     with contextlib.suppress(OSError):
-        (folder / HOLDER_FILE).write_text(json.dumps(holder) + "\n", encoding="utf-8")
+        descriptor = os.open(folder / HOLDER_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(json.dumps(holder) + "\n")
 
 
 #: A holder writes who it is just after it takes the lock: a process refused in between looks
@@ -82,10 +97,24 @@ def _holder(folder: Path) -> str:
     """``process 1234 on host (stargazer simulate --games 80, since ...)``, or what is known."""
     for _look in range(HOLDER_LOOKS):
         try:
-            holder = json.loads((folder / HOLDER_FILE).read_text(encoding="utf-8"))
+            holder = json.loads(_read_small(folder / HOLDER_FILE))
             argv = [str(word) for word in holder.get("argv", [])]
             words = " ".join(["stargazer", *argv]) if argv[:1] == [holder["command"]] else f"stargazer {holder['command']}"
             return f"process {holder['pid']} on {holder['host']} ({words}, since {holder['since']})"
         except (OSError, ValueError, KeyError, TypeError, AttributeError):
             time.sleep(HOLDER_PAUSE)
     return "another process (it has not said which)"
+
+
+#: The most bytes of a holder file read: it is one short line.
+_HOLDER_BYTES = 4096
+
+
+def _read_small(path: Path) -> str:
+    """The text of the plain file ``path``, at most ``_HOLDER_BYTES`` (no link followed, no FIFO
+    waited on)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(f"{path} is not a plain file")
+        return file.read(_HOLDER_BYTES).decode("utf-8")

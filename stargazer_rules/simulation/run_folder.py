@@ -6,24 +6,39 @@ Games are only ever appended. When a line must leave the games file (it was edit
 it belongs to another run, or the folder is given to another run), it is first written to
 ``set-aside/`` in the same folder with a note of why, and the games file is replaced in one
 rename, so that a crash at any moment leaves either the old file or the new one.
+
+Nothing here follows a symbolic link to write: a file of the folder is written under a new
+name opened exclusively and renamed into place (a rename replaces a link, never its target),
+and ``not_plain`` names what in a folder is a link or a special file where a run keeps a plain
+file, for the callers to refuse before they write. ``read_identity`` reads only a plain
+``run.json`` of a bounded size, and only an identity of the right shape.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import stat
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
 from stargazer_rules.formats.game_lines import GAMES_FILE, lines_of
+from stargazer_rules.simulation.locks import HOLDER_FILE, LOCK_FILE
 
 __all__ = [
     "GAMES_FILE",
     "IDENTITY_FILE",
+    "MAX_IDENTITY_BYTES",
+    "RUN_FILES",
     "SET_ASIDE_FOLDER",
+    "foreign_names",
+    "identity_problem",
     "lines_of",
+    "not_plain",
+    "open_plain",
     "read_identity",
     "replace_games",
     "replace_lines",
@@ -35,15 +50,100 @@ __all__ = [
 IDENTITY_FILE = "run.json"
 #: Where lines taken out of games.jsonl are kept.
 SET_ASIDE_FOLDER = "set-aside"
+#: The suffix of a file being written, before its rename into place.
+PARTIAL_SUFFIX = ".partial"
+#: Every name the runner writes in a run folder (the report's files are the command's).
+RUN_FILES = frozenset({
+    IDENTITY_FILE, GAMES_FILE, SET_ASIDE_FOLDER, LOCK_FILE, HOLDER_FILE,
+    IDENTITY_FILE + PARTIAL_SUFFIX, GAMES_FILE + PARTIAL_SUFFIX,
+})
+#: The most bytes of a run.json read: an identity is a few hundred.
+MAX_IDENTITY_BYTES = 64 * 1024
+
+#: What each field of a run.json holds (``cache.run_identity`` writes them).
+_IDENTITY_FIELDS: dict[str, type] = {
+    "format": str, "players": int, "seed": int, "engine": str, "version": str, "code": str,
+}
+
+
+def identity_problem(found: object) -> str | None:
+    """Why ``found`` (a run.json's content) is not a run's identity, or None."""
+    if not isinstance(found, dict):
+        return "not a JSON object"
+    for key, kind in _IDENTITY_FIELDS.items():
+        value = found.get(key)
+        if not isinstance(value, kind) or isinstance(value, bool):
+            return f"its {key!r} is not a {'whole number' if kind is int else 'text'}"
+    ruleset = found.get("ruleset")
+    if not isinstance(ruleset, dict) or not all(isinstance(ruleset.get(key), str) for key in ("name", "fingerprint")):
+        return "its 'ruleset' is not a name and a fingerprint"
+    lineup = found.get("lineup")
+    if not isinstance(lineup, list) or not lineup or not all(isinstance(spec, str) for spec in lineup):
+        return "its 'lineup' is not a list of bot specs"
+    return None
 
 
 def read_identity(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
-    """``folder/run.json``, or None when it is missing or not a JSON object."""
+    """``folder/run.json``, or None when it is missing, not a plain file, larger than
+    ``MAX_IDENTITY_BYTES`` or not an identity (``identity_problem``)."""
+    path = Path(folder) / IDENTITY_FILE
     try:
-        found = json.loads((Path(folder) / IDENTITY_FILE).read_text(encoding="utf-8"))
+        with open_plain(path) as file:
+            data = file.read(MAX_IDENTITY_BYTES + 1)
+        found = json.loads(data.decode("utf-8")) if len(data) <= MAX_IDENTITY_BYTES else None
     except (OSError, ValueError):
         return None
-    return found if isinstance(found, dict) else None
+    return found if identity_problem(found) is None else None
+
+
+def open_plain(path: Path) -> Any:
+    """``path`` opened for reading if it is a plain file (no link followed, no FIFO waited on)."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise OSError(f"{path} is not a plain file")
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return os.fdopen(descriptor, "rb")
+
+
+def not_plain(folder: str | os.PathLike[str], names: Collection[str] = RUN_FILES) -> list[str]:
+    """The entries among ``names`` in ``folder`` that are symbolic links, or special files
+    (FIFOs, devices, sockets), or folders where a file is kept (``set-aside`` is a folder):
+    nothing may be written there."""
+    found = []
+    for name in sorted(names):
+        try:
+            mode = os.lstat(Path(folder) / name).st_mode
+        except FileNotFoundError:
+            continue
+        wanted = stat.S_ISDIR if name == SET_ASIDE_FOLDER else stat.S_ISREG
+        if not wanted(mode):
+            found.append(name)
+    return found
+
+
+def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, runs_inside: bool = False,
+                  most: int = 1000) -> list[str]:
+    """The names in ``folder`` (missing: none) that are not among ``own``, sorted, at most
+    ``most`` of them; with ``runs_inside``, a folder holding only a run's files
+    (``RUN_FILES`` and ``own``) is one of its own too (the runs of a comparison)."""
+    try:
+        listing = os.scandir(folder)
+    except (FileNotFoundError, NotADirectoryError):
+        return []
+    found = []
+    with listing:
+        for item in listing:
+            if item.name in own:
+                continue
+            if runs_inside and item.is_dir(follow_symlinks=False) and not foreign_names(item.path, RUN_FILES | set(own)):
+                continue
+            found.append(item.name)
+            if len(found) >= most:
+                break
+    return sorted(found)
 
 
 def write_identity(folder: str | os.PathLike[str], identity: Mapping[str, Any]) -> None:
@@ -58,6 +158,8 @@ def set_aside(folder: str | os.PathLike[str], texts: Iterable[str], why: str) ->
     of ``why`` beside them; the path of the new file."""
     aside = Path(folder) / SET_ASIDE_FOLDER
     aside.mkdir(parents=True, exist_ok=True)
+    if aside.is_symlink() or not aside.is_dir():
+        raise OSError(f"{aside} is not a plain folder: lines are set aside only in the run's own folder; move it away")
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     for attempt in range(1000):
         path = aside / f"games-{stamp}-{attempt}.jsonl"
@@ -66,7 +168,8 @@ def set_aside(folder: str | os.PathLike[str], texts: Iterable[str], why: str) ->
                 file.writelines(texts)
         except FileExistsError:
             continue
-        path.with_suffix(".why.txt").write_text(why + "\n", encoding="utf-8")
+        with _new_file(path.with_suffix(".why.txt")) as note:
+            note.write(why + "\n")
         return path
     raise OSError(f"{aside}: cannot name a new file (1,000 already there)")
 
@@ -84,9 +187,18 @@ def replace_lines(folder: str | os.PathLike[str], texts: Iterable[str]) -> None:
 
 
 def _replace(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + ".partial")
-    with partial.open("w", encoding="utf-8") as file:
+    partial = path.with_name(path.name + PARTIAL_SUFFIX)
+    with _new_file(partial) as file:
         file.write(text)
         file.flush()
         os.fsync(file.fileno())
     os.replace(partial, path)
+
+
+def _new_file(path: Path) -> Any:
+    """``path`` created afresh for writing text: whatever was at that name (a file left by a
+    crash, a link) is removed first, and the new file is opened exclusively, so no link is
+    followed."""
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)
+    return path.open("x", encoding="utf-8")

@@ -1,36 +1,46 @@
-"""A run as ``simulate`` and ``compare`` make it: reuse what is there, play what is missing,
-keep the result, and lose nothing on the way.
+"""A run as ``simulate``, ``compare`` and ``tune`` make it: reuse what is there, play what is
+missing, keep the result, and lose nothing on the way.
 
-``simulate_run`` holds the output folder's lock (``locks``) for the whole run, then
+One path makes a run, each step once: ``holding_run_folder`` takes the output folder's lock
+(the command holds it while it also writes its report), and ``play_run``
 
-- reads the folder's games as a run of this identity (``cache.checked_run``): a line edited
-  or garbled is named (file:line), set aside (``run_folder.set_aside``) and its game played
-  again; a folder whose lines belong to another run is not reused at all;
+- plans the run (``planning.plan``) and reads the cache's bound, before anything is written;
+- reads the folder's games as a run of this identity (``cache.checked_run``, the one check of
+  a line against a run): a line edited or garbled is named (file:line), set aside
+  (``run_folder.set_aside``) and its game played again; a folder whose lines belong to another
+  run is not reused at all;
 - hands the games of another run found in the folder to the cache before the folder is
   given to this one, so that running those options again reuses them;
-- adds the games the cache holds of this run, plays only the games still missing, and keeps
-  the run in the cache;
+- adds the games the cache holds of this run, plays only the games still missing
+  (``runner.play_entries``, which neither plans, locks nor checks again), and keeps the run in
+  the cache;
 - never cuts a run: a smaller ``games`` uses the first games of a larger run.
 
+``simulate_run`` is both, for a caller that writes nothing else in the folder.
 What it does is said through ``say``, one line each, for the command to print.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import contextlib
+import json
+import os
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 import attrs
 
-from stargazer_rules.formats.game_lines import GAMES_FILE, copy_lines, line_spans
+from stargazer_rules.formats.game_lines import DIGEST_FIELD, GAMES_FILE, copy_lines, line_spans
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, estimate, locks, run_folder
-from stargazer_rules.simulation.runner import SimulationError, game_of, plan, run_simulation
+from stargazer_rules.simulation.one_game import game_of
+from stargazer_rules.simulation.planning import PlanEntry, plan
+from stargazer_rules.simulation.runner import SimulationError, check_workers, play_entries
 
-__all__ = ["RunOutcome", "RunRequest", "simulate_run"]
+__all__ = ["HeldFolder", "RunOutcome", "RunRequest", "holding_run_folder", "play_run", "simulate_run"]
 
 #: At most this many located problems of one folder are printed; the rest are counted.
 SHOWN_PROBLEMS = 5
@@ -62,7 +72,7 @@ class RunRequest:
 
 @attrs.frozen
 class RunOutcome:
-    """What ``simulate_run`` did: the run's ``games`` (its first ``planned``, sorted by index;
+    """What ``play_run`` did: the run's ``games`` (its first ``planned``, sorted by index;
     what the request's ``reduce`` kept of each),
     the games ``played`` now and their ``seconds``, those ``kept`` from before, and the
     ``engine`` whose bots played."""
@@ -80,29 +90,68 @@ class RunOutcome:
         return self.played / self.seconds if self.seconds > 0 else 0.0
 
 
-def simulate_run(request: RunRequest, say: Callable[[str], None], command: str = "simulate") -> RunOutcome:
-    """Make ``request.out`` hold the run asked for, playing only what no folder has."""
-    ruleset, out = request.ruleset, Path(request.out)
+@attrs.frozen
+class HeldFolder:
+    """An output folder whose lock this process holds (made by ``holding_run_folder`` only),
+    with the ``command`` that holds it."""
+
+    path: Path
+    command: str
+
+
+@contextlib.contextmanager
+def holding_run_folder(out: str | os.PathLike[str], command: str) -> Iterator[HeldFolder]:
+    """Hold the lock of the output folder ``out`` for the ``with`` block (``locks.holding``),
+    after refusing a file where the folder should be."""
+    out = Path(out)
     if out.exists() and not out.is_dir():
         raise SimulationError(f"--out {out} is a file, not a folder: name a folder for the run's files")
-    engine = native.engine_for(game_of(ruleset), request.engine)
+    with locks.holding(out, command):
+        yield HeldFolder(out, command)
+
+
+def simulate_run(request: RunRequest, say: Callable[[str], None], command: str = "simulate") -> RunOutcome:
+    """Make ``request.out`` hold the run asked for, playing only what no folder has; the
+    folder is held for the run only."""
+    with holding_run_folder(request.out, command) as held:
+        return play_run(request, say, held)
+
+
+def play_run(request: RunRequest, say: Callable[[str], None], held: HeldFolder) -> RunOutcome:
+    """Make the held folder hold the run asked for, playing only what no folder has."""
+    ruleset, out, command = request.ruleset, held.path, held.command
+    if Path(request.out) != out:
+        raise ValueError(f"the request's folder {request.out} is not the held folder {out}")
+    check_workers(request.workers)
+    try:
+        engine = native.engine_for(game_of(ruleset), request.engine)
+    except ValueError as error:
+        raise SimulationError(str(error)) from None
+    entries = plan(request.games, request.players, request.seed)
     identity = cache.run_identity(ruleset.name, ruleset.fingerprint, request.players, request.lineup, request.seed, engine)
     cache_dir = request.cache if request.cache is not None else cache.cache_folder()
-    planned = len(plan(request.games, request.players, request.seed))
+    _check_apart(out, cache_dir)
+    cache.cache_bound()  # a bound that is not a size is refused before anything is played
+    strange = run_folder.not_plain(out)
+    if strange:
+        raise SimulationError(
+            f"{out}: {', '.join(strange)} {'is' if len(strange) == 1 else 'are'} not a plain file (a link or a special "
+            "file): a run writes only its own files; move them away, or choose another --out"
+        )
+    planned = len(entries)
     name = ruleset.name
 
     def say_here(text: str) -> None:
         say(f"{name}: {text}")
 
-    with locks.holding(out, command):
-        present = _prepare(out, identity, planned, cache_dir, request, say_here, command)
-        kept = sum(1 for index in present if index < planned)
-        played, seconds = 0, 0.0
-        if kept < planned:
-            played, seconds = _play(request, planned, kept, say)
-            present = _games_of_run(out, identity, request.reduce)
-        if request.reuse:
-            _keep_in_cache(cache_dir, identity, out / GAMES_FILE, command, say_here)
+    present = _prepare(out, identity, planned, cache_dir, request, say_here, command)
+    kept = sum(1 for index in present if index < planned)
+    todo = [entry for entry in entries if entry.index not in present]
+    played, seconds = 0, 0.0
+    if todo:
+        played, seconds = _play(request, out / GAMES_FILE, todo, planned, present, say)
+    if request.reuse:
+        _keep_in_cache(cache_dir, identity, out, command, say_here)
     if len(present) > planned:
         say(
             f"{name}: using the first {planned:,} of the {len(present):,} games of the run in {out} "
@@ -110,6 +159,18 @@ def simulate_run(request: RunRequest, say: Callable[[str], None], command: str =
         )
     games = tuple(present[index] for index in sorted(present) if index < planned)
     return RunOutcome(games, planned, played, kept, seconds, engine, out / GAMES_FILE)
+
+
+def _check_apart(out: Path, cache_dir: Path) -> None:
+    """Refuse an output folder inside the cache folder, or a cache folder inside it: the cache
+    owns only the entries it made, and a run folder only its run's files."""
+    out_path, cache_path = Path(os.path.realpath(out)), Path(os.path.realpath(cache_dir))
+    if out_path == cache_path or cache_path in out_path.parents:
+        raise SimulationError(f"--out {out} is inside the cache folder {cache_dir}: the cache keeps only the runs it "
+                              "makes; choose an --out outside it")
+    if out_path in cache_path.parents:
+        raise SimulationError(f"the cache folder {cache_dir} is inside --out {out}: a run folder holds only its run's "
+                              "files; choose another --out or --cache")
 
 
 def _prepare(
@@ -134,17 +195,19 @@ def _prepare(
     elif has_lines:
         held = cache.checked_run(out, identity, request.reduce)
         ours = _sorted_out(held, "the output folder", say)
-        if not request.reuse and ours:
-            kept = cache.keep(cache_dir, identity, path, command)
+        if not request.reuse and ours and not request.resume:
+            kept = cache.keep(cache_dir, identity, path, command, spare=out)
             say(f"--no-cache: the {len(ours):,} games in {out} are played again (a copy is kept in the cache, {kept.folder})")
             run_folder.replace_games(out, ())
             ours = {}
     run_folder.write_identity(out, identity)
-    if not request.reuse:
-        return {}
+    if not request.reuse:  # the cache's copy is not read; the folder's games are kept on --resume
+        return ours
     from_cache: dict[int, Any] = {}
-    entry = cache.entry_folder(cache_dir, identity)
-    if cache.same_identity(run_folder.read_identity(entry), identity):
+    entry, problem = cache.usable_entry(cache_dir, identity)
+    if problem not in (None, "missing"):
+        say(f"warning: {entry} is not reused: {problem}")
+    if problem is None:
         with locks.holding(entry, command, wait=60.0):
             held = cache.checked_run(entry, identity, request.reduce)
             good = _sorted_out(held, "the cache", say)
@@ -190,7 +253,7 @@ def _hand_over(out: Path, found: Mapping[str, Any] | None, cache_dir: Path, comm
     if found is not None and all(key in found for key in ("ruleset", "players", "lineup", "seed", "engine")):
         held = cache.checked_run(out, found, _nothing)
         if held.games and held.foreign is None and not held.refused:
-            kept = cache.keep(cache_dir, found, path, command)
+            kept = cache.keep(cache_dir, found, path, command, spare=out)
             say(
                 f"{out} held {len(held.games):,} games of another run ({_difference(found, None)}): "
                 f"kept in the cache ({kept.folder}), where the same options reuse them"
@@ -234,24 +297,29 @@ def _reuse_text(count: int, planned: int, in_out: int, from_cache: int, out: Pat
     return f"extending the run in {where} ({folders}): {count:,} of {planned:,} games kept"
 
 
-def _play(request: RunRequest, planned: int, kept: int, say: Callable[[str], None]) -> tuple[int, float]:
-    """Play the games of the plan that ``out`` lacks, with an estimate first for a long run;
-    the games played and their seconds."""
+def _play(request: RunRequest, path: Path, todo: Sequence[PlanEntry], planned: int, present: dict[int, Any],
+          say: Callable[[str], None]) -> tuple[int, float]:
+    """Play ``todo`` into ``path``, with an estimate first for a long run, adding each game to
+    ``present`` as the request's ``reduce`` keeps it; the games played and their seconds."""
+
+    def written(lines: list[tuple[int, str]]) -> None:
+        for index, line in lines:
+            game = json.loads(line)
+            game.pop(DIGEST_FIELD, None)  # as the checked reader gives a game
+            present[index] = game if request.reduce is None else request.reduce(game)
+
     options = dict(
-        players=request.players, lineup=request.lineup, seed=request.seed, workers=request.workers,
-        scheduler=request.scheduler, label=request.label, engine=request.engine,
+        lineup=request.lineup, workers=request.workers, scheduler=request.scheduler, label=request.label,
+        engine=request.engine, written=written,
     )
-    played, seconds = 0, 0.0
-    if planned - kept > estimate.LONG_RUN:
-        start = kept + estimate.CALIBRATION
-        calibration = run_simulation(request.ruleset, request.out, games=start, resume=True, progress=False, **options)
-        played, seconds = calibration.played, calibration.seconds
-        if calibration.played:
-            say(f"{request.ruleset.name}: {estimate.estimate_text(calibration.played, calibration.seconds, planned - start)}")
-    result = run_simulation(
-        request.ruleset, request.out, games=request.games, resume=True, progress=request.progress, **options
-    )
-    return played + result.played, seconds + result.seconds
+    seconds = 0.0
+    rest = list(todo)
+    if len(rest) > estimate.LONG_RUN:
+        calibration, rest = rest[: estimate.CALIBRATION], rest[estimate.CALIBRATION :]
+        seconds = play_entries(request.ruleset, path, calibration, total=planned, progress=False, **options)
+        say(f"{request.ruleset.name}: {estimate.estimate_text(len(calibration), seconds, len(rest))}")
+    seconds += play_entries(request.ruleset, path, rest, total=planned, progress=request.progress, **options)
+    return len(todo), seconds
 
 
 def _nothing(game: Mapping[str, Any]) -> None:
@@ -259,19 +327,10 @@ def _nothing(game: Mapping[str, Any]) -> None:
     return None
 
 
-def _games_of_run(out: Path, identity: Mapping[str, Any], reduce: Callable[[dict[str, Any]], Any] | None) -> dict[int, Any]:
-    """The games of the run in ``out`` once played, by index (as ``reduce`` keeps them)."""
-    held = cache.checked_run(out, identity, reduce)
-    problems = held.problems()
-    if problems:  # only another process ignoring the lock could have written these
-        raise SimulationError(f"{problems[0]}: the run's games file changed while it was played")
-    return dict(zip(held.indices, held.games, strict=True))
-
-
-def _keep_in_cache(cache_dir: Path, identity: Mapping[str, Any], source: Path, command: str,
+def _keep_in_cache(cache_dir: Path, identity: Mapping[str, Any], out: Path, command: str,
                    say: Callable[[str], None]) -> None:
     try:
-        kept = cache.keep(cache_dir, identity, source, command)
+        kept = cache.keep(cache_dir, identity, out / GAMES_FILE, command, spare=out)
     except (OSError, ValueError) as error:
         say(f"warning: the run was not kept in the cache: {error}")
         return

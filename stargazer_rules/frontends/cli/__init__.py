@@ -41,7 +41,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.environ.setdefault(name, "1")
     command = ""
     try:
-        args = build_parser().parse_args(argv)
+        words = list(sys.argv[1:] if argv is None else argv)
+        args = build_parser().parse_args(words)
+        args.argv = words  # what the command was given, for a line that says how to go on
         command = f" {args.command}"
         require_extra(args.command)
         return args.run(args)

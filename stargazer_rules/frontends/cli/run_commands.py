@@ -29,13 +29,18 @@ from stargazer_rules.frontends.cli.common import (
     wrapped,
 )
 from stargazer_rules.frontends.cli.run_options import (
+    COMPARISON_FOLDER_FILES,
     DEFAULT_SIM_BOTS,
     DEFAULT_SIM_GAMES,
     DEFAULT_SIM_PLAYERS,
     LINEUP_HELP,
+    RUN_FOLDER_FILES,
+    cache_bound_refused,
+    finishing_command,
     game_count,
     lineup_or_report,
     out_is_a_file,
+    out_refused,
     scheduler_problem,
     worker_count,
 )
@@ -77,18 +82,19 @@ def run_simulate(args: argparse.Namespace) -> int:
     if lineup is None:
         return EXIT_USAGE
     targets = targets_or_stop(ruleset, args, command)
-    out = args.out or f"simulation-{ruleset.name}-{args.players}p"
-    if out_is_a_file(out, command):
+    default = f"simulation-{ruleset.name}-{args.players}p"
+    out = args.out or default
+    if out_is_a_file(out, command) or out_refused(out, command, RUN_FOLDER_FILES, default) or cache_bound_refused(command):
         return EXIT_USAGE
     try:
-        with locks.holding(out, command):  # the report too is this run's
+        with runs.holding_run_folder(out, command) as held:  # the report too is this run's
             from stargazer_rules.analysis.games import Analysed
 
-            outcome = _simulate_or_report(ruleset, out, lineup, args, command, label=None, reduce=Analysed())
+            outcome = _simulate_or_report(ruleset, held, lineup, args, command, label=None, reduce=Analysed())
             if isinstance(outcome, int):
                 return outcome
             _write_and_print_report(outcome.games, ruleset, out, targets, args)
-    except OSError as error:
+    except (SimulationError, OSError) as error:
         say_error(command, str(error))
         return EXIT_INVALID
     return 0
@@ -152,14 +158,19 @@ def run_compare(args: argparse.Namespace) -> int:
     if lineup is None:
         return EXIT_USAGE
     args.judged_by = _comparison_targets(first, second, args, command)
-    out = args.out or f"comparison-{first.name}-{second.name}-{args.players}p"
+    default = f"comparison-{first.name}-{second.name}-{args.players}p"
+    out = args.out or default
     names = (first.name, second.name)
     if names[0] == names[1]:
         names = (f"{names[0]}-a", f"{names[1]}-b")
     folders = [os.path.join(out, name) for name in names]
     looks: list[dict] = []
     max_games = args.max_games or min(4 * args.games, simulation.runner.MAX_GAMES)
-    if out_is_a_file(out, command):
+    if (
+        out_is_a_file(out, command)
+        or out_refused(out, command, COMPARISON_FOLDER_FILES, default, runs_inside=True)
+        or cache_bound_refused(command)
+    ):
         return EXIT_USAGE
     from stargazer_rules.analysis.game_figures import FiguresOf
     from stargazer_rules.analysis.measures import MEASURES, MeasureContext
@@ -171,13 +182,12 @@ def run_compare(args: argparse.Namespace) -> int:
     try:
         with contextlib.ExitStack() as held:
             held.enter_context(locks.holding(out, command))
-            for folder in folders:
-                held.enter_context(locks.holding(folder, command))
+            run_folders = [held.enter_context(runs.holding_run_folder(folder, command)) for folder in folders]
             batches = _batches(args.games, max_games, args.players) if args.until_decided else [args.games]
             pair: list[tuple[dict, ...]] = []
             for games in batches:
                 pair = []
-                for ruleset, folder, name, context in zip((first, second), folders, names, contexts, strict=True):
+                for ruleset, folder, name, context in zip((first, second), run_folders, names, contexts, strict=True):
                     outcome = _simulate_or_report(ruleset, folder, lineup, args, command, label=name, games=games,
                                                   reduce=FiguresOf(measures, context))
                     if isinstance(outcome, int):
@@ -186,7 +196,7 @@ def run_compare(args: argparse.Namespace) -> int:
                 if args.until_decided and _look_and_stop(pair, contexts, looks, max_games, args):
                     break
             comparison = _compare_and_write(pair, (first, second), folders, names, contexts, args)
-    except OSError as error:
+    except (SimulationError, OSError) as error:
         say_error(command, str(error))
         return EXIT_INVALID
     if looks:
@@ -398,6 +408,10 @@ def run_cache_list(args: argparse.Namespace) -> int:
     print(f"{folder}: {len(found)} run{'s' if len(found) != 1 else ''}, {total / 1e6:.1f} MB of {bound / 1e6:,.0f} MB")
     for entry in found:
         print(f"  {entry.describe()}")
+    others = cache.foreign_folders(folder)
+    if others:
+        shown = ", ".join(others[:3]) + (f" and {len(others) - 3:,} more" if len(others) > 3 else "")
+        print(f"  left alone: {shown} ({'is' if len(others) == 1 else 'are'} not a run this cache made)")
     return 0
 
 
@@ -515,7 +529,7 @@ def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) ->
 
 def _simulate_or_report(
     ruleset: Ruleset,
-    out: str,
+    held: runs.HeldFolder,
     lineup: Sequence[str],
     args: argparse.Namespace,
     command: str,
@@ -523,10 +537,9 @@ def _simulate_or_report(
     games: int | None = None,
     reduce: Callable[[dict], Any] | None = None,
 ) -> runs.RunOutcome | int:
-    """Run one simulation (``simulation.runs``) and say how it went on stderr; its outcome
-    (its games as ``reduce`` keeps them), or the exit status after a one-line error."""
-    if out_is_a_file(out, command):
-        return EXIT_USAGE
+    """Run one simulation (``simulation.runs``) in the held folder and say how it went on
+    stderr; its outcome (its games as ``reduce`` keeps them), or the exit status after a
+    one-line error."""
     if args.scheduler is not None:
         problem = scheduler_problem(args.scheduler)
         if problem is not None:
@@ -535,22 +548,23 @@ def _simulate_or_report(
         say_error(
             command,
             f"connecting to the Dask scheduler at {args.scheduler} "
-            f"(waiting up to {simulation.runner.SCHEDULER_TIMEOUT:g} s)",
+            f"(waiting up to {simulation.dask_cluster.SCHEDULER_TIMEOUT:g} s)",
         )
     report_engine(ruleset, command, args.engine)
     request = runs.RunRequest(
-        ruleset, Path(out), tuple(lineup), players=args.players, games=args.games if games is None else games,
+        ruleset, held.path, tuple(lineup), players=args.players, games=args.games if games is None else games,
         seed=args.seed, workers=args.workers, scheduler=args.scheduler, engine=args.engine, resume=args.resume,
         reuse=not args.no_cache, cache=cache.cache_folder(args.cache), label=label, reduce=reduce,
     )
     try:
-        outcome = runs.simulate_run(request, lambda text: print(text, file=sys.stderr), command)
+        outcome = runs.play_run(request, lambda text: print(text, file=sys.stderr), held)
     except (SimulationError, ValueError, OSError) as error:
         say_error(command, str(error))
         return EXIT_INVALID
     except KeyboardInterrupt:
-        path = os.path.join(out, simulation.GAMES_FILE)
-        say_error(command, f"interrupted; the games played so far are in {path}: add --resume to finish the run")
+        path = held.path / simulation.GAMES_FILE
+        say_error(command, f"interrupted; the games played so far are kept in {path}: "
+                           f"{finishing_command(args.argv)} plays only the rest")
         return EXIT_INTERRUPTED
     if outcome.played:
         where = f"the Dask cluster at {args.scheduler}" if args.scheduler else _workers_text(args.workers)

@@ -1,27 +1,35 @@
 """The options every command that plays runs shares (simulate, compare, report, ladder, tune):
-their defaults, the lineup syntax, and the checks of --games, --workers, --scheduler, --out and the
-lineup, each a usage error of one line."""
+their defaults, the lineup syntax, and the checks of --games, --workers, --scheduler, --out, the
+cache's bound and the lineup, each a usage error of one line; and the command that finishes an
+interrupted run."""
 
 from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Sequence
+import shlex
+from collections.abc import Collection, Sequence
 
 from stargazer_rules import simulation
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import BotSpecError, SetupError, SimulationError
 from stargazer_rules.frontends.cli.common import positive_int, say_error
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.simulation import cache, locks, run_folder
 
 __all__ = [
+    "COMPARISON_FOLDER_FILES",
     "DEFAULT_SIM_BOTS",
     "DEFAULT_SIM_GAMES",
     "DEFAULT_SIM_PLAYERS",
     "LINEUP_HELP",
+    "RUN_FOLDER_FILES",
+    "cache_bound_refused",
+    "finishing_command",
     "game_count",
     "lineup_or_report",
     "out_is_a_file",
+    "out_refused",
     "scheduler_problem",
     "worker_count",
 ]
@@ -98,6 +106,53 @@ def out_is_a_file(out: str, command: str) -> bool:
         say_error(command, f"--out {out} is a file, not a folder: name a folder for the run's files")
         return True
     return False
+
+
+#: What a simulate run writes in its folder: the runner's files and the report's.
+RUN_FOLDER_FILES = run_folder.RUN_FILES | {"summary.json", "report.html"}
+#: What a comparison writes in its folder, beside the folders of its two runs.
+COMPARISON_FOLDER_FILES = frozenset({"comparison.json", "comparison.html", locks.LOCK_FILE, locks.HOLDER_FILE})
+#: At most this many names of what is not a run's are shown; the rest are counted.
+SHOWN_NAMES = 3
+
+
+def out_refused(out: str, command: str, own: Collection[str], default: str, *, runs_inside: bool = False) -> bool:
+    """True, after a one-line say_error, when the folder ``out`` holds what the command did
+    not write (``own``, and with ``runs_inside`` the folders of runs): a run writes only into
+    a new or empty folder or one of its own, never among a user's files (``--out /``, a home
+    folder, a folder of other runs). The line names a few of them and another folder to give."""
+    found = run_folder.foreign_names(out, own, runs_inside=runs_inside, most=SHOWN_NAMES + 1)
+    if not found:
+        return False
+    shown = ", ".join(found[:SHOWN_NAMES]) + (" and more" if len(found) > SHOWN_NAMES else "")
+    other = default if os.path.realpath(default) != os.path.realpath(out) else f"{default}-2"
+    say_error(
+        command,
+        f"--out {out} holds what this command did not write ({shown}): it writes only into a new or empty folder "
+        f"or one of its own; choose another, e.g. --out {other}",
+    )
+    return True
+
+
+def cache_bound_refused(command: str) -> bool:
+    """True, after a one-line say_error, when ``$STARGAZER_CACHE_SIZE`` is not a size: said
+    before anything is played, not after the run when it is kept."""
+    try:
+        cache.cache_bound()
+    except ValueError as error:
+        say_error(command, str(error))
+        return True
+    return False
+
+
+def finishing_command(argv: Sequence[str]) -> str:
+    """The command line that finishes an interrupted run, keeping every game it played:
+    the same options with ``--resume`` (which keeps the folder's games even with
+    ``--no-cache``)."""
+    words = list(argv)
+    if "--resume" not in words:
+        words.append("--resume")
+    return shlex.join(["stargazer", *words])
 
 
 def scheduler_problem(address: str) -> str | None:

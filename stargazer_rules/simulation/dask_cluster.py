@@ -1,0 +1,60 @@
+"""Games played on a Dask ``distributed`` cluster (``--scheduler``): the same chunks and task
+as the process pool (``pool.play_chunk``), the ruleset sent to each worker once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from stargazer_rules.errors import SimulationError, install_line
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.simulation.planning import PlanEntry
+from stargazer_rules.simulation.pool import chunks, play_chunk
+
+__all__ = ["SCHEDULER_TIMEOUT", "dask_client", "run_dask"]
+
+#: Seconds to wait for a Dask scheduler to answer before giving up.
+SCHEDULER_TIMEOUT = 10
+
+
+def dask_client(address: str) -> Any:
+    """A ``distributed.Client`` connected to the scheduler at ``address``."""
+    try:
+        import distributed
+    except ImportError:
+        raise SimulationError(
+            f"--scheduler needs Dask's distributed package: {install_line('dask')}"
+        ) from None
+    try:
+        return distributed.Client(address, timeout=f"{SCHEDULER_TIMEOUT}s")
+    except (OSError, TimeoutError, ValueError) as error:
+        raise SimulationError(
+            f"cannot reach the Dask scheduler at {address} (tried for {SCHEDULER_TIMEOUT:g} s): {error}"
+        ) from None
+
+
+def run_dask(
+    client: Any,
+    ruleset: Ruleset,
+    todo: Sequence[PlanEntry],
+    lineup: Sequence[str],
+    write: Callable[[list[tuple[int, str]]], None],
+    engine: str,
+) -> None:
+    """The same tasks as the process pool, through a Dask cluster; the ruleset is sent to each
+    worker once (scattered) and each worker builds its ``Game`` once."""
+    import distributed
+
+    workers = max(1, sum(client.nthreads().values()))
+    shared = client.scatter(ruleset, broadcast=True)
+    futures = [
+        client.submit(play_chunk, shared, chunk, lineup, engine, pure=False)
+        for chunk in chunks(todo, workers)
+    ]
+    try:
+        for future in distributed.as_completed(futures):
+            write(future.result())
+    except BaseException:
+        client.cancel(futures)
+        raise
