@@ -100,12 +100,14 @@ class HeldFolder:
 
 
 @contextlib.contextmanager
-def holding_run_folder(out: str | os.PathLike[str], command: str) -> Iterator[HeldFolder]:
+def holding_run_folder(out: str | os.PathLike[str], command: str, cache_dir: Path | None) -> Iterator[HeldFolder]:
     """Hold the lock of the output folder ``out`` for the ``with`` block (``locks.holding``),
-    after refusing a file where the folder should be."""
+    after refusing a file where the folder should be, and a folder inside the cache folder
+    ``cache_dir`` (None: ``cache.cache_folder()``) or holding it."""
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise SimulationError(f"--out {out} is a file, not a folder: name a folder for the run's files")
+    _check_apart(out, cache_dir if cache_dir is not None else cache.cache_folder())
     with locks.holding(out, command):
         yield HeldFolder(out, command)
 
@@ -113,7 +115,7 @@ def holding_run_folder(out: str | os.PathLike[str], command: str) -> Iterator[He
 def simulate_run(request: RunRequest, say: Callable[[str], None], command: str = "simulate") -> RunOutcome:
     """Make ``request.out`` hold the run asked for, playing only what no folder has; the
     folder is held for the run only."""
-    with holding_run_folder(request.out, command) as held:
+    with holding_run_folder(request.out, command, request.cache) as held:
         return play_run(request, say, held)
 
 
@@ -130,7 +132,6 @@ def play_run(request: RunRequest, say: Callable[[str], None], held: HeldFolder) 
     entries = plan(request.games, request.players, request.seed)
     identity = cache.run_identity(ruleset.name, ruleset.fingerprint, request.players, request.lineup, request.seed, engine)
     cache_dir = request.cache if request.cache is not None else cache.cache_folder()
-    _check_apart(out, cache_dir)
     cache.cache_bound()  # a bound that is not a size is refused before anything is played
     strange = run_folder.not_plain(out)
     if strange:

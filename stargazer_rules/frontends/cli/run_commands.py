@@ -87,7 +87,7 @@ def run_simulate(args: argparse.Namespace) -> int:
     if out_is_a_file(out, command) or out_refused(out, command, RUN_FOLDER_FILES, default) or cache_bound_refused(command):
         return EXIT_USAGE
     try:
-        with runs.holding_run_folder(out, command) as held:  # the report too is this run's
+        with runs.holding_run_folder(out, command, cache.cache_folder(args.cache)) as held:  # the report too is this run's
             from stargazer_rules.analysis.games import Analysed
 
             outcome = _simulate_or_report(ruleset, held, lineup, args, command, label=None, reduce=Analysed())
@@ -182,7 +182,8 @@ def run_compare(args: argparse.Namespace) -> int:
     try:
         with contextlib.ExitStack() as held:
             held.enter_context(locks.holding(out, command))
-            run_folders = [held.enter_context(runs.holding_run_folder(folder, command)) for folder in folders]
+            store = cache.cache_folder(args.cache)
+            run_folders = [held.enter_context(runs.holding_run_folder(folder, command, store)) for folder in folders]
             batches = _batches(args.games, max_games, args.players) if args.until_decided else [args.games]
             pair: list[tuple[dict, ...]] = []
             for games in batches:
