@@ -393,6 +393,30 @@ def test_a_save_that_fails_says_why_and_the_game_goes_on(tmp_path):
     assert len(play.actions) > 0
 
 
+def test_the_default_save_name_never_names_an_earlier_save(tmp_path, monkeypatch):
+    """Two saves of the same seed on the same day with Enter: the second goes to ``-2``, the
+    first is kept as it was."""
+    monkeypatch.chdir(tmp_path)
+    first = tmp_path / "stargazer-2025-01-31-seed7.json"
+    _play, out = session("you,random", 7, "s\n\n1\ns\n\nq\nn\n")
+    second = tmp_path / "stargazer-2025-01-31-seed7-2.json"
+    assert "Save the game record to [stargazer-2025-01-31-seed7-2.json]: " in out
+    assert json.loads(first.read_text(encoding="utf-8"))["moves"] < json.loads(second.read_text(encoding="utf-8"))["moves"]
+
+
+def test_saving_over_a_file_asks_first_and_no_keeps_it(tmp_path):
+    """A name that exists: asked whether to replace it; no asks for another name and leaves the
+    file as it was, yes replaces it."""
+    kept = tmp_path / "mine.json"
+    kept.write_text("mine\n", encoding="utf-8")
+    other = tmp_path / "other.json"
+    _play, out = session("you,random", 7, f"s\n{kept}\nn\n{other}\nq\nn\n")
+    assert f"{kept} exists already: replace it? [y/N] " in out
+    assert kept.read_text(encoding="utf-8") == "mine\n" and records.record_from_json(json.loads(other.read_text(encoding="utf-8")))
+    _play, out = session("you,random", 7, f"s\n{kept}\ny\nq\nn\n")
+    assert json.loads(kept.read_text(encoding="utf-8"))["seed"] == 7
+
+
 def test_a_table_of_bots_plays_to_the_end_without_asking():
     play, out = session("random", 9, "")
     assert play.game.is_over(play.states[-1])

@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import datetime
 import json
+import os
 import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -284,18 +285,27 @@ class PlaySession:
         )
 
     def _save(self) -> None:
-        """Ask for a file name (Enter keeps the default) and write the record there."""
-        default = default_record_name(self.seed, self.today)
-        path = self._ask(label("play_save_prompt", self.lang, default=default)).strip() or default
+        """Ask for a file name (Enter keeps the default, a name no file has) and write the
+        record there; a file already there is replaced only when the player says so, else
+        another name is asked for."""
+        default = default_record_name(self.seed, self.today, taken=os.path.lexists)
+        while True:
+            path = self._ask(label("play_save_prompt", self.lang, default=default)).strip() or default
+            replace = os.path.lexists(path)
+            if not replace or self._ask_yes(label("play_save_replace", self.lang, path=path)):
+                break
         try:
-            write_record(self.record(), path)
+            write_record(self.record(), path, replace=replace)
         except OSError as error:
             self._write(label("play_save_failed", self.lang, path=path, reason=error.strerror or error))
             return
         self._write(label("record_written", self.lang, path=path))
 
 
-def write_record(record: records.GameRecord, path: str | Path) -> None:
-    """Write ``record`` as an indented JSON document (UTF-8, names kept readable)."""
+def write_record(record: records.GameRecord, path: str | Path, replace: bool = True) -> None:
+    """Write ``record`` as an indented JSON document (UTF-8, names kept readable); with
+    ``replace`` False, a file already at ``path`` is an error (``FileExistsError``), never
+    overwritten."""
     text = json.dumps(records.record_to_json(record), ensure_ascii=False, indent=2)
-    Path(path).write_text(text + "\n", encoding="utf-8")
+    with Path(path).open("w" if replace else "x", encoding="utf-8") as file:
+        file.write(text + "\n")

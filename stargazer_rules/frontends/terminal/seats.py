@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import datetime
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from stargazer_rules.bots import make_bot
 from stargazer_rules.errors import SeatsError
@@ -77,7 +77,15 @@ def bot_seed(seed: int, ply: int) -> int:
     return int.from_bytes(digest[:8], "big")
 
 
-def default_record_name(seed: int, today: datetime.date | None = None) -> str:
-    """``stargazer-2025-01-31-seed3.json``."""
+def default_record_name(seed: int, today: datetime.date | None = None, taken: Callable[[str], bool] | None = None) -> str:
+    """``stargazer-2025-01-31-seed3.json``; when ``taken`` says that name is used (a save of
+    the same seed that day), the first of ``stargazer-2025-01-31-seed3-2.json``, ``-3``, ...
+    that is not, so that the default never names an earlier save."""
     day = today or datetime.date.today()
-    return f"stargazer-{day.isoformat()}-seed{seed}.json"
+    stem = f"stargazer-{day.isoformat()}-seed{seed}"
+    name = f"{stem}.json"
+    number = 1
+    while taken is not None and taken(name):
+        number += 1
+        name = f"{stem}-{number}.json"
+    return name
