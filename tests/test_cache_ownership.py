@@ -224,3 +224,19 @@ def test_eviction_never_removes_the_run_being_made(tmp_path, capsys, monkeypatch
     _simulate(capsys, "--out", str(tmp_path / "b"), "--seed", "1", "--cache", str(store))
     (entry,) = cache.entries(store)
     assert entry.identity["seed"] == 1 and entry.games == 8
+
+
+@pytest.mark.parametrize(
+    ("command", "default"),
+    [(["ladder", "--budgets", "1,2", "--games", "6"], "ladder-draft7-4p"), (["tune", "draft7", "--trials", "1"], "tune-draft7-4p")],
+)
+def test_ladder_and_tune_refuse_a_folder_holding_what_they_did_not_write(tmp_path, capsys, command, default):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    (folder / "a.txt").write_text("mine\n", encoding="utf-8")
+    assert cli.main([*command, "--out", str(folder)]) == 2
+    assert capsys.readouterr().err == (
+        f"stargazer {command[0]}: --out {folder} holds what this command did not write (a.txt): it writes only into "
+        f"a new or empty folder or one of its own; choose another, e.g. --out {default}\n"
+    )
+    assert os.listdir(folder) == ["a.txt"]

@@ -61,6 +61,9 @@ BLOCKS = 6
 RECHECK_SEED_OFFSET = 1_000_003
 #: The file of the study in OUT.
 STUDY_FILE = "study.db"
+#: The folders of the candidates' runs and of the re-check's, in the output folder.
+RUNS_FOLDER = "runs"
+RECHECK_FOLDER = "recheck"
 #: The folder in OUT of the proposal.
 PROPOSAL_FOLDER = "proposal"
 
@@ -171,7 +174,7 @@ def tune(
             ruleset = edited(assignment)
         except RulesetError as error:
             return tuning_search.Invalid(str(error.problems[0]) if error.problems else str(error))
-        folder = _run_folder(out / "runs", ruleset)
+        folder = _run_folder(out / RUNS_FOLDER, ruleset)
         block_targets = _block_targets(targets, 1 / blocks)
         games: tuple[dict[str, Any], ...] = ()
         for block in range(blocks):
@@ -198,11 +201,11 @@ def tune(
         recheck_seed = seed + RECHECK_SEED_OFFSET
         say(f"re-checking the best {len(chosen)} candidate{'s' if len(chosen) != 1 else ''} against "
             f"{base_ruleset.name} on {recheck_games:,} fresh games each (deals from seed {recheck_seed})")
-        base_games = run_of(base_ruleset, _run_folder(out / "recheck", base_ruleset), recheck_games, recheck_seed)
+        base_games = run_of(base_ruleset, _run_folder(out / RECHECK_FOLDER, base_ruleset), recheck_games, recheck_seed)
         base_run = Run.summarised(base_games, targets=targets, ruleset=base_ruleset)
         for candidate in chosen:
             ruleset = edited(candidate.assignment)
-            games = run_of(ruleset, _run_folder(out / "recheck", ruleset), recheck_games, recheck_seed)
+            games = run_of(ruleset, _run_folder(out / RECHECK_FOLDER, ruleset), recheck_games, recheck_seed)
             run = Run.summarised(games, targets=targets, ruleset=ruleset)
             label = f"trial {candidate.number}"
             comparison = compare_summaries(base_run, run, label_a=base_ruleset.name, label_b=label, targets=targets,

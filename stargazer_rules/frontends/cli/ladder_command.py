@@ -20,7 +20,7 @@ from stargazer_rules.frontends.cli.common import (
     say_error,
     wrapped,
 )
-from stargazer_rules.frontends.cli.run_options import game_count, out_is_a_file, worker_count
+from stargazer_rules.frontends.cli.run_options import game_count, out_is_a_file, out_refused, worker_count
 from stargazer_rules.kernel import native
 from stargazer_rules.simulation import cache, ladder, locks
 from stargazer_rules.simulation.runner import MAX_WORKERS, game_of
@@ -132,8 +132,10 @@ def run_ladder(args: argparse.Namespace) -> int:
     from stargazer_rules.analysis import ladder_report
 
     ruleset = ruleset_or_stop(args.ruleset, COMMAND)
-    out = args.out or f"ladder-{ruleset.name}-{args.players}p"
-    if out_is_a_file(out, COMMAND):
+    default = f"ladder-{ruleset.name}-{args.players}p"
+    out = args.out or default
+    own = {ladder.LADDER_FILE, ladder_report.LADDER_PAGE, locks.LOCK_FILE, locks.HOLDER_FILE}
+    if out_is_a_file(out, COMMAND) or out_refused(out, COMMAND, own, default):
         return EXIT_USAGE
     tiers = ladder.budget_tiers(args.budgets)
     options = {"players": args.players, "games": args.games, "seed": args.seed, "workers": args.workers}

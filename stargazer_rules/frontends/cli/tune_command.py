@@ -26,9 +26,11 @@ from stargazer_rules.frontends.cli.run_options import (
     DEFAULT_SIM_BOTS,
     DEFAULT_SIM_PLAYERS,
     LINEUP_HELP,
+    cache_bound_refused,
     game_count,
     lineup_or_report,
     out_is_a_file,
+    out_refused,
     scheduler_problem,
     worker_count,
 )
@@ -115,6 +117,19 @@ def add_tune(commands: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run_tune)
 
 
+def _tune_files() -> frozenset[str]:
+    """What a tune writes in its folder: the study (with SQLite's files beside it), the
+    candidates' and re-check's runs, the proposal, the report and the lock."""
+    from stargazer_rules.tuning import tune_report, tune_run
+
+    study = tune_run.STUDY_FILE
+    proposal = tune_run.PROPOSAL_FOLDER
+    return frozenset({
+        study, f"{study}-journal", f"{study}-wal", f"{study}-shm", tune_run.RUNS_FOLDER, tune_run.RECHECK_FOLDER,
+        proposal, f"{proposal}.previous", tune_report.TUNE_JSON, tune_report.TUNE_PAGE, locks.LOCK_FILE, locks.HOLDER_FILE,
+    })
+
+
 def run_tune(args: argparse.Namespace) -> int:
     """Search, re-check, write the files and print the best candidates; one-line errors."""
     # optuna (the tune extra) is checked by main before this runs (common.COMMAND_EXTRAS).
@@ -138,8 +153,9 @@ def run_tune(args: argparse.Namespace) -> int:
     if args.scheduler is not None and (problem := scheduler_problem(args.scheduler)) is not None:
         say_error(COMMAND, problem)
         return EXIT_USAGE
-    out = args.out or f"tune-{ruleset.name}-{args.players}p"
-    if out_is_a_file(out, COMMAND):
+    default = f"tune-{ruleset.name}-{args.players}p"
+    out = args.out or default
+    if out_is_a_file(out, COMMAND) or out_refused(out, COMMAND, _tune_files(), default) or cache_bound_refused(COMMAND):
         return EXIT_USAGE
     report_engine(ruleset, COMMAND, args.engine)
     try:
