@@ -240,3 +240,25 @@ def test_ladder_and_tune_refuse_a_folder_holding_what_they_did_not_write(tmp_pat
         f"a new or empty folder or one of its own; choose another, e.g. --out {default}\n"
     )
     assert os.listdir(folder) == ["a.txt"]
+
+
+def test_compare_refuses_an_out_inside_the_cache_folder_before_making_anything_there(tmp_path, capsys):
+    store = tmp_path / "cache"
+    store.mkdir()
+    assert cli.main(["compare", "draft7", "base", *QUICK, "--out", str(store / "cmp"), "--cache", str(store)]) == 1
+    assert "is inside the cache folder" in capsys.readouterr().err
+    assert os.listdir(store) == []
+
+
+def test_the_library_run_refuses_a_linked_games_file(tmp_path):
+    from stargazer_rules import load_ruleset
+    from stargazer_rules.simulation import SimulationError, run_simulation
+
+    out = tmp_path / "run"
+    out.mkdir()
+    outside = tmp_path / "outside.jsonl"
+    outside.write_text("mine\n", encoding="utf-8")
+    (out / GAMES_FILE).symlink_to(outside)
+    with pytest.raises(SimulationError, match="games.jsonl: not a plain file"):
+        run_simulation(load_ruleset(), out, players=4, games=4, lineup=("random",) * 4, workers=1, progress=False)
+    assert outside.read_text(encoding="utf-8") == "mine\n"

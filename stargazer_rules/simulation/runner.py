@@ -29,7 +29,7 @@ from stargazer_rules.errors import SimulationError
 from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.simulation import locks
+from stargazer_rules.simulation import locks, run_folder
 from stargazer_rules.simulation.dask_cluster import dask_client, run_dask
 from stargazer_rules.simulation.games_file import placing, read_games, start_afresh, trim_to_whole_lines
 from stargazer_rules.simulation.kernel_games import play_game, play_games
@@ -141,6 +141,10 @@ def run_simulation(
     path = Path(out) / GAMES_FILE
     entries = plan(games, players, seed)
     with locks.holding(path.parent, "simulate"):
+        strange = run_folder.not_plain(path.parent)
+        if strange:
+            raise SimulationError(f"{path.parent}: {', '.join(strange)}: not a plain file (a link or a special file); "
+                                  "a run writes only its own files")
         done: set[int] = set()
         if resume and path.exists():
             previous = read_games(path, placing)  # a long run's games are not held whole to resume it

@@ -40,7 +40,7 @@ from stargazer_rules.simulation.one_game import game_of
 from stargazer_rules.simulation.planning import PlanEntry, plan
 from stargazer_rules.simulation.runner import SimulationError, check_workers, play_entries
 
-__all__ = ["HeldFolder", "RunOutcome", "RunRequest", "holding_run_folder", "play_run", "simulate_run"]
+__all__ = ["HeldFolder", "RunOutcome", "RunRequest", "check_outside_cache", "holding_run_folder", "play_run", "simulate_run"]
 
 #: At most this many located problems of one folder are printed; the rest are counted.
 SHOWN_PROBLEMS = 5
@@ -107,7 +107,7 @@ def holding_run_folder(out: str | os.PathLike[str], command: str, cache_dir: Pat
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise SimulationError(f"--out {out} is a file, not a folder: name a folder for the run's files")
-    _check_apart(out, cache_dir if cache_dir is not None else cache.cache_folder())
+    check_outside_cache(out, cache_dir if cache_dir is not None else cache.cache_folder())
     with locks.holding(out, command):
         yield HeldFolder(out, command)
 
@@ -162,7 +162,7 @@ def play_run(request: RunRequest, say: Callable[[str], None], held: HeldFolder) 
     return RunOutcome(games, planned, played, kept, seconds, engine, out / GAMES_FILE)
 
 
-def _check_apart(out: Path, cache_dir: Path) -> None:
+def check_outside_cache(out: Path, cache_dir: Path) -> None:
     """Refuse an output folder inside the cache folder, or a cache folder inside it: the cache
     owns only the entries it made, and a run folder only its run's files."""
     out_path, cache_path = Path(os.path.realpath(out)), Path(os.path.realpath(cache_dir))

@@ -181,8 +181,9 @@ def run_compare(args: argparse.Namespace) -> int:
                                        players=args.players) for ruleset in (first, second))
     try:
         with contextlib.ExitStack() as held:
-            held.enter_context(locks.holding(out, command))
             store = cache.cache_folder(args.cache)
+            runs.check_outside_cache(Path(out), store)  # before its lock makes a file there
+            held.enter_context(locks.holding(out, command))
             run_folders = [held.enter_context(runs.holding_run_folder(folder, command, store)) for folder in folders]
             batches = _batches(args.games, max_games, args.players) if args.until_decided else [args.games]
             pair: list[tuple[dict, ...]] = []
