@@ -102,6 +102,7 @@ def test_a_folder_named_like_an_entry_without_the_mark_is_not_the_cache_s(tmp_pa
     capsys.readouterr()
     err = _simulate(capsys, "--out", str(tmp_path / "b"), "--cache", str(store))
     assert f"warning: the run was not kept in the cache: {entry.folder} is not a run the cache can write" in err
+    assert "move it away, or choose another --cache" in err
     assert _tree(store) == before
 
 
@@ -118,8 +119,13 @@ def test_a_linked_games_file_in_an_entry_is_neither_read_nor_written_through(tmp
     err = _simulate(capsys, "--out", str(tmp_path / "b"), "--cache", str(store))
     assert f"draft7: warning: {entry.folder} is not reused: games.jsonl is not a plain file" in err
     assert "draft7: played 8 games" in err
-    assert "warning: the run was not kept in the cache" in err
+    assert (
+        f"draft7: warning: the run was not kept in the cache: {entry.folder} is not a run the cache can write "
+        f"(games.jsonl is not a plain file): left as it is; 'stargazer cache clear {entry.key[:12]}' removes it\n"
+    ) in err
     assert outside.read_text(encoding="utf-8") == "mine\n"
+    assert cli.main(["cache", "clear", "--cache", str(store), entry.key[:12]]) == 0
+    assert not os.path.lexists(entry.folder) and outside.read_text(encoding="utf-8") == "mine\n"
 
 
 @pytest.mark.parametrize("name", [locks.LOCK_FILE, locks.HOLDER_FILE, run_folder.IDENTITY_FILE + ".partial"])

@@ -342,8 +342,9 @@ def keep(cache: Path, identity: Mapping[str, Any], source: Path, command: str, *
     folder = _made(cache, identity_key(identity))
     problem = _usable(folder)
     if problem is not None:
-        raise SimulationError(f"{folder} is not a run the cache can write ({problem}): left as it is; remove it or "
-                              "choose another --cache")
+        mend = (f"'stargazer cache clear {folder.name[:12]}' removes it" if entry_problem(folder) is None
+                else "move it away, or choose another --cache")
+        raise SimulationError(f"{folder} is not a run the cache can write ({problem}): left as it is; {mend}")
     with locks.holding(folder, command, wait=60.0):
         path = folder / GAMES_FILE
         if path.exists() and not same_identity(run_folder.read_identity(folder), identity):
