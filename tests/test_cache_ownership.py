@@ -268,3 +268,24 @@ def test_the_library_run_refuses_a_linked_games_file(tmp_path):
     with pytest.raises(SimulationError, match="games.jsonl: not a plain file"):
         run_simulation(load_ruleset(), out, players=4, games=4, lineup=("random",) * 4, workers=1, progress=False)
     assert outside.read_text(encoding="utf-8") == "mine\n"
+
+
+def test_a_linked_ladders_folder_in_the_cache_is_not_written_through(tmp_path):
+    """CACHE/ladders a link to a folder elsewhere: the ladder is refused there in one OSError
+    and nothing is written in the folder it names."""
+    from stargazer_rules.analysis import ladder_report
+    from stargazer_rules.simulation import ladder
+
+    step = ladder.StepResult("weak", "strong", 4, (1.0,) * 12, (0.0,) * 12)
+    figures = ladder_report.ladder_figures(
+        ruleset={"name": "draft7", "fingerprint": "0" * 64}, players=4, budgets=[1, 2], seed=0,
+        engine="native", deals=2, seatings=6, steps=[step],
+    )
+    store = tmp_path / "cache"
+    store.mkdir()
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    (store / cache.LADDERS_FOLDER).symlink_to(elsewhere, target_is_directory=True)
+    with pytest.raises(OSError, match="is a link: the cache writes ladders only into a folder of its own"):
+        ladder.write_ladder(figures, tmp_path / "out", store)
+    assert os.listdir(elsewhere) == []

@@ -22,6 +22,7 @@ Importable without numpy or scipy: what reads a stored ladder pays for no statis
 from __future__ import annotations
 
 import concurrent.futures
+import contextlib
 import functools
 import itertools
 import json
@@ -355,8 +356,13 @@ def write_ladder(ladder: Mapping[str, Any], out: str | os.PathLike[str], cache_d
     paths = Path(out) / LADDER_FILE, ladder_path(ladder["ruleset"]["fingerprint"], ladder["players"], cache_dir)
     for path in paths:
         path.parent.mkdir(parents=True, exist_ok=True)
+        if path is paths[1] and os.path.islink(path.parent):
+            raise OSError(f"{path.parent} is a link: the cache writes ladders only into a folder of its own; remove it")
         partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-        partial.write_text(text, encoding="utf-8")
+        with contextlib.suppress(FileNotFoundError):
+            partial.unlink()
+        with partial.open("x", encoding="utf-8") as file:  # exclusive: no link at that name is followed
+            file.write(text)
         os.replace(partial, path)
     return paths
 
