@@ -31,7 +31,7 @@ from typing import Any
 
 from stargazer_rules.errors import FileRefused
 
-__all__ = ["EXCERPT_CHARS", "FileRefused", "checked_file", "excerpt", "over_limit", "read_bytes", "read_json", "read_text"]
+__all__ = ["EXCERPT_CHARS", "FileRefused", "checked_file", "excerpt", "over_limit", "read_bytes", "read_json", "read_text", "reason"]
 
 #: The most characters of a file's content an error message quotes.
 EXCERPT_CHARS = 60
@@ -49,6 +49,14 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     """``text`` as an error message may quote it: at most ``limit`` characters, on one line."""
     flat = " ".join(str(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def reason(error: OSError, path: str | os.PathLike[str]) -> str:
+    """Why ``path`` was refused, without the path (for a message that names the file first):
+    ``/x/crew.yaml is a FIFO ...`` -> ``it is a FIFO ...``; an ``OSError`` by its words."""
+    message = str(error) if isinstance(error, FileRefused) else (error.strerror or str(error))
+    shown = os.fspath(path)
+    return "it " + message[len(shown) + 1 :] if message.startswith(shown + " ") else message
 
 
 def over_limit(size: int, max_bytes: int, what: str) -> str:

@@ -162,16 +162,10 @@ def load_yaml(path: Path, display: str | None = None) -> YamlDocument:
     except FileNotFoundError:
         return _unreadable(file, "file not found")
     except boundedfiles.FileRefused as error:
-        return _unreadable(file, _without_path(str(error), os.fspath(path)))
+        return _unreadable(file, boundedfiles.reason(error, path))
     except OSError as error:
-        return _unreadable(file, f"cannot read it: {error.strerror or error}")
+        return _unreadable(file, f"cannot read it: {boundedfiles.reason(error, path)}")
     return parse_yaml(text, file)
-
-
-def _without_path(message: str, path: str) -> str:
-    """A refusal's words after the path, which the problem already names: ``is a FIFO ...``
-    becomes ``it is a FIFO ...``."""
-    return "it " + message[len(path) + 1:] if message.startswith(path + " ") else message
 
 
 def parse_yaml(text: str, file: str) -> YamlDocument:
