@@ -53,6 +53,7 @@ def test_every_public_exception_type_is_defined_in_errors_py():
             "TargetsError",
             "SpaceError",
             "FileRefused",
+            "StudyError",
             "IllegalActionError",
             "SetupError",
             "SeedError",
