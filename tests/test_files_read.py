@@ -223,3 +223,32 @@ def test_a_syntax_error_is_a_sentence_at_its_line(text, line, message):
     """Not the parser's "expected <block end>, but found '<block mapping start>'"."""
     (problem,) = parse_yaml(text, "f.yaml").problems
     assert (problem.line, problem.message) == (line, f"invalid YAML: {message}")
+
+
+# -- cached runs and their games -------------------------------------------------------------------
+
+
+def test_a_games_file_that_is_a_fifo_or_a_device_is_one_line_of_report(tmp_path, capsys):
+    from stargazer_rules.frontends.cli import main
+
+    (tmp_path / "games.jsonl").symlink_to("/dev/zero")
+    assert main(["report", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == (
+        f"stargazer report: {tmp_path / 'games.jsonl'} is a symlink to /dev/zero, outside its folder {tmp_path}: "
+        "copy the games file there instead of linking to it\n"
+    )
+    (tmp_path / "games.jsonl").unlink()
+    os.mkfifo(tmp_path / "games.jsonl")
+    assert main(["report", str(tmp_path)]) == 1
+    assert capsys.readouterr().err == f"stargazer report: {tmp_path / 'games.jsonl'} is a FIFO (named pipe), not a games file\n"
+
+
+def test_a_run_identity_that_is_a_fifo_or_holds_nan_is_no_identity(tmp_path):
+    """A folder whose run.json cannot be read holds no run this tool knows: never a hang."""
+    from stargazer_rules.simulation import run_folder
+
+    os.mkfifo(tmp_path / run_folder.IDENTITY_FILE)
+    assert run_folder.read_identity(tmp_path) is None
+    (tmp_path / run_folder.IDENTITY_FILE).unlink()
+    (tmp_path / run_folder.IDENTITY_FILE).write_text('{"players": NaN}', encoding="utf-8")
+    assert run_folder.read_identity(tmp_path) is None

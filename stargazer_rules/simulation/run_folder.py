@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from stargazer_rules.formats.game_lines import GAMES_FILE, lines_of
+from stargazer_rules.rulesets import boundedfiles
 
 __all__ = [
     "GAMES_FILE",
@@ -33,6 +34,8 @@ __all__ = [
 
 #: The identity of the run in a folder, beside games.jsonl.
 IDENTITY_FILE = "run.json"
+#: The largest run.json read: an identity is a few hundred bytes.
+MAX_IDENTITY_BYTES = 64 * 1024
 #: Where lines taken out of games.jsonl are kept.
 SET_ASIDE_FOLDER = "set-aside"
 
@@ -40,7 +43,7 @@ SET_ASIDE_FOLDER = "set-aside"
 def read_identity(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
     """``folder/run.json``, or None when it is missing or not a JSON object."""
     try:
-        found = json.loads((Path(folder) / IDENTITY_FILE).read_text(encoding="utf-8"))
+        found = boundedfiles.read_json(Path(folder) / IDENTITY_FILE, MAX_IDENTITY_BYTES, "run identity")
     except (OSError, ValueError):
         return None
     return found if isinstance(found, dict) else None
