@@ -252,3 +252,42 @@ def test_a_run_identity_that_is_a_fifo_or_holds_nan_is_no_identity(tmp_path):
     (tmp_path / run_folder.IDENTITY_FILE).unlink()
     (tmp_path / run_folder.IDENTITY_FILE).write_text('{"players": NaN}', encoding="utf-8")
     assert run_folder.read_identity(tmp_path) is None
+
+
+# -- numbers a person types ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["\u0661\u0662", "1_000", " 12", "12.0", "1e3", "0x10", "+" + "9" * 41])
+def test_a_whole_number_is_ascii_digits_only(text):
+    """``int`` alone takes other scripts' digits, underscores and spaces."""
+    from stargazer_rules.rulesets.yamlsource import number_from_text
+
+    with pytest.raises(ValueError):
+        number_from_text(text, whole=True)
+
+
+@pytest.mark.parametrize("text", ["inf", "-Infinity", "nan", ".nan", ".inf", "1e999", "0.\u0661", "1_0.5", ""])
+def test_a_number_is_ascii_digits_and_finite(text):
+    from stargazer_rules.rulesets.yamlsource import number_from_text
+
+    with pytest.raises(ValueError):
+        number_from_text(text)
+
+
+@pytest.mark.parametrize(
+    ("argv", "error"),
+    [
+        (["play-random", "--players", "3", "--seed", "\u0661"], "--seed '\u0661' is not a seed"),
+        (["simulate", "--games", "\u0661\u0662"], "argument --games: '\u0661\u0662' is not a whole number in ASCII digits"),
+        (["simulate", "--bots", "mcts:\u0661\u0660\u0660", "--games", "1"], "iterations='\u0661\u0660\u0660' is not an integer"),
+    ],
+)
+def test_options_take_numbers_in_ascii_digits_only(capsys, argv, error):
+    from stargazer_rules.frontends.cli import main
+
+    try:
+        status = main(argv)
+    except SystemExit as exit_:  # argparse's usage errors
+        status = exit_.code
+    assert status == 2
+    assert error in capsys.readouterr().err

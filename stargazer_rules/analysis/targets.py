@@ -16,7 +16,6 @@ existed. The command line's ``--bound NAME=VALUE`` changes one target's goal or 
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -24,8 +23,9 @@ import attrs
 
 from stargazer_rules.analysis.measures import MEASURES
 from stargazer_rules.rulesets.validation import close_match
+from stargazer_rules.rulesets.yamlsource import number_from_text
 
-__all__ = ["GOALS", "MAX_GOAL", "SETTING_RANGES", "Settings", "Target", "Targets", "goal_problem", "parse_number", "parse_setting", "range_text"]
+__all__ = ["GOALS", "MAX_GOAL", "SETTING_RANGES", "Settings", "Target", "Targets", "goal_problem", "parse_setting", "range_text"]
 
 #: The goal kinds, as targets.yaml writes them.
 GOALS = ("at_most", "at_least", "within", "between")
@@ -286,21 +286,6 @@ class Targets:
 
 _SETTING_NAMES = {field.name: field for field in attrs.fields(Settings)}
 
-#: A number as a person types it on the command line: ASCII digits, an optional sign, point
-#: and exponent (``float`` alone also takes ``inf``, ``nan``, ``1_000`` and other scripts' digits).
-_NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]{1,3})?")
-
-
-def parse_number(text: str, whole: bool = False) -> float | int:
-    """``text`` as a number, written in ASCII digits and finite; ``ValueError`` otherwise."""
-    if _NUMBER.fullmatch(text) is None or (whole and not re.fullmatch(r"[-+]?[0-9]{1,18}", text)):
-        raise ValueError(text)
-    value = int(text) if whole else float(text)
-    if not math.isfinite(value):
-        raise ValueError(text)
-    return value
-
-
 def goal_problem(measure_name: str, goal: str, value: Any) -> str | None:
     """Why ``value`` cannot be the ``goal`` of a target of ``measure_name`` (a number out of
     the measure's range), or None: the one check of a goal's numbers, for targets.yaml and
@@ -343,7 +328,7 @@ def parse_setting(text: str) -> tuple[str, Any]:
         low, high = SETTING_RANGES[name]
         whole = isinstance(low, int) and isinstance(high, int)
         try:
-            value: Any = parse_number(raw, whole)
+            value: Any = number_from_text(raw, whole)
         except ValueError:
             what = "a whole number" if whole else "a number"
             raise ValueError(f"{name}={raw}: {raw!r} is not {what} in ASCII digits ({range_text(low, high)})") from None
@@ -355,9 +340,9 @@ def parse_setting(text: str) -> tuple[str, Any]:
     try:
         if ".." in raw:
             low_text, _, high_text = raw.partition("..")
-            value = (parse_number(low_text.strip()), parse_number(high_text.strip()))
+            value = (number_from_text(low_text.strip()), number_from_text(high_text.strip()))
         else:
-            value = parse_number(raw)
+            value = number_from_text(raw)
     except ValueError:
         raise ValueError(f"{name}={raw}: {raw!r} is not a number in ASCII digits (or LOW..HIGH)") from None
     measure = LEGACY_BOUNDS.get(name, name)

@@ -61,6 +61,24 @@ _LEADING_ZERO = re.compile(r"^[-+]?0[0-9]{1,39}$")  # a longer one is refused as
 MAX_INT_DIGITS = 40
 
 
+def number_from_text(text: str, whole: bool = False) -> int | float:
+    """A number a person typed (a file's value, an option, a variable), read as YAML 1.2 reads
+    a number in these files: ASCII digits (``float`` and ``int`` alone also take ``inf``,
+    ``nan``, ``1_000``, surrounding spaces and other scripts' digits), finite, at most
+    ``MAX_INT_DIGITS`` digits; with ``whole``, an integer. ``ValueError`` otherwise."""
+    if whole:
+        if not _INT.match(text) or len(text.lstrip("+-")) > MAX_INT_DIGITS:
+            raise ValueError(f"{text!r} is not a whole number in ASCII digits")
+        return int(text, 10)
+    if not (_INT.match(text) or _FLOAT.match(text)) or text.lstrip("+-.").lower().startswith(("inf", "nan")) \
+            or len(text) > 2 * MAX_INT_DIGITS:
+        raise ValueError(f"{text!r} is not a number in ASCII digits")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
+
+
 class _Yaml12Loader(yaml.SafeLoader):
     """PyYAML's safe loader with YAML 1.2's integers, floats and booleans in place of YAML 1.1's."""
 
