@@ -291,3 +291,13 @@ def test_options_take_numbers_in_ascii_digits_only(capsys, argv, error):
         status = exit_.code
     assert status == 2
     assert error in capsys.readouterr().err
+
+
+def test_a_targets_yaml_beside_the_ruleset_that_is_a_fifo_is_refused_not_skipped(tmp_path, capsys):
+    from stargazer_rules.frontends.cli import main
+
+    folder = copy_ruleset(tmp_path)
+    (folder / "targets.yaml").unlink()
+    os.mkfifo(folder / "targets.yaml")
+    assert main(["validate", str(folder)]) == 1
+    assert capsys.readouterr().out == f"{folder / 'targets.yaml'}: it is a FIFO (named pipe), not a YAML file\n"

@@ -115,7 +115,7 @@ def targets_beside(ruleset: Ruleset) -> Path | None:
     if not ruleset.source:
         return None
     path = Path(ruleset.source) / TARGETS_FILE
-    return path if path.is_file() else None
+    return path if os.path.lexists(path) else None  # a FIFO or a dangling link is read, and refused, not skipped
 
 
 def targets_for(ruleset: Ruleset | None, given: str | os.PathLike[str] | None = None) -> Targets:
