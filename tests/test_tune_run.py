@@ -120,7 +120,7 @@ def test_a_study_whose_objective_was_edited_is_refused_on_resume(tune_files, cap
     assert re.fullmatch(
         rf"stargazer tune: {re.escape(str(study))}: trial 0 says its objective is 0, but its 48 games give [0-9.]+: "
         rf"the study was changed after this tool wrote it; to start afresh, delete {re.escape(str(study))} "
-        r"\(the games played stay in the run cache\)\n", err)
+        r"and its -wal and -shm files if any \(the games played stay in the run cache\)\n", err)
     assert not (tune_files / "out" / "tune.json").exists()
 
 

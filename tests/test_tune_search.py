@@ -289,7 +289,8 @@ def _refusal(tmp_path, **options) -> str:
         run(tmp_path, Objective(), trials=3, **options)
     message = str(caught.value)
     assert "\n" not in message
-    assert message.endswith(f"to start afresh, delete {tmp_path / 'study.db'} (the games played stay in the run cache)")
+    assert message.endswith(f"to start afresh, delete {tmp_path / 'study.db'} and its -wal and -shm files if any "
+                            "(the games played stay in the run cache)")
     return message
 
 
@@ -338,3 +339,18 @@ def test_a_forged_objective_is_refused_before_anything_is_ranked(tmp_path):
     assert run(tmp_path, Objective(), trials=3, check_value=_true_objective)  # untouched: read back as written
     _edit(path, "UPDATE trial_values SET value = 0 WHERE trial_id = (SELECT min(trial_id) FROM trials)")
     assert _refusal(tmp_path, check_value=_true_objective).startswith(f"{path}: trial 0 says its objective is 0, but its blocks give ")
+
+
+def test_a_repeat_whose_objective_was_edited_is_refused(tmp_path):
+    """A repeat copies an earlier trial's result; edited, it would show a figure no game gave."""
+    run(tmp_path, Objective(), trials=20)
+    connection = sqlite3.connect(tmp_path / "study.db")
+    with connection:
+        (number,) = connection.execute(
+            "SELECT t.number FROM trials t JOIN trial_user_attributes a ON a.trial_id = t.trial_id "
+            "JOIN trial_values v ON v.trial_id = t.trial_id WHERE a.key = 'repeat_of' ORDER BY t.number LIMIT 1").fetchone()
+        connection.execute("UPDATE trial_values SET value = -1 WHERE trial_id = (SELECT trial_id FROM trials WHERE number = ?)",
+                           (number,))
+    connection.close()
+    with pytest.raises(StudyError, match=rf"trial {number} says it repeats trial \d+, but does not hold its values and objective"):
+        run(tmp_path, Objective(), trials=20)

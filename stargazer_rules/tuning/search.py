@@ -36,7 +36,8 @@ short, holds no study tables, or is not a regular file is one ``StudyError``; so
 whose values the space does not offer, whose objective is not a finite number, or (with
 ``check_value``, which ``tune_run`` gives: the objective computed again from the trial's
 games) whose objective its games do not give. Each message says how to start afresh: delete
-the study file (the games played stay in the run cache, so nothing is played again).
+the study file with its ``-wal`` and ``-shm`` files (the games played stay in the run cache, so
+nothing is played again).
 
 **Ranking** (``best_candidates``): by objective, lowest first; two candidates whose objectives
 differ by at most the *noise*, one standard error of the paired difference of their block
@@ -177,7 +178,8 @@ def _damaged_study_errors() -> tuple[type[BaseException], ...]:
 
 
 def _afresh(storage: Path) -> str:
-    return f"to start afresh, delete {storage} (the games played stay in the run cache)"
+    return (f"to start afresh, delete {storage} and its -wal and -shm files if any "
+            "(the games played stay in the run cache)")
 
 
 def check_study_file(storage: Path) -> None:
@@ -225,7 +227,8 @@ def _check_trials(
     wrote (module docstring, "A study read back")."""
     from optuna.trial import TrialState
 
-    for trial in study.get_trials(deepcopy=False):
+    trials = study.get_trials(deepcopy=False)
+    for trial in trials:
         if not trial.state.is_finished() or trial.state == TrialState.FAIL:
             continue
         problem = None
@@ -240,8 +243,12 @@ def _check_trials(
         reported += list(trial.intermediate_values.values())
         if problem is None and not all(isinstance(v, (int, float)) and math.isfinite(v) for v in reported):
             problem = "holds an objective value that is not a finite number"
-        if problem is None and check_value is not None and trial.state == TrialState.COMPLETE \
-                and "repeat_of" not in trial.user_attrs:
+        earlier = trial.user_attrs.get("repeat_of")
+        if problem is None and earlier is not None and trial.state == TrialState.COMPLETE:
+            copied = trials[earlier] if isinstance(earlier, int) and 0 <= earlier < trial.number else None
+            if copied is None or copied.params != trial.params or copied.value != trial.value:
+                problem = f"says it repeats trial {earlier!r}, but does not hold its values and objective"
+        elif problem is None and check_value is not None and trial.state == TrialState.COMPLETE:
             problem = check_value(dict(trial.params), float(trial.value), dict(trial.user_attrs.get("facts", {})))
         if problem is not None:
             raise StudyError(f"{storage}: trial {trial.number} {problem}: the study was changed after this tool "
