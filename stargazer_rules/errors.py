@@ -2,7 +2,7 @@
 
 Each subclasses the built-in it refines (a bad input is a ``ValueError``), and the modules
 that raise them import them from here: rulesets (``Problem``, ``RulesetError``, ``DraftError``),
-the files beside them (``TargetsError``, ``SpaceError``), play (``IllegalActionError``,
+the files beside them (``TargetsError``, ``SpaceError``), any file read (``FileRefused``), a tuning study (``StudyError``), play (``IllegalActionError``,
 ``SetupError``), records and state documents (``RecordError``, ``ReplayError``), folders
 (``FolderBusy``), bots (``BotSpecError``, ``BotTimeout``), runs (``SimulationError``), the front
 ends (``SeatsError``, ``RequestError``) and printing (``FontError``).
@@ -71,6 +71,17 @@ class SpaceError(RulesetError):
         count = len(self.problems)
         head = f"{count} problem{'s' if count != 1 else ''} in the tuning space:"
         self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
+
+
+class FileRefused(OSError):
+    """A file named to be read is refused before it is read (``rulesets.boundedfiles``): not a
+    regular file, a symlink out of its folder or in a loop, too large, not UTF-8 or not JSON;
+    the message is one line and quotes none of the file."""
+
+
+class StudyError(ValueError):
+    """A tuning study file (``OUT/study.db``) is not a study of ``stargazer tune``, is damaged,
+    or holds what its own games do not give; the message says how to start afresh."""
 
 
 class IllegalActionError(ValueError):

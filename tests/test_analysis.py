@@ -36,7 +36,7 @@ from stargazer_rules.analysis.games import lead_changes, winning_margin
 from stargazer_rules.analysis.labels import p_number, p_value
 from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.report import render_report, write_report
-from stargazer_rules.analysis.targets import Settings
+from stargazer_rules.analysis.targets import SETTING_RANGES, Settings
 
 #: A run of 200 four-player random games (50 blocks), and one of 8 for hand counts.
 RUN = {"ruleset": "draft7", "lineup": ("random",) * 4, "blocks": 50}
@@ -122,7 +122,7 @@ def test_stats_doctests() -> None:
 
 def test_settings_refuse_nonsense() -> None:
     """A share outside (0, 1) is refused with the setting's name; targets survive a JSON round trip."""
-    with pytest.raises(ValueError, match=r"^confidence is strictly between 0 and 1, not 1\.5$"):
+    with pytest.raises(ValueError, match=r"^confidence is a number from 0\.5 to 0\.999, not 1\.5$"):
         Settings(confidence=1.5)
     assert Targets.from_json(Targets.default().to_json()) == Targets.default()
 
@@ -132,11 +132,13 @@ _SHARES = [field.name for field in attrs.fields(Settings) if field.name != "min_
 
 @given(
     name=st.sampled_from(_SHARES),
-    value=st.floats(min_value=0.001, max_value=0.999).map(lambda x: round(x, 3)),
+    fraction=st.floats(min_value=0, max_value=1),
     count=st.integers(min_value=0, max_value=10**6),
 )
-def test_a_setting_on_the_command_line_sets_that_setting_and_no_other(name, value, count):
+def test_a_setting_on_the_command_line_sets_that_setting_and_no_other(name, fraction, count):
     """``--bound NAME=VALUE`` text -> the same Targets as the keyword argument would give."""
+    low, high = SETTING_RANGES[name]
+    value = min(high, max(low, round(low + fraction * (high - low), 3)))
     targets = Targets.default().with_settings([f"{name}={value}", f" min_card_games = {count} "])
     expected = attrs.evolve(Settings(), **{name: value, "min_card_games": count})
     assert targets == attrs.evolve(Targets.default(), settings=expected)

@@ -52,6 +52,8 @@ def test_every_public_exception_type_is_defined_in_errors_py():
             "RulesetError",
             "TargetsError",
             "SpaceError",
+            "FileRefused",
+            "StudyError",
             "IllegalActionError",
             "SetupError",
             "SeedError",

@@ -249,14 +249,24 @@ def test_find_ladder_reads_the_cache_folder_of_stargazer_cache(tmp_path, capsys,
 @pytest.mark.parametrize(
     ("garble", "why"),
     [
-        (lambda text: text[: len(text) // 2], r"the stored ladder is not JSON \(.*\); ignored"),
+        (lambda text: text[: len(text) // 2], r"cannot read the stored ladder: it is not a JSON ladder: .*; ignored"),
         (lambda text: text.replace('"skill_depth": ', '"skill_depth": "') .replace("\n}", '"\n}'),
          r"not a ladder of this ruleset: \$\.skill_depth: '\d+' is not of type 'integer'; ignored"),
         (lambda text: text.replace("stargazer-ladder/1", "stargazer-ladder/9"),
          r"not a ladder of this ruleset: its format is 'stargazer-ladder/9', not 'stargazer-ladder/1'; ignored"),
         (lambda text: "[]", r"not a ladder of this ruleset: its format is 'list', not 'stargazer-ladder/1'; ignored"),
+        (lambda text: re.sub(r'"skill_depth": \d+', '"skill_depth": 99999999999999999999999', text),
+         r"not a ladder of this ruleset: its skill_depth is a 23-digit number, but \d of its steps say the "
+         r"stronger bot wins more; ignored"),
+        (lambda text: text.replace('"stronger_wins_more": false', '"stronger_wins_more": true', 1),
+         r"not a ladder of this ruleset: step \d's stronger_wins_more disagrees with its interval and the fair share; ignored"),
+        (lambda text: text.replace('"games": 12', '"games": 13', 1),
+         r"not a ladder of this ruleset: step 1 counts other games than its 2 deals in 6 seatings; ignored"),
+        (lambda text: '{"format": "stargazer-ladder/1", "skill_depth": NaN}',
+         r"cannot read the stored ladder: it is not a ladder: NaN is not a JSON number; ignored"),
     ],
-    ids=["cut", "wrong-type", "other-format", "not-an-object"],
+    ids=["cut", "wrong-type", "other-format", "not-an-object", "forged-depth", "forged-step", "forged-games",
+         "nan"],
 )
 def test_find_ladder_refuses_a_garbled_file_with_a_warning(tmp_path, capsys, garble, why):
     """None and one warning naming the file and why; never an exception."""

@@ -293,8 +293,8 @@ def test_malformed_yaml_is_reported_at_its_line(tmp_path):
         line + 1,
         16,
         "",
-        "invalid YAML: expected ',' or ']', but got ':' (while parsing a flow sequence that "
-        f"starts at line {line})",
+        f"invalid YAML: the list in [ ] that starts at line {line} is not closed, or a ',' is "
+        "missing between its items: close it with ']'",
     )
 
 

@@ -369,11 +369,11 @@ def test_report_rebuilds_the_summary_of_an_interrupted_run(tmp_path, capsys):
     ("setting", "message"),
     [
         ("max_tie=0.1", "no setting or measure 'max_tie' (did you mean 'max_tie_rate'?); settings: confidence, "),
-        ("game_rounds=9..6", "game_rounds=9..6: '9..6' is not a number (or LOW..HIGH)"),
-        ("max_tie_rate=1.5", "max_tie_rate=1.5: max_tie_rate is a share between 0 and 1, not 1.5"),
-        ("confidence=1", "confidence=1: confidence is strictly between 0 and 1, not 1.0"),
-        ("min_card_games=2.5", "min_card_games=2.5: '2.5' is not a whole number"),
-        ("min_card_games=-1", "min_card_games=-1: min_card_games is a whole number, 0 or more, not -1"),
+        ("game_rounds=9..6", "game_rounds=9..6: between [9.0, 6.0]: the first value is above the second"),
+        ("max_tie_rate=1.5", "max_tie_rate=1.5: 1.5 is not a share: tie_rate is a fraction (0 to 1; write 0.5 for 50%)"),
+        ("confidence=1", "confidence=1: confidence is a number from 0.5 to 0.999, not 1.0"),
+        ("min_card_games=2.5", "min_card_games=2.5: '2.5' is not a whole number in ASCII digits (from 0 to 1,000,000)"),
+        ("min_card_games=-1", "min_card_games=-1: min_card_games is a whole number from 0 to 1,000,000, not -1"),
         ("max_tie_rate", "'max_tie_rate' is not NAME=VALUE (for example tie_rate=0.15)"),
     ],
 )

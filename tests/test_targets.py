@@ -220,6 +220,31 @@ def test_a_bad_target_is_named_with_its_file_line_and_field(tmp_path, line, mess
     assert all(str(problem).startswith(str(path)) for problem in caught.value.problems)
 
 
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("targets:\n  - {measure: tie_rate, at_most: 0.1, weight: .nan}\n",
+         "2:47: targets[0].weight: .nan is not a finite number"),
+        ("settings: {confidence: .nan}\ntargets: []\n", "1:24: settings.confidence: .nan is not a finite number"),
+        ("settings: {power: .NaN}\ntargets: []\n", "1:19: settings.power: .NaN is not a finite number"),
+        ("settings: {confidence: 0.9999999999999999}\ntargets: []\n",
+         "1:24: settings.confidence: expected at most 0.999 (the schema's maximum), found 0.9999999999999999"),
+        ("settings: {seat_advantage: 1.0e-300}\ntargets: []\n",
+         "1:28: settings.seat_advantage: expected at least 0.001, found 1e-300"),
+        ("targets:\n  - {measure: game_rounds, at_most: 1.0e31}\n",
+         "2:37: targets[0].at_most: expected at most 1000000 (the schema's maximum), found 1e+31"),
+        ("targets:\n  - {measure: game_rounds, at_most: .inf}\n", "2:37: targets[0].at_most: .inf is not a finite number"),
+    ],
+)
+def test_a_setting_or_goal_that_would_break_a_figure_is_refused_when_read(tmp_path, text, message):
+    """What ``simulate`` crashed on after playing its games is refused before the first game."""
+    path = write(tmp_path, text)
+    with pytest.raises(TargetsError) as caught:
+        read_targets(path, DRAFT7)
+    shown = [str(p) for p in caught.value.problems]
+    assert any(line.startswith(f"{path}:{message}") for line in shown), shown
+
+
 def test_every_problem_of_a_file_is_reported_at_once(tmp_path):
     path = write(tmp_path, "settings: {confidence: 2}\ntargets:\n  - {measure: nope, at_most: 1}\n  - {measure: tie_rate}\n")
     with pytest.raises(TargetsError) as caught:
@@ -281,9 +306,20 @@ def test_a_former_bound_name_sets_its_default_target_and_settings_set_settings()
     [
         ("max_tie=0.1", "no setting or measure 'max_tie' (did you mean 'max_tie_rate'?)"),
         ("lead_changes=1", "lead_changes=1: no target of lead_changes to change; add one to targets.yaml"),
-        ("max_tie_rate=1.5", "max_tie_rate=1.5: max_tie_rate is a share between 0 and 1, not 1.5"),
-        ("confidence=1", "confidence=1: confidence is strictly between 0 and 1, not 1.0"),
-        ("tie_rate=1..2", "tie_rate=1..2: the at_most goal of tie_rate takes one number"),
+        ("max_tie_rate=1.5", "max_tie_rate=1.5: 1.5 is not a share: tie_rate is a fraction (0 to 1; write 0.5 for 50%)"),
+        ("confidence=1", "confidence=1: confidence is a number from 0.5 to 0.999, not 1.0"),
+        ("tie_rate=0.1..0.2", "tie_rate=0.1..0.2: the at_most goal of tie_rate takes one number"),
+        # What the file refuses, --bound refuses: the same checks, the same range in the message.
+        ("confidence=0.9999999999999999", "confidence=0.9999999999999999: confidence is a number from 0.5 to 0.999"),
+        ("seat_advantage=1e-300", "seat_advantage=1e-300: seat_advantage is a number from 0.001 to 0.5, not 1e-300"),
+        ("confidence=inf", "confidence=inf: 'inf' is not a number in ASCII digits (from 0.5 to 0.999)"),
+        ("power=nan", "power=nan: 'nan' is not a number in ASCII digits (from 0.5 to 0.999)"),
+        ("min_card_games=\u0661\u0660", "min_card_games=\u0661\u0660: '\u0661\u0660' is not a whole number in ASCII digits (from 0 to 1,000,000)"),
+        ("tie_rate=0.\u0661", "tie_rate=0.\u0661: '0.\u0661' is not a number in ASCII digits"),
+        ("tie_rate=1e31", "tie_rate=1e31: 1e+31 is not a share: tie_rate is a fraction"),
+        ("game_rounds=6..inf", "game_rounds=6..inf: '6..inf' is not a number in ASCII digits (or LOW..HIGH)"),
+        ("game_rounds=6..1e31", "game_rounds=6..1e31: 1e+31 is out of range: a goal of game_rounds is from -1,000,000 to 1,000,000"),
+        ("seat_win_share=-0.01", "seat_win_share=-0.01: -0.01 is not a share"),
     ],
 )
 def test_a_bad_bound_is_refused_naming_it(setting, message):

@@ -601,6 +601,66 @@ def test_play_load_refuses_another_ruleset_and_the_options_the_record_decides(sa
     assert capsys.readouterr().err == f"stargazer play: cannot read {tmp_path / 'missing.json'}: No such file or directory\n"
 
 
+def _edited_record(tmp_path: Path, change) -> Path:
+    """A record saved after two moves of seed 7 (seats you, random, random), edited by ``change``."""
+    path = tmp_path / "mid.json"
+    session("you,random", 7, f"1\n1\ns\n{path}\nq\nn\n")
+    data = json.loads(path.read_text(encoding="utf-8"))
+    change(data)
+    edited = tmp_path / "edited.json"
+    edited.write_text(json.dumps(data), encoding="utf-8")
+    return edited
+
+
+def _with_illegal_move(data: dict) -> None:
+    data["actions"][-1] = data["actions"][0]
+
+
+def _claiming_the_end(data: dict) -> None:
+    data["finished"] = True
+
+
+@pytest.mark.parametrize("change", [_with_illegal_move, _claiming_the_end], ids=["an illegal move", "finished: true"])
+def test_play_load_refuses_a_record_as_replay_does_in_the_same_words(tmp_path, capsys, change):
+    """One checker: a record replay refuses is refused by play --load before its first screen."""
+    path = _edited_record(tmp_path, change)
+    assert main(["replay", str(path)]) == 1
+    refused = capsys.readouterr().err.removeprefix("stargazer replay: ")
+    assert main(["play", "--load", str(path)]) == 1
+    assert capsys.readouterr().err == f"stargazer play: {refused}"
+    assert refused.startswith(f"{path}: ") and refused.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("bot", "reason"),
+    [("nobot", "unknown bot 'nobot'"), ("mcts:99999999999", "iterations='99999999999' is not an integer from 1 to 1,000,000")],
+)
+def test_play_load_checks_the_bots_of_the_records_seats_before_the_first_move(tmp_path, capsys, bot, reason):
+    path = _edited_record(tmp_path, lambda data: data["metadata"].update(seats=["you", bot, "random"]))
+    assert main(["play", "--load", str(path)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith(f"stargazer play: {path}: seat 2 of the record is the bot {bot!r}, which cannot play: ")
+    assert reason in err and err.count("\n") == 1
+
+
+def test_play_load_of_a_finished_game_points_to_replay(saved, capsys):
+    path, play = saved
+    assert main(["play", "--load", str(path)]) == 1
+    assert capsys.readouterr().err == (
+        f"stargazer play: {path}: its game is over (after {len(play.actions)} moves): there is no move "
+        f"left to play; see it with stargazer replay {path}\n"
+    )
+
+
+@pytest.mark.parametrize("command", ["play --load", "replay"])
+def test_a_record_that_is_a_device_or_a_fifo_is_one_line_at_once(tmp_path, capsys, command):
+    fifo = tmp_path / "game.json"
+    os.mkfifo(fifo)
+    for path, kind in ((fifo, "a FIFO (named pipe)"), (Path("/dev/zero"), "a character device")):
+        assert main([*command.split(), str(path)]) == 1
+        assert capsys.readouterr().err == f"stargazer {command.split()[0]}: {path} is {kind}, not a game record\n"
+
+
 def test_play_load_at_the_terminal_shows_the_saved_position(tmp_path):
     """Saved with s mid-game through the terminal, the game goes on from ``play --load``."""
     child = spawn(tmp_path, "play", "--players", "3", "--seats", "you,greedy", "--seed", "4")

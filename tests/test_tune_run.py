@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 
 import pytest
 
@@ -101,6 +102,26 @@ def test_the_same_command_again_resumes_and_plays_nothing(tune_files, capsys):
     assert again["trials"] == first["trials"]
     assert again["proposal"]["edits"] == first["proposal"]["edits"]
     assert (tune_files / "out" / "proposal.previous").is_dir()
+
+
+def test_a_study_whose_objective_was_edited_is_refused_on_resume(tune_files, capsys):
+    """The base's objective set to 0 in study.db would report the base as meeting every target:
+    its games, read back from the cache, say otherwise, and nothing is written."""
+    assert main(tune_args(tune_files)) == 0
+    capsys.readouterr()
+    study = tune_files / "out" / tune_run.STUDY_FILE
+    connection = sqlite3.connect(study)
+    with connection:
+        connection.execute("UPDATE trial_values SET value = 0 WHERE trial_id = (SELECT min(trial_id) FROM trials)")
+    connection.close()
+    (tune_files / "out" / "tune.json").unlink()
+    assert main(tune_args(tune_files)) == 1
+    _, err = capsys.readouterr()
+    assert re.fullmatch(
+        rf"stargazer tune: {re.escape(str(study))}: trial 0 says its objective is 0, but its 48 games give [0-9.]+: "
+        rf"the study was changed after this tool wrote it; to start afresh, delete {re.escape(str(study))} "
+        r"and its -wal and -shm files if any \(the games played stay in the run cache\)\n", err)
+    assert not (tune_files / "out" / "tune.json").exists()
 
 
 def test_a_candidate_that_does_not_load_is_counted_and_never_played(tune_files, monkeypatch, capsys):

@@ -3,6 +3,8 @@ optimum: no game is played. Work is bounded by counts (trials, blocks), never by
 
 from __future__ import annotations
 
+import os
+import sqlite3
 import sys
 import zlib
 
@@ -10,6 +12,7 @@ import optuna
 import pytest
 from optuna.trial import TrialState, create_trial
 
+from stargazer_rules.errors import StudyError
 from stargazer_rules.tuning import search as tuning_search
 from stargazer_rules.tuning.search import (
     Invalid,
@@ -260,3 +263,94 @@ def test_a_time_limit_that_is_no_duration_is_a_usage_error(capsys):
     assert capsys.readouterr().err.splitlines()[-1] == (
         "stargazer tune: error: argument --time: 'soon' is not a duration: write seconds (900), or 90s, 15m, 1.5h"
     )
+
+
+# -- a study read back ----------------------------------------------------------------------------
+
+
+def _written_study(tmp_path):
+    """A study of three trials, its write-ahead log folded into the file (as after a clean exit)."""
+    run(tmp_path, Objective(), trials=3)
+    connection = sqlite3.connect(tmp_path / "study.db")
+    connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    connection.close()
+    return tmp_path / "study.db"
+
+
+def _edit(path, statement):
+    connection = sqlite3.connect(path)
+    with connection:
+        connection.execute(statement)
+    connection.close()
+
+
+def _refusal(tmp_path, **options) -> str:
+    with pytest.raises(StudyError) as caught:
+        run(tmp_path, Objective(), trials=3, **options)
+    message = str(caught.value)
+    assert "\n" not in message
+    assert message.endswith(f"to start afresh, delete {tmp_path / 'study.db'} and its -wal and -shm files if any "
+                            "(the games played stay in the run cache)")
+    return message
+
+
+def test_a_study_file_of_random_bytes_is_one_line(tmp_path):
+    (tmp_path / "study.db").write_bytes(bytes(range(256)) * 64)
+    assert _refusal(tmp_path).startswith(f"{tmp_path / 'study.db'} is not a study of stargazer tune (not an SQLite database)")
+
+
+def test_a_study_file_cut_short_is_one_line(tmp_path):
+    path = _written_study(tmp_path)
+    path.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    message = _refusal(tmp_path)
+    assert message.startswith((f"{path} is damaged", f"{path} cannot be read as a study")), message
+
+
+def test_a_folder_or_a_fifo_named_study_db_is_one_line(tmp_path):
+    (tmp_path / "study.db").mkdir()
+    assert _refusal(tmp_path).startswith(f"{tmp_path / 'study.db'}: it is a folder, not a tune study")
+    (tmp_path / "study.db").rmdir()
+    os.mkfifo(tmp_path / "study.db")
+    assert _refusal(tmp_path).startswith(f"{tmp_path / 'study.db'}: it is a FIFO (named pipe), not a tune study")
+
+
+def test_an_sqlite_database_of_something_else_is_not_a_study(tmp_path):
+    _edit(tmp_path / "study.db", "CREATE TABLE notes (text TEXT)")
+    assert "an SQLite database without optuna's tables" in _refusal(tmp_path)
+
+
+def test_a_trial_given_a_value_the_space_does_not_offer_is_refused(tmp_path):
+    path = _written_study(tmp_path)
+    _edit(path, "UPDATE trial_params SET distribution_json = replace(distribution_json, '[0, 1, 2, 3]', '[0, 1, 2, 3, 9]'), "
+                "param_value = 4 WHERE param_name = 'a'")
+    assert _refusal(tmp_path).startswith(f"{path}: trial 0 holds a = 9, which the space does not offer: the study was changed")
+
+
+def _true_objective(assignment, value, facts):
+    """What ``Objective`` gives a complete trial, computed again: its block values' mean."""
+    blocks = [true_value(assignment) + BLOCK_OFFSET[b] + block_noise(assignment, b) for b in range(BLOCKS)]
+    again = sum(blocks) / len(blocks)
+    return None if abs(again - value) < 1e-9 else f"says its objective is {value:.6g}, but its blocks give {again:.6g}"
+
+
+def test_a_forged_objective_is_refused_before_anything_is_ranked(tmp_path):
+    """The base's value edited to 0: without the check it would be reported as the best."""
+    path = _written_study(tmp_path)
+    assert run(tmp_path, Objective(), trials=3, check_value=_true_objective)  # untouched: read back as written
+    _edit(path, "UPDATE trial_values SET value = 0 WHERE trial_id = (SELECT min(trial_id) FROM trials)")
+    assert _refusal(tmp_path, check_value=_true_objective).startswith(f"{path}: trial 0 says its objective is 0, but its blocks give ")
+
+
+def test_a_repeat_whose_objective_was_edited_is_refused(tmp_path):
+    """A repeat copies an earlier trial's result; edited, it would show a figure no game gave."""
+    run(tmp_path, Objective(), trials=20)
+    connection = sqlite3.connect(tmp_path / "study.db")
+    with connection:
+        (number,) = connection.execute(
+            "SELECT t.number FROM trials t JOIN trial_user_attributes a ON a.trial_id = t.trial_id "
+            "JOIN trial_values v ON v.trial_id = t.trial_id WHERE a.key = 'repeat_of' ORDER BY t.number LIMIT 1").fetchone()
+        connection.execute("UPDATE trial_values SET value = -1 WHERE trial_id = (SELECT trial_id FROM trials WHERE number = ?)",
+                           (number,))
+    connection.close()
+    with pytest.raises(StudyError, match=rf"trial {number} says it repeats trial \d+, but does not hold its values and objective"):
+        run(tmp_path, Objective(), trials=20)

@@ -15,6 +15,7 @@ existed. The command line's ``--bound NAME=VALUE`` changes one target's goal or 
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -22,26 +23,44 @@ import attrs
 
 from stargazer_rules.analysis.measures import MEASURES
 from stargazer_rules.rulesets.validation import close_match
+from stargazer_rules.rulesets.yamlsource import number_from_text
 
-__all__ = ["GOALS", "Settings", "Target", "Targets", "parse_setting"]
+__all__ = ["GOALS", "MAX_GOAL", "SETTING_RANGES", "Settings", "Target", "Targets", "goal_problem", "parse_setting", "range_text"]
 
 #: The goal kinds, as targets.yaml writes them.
 GOALS = ("at_most", "at_least", "within", "between")
 
 
-def _open_share(instance: Any, attribute: attrs.Attribute[Any], value: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1:
-        raise ValueError(f"{attribute.name} is strictly between 0 and 1, not {value!r}")
+#: The range of each setting, ends included: wide enough for any design question, narrow
+#: enough that every figure computed from a setting is finite (a confidence of
+#: 0.9999999999999999 makes an infinite quantile, a seat advantage of 1e-300 an infinite number
+#: of games). targets.yaml's schema, ``Settings`` and ``--bound`` all read them from here.
+SETTING_RANGES: dict[str, tuple[float, float]] = {
+    "confidence": (0.5, 0.999),
+    "seat_advantage": (0.001, 0.5),
+    "power": (0.5, 0.999),
+    "min_card_games": (0, 1_000_000),
+    "equivalence_margin": (0.001, 0.5),
+    "near_miss": (0.0, 0.5),
+}
+#: The largest goal a target may name, either sign: any figure of a game is far inside this.
+MAX_GOAL = 1_000_000
 
 
-def _share(instance: Any, attribute: attrs.Attribute[Any], value: float) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
-        raise ValueError(f"{attribute.name} is a share between 0 and 1, not {value!r}")
+def range_text(low: float, high: float) -> str:
+    """``from 0.5 to 0.999``: the one wording of a stated range."""
+    def shown(number: float) -> str:
+        return f"{int(number):,}" if float(number).is_integer() else f"{number:g}"
+
+    return f"from {shown(low)} to {shown(high)}"
 
 
-def _count(instance: Any, attribute: attrs.Attribute[Any], value: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ValueError(f"{attribute.name} is a whole number, 0 or more, not {value!r}")
+def _in_range(instance: Any, attribute: attrs.Attribute[Any], value: float) -> None:
+    low, high = SETTING_RANGES[attribute.name]
+    whole = isinstance(low, int) and isinstance(high, int)
+    if isinstance(value, bool) or not isinstance(value, int if whole else (int, float)) or not low <= value <= high:
+        kind = "a whole number" if whole else "a number"
+        raise ValueError(f"{attribute.name} is {kind} {range_text(low, high)}, not {value!r}")
 
 
 @attrs.frozen(kw_only=True)
@@ -60,12 +79,12 @@ class Settings:
       goal (3 points of a share) is listed as a near miss in a comparison.
     """
 
-    confidence: float = attrs.field(default=0.95, validator=_open_share)
-    seat_advantage: float = attrs.field(default=0.02, validator=_open_share)
-    power: float = attrs.field(default=0.8, validator=_open_share)
-    min_card_games: int = attrs.field(default=30, validator=_count)
-    equivalence_margin: float = attrs.field(default=0.02, validator=_open_share)
-    near_miss: float = attrs.field(default=0.03, validator=_share)
+    confidence: float = attrs.field(default=0.95, validator=_in_range)
+    seat_advantage: float = attrs.field(default=0.02, validator=_in_range)
+    power: float = attrs.field(default=0.8, validator=_in_range)
+    min_card_games: int = attrs.field(default=30, validator=_in_range)
+    equivalence_margin: float = attrs.field(default=0.02, validator=_in_range)
+    near_miss: float = attrs.field(default=0.03, validator=_in_range)
 
 
 @attrs.frozen(kw_only=True)
@@ -258,11 +277,39 @@ class Targets:
             if isinstance(value, tuple) != (target.goal == "between"):
                 form = "LOW..HIGH" if target.goal == "between" else "one number"
                 raise ValueError(f"{text}: the {target.goal} goal of {measure} takes {form}")
+            problem = goal_problem(measure, target.goal, value)
+            if problem is not None:
+                raise ValueError(f"{text}: {problem}")
             changed.append(attrs.evolve(target, bound=value))
         return attrs.evolve(self, targets=changed)
 
 
 _SETTING_NAMES = {field.name: field for field in attrs.fields(Settings)}
+
+def goal_problem(measure_name: str, goal: str, value: Any) -> str | None:
+    """Why ``value`` cannot be the ``goal`` of a target of ``measure_name`` (a number out of
+    the measure's range), or None: the one check of a goal's numbers, for targets.yaml and
+    ``--bound`` alike."""
+    measure = MEASURES[measure_name]
+    numbers = list(value) if goal == "between" else [value]
+    for number in numbers:
+        if not math.isfinite(number):
+            return f"{number} is not a finite number"
+    if goal == "between" and numbers[0] > numbers[1]:
+        return f"between [{numbers[0]}, {numbers[1]}]: the first value is above the second"
+    if measure.unit in ("share", "points"):
+        low = -1 if measure.unit == "points" else 0
+        for number in numbers:
+            if not low <= number <= 1:
+                return (
+                    f"{number} is not a share: {measure.name} is a fraction ({'-1 to 1' if low else '0 to 1'}; "
+                    f"write 0.5 for 50%)"
+                )
+    low = 0 if goal == "within" else -MAX_GOAL
+    for number in numbers:
+        if not low <= number <= MAX_GOAL:
+            return f"{number} is out of range: a goal of {measure.name} is {range_text(low, MAX_GOAL)}"
+    return None
 
 
 def parse_setting(text: str) -> tuple[str, Any]:
@@ -278,13 +325,13 @@ def parse_setting(text: str) -> tuple[str, Any]:
         raise ValueError(f"no setting or measure {name!r}{hint}; settings: {', '.join(_SETTING_NAMES)}; "
                          f"measures: {', '.join(MEASURES)}")
     if name in _SETTING_NAMES:
-        field = _SETTING_NAMES[name]
-        kind = int if field.type in (int, "int") else float
+        low, high = SETTING_RANGES[name]
+        whole = isinstance(low, int) and isinstance(high, int)
         try:
-            value: Any = kind(raw)
+            value: Any = number_from_text(raw, whole)
         except ValueError:
-            what = "a whole number" if kind is int else "a number"
-            raise ValueError(f"{name}={raw}: {raw!r} is not {what}") from None
+            what = "a whole number" if whole else "a number"
+            raise ValueError(f"{name}={raw}: {raw!r} is not {what} in ASCII digits ({range_text(low, high)})") from None
         try:
             Settings(**{name: value})
         except ValueError as error:
@@ -292,14 +339,14 @@ def parse_setting(text: str) -> tuple[str, Any]:
         return name, value
     try:
         if ".." in raw:
-            low, _, high = raw.partition("..")
-            value = (float(low), float(high))
-            if value[0] > value[1]:
-                raise ValueError
+            low_text, _, high_text = raw.partition("..")
+            value = (number_from_text(low_text.strip()), number_from_text(high_text.strip()))
         else:
-            value = float(raw)
+            value = number_from_text(raw)
     except ValueError:
-        raise ValueError(f"{name}={raw}: {raw!r} is not a number (or LOW..HIGH)") from None
-    if name in LEGACY_BOUNDS and not isinstance(value, tuple) and not 0 <= value <= 1:
-        raise ValueError(f"{name}={raw}: {name} is a share between 0 and 1, not {value!r}")
+        raise ValueError(f"{name}={raw}: {raw!r} is not a number in ASCII digits (or LOW..HIGH)") from None
+    measure = LEGACY_BOUNDS.get(name, name)
+    problem = goal_problem(measure, "between" if isinstance(value, tuple) else "at_most", value)
+    if problem is not None:
+        raise ValueError(f"{name}={raw}: {problem}")
     return name, value

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from stargazer_rules.analysis.measures import MEASURES
-from stargazer_rules.analysis.targets import GOALS, Settings, Target, Targets
+from stargazer_rules.analysis.targets import GOALS, MAX_GOAL, SETTING_RANGES, Settings, Target, Targets, goal_problem
 from stargazer_rules.errors import Problem, TargetsError
 from stargazer_rules.rulesets.resources import TARGETS_FILE
 from stargazer_rules.rulesets.schemas import generated_schema_command
@@ -36,29 +36,27 @@ SCHEMA_FILE = "targets.schema.json"
 #: The most targets a file may hold, and the largest weight.
 MAX_TARGETS = 200
 MAX_WEIGHT = 1000
-#: A goal's number: any figure of a game is far inside this.
-MAX_VALUE = 1_000_000
 
-_SETTING_SCHEMA = {
-    "confidence": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
-                   "description": "The level of every interval and test (0.95)."},
-    "seat_advantage": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
-                       "description": "The seat advantage the games-needed figure is for (0.02: 2 points)."},
-    "power": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
-              "description": "The power of the games-needed figure (0.8)."},
-    "min_card_games": {"type": "integer", "minimum": 0, "maximum": 1_000_000,
-                       "description": "A card in play in fewer games is not judged (30)."},
-    "equivalence_margin": {"type": "number", "exclusiveMinimum": 0, "exclusiveMaximum": 1,
-                           "description": "A comparison calls a share's change inside ±this equivalent (0.02)."},
-    "near_miss": {"type": "number", "minimum": 0, "maximum": 1,
-                  "description": "A target met within this of its goal is a near miss in a comparison (0.03)."},
+_SETTING_WORDS = {
+    "confidence": "The level of every interval and test (0.95).",
+    "seat_advantage": "The seat advantage the games-needed figure is for (0.02: 2 points).",
+    "power": "The power of the games-needed figure (0.8).",
+    "min_card_games": "A card in play in fewer games is not judged (30).",
+    "equivalence_margin": "A comparison calls a share's change inside ±this equivalent (0.02).",
+    "near_miss": "A target met within this of its goal is a near miss in a comparison (0.03).",
 }
+
+
+def _setting_schema(name: str) -> dict[str, Any]:
+    low, high = SETTING_RANGES[name]
+    kind = "integer" if isinstance(low, int) and isinstance(high, int) else "number"
+    return {"type": kind, "minimum": low, "maximum": high, "description": _SETTING_WORDS[name]}
 
 
 def targets_schema() -> dict[str, Any]:
     """The JSON Schema of targets.yaml, from the measures and the settings (one place for each)."""
-    number = {"type": "number", "minimum": -MAX_VALUE, "maximum": MAX_VALUE}
-    assert set(_SETTING_SCHEMA) == {field.name for field in attrs.fields(Settings)}
+    number = {"type": "number", "minimum": -MAX_GOAL, "maximum": MAX_GOAL}
+    assert set(SETTING_RANGES) == set(_SETTING_WORDS) == {field.name for field in attrs.fields(Settings)}
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": "urn:stargazer-rules:schemas:targets.schema.json",
@@ -73,7 +71,7 @@ def targets_schema() -> dict[str, Any]:
                 "description": "How every target is answered; each setting left out keeps its default.",
                 "type": "object",
                 "additionalProperties": False,
-                "properties": _SETTING_SCHEMA,
+                "properties": {name: _setting_schema(name) for name in SETTING_RANGES},
             },
             "targets": {
                 "description": "The targets, in the order the report lists them.",
@@ -95,7 +93,7 @@ def targets_schema() -> dict[str, Any]:
                     },
                     "at_most": {**number, "description": "The goal: the figure is at most this."},
                     "at_least": {**number, "description": "The goal: the figure is at least this."},
-                    "within": {"type": "number", "minimum": 0, "maximum": MAX_VALUE,
+                    "within": {"type": "number", "minimum": 0, "maximum": MAX_GOAL,
                                "description": "The goal: the figure is within ±this of its centre (a seat's fair share; 0 for a difference)."},
                     "between": {"description": "The goal: the figure lies between these two values.",
                                 "type": "array", "minItems": 2, "maxItems": 2, "items": number},
@@ -103,7 +101,7 @@ def targets_schema() -> dict[str, Any]:
                                "description": "How much the target counts (1; 0: shown, never counted in a headline or a stopping rule)."},
                     "card": {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[a-z0-9][a-z0-9_-]*$",
                              "description": "One crew or planet card (its id) the goal applies to, instead of every card."},
-                    "margin": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_VALUE,
+                    "margin": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_GOAL,
                                "description": "The change a comparison calls equivalent, in the measure's unit."},
                     "note": {"type": "string", "maxLength": 500, "description": "Why the target is there, for the reader."},
                 },
@@ -117,7 +115,7 @@ def targets_beside(ruleset: Ruleset) -> Path | None:
     if not ruleset.source:
         return None
     path = Path(ruleset.source) / TARGETS_FILE
-    return path if path.is_file() else None
+    return path if os.path.lexists(path) else None  # a FIFO or a dangling link is read, and refused, not skipped
 
 
 def targets_for(ruleset: Ruleset | None, given: str | os.PathLike[str] | None = None) -> Targets:
@@ -161,20 +159,11 @@ def _meaning_problems(document: YamlDocument, ruleset: Ruleset | None) -> list[P
             continue
         goal = goals[0]
         value = item[goal]
-        if goal == "between" and value[0] > value[1]:
-            problems.append(document.problem((*at, goal), f"between [{value[0]}, {value[1]}]: the first value is above the second"))
         if goal == "within" and measure.centre is None:
             problems.append(document.problem((*at, goal), f"{measure.name} has no centre to be within a distance of; use at_most, at_least or between"))
-        if measure.unit in ("share", "points"):
-            numbers = value if goal == "between" else [value]
-            low = -1 if measure.unit == "points" else 0
-            for number in numbers:
-                if not low <= number <= 1:
-                    problems.append(document.problem(
-                        (*at, goal),
-                        f"{number} is not a share: {measure.name} is a fraction ({'-1 to 1' if low else '0 to 1'}; "
-                        f"write 0.5 for 50%)",
-                    ))
+        problem = goal_problem(measure.name, goal, value)
+        if problem is not None:
+            problems.append(document.problem((*at, goal), problem))
         if "card" in item:
             if not measure.per_card:
                 problems.append(document.problem((*at, "card"), f"{measure.name} is not counted per card; leave card out"))

@@ -14,6 +14,7 @@ from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.seeds import check_seed
 from stargazer_rules.errors import BotSpecError, BotTimeout
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.yamlsource import number_from_text
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.table import State
 
@@ -108,7 +109,7 @@ class Ranged:
         self.__name__ = kind.split()[-1]
 
     def __call__(self, text: str) -> Any:
-        value = self.convert(text)
+        value = self.convert(number_from_text(text, whole=self.convert is int))  # ASCII digits, finite
         inside = (self.low < value if self.above else self.low <= value) and value <= self.high
         if not inside:  # false for nan too
             raise ValueError(text)

@@ -25,6 +25,8 @@ from typing import Any
 
 import attrs
 
+from stargazer_rules.rulesets import boundedfiles
+
 __all__ = [
     "DIGEST_FIELD",
     "GAMES_FILE",
@@ -122,6 +124,11 @@ class GamesFile:
         return [f"{self.path}:{line.number}: {line.reason}" for line in self.refused]
 
 
+#: The largest games file read: the longest run (100,000 games) of the largest table (8
+#: players on 16 Planets, about 20 KB a line) with room to spare.
+MAX_GAMES_FILE_BYTES = 16 * 1024**3
+
+
 def read_games_file(path: str | os.PathLike[str], reduce: Callable[[dict[str, Any]], Any] | None = None) -> GamesFile:
     """Read and check every line of a games file (``OSError`` if it cannot be read).
 
@@ -132,7 +139,7 @@ def read_games_file(path: str | os.PathLike[str], reduce: Callable[[dict[str, An
     is checked, to what is kept of it (a reader that needs a few figures of each game of a
     long run holds those, not the games).
     """
-    path = Path(path)
+    path = boundedfiles.checked_file(path, MAX_GAMES_FILE_BYTES, "games file")  # no FIFO, device, far symlink
     by_index: dict[int, Any] = {}
     seen: dict[int, int] = {}  # the hash of each kept line: a repeat is the same game or another
     numbers: dict[int, int] = {}

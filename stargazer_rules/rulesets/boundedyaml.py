@@ -21,6 +21,7 @@ import unicodedata
 import yaml
 
 from stargazer_rules.errors import Problem
+from stargazer_rules.rulesets.boundedfiles import over_limit
 
 __all__ = ["MAX_BYTES", "MAX_DEPTH", "MAX_VALUES", "expansion_problem", "text_problem"]
 
@@ -40,7 +41,7 @@ def text_problem(text: str, file: str) -> Problem | None:
     """The first bound the YAML ``text`` breaks (size, a character, depth), or None."""
     size = len(text.encode("utf-8", "surrogatepass"))
     if size > MAX_BYTES:
-        return Problem(file, 0, 0, "", f"the file is {size:,} bytes, over the limit of {MAX_BYTES:,} for a YAML file")
+        return Problem(file, 0, 0, "", f"the file is {over_limit(size, MAX_BYTES, 'YAML file')}")
     found = _NOT_ALLOWED.search(text)
     if found is not None:
         line = text.count("\n", 0, found.start()) + 1

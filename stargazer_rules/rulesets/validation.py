@@ -16,6 +16,7 @@ import jsonschema
 import yaml
 
 from stargazer_rules.errors import Problem
+from stargazer_rules.rulesets.boundedfiles import excerpt
 from stargazer_rules.rulesets.printable import NAME_PATTERN, forbidden_character
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument
 
@@ -75,12 +76,17 @@ def describe_value(value: Any) -> str:
     if isinstance(value, float):
         return f"{value} (a number)"
     if isinstance(value, str):
-        return f"{value!r} (a string)"
+        return f"{excerpt(value)!r} (a string)"  # a file read as one string is not quoted whole
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
         return "a mapping"
     return f"{value} (a {type(value).__name__})"
+
+
+def _short(value: Any) -> Any:
+    """A found value as a message may quote it: a long string cut to an excerpt."""
+    return excerpt(value) if isinstance(value, str) else value
 
 
 def expected_values(values: Iterable[Any]) -> str:
@@ -102,7 +108,7 @@ def _enum(document: YamlDocument, error: jsonschema.ValidationError) -> list[Pro
     path, value, allowed = _path(error), error.instance, list(error.validator_value)
     suggestion = close_match(value, [str(item) for item in allowed])
     if _is_effect_key(path, "effect"):
-        message = f"unknown effect {value!r}"
+        message = f"unknown effect {_short(value)!r}"
         if suggestion is None:
             message += f"; expected one of {', '.join(allowed)}"
         return [document.problem(path, message, suggestion)]
@@ -126,7 +132,7 @@ def _additional_properties(
         if key in allowed:
             continue
         path = (*_path(error), key)
-        message = f"unexpected key {key!r}; allowed keys: {', '.join(allowed)}"
+        message = f"unexpected key {_short(key)!r}; allowed keys: {', '.join(allowed)}"
         problems.append(document.problem(path, message, close_match(key, allowed), key=True))
     return problems
 

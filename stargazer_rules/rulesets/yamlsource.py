@@ -5,6 +5,15 @@ PyYAML's ``safe_load`` forgets positions and silently keeps the last of two equa
 document is composed into nodes first (each with a ``start_mark``), positions and duplicate keys
 are collected from the nodes, and only then is the plain data constructed.
 
+Text is read as editors write it: a byte order mark at the start is dropped, Windows (CRLF)
+and old Mac (CR) line ends count as one line end each, like Unix's, so the same file saved by
+any editor is the same ruleset, with the same lines in its problems. Every string (keys too) is
+normalised to Unicode NFC, so a name typed in decomposed form (``か`` + U+3099, as macOS writes
+file names) is the same name, with the same fingerprint, as its composed form (``が``). A
+``<<`` merge key is refused, located, with the reason: merge keys are YAML 1.1 only (YAML 1.2
+readers, like the editors' language server, read ``<<`` as a plain key), and a value merged
+in has no line of its own to name in a problem or to edit in place (``stargazer tune``).
+
 Numbers are read as YAML 1.2 reads them, not as PyYAML's YAML 1.1: an integer is decimal digits
 (``1_000``, ``0x1``, ``0o7``, ``0b1`` and ``1:30`` stay text, which the schema then refuses where
 it wants a count), a float is digits with a point or an exponent, and an integer written with a
@@ -18,12 +27,15 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
+import math
+import os
 import re
+import unicodedata
 
 import attrs
 import yaml
 
-from stargazer_rules.rulesets import boundedyaml
+from stargazer_rules.rulesets import boundedfiles, boundedyaml
 from stargazer_rules.errors import Problem
 from stargazer_rules.rulesets.printable import printable
 
@@ -36,6 +48,7 @@ _MERGE_TAG = "tag:yaml.org,2002:merge"
 _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 _BOOL_TAG = "tag:yaml.org,2002:bool"
+_STR_TAG = "tag:yaml.org,2002:str"
 
 #: YAML 1.2's core schema: an integer is decimal digits; a float has a point or an exponent.
 _INT = re.compile(r"^[-+]?[0-9]+$")
@@ -43,7 +56,27 @@ _FLOAT = re.compile(r"^(?:[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]
 #: YAML 1.2's core schema: a boolean is true or false (YAML 1.1 also read yes/no/on/off/y/n).
 _BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
 #: Digits after a leading zero: an integer YAML 1.1 and YAML 1.2 read differently.
-_LEADING_ZERO = re.compile(r"^[-+]?0[0-9]+$")
+_LEADING_ZERO = re.compile(r"^[-+]?0[0-9]{1,39}$")  # a longer one is refused as too long
+#: The most digits an integer may have: a seed (2**64 - 1) has 20.
+MAX_INT_DIGITS = 40
+
+
+def number_from_text(text: str, whole: bool = False) -> int | float:
+    """A number a person typed (a file's value, an option, a variable), read as YAML 1.2 reads
+    a number in these files: ASCII digits (``float`` and ``int`` alone also take ``inf``,
+    ``nan``, ``1_000``, surrounding spaces and other scripts' digits), finite, at most
+    ``MAX_INT_DIGITS`` digits; with ``whole``, an integer. ``ValueError`` otherwise."""
+    if whole:
+        if not _INT.match(text) or len(text.lstrip("+-")) > MAX_INT_DIGITS:
+            raise ValueError(f"{text!r} is not a whole number in ASCII digits")
+        return int(text, 10)
+    if not (_INT.match(text) or _FLOAT.match(text)) or text.lstrip("+-.").lower().startswith(("inf", "nan")) \
+            or len(text) > 2 * MAX_INT_DIGITS:
+        raise ValueError(f"{text!r} is not a number in ASCII digits")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"{text!r} is not a finite number")
+    return value
 
 
 class _Yaml12Loader(yaml.SafeLoader):
@@ -65,10 +98,29 @@ def _construct_decimal(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> int:
         raise yaml.constructor.ConstructorError(
             None, None, f"expected an integer in decimal digits, found {text!r}", node.start_mark
         )
+    digits = len(text.lstrip("+-"))
+    if digits > MAX_INT_DIGITS:
+        raise yaml.constructor.ConstructorError(
+            None, None,
+            f"an integer of {digits:,} digits: no number in these files has more than {MAX_INT_DIGITS}",
+            node.start_mark,
+        )
     return int(text, 10)
 
 
 _Yaml12Loader.add_constructor(_INT_TAG, _construct_decimal)
+
+
+def _construct_nfc(loader: yaml.SafeLoader, node: yaml.ScalarNode) -> str:
+    return unicodedata.normalize("NFC", loader.construct_scalar(node))
+
+
+_Yaml12Loader.add_constructor(_STR_TAG, _construct_nfc)
+
+
+def editor_text(text: str) -> str:
+    """``text`` as the module docstring reads it: no byte order mark, every line end ``\n``."""
+    return text.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 @attrs.frozen
@@ -124,13 +176,13 @@ def load_yaml(path: Path, display: str | None = None) -> YamlDocument:
     """
     file = str(path) if display is None else display
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = boundedfiles.read_text(path, boundedyaml.MAX_BYTES, "YAML file")
     except FileNotFoundError:
         return _unreadable(file, "file not found")
-    except IsADirectoryError:
-        return _unreadable(file, "expected a YAML file, found a folder")
-    except UnicodeDecodeError as error:
-        return _unreadable(file, f"not UTF-8 text ({error.reason} at byte {error.start})")
+    except boundedfiles.FileRefused as error:
+        return _unreadable(file, boundedfiles.reason(error, path))
+    except OSError as error:
+        return _unreadable(file, f"cannot read it: {boundedfiles.reason(error, path)}")
     return parse_yaml(text, file)
 
 
@@ -140,6 +192,7 @@ def parse_yaml(text: str, file: str) -> YamlDocument:
     A document past the bounds of ``boundedyaml`` (size, characters, depth, alias expansion)
     is refused with that one located problem before anything is built.
     """
+    text = editor_text(text)
     bound = boundedyaml.text_problem(text, file)
     if bound is not None:
         return YamlDocument(file, None, False, problems=(bound,))
@@ -170,15 +223,60 @@ def _unreadable(file: str, message: str) -> YamlDocument:
 
 
 def _syntax_problem(file: str, error: yaml.MarkedYAMLError) -> Problem:
-    """A YAML syntax error as a Problem at the mark PyYAML points to."""
+    """A YAML syntax error as a Problem at the mark PyYAML points to, in a sentence (``_SYNTAX``)."""
     mark = error.problem_mark or error.context_mark
     line, column = (mark.line + 1, mark.column + 1) if mark is not None else (0, 0)
-    message = f"invalid YAML: {error.problem or error.context or 'cannot parse'}"
-    if error.problem and error.context:
-        # PyYAML notices a missing ']' or a bad indent only on a later line: say where it began.
-        begun = f" that starts at line {error.context_mark.line + 1}" if error.context_mark else ""
-        message += f" ({error.context}{begun})"
+    problem, context = error.problem or "", error.context or ""
+    # PyYAML notices a missing ']' or a bad indent only on a later line: say where it began.
+    begun = error.context_mark.line + 1 if error.context_mark is not None else line
+    for pattern, sentence in _SYNTAX:
+        found = pattern.search(f"{problem} | {context}")
+        if found is not None:
+            return Problem(file, line, column, "", "invalid YAML: " + sentence.format(*found.groups(), begun=begun))
+    message = f"invalid YAML: {problem or context or 'cannot parse'}"
+    if problem and context:
+        message += f" ({context}" + (f" that starts at line {begun})" if error.context_mark else ")")
     return Problem(file, line, column, "", message)
+
+
+#: The parser's words for the syntax errors a person makes most, each as a sentence that says
+#: what to change (matched on ``problem | context``); any other error keeps the parser's words.
+_SYNTAX = tuple((re.compile(pattern), sentence) for pattern, sentence in (
+    (r"expected <block end>, but found '<block mapping start>'|expected <block end>, but found '\?'",
+     "this line is indented differently from the lines it belongs with (the block that starts at "
+     "line {begun}): indent it by as many spaces as its neighbours"),
+    (r"expected <block end>, but found '-'",
+     "a list item ('-') where a key of the mapping above was expected: indent the list under its key"),
+    (r"expected <block end>, but found",
+     "this line does not fit the block that starts at line {begun}: check its indentation"),
+    (r"mapping values are not allowed here",
+     "a ':' where no key can start: quote a value that holds ': ', or check the line above for a "
+     "missing ':' or a wrong indentation"),
+    (r"found character '\\t' that cannot start any token",
+     "a tab character: YAML indents with spaces only; replace the tab with spaces"),
+    (r"found character '(.)' that cannot start any token",
+     "a value cannot begin with '{0}' unless it is quoted: put the value in quotes"),
+    (r"expected ',' or '\]', but got",
+     "the list in [ ] that starts at line {begun} is not closed, or a ',' is missing between its "
+     "items: close it with ']'"),
+    (r"expected ',' or '\}', but got",
+     "the mapping in {{ }} that starts at line {begun} is not closed, or a ',' is missing between "
+     "its entries: close it with '}}'"),
+    (r"found unexpected end of stream \| while scanning a quoted scalar",
+     "the quoted text that starts at line {begun} is never closed: end it with its quote"),
+    (r"found undefined alias '(.*)'",
+     "*{0} names no anchor: write &{0} on a value before it, or write the value out"),
+    (r"but found another document",
+     "a second document ('---'): a file holds one document; remove the '---' and what follows it, or "
+     "join the two"),
+    (r"could not determine a constructor for the tag '(.*)'",
+     "the tag '{0}' is not one these files use: remove it"),
+    (r"while scanning an? (anchor|alias)",
+     "an {0} (&name or *name) needs a name of letters, digits, '-' or '_'"),
+    (r"while scanning a block scalar",
+     "after '|' or '>' only a digit or '+'/'-' may follow on the same line; the text goes on the "
+     "lines below, indented"),
+))
 
 
 def _mark(node: yaml.Node) -> Position:
@@ -200,6 +298,8 @@ class _NodeReader:
         self.positions.setdefault(path, _mark(node))
         if isinstance(node, yaml.ScalarNode) and node.tag == _INT_TAG and _LEADING_ZERO.match(node.value):
             self._leading_zero(node, path)
+        if isinstance(node, yaml.ScalarNode) and node.tag == _FLOAT_TAG and _FLOAT.match(node.value):
+            self._not_finite(node, path)
         if id(node) in self._open:
             return
         self._open.add(id(node))
@@ -223,6 +323,7 @@ class _NodeReader:
         last: dict[Any, tuple[yaml.Node, yaml.Node]] = {}
         for key_node, value_node in node.value:
             if key_node.tag == _MERGE_TAG:
+                self._merge_key(key_node, path)
                 continue
             key = self.loader.construct_object(key_node, deep=True)
             try:
@@ -235,6 +336,25 @@ class _NodeReader:
         for key, (key_node, value_node) in last.items():
             self.key_positions[(*path, key)] = _mark(key_node)
             yield value_node, (*path, key)
+
+    def _not_finite(self, node: yaml.ScalarNode, path: DocPath) -> None:
+        if math.isfinite(float(node.value.lower().replace(".inf", "inf").replace(".nan", "nan"))):
+            return
+        line, column = _mark(node)
+        message = (
+            f"{node.value} is not a finite number: every number in these files is finite "
+            "(a .nan or an infinity would pass every bound unnoticed); write a number"
+        )
+        self.problems.append(Problem(self.file, line, column, format_path(path), message))
+
+    def _merge_key(self, node: yaml.Node, path: DocPath) -> None:
+        line, column = _mark(node)
+        message = (
+            "a '<<' merge key is YAML 1.1 only: YAML 1.2 readers (these files are read as "
+            "YAML 1.2, as editors read them) take '<<' as a plain key, and a merged value has "
+            "no line of its own; write the keys out here"
+        )
+        self.problems.append(Problem(self.file, line, column, format_path(path), message))
 
     def _leading_zero(self, node: yaml.ScalarNode, path: DocPath) -> None:
         text = node.value

@@ -44,6 +44,7 @@ from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.errors import SimulationError
 from stargazer_rules.formats.schema_checks import schema_problems
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets import boundedfiles
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import lifeline
@@ -74,6 +75,13 @@ __all__ = [
 LADDER_FORMAT = "stargazer-ladder/1"
 #: The ladder's file in its output folder.
 LADDER_FILE = "ladder.json"
+<<<<<<< HEAD
+=======
+#: The largest ladder.json read: a ladder of a hundred steps is about 60 KB.
+MAX_LADDER_BYTES = 1024 * 1024
+#: Where the cache keeps ladders: ``CACHE/ladders/<fingerprint>-<players>p.json``.
+LADDERS_FOLDER = "ladders"
+>>>>>>> i26-files
 #: How a budgets list is written, for the messages that refuse one.
 _BUDGETS_EXAMPLE = "25,50,100"
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")
@@ -376,12 +384,44 @@ def ladder_problem(data: Any, fingerprint: str | None = None, players: int | Non
     problems = schema_problems("ladder", data, limit=1)
     if problems:
         return problems[0]
+    inconsistent = _figures_problem(data)
+    if inconsistent is not None:
+        return inconsistent
     found = data["ruleset"]["fingerprint"]
     if fingerprint is not None and found != fingerprint:
         return f"it is the ladder of another ruleset (fingerprint {short_fingerprint(found)}, not {short_fingerprint(fingerprint)})"
     if players is not None and data["players"] != players:
         return f"it is the ladder of {data['players']} players, not {players}"
     return None
+
+
+def _figures_problem(data: Mapping[str, Any]) -> str | None:
+    """Why a ladder's figures do not follow from its steps, or None: a figure a schema cannot
+    tie to the others (a skill depth of 10**23 is a valid integer) is checked against the
+    steps it summarises, so a stored ladder edited by hand is never reported as met."""
+    budgets, steps = data["budgets"], data["steps"]
+    if len(steps) != len(budgets) - 1:
+        return f"its {len(budgets)} budgets make {len(budgets) - 1} steps, but it lists {len(steps)}"
+    games = data["deals"] * data["seatings"]
+    for number, step in enumerate(steps, start=1):
+        wins = step["wins"]
+        if step["step"] != number or step["budgets"] != budgets[number - 1 : number + 1]:
+            return f"step {number} is not budgets {budgets[number - 1]} against {budgets[number]}"
+        if step["games"] != games or wins["n"] != games or step["margin"]["n"] != games:
+            return f"step {number} counts other games than its {data['deals']} deals in {data['seatings']} seatings"
+        if not 0 <= wins["count"] <= wins["n"] or abs(wins["rate"] - wins["count"] / wins["n"]) > 1e-6:
+            return f"step {number}'s win share is not its wins over its games"
+        if step["stronger_wins_more"] != (wins["low"] > data["fair_share"]):
+            return f"step {number}'s stronger_wins_more disagrees with its interval and the fair share"
+    depth = sum(1 for step in steps if step["stronger_wins_more"])
+    if data["skill_depth"] != depth:
+        return f"its skill_depth is {_short_number(data['skill_depth'])}, but {depth} of its steps say the stronger bot wins more"
+    return None
+
+
+def _short_number(value: int) -> str:
+    text = str(value)
+    return text if len(text) <= 20 else f"a {len(text)}-digit number"
 
 
 def find_ladder(fingerprint: str, players: int, cache_dir: str | os.PathLike[str] | None = None) -> dict[str, Any] | None:
@@ -391,16 +431,11 @@ def find_ladder(fingerprint: str, players: int, cache_dir: str | os.PathLike[str
     naming the file and why: never an exception."""
     path = ladder_path(fingerprint, players, cache_dir)
     try:
-        text = path.read_text(encoding="utf-8")
+        data = boundedfiles.read_json(path, MAX_LADDER_BYTES, "ladder")
     except FileNotFoundError:
         return None
-    except (OSError, UnicodeDecodeError) as error:
-        warnings.warn(f"{path}: cannot read the stored ladder ({error}); ignored", stacklevel=2)
-        return None
-    try:
-        data = json.loads(text)
-    except ValueError as error:
-        warnings.warn(f"{path}: the stored ladder is not JSON ({error}); ignored", stacklevel=2)
+    except OSError as error:
+        warnings.warn(f"{path}: cannot read the stored ladder: {boundedfiles.reason(error, path)}; ignored", stacklevel=2)
         return None
     problem = ladder_problem(data, fingerprint, players)
     if problem is not None:

@@ -28,6 +28,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from stargazer_rules.errors import FolderBusy
+from stargazer_rules.rulesets import boundedfiles
 
 __all__ = ["FolderBusy", "HOLDER_FILE", "LOCK_FILE", "holding"]
 
@@ -97,7 +98,11 @@ def _holder(folder: Path) -> str:
     """``process 1234 on host (stargazer simulate --games 80, since ...)``, or what is known."""
     for _look in range(HOLDER_LOOKS):
         try:
+<<<<<<< HEAD
             holder = json.loads(_read_small(folder / HOLDER_FILE))
+=======
+            holder = boundedfiles.read_json(folder / HOLDER_FILE, 64 * 1024, "lock holder")
+>>>>>>> i26-files
             argv = [str(word) for word in holder.get("argv", [])]
             words = " ".join(["stargazer", *argv]) if argv[:1] == [holder["command"]] else f"stargazer {holder['command']}"
             return f"process {holder['pid']} on {holder['host']} ({words}, since {holder['since']})"

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from stargazer_rules.formats.game_lines import GAMES_FILE, lines_of
+from stargazer_rules.rulesets import boundedfiles
 from stargazer_rules.simulation.locks import HOLDER_FILE, LOCK_FILE
 
 __all__ = [
@@ -88,9 +89,7 @@ def read_identity(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
     ``MAX_IDENTITY_BYTES`` or not an identity (``identity_problem``)."""
     path = Path(folder) / IDENTITY_FILE
     try:
-        with open_plain(path) as file:
-            data = file.read(MAX_IDENTITY_BYTES + 1)
-        found = json.loads(data.decode("utf-8")) if len(data) <= MAX_IDENTITY_BYTES else None
+        found = boundedfiles.read_json(path, MAX_IDENTITY_BYTES, "run identity")
     except (OSError, ValueError):
         return None
     return found if identity_problem(found) is None else None

@@ -30,6 +30,15 @@ process is marked ``FAIL`` and its values tried again first. ``trials`` counts t
 evaluated (complete or pruned by the test) over every call; a sample with too many edits, or the
 values of a trial already evaluated (its result is copied: ``repeat_of``), is not counted.
 
+**A study read back** (``check_study_file``, ``_check_trials``): the file is checked before
+optuna opens it, and every finished trial after: a file that is not SQLite, is damaged or cut
+short, holds no study tables, or is not a regular file is one ``StudyError``; so is a trial
+whose values the space does not offer, whose objective is not a finite number, or (with
+``check_value``, which ``tune_run`` gives: the objective computed again from the trial's
+games) whose objective its games do not give. Each message says how to start afresh: delete
+the study file with its ``-wal`` and ``-shm`` files (the games played stay in the run cache, so
+nothing is played again).
+
 **Ranking** (``best_candidates``): by objective, lowest first; two candidates whose objectives
 differ by at most the *noise*, one standard error of the paired difference of their block
 values (``noise``), are tied, and a tie goes to fewer edits.
@@ -38,6 +47,7 @@ values (``noise``), are tied, and a tie goes to fewer edits.
 from __future__ import annotations
 
 import math
+import os
 import time
 import warnings
 from collections.abc import Callable, Hashable, Mapping, Sequence
@@ -45,6 +55,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import attrs
+
+from stargazer_rules.errors import StudyError
+from stargazer_rules.rulesets.boundedfiles import excerpt
 
 if TYPE_CHECKING:
     import optuna
@@ -55,6 +68,7 @@ __all__ = [
     "Scored",
     "TrialEvent",
     "best_candidates",
+    "check_study_file",
     "edits_of",
     "noise",
     "search",
@@ -72,6 +86,14 @@ PRUNE_AFTER = 4
 MAX_SAMPLES_PER_TRIAL = 20
 
 Value = int | float | bool
+
+#: The largest study file opened: a study of thousands of trials is a few MB.
+MAX_STUDY_BYTES = 1024 * 1024 * 1024
+#: The first bytes of every SQLite database file.
+_SQLITE_HEADER = b"SQLite format 3\x00"
+#: The tables optuna keeps a study in: a database without them is not a study.
+_STUDY_TABLES = frozenset({"studies", "trials", "trial_params", "trial_values", "trial_intermediate_values",
+                           "trial_user_attributes", "version_info"})
 
 
 @attrs.frozen
@@ -145,6 +167,94 @@ def _key(assignment: Mapping[str, Value]) -> Hashable:
     return tuple(sorted((name, type(value).__name__, value) for name, value in assignment.items()))
 
 
+def _damaged_study_errors() -> tuple[type[BaseException], ...]:
+    """What optuna and SQLAlchemy raise over a study file damaged or edited past what the
+    checks before see: a database error, or a value read back of the wrong kind."""
+    import sqlite3
+
+    import sqlalchemy.exc
+
+    return (sqlalchemy.exc.SQLAlchemyError, sqlite3.Error, ValueError, KeyError, TypeError, IndexError)
+
+
+def _afresh(storage: Path) -> str:
+    return (f"to start afresh, delete {storage} and its -wal and -shm files if any "
+            "(the games played stay in the run cache)")
+
+
+def check_study_file(storage: Path) -> None:
+    """``StudyError`` (or ``FileRefused``) when ``storage`` exists and is not a study file this
+    tool can open: not a regular file, not SQLite, damaged or cut short, without optuna's
+    tables. Its content is not changed (the caller holds the folder's lock)."""
+    import sqlite3
+
+    from stargazer_rules.rulesets import boundedfiles
+
+    storage = Path(storage)
+    if not os.path.lexists(storage):
+        return
+    try:
+        boundedfiles.checked_file(storage, MAX_STUDY_BYTES, "tune study")
+        with open(storage, "rb") as file:
+            header = file.read(len(_SQLITE_HEADER))
+    except OSError as error:
+        raise StudyError(f"{storage}: {boundedfiles.reason(error, storage)}; {_afresh(storage)}") from None
+    if header != _SQLITE_HEADER:
+        raise StudyError(f"{storage} is not a study of stargazer tune (not an SQLite database); {_afresh(storage)}")
+    try:
+        connection = sqlite3.connect(storage)
+        try:
+            damage = [row[0] for row in connection.execute("PRAGMA quick_check(3)")]
+            tables = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise StudyError(f"{storage} is damaged ({error}): cut short or overwritten; {_afresh(storage)}") from None
+    if damage != ["ok"]:
+        raise StudyError(f"{storage} is damaged ({'; '.join(damage)}); {_afresh(storage)}")
+    if not _STUDY_TABLES <= tables:
+        raise StudyError(f"{storage} is not a study of stargazer tune (an SQLite database without optuna's tables); "
+                         f"{_afresh(storage)}")
+
+
+def _check_trials(
+    study: optuna.Study,
+    parameters: Mapping[str, Sequence[Value]],
+    storage: Path,
+    check_value: Callable[[Mapping[str, Value], float, Mapping[str, Any]], str | None] | None,
+) -> None:
+    """``StudyError`` at the first finished trial of ``study`` that is not what this search
+    wrote (module docstring, "A study read back")."""
+    from optuna.trial import TrialState
+
+    trials = study.get_trials(deepcopy=False)
+    for trial in trials:
+        if not trial.state.is_finished() or trial.state == TrialState.FAIL:
+            continue
+        problem = None
+        if set(trial.params) != set(parameters):
+            problem = f"names the parameters {sorted(trial.params)}, not the space's {sorted(parameters)}"
+        else:
+            for name, value in trial.params.items():
+                if not any(_same(value, offered) for offered in parameters[name]):
+                    problem = f"holds {name} = {value!r}, which the space does not offer"
+                    break
+        reported = [trial.value] if trial.state == TrialState.COMPLETE else []
+        reported += list(trial.intermediate_values.values())
+        if problem is None and not all(isinstance(v, (int, float)) and math.isfinite(v) for v in reported):
+            problem = "holds an objective value that is not a finite number"
+        earlier = trial.user_attrs.get("repeat_of")
+        if problem is None and earlier is not None and trial.state == TrialState.COMPLETE:
+            copied = trials[earlier] if isinstance(earlier, int) and 0 <= earlier < trial.number else None
+            if copied is None or copied.params != trial.params or copied.value != trial.value:
+                problem = f"says it repeats trial {earlier!r}, but does not hold its values and objective"
+        elif problem is None and check_value is not None and trial.state == TrialState.COMPLETE:
+            problem = check_value(dict(trial.params), float(trial.value), dict(trial.user_attrs.get("facts", {})))
+        if problem is not None:
+            raise StudyError(f"{storage}: trial {trial.number} {problem}: the study was changed after this tool "
+                             f"wrote it; {_afresh(storage)}")
+
+
 def search(
     objective: Callable[[Mapping[str, Value], Callable[[int, float], bool]], float | Scored | Invalid],
     parameters: Mapping[str, Sequence[Value]],
@@ -157,6 +267,7 @@ def search(
     trials: int,
     time_limit: float | None = None,
     on_trial: Callable[[TrialEvent], None] | None = None,
+    check_value: Callable[[Mapping[str, Value], float, Mapping[str, Any]], str | None] | None = None,
 ) -> optuna.Study:
     """Search ``parameters`` around ``base`` for the lowest ``objective`` (module docstring).
 
@@ -166,6 +277,9 @@ def search(
     then kept only for its facts). ``storage`` is the SQLite file of the study ``study_name``;
     the search stops when ``trials`` candidates are evaluated, after ``time_limit`` seconds
     (between candidates), or when no assignment is left. Returns the optuna study.
+    ``check_value(assignment, value, facts)`` says why a complete trial read back from the
+    file is not what its games give (None when it is); any problem of the file or of a trial
+    read back is a ``StudyError`` before anything is evaluated.
     """
     import optuna
     from optuna.trial import TrialState
@@ -181,13 +295,21 @@ def search(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         pruner = optuna.pruners.WilcoxonPruner(p_threshold=PRUNE_P, n_startup_steps=PRUNE_AFTER)
-    study = optuna.create_study(
-        storage=_sqlite_storage(storage), study_name=study_name, direction="minimize",
-        pruner=pruner, load_if_exists=True,
-    )
-    if not study.trials:
-        study.enqueue_trial(dict(base))
-    _retry_stale(study)
+    check_study_file(storage)
+    try:
+        study = optuna.create_study(
+            storage=_sqlite_storage(storage), study_name=study_name, direction="minimize",
+            pruner=pruner, load_if_exists=True,
+        )
+        _check_trials(study, parameters, storage, check_value)
+        if not study.trials:
+            study.enqueue_trial(dict(base))
+        _retry_stale(study)
+    except StudyError:
+        raise
+    except _damaged_study_errors() as error:
+        raise StudyError(f"{storage} cannot be read as a study ({type(error).__name__}: "
+                         f"{excerpt(str(error))}); {_afresh(storage)}") from None
     distributions = {name: optuna.distributions.CategoricalDistribution(list(values)) for name, values in parameters.items()}
     started = time.monotonic()
     space_size = valid_assignments(parameters, max_edits)

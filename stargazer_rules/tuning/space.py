@@ -127,7 +127,7 @@ def space_beside(ruleset: Ruleset) -> Path | None:
     if not ruleset.source:
         return None
     path = Path(ruleset.source) / TUNE_FILE
-    return path if path.is_file() else None
+    return path if os.path.lexists(path) else None  # a FIFO or a dangling link is read, and refused, not skipped
 
 
 def space_for(ruleset: Ruleset, given: str | os.PathLike[str] | None = None) -> Space:

@@ -187,11 +187,28 @@ def tune(
         facts["fingerprint"] = ruleset.fingerprint
         return tuning_search.Scored(value, facts)
 
+    def check_value(assignment: Mapping[str, Any], value: float, facts: Mapping[str, Any]) -> str | None:
+        """Why a complete trial read back from the study is not what its games give (they are in
+        the run cache, so nothing is played again), or None."""
+        try:
+            ruleset = edited(assignment)
+        except RulesetError:
+            return "holds values the ruleset refuses, yet an objective"
+        games = run_of(ruleset, _run_folder(out / "runs", ruleset), blocks * block_games, seed)
+        again, again_facts = objective_of(games, targets, ruleset)
+        if not math.isclose(again, value, rel_tol=1e-9, abs_tol=1e-9):
+            return f"says its objective is {value:.6g}, but its {len(games)} games give {again:.6g}"
+        changed = [key for key in ("games", "met", "not_met", "unknown", "total", "missed") if facts.get(key) != again_facts[key]]
+        if changed:
+            return f"keeps figures its games do not give ({', '.join(changed)})"
+        return None
+
     study = tuning_search.search(
         objective, {name: list(p.choices) for name, p in space.parameters.items()}, base_values,
         max_edits=space.max_edits, storage=out / STUDY_FILE,
         study_name=_study_name(base_ruleset, space, targets, play), seed=seed, trials=trials,
         time_limit=time_limit, on_trial=_Progress(say, blocks, clock, time_limit, (recheck + 1) * recheck_games),
+        check_value=check_value,
     )
     ranked = tuning_search.best_candidates(study, len(study.trials), base_values)
     base_trial = next((c for c in ranked if not c.edits), None)

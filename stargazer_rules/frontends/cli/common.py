@@ -19,6 +19,7 @@ from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset, short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
+from stargazer_rules.rulesets.yamlsource import number_from_text
 from stargazer_rules.simulation.runner import game_of
 from stargazer_rules.text.messages import LANGS
 
@@ -96,9 +97,9 @@ def wrapped(text: str) -> str:
 
 def positive_int(text: str) -> int:
     try:
-        value = int(text)
+        value = number_from_text(text, whole=True)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number in ASCII digits") from None
     if value < 1:
         raise argparse.ArgumentTypeError(f"{text} is not at least 1")
     return value
@@ -110,7 +111,7 @@ class SeedAction(argparse.Action):
 
     def __call__(self, parser, namespace, values, option_string=None):  # type: ignore[no-untyped-def]
         try:
-            seed: object = int(values)
+            seed: object = number_from_text(values, whole=True)
         except ValueError:
             seed = values
         problem = seed_problem(seed)

@@ -189,7 +189,7 @@ def _play_on(args: argparse.Namespace, command: str) -> int:
         say_error(command, f"--load goes on with the record's seats and seed: leave out {' and '.join(decided)}")
         return EXIT_USAGE
     try:
-        game, record = terminal.load_record(args.load, args.ruleset, notes=Prefixed(command, sys.stderr))
+        game, record = terminal.load_record_to_play(args.load, args.ruleset, notes=Prefixed(command, sys.stderr))
     except (ReplayError, RecordError) as error:
         say_error(command, terminal.one_line(error))
         return EXIT_INVALID

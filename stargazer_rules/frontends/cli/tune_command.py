@@ -54,7 +54,7 @@ DEFAULT_GAMES_PER_TRIAL = 480
 DEFAULT_RECHECK = 2
 DEFAULT_RECHECK_GAMES = 2400
 
-_DURATION = re.compile(r"^\s*(\d+(?:\.\d+)?)\s*(s|m|min|h)?\s*$")
+_DURATION = re.compile(r"^\s*([0-9]+(?:\.[0-9]+)?)\s*(s|m|min|h)?\s*$")  # ASCII digits (\d takes any script's)
 _SECONDS = {None: 1, "s": 1, "m": 60, "min": 60, "h": 3600}
 
 

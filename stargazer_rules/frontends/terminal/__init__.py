@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from stargazer_rules.errors import ReplayError, SeatsError
 from stargazer_rules.frontends.terminal.play import PlaySession, write_record
-from stargazer_rules.frontends.terminal.replay import load_record, one_line, record_seats, replay_game
+from stargazer_rules.frontends.terminal.replay import load_record, load_record_to_play, one_line, record_seats, replay_game
 from stargazer_rules.frontends.terminal.screen import screen_lines, sheet_lines, use_colour
 from stargazer_rules.frontends.terminal.seats import HUMAN_WORDS, bot_seed, default_record_name, parse_seats, seat_names
 
@@ -37,6 +37,7 @@ __all__ = [
     "bot_seed",
     "default_record_name",
     "load_record",
+    "load_record_to_play",
     "one_line",
     "parse_seats",
     "record_seats",

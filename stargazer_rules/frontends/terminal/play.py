@@ -104,8 +104,11 @@ class PlaySession:
             game, record_seats(record), record.seed if record.seed is not None else 0, stdin, stdout,
             setup=record.setup, **options,  # type: ignore[arg-type]
         )
-        for data in record.actions:
-            session._play(actions_json.action_from_json(game, session.states[-1], data))
+        replayed = records.replay_events(game, record)  # the one checker of a record's moves
+        for data, (after, events) in zip(record.actions, replayed, strict=True):
+            session.actions.append(actions_json.action_from_json(game, session.states[-1], data))
+            session.states.append(after)
+            session.events.append(events)
         session._shown = len(session.actions)
         session._notes.append(
             label("play_continued", session.lang, moves=len(session.actions), round=session.states[-1].round)

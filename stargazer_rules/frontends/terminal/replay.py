@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import TextIO
 
+from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.game import Game
-from stargazer_rules.errors import RecordError, ReplayError, RulesetError
+from stargazer_rules.errors import BotSpecError, FileRefused, RecordError, ReplayError, RulesetError
 from stargazer_rules.formats import actions_json, records
 from stargazer_rules.frontends.terminal.screen import (
     DEFAULT_WIDTH,
@@ -18,6 +18,7 @@ from stargazer_rules.frontends.terminal.screen import (
     sheet_lines,
 )
 from stargazer_rules.frontends.terminal.seats import HUMAN, HUMAN_WORDS, seat_names
+from stargazer_rules.rulesets import boundedfiles
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
@@ -28,6 +29,11 @@ from stargazer_rules.text.messages import (
     label,
 )
 from stargazer_rules.vocabulary.events import Event
+
+
+#: The largest record file read: a record of the longest game the schema allows (100,000
+#: moves of about 80 bytes each) with room to spare.
+MAX_RECORD_BYTES = 16 * 1024 * 1024
 
 
 def load_record(
@@ -42,15 +48,11 @@ def load_record(
     also says what cannot be checked of a ``stargazer-record/1`` record that does not say how
     many moves it has or whether its game ended."""
     try:
-        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = boundedfiles.read_json(path, MAX_RECORD_BYTES, "game record")
+    except FileRefused as error:
+        raise ReplayError(str(error)) from None
     except OSError as error:
         raise ReplayError(f"cannot read {path}: {error.strerror or error}") from None
-    except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise ReplayError(f"{path} is not a JSON game record: {error}") from None
-    except RecursionError:
-        raise ReplayError(f"{path} is not a game record: its JSON is nested too deeply to read") from None
-    except ValueError:  # json reads integers of up to 4300 digits
-        raise ReplayError(f"{path} is not a game record: it holds a number too long to read (over 4300 digits)") from None
     if rules is None:
         name = data.get("ruleset", {}).get("name") if isinstance(data, dict) and isinstance(data.get("ruleset"), dict) else None
         if not isinstance(name, str):
@@ -67,6 +69,7 @@ def load_record(
         raise ReplayError(f"cannot load ruleset {rules}: {error.problems[0]}") from None
     try:
         record = records.record_from_json(data, game, unfinished=unfinished)
+        records.final_state(game, record)  # every move legal, and the game ended if it says so
     except RecordError as error:
         raise ReplayError(f"{path}: {one_line(error)}") from None
     missing = records.missing_moves(data)
@@ -78,6 +81,29 @@ def load_record(
     unchecked = records.unchecked(data)
     if unchecked and notes is not None:
         notes.write(f"{path} is {unchecked}\n")
+    return game, record
+
+
+def load_record_to_play(
+    path: str | Path, rules: str | None = None, *, notes: TextIO | None = None
+) -> tuple[Game, records.GameRecord]:
+    """The game and record of a saved game to go on with (``stargazer play --load``): read and
+    checked as ``load_record`` reads a record to replay, the same refusals in the same words;
+    then ``ReplayError`` for a finished game (there is no move left to make: replay it) and
+    for a seat whose bot ``make_bot`` refuses, before any move is played."""
+    game, record = load_record(path, rules, notes=notes)
+    if record.finished or game.is_over(records.final_state(game, record)):
+        raise ReplayError(
+            f"{path}: its game is over (after {len(record.actions)} moves): there is no move left "
+            f"to play; see it with stargazer replay {path}"
+        )
+    for seat, spec in enumerate(record_seats(record), start=1):
+        if spec is None:
+            continue
+        try:
+            make_bot(spec, 0)
+        except BotSpecError as error:
+            raise ReplayError(f"{path}: seat {seat} of the record is the bot {spec!r}, which cannot play: {error}") from None
     return game, record
 
 
