@@ -75,13 +75,8 @@ __all__ = [
 LADDER_FORMAT = "stargazer-ladder/1"
 #: The ladder's file in its output folder.
 LADDER_FILE = "ladder.json"
-<<<<<<< HEAD
-=======
 #: The largest ladder.json read: a ladder of a hundred steps is about 60 KB.
 MAX_LADDER_BYTES = 1024 * 1024
-#: Where the cache keeps ladders: ``CACHE/ladders/<fingerprint>-<players>p.json``.
-LADDERS_FOLDER = "ladders"
->>>>>>> i26-files
 #: How a budgets list is written, for the messages that refuse one.
 _BUDGETS_EXAMPLE = "25,50,100"
 _WHOLE_NUMBER = re.compile(r"-?[0-9]+")

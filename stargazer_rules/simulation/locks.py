@@ -98,11 +98,7 @@ def _holder(folder: Path) -> str:
     """``process 1234 on host (stargazer simulate --games 80, since ...)``, or what is known."""
     for _look in range(HOLDER_LOOKS):
         try:
-<<<<<<< HEAD
-            holder = json.loads(_read_small(folder / HOLDER_FILE))
-=======
-            holder = boundedfiles.read_json(folder / HOLDER_FILE, 64 * 1024, "lock holder")
->>>>>>> i26-files
+            holder = boundedfiles.read_json(folder / HOLDER_FILE, _HOLDER_BYTES, "lock holder")
             argv = [str(word) for word in holder.get("argv", [])]
             words = " ".join(["stargazer", *argv]) if argv[:1] == [holder["command"]] else f"stargazer {holder['command']}"
             return f"process {holder['pid']} on {holder['host']} ({words}, since {holder['since']})"
@@ -113,13 +109,3 @@ def _holder(folder: Path) -> str:
 
 #: The most bytes of a holder file read: it is one short line.
 _HOLDER_BYTES = 4096
-
-
-def _read_small(path: Path) -> str:
-    """The text of the plain file ``path``, at most ``_HOLDER_BYTES`` (no link followed, no FIFO
-    waited on)."""
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    with os.fdopen(descriptor, "rb") as file:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(f"{path} is not a plain file")
-        return file.read(_HOLDER_BYTES).decode("utf-8")
