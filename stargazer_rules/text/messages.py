@@ -176,10 +176,16 @@ def fill(text: str, values: Mapping[str, Any]) -> str:
         value = values[name]
         if "|" in spec:
             one, many = spec.split("|", 1)
-            pieces.append(f"{value} {one if value == 1 else many}")
+            pieces.append(f"{value} {noun_for(value, one, many)}")
         else:
             pieces.append(format(value, spec))
     return "".join(pieces)
+
+
+def noun_for(count: Any, one: str, many: str) -> str:
+    """The noun a count is written with: ``one`` for exactly 1, ``many`` otherwise (0 steps,
+    1 step, 1.5 steps); the one rule of ``{n:step|steps}`` and of every unit a figure is shown in."""
+    return one if count == 1 else many
 
 
 @functools.cache
