@@ -185,10 +185,19 @@ def test_every_unit_that_is_a_plural_noun_has_its_singular():
 def test_bundled_drafts_ship_targets_that_load_with_their_lines(name):
     ruleset = load_ruleset(name)
     targets = targets_for(ruleset)
-    assert targets.source == str(targets_beside(ruleset))
+    assert targets.source == f"bundled {name}/targets.yaml"  # not the installation's folder
+    assert targets_beside(ruleset) == cards_dir() / name / "targets.yaml"
     assert [t.line for t in targets.targets] == sorted(t.line for t in targets.targets) and targets.targets[0].line > 1
     first = (cards_dir() / name / "targets.yaml").read_text(encoding="utf-8").splitlines()[0]
     assert first == "# yaml-language-server: $schema=../../../schemas/targets.schema.json"
+
+
+def test_a_targets_file_of_the_users_is_named_as_given(tmp_path, monkeypatch):
+    """Only a bundled ruleset's file is named by the ruleset; the user's keep their path."""
+    write(tmp_path, "targets:\n  - {measure: tie_rate, at_most: 0.1}\n")
+    monkeypatch.chdir(tmp_path)
+    assert read_targets("targets.yaml").source == "targets.yaml"
+    assert read_targets(tmp_path / "targets.yaml").source == str(tmp_path / "targets.yaml")
 
 
 def test_the_defaults_are_the_bounds_runs_were_judged_by():

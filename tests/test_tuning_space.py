@@ -198,6 +198,10 @@ def test_a_missing_file_is_one_problem(tmp_path):
     assert [str(p) for p in caught.value.problems] == [f"{tmp_path / 'tune.yaml'}: file not found"]
 
 
+def test_the_bundled_space_is_named_by_its_ruleset_not_by_the_installations_folder():
+    assert space_for(DRAFT7).source == "bundled draft7/tune.yaml"
+
+
 def test_the_space_is_found_beside_the_ruleset_or_given(tmp_path):
     folder = copy_ruleset(tmp_path)
     (folder / "tune.yaml").write_text("space:\n  rules.free_cubes: [10, 12]\n", encoding="utf-8")
