@@ -21,7 +21,7 @@ class Problem:
     """One thing wrong with a ruleset, located so that a designer can go straight to it.
 
     ``file`` is the YAML file, ``line`` and ``column`` are 1-based (0 when unknown), ``path``
-    is the place inside the document (``crew[3].skill[0].effect``), ``message`` says what is
+    is the place inside the document (``crew.quartermaster.skill[0].effect``), ``message`` says what is
     wrong and what was expected, and ``suggestion`` is the closest valid value for a misspelt
     name, if any.
     """

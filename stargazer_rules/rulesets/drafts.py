@@ -39,7 +39,7 @@ _TITLE_FLOW = re.compile(r"^title:[ \t]*\{[^\n]*\}[ \t]*$", re.MULTILINE)
 _FULL_WIDTH_DIGITS = str.maketrans("0123456789", "０１２３４５６７８９")
 #: The opening comment of a bundled file, after its schema line: ``# Stargazer draft 7: the
 #: twelve crew cards.``; the words before the colon name the ruleset, and a copy renames them.
-_HEADER = re.compile(r"\A# Stargazer\b[^:\n]*:")
+_HEADER = re.compile(r"\A# Stargazer\b[^:\n\r\x85\u2028\u2029]*:")  # within its line, as YAML breaks lines
 #: rules.yaml's top-level ``name:`` line; the value is replaced, a trailing comment kept.
 _NAME_LINE = re.compile(r"^name:[ \t]*[^#\n]*?(?P<comment>[ \t]+#[^\n]*)?$", re.MULTILINE)
 
