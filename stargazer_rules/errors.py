@@ -47,7 +47,7 @@ class RulesetError(ValueError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems = tuple(problems)
         count = len(self.problems)
-        head = f"{count} problem{'s' if count != 1 else ''} in the ruleset:"
+        head = f"{counted(count, 'problem|problems')} in the ruleset:"
         super().__init__("\n".join([head, *(f"  {p}" for p in self.problems)]))
 
 
@@ -58,7 +58,7 @@ class TargetsError(RulesetError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__(problems)
         count = len(self.problems)
-        head = f"{count} problem{'s' if count != 1 else ''} in the targets:"
+        head = f"{counted(count, 'problem|problems')} in the targets:"
         self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
 
 
@@ -69,7 +69,7 @@ class SpaceError(RulesetError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__(problems)
         count = len(self.problems)
-        head = f"{count} problem{'s' if count != 1 else ''} in the tuning space:"
+        head = f"{counted(count, 'problem|problems')} in the tuning space:"
         self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
 
 
@@ -157,3 +157,11 @@ class CommandStopped(Exception):
 def install_line(extra: str) -> str:
     """The one way every message words the install of an optional extra of pyproject.toml."""
     return f"pip install 'stargazer-rules[{extra}]'"
+
+
+def counted(count: Any, nouns: str, spec: str = "") -> str:
+    """``count`` (formatted with ``spec``) and its noun, ``nouns`` written ``"seat|seats"``: the
+    singular for exactly 1, the plural otherwise (``1 seat``, ``0 seats``, ``1.5 steps``). The one
+    plural rule of every message, the catalogues' ``{n:cube|cubes}`` included."""
+    one, _, many = nouns.partition("|")
+    return f"{format(count, spec)} {one if count == 1 else many or one}"

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from stargazer_rules.analysis.games import lead_changes, seat_at, win_credit
-from stargazer_rules.text.messages import noun_for
+from stargazer_rules.errors import counted
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
@@ -148,7 +148,7 @@ class Measure:
 
     def _counted(self, value: float) -> str:
         """``value`` as written (``%g``) with the unit's word for that many: ``1 step``, ``2 steps``."""
-        return f"{value:g} {noun_for(value, self.unit_one or self.unit, self.unit)}".rstrip()
+        return counted(value, f"{self.unit_one or self.unit}|{self.unit}", "g")
 
 
 # -- parts ----------------------------------------------------------------------------------

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import yaml
 
+from stargazer_rules.errors import counted
 from stargazer_rules.rulesets.model import CrewCard, Ruleset
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
@@ -175,17 +176,10 @@ def fill(text: str, values: Mapping[str, Any]) -> str:
             continue
         value = values[name]
         if "|" in spec:
-            one, many = spec.split("|", 1)
-            pieces.append(f"{value} {noun_for(value, one, many)}")
+            pieces.append(counted(value, spec))
         else:
             pieces.append(format(value, spec))
     return "".join(pieces)
-
-
-def noun_for(count: Any, one: str, many: str) -> str:
-    """The noun a count is written with: ``one`` for exactly 1, ``many`` otherwise (0 steps,
-    1 step, 1.5 steps); the one rule of ``{n:step|steps}`` and of every unit a figure is shown in."""
-    return one if count == 1 else many
 
 
 @functools.cache
