@@ -639,6 +639,23 @@ def test_a_card_is_named_by_its_id_and_by_its_place_only_when_its_id_cannot_name
     assert [(p.path, p.line) for p in problems_of(folder)][-1] == ("crew[5].survey_count", line)
 
 
+def test_a_card_is_named_by_an_id_only_as_the_schemas_allow_one():
+    """The rule that picks the ids to name cards by is the crew and planets schemas' own
+    (pattern and length): an id the schema refuses never names a card."""
+    from stargazer_rules.rulesets import yamlsource
+    from stargazer_rules.rulesets.schemas import crew_schema, load_schema
+
+    for schema in (crew_schema(), load_schema("planets")):
+        (key,) = (name for name in ("crew", "planets") if name in schema["properties"])
+        card = schema["properties"][key]["items"]
+        card = schema["$defs"][card["$ref"].rsplit("/", 1)[1]] if "$ref" in card else card
+        ident = card["properties"]["id"]
+        assert (ident["pattern"], ident["maxLength"]) == (yamlsource.CARD_ID_PATTERN, yamlsource.CARD_ID_MAX_LENGTH)
+    cards = [{"id": "e" * 64}, {"id": "e" * 65}, {"id": "eng\n"}, {"id": 5}, {"id": ["a"]}, "card", {"id": "ok"}]
+    assert yamlsource.card_ids({"crew": cards}) == {("crew", 0): "e" * 64, ("crew", 6): "ok"}
+    assert yamlsource.format_path(("crew", 1, "id"), yamlsource.card_ids({"crew": cards})) == "crew[1].id"
+
+
 def test_duplicate_planet_id(tmp_path):
     folder = copy_ruleset(tmp_path)
     line = replace(folder, "planets.yaml", "  - id: lava-2", "  - id: lava-1")

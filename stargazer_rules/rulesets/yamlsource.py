@@ -36,8 +36,11 @@ Position = tuple[int, int]
 #: The lists of cards in a document (crew.yaml's and planets.yaml's): a problem inside a card
 #: names the card by its id (``crew.engineer.survey_count``), as tune.yaml's paths do.
 CARD_LISTS = ("crew", "planets")
-#: What a card id may be (the crew and planets schemas' pattern).
-_CARD_ID = re.compile(r"[a-z0-9][a-z0-9_-]*\Z")
+#: What a card id may be: the crew and planets schemas' ``pattern`` and ``maxLength`` (a test
+#: holds them equal), so that a card is never named by an id its schema refuses.
+CARD_ID_PATTERN = "^[a-z0-9][a-z0-9_-]*$"
+CARD_ID_MAX_LENGTH = 64
+_CARD_ID = re.compile(CARD_ID_PATTERN.removeprefix("^").removesuffix("$"))  # used whole (fullmatch)
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -131,7 +134,8 @@ def card_ids(data: Any) -> dict[tuple[str, int], str]:
         ids = [card.get("id") if isinstance(card, Mapping) else None for card in cards]
         counts = Counter(ident for ident in ids if isinstance(ident, str))
         for index, ident in enumerate(ids):
-            if isinstance(ident, str) and _CARD_ID.match(ident) and counts[ident] == 1:
+            well_formed = isinstance(ident, str) and len(ident) <= CARD_ID_MAX_LENGTH and _CARD_ID.fullmatch(ident)
+            if well_formed and counts[ident] == 1:
                 found[(key, index)] = ident
     return found
 
