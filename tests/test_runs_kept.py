@@ -285,6 +285,26 @@ def test_report_of_a_tampered_run_says_which_lines_it_did_not_count(tmp_path, ca
     assert err[1] == f"stargazer report: warning: {out / GAMES_FILE}: 1 line not counted: the report is of the other 7 games"
 
 
+def _format_1(line: str) -> str:
+    """The line as version 1 wrote it: no digest."""
+    game = json.loads(line)
+    del game["digest"]
+    return json.dumps({**game, "format": "stargazer-game/1"}, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_report_counts_lines_without_a_digest_in_words(tmp_path, capsys):
+    """One line of format 1 "carries" no digest; two "carry" none."""
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out))
+    _edit_line(out, 5, _format_1)
+    assert cli.main(["report", str(out)]) == 0
+    warning = f"stargazer report: warning: {out / GAMES_FILE}: 1 line of format 1 carries no digest and could not be checked"
+    assert warning in capsys.readouterr().err.splitlines()
+    _edit_line(out, 6, _format_1)
+    assert cli.main(["report", str(out)]) == 0
+    assert warning.replace("1 line", "2 lines").replace("carries", "carry") in capsys.readouterr().err.splitlines()
+
+
 def test_a_line_s_digest_covers_every_field():
     """Changing any one field of a line, or the digest itself, is seen."""
     from stargazer_rules.formats.game_lines import _checked_line

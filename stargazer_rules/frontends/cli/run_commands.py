@@ -327,7 +327,8 @@ def run_report(args: argparse.Namespace) -> int:
         say_error(command, f"warning: {path}: {counted(len(read.refused), 'line|lines')} not counted: the report is of the other "
                   f"{counted(len(read.games), 'game|games', ',')}")
     if read.unchecked:
-        say_error(command, f"warning: {path}: {counted(read.unchecked, 'line|lines')} of format 1 carry no digest and could not be checked")
+        say_error(command, f"warning: {path}: {counted(read.unchecked, 'line|lines')} of format 1 "
+                  f"{'carries' if read.unchecked == 1 else 'carry'} no digest and could not be checked")
     games = list(read.games)
     if not games:
         say_error(command, f"{path}: no finished game yet")
