@@ -21,7 +21,7 @@ class Problem:
     """One thing wrong with a ruleset, located so that a designer can go straight to it.
 
     ``file`` is the YAML file, ``line`` and ``column`` are 1-based (0 when unknown), ``path``
-    is the place inside the document (``crew[3].skill[0].effect``), ``message`` says what is
+    is the place inside the document (``crew.quartermaster.skill[0].effect``), ``message`` says what is
     wrong and what was expected, and ``suggestion`` is the closest valid value for a misspelt
     name, if any.
     """
@@ -47,7 +47,7 @@ class RulesetError(ValueError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         self.problems = tuple(problems)
         count = len(self.problems)
-        head = f"{count} problem{'s' if count != 1 else ''} in the ruleset:"
+        head = f"{counted(count, 'problem|problems')} in the ruleset:"
         super().__init__("\n".join([head, *(f"  {p}" for p in self.problems)]))
 
 
@@ -58,7 +58,7 @@ class TargetsError(RulesetError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__(problems)
         count = len(self.problems)
-        head = f"{count} problem{'s' if count != 1 else ''} in the targets:"
+        head = f"{counted(count, 'problem|problems')} in the targets:"
         self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
 
 
@@ -69,7 +69,7 @@ class SpaceError(RulesetError):
     def __init__(self, problems: Sequence[Problem]) -> None:
         super().__init__(problems)
         count = len(self.problems)
-        head = f"{count} problem{'s' if count != 1 else ''} in the tuning space:"
+        head = f"{counted(count, 'problem|problems')} in the tuning space:"
         self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
 
 
@@ -168,3 +168,11 @@ class CommandStopped(Exception):
 def install_line(extra: str) -> str:
     """The one way every message words the install of an optional extra of pyproject.toml."""
     return f"pip install 'stargazer-rules[{extra}]'"
+
+
+def counted(count: Any, nouns: str, spec: str = "") -> str:
+    """``count`` (formatted with ``spec``) and its noun, ``nouns`` written ``"seat|seats"``: the
+    singular for exactly 1, the plural otherwise (``1 seat``, ``0 seats``, ``1.5 steps``). The one
+    plural rule of every message, the catalogues' ``{n:cube|cubes}`` included."""
+    one, _, many = nouns.partition("|")
+    return f"{format(count, spec)} {one if count == 1 else many or one}"

@@ -226,3 +226,66 @@ def test_the_page_fills_its_words_as_python_does_and_refuses_any_other_field(pag
             assert shown == messages.fill(entry[lang], values), (key, lang)
     with pytest.raises(Exception, match=r"the page cannot fill \{count:cube\|cubes\}"):
         page.evaluate("() => fill('Stop ({count:cube|cubes} placed)', { count: 2 })")
+
+
+def start_a_game_of_bots(page: Page, server_url: str) -> None:
+    """A 4-player game of random bots, started from the setup form; it plays itself to the end."""
+    page.goto(f"{server_url}/?delay=0&lang=en")
+    page.wait_for_selector("#setup-dialog[open]")
+    page.select_option("#setup-players", "4")
+    for seat in range(4):
+        page.select_option(f"#setup-seat-{seat}", "random")
+    page.fill("#setup-seed", str(SEED))
+    page.click("#start")
+
+
+#: The width of the marker Chromium draws for list item ``n`` of ``#log`` ("123. "), in pixels,
+#: measured in the item's own font.
+MARKER_WIDTH = """(n) => {
+  const item = document.querySelector("#log li");
+  const probe = document.createElement("span");
+  probe.style.font = getComputedStyle(item).font;
+  probe.style.whiteSpace = "pre";
+  probe.style.position = "absolute";
+  probe.textContent = `${n}. `;
+  document.body.append(probe);
+  const width = probe.getBoundingClientRect().width;
+  probe.remove();
+  return width;
+}"""
+
+
+def test_the_game_log_numbers_its_lines_whole_past_a_hundred(page, server_url, tmp_path):
+    """Line 100 and up show all their digits ("100.", not "00."): the log's left padding holds
+    the widest number it shows."""
+    start_a_game_of_bots(page, server_url)
+    assert wait_for_decision(page) == "over"
+    lines = page.locator("#log li").count()
+    assert lines >= 100
+    room = page.evaluate("() => parseFloat(getComputedStyle(document.getElementById('log')).paddingLeft)")
+    assert page.evaluate(MARKER_WIDTH, lines) <= room
+    page.evaluate("() => { const log = document.getElementById('log'); log.scrollTop = log.scrollHeight; }")
+    path = tmp_path / "browser-log.png"
+    page.locator("#log-panel").screenshot(path=str(path))
+    ARTIFACTS.mkdir(exist_ok=True)
+    shutil.copyfile(path, ARTIFACTS / path.name)
+
+
+@pytest.mark.parametrize("width", [420, 360])
+def test_a_narrow_window_shows_the_page_without_sideways_scrolling(page, server_url, tmp_path, width):
+    """At a phone's width the header's buttons wrap and the panels stack in one column: nothing
+    is wider than the window."""
+    page.set_viewport_size({"width": width, "height": 900})
+    start_a_game_of_bots(page, server_url)
+    assert wait_for_decision(page) == "over"
+    sizes = page.evaluate("""() => ({
+        page: document.documentElement.scrollWidth,
+        header: [document.querySelector("header").scrollWidth, document.querySelector("header").clientWidth],
+        wider: [...document.querySelectorAll("header > *, main > section")]
+          .filter((element) => element.getBoundingClientRect().right > window.innerWidth + 0.5)
+          .map((element) => element.id || element.tagName),
+    })""")
+    assert sizes["page"] <= width, sizes
+    assert sizes["header"][0] <= sizes["header"][1], sizes
+    assert sizes["wider"] == [], sizes
+    save_artifact(page, tmp_path, f"browser-{width}px.png")

@@ -82,6 +82,14 @@ def test_replay_refuses_a_cut_record_and_replays_it_with_unfinished(tmp_path, ca
     assert captured.err == f"stargazer replay: {path} lists {moves - 5} of its {moves} moves (5 missing): replayed as an unfinished game\n"
 
 
+def test_replay_words_a_record_of_one_move_in_the_singular(tmp_path, capsys, finished):
+    path = tmp_path / "one.json"
+    path.write_text(json.dumps({**finished, "moves": 1, "actions": []}), encoding="utf-8")
+    assert main(["replay", str(path), "--unfinished"]) == 0
+    assert capsys.readouterr().err == (
+        f"stargazer replay: {path} lists 0 of its 1 move (1 missing): replayed as an unfinished game\n")
+
+
 def test_replay_refuses_a_record_longer_than_the_round_limit_allows_unread(tmp_path, capsys, monkeypatch, game, finished):
     """Reproduction 7: a record of many games' moves is one line and exit 1, before any action is
     checked or replayed (a 1,000,000-move one: benchmarks/record_refusal.py)."""

@@ -58,7 +58,7 @@ def test_validate_prints_every_problem_and_exits_1(tmp_path, capsys, monkeypatch
     assert captured.out.splitlines() == [
         "draft8/rules.yaml:19:27: player_counts[1].planets: 4 players deal 15 planets, but "
         "planets.yaml has only 14 planet cards",
-        "draft8/crew.yaml:35:17: crew[3].skill[0].effect: unknown effect 'gain_vpp' "
+        "draft8/crew.yaml:35:17: crew.quartermaster.skill[0].effect: unknown effect 'gain_vpp' "
         "(did you mean 'gain_vp'?)",
     ]
     assert captured.err == "draft8: 2 problems\n"
@@ -136,7 +136,7 @@ def test_a_name_written_as_two_surrogate_escapes_is_refused_by_validate_and_prin
     folder = copy_ruleset(tmp_path)
     line = replace(folder, "crew.yaml", "en: Navigator}", 'en: "Rocket \\ud83d\\ude80"}')
     problem = (
-        f"{folder / 'crew.yaml'}:{line}:25: crew[1].name.en: a name cannot hold U+D83D, half of a character "
+        f"{folder / 'crew.yaml'}:{line}:25: crew.navigator.name.en: a name cannot hold U+D83D, half of a character "
         "written as two escapes: found 'Rocket \\ud83d\\ude80' (a string), character 8; write the character "
         "itself, or the one escape \\U0001F680 (names are printed to terminals, cards and pages)"
     )

@@ -47,16 +47,21 @@ def test_a_draft_is_the_same_rules_under_a_new_name(tmp_path, source):
     assert (copy, copy.fingerprint, copy.source) == (reloaded, reloaded.fingerprint, reloaded.source)
 
 
-def test_every_line_is_kept_but_the_schema_line_the_name_and_the_title(tmp_path):
-    """Only the schema lines, the name and the title (both languages, from the name) change."""
+def test_every_line_is_kept_but_the_schema_line_the_opening_comment_the_name_and_the_title(tmp_path):
+    """Only the schema lines, the opening comment's words naming the ruleset, the name and the
+    title (both languages, from the name) change."""
     folder = tmp_path / "draft8"
     new_draft(folder)
-    for file_name in RULESET_FILES:
+    for file_name in (*RULESET_FILES, "targets.yaml", "tune.yaml"):
         before = (cards_dir() / "draft7" / file_name).read_text(encoding="utf-8").splitlines()
         after = (folder / file_name).read_text(encoding="utf-8").splitlines()
         changed = [(old, new) for old, new in zip(before, after, strict=True) if old != new]
         kind = file_name.removesuffix(".yaml")
-        expected = [(before[0], f"{MODELINE}schemas/{kind}.schema.json")]
+        assert before[1].startswith("# Stargazer draft 7: ")
+        expected = [
+            (before[0], f"{MODELINE}schemas/{kind}.schema.json"),
+            (before[1], before[1].replace("# Stargazer draft 7:", "# Stargazer draft 8 (copied from draft7):", 1)),
+        ]
         if file_name == "rules.yaml":
             name_line = next(line for line in before if line.startswith("name:"))
             expected.append((name_line, "name: draft8"))
@@ -79,8 +84,23 @@ def test_the_schema_lines_point_at_copies_of_the_schemas(tmp_path):
         "targets.schema.json",
         "tune.schema.json",
     ]
-    bundled = (cards_dir() / "draft7" / "targets.yaml").read_text(encoding="utf-8").splitlines()[1:]
-    assert (folder / "targets.yaml").read_text(encoding="utf-8").splitlines()[1:] == bundled
+    bundled = (cards_dir() / "draft7" / "targets.yaml").read_text(encoding="utf-8").splitlines()[2:]
+    assert (folder / "targets.yaml").read_text(encoding="utf-8").splitlines()[2:] == bundled
+
+
+def test_the_opening_comment_of_each_copy_names_the_new_draft_and_its_source(tmp_path):
+    """A copy of base names draft 8 where base named itself; a file opening with a comment of
+    the designer's own gets a line naming the draft above it."""
+    new_draft(tmp_path / "draft8", "base")
+    crew = (tmp_path / "draft8" / "crew.yaml").read_text(encoding="utf-8").splitlines()
+    assert crew[1] == "# Stargazer draft 8 (copied from base): the draft-7 crew with their survey counts and no skill but Armstrong's."
+    source = copy_ruleset(tmp_path, "draft7", to="mine")
+    text = (source / "planets.yaml").read_text(encoding="utf-8").splitlines(keepends=True)
+    (source / "planets.yaml").write_text("".join([text[0], "# My planets.\n", *text[2:]]), encoding="utf-8")
+    replace(source, "rules.yaml", "name: draft7", "name: mine")
+    new_draft(tmp_path / "next-one", source)
+    lines = (tmp_path / "next-one" / "planets.yaml").read_text(encoding="utf-8").splitlines()
+    assert lines[1:3] == ["# Stargazer next-one (copied from mine).", "# My planets."]
 
 
 def test_a_file_without_a_schema_line_gets_one_and_a_comment_after_the_name_is_kept(tmp_path):

@@ -89,3 +89,15 @@ def test_the_modules_docs_and_tests_import_them_from_offer_the_same_class(module
     """A re-export, not a second class: ``except`` catches what the other module raises."""
     imported = __import__(module, fromlist=[name])
     assert getattr(imported, name) is getattr(errors, name)
+
+
+def test_a_count_is_worded_with_the_singular_for_one_and_the_plural_otherwise():
+    """The one plural rule of every message: ``counted`` and the catalogues' {n:cube|cubes}."""
+    from stargazer_rules.errors import counted
+    from stargazer_rules.text.messages import fill
+
+    assert [counted(n, "seat|seats") for n in (0, 1, 2)] == ["0 seats", "1 seat", "2 seats"]
+    assert counted(1.5, "step|steps", "g") == "1.5 steps" and counted(1.0, "step|steps", "g") == "1 step"
+    assert counted(12345, "game|games", ",") == "12,345 games" and counted(3, "per game") == "3 per game"
+    assert [fill("{n:cube|cubes}", {"n": n}) for n in (1, 2)] == ["1 cube", "2 cubes"]
+    assert str(errors.RulesetError([errors.Problem("f.yaml", 1, 1, "", "bad")])).startswith("1 problem in the ruleset:")

@@ -366,6 +366,11 @@ def test_state_with_a_missing_legal_action_is_refused() -> None:
         == "1 problem in the state document:\n  $.legal: lists 3 actions, but the rules give 4"
     )
 
+    def keep_one(data):
+        del data["legal"][1:]
+
+    assert tampered(keep_one) == "1 problem in the state document:\n  $.legal: lists 1 action, but the rules give 4"
+
 
 def test_state_with_a_wrong_current_player_is_refused() -> None:
     """current_player is derived; a document that disagrees is refused."""

@@ -119,16 +119,45 @@ def test_with_three_players_the_fair_share_is_a_third():
     assert ladder_report.step_figures(not_clear)["stronger_wins_more"] is False
 
 
-def test_skill_depth_zero_is_said_as_a_finding():
-    figures = ladder_report.ladder_figures(
-        ruleset={"name": "draft7", "fingerprint": "0" * 64}, players=4, budgets=[1, 2], seed=0,
-        engine="native", deals=2, seatings=6, steps=[_step(4, [0.5] * 12)],
+def _figures(steps: list[ladder.StepResult]) -> dict:
+    """ladder.json's figures of synthetic ``steps`` (budgets 1, 2, 4, ...)."""
+    return ladder_report.ladder_figures(
+        ruleset={"name": "draft7", "fingerprint": "0" * 64}, players=4, budgets=[2**k for k in range(len(steps) + 1)],
+        seed=0, engine="native", deals=2, seatings=6, steps=steps,
     )
+
+
+def test_skill_depth_zero_is_said_as_a_finding():
+    figures = _figures([_step(4, [0.5] * 12), _step(4, [0.25] * 12)])
     assert figures["skill_depth"] == 0
     assert ladder_report.depth_text(figures) == (
-        "Skill depth 0: in none of the 1 steps does the stronger bot win significantly more than its fair "
+        "Skill depth 0: in none of the 2 steps does the stronger bot win significantly more than its fair "
         "50.0%. Thinking does not pay in this game, at these budgets and as far as 12 games a step can tell."
     )
+
+
+def test_a_ladder_of_one_step_is_said_in_the_singular():
+    """Two budgets make one step: "the ladder's one step", never "of the 1 steps"."""
+    flat, paying = _figures([_step(4, [0.5] * 12)]), _figures([_step(4, [1.0] * 40)])
+    assert ladder_report.depth_text(flat) == (
+        "Skill depth 0: in the ladder's one step the stronger bot does not win significantly more than its "
+        "fair 50.0%. Thinking does not pay in this game, at these budgets and as far as 12 games a step can tell."
+    )
+    assert ladder_report.depth_text(paying) == (
+        "Skill depth 1: in the ladder's one step the stronger bot wins significantly more than its fair 50.0% "
+        "(its 95% interval lies above it)."
+    )
+
+
+def test_the_pages_settings_table_has_a_name_in_each_row_and_no_empty_header_row():
+    """ladder.html's first table lists the settings, each row headed by its name: no header
+    row of empty cells above them."""
+    page = ladder_report.render_ladder(_figures([_step(4, [0.5] * 12)]))
+    settings = page[page.index("<table") : page.index("</table>")]
+    assert "<thead>" not in settings
+    assert re.findall(r'<th scope="row" class="text">([^<]*)</th>', settings) == [
+        "ruleset", "players", "MCTS budgets", "games a step", "engine", "intervals"]
+    assert not re.search(r"<th[^>]*>\s*</th>", page)
 
 
 # -- the command end to end ---------------------------------------------------------------

@@ -334,7 +334,7 @@ def test_duplicate_yaml_key_is_a_problem(tmp_path):
         str(folder / "crew.yaml"),
         line + 1,
         5,
-        "crew[1].survey_count",
+        "crew.navigator.survey_count",
         f"duplicate key 'survey_count'; the first is at line {line}, and this one replaces it",
     )
 
@@ -358,7 +358,7 @@ def test_wrong_type_says_what_was_expected_and_found(tmp_path):
         str(folder / "crew.yaml"),
         line,
         19,
-        "crew[1].survey_count",
+        "crew.navigator.survey_count",
         "expected an integer, found 'three' (a string)",
     )
 
@@ -372,7 +372,7 @@ def test_an_integer_with_a_leading_zero_is_refused_asking_for_one_reading(tmp_pa
         str(folder / "planets.yaml"),
         line,
         13,
-        "planets[0].track[0]",
+        "planets.lava-1.track[0]",
         "010 has a leading zero: YAML 1.1 reads it as octal 8, YAML 1.2 as 10; write 10 or 8",
     )
 
@@ -391,7 +391,7 @@ def test_hex_and_float_vp_are_refused_where_an_integer_is_wanted(tmp_path, writt
     Schema terms: refused at its place, saying what to write, never read as 1, 10 or 3."""
     folder = copy_ruleset(tmp_path)
     line = replace(folder, "planets.yaml", "track: [1, 3, 0, 5, 7, 0]", f"track: [1, {written}, 0, 5, 7, 0]")
-    assert only_problem(folder) == Problem(str(folder / "planets.yaml"), line, 16, "planets[0].track[1]", message)
+    assert only_problem(folder) == Problem(str(folder / "planets.yaml"), line, 16, "planets.lava-1.track[1]", message)
 
 
 @pytest.mark.parametrize(("written", "word"), [("yes", "true"), ("On", "true"), ("no", "false"), ("off", "false")])
@@ -404,7 +404,7 @@ def test_a_yaml_1_1_boolean_word_is_refused_where_a_boolean_is_wanted(tmp_path, 
         str(folder / "crew.yaml"),
         line,
         21,
-        "crew[0].always_in_play",
+        "crew.armstrong.always_in_play",
         f"expected true or false, found {written!r} (a string): YAML 1.1 reads it as {word}, YAML 1.2 (how this "
         f"file is read) as text; write {word}",
     )
@@ -459,7 +459,7 @@ def test_a_name_with_a_control_character_an_override_or_half_a_character_is_refu
     override or a lone surrogate (which no printer can encode) is refused at the name."""
     folder = copy_ruleset(tmp_path)
     line = replace(folder, "crew.yaml", "en: Navigator}", f"en: {written}}}")
-    assert only_problem(folder) == Problem(str(folder / "crew.yaml"), line, 25, "crew[1].name.en", message)
+    assert only_problem(folder) == Problem(str(folder / "crew.yaml"), line, 25, "crew.navigator.name.en", message)
 
 
 def test_every_name_schema_refuses_the_same_characters():
@@ -479,7 +479,7 @@ def test_unknown_key_is_reported_at_the_key_with_a_suggestion(tmp_path):
         str(folder / "planets.yaml"),
         line,
         5,
-        "planets[13].special_capcity",
+        "planets.diamond.special_capcity",
         "unexpected key 'special_capcity'; allowed keys: id, name, colour, track, "
         "special_capacity, placeholder",
         "special_capacity",
@@ -507,12 +507,12 @@ def test_misspelt_effect_name_gives_one_clear_problem(tmp_path):
         str(folder / "crew.yaml"),
         line,
         17,
-        "crew[3].skill[0].effect",
+        "crew.quartermaster.skill[0].effect",
         "unknown effect 'gain_vpp'",
         "gain_vp",
     )
     assert str(problem) == (
-        f"{folder / 'crew.yaml'}:{line}:17: crew[3].skill[0].effect: unknown effect 'gain_vpp' "
+        f"{folder / 'crew.yaml'}:{line}:17: crew.quartermaster.skill[0].effect: unknown effect 'gain_vpp' "
         "(did you mean 'gain_vp'?)"
     )
 
@@ -530,12 +530,12 @@ def test_misspelt_effect_parameter(tmp_path):
     line = replace(folder, "crew.yaml", "        vp: 1\n", "        vpp: 1\n")
     file = str(folder / "crew.yaml")
     assert problems_of(folder) == (
-        Problem(file, line - 1, 9, "crew[8].skill[0]", "missing required key 'vp'"),
+        Problem(file, line - 1, 9, "crew.recruiter.skill[0]", "missing required key 'vp'"),
         Problem(
             file,
             line,
             9,
-            "crew[8].skill[0].vpp",
+            "crew.recruiter.skill[0].vpp",
             "unexpected key 'vpp'; allowed keys: effect, when, vp",
             "vp",
         ),
@@ -551,7 +551,7 @@ def test_timing_not_allowed_for_the_effect_type(tmp_path):
         str(folder / "crew.yaml"),
         line + 1,
         15,
-        "crew[11].skill[0].when",
+        "crew.mechanic.skill[0].when",
         "effect 'change_survey_count' cannot resolve at 'on_choose'; expected 'survey'",
     )
 
@@ -561,7 +561,7 @@ def test_unknown_enum_value_suggests_the_closest(tmp_path):
     replace(folder, "crew.yaml", "        planets: surveyed\n", "        planets: surveyd\n")
     problem = only_problem(folder)
     assert (problem.path, problem.message, problem.suggestion) == (
-        "crew[2].skill[0].planets",
+        "crew.geologist.skill[0].planets",
         "unknown value 'surveyd'; expected one of 'any', 'colour', 'surveyed'",
         "surveyed",
     )
@@ -590,7 +590,7 @@ def test_unknown_planet_colour(tmp_path):
         str(folder / "planets.yaml"),
         line,
         13,
-        "planets[13].colour",
+        "planets.diamond.colour",
         "unknown colour 'whte'; expected one of the colours of rules.yaml: red, blue, yellow, "
         "green, black, white",
         "white",
@@ -603,7 +603,7 @@ def test_unknown_colour_in_an_effect(tmp_path):
     problem = only_problem(folder)
     assert (problem.line, problem.path, problem.suggestion) == (
         line,
-        "crew[10].skill[0].colour",
+        "crew.oceanographer.skill[0].colour",
         "blue",
     )
 
@@ -613,11 +613,47 @@ def test_colour_removed_from_rules_is_reported_where_used(tmp_path):
     replace(folder, "rules.yaml", "  - {id: blue, name: {ja: 青, en: blue}}\n", "")
     problems = problems_of(folder)
     assert [p.path for p in problems] == [
-        "planets[3].colour",
-        "planets[4].colour",
-        "planets[5].colour",
-        "crew[10].skill[0].colour",
+        "planets.ocean-1.colour",
+        "planets.ocean-2.colour",
+        "planets.ocean-3.colour",
+        "crew.oceanographer.skill[0].colour",
     ]
+
+
+def test_a_card_is_named_by_its_id_and_by_its_place_only_when_its_id_cannot_name_it(tmp_path):
+    """crew.engineer.survey_count, as tune.yaml names it; a card whose id is repeated or not an
+    id is named crew[4], and file:line:column stay."""
+    folder = copy_ruleset(tmp_path)
+    text = read(folder, "crew.yaml").replace(
+        "  - id: engineer\n    name: {ja: 機関士, en: Engineer}\n    survey_count: 3",
+        "  - id: engineer\n    name: {ja: 機関士, en: Engineer}\n    survey_count: -3",
+    )
+    (folder / "crew.yaml").write_text(text, encoding="utf-8")
+    line = line_of(folder, "crew.yaml", "survey_count: -3")
+    file = str(folder / "crew.yaml")
+    message = "expected at least 0, found -3"
+    assert only_problem(folder) == Problem(file, line, 19, "crew.engineer.survey_count", message)
+    replace(folder, "crew.yaml", "  - id: engineer", "  - id: Engineer")
+    assert [(p.path, p.line) for p in problems_of(folder)] == [("crew[5].id", line - 2), ("crew[5].survey_count", line)]
+    replace(folder, "crew.yaml", "  - id: Engineer", "  - id: pilot")
+    assert [(p.path, p.line) for p in problems_of(folder)][-1] == ("crew[5].survey_count", line)
+
+
+def test_a_card_is_named_by_an_id_only_as_the_schemas_allow_one():
+    """The rule that picks the ids to name cards by is the crew and planets schemas' own
+    (pattern and length): an id the schema refuses never names a card."""
+    from stargazer_rules.rulesets import yamlsource
+    from stargazer_rules.rulesets.schemas import crew_schema, load_schema
+
+    for schema in (crew_schema(), load_schema("planets")):
+        (key,) = (name for name in ("crew", "planets") if name in schema["properties"])
+        card = schema["properties"][key]["items"]
+        card = schema["$defs"][card["$ref"].rsplit("/", 1)[1]] if "$ref" in card else card
+        ident = card["properties"]["id"]
+        assert (ident["pattern"], ident["maxLength"]) == (yamlsource.CARD_ID_PATTERN, yamlsource.CARD_ID_MAX_LENGTH)
+    cards = [{"id": "e" * 64}, {"id": "e" * 65}, {"id": "eng\n"}, {"id": 5}, {"id": ["a"]}, "card", {"id": "ok"}]
+    assert yamlsource.card_ids({"crew": cards}) == {("crew", 0): "e" * 64, ("crew", 6): "ok"}
+    assert yamlsource.format_path(("crew", 1, "id"), yamlsource.card_ids({"crew": cards})) == "crew[1].id"
 
 
 def test_duplicate_planet_id(tmp_path):
@@ -732,7 +768,7 @@ def test_surveyed_planets_need_after_survey(tmp_path):
         str(folder / "crew.yaml"),
         line - 2,
         17,
-        "crew[2].skill[0].effect",
+        "crew.geologist.skill[0].effect",
         "planets: surveyed needs when: after_survey, but this 'place_on_special' resolves at "
         "on_choose",
     )
@@ -750,7 +786,7 @@ def test_option_effect_must_share_the_choose_one_timing(tmp_path):
         str(folder / "crew.yaml"),
         line + 1,
         21,
-        "crew[9].skill[0].options[0][0].when",
+        "crew.linguist.skill[0].options[0][0].when",
         "option effect 'gain_vp' resolves at after_survey, but its choose_one resolves at "
         "on_choose; an option's effects must resolve at on_choose or survey",
     )
@@ -811,7 +847,7 @@ def test_colour_without_planets_colour_is_a_problem(tmp_path):
     problem = only_problem(folder)
     assert (problem.line, problem.path, problem.message) == (
         line + 1,
-        "crew[10].skill[0].colour",
+        "crew.oceanographer.skill[0].colour",
         "'colour' is only used when planets is 'colour'; found planets 'any' (a string)",
     )
 
@@ -830,11 +866,11 @@ def test_several_problems_in_all_files_are_reported_together(tmp_path):
     problems = caught.value.problems
     assert [(Path(p.file).name, p.path) for p in problems] == [
         ("rules.yaml", "max_free_cubes_per_crew"),
-        ("planets.yaml", "planets[9].colour"),
-        ("planets.yaml", "planets[10].colour"),
-        ("planets.yaml", "planets[11].colour"),
-        ("crew.yaml", "crew[1].survey_count"),
-        ("crew.yaml", "crew[4].skill[0].effect"),
+        ("planets.yaml", "planets.primordial-1.colour"),
+        ("planets.yaml", "planets.primordial-2.colour"),
+        ("planets.yaml", "planets.primordial-3.colour"),
+        ("crew.yaml", "crew.navigator.survey_count"),
+        ("crew.yaml", "crew.pilot.skill[0].effect"),
     ]
     assert str(caught.value).splitlines()[0] == "6 problems in the ruleset:"
     assert problems[5].suggestion == "may_skip_planets"
@@ -872,7 +908,7 @@ def test_custom_effect_is_unknown_without_the_registry(tmp_path):
     folder = copy_ruleset(tmp_path)
     line = _use_custom_effect(folder, "2")
     problem = only_problem(folder)
-    assert (problem.line, problem.path) == (line, "crew[11].skill[0].effect")
+    assert (problem.line, problem.path) == (line, "crew.mechanic.skill[0].effect")
     assert problem.message.startswith("unknown effect 'take_cubes_back'")
 
 
@@ -909,7 +945,7 @@ def test_a_custom_effect_types_timing_requirement_is_checked(tmp_path):
     problem = only_problem(folder, effect_types=extend_effect_types(EFFECT_TYPES, ReturnCubes))
     assert (problem.line, problem.path, problem.message) == (
         line,
-        "crew[11].skill[0].effect",
+        "crew.mechanic.skill[0].effect",
         "planets: surveyed needs when: after_survey, but this 'return_cubes' resolves at on_choose",
     )
     replace(

@@ -383,6 +383,41 @@ def test_rules_sheet_draws_the_tables_of_stargazer_rules(lang):
     assert value == "30" and f"{label}{joiner}30" in sheet
 
 
+def _placed_strings(page) -> list[tuple[str, float, float, float]]:
+    """A page's strings as drawn: (text, font size, x, y), y upwards from the foot of the page."""
+    placed: list[tuple[str, float, float, float]] = []
+
+    def visit(text, cm, tm, _font, size):
+        if text.strip():
+            placed.append((text.strip(), size, tm[4] * cm[0] + cm[4], tm[5] * cm[3] + cm[5]))
+
+    page.extract_text(visitor_text=visit)
+    return placed
+
+
+@pytest.mark.parametrize("name_", BUNDLED)
+@pytest.mark.parametrize("lang", ["en", "ja", "both"])
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_no_heading_of_the_rules_sheet_is_left_alone_at_the_foot_of_a_column(name_, lang, paper):
+    """Each heading has text below it in its own column: one that would end a column starts
+    the next with what follows it (the English A4 sheet of draft 7 ended its first column with
+    "End of a round, end of the game")."""
+    from stargazer_rules.printing.sheet import HEADING_SIZE
+
+    data, summary = pdf_bytes(ruleset(name_), lang, paper)
+    pages = pypdf.PdfReader(_stream(data)).pages[summary.card_pages :]
+    headings = set()  # (page, column, line): a Japanese heading is drawn as several strings
+    for number, page in enumerate(pages):
+        middle = float(page.mediabox.width) / 2
+        placed = [item for item in _placed_strings(page) if item[1] > 7.5]  # the footer is smaller
+        for text, size, x, y in placed:
+            if size == HEADING_SIZE:
+                headings.add((number, x > middle, round(y)))
+                below = [other for other, _, ox, oy in placed if (ox > middle) == (x > middle) and oy < y - 1]
+                assert below, f"{text!r} ends its column"
+    assert len(headings) == 5 * len(langs(lang))
+
+
 # -- what the page shows, counted in pixels ---------------------------------------------------
 
 #: The resolution the pixel tests render at: 8-point text is about 11 pixels tall.

@@ -229,7 +229,7 @@ def test_an_edited_line_is_named_set_aside_and_its_game_played_again(tmp_path, c
     err = _simulate(capsys, "--out", str(out), "--cache", str(tmp_path / "empty-cache"))
     assert f"draft7: {out / GAMES_FILE}:3: game {index} was edited or garbled (its digest does not match its content)" in err
     assert "draft7: 1 line not counted (set aside in" in err
-    assert "played 1 games (7 were already there)" in err
+    assert "played 1 game (7 were already there)" in err
     assert sorted(_lines(out)) == sorted(before)
     aside = list((out / "set-aside").glob("*.jsonl"))
     assert [path.read_text(encoding="utf-8") for path in aside] == [edited + "\n"]
@@ -242,7 +242,7 @@ def test_a_garbage_line_in_the_middle_is_named_and_only_its_game_replayed(tmp_pa
     _edit_line(out, 4, lambda line: line[: len(line) // 2])
     err = _simulate(capsys, "--out", str(out), "--cache", str(tmp_path / "empty-cache"))
     assert f"{out / GAMES_FILE}:4: not a JSON line" in err
-    assert "played 1 games (7 were already there)" in err
+    assert "played 1 game (7 were already there)" in err
     assert sorted(_lines(out)) == sorted(before)
 
 
@@ -270,7 +270,7 @@ def test_a_tampered_line_in_the_cache_is_not_reused(tmp_path, capsys):
     _edit_line(entry.folder, 2, _changed_winners)
     err = _simulate(capsys, "--out", str(tmp_path / "two"), "--cache", str(store))
     assert f"{entry.folder / GAMES_FILE}:2: game" in err and "edited or garbled" in err
-    assert "played 1 games (7 were already there)" in err
+    assert "played 1 game (7 were already there)" in err
     assert sorted(_lines(tmp_path / "two")) == sorted(_lines(tmp_path / "one"))
 
 
@@ -283,7 +283,27 @@ def test_report_of_a_tampered_run_says_which_lines_it_did_not_count(tmp_path, ca
     assert err[0].startswith(f"stargazer report: warning: {out / GAMES_FILE}:5: game ") and err[0].endswith(
         "was edited or garbled (its digest does not match its content); not counted"
     )
-    assert err[1] == f"stargazer report: warning: {out / GAMES_FILE}: 1 lines not counted: the report is of the other 7 games"
+    assert err[1] == f"stargazer report: warning: {out / GAMES_FILE}: 1 line not counted: the report is of the other 7 games"
+
+
+def _format_1(line: str) -> str:
+    """The line as version 1 wrote it: no digest."""
+    game = json.loads(line)
+    del game["digest"]
+    return json.dumps({**game, "format": "stargazer-game/1"}, ensure_ascii=False, separators=(",", ":"))
+
+
+def test_report_counts_lines_without_a_digest_in_words(tmp_path, capsys):
+    """One line of format 1 "carries" no digest; two "carry" none."""
+    out = tmp_path / "run"
+    _simulate(capsys, "--out", str(out))
+    _edit_line(out, 5, _format_1)
+    assert cli.main(["report", str(out)]) == 0
+    warning = f"stargazer report: warning: {out / GAMES_FILE}: 1 line of format 1 carries no digest and could not be checked"
+    assert warning in capsys.readouterr().err.splitlines()
+    _edit_line(out, 6, _format_1)
+    assert cli.main(["report", str(out)]) == 0
+    assert warning.replace("1 line", "2 lines").replace("carries", "carry") in capsys.readouterr().err.splitlines()
 
 
 def test_a_line_s_digest_covers_every_field():

@@ -157,6 +157,27 @@ def test_skill_depth_comes_from_a_ladder_run_or_is_not_measured():
     assert shallow["status"] == "not_met" and shallow["value"] == 1
 
 
+def test_a_goal_of_one_names_its_unit_in_the_singular():
+    """"at least 1 step", "at most 1 decision"; other counts and fractions in the plural."""
+    assert Target(measure="skill_depth", goal="at_least", bound=1).goal_text() == "at least 1 step"
+    assert Target(measure="skill_depth", goal="at_least", bound=2).goal_text() == "at least 2 steps"
+    assert Target(measure="game_decisions", goal="at_most", bound=1).goal_text() == "at most 1 decision"
+    assert Target(measure="game_decisions", goal="at_most", bound=1.5).goal_text() == "at most 1.5 decisions"
+    assert Target(measure="branching", goal="at_least", bound=0).goal_text() == "at least 0 options"
+    assert Target(measure="game_rounds", goal="between", bound=(6, 9)).goal_text() == "between 6 and 9 rounds"
+    assert Target(measure="lead_changes", goal="at_least", bound=1).goal_text() == "at least 1 per game"
+    assert MEASURES["decisions_per_turn"].amount(1) == "1 decision"
+
+
+def test_every_unit_that_is_a_plural_noun_has_its_singular():
+    """A new measure counted in a plural noun cannot bring "1 steps" back."""
+    for measure in MEASURES.values():
+        if measure.unit in ("share", "points") or " " in measure.unit:
+            assert measure.unit_one is None, measure.name
+        else:
+            assert measure.unit_one and measure.unit == f"{measure.unit_one}s", measure.name
+
+
 # -- the file -----------------------------------------------------------------------------------
 
 
@@ -164,10 +185,19 @@ def test_skill_depth_comes_from_a_ladder_run_or_is_not_measured():
 def test_bundled_drafts_ship_targets_that_load_with_their_lines(name):
     ruleset = load_ruleset(name)
     targets = targets_for(ruleset)
-    assert targets.source == str(targets_beside(ruleset))
+    assert targets.source == f"bundled {name}/targets.yaml"  # not the installation's folder
+    assert targets_beside(ruleset) == cards_dir() / name / "targets.yaml"
     assert [t.line for t in targets.targets] == sorted(t.line for t in targets.targets) and targets.targets[0].line > 1
     first = (cards_dir() / name / "targets.yaml").read_text(encoding="utf-8").splitlines()[0]
     assert first == "# yaml-language-server: $schema=../../../schemas/targets.schema.json"
+
+
+def test_a_targets_file_of_the_users_is_named_as_given(tmp_path, monkeypatch):
+    """Only a bundled ruleset's file is named by the ruleset; the user's keep their path."""
+    write(tmp_path, "targets:\n  - {measure: tie_rate, at_most: 0.1}\n")
+    monkeypatch.chdir(tmp_path)
+    assert read_targets("targets.yaml").source == "targets.yaml"
+    assert read_targets(tmp_path / "targets.yaml").source == str(tmp_path / "targets.yaml")
 
 
 def test_the_defaults_are_the_bounds_runs_were_judged_by():

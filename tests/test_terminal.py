@@ -267,6 +267,13 @@ def test_bad_seats_are_refused_with_the_reason():
         parse_seats("you,,random")
 
 
+def test_a_setup_for_another_number_of_players_is_refused_counting_the_seats_in_words():
+    """One seat for a 4-player setup: "1 seat", not "1 seats"."""
+    game = Game(load_ruleset("draft7"))
+    with pytest.raises(SeatsError, match=r"^1 seat for a setup of 4 players$"):
+        PlaySession(game, [None], 0, io.StringIO(), io.StringIO(), setup=game.deal(4, seed=0))
+
+
 def test_seat_names_say_who_plays():
     """One person is "you"; at a hot seat each person is "human"."""
     assert seat_names((None, "random", "greedy"), "en") == ("Player 1 (you)", "Player 2 (random)", "Player 3 (greedy)")

@@ -65,7 +65,9 @@ def test_tune_proposes_the_edit_that_meets_the_missed_target(tune_files, capsys)
     assert proposal.cubes_per_player == 6
     assert "knob cubes_per_player: 12 -> 6" in out
     assert f"proposed: the edits of trial {facts['proposal']['trial']} in {tune_files / 'out' / 'proposal'}" in out
-    assert (tune_files / "out" / "tune.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    page = (tune_files / "out" / "tune.html").read_text(encoding="utf-8")
+    assert page.startswith("<!DOCTYPE html>")
+    assert f"{tune_files / 'tune.yaml'}: 2 parameters, at most 1 edit</td>" in page  # not "1 edits"
     lines = trial_lines(err)
     assert lines[0] == "stargazer tune: trial 0 (1 of 6 played): " + lines[0].split(": ", 2)[2]
     assert all(" left" in line for line in lines)

@@ -139,11 +139,11 @@ def test_each_value_the_ruleset_refuses_is_a_problem_at_its_own_line(tmp_path):
                      "  rules.player_counts[0].planets: {from: 5, to: 15}\n")
     assert found == [
         "tune.yaml:2:32: space.crew.pilot.survey_count[1]: draft7 refuses crew.pilot.survey_count = -2: "
-        "crew.yaml: crew[4].survey_count: expected at least 0, found -2",
+        "crew.yaml: crew.pilot.survey_count: expected at least 0, found -2",
         "tune.yaml:2:36: space.crew.pilot.survey_count[2]: draft7 refuses crew.pilot.survey_count = -1: "
-        "crew.yaml: crew[4].survey_count: expected at least 0, found -1",
+        "crew.yaml: crew.pilot.survey_count: expected at least 0, found -1",
         "tune.yaml:4:11: space.crew.engineer.survey_count.from: draft7 refuses crew.engineer.survey_count = -1: "
-        "crew.yaml: crew[5].survey_count: expected at least 0, found -1",
+        "crew.yaml: crew.engineer.survey_count: expected at least 0, found -1",
         "tune.yaml:6:49: space.rules.player_counts[0].planets.to: draft7 refuses rules.player_counts[0].planets = 15: "
         "rules.yaml: player_counts[0].planets: 3 players deal 15 planets, but planets.yaml has only 14 planet cards",
     ]
@@ -196,6 +196,10 @@ def test_a_missing_file_is_one_problem(tmp_path):
     with pytest.raises(SpaceError) as caught:
         read_space(tmp_path / "tune.yaml", DRAFT7)
     assert [str(p) for p in caught.value.problems] == [f"{tmp_path / 'tune.yaml'}: file not found"]
+
+
+def test_the_bundled_space_is_named_by_its_ruleset_not_by_the_installations_folder():
+    assert space_for(DRAFT7).source == "bundled draft7/tune.yaml"
 
 
 def test_the_space_is_found_beside_the_ruleset_or_given(tmp_path):
@@ -260,7 +264,7 @@ def test_apply_edits_refuses_an_invalid_result_with_the_rulesets_problems():
         apply_edits(DRAFT7, {"rules.player_counts[1].planets": 15, "crew.engineer.survey_count": 2.5})
     assert [f"{Path(p.file).name}: {p.path}: {p.message}" for p in caught.value.problems] == [
         "rules.yaml: player_counts[1].planets: 4 players deal 15 planets, but planets.yaml has only 14 planet cards",
-        "crew.yaml: crew[5].survey_count: expected an integer, found 2.5 (a number)",
+        "crew.yaml: crew.engineer.survey_count: expected an integer, found 2.5 (a number)",
     ]
 
 

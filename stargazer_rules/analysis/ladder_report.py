@@ -147,13 +147,16 @@ def depth_text(ladder: Mapping[str, Any]) -> str:
     depth, steps = ladder["skill_depth"], len(ladder["steps"])
     fair = pct(ladder["fair_share"])
     if depth == 0:
+        where = ("in the ladder's one step the stronger bot does not win" if steps == 1
+                 else f"in none of the {steps} steps does the stronger bot win")
         return (
-            f"Skill depth 0: in none of the {steps} steps does the stronger bot win significantly "
-            f"more than its fair {fair}. Thinking does not pay in this game, at these budgets "
-            f"and as far as {number(ladder['steps'][0]['games'])} games a step can tell."
+            f"Skill depth 0: {where} significantly more than its fair {fair}. Thinking does not pay "
+            f"in this game, at these budgets and as far as {number(ladder['steps'][0]['games'])} games "
+            "a step can tell."
         )
+    where = "in the ladder's one step" if steps == 1 else f"in {depth} of the {steps} steps"
     return (
-        f"Skill depth {depth}: in {depth} of the {steps} steps the stronger bot wins significantly "
+        f"Skill depth {depth}: {where} the stronger bot wins significantly "
         f"more than its fair {fair} (its {100 * ladder['confidence']:g}% interval lies above it)."
     )
 
@@ -197,7 +200,7 @@ def render_ladder(ladder: Mapping[str, Any]) -> str:
     body = (
         f"<h1>{esc(title)}</h1>\n"
         f"<p><strong>{esc(depth_text(ladder))}</strong></p>\n"
-        + table(["", ""], head_rows, text_columns=2)
+        + table(None, head_rows, text_columns=2)
         + figure(plot("ladder_steps", ladder),
                  "Dots: the stronger bot's win share (green: significantly above fair); whiskers: interval; "
                  "dashed: the fair share of its seats.")

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from stargazer_rules.analysis.games import lead_changes, seat_at, win_credit
+from stargazer_rules.errors import counted
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
@@ -92,6 +93,8 @@ class Measure:
       denominators, so the interval is Wilson's (a mean of other values gets the bootstrap's).
     - ``exact``: decided on the value as counted, not on its interval (a game that reached the
       round limit is a fact, not an estimate).
+    - ``unit_one``: the unit's word for exactly one (``step`` for ``steps``); None when it is the
+      same word (``per game``) or the unit is a share or points.
     """
 
     name: str
@@ -105,6 +108,7 @@ class Measure:
     margin: float | None = None
     exact: bool = False
     counts_events: bool = False
+    unit_one: str | None = None
 
     @property
     def per_card(self) -> bool:
@@ -134,13 +138,17 @@ class Measure:
             return f"{100 * value:g}%"
         if self.unit == "points":
             return f"{100 * value:+g} points" if value else "0 points"
-        return f"{value:g} {self.unit}".rstrip()
+        return self._counted(value)
 
     def amount(self, value: float) -> str:
         """A distance in the measure's unit, unsigned: ``3 points``, ``0.5 rounds``."""
         if self.unit in ("share", "points"):
             return f"{100 * value:g} points"
-        return f"{value:g} {self.unit}".rstrip()
+        return self._counted(value)
+
+    def _counted(self, value: float) -> str:
+        """``value`` as written (``%g``) with the unit's word for that many: ``1 step``, ``2 steps``."""
+        return counted(value, f"{self.unit_one or self.unit}|{self.unit}", "g")
 
 
 # -- parts ----------------------------------------------------------------------------------
@@ -282,12 +290,12 @@ _LIST: tuple[Measure, ...] = (
             "games ended by the round limit (a safety net, not a rule of the game)", _game_figure(_round_limit),
             exact=True, counts_events=True),
     Measure("game_rounds", "Rounds per game", "game", "rounds", "the round a game ends in (R10)",
-            _game_figure(lambda game: game["rounds"]), margin=0.25),
+            _game_figure(lambda game: game["rounds"]), margin=0.25, unit_one="round"),
     Measure("game_decisions", "Decisions per game", "game", "decisions", "decisions (actions) played per game",
-            _game_figure(lambda game: game["decisions"]), margin=2.0),
+            _game_figure(lambda game: game["decisions"]), margin=2.0, unit_one="decision"),
     Measure("branching", "Options per decision", "game", "options",
             "legal actions a decision offers, on average (the game's branching factor)",
-            _game_figure(_branching), margin=0.5),
+            _game_figure(_branching), margin=0.5, unit_one="option"),
     Measure("lead_changes", "Lead changes", "game", "per game",
             "how often the sole leader after a round differs from the last sole leader (Ludii's LeadChange)",
             _game_figure(lambda game: lead_changes(game["score_by_round"])), margin=0.1),
@@ -306,10 +314,10 @@ _LIST: tuple[Measure, ...] = (
             "games won by a player who trailed after the middle round", _game_figure(_feel("comeback")), counts_events=True),
     Measure("decisions_per_turn", "Decisions per turn", "game", "decisions",
             "decisions a player makes in one turn, on average", _game_figure(_feel("decisions_per_turn")),
-            margin=0.1),
+            margin=0.1, unit_one="decision"),
     Measure("skill_depth", "Skill depth", "run", "steps",
             "steps of the skill ladder (stargazer ladder) where the stronger search wins significantly "
-            "more than its fair share", None, exact=True, margin=0.5),
+            "more than its fair share", None, exact=True, margin=0.5, unit_one="step"),
 )
 
 #: Every measure by name, in the order of docs/simulation.md and of a default targets file.

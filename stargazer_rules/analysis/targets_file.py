@@ -22,7 +22,7 @@ import attrs
 from stargazer_rules.analysis.measures import MEASURES
 from stargazer_rules.analysis.targets import GOALS, MAX_GOAL, SETTING_RANGES, Settings, Target, Targets, goal_problem
 from stargazer_rules.errors import Problem, TargetsError
-from stargazer_rules.rulesets.resources import TARGETS_FILE
+from stargazer_rules.rulesets.resources import TARGETS_FILE, shown_path
 from stargazer_rules.rulesets.schemas import generated_schema_command
 from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import YamlDocument, load_yaml
@@ -129,7 +129,7 @@ def targets_for(ruleset: Ruleset | None, given: str | os.PathLike[str] | None = 
 
 def read_targets(path: str | os.PathLike[str], ruleset: Ruleset | None = None) -> Targets:
     """Read and check one targets file; ``ruleset`` (when given) checks each ``card``."""
-    shown = os.fspath(path)
+    shown = shown_path(path)
     document = load_yaml(Path(path), shown)
     problems = list(document.problems)
     if document.loaded:

@@ -19,6 +19,7 @@ from typing import Any
 
 from stargazer_rules.engine import state_checks
 from stargazer_rules.engine.game import Game
+from stargazer_rules.errors import counted
 from stargazer_rules.formats.actions_json import (
     DIRECTION_NAMES,
     DIRECTION_VALUES,
@@ -386,4 +387,4 @@ def _legal_difference(found: list[Any], expected: list[dict[str, Any]]) -> str:
                 f"the document has {json.dumps(have, sort_keys=True)}, "
                 f"the rules give {json.dumps(want, sort_keys=True)}"
             )
-    return f"lists {len(found)} actions, but the rules give {len(expected)}"
+    return f"lists {counted(len(found), 'action|actions')}, but the rules give {len(expected)}"

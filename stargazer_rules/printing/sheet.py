@@ -28,6 +28,41 @@ from stargazer_rules.text.tables import TextTable
 
 #: The gap between the two columns.
 GUTTER = 8 * mm
+#: The font size of a heading (the body's is 8.6 to 9, the title's 15).
+HEADING_SIZE = 11.5
+
+
+class _KeptTogether(Flowable):
+    """Flowables drawn one below another and moved to the next column as one: a heading with
+    the first paragraph or table under it, so that no heading is left alone at the foot of a
+    column (``Frame.addFromList`` does not split a flowable, nor keep one with the next)."""
+
+    def __init__(self, parts: list[Flowable]) -> None:
+        super().__init__()
+        self.parts = parts
+        self._bottoms: list[float] = []
+
+    def wrap(self, available_width: float, available_height: float) -> tuple[float, float]:
+        """The parts' heights and the gaps a frame would leave between them (the larger of one's
+        space after and the next one's space before)."""
+        total, self._bottoms = 0.0, []
+        for index, part in enumerate(self.parts):
+            if index:
+                total += max(self.parts[index - 1].getSpaceAfter(), part.getSpaceBefore())
+            total += part.wrap(available_width, available_height)[1]
+            self._bottoms.append(total)
+        self.width, self.height = available_width, total
+        return self.width, self.height
+
+    def getSpaceBefore(self) -> float:  # noqa: N802 (ReportLab's name)
+        return self.parts[0].getSpaceBefore()
+
+    def getSpaceAfter(self) -> float:  # noqa: N802 (ReportLab's name)
+        return self.parts[-1].getSpaceAfter()
+
+    def draw(self) -> None:
+        for part, bottom in zip(self.parts, self._bottoms, strict=True):
+            part.drawOn(self.canv, 0, self.height - bottom)
 
 
 def _styles(lang: str) -> dict[str, ParagraphStyle]:
@@ -43,7 +78,7 @@ def _styles(lang: str) -> dict[str, ParagraphStyle]:
         "body": body,
         "title": ParagraphStyle(f"title-{lang}", parent=body, fontSize=15, leading=19, spaceAfter=6, textColor=HexColor("#000000")),
         "heading": ParagraphStyle(
-            f"heading-{lang}", parent=body, fontSize=11.5, leading=15, spaceBefore=6, spaceAfter=3,
+            f"heading-{lang}", parent=body, fontSize=HEADING_SIZE, leading=15, spaceBefore=6, spaceAfter=3,
             textColor=HexColor("#1b2a49"),
         ),
     }
@@ -127,16 +162,23 @@ def sheet_story(ruleset: Ruleset, lang: str, column_width: float) -> list[Flowab
     per_lang = {one: sheet_items(ruleset, one) for one in shown}
     styles = {one: _styles(one) for one in shown}
     story: list[Flowable] = []
+    headings: list[Flowable] = []  # waiting for what follows them
     for index, (kind, _) in enumerate(per_lang[shown[0]]):
         for one in shown:
             style_name, text = per_lang[one][index]
             if kind.startswith("table:"):
                 table = _TABLES[kind.split(":", 1)[1]](ruleset, one)
-                story.append(_table(table, styles[one]["body"], column_width))
-                story.append(Spacer(1, 2 * mm))
+                flowables: list[Flowable] = [_table(table, styles[one]["body"], column_width), Spacer(1, 2 * mm)]
             else:
-                story.append(Paragraph(escape(text), styles[one][style_name]))
-    return story
+                flowables = [Paragraph(escape(text), styles[one][style_name])]
+            if kind == "heading":
+                headings += flowables
+            elif headings:
+                story += [_KeptTogether([*headings, flowables[0]]), *flowables[1:]]
+                headings = []
+            else:
+                story += flowables
+    return story + headings
 
 
 def draw_sheet(

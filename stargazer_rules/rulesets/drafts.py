@@ -37,6 +37,9 @@ _MODELINE = re.compile(r"\A# yaml-language-server: \$schema=\S*[^\n]*\n?")
 _TITLE_BLOCK = re.compile(r"^title:[ \t]*(?:#[^\n]*)?\n(?:[ \t]+(?:ja|en):[^\n]*\n){2}", re.MULTILINE)
 _TITLE_FLOW = re.compile(r"^title:[ \t]*\{[^\n]*\}[ \t]*$", re.MULTILINE)
 _FULL_WIDTH_DIGITS = str.maketrans("0123456789", "０１２３４５６７８９")
+#: The opening comment of a bundled file, after its schema line: ``# Stargazer draft 7: the
+#: twelve crew cards.``; the words before the colon name the ruleset, and a copy renames them.
+_HEADER = re.compile(r"\A# Stargazer\b[^:\n\r\x85\u2028\u2029]*:")  # within its line, as YAML breaks lines
 #: rules.yaml's top-level ``name:`` line; the value is replaced, a trailing comment kept.
 _NAME_LINE = re.compile(r"^name:[ \t]*[^#\n]*?(?P<comment>[ \t]+#[^\n]*)?$", re.MULTILINE)
 
@@ -60,8 +63,9 @@ def new_draft(
         )
     refuse_taken_folder(dest)
     source = DEFAULT_RULESET if source is None else source
-    load_ruleset(source)  # a draft is copied from a ruleset that loads
+    original = load_ruleset(source)  # a draft is copied from a ruleset that loads
     folder, _shown = resolve_ruleset_dir(source)
+    heading = f"# {draft_title(name)['en']} (copied from {original.name})"
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = dest.parent / f".{dest.name}-{secrets.token_hex(4)}.partial"
@@ -73,7 +77,7 @@ def new_draft(
             schema = f"{kind}.schema.json"
             shutil.copyfile(schemas_dir() / schema, staging / "schemas" / schema)
             text = (folder / file_name).read_text(encoding="utf-8")
-            text = _with_modeline(text, f"schemas/{schema}")
+            text = _reheaded(_with_modeline(text, f"schemas/{schema}"), heading)
             if file_name == "rules.yaml":
                 text = _renamed(text, name, folder / file_name)
                 text = _retitled(text, draft_title(name))
@@ -82,6 +86,7 @@ def new_draft(
             if (folder / file_name).is_file():
                 shutil.copyfile(schemas_dir() / schema, staging / "schemas" / schema)
                 text = _with_modeline((folder / file_name).read_text(encoding="utf-8"), f"schemas/{schema}")
+                text = _reheaded(text, heading)
                 (staging / file_name).write_text(text, encoding="utf-8")
         copy = load_ruleset(staging)  # the copy must load before it takes the folder's place
         if dest.exists():
@@ -103,6 +108,15 @@ def refuse_taken_folder(dest: Path) -> None:
 def _with_modeline(text: str, schema: str) -> str:
     line = f"# yaml-language-server: $schema={schema}\n"
     return _MODELINE.sub(lambda _match: line, text, count=1) if _MODELINE.match(text) else line + text
+
+
+def _reheaded(text: str, heading: str) -> str:
+    """A copied file (its schema line first) whose opening comment names the new draft: the
+    words before the colon of ``# Stargazer draft 7: ...`` replaced by ``heading``, or
+    ``heading`` added as a line of its own when the file opens otherwise."""
+    modeline, _, rest = text.partition("\n")
+    rest, count = _HEADER.subn(lambda _match: f"{heading}:", rest, count=1)
+    return f"{modeline}\n{rest}" if count else f"{modeline}\n{heading}.\n{rest}"
 
 
 def draft_title(name: str) -> dict[str, str]:

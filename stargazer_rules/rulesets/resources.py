@@ -7,6 +7,7 @@ copies inside the package as ``_bundled/cards`` and ``_bundled/schemas`` (pyproj
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # stargazer_rules/, above rulesets/
@@ -58,3 +59,14 @@ def bundled_ruleset_names() -> tuple[str, ...]:
     return tuple(
         sorted(entry.name for entry in root.iterdir() if (entry / RULESET_FILES[0]).is_file())
     )
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """How a file is named to a person: a file of a bundled ruleset by that ruleset's name
+    (``bundled draft7/targets.yaml``), since the folder it sits in is an installation's detail
+    (deep inside site-packages); any other path as given."""
+    try:
+        inside = Path(path).resolve().relative_to(cards_dir().resolve())
+    except (ValueError, OSError):
+        return os.fspath(path)
+    return f"bundled {inside.as_posix()}"

@@ -23,14 +23,15 @@ or the other.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from pathlib import Path
-from typing import Any
-
+import functools
 import math
 import os
 import re
 import unicodedata
+from collections import Counter
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any
 
 import attrs
 import yaml
@@ -43,6 +44,15 @@ from stargazer_rules.rulesets.printable import printable
 DocPath = tuple[Any, ...]
 #: A 1-based (line, column); (0, 0) when unknown.
 Position = tuple[int, int]
+
+#: The lists of cards in a document (crew.yaml's and planets.yaml's): a problem inside a card
+#: names the card by its id (``crew.engineer.survey_count``), as tune.yaml's paths do.
+CARD_LISTS = ("crew", "planets")
+#: What a card id may be: the crew and planets schemas' ``pattern`` and ``maxLength`` (a test
+#: holds them equal), so that a card is never named by an id its schema refuses.
+CARD_ID_PATTERN = "^[a-z0-9][a-z0-9_-]*$"
+CARD_ID_MAX_LENGTH = 64
+_CARD_ID = re.compile(CARD_ID_PATTERN.removeprefix("^").removesuffix("$"))  # used whole (fullmatch)
 
 _MERGE_TAG = "tag:yaml.org,2002:merge"
 _INT_TAG = "tag:yaml.org,2002:int"
@@ -155,15 +165,41 @@ class YamlDocument:
     ) -> Problem:
         """A problem located at ``path`` in this file."""
         line, column = self.position(path, key=key)
-        return Problem(self.file, line, column, format_path(path), message, suggestion)
+        return Problem(self.file, line, column, format_path(path, self.card_ids), message, suggestion)
+
+    @functools.cached_property
+    def card_ids(self) -> Mapping[tuple[str, int], str]:
+        """The id of each card that has one of its own, by (card list, index)."""
+        return card_ids(self.data)
 
 
-def format_path(path: DocPath) -> str:
-    """Render a document path as a designer reads it: ``crew[3].skill[0].effect``."""
+def card_ids(data: Any) -> dict[tuple[str, int], str]:
+    """(card list, index) -> id, for each card of ``CARD_LISTS`` whose id is well formed and
+    unique in its list; the others (an id missing, misspelt or repeated) are named by index."""
+    found: dict[tuple[str, int], str] = {}
+    if not isinstance(data, Mapping):
+        return found
+    for key in CARD_LISTS:
+        cards = data.get(key)
+        if not isinstance(cards, list):
+            continue
+        ids = [card.get("id") if isinstance(card, Mapping) else None for card in cards]
+        counts = Counter(ident for ident in ids if isinstance(ident, str))
+        for index, ident in enumerate(ids):
+            well_formed = isinstance(ident, str) and len(ident) <= CARD_ID_MAX_LENGTH and _CARD_ID.fullmatch(ident)
+            if well_formed and counts[ident] == 1:
+                found[(key, index)] = ident
+    return found
+
+
+def format_path(path: DocPath, cards: Mapping[tuple[str, int], str] | None = None) -> str:
+    """Render a document path as a designer reads it: ``crew.engineer.skill[0].effect``, a card
+    by its id in ``cards`` (``card_ids``), else by its index (``crew[3].skill[0].effect``)."""
     text = ""
-    for part in path:
+    for depth, part in enumerate(path):
         if isinstance(part, int) and not isinstance(part, bool):
-            text += f"[{part}]"
+            ident = cards.get((path[0], part)) if cards and depth == 1 else None
+            text += f"[{part}]" if ident is None else f".{ident}"
         else:
             text += f".{part}" if text else str(part)
     return printable(text)  # a key is the designer's text, printed with the problem
@@ -213,9 +249,11 @@ def parse_yaml(text: str, file: str) -> YamlDocument:
         return _unreadable(file, f"invalid YAML: {error}")
     finally:
         loader.dispose()
-    return YamlDocument(
-        file, data, True, reader.positions, reader.key_positions, tuple(reader.problems)
+    cards = card_ids(data)
+    problems = tuple(
+        Problem(file, line, column, format_path(path, cards), message) for (line, column), path, message in reader.problems
     )
+    return YamlDocument(file, data, True, reader.positions, reader.key_positions, problems)
 
 
 def _unreadable(file: str, message: str) -> YamlDocument:
@@ -291,7 +329,7 @@ class _NodeReader:
         self.file = file
         self.positions: dict[DocPath, Position] = {}
         self.key_positions: dict[DocPath, Position] = {}
-        self.problems: list[Problem] = []
+        self.problems: list[tuple[Position, DocPath, str]] = []  # made Problems once the data is built
         self._open: set[int] = set()  # nodes on the current branch, against recursive aliases
 
     def visit(self, node: yaml.Node, path: DocPath) -> None:
@@ -369,13 +407,11 @@ class _NodeReader:
             )
         else:
             message = f"{text} has a leading zero, which YAML readers disagree on; write {decimal}"
-        line, column = _mark(node)
-        self.problems.append(Problem(self.file, line, column, format_path(path), message))
+        self.problems.append((_mark(node), path, message))
 
     def _duplicate(self, key: Any, path: DocPath, first: yaml.Node, again: yaml.Node) -> None:
-        line, column = _mark(again)
         message = (
             f"duplicate key {key!r}; the first is at line {_mark(first)[0]}, and this one "
             "replaces it"
         )
-        self.problems.append(Problem(self.file, line, column, format_path(path), message))
+        self.problems.append((_mark(again), path, message))

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import yaml
 
+from stargazer_rules.errors import counted
 from stargazer_rules.rulesets.model import CrewCard, Ruleset
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
@@ -175,8 +176,7 @@ def fill(text: str, values: Mapping[str, Any]) -> str:
             continue
         value = values[name]
         if "|" in spec:
-            one, many = spec.split("|", 1)
-            pieces.append(f"{value} {one if value == 1 else many}")
+            pieces.append(counted(value, spec))
         else:
             pieces.append(format(value, spec))
     return "".join(pieces)

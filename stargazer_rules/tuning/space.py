@@ -27,7 +27,7 @@ import attrs
 from stargazer_rules.errors import Problem, RulesetError, SpaceError
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.rulesets.resources import BESIDE_FILES, TUNE_FILE
+from stargazer_rules.rulesets.resources import BESIDE_FILES, TUNE_FILE, shown_path
 from stargazer_rules.rulesets.schemas import generated_schema_command
 from stargazer_rules.rulesets.validation import describe_value, schema_problems
 from stargazer_rules.rulesets.yamlsource import YamlDocument, load_yaml
@@ -145,7 +145,7 @@ def space_for(ruleset: Ruleset, given: str | os.PathLike[str] | None = None) -> 
 
 def read_space(path: str | os.PathLike[str], ruleset: Ruleset) -> Space:
     """Read and check one tuning space against ``ruleset``; raise ``SpaceError`` listing every problem."""
-    shown = os.fspath(path)
+    shown = shown_path(path)
     document = load_yaml(Path(path), shown)
     problems = list(document.problems)
     if document.loaded:

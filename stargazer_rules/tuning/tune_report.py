@@ -20,6 +20,7 @@ from typing import Any
 
 from stargazer_rules.analysis.plain_json import plain
 from stargazer_rules.analysis.report import esc, figure, page, table, write_json
+from stargazer_rules.errors import counted
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.tuning.search import edits_of
 
@@ -129,8 +130,8 @@ def render_tune(tune: Mapping[str, Any]) -> str:
     counts = tune["counts"]
     head_rows = [
         ["ruleset", f"{esc(ruleset['name'])} <code>{esc(short_fingerprint(ruleset['fingerprint']))}</code>"],
-        ["space", (f"{esc(tune['space']['source'])}: {len(tune['space']['parameters'])} parameters, at most "
-                   f"{tune['space']['max_edits']} edits")],
+        ["space", (f"{esc(tune['space']['source'])}: {counted(len(tune['space']['parameters']), 'parameter|parameters')}, "
+                   f"at most {counted(tune['space']['max_edits'], 'edit|edits')}")],
         ["targets", esc(tune["targets"]["source"])],
         ["bots", esc(_lineup_text(settings["lineup"]))],
         ["games a candidate", (f"{settings['games_per_trial']:,} in {settings['blocks']} blocks of "

@@ -8,7 +8,7 @@ import os
 import sys
 
 from stargazer_rules.bots import MAX_ITERATIONS
-from stargazer_rules.errors import BotSpecError, SetupError, SimulationError
+from stargazer_rules.errors import BotSpecError, SetupError, SimulationError, counted
 from stargazer_rules.frontends.cli.common import (
     EXIT_INVALID,
     EXIT_USAGE,
@@ -169,8 +169,7 @@ def run_ladder(args: argparse.Namespace) -> int:
 
 def _progress(steps: int, workers: int | None):  # type: ignore[no-untyped-def]
     """The ``on_step`` of the command: one line on stderr per step played."""
-    count = workers or os.cpu_count() or 1
-    where = f"{count} worker{'s' if count != 1 else ''}"
+    where = counted(workers or os.cpu_count() or 1, "worker|workers")
 
     def said(number: int, step: ladder.StepResult, seconds: float) -> None:
         print(

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from stargazer_rules import simulation
 from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.bots import bot_names
-from stargazer_rules.errors import SimulationError, install_line
+from stargazer_rules.errors import SimulationError, counted, install_line
 from stargazer_rules.formats.game_lines import read_games_file
 from stargazer_rules.frontends.cli.common import (
     EXIT_INTERRUPTED,
@@ -336,9 +336,11 @@ def run_report(args: argparse.Namespace) -> int:
     for problem in read.problems():
         say_error(command, f"warning: {problem}; not counted")
     if read.refused:
-        say_error(command, f"warning: {path}: {len(read.refused)} lines not counted: the report is of the other {len(read.games):,} games")
+        say_error(command, f"warning: {path}: {counted(len(read.refused), 'line|lines')} not counted: the report is of the other "
+                  f"{counted(len(read.games), 'game|games', ',')}")
     if read.unchecked:
-        say_error(command, f"warning: {path}: {read.unchecked} lines of format 1 carry no digest and could not be checked")
+        say_error(command, f"warning: {path}: {counted(read.unchecked, 'line|lines')} of format 1 "
+                  f"{'carries' if read.unchecked == 1 else 'carry'} no digest and could not be checked")
     games = list(read.games)
     if not games:
         say_error(command, f"{path}: no finished game yet")
@@ -570,9 +572,9 @@ def _simulate_or_report(
         return EXIT_INTERRUPTED
     if outcome.played:
         where = f"the Dask cluster at {args.scheduler}" if args.scheduler else _workers_text(args.workers)
-        skipped = f" ({outcome.kept} were already there)" if outcome.kept else ""
+        skipped = f" ({outcome.kept} {'was' if outcome.kept == 1 else 'were'} already there)" if outcome.kept else ""
         print(
-            f"{ruleset.name}: played {outcome.played} games{skipped} in {outcome.seconds:.1f} s "
+            f"{ruleset.name}: played {counted(outcome.played, 'game|games')}{skipped} in {outcome.seconds:.1f} s "
             f"({outcome.games_per_second:.1f} games/s, {outcome.engine} engine) on {where} -> {outcome.games_file}",
             file=sys.stderr,
         )
@@ -580,5 +582,4 @@ def _simulate_or_report(
 
 
 def _workers_text(workers: int | None) -> str:
-    count = workers or os.cpu_count() or 1
-    return f"{count} worker{'s' if count != 1 else ''}"
+    return counted(workers or os.cpu_count() or 1, "worker|workers")

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.game import Game, Setup
-from stargazer_rules.errors import SeatsError
+from stargazer_rules.errors import SeatsError, counted
 from stargazer_rules.formats import actions_json, records
 from stargazer_rules.frontends.terminal.replay import record_seats
 from stargazer_rules.frontends.terminal.screen import (
@@ -77,7 +77,7 @@ class PlaySession:
         self.seed = seed
         self.setup = setup if setup is not None else game.deal(len(self.seats), seed=seed)
         if self.setup.players != len(self.seats):
-            raise SeatsError(f"{len(self.seats)} seats for a setup of {self.setup.players} players")
+            raise SeatsError(f"{counted(len(self.seats), 'seat|seats')} for a setup of {self.setup.players} players")
         self.stdin = stdin
         self.stdout = stdout
         self.lang = lang

@@ -7,7 +7,7 @@ from typing import TextIO
 
 from stargazer_rules.bots import make_bot
 from stargazer_rules.engine.game import Game
-from stargazer_rules.errors import BotSpecError, FileRefused, RecordError, ReplayError, RulesetError
+from stargazer_rules.errors import BotSpecError, FileRefused, RecordError, ReplayError, RulesetError, counted
 from stargazer_rules.formats import actions_json, records
 from stargazer_rules.frontends.terminal.screen import (
     DEFAULT_WIDTH,
@@ -75,7 +75,7 @@ def load_record(
     missing = records.missing_moves(data)
     if missing and notes is not None:
         notes.write(
-            f"{path} lists {len(record.actions)} of its {data['moves']} moves "
+            f"{path} lists {len(record.actions)} of its {counted(data['moves'], 'move|moves')} "
             f"({missing} missing): replayed as an unfinished game\n"
         )
     unchecked = records.unchecked(data)

@@ -426,6 +426,8 @@ function renderLog() {
       list.append(line);
     }
   }
+  // The list numbers every line: its left padding must hold the widest number, or "100." shows as "00.".
+  list.style.setProperty("--log-digits", String(String(list.children.length).length));
   list.scrollTop = list.scrollHeight;
 }
 
