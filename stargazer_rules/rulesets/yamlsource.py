@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 import math
-import os
 import re
 import unicodedata
 from collections import Counter
