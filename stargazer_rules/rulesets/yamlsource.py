@@ -382,7 +382,7 @@ class _NodeReader:
             f"{node.value} is not a finite number: every number in these files is finite "
             "(a .nan or an infinity would pass every bound unnoticed); write a number"
         )
-        self.problems.append(Problem(self.file, line, column, format_path(path), message))
+        self.problems.append(((line, column), path, message))
 
     def _merge_key(self, node: yaml.Node, path: DocPath) -> None:
         line, column = _mark(node)
@@ -391,7 +391,7 @@ class _NodeReader:
             "YAML 1.2, as editors read them) take '<<' as a plain key, and a merged value has "
             "no line of its own; write the keys out here"
         )
-        self.problems.append(Problem(self.file, line, column, format_path(path), message))
+        self.problems.append(((line, column), path, message))
 
     def _leading_zero(self, node: yaml.ScalarNode, path: DocPath) -> None:
         text = node.value
