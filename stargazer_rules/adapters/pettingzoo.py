@@ -20,6 +20,7 @@ import numpy as np
 
 from stargazer_rules.adapters.shared import (
     DEFAULT_PLAYERS,
+    action_id,
     check_players,
     fast_game,
     legal_mask,
@@ -99,10 +100,12 @@ class raw_env(_pettingzoo.AECEnv):  # PettingZoo's name for the unwrapped class
             self._was_dead_step(action)
             return
         legal = self.fast_state.legal_ids()
-        if action is None or int(action) not in legal:
+        if action is not None:
+            action = action_id(action, f"stargazer_v0 {agent}")
+        if action is None or action not in legal:
             raise IllegalActionError(f"{agent}: action {action} is not legal here; choose one of {sorted(legal)} (its action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        self.fast_state.step(int(action))
+        self.fast_state.step(action)
         if self.fast_state.is_over():
             returns = self.fast_state.returns()
             self.rewards = {name: float(returns[seat]) for seat, name in enumerate(self.possible_agents)}
