@@ -33,7 +33,7 @@ from stargazer_rules.bots.base import deadline, kernel_seat
 from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.engine.seeds import MAX_SEED
-from stargazer_rules.errors import BotSpecError, SimulationError, install_line
+from stargazer_rules.errors import BotSpecError, SimulationError
 from stargazer_rules.formats import actions_json, records, values_json
 from stargazer_rules.formats.game_lines import (
     GAME_FORMAT,
@@ -46,7 +46,8 @@ from stargazer_rules.formats.game_lines import (
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.simulation import lifeline, locks, run_folder
+from stargazer_rules.simulation import lifeline, locks, run_folder, scheduler
+from stargazer_rules.simulation.scheduler import SCHEDULER_TIMEOUT
 from stargazer_rules.vocabulary.table import State
 
 __all__ = [
@@ -675,24 +676,10 @@ def _stop_workers(pool: concurrent.futures.ProcessPoolExecutor) -> None:
         process.join()
 
 
-#: Seconds to wait for a Dask scheduler to answer before giving up.
-SCHEDULER_TIMEOUT = 10
-
-
 def _dask_client(address: str) -> Any:
-    """A ``distributed.Client`` connected to the scheduler at ``address``."""
-    try:
-        import distributed
-    except ImportError:
-        raise SimulationError(
-            f"--scheduler needs Dask's distributed package: {install_line('dask')}"
-        ) from None
-    try:
-        return distributed.Client(address, timeout=f"{SCHEDULER_TIMEOUT}s")
-    except (OSError, TimeoutError, ValueError) as error:
-        raise SimulationError(
-            f"cannot reach the Dask scheduler at {address} (tried for {SCHEDULER_TIMEOUT:g} s): {error}"
-        ) from None
+    """A ``distributed.Client`` connected to the scheduler at ``address``, or one line within
+    ``SCHEDULER_TIMEOUT`` seconds whatever listens there (``scheduler.connect``)."""
+    return scheduler.connect(address, SCHEDULER_TIMEOUT)
 
 
 def _run_dask(
