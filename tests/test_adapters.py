@@ -482,3 +482,16 @@ def test_openspiel_refuses_a_chance_outcome_that_is_not_listed(outcome):
     assert state.is_chance_node()
     state.apply_action(999)
     assert not state.is_chance_node()
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, True, 1.5, "3"])
+def test_reset_seeds_are_whole_numbers_in_range(seed):
+    """reset(seed=...) of both environments takes 0 to 2**64 - 1: the rest is refused with the
+    range (a bool, a float or a text as a TypeError), never handed on to numpy."""
+    for env in (gym_adapter.StargazerEnv(), pz_adapter.raw_env()):
+        with pytest.raises((TypeError, ValueError)):
+            env.reset(seed=seed)
+    numpy_seeded, int_seeded = pz_adapter.raw_env(), pz_adapter.raw_env()
+    numpy_seeded.reset(seed=np.int64(7))
+    int_seeded.reset(seed=7)
+    assert numpy_seeded.deal_seed == int_seeded.deal_seed

@@ -32,6 +32,7 @@ from stargazer_rules.adapters.shared import (
     legal_mask,
     observation_bounds,
     require,
+    reset_seed,
     reward,
 )
 from stargazer_rules.bots import make_bot, parse_spec
@@ -88,7 +89,7 @@ class StargazerEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """A new deal and new bots, both drawn from the environment's generator."""
-        super().reset(seed=seed)
+        super().reset(seed=reset_seed(seed, "StargazerEnv.reset"))
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(self.players))
         self.deal_seed = int(self.np_random.integers(2**63))

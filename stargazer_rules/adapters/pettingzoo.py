@@ -26,6 +26,7 @@ from stargazer_rules.adapters.shared import (
     legal_mask,
     observation_bounds,
     require,
+    reset_seed,
 )
 from stargazer_rules.errors import IllegalActionError
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET
@@ -74,6 +75,7 @@ class raw_env(_pettingzoo.AECEnv):  # PettingZoo's name for the unwrapped class
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new deal, drawn from the generator (seeded anew by ``seed``)."""
+        seed = reset_seed(seed, "stargazer_v0.reset")
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.deal_seed = int(self._rng.integers(2**63))

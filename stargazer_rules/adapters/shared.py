@@ -11,6 +11,7 @@ from types import ModuleType
 
 import numpy as np
 
+from stargazer_rules.engine.seeds import check_seed
 from stargazer_rules.errors import install_line
 from stargazer_rules.fast import FastGame
 from stargazer_rules.fast.limits import integer
@@ -63,6 +64,12 @@ def action_id(action: object, where: str) -> int:
     """``action`` as an action id: an int or a numpy integer; TypeError for a bool, a float or
     a text, which are never rounded or parsed into an id."""
     return integer(action, f"{where}: an action")
+
+
+def reset_seed(seed: object, where: str) -> int | None:
+    """The seed of a ``reset``: None, or a whole number from 0 to 2**64 - 1 (an int or a numpy
+    integer; ``SeedError``, a ValueError, says the range; a bool or a float is a TypeError)."""
+    return None if seed is None else check_seed(integer(seed, f"{where}: seed"))
 
 
 def reward(value: object, name: str, where: str) -> float:
