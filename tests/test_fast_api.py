@@ -454,3 +454,14 @@ def test_batch_indices_and_seats_are_integers():
         batch.observations(seat=True)
     with pytest.raises(TypeError):
         fast_of("draft7").action_of(True)
+
+
+@pytest.mark.parametrize("huge", [2**63, -(2**63) - 1, 10**30])
+def test_a_state_refuses_an_id_past_every_range_with_a_value_error(huge):
+    """An int too large for the kernel is a ValueError saying so (it was an OverflowError
+    worded by the bindings)."""
+    state = fast_of("draft7").new_state(4, 1)
+    with pytest.raises(ValueError, match="is outside every range this game has"):
+        state.step(huge)
+    with pytest.raises(ValueError, match="is outside every range this game has"):
+        state.observation(huge)

@@ -8,7 +8,7 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
 use pyo3::buffer::{Element, PyBuffer};
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyBool, PyBytes, PyTuple};
 
@@ -80,7 +80,13 @@ fn integer(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
     if value.is_instance_of::<PyBool>() {
         return Err(PyTypeError::new_err(format!("{what} must be an integer, not the bool {value}")));
     }
-    value.extract::<i64>()
+    value.extract::<i64>().map_err(|error| {
+        if error.is_instance_of::<PyOverflowError>(value.py()) {
+            PyValueError::new_err(format!("{what} {value} is outside every range this game has"))
+        } else {
+            error
+        }
+    })
 }
 
 /// A compiled ruleset's action index, observation layout and deals.
