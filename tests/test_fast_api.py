@@ -465,3 +465,21 @@ def test_a_state_refuses_an_id_past_every_range_with_a_value_error(huge):
         state.step(huge)
     with pytest.raises(ValueError, match="is outside every range this game has"):
         state.observation(huge)
+
+
+@pytest.mark.parametrize("players", [-1, 0, 5, 10**30])
+def test_a_player_count_outside_the_rulesets_is_the_engines_setup_error(players):
+    """new_state and batch refuse a table size the ruleset has not with the engine's
+    SetupError (a negative or huge one was an OverflowError of the bindings)."""
+    fast = fast_of("draft7")
+    with pytest.raises(SetupError, match="players are not supported by this ruleset"):
+        fast.new_state(players, 1)
+    with pytest.raises(SetupError, match="players are not supported by this ruleset"):
+        fast.batch(2, players=players)
+
+
+def test_a_batchs_seat_past_every_range_is_a_value_error():
+    """observations(seat) of a huge seat is a ValueError (it was an OverflowError)."""
+    batch = fast_of("draft7").batch(2, players=4)
+    with pytest.raises(ValueError, match="is outside every range this game has"):
+        batch.observations(seat=10**30)

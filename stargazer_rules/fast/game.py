@@ -78,12 +78,20 @@ class FastGame:
     def new_state(self, players: int, seed: int | None = None) -> FastState:
         """The game the Python engine deals for ``seed`` (``Game.deal``; a fresh random deal
         for None); SetupError for a player count the ruleset does not support."""
-        players = integer(players, "players")
+        players = self._players(players)
         if seed is None:
             setup = self.game.deal(players, None)
             planets, crew = self.game.card_indices(setup)
             return self.core.state_of_setup(self, players, list(planets), list(crew), setup.start_player)
         return self.core.new_state(self, players, check_seed(seed))
+
+    def _players(self, players: object) -> int:
+        """``players`` when the ruleset has a table of that size; else TypeError, or the
+        engine's SetupError naming the sizes it has (``Game.deal`` words it)."""
+        players = integer(players, "players")
+        if players not in self.ruleset.player_counts:
+            self.game.deal(players, 0)  # raises the one SetupError of an unsupported count
+        return players
 
     def from_state(self, state: State) -> FastState:
         """A fast state of a Python engine ``State``, checked like ``native.to_kernel``."""
@@ -114,7 +122,7 @@ class FastBatch:
 
     def __init__(self, fast: FastGame, n: int, players: int, seeds: Iterable[int] | None, *, auto_reset: bool) -> None:
         n = check_batch_size(fast, n)
-        players = integer(players, "players")
+        players = fast._players(players)
         # One seed past n is enough to tell too many: a long or endless iterable is not read whole.
         seeds = [check_seed(seed) for seed in itertools.islice(range(n) if seeds is None else seeds, n + 1)]
         if len(seeds) != n:

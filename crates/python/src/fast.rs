@@ -401,9 +401,9 @@ impl FastBatchCore {
 
     /// Every game seen by `seat` (each game's player to move when None).
     #[pyo3(signature = (out, seat=None))]
-    fn observations(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>, seat: Option<i64>) -> PyResult<()> {
+    fn observations(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let seat = match seat {
-            Some(seat) => Some(self.core.check_seat(self.batch.players, seat)?),
+            Some(seat) => Some(self.core.check_seat(self.batch.players, integer(seat, "a seat")?)?),
             None => None,
         };
         let (core, batch) = (&self.core, &self.batch);
