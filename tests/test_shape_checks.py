@@ -65,3 +65,14 @@ def test_a_keyword_the_check_does_not_implement_is_refused_when_compiled():
     schema growing a keyword cannot make the check pass what the schema refuses."""
     with pytest.raises(ValueError, match=r"does not implement \['multipleOf'\]"):
         compile_shape({"type": "object", "properties": {"n": {"type": "integer", "multipleOf": 2}}})
+
+
+def test_repeated_items_are_found_after_another_problem():
+    """uniqueItems is checked on its own list even when another part of the document broke first."""
+    game = bundled_game("draft7")
+    document = copy.deepcopy(_states(game, 5, 2)[-1])
+    document["round"] = 0
+    document["triggers"] = ["hand_empty", "hand_empty"]
+    problems = states_json.trusted_shape(game).problems(document)
+    assert any(problem.startswith("$.round: 0 is outside") for problem in problems)
+    assert "$.triggers: has repeated items" in problems

@@ -134,10 +134,11 @@ def compile_shape(schema: Mapping[str, Any], replace: Mapping[str, Mapping[str, 
                 if self.min_items is not None and len(value) < self.min_items or self.max_items is not None and len(value) > self.max_items:
                     out.append(f"{at}: {len(value)} items are outside {self.min_items or 0}..{self.max_items}")
                     return
+                before = len(out)
                 if self.items is not None:
                     for k, item in enumerate(value):
                         self.items(item, f"{at}[{k}]", out)
-                if self.unique and not out and len({repr(item) for item in value}) != len(value):
+                if self.unique and len(out) == before and len({repr(item) for item in value}) != len(value):
                     out.append(f"{at}: has repeated items")
             elif isinstance(value, Mapping):
                 for key in self.required:
