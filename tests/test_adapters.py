@@ -417,3 +417,81 @@ def test_a_library_that_fails_to_import_keeps_its_own_error(monkeypatch):
     with pytest.raises(ImportError) as failed:
         shared.require("pyspiel", "openspiel")
     assert str(failed.value) == "libopen_spiel.so: cannot open shared object file"
+
+
+# -- every parameter and action checked -----------------------------------------------------
+
+
+@pytest.mark.parametrize("bad", ["3", 1.7, True])
+def test_gymnasium_step_refuses_an_action_that_is_not_an_integer(bad):
+    """step('3') and step(1.7) were converted and played; now a TypeError, and nothing moves."""
+    env = gym_adapter.StargazerEnv()
+    env.reset(seed=5)
+    before = env.fast_state.fields()
+    with pytest.raises(TypeError, match="an action must be an integer"):
+        env.step(bad)
+    assert env.fast_state.fields() == before
+
+
+@pytest.mark.parametrize("reward", [float("nan"), float("inf"), -float("inf"), 1e9, True, "-1"])
+def test_gymnasium_illegal_reward_is_a_finite_number_in_range(reward):
+    """illegal_reward=nan was taken; a reward is finite and within REWARD_RANGE."""
+    with pytest.raises(ValueError, match=r"illegal_reward=.*; write a number from -1000 to 1000"):
+        gym_adapter.StargazerEnv(illegal_reward=reward)
+
+
+def test_gymnasium_takes_numpy_numbers():
+    """numpy's floats and integers are numbers: a reward of np.float32 and an action of np.int64."""
+    env = gym_adapter.StargazerEnv(illegal_reward=np.float32(-2.0))
+    env.reset(seed=1)
+    _obs, reward, *_ = env.step(np.int64(env.action_masks().argmax()))
+    assert env.illegal_reward == -2.0 and reward == 0.0
+
+
+@pytest.mark.parametrize("ruleset", [["draft7"], 7, None])
+def test_the_adapters_refuse_a_ruleset_that_is_not_a_name_or_folder(ruleset):
+    """ruleset is a bundled name or a folder: a list or a number is one TypeError saying so."""
+    with pytest.raises(TypeError, match="write a bundled ruleset's name"):
+        gym_adapter.StargazerEnv(ruleset=ruleset)
+
+
+@pytest.mark.parametrize("opponents", [[1, 2, 3], 5])
+def test_gymnasium_opponents_are_bot_specs(opponents):
+    """opponents are texts: numbers are refused with what to write."""
+    with pytest.raises(ValueError, match="name one bot spec"):
+        gym_adapter.StargazerEnv(opponents=opponents)
+
+
+@pytest.mark.parametrize("bad", [1.7, "0", True])
+def test_pettingzoo_step_refuses_an_action_that_is_not_an_integer(bad):
+    """step(1.7) and step('0') were converted and played; now a TypeError."""
+    env = pz_adapter.env()
+    env.reset(seed=3)
+    before = env.unwrapped.fast_state.fields()
+    with pytest.raises(TypeError, match="an action must be an integer"):
+        env.step(bad)
+    assert env.unwrapped.fast_state.fields() == before
+
+
+@pytest.mark.parametrize("outcome", [1000, 5000])
+def test_openspiel_refuses_a_chance_outcome_that_is_not_listed(outcome):
+    """With deals=1000 the outcomes are 0..999: outcome 1000 was dealt; now a ValueError."""
+    state = pyspiel.load_game(openspiel.GAME_NAME, {"deals": 1000}).new_initial_state()
+    with pytest.raises(ValueError, match=f"chance outcome {outcome} is not a deal of this game: its outcomes are 0 to 999"):
+        state.apply_action(outcome)
+    assert state.is_chance_node()
+    state.apply_action(999)
+    assert not state.is_chance_node()
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, True, 1.5, "3"])
+def test_reset_seeds_are_whole_numbers_in_range(seed):
+    """reset(seed=...) of both environments takes 0 to 2**64 - 1: the rest is refused with the
+    range (a bool, a float or a text as a TypeError), never handed on to numpy."""
+    for env in (gym_adapter.StargazerEnv(), pz_adapter.raw_env()):
+        with pytest.raises((TypeError, ValueError)):
+            env.reset(seed=seed)
+    numpy_seeded, int_seeded = pz_adapter.raw_env(), pz_adapter.raw_env()
+    numpy_seeded.reset(seed=np.int64(7))
+    int_seeded.reset(seed=7)
+    assert numpy_seeded.deal_seed == int_seeded.deal_seed

@@ -382,3 +382,111 @@ def test_at_the_end_a_full_hand_breaks_a_tie_but_never_outweighs_one_vp(cubes: i
     game = builders.game(cubes_per_player=cubes)
     weight = tie_break_weight(game)
     assert 0 < weight * cubes < 0.001
+
+
+# -- work per decision: bounded by counts on any ruleset the schema allows -----------------
+
+
+def largest_table(tmp_path):
+    """A ruleset at the schema's limits that the kernel refuses: 16 Planets of 100 squares
+    with room for 100 special cubes, 8 seats of 10,000 cubes, every survey count and counted
+    skill at 100. One survey there lists thousands of options."""
+    import re
+
+    from ruleset_edits import copy_ruleset
+
+    folder = copy_ruleset(tmp_path, "draft7", "largest")
+    rules = (folder / "rules.yaml").read_text(encoding="utf-8")
+    rules = re.sub(r"player_counts:.*?\n\n", "player_counts:\n  - {players: 8, planets: 16, crew: 9, full_planets_to_end: 16}\n\n", rules, flags=re.S)
+    rules = rules.replace("name: draft7", "name: largest").replace("[0, 0, 0, 0]", "[0, 0, 0, 0, 0, 0, 0, 0]")
+    rules = re.sub(r"cubes_per_player: \d+", "cubes_per_player: 10000", rules)
+    rules = re.sub(r"free_cubes: \d+", "free_cubes: 10000", rules)
+    (folder / "rules.yaml").write_text(rules, encoding="utf-8")
+    colours = ("red", "blue", "yellow", "green", "black", "white")
+    planets = ["planets:"]
+    for k in range(16):
+        track = ", ".join(str((square * 7 + k) % 10) for square in range(100))
+        planets += [f"  - id: p{k}", f"    name: {{ja: 惑星{k}, en: Planet {k}}}", f"    colour: {colours[k % 6]}", f"    track: [{track}]", "    special_capacity: 100"]
+    (folder / "planets.yaml").write_text("\n".join(planets) + "\n", encoding="utf-8")
+    crew = (folder / "crew.yaml").read_text(encoding="utf-8")
+    crew = re.sub(r"count: \d+", "count: 100", re.sub(r"survey_count: \d+", "survey_count: 100", crew))
+    (folder / "crew.yaml").write_text(crew, encoding="utf-8")
+    for extra in ("targets.yaml", "tune.yaml"):
+        (folder / extra).unlink(missing_ok=True)
+    game = Game(load_ruleset(folder))
+    assert native.fallback_reason(game) is not None  # the Python engine plays it
+    return game
+
+
+class _CountedWork:
+    """``game.step`` of one game, counting the work the bots' bounds count: each step and
+    the options of the state it reaches (independently of the bots' own accounting)."""
+
+    def __init__(self, game: Game) -> None:
+        self.work = 0
+        self._step = game.step
+        game.step = self  # type: ignore[method-assign]
+
+    def __call__(self, state, act):
+        after = self._step(state, act)
+        self.work += 1 + len(after.legal)
+        return after
+
+
+def test_greedy_bounds_its_work_per_decision_on_the_largest_table(tmp_path):
+    """A decision of the Python engine's greedy on a table at the schema's limits took up to
+    11.6 s (16 options, each followed through 100 decisions of 16 options, each stepping into
+    surveys of 1,600 options); its work is now at most MOST_WORK and one step's listing."""
+    from stargazer_rules.bots import greedy
+
+    game = largest_table(tmp_path)
+    counted = _CountedWork(game)
+    bot = greedy.GreedyBot(1)
+    state = game.new_state(8, 1)
+    most_listed = game.most_legal_actions
+    decisions = 0
+    while decisions < 12:
+        counted.work = 0
+        act = bot.choose(game, state)
+        assert counted.work <= greedy.MOST_WORK + 1 + most_listed, (state.stage, len(state.legal))
+        state = counted._step(state, act)
+        decisions += len(state.legal) > 1
+
+
+def test_mcts_stops_at_its_work_budget_on_the_largest_table(tmp_path):
+    """The Python engine's MCTS stops its search once it has done work_budget: on the largest
+    table, 1,000 iterations asked run fewer, and the work stays near the budget."""
+    from stargazer_rules.bots import mcts
+
+    game = largest_table(tmp_path)
+    counted = _CountedWork(game)
+    bot = mcts.MCTSBot(1, iterations=1000)
+    state = game.new_state(8, 1)
+    bot.choose(game, state)
+    budget = mcts.work_budget(1000, mcts.DEPTH)
+    assert 1 <= bot.simulations < 1000
+    assert bot.work == counted.work <= 2 * budget
+
+
+@pytest.mark.parametrize("name", ["draft7", "base"])
+def test_the_work_bounds_leave_the_bundled_rulesets_alone(name):
+    """On the bundled rulesets no decision reaches a bound: greedy never uses half of
+    MOST_WORK, and MCTS runs every iteration it is asked with under half its budget, so their
+    play (and the kernel's, which has no such bound) is unchanged."""
+    from stargazer_rules.bots import greedy, mcts
+
+    game = Game(bundled(name).ruleset)  # a game of its own: its step is counted
+    counted = _CountedWork(game)
+    for seed, players in enumerate(sorted(game.ruleset.player_counts)):
+        state = game.new_state(players, seed)
+        bots = [greedy.GreedyBot(seed * 10 + k) if k % 2 else mcts.MCTSBot(seed * 10 + k, iterations=24, depth=0) for k in range(players)]
+        while not game.is_over(state):
+            bot = bots[game.current_player(state)]
+            counted.work = 0
+            act = bot.choose(game, state)
+            if len(state.legal) > 1:
+                if isinstance(bot, mcts.MCTSBot):
+                    assert bot.simulations == 24 and bot.work <= mcts.work_budget(24, 0) // 2
+                else:
+                    assert counted.work <= greedy.MOST_WORK // 2
+            state = counted._step(state, act)

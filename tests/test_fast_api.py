@@ -290,7 +290,7 @@ def test_the_observation_is_seen_from_the_viewer() -> None:
 
 
 def test_a_batch_plays_game_for_game_as_single_states() -> None:
-    np = pytest.importorskip("numpy")
+    import numpy as np
     fast = fast_of("draft7")
     n = 16
     batch = fast.batch(n, players=4, seeds=range(100, 100 + n))
@@ -325,7 +325,7 @@ def test_a_batch_plays_game_for_game_as_single_states() -> None:
 
 
 def test_a_batch_with_auto_reset_deals_the_next_seed_and_keeps_the_final_returns() -> None:
-    np = pytest.importorskip("numpy")
+    import numpy as np
     fast = fast_of("draft7")
     batch = fast.batch(1, players=3, seeds=[5], auto_reset=True)
     single = fast.new_state(3, 5)
@@ -377,3 +377,109 @@ def test_a_plugin_ruleset_is_refused_with_the_fallback_reason(tmp_path) -> None:
 
 def test_a_bundled_ruleset_is_found_by_name() -> None:
     assert FastGame("base").ruleset.name == bundled_game("base").ruleset.name
+
+
+# -- what the fast API takes: integer ids, bounded batches -----------------------------------
+
+
+@pytest.mark.parametrize("bad", [True, False, 1.7, 1.0, "0"])
+def test_a_state_refuses_an_id_that_is_not_an_integer(bad):
+    """step takes an int (or a numpy integer): a bool, a float or a text is refused, never
+    converted and played, and the state does not move."""
+    state = fast_of("draft7").new_state(4, 1)
+    before = state.fields()
+    with pytest.raises(TypeError):
+        state.step(bad)
+    with pytest.raises(TypeError):
+        state.observation(bad)
+    assert state.fields() == before
+
+
+def test_a_state_takes_a_numpy_integer_id():
+    """numpy's integers are integers: an id read from a batch's arrays plays."""
+    import numpy as np
+    state = fast_of("draft7").new_state(4, 1)
+    state.step(np.int64(state.legal_ids()[0]))
+    assert state.copy().fields() == state.fields()
+
+
+@pytest.mark.parametrize("dtype", ["bool", "float64", "float32", "str", "object"])
+def test_a_batch_refuses_ids_of_a_type_that_is_not_an_integer(dtype):
+    """batch.step takes an integer array: bool, float, text and object arrays are refused."""
+    import numpy as np
+    batch = fast_of("draft7").batch(3, players=4)
+    ids, _counts = batch.legal_ids()
+    with pytest.raises(TypeError, match="integer action ids"):
+        batch.step(ids[:, 0].astype(dtype))
+    assert not batch.step(ids[:, 0]).any()
+
+
+def test_a_batch_too_large_for_memory_is_refused_before_any_allocation():
+    """FastGame().batch(10**7, players=4) is a ValueError naming the most games (it aborted
+    the interpreter when the kernel's allocation failed)."""
+    from stargazer_rules.fast.limits import MAX_BATCH_BYTES, batch_bytes
+
+    fast = fast_of("draft7")
+    most = MAX_BATCH_BYTES // batch_bytes(fast, 1)
+    with pytest.raises(ValueError, match=f"a batch of 10,000,000 games is outside 1 to {most:,}"):
+        fast.batch(10**7, players=4)
+    assert 1_000 < most < 10**7
+
+
+@pytest.mark.parametrize("n", [0, -1, True, 2.0, "4"])
+def test_a_batch_size_is_a_positive_integer(n):
+    """n is a count of games: 0, negatives, bools, floats and texts are refused."""
+    with pytest.raises((TypeError, ValueError)):
+        fast_of("draft7").batch(n, players=4)
+
+
+def test_endless_seeds_are_not_read_whole():
+    """A batch reads one seed past n to tell that too many came: an endless iterable ends."""
+    import itertools
+
+    with pytest.raises(ValueError, match="a batch of 3 games needs 3 seeds, not more"):
+        fast_of("draft7").batch(3, players=4, seeds=itertools.count())
+
+
+def test_batch_indices_and_seats_are_integers():
+    """reset, states[i] and observations(seat) refuse a bool, and reset a game outside the batch."""
+    batch = fast_of("draft7").batch(2, players=4)
+    with pytest.raises(TypeError):
+        batch.reset(True, 3)
+    with pytest.raises(IndexError, match="game 2 is not in a batch of 2"):
+        batch.reset(2, 3)
+    with pytest.raises(TypeError):
+        batch.states[True]
+    with pytest.raises(TypeError):
+        batch.observations(seat=True)
+    with pytest.raises(TypeError):
+        fast_of("draft7").action_of(True)
+
+
+@pytest.mark.parametrize("huge", [2**63, -(2**63) - 1, 10**30])
+def test_a_state_refuses_an_id_past_every_range_with_a_value_error(huge):
+    """An int too large for the kernel is a ValueError saying so (it was an OverflowError
+    worded by the bindings)."""
+    state = fast_of("draft7").new_state(4, 1)
+    with pytest.raises(ValueError, match="is outside every range this game has"):
+        state.step(huge)
+    with pytest.raises(ValueError, match="is outside every range this game has"):
+        state.observation(huge)
+
+
+@pytest.mark.parametrize("players", [-1, 0, 5, 10**30])
+def test_a_player_count_outside_the_rulesets_is_the_engines_setup_error(players):
+    """new_state and batch refuse a table size the ruleset has not with the engine's
+    SetupError (a negative or huge one was an OverflowError of the bindings)."""
+    fast = fast_of("draft7")
+    with pytest.raises(SetupError, match="players are not supported by this ruleset"):
+        fast.new_state(players, 1)
+    with pytest.raises(SetupError, match="players are not supported by this ruleset"):
+        fast.batch(2, players=players)
+
+
+def test_a_batchs_seat_past_every_range_is_a_value_error():
+    """observations(seat) of a huge seat is a ValueError (it was an OverflowError)."""
+    batch = fast_of("draft7").batch(2, players=4)
+    with pytest.raises(ValueError, match="is outside every range this game has"):
+        batch.observations(seat=10**30)

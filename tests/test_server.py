@@ -595,6 +595,53 @@ def test_tampered_bodies_never_cause_a_server_error(client):
     assert statuses.count(422) > 120  # most tampering is caught
 
 
+def test_a_signed_state_is_still_checked_for_shape_and_bounds(client):
+    """A signature proves where a state came from, not its form: start_player 1.5 re-signed
+    with the secret was a 500 (the engine indexed a tuple with it); now a 422 at its path."""
+    state = copy.deepcopy(played_states(client, players=4, seed=3)[5])
+    state["start_player"] = 1.5
+    for endpoint in ("legal", "score", "apply", "bot"):
+        body: dict[str, Any] = {"state": state, "signature": SIGNER.sign(state)}
+        if endpoint == "apply":
+            body["action"] = state["legal"][0]
+        elif endpoint == "bot":
+            body.update(bot="random", seed=1)
+        response = client.post(f"/api/{endpoint}", json=body)
+        assert response.status_code == 422, (endpoint, response.text)
+        assert "$.start_player: 1.5 is not of type integer" in response.json()["message"]
+
+
+def test_a_signed_states_own_legal_action_is_read_with_its_checks(client):
+    """The action a body takes from a signed state's legal list skips the action schema only
+    when the rules make it: a re-signed list of a malformed action is a 422, not a 500."""
+    state = copy.deepcopy(played_states(client, players=4, seed=3)[5])
+    state["legal"][0]["type"] = [[]]
+    body = {"state": state, "signature": SIGNER.sign(state), "action": state["legal"][0]}
+    response = client.post("/api/apply", json=body)
+    assert response.status_code == 422, response.text
+
+
+def test_tampered_signed_states_never_cause_a_server_error(client):
+    """A seeded fuzzer: 240 states tampered and then signed with the server's own secret get
+    200 or a 4xx, never a 5xx (a client holding the secret cannot make the server fail)."""
+    rng = random.Random(20261201)
+    states = played_states(client, players=4, seed=3)
+    statuses = []
+    for index in range(240):
+        state = _tamper(rng.choice(states), rng)
+        endpoint = ("legal", "score", "apply", "bot")[index % 4]
+        body: dict[str, Any] = {"state": state, "signature": SIGNER.sign(state)}
+        if endpoint == "apply":
+            legal = state.get("legal")
+            body["action"] = copy.deepcopy(legal[0]) if isinstance(legal, list) and legal else {"type": "survey_stop"}
+        elif endpoint == "bot":
+            body.update(bot="random", seed=index)
+        response = client.post(f"/api/{endpoint}", json=body)
+        statuses.append(response.status_code)
+        assert response.status_code < 500, (endpoint, json.dumps(body), response.text)
+    assert statuses.count(422) > 100  # most tampering is caught even under a good signature
+
+
 # -- the command ----------------------------------------------------------------------------
 
 

@@ -26,11 +26,14 @@ import numpy as np
 
 from stargazer_rules.adapters.shared import (
     DEFAULT_PLAYERS,
+    action_id,
     check_players,
     fast_game,
     legal_mask,
     observation_bounds,
     require,
+    reset_seed,
+    reward,
 )
 from stargazer_rules.bots import make_bot, parse_spec
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET
@@ -67,13 +70,15 @@ class StargazerEnv(gym.Env):
         if seat != "random" and (isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players):
             raise ValueError(f"StargazerEnv: seat={seat!r}; write a seat from 0 to {players - 1} or 'random'")
         self.seat_option = seat
+        if not isinstance(opponents, (str, Sequence)) or any(not isinstance(spec, str) for spec in opponents):
+            raise ValueError(f"StargazerEnv: opponents={opponents!r}; name one bot spec (e.g. 'greedy') or a list of {players - 1}")
         specs = (opponents,) * (players - 1) if isinstance(opponents, str) else tuple(opponents)
         if len(specs) != players - 1:
             raise ValueError(f"StargazerEnv: {len(specs)} opponents for the {players - 1} other seats; name one bot spec or {players - 1}")
         for spec in specs:
             parse_spec(spec)  # a misspelt bot fails here, with its "did you mean"
         self.opponent_specs = specs
-        self.illegal_reward = float(illegal_reward)
+        self.illegal_reward = reward(illegal_reward, "illegal_reward", "StargazerEnv")
         self.render_mode = render_mode
         low, high = observation_bounds(self.fast)
         self.observation_space = _spaces.Box(low=low, high=high, dtype=np.float32)
@@ -84,7 +89,7 @@ class StargazerEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         """A new deal and new bots, both drawn from the environment's generator."""
-        super().reset(seed=seed)
+        super().reset(seed=reset_seed(seed, "StargazerEnv.reset"))
         if self.seat_option == "random":
             self.seat = int(self.np_random.integers(self.players))
         self.deal_seed = int(self.np_random.integers(2**63))
@@ -101,9 +106,10 @@ class StargazerEnv(gym.Env):
             raise ValueError("step() before reset(): call reset() first")
         if self.fast_state.is_over():
             raise ValueError("step() after the episode ended: call reset() first")
-        if int(action) not in self.fast_state.legal_ids():
+        action = action_id(action, "StargazerEnv.step")
+        if action not in self.fast_state.legal_ids():
             return self._observation(), self.illegal_reward, True, False, {**self._info(), "illegal_action": True}
-        self.fast_state.step(int(action))
+        self.fast_state.step(action)
         self._play_bots()
         over = self.fast_state.is_over()
         reward = float(self.fast_state.returns()[self.seat]) if over else 0.0

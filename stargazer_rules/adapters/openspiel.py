@@ -32,6 +32,7 @@ import numpy as np
 
 from stargazer_rules.adapters.shared import (
     DEFAULT_PLAYERS,
+    action_id,
     check_players,
     fast_game,
     require,
@@ -131,10 +132,15 @@ class StargazerState(pyspiel.State):
         return [(seed, chance) for seed in range(self._deals)]
 
     def _apply_action(self, action: int) -> None:
+        """The deal of outcome ``action`` (ValueError outside ``0..deals-1``: only the listed
+        outcomes are dealt), or the decision of id ``action`` (IllegalActionError when not legal)."""
+        action = action_id(action, GAME_NAME)
         if self._play is None:
-            self._play = _Play.dealt(self._ruleset, self._players, int(action))
+            if not 0 <= action < self._deals:
+                raise ValueError(f"{GAME_NAME}: chance outcome {action} is not a deal of this game: its outcomes are 0 to {self._deals - 1}")
+            self._play = _Play.dealt(self._ruleset, self._players, action)
         else:
-            self._play.step(int(action))
+            self._play.step(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -20,11 +20,13 @@ import numpy as np
 
 from stargazer_rules.adapters.shared import (
     DEFAULT_PLAYERS,
+    action_id,
     check_players,
     fast_game,
     legal_mask,
     observation_bounds,
     require,
+    reset_seed,
 )
 from stargazer_rules.errors import IllegalActionError
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET
@@ -73,6 +75,7 @@ class raw_env(_pettingzoo.AECEnv):  # PettingZoo's name for the unwrapped class
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
         """A new deal, drawn from the generator (seeded anew by ``seed``)."""
+        seed = reset_seed(seed, "stargazer_v0.reset")
         if seed is not None:
             self._rng = np.random.default_rng(seed)
         self.deal_seed = int(self._rng.integers(2**63))
@@ -99,10 +102,12 @@ class raw_env(_pettingzoo.AECEnv):  # PettingZoo's name for the unwrapped class
             self._was_dead_step(action)
             return
         legal = self.fast_state.legal_ids()
-        if action is None or int(action) not in legal:
+        if action is not None:
+            action = action_id(action, f"stargazer_v0 {agent}")
+        if action is None or action not in legal:
             raise IllegalActionError(f"{agent}: action {action} is not legal here; choose one of {sorted(legal)} (its action_mask)")
         self._cumulative_rewards[agent] = 0.0
-        self.fast_state.step(int(action))
+        self.fast_state.step(action)
         if self.fast_state.is_over():
             returns = self.fast_state.returns()
             self.rewards = {name: float(returns[seat]) for seat, name in enumerate(self.possible_agents)}

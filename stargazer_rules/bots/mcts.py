@@ -32,6 +32,13 @@ also tells a near-miss from a rout, which gives a much less noisy signal at smal
 Rollout policies: ``random`` (uniform over the legal actions); ``full`` (uniform, but a survey
 places as many cubes as it can); ``greedy`` (as ``full``, and the survey's start Planet is the
 one that gives the mover the best provisional lead). Nothing is kept between decisions.
+
+Work per decision: besides its iterations, a search stops once it has done ``work_budget``
+units of work (a game step, or an option listed by the state a step reaches), checked between
+iterations. On the bundled rulesets a search stays under half of it, so their play is what it
+was; on a table at the schema's limits, where one step may list thousands of survey options, a
+decision of ``mcts:200`` takes seconds instead of a quarter of a minute (docs/bots.md, "Work
+per decision").
 """
 
 from __future__ import annotations
@@ -73,6 +80,22 @@ MAX_EXPLORATION = 100.0
 MAX_DEPTH = 10_000
 MAX_PRIOR = 1_000
 MAX_SCALE = 1_000.0
+
+#: The work a decision may do, in units of one game step or one option listed by the state a
+#: step reaches (listing is most of a step's cost on a large table), per iteration on average:
+#: ``EXPANSION_WORK`` and ``ROLLOUT_STEP_WORK`` for each rollout decision, of at most
+#: ``COUNTED_ROLLOUT`` decisions (``work_budget``). The search stops once it has done its budget.
+EXPANSION_WORK = 128
+ROLLOUT_STEP_WORK = 24
+COUNTED_ROLLOUT = 64
+
+
+def work_budget(iterations: int, depth: int) -> int:
+    """The most work of one decision of ``iterations`` iterations with rollouts of ``depth``
+    decisions (0: to the end). On the bundled rulesets searches stay under half of it
+    (docs/bots.md, "Work per decision")."""
+    rollout = min(depth or COUNTED_ROLLOUT, COUNTED_ROLLOUT)
+    return iterations * (EXPANSION_WORK + ROLLOUT_STEP_WORK * rollout)
 
 
 class _Node:
@@ -132,6 +155,9 @@ class MCTSBot:
         self.prior = prior
         self.scale = scale
         self._last_values: list[float] | None = None
+        #: The work of the last decision (``work_budget``) and the iterations it ran.
+        self.work = 0
+        self.simulations = 0
 
     def last_values(self) -> list[float] | None:
         """Each seat's mean reward in the last decision's simulations; None if it was forced
@@ -143,6 +169,8 @@ class MCTSBot:
         legal = state.legal
         if len(legal) == 1:
             return legal[0]
+        self.work = 0
+        budget = work_budget(self.iterations, self.depth)
         root = _Node(state, None, game.current_player(state))
         self._expand(game, root)
         root.visits = sum(child.visits for child in root.children)  # type: ignore[union-attr]
@@ -150,9 +178,12 @@ class MCTSBot:
         sqrt, log = math.sqrt, math.log
         expand_after = self.prior  # a node is expanded on its second real visit
         until = deadline()
+        simulations = 0
         for iteration in range(self.iterations):
             if until is not None and iteration % 16 == 0 and time.monotonic() > until:
                 raise BotTimeout(f"{self.spec} ran out of time after {iteration} of {self.iterations} iterations")
+            if self.work > budget and iteration:
+                break
             node = root
             path = [root]
             while True:
@@ -179,12 +210,14 @@ class MCTSBot:
                 if node.visits <= expand_after:
                     break
             rewards = self._rollout(game, node.state)
+            simulations += 1
             for visited in path:
                 visited.visits += 1
                 sums = visited.rewards
                 for seat, reward in enumerate(rewards):
                     sums[seat] += reward
-        simulations = self.iterations  # the root's rewards hold the rollouts only, no priors
+        # The root's rewards hold the rollouts only, no priors.
+        self.simulations = simulations
         self._last_values = [total / simulations for total in root.rewards]
         prior = self.prior
         best_child = max(
@@ -195,10 +228,10 @@ class MCTSBot:
 
     def _expand(self, game: Game, node: _Node) -> None:
         """All children of ``node``, each with ``prior`` virtual visits of its heuristic value."""
-        step, current, prior, scale = game.step, game.current_player, self.prior, self.scale
+        step, current, prior, scale = self._step, game.current_player, self.prior, self.scale
         children = []
         for act in node.state.legal:
-            after = step(node.state, act)
+            after = step(game, node.state, act)
             child = _Node(after, act, current(after))
             if prior:
                 child.visits = prior
@@ -207,9 +240,15 @@ class MCTSBot:
         self._rng.shuffle(children)  # ties between children go to a seeded random one
         node.children = children
 
+    def _step(self, game: Game, state: State, act: Action) -> State:
+        """``game.step``, counted with its work: the step and the options of the state it reaches."""
+        after = game.step(state, act)
+        self.work += 1 + len(after.legal)
+        return after
+
     def _rollout(self, game: Game, state: State) -> list[float]:
         rng = self._rng
-        step = game.step
+        step = self._step
         left = self.depth or -1  # -1 never reaches 0: play to the end
         policy = self.rollout
         while state.legal and left:
@@ -220,9 +259,9 @@ class MCTSBot:
                 if policy == "greedy":
                     state = self._best_survey(game, state, fullest)
                 else:
-                    state = step(state, fullest[int(rng.random() * len(fullest))])
+                    state = step(game, state, fullest[int(rng.random() * len(fullest))])
             else:
-                state = step(state, legal[int(rng.random() * len(legal))])
+                state = step(game, state, legal[int(rng.random() * len(legal))])
             left -= 1
         return _values(game, state, self.scale)
 
@@ -233,7 +272,7 @@ class MCTSBot:
         best_state = state
         best = -math.inf
         for act in options:
-            after = game.step(state, act)
+            after = self._step(game, state, act)
             totals = provisional_totals(game, after)
             lead = totals[seat] - max((t for i, t in enumerate(totals) if i != seat), default=0)
             lead += rng.random() * 0.01  # random tie-break

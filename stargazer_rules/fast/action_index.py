@@ -31,6 +31,7 @@ from collections.abc import Iterable, Iterator
 import attrs
 
 from stargazer_rules.engine.game import Game
+from stargazer_rules.fast.limits import integer
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.effects import DIRECTION, Effect
@@ -162,9 +163,7 @@ class ActionIndex:
 
     def action_of(self, action_id: int) -> Action:
         """The action of ``action_id``; ValueError outside 0..size-1."""
-        if type(action_id) is not int and not hasattr(action_id, "__index__"):
-            raise ValueError(f"an action id is an integer, not {action_id!r}")
-        action_id = int(action_id)
+        action_id = integer(action_id, "an action id")
         if not 0 <= action_id < self.size:
             raise ValueError(f"action id {action_id} is outside 0..{self.size - 1}")
         return self._actions[action_id]

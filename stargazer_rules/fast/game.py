@@ -12,12 +12,14 @@ the oracles) and in the kernel, held equal by tests/test_fast_api.py.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.seeds import check_seed
 from stargazer_rules.fast.action_index import ActionIndex
+from stargazer_rules.fast.limits import check_batch_size, integer
 from stargazer_rules.fast.observation import ObservationLayout, observation_range, observation_text
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import load_ruleset
@@ -76,18 +78,28 @@ class FastGame:
     def new_state(self, players: int, seed: int | None = None) -> FastState:
         """The game the Python engine deals for ``seed`` (``Game.deal``; a fresh random deal
         for None); SetupError for a player count the ruleset does not support."""
+        players = self._players(players)
         if seed is None:
             setup = self.game.deal(players, None)
             planets, crew = self.game.card_indices(setup)
             return self.core.state_of_setup(self, players, list(planets), list(crew), setup.start_player)
         return self.core.new_state(self, players, check_seed(seed))
 
+    def _players(self, players: object) -> int:
+        """``players`` when the ruleset has a table of that size; else TypeError, or the
+        engine's SetupError naming the sizes it has (``Game.deal`` words it)."""
+        players = integer(players, "players")
+        if players not in self.ruleset.player_counts:
+            self.game.deal(players, 0)  # raises the one SetupError of an unsupported count
+        return players
+
     def from_state(self, state: State) -> FastState:
         """A fast state of a Python engine ``State``, checked like ``native.to_kernel``."""
         return self.core.state_of_kernel_state(self, native.to_kernel(self.game, state))
 
     def batch(self, n: int, players: int, seeds: Iterable[int] | None = None, *, auto_reset: bool = False) -> FastBatch:
-        """``n`` games of ``players`` dealt from ``seeds`` (default 0..n-1); see ``FastBatch``."""
+        """``n`` games of ``players`` dealt from ``seeds`` (default 0..n-1); see ``FastBatch``.
+        ValueError, before anything is allocated, for a batch past ``limits.MAX_BATCH_BYTES``."""
         return FastBatch(self, n, players, seeds, auto_reset=auto_reset)
 
     # -- what the kernel's FastState asks of Python ------------------------------------
@@ -109,9 +121,12 @@ class FastBatch:
     """
 
     def __init__(self, fast: FastGame, n: int, players: int, seeds: Iterable[int] | None, *, auto_reset: bool) -> None:
-        seeds = [check_seed(seed) for seed in (range(n) if seeds is None else seeds)]
+        n = check_batch_size(fast, n)
+        players = fast._players(players)
+        # One seed past n is enough to tell too many: a long or endless iterable is not read whole.
+        seeds = [check_seed(seed) for seed in itertools.islice(range(n) if seeds is None else seeds, n + 1)]
         if len(seeds) != n:
-            raise ValueError(f"a batch of {n} games needs {n} seeds, not {len(seeds)}")
+            raise ValueError(f"a batch of {n} games needs {n} seeds, not {len(seeds) if len(seeds) < n else 'more'}")
         self.fast = fast
         self.players = players
         self.auto_reset = auto_reset
@@ -124,6 +139,9 @@ class FastBatch:
 
     def reset(self, i: int, seed: int) -> None:
         """Deal game ``i`` again from ``seed``."""
+        i = integer(i, "a game of the batch")
+        if not 0 <= i < self._n:
+            raise IndexError(f"game {i} is not in a batch of {self._n}")
         self._core.reset(i, check_seed(seed))
 
     def legal_mask(self):
@@ -147,10 +165,13 @@ class FastBatch:
     def step(self, ids: Sequence[int]):
         """Play one id per game (ignored for a game over); numpy bool (n,): the games that
         ended on this step. IllegalActionError naming the game, and no game moves, when an
-        id is not legal in its game."""
+        id is not legal in its game; TypeError for ids that are not integers (bool, float or
+        text arrays are refused, never converted)."""
         import numpy as np
 
         ids = np.asarray(ids)
+        if ids.dtype.kind not in "iu":
+            raise TypeError(f"step takes integer action ids (an int32 or int64 array), not an array of {ids.dtype}")
         if ids.dtype != np.int32:  # the kernel reads int32 ids (those of legal_ids) or int64
             ids = np.ascontiguousarray(ids, dtype=np.int64)
         elif not ids.flags.c_contiguous:
@@ -197,6 +218,8 @@ class FastBatch:
         to move (None; seat 0 for a game over)."""
         import numpy as np
 
+        if seat is not None:
+            seat = integer(seat, "a seat")
         out = np.empty((self._n, self.fast.observation_size), dtype=np.float32)
         self._core.observations(out, seat)
         return out
@@ -212,6 +235,7 @@ class _BatchStates:
         return len(self._core)
 
     def __getitem__(self, i: int) -> FastState:
+        i = integer(i, "a game of the batch")
         if not -len(self) <= i < len(self):
             raise IndexError(f"game {i} is not in a batch of {len(self)}")
         return self._core.state(i % len(self))

@@ -37,6 +37,7 @@ from stargazer_rules.formats.schema_checks import (
     schema_registry,
     validate,
 )
+from stargazer_rules.formats.shape_checks import ShapeCheck, compile_shape
 from stargazer_rules.vocabulary.effects import SURVEY_RULE_FLAGS, Effect
 from stargazer_rules.vocabulary.table import NO_WORKER, Pending, State
 
@@ -180,11 +181,15 @@ def state_from_json(game: Game, data: Any, *, trusted: bool = False, checked: bo
     The board proves itself, but a seat's VP, its removed cubes and the round are taken as
     written: ``unproven_values`` lists them for a caller that cannot trust the document's
     source. ``trusted=True`` is for a document known to be one this library wrote (a state
-    whose signature checked, ``signing``): the schema and the comparison of ``current_player``
-    and ``legal`` with the rules are skipped. ``checked=True`` says the document already passed
+    whose signature checked, ``signing``): the full schema check and the comparison of
+    ``current_player`` and ``legal`` with the rules are skipped, but not the shape: a signature
+    proves where a state came from, not that it is well formed, so its types and bounds are
+    checked (``trusted_shape``, many times cheaper than the schema) before anything reads it. ``checked=True`` says the document already passed
     the state schema (as part of a request body), so that it is not checked twice.
     """
-    if not trusted and not checked:
+    if trusted:
+        raise_problems(game.derived(trusted_shape).problems(data, MAX_CHECKED), "state document")
+    elif not checked:
         validate("state", data, "state document")
     check_ruleset(game, data, "state")
     reader = _StateReader(game, data, trusted=trusted)
@@ -192,6 +197,13 @@ def state_from_json(game: Game, data: Any, *, trusted: bool = False, checked: bo
     raise_problems(reader.problems, "state document")
     assert state is not None
     return state
+
+
+def trusted_shape(game: Game) -> ShapeCheck:
+    """The shape check of a signed state of ``game``'s ruleset: the narrowed state schema's
+    types and bounds, without ``legal`` and ``current_player``, which a trusted read derives
+    from the rules instead of reading them (kept per game, ``Game.derived``)."""
+    return compile_shape(state_schema_for(game), replace={"legal": {"type": "array"}, "current_player": {}})
 
 
 def unproven_values(data: Mapping[str, Any]) -> list[str]:

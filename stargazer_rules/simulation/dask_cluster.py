@@ -7,31 +7,18 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from stargazer_rules.errors import SimulationError, install_line
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.simulation import scheduler
 from stargazer_rules.simulation.planning import PlanEntry
 from stargazer_rules.simulation.pool import chunks, play_chunk
+from stargazer_rules.simulation.scheduler import SCHEDULER_TIMEOUT
 
 __all__ = ["SCHEDULER_TIMEOUT", "dask_client", "run_dask"]
 
-#: Seconds to wait for a Dask scheduler to answer before giving up.
-SCHEDULER_TIMEOUT = 10
-
-
 def dask_client(address: str) -> Any:
-    """A ``distributed.Client`` connected to the scheduler at ``address``."""
-    try:
-        import distributed
-    except ImportError:
-        raise SimulationError(
-            f"--scheduler needs Dask's distributed package: {install_line('dask')}"
-        ) from None
-    try:
-        return distributed.Client(address, timeout=f"{SCHEDULER_TIMEOUT}s")
-    except (OSError, TimeoutError, ValueError) as error:
-        raise SimulationError(
-            f"cannot reach the Dask scheduler at {address} (tried for {SCHEDULER_TIMEOUT:g} s): {error}"
-        ) from None
+    """A ``distributed.Client`` connected to the scheduler at ``address``, or one line within
+    ``SCHEDULER_TIMEOUT`` seconds whatever listens there (``scheduler.connect``)."""
+    return scheduler.connect(address, SCHEDULER_TIMEOUT)
 
 
 def run_dask(

@@ -8,9 +8,9 @@ use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::{Arc, Mutex};
 
 use pyo3::buffer::{Element, PyBuffer};
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyTuple};
 
 use stargazer_kernel::action_index::ActionIndex;
 use stargazer_kernel::batch::{self, Batch};
@@ -72,6 +72,21 @@ impl Core {
         }
         Ok(seat as usize)
     }
+}
+
+/// `value` as an integer: an action id or a seat is a Python int (or a numpy integer), never a
+/// bool (an int to Python, but `True` names no action) and never a float or a text.
+fn integer(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
+    if value.is_instance_of::<PyBool>() {
+        return Err(PyTypeError::new_err(format!("{what} must be an integer, not the bool {value}")));
+    }
+    value.extract::<i64>().map_err(|error| {
+        if error.is_instance_of::<PyOverflowError>(value.py()) {
+            PyValueError::new_err(format!("{what} {value} is outside every range this game has"))
+        } else {
+            error
+        }
+    })
 }
 
 /// A compiled ruleset's action index, observation layout and deals.
@@ -221,7 +236,8 @@ impl FastState {
     }
 
     /// Play the action `id`; IllegalActionError when it is not legal, and nothing changes.
-    fn step(&mut self, py: Python<'_>, id: i64) -> PyResult<()> {
+    fn step(&mut self, py: Python<'_>, id: &Bound<'_, PyAny>) -> PyResult<()> {
+        let id = integer(id, "an action id")?;
         let act = u32::try_from(id).ok().and_then(|id| self.core.index.action_of(id)).ok_or_else(|| self.core.illegal(py, id))?;
         self.core.game.step(&mut self.state, act).map_err(|e| to_py_err(py, e))
     }
@@ -262,7 +278,8 @@ impl FastState {
     }
 
     /// What `seat` sees (`observation_fields`), as floats.
-    fn observation(&self, seat: i64) -> PyResult<Vec<f32>> {
+    fn observation(&self, seat: &Bound<'_, PyAny>) -> PyResult<Vec<f32>> {
+        let seat = integer(seat, "a seat")?;
         let viewer = self.core.check_seat(self.state.players as usize, seat)?;
         let mut out = vec![0.0f32; self.core.layout.size];
         self.core.layout.observe(&self.core.game, &self.state, viewer, &mut out);
@@ -281,7 +298,8 @@ impl FastState {
     }
 
     /// The information of `observation(seat)` as text.
-    fn observation_text<'py>(slf: &Bound<'py, Self>, seat: i64) -> PyResult<Bound<'py, PyAny>> {
+    fn observation_text<'py>(slf: &Bound<'py, Self>, seat: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
+        let seat = integer(seat, "a seat")?;
         let owner = slf.borrow().owner.clone_ref(slf.py());
         owner.bind(slf.py()).call_method1("_observation_text", (slf, seat))
     }
@@ -383,9 +401,9 @@ impl FastBatchCore {
 
     /// Every game seen by `seat` (each game's player to move when None).
     #[pyo3(signature = (out, seat=None))]
-    fn observations(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>, seat: Option<i64>) -> PyResult<()> {
+    fn observations(&mut self, py: Python<'_>, out: &Bound<'_, PyAny>, seat: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
         let seat = match seat {
-            Some(seat) => Some(self.core.check_seat(self.batch.players, seat)?),
+            Some(seat) => Some(self.core.check_seat(self.batch.players, integer(seat, "a seat")?)?),
             None => None,
         };
         let (core, batch) = (&self.core, &self.batch);

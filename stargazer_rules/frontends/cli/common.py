@@ -61,7 +61,7 @@ COMMAND_EXTRAS: Mapping[str, Extra] = {
     "ladder": _SIM,
     "print": Extra("print", ("reportlab", "pypdfium2", "japanize_matplotlib")),
     "report": _SIM,
-    "serve": Extra("serve", ("starlette", "uvicorn")),
+    "serve": Extra("serve", ("starlette", "uvicorn", "httptools")),
     "simulate": _SIM,
     "tune": Extra("tune", (*_SIM.modules, "optuna")),
 }

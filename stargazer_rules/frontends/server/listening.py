@@ -18,7 +18,7 @@ import socket
 from collections.abc import Sequence
 from typing import Any
 
-__all__ = ["LOOPBACK_HOSTS", "allowed_host_problem", "allowed_hosts", "listening_socket", "run", "url"]
+__all__ = ["LOOPBACK_HOSTS", "allowed_host_problem", "allowed_hosts", "config", "listening_socket", "run", "url"]
 
 #: The names of this machine on loopback, as a browser sends them in ``Host``.
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "[::1]")
@@ -85,15 +85,24 @@ def url(host: str, sock: socket.socket) -> str:
     return f"http://{_as_host_header(host) if ':' in host else host}:{sock.getsockname()[1]}/"
 
 
+def config(app: Any, **options: Any) -> Any:
+    """uvicorn's configuration of ``app``: warnings only, and connections bounded by
+    ``connections.BoundedHttpProtocol`` (read timeouts, head size and count, open connections)."""
+    import uvicorn
+
+    from stargazer_rules.frontends.server.connections import BoundedHttpProtocol
+
+    return uvicorn.Config(app, http=BoundedHttpProtocol, log_level="warning", **options)
+
+
 def run(app: Any, sock: socket.socket, *, workers: int = 1) -> None:
     """Serve ``app`` on ``sock`` until interrupted: in this process, or with ``workers`` > 1
     in that many processes, ``app`` then being the import string of an app factory."""
     import uvicorn
 
     if workers == 1:
-        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[sock])
+        uvicorn.Server(config(app)).run(sockets=[sock])
         return
     from uvicorn.supervisors import Multiprocess
 
-    config = uvicorn.Config(app, factory=True, workers=workers, log_level="warning")
-    Multiprocess(config, sockets=[sock]).run()
+    Multiprocess(config(app, factory=True, workers=workers), sockets=[sock]).run()
