@@ -41,7 +41,7 @@ SETTING_RANGES: dict[str, tuple[float, float]] = {
     "power": (0.5, 0.999),
     "min_card_games": (0, 1_000_000),
     "equivalence_margin": (0.001, 0.5),
-    "near_miss": (0.0, 0.5),
+    "near_miss": (0.0, 1000.0),
 }
 #: The largest goal a target may name, either sign: any figure of a game is far inside this.
 MAX_GOAL = 1_000_000
