@@ -454,6 +454,8 @@ def _action_message(game: Game, state: State, act: Action, lang: str) -> tuple[s
         return "choose_option", {"option": act.target, "effects": text}
     if kind == A.NAME_START_PLAYER:
         return "name_start_player", {"player": act.target}
+    if kind == A.TARGET_SEAT:
+        return "target_seat", {"player": act.target}
     raise ValueError(f"unknown action kind {kind!r}; the kinds are {', '.join(A.KINDS)}")
 
 
