@@ -38,6 +38,8 @@ import attrs
 import yaml
 from hypothesis import strategies as st
 
+from program_strategies import effect_named
+
 from stargazer_rules.engine.game import Game
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
@@ -235,6 +237,10 @@ def _required_timing(effect_name: str, param: str, value: Any) -> str | None:
     return None
 
 
+#: The parameter kinds of the rules language, drawn by tests/program_strategies.py.
+LANGUAGE_KINDS = frozenset(("amount", "condition", "planets", "seats", "crews", "owner", "effects"))
+
+
 def _has_options(cls: type[Effect]) -> bool:
     return any(param.kind == "options" for param in cls.params)
 
@@ -288,6 +294,9 @@ def effect_of_type(
     needed = {_required_timing(effect_name, key, value) for key, value in fixed.items()} - {None}
     allowed_timings = [timing for timing in cls.timings if timing in timings and needed <= {timing}]
     when = draw(st.sampled_from(allowed_timings))
+    if any(param.kind in LANGUAGE_KINDS for param in cls.params):
+        # The rules language's expressions and nested effects: tests/program_strategies.py.
+        return {**draw(effect_named(effect_name, list(colours), when, depth=0 if depth else 1)), **fixed}
     data: dict[str, Any] = {"effect": effect_name}
     values: dict[str, Any] = {}
     for param in cls.params:

@@ -74,8 +74,10 @@ class StateBounds:
         skill_vp = [_total(effects, lambda e: e.most_vp(limits), positive=True) for effects in skills.values()]
         starting = max(ruleset.starting_vp_by_position)  # a seat's VP at setup
         most_vp = None if None in skill_vp else starting + ruleset.max_rounds * (motivation + max(skill_vp, default=0))
-        raised = [_total(effects, lambda e: e.survey_bonus_range(limits)[1], positive=True) for effects in skills.values()]
-        lowered = [_total(effects, lambda e: e.survey_bonus_range(limits)[0], positive=False) for effects in skills.values()]
+        # A survey count set by a skill is relative to its own crew's printed count (R7).
+        own = {card: attrs.evolve(limits, least_survey_count=counts[card], most_survey_count=counts[card]) for card in skills}
+        raised = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[1], positive=True) for card, effects in skills.items()]
+        lowered = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[0], positive=False) for card, effects in skills.items()]
         open_bonus = None in raised or None in lowered
         if open_bonus:
             most_placed = cubes

@@ -765,6 +765,9 @@ class _Immediate(Effect):
     def most_vp(self, limits: Limits) -> int | None:
         return 0
 
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return 0  # it asks no decision: its choices are none, or () to be skipped
+
     @property
     def survey_bonus_per_step(self) -> int:
         return 0
@@ -1185,76 +1188,109 @@ class MoveCube(_Immediate):
 SQUARE_KINDS = ("rearmost", "special")
 
 
+def _source_has_cube(table: Table, owner: int) -> bool:
+    return (table.stock if owner == FREE_CUBE_OWNER else table.hands[owner]) > 0
+
+
 @attrs.frozen(kw_only=True)
 class PlaceCube(_Immediate):
-    """A cube of each owner (from hand; a free cube from the stock) onto each Planet of a set
-    (its rearmost or special square) or each crew of a set."""
+    """A cube of each owner (from hand; a free cube from the stock) onto each Planet of a set,
+    on its rearmost square (R2) or its special square (R3)."""
 
     name: ClassVar[str] = "place_cube"
     summary: ClassVar[str] = (
         "Each owner puts one cube from hand (free: one free cube from the stock) on each Planet "
-        "of a set, on its rearmost square or its special square, or on each crew of a set; "
-        "where there is no room or no cube, nothing is put."
+        "of a set, on its rearmost square or its special square; where there is no room or no "
+        "cube, nothing is put."
     )
     timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
     params: ClassVar[tuple[Param, ...]] = (
         Param(OWNER, OWNER, "Whose cube: a set of seats, or free (from the stock).", default="me"),
-        Param("planet", PLANETS, "The Planets (give planet or crew).", default=None),
-        Param("square", "choice", "On a Planet: rearmost (R2) or special (R3).", choices=SQUARE_KINDS, default="rearmost"),
-        Param("crew", CREWS, "The crews (give planet or crew).", default=None),
+        Param("planet", PLANETS, "The Planets.", default="this_planet"),
+        Param("square", "choice", "rearmost (R2) or special (R3; not for a free cube).", choices=SQUARE_KINDS, default="rearmost"),
     )
 
-    owner: SetNode | str
-    planet: SetNode | None = None
+    owner: SetNode | str = "me"
+    planet: SetNode
     square: str = "rearmost"
-    crew: SetNode | None = None
 
     def __attrs_post_init__(self) -> None:
-        if (self.planet is None) == (self.crew is None):
-            raise ValueError("place_cube takes one of planet or crew")
         if self.owner == "anyone":
             raise ValueError("place_cube needs an owner: a set of seats or free, not anyone")
-        if self.owner == "free" and self.planet is not None and self.square == "special":
+        if self.owner == "free" and self.square == "special":
             raise ValueError("a free cube never goes on a special square (R3 scores it for its owner)")
 
-    def _placements(self, scope: Scope, apply: bool) -> bool:
-        table = scope.table
-        owners = _owners(self.owner, scope) or ()
-        placed = False
-        on_planets = self.planet is not None
-        targets = (self.planet if on_planets else self.crew).members(scope)  # type: ignore[union-attr]
-        cap = table.game.ruleset.max_free_cubes_per_crew
-        for target in targets:
-            for owner in owners:
-                free = owner == FREE_CUBE_OWNER
-                if (table.stock if free else table.hands[owner]) <= 0:
-                    continue
-                if on_planets:
-                    room = table.room(target) if self.square == "rearmost" else table.special_room(target)
-                else:
-                    room = 1 if not free else cap - table.crew_free[target]
-                if room <= 0:
-                    continue
-                if not apply:
-                    return True
-                placed = True
-                if not on_planets:
-                    table.stock_to_crew(target) if free else table.hand_to_crew(owner, target)
-                elif self.square == "special":
-                    table.hand_to_special(owner, target)
-                else:
-                    if free:
-                        table.stock -= 1
-                    else:
-                        table.hands = _bumped(table.hands, owner, -1)
-                    table.place_on_track(target, owner)
-        return placed
+    def _room(self, table: Table, p: int) -> int:
+        return table.room(p) if self.square == "rearmost" else table.special_room(p)
 
     def can_perform(self, scope: Scope) -> bool:
-        return self._placements(scope, False)
+        table = scope.table
+        owners = _owners(self.owner, scope) or ()
+        planets = self.planet.members(scope)
+        return any(_source_has_cube(table, o) for o in owners) and any(self._room(table, p) > 0 for p in planets)
 
     def perform(self, scope: Scope) -> None:
-        self._placements(scope, True)
+        table = scope.table
+        owners = _owners(self.owner, scope) or ()
+        for p in self.planet.members(scope):
+            for owner in owners:
+                if not _source_has_cube(table, owner) or self._room(table, p) <= 0:
+                    continue
+                if self.square == "special":
+                    table.hand_to_special(owner, p)
+                    continue
+                if owner == FREE_CUBE_OWNER:
+                    table.stock -= 1
+                else:
+                    table.hands = _bumped(table.hands, owner, -1)
+                table.place_on_track(p, owner)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return True
+
+
+@attrs.frozen(kw_only=True)
+class PlaceCubeOnCrew(_Immediate):
+    """A cube of each owner (from hand; a free cube from the stock, within the cap of R11) onto
+    each crew of a set; whoever picks the crew later scores it as a motivation bonus (R6)."""
+
+    name: ClassVar[str] = "place_cube_on_crew"
+    summary: ClassVar[str] = (
+        "Each owner puts one cube from hand (free: one free cube from the stock, while the crew "
+        "holds fewer than the free-cube cap) on each crew of a set; whoever picks the crew later "
+        "scores the motivation bonus for it."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param(OWNER, OWNER, "Whose cube: a set of seats, or free (from the stock).", default="me"),
+        Param("crew", CREWS, "The crews.", default="this_crew"),
+    )
+
+    owner: SetNode | str = "me"
+    crew: SetNode
+
+    def __attrs_post_init__(self) -> None:
+        if self.owner == "anyone":
+            raise ValueError("place_cube_on_crew needs an owner: a set of seats or free, not anyone")
+
+    def _fits(self, table: Table, owner: int, slot: int) -> bool:
+        if not _source_has_cube(table, owner):
+            return False
+        return owner != FREE_CUBE_OWNER or table.crew_free[slot] < table.game.ruleset.max_free_cubes_per_crew
+
+    def can_perform(self, scope: Scope) -> bool:
+        table = scope.table
+        owners = _owners(self.owner, scope) or ()
+        return any(self._fits(table, o, slot) for slot in self.crew.members(scope) for o in owners)
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        owners = _owners(self.owner, scope) or ()
+        for slot in self.crew.members(scope):
+            for owner in owners:
+                if self._fits(table, owner, slot):
+                    table.stock_to_crew(slot) if owner == FREE_CUBE_OWNER else table.hand_to_crew(owner, slot)
 
     @property
     def moves_cubes(self) -> bool:
@@ -1326,6 +1362,7 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     LoseVP,
     MoveCube,
     PlaceCube,
+    PlaceCubeOnCrew,
     ReturnCube,
     SetSurveyCount,
     TakeVP,
