@@ -11,6 +11,7 @@ crews carry drawn skills, for the properties and the lockstep test to load.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,8 @@ CREW_WORDS = ("all", "others", "unpicked", "this_crew")
 QUANTITIES = ("round", "players", "stock")
 
 
-def planet_sets(bound: frozenset[str], depth: int, colours: list[str]) -> st.SearchStrategy[Any]:
+@functools.cache
+def planet_sets(bound: frozenset[str], depth: int, colours: tuple[str, ...]) -> st.SearchStrategy[Any]:
     words = list(PLANET_WORDS) + (["this_planet"] if PLANETS in bound else [])
     leaf = st.one_of(st.sampled_from(words), st.sampled_from(colours).map(lambda c: {"colour": c}))
     if depth <= 0:
@@ -41,7 +43,8 @@ def planet_sets(bound: frozenset[str], depth: int, colours: list[str]) -> st.Sea
     )
 
 
-def seat_sets(bound: frozenset[str], depth: int, colours: list[str]) -> st.SearchStrategy[Any]:
+@functools.cache
+def seat_sets(bound: frozenset[str], depth: int, colours: tuple[str, ...]) -> st.SearchStrategy[Any]:
     words = list(SEAT_WORDS) + (["this_seat"] if SEATS in bound else [])
     leaf = st.sampled_from(words)
     if depth <= 0:
@@ -53,7 +56,8 @@ def seat_sets(bound: frozenset[str], depth: int, colours: list[str]) -> st.Searc
     )
 
 
-def crew_sets(bound: frozenset[str], depth: int, colours: list[str]) -> st.SearchStrategy[Any]:
+@functools.cache
+def crew_sets(bound: frozenset[str], depth: int, colours: tuple[str, ...]) -> st.SearchStrategy[Any]:
     leaf = st.sampled_from(CREW_WORDS)
     if depth <= 0:
         return leaf
@@ -67,12 +71,14 @@ def crew_sets(bound: frozenset[str], depth: int, colours: list[str]) -> st.Searc
     )
 
 
-def owners(bound: frozenset[str], depth: int, colours: list[str], anyone: bool = True) -> st.SearchStrategy[Any]:
+@functools.cache
+def owners(bound: frozenset[str], depth: int, colours: tuple[str, ...], anyone: bool = True) -> st.SearchStrategy[Any]:
     fixed = ["free", "anyone"] if anyone else ["free"]
     return st.one_of(st.sampled_from(fixed), seat_sets(bound, depth, colours))
 
 
-def amounts(bound: frozenset[str], depth: int, colours: list[str], reads_vp: bool = False) -> st.SearchStrategy[Any]:
+@functools.cache
+def amounts(bound: frozenset[str], depth: int, colours: tuple[str, ...], reads_vp: bool = False) -> st.SearchStrategy[Any]:
     leaves = [st.integers(-3, 4), st.sampled_from(QUANTITIES)]
     if depth <= 0:
         return st.one_of(*leaves)
@@ -103,7 +109,8 @@ def amounts(bound: frozenset[str], depth: int, colours: list[str], reads_vp: boo
     return st.one_of(*leaves, *counted)
 
 
-def conditions(bound: frozenset[str], depth: int, colours: list[str]) -> st.SearchStrategy[Any]:
+@functools.cache
+def conditions(bound: frozenset[str], depth: int, colours: tuple[str, ...]) -> st.SearchStrategy[Any]:
     sub = max(depth - 1, 0)
     options = [
         st.builds(
@@ -133,7 +140,8 @@ def conditions(bound: frozenset[str], depth: int, colours: list[str]) -> st.Sear
 IMMEDIATE_PLAY = ("gain_vp", "lose_vp", "take_vp", "return_cube", "move_cube", "place_cube", "place_cube_on_crew", "collect_free_cubes")
 
 
-def immediate_effects(bound: frozenset[str], depth: int, colours: list[str], timing: str) -> st.SearchStrategy[dict]:
+@functools.cache
+def immediate_effects(bound: frozenset[str], depth: int, colours: tuple[str, ...], timing: str) -> st.SearchStrategy[dict]:
     """One effect that asks no decision, fit for ``timing`` (a survey timing: survey changes)."""
     sub = max(depth - 1, 0)
     value = amounts(bound, sub, colours)
@@ -171,7 +179,8 @@ def immediate_effects(bound: frozenset[str], depth: int, colours: list[str], tim
     )
 
 
-def _over_set(name: str, bound: frozenset[str], depth: int, colours: list[str], timing: str) -> st.SearchStrategy[dict]:
+@functools.cache
+def _over_set(name: str, bound: frozenset[str], depth: int, colours: tuple[str, ...], timing: str) -> st.SearchStrategy[dict]:
     def build(key: str) -> st.SearchStrategy[dict]:
         kind = {"planet": PLANETS, "seat": SEATS, "crew": CREWS}[key]
         sets = {"planet": planet_sets, "seat": seat_sets, "crew": crew_sets}[key](bound, depth, colours)
@@ -181,7 +190,8 @@ def _over_set(name: str, bound: frozenset[str], depth: int, colours: list[str], 
     return st.one_of(build("planet"), build("seat"), build("crew"))
 
 
-def effects(depth: int, colours: list[str], timing: str) -> st.SearchStrategy[dict]:
+@functools.cache
+def effects(depth: int, colours: tuple[str, ...], timing: str) -> st.SearchStrategy[dict]:
     """A top-level effect at ``timing``: an immediate one, or a decision (``choose``), or an
     ``if`` whose branches hold either."""
     options = [immediate_effects(frozenset(), depth, colours, timing), _over_set("choose", frozenset(), depth, colours, timing)]
@@ -197,7 +207,8 @@ def effects(depth: int, colours: list[str], timing: str) -> st.SearchStrategy[di
     return st.one_of(*options).map(lambda effect: {**effect, "when": timing})
 
 
-def skills(colours: list[str], depth: int = 2) -> st.SearchStrategy[list[dict]]:
+@functools.cache
+def skills(colours: tuple[str, ...], depth: int = 2) -> st.SearchStrategy[list[dict]]:
     """A skill of one to three effects, each at a timing of its own."""
     timed = st.sampled_from(["on_choose", "survey", "after_survey", "round_end"]).flatmap(lambda t: effects(depth, colours, t))
     return st.lists(timed, min_size=1, max_size=3)
@@ -220,7 +231,8 @@ def language_ruleset_folder(base: Path, folder: Path, drawn: list[list[dict]], m
     return folder
 
 
-def effect_named(name: str, colours: list[str], timing: str, depth: int = 1) -> st.SearchStrategy[dict]:
+@functools.cache
+def effect_named(name: str, colours: tuple[str, ...], timing: str, depth: int = 1) -> st.SearchStrategy[dict]:
     """An effect of type ``name`` at ``timing`` (tests/strategies.py draws the language's types
     from here): drawn until one of that type comes."""
     if name == "choose":

@@ -296,7 +296,7 @@ def effect_of_type(
     when = draw(st.sampled_from(allowed_timings))
     if any(param.kind in LANGUAGE_KINDS for param in cls.params):
         # The rules language's expressions and nested effects: tests/program_strategies.py.
-        return {**draw(effect_named(effect_name, list(colours), when, depth=0 if depth else 1)), **fixed}
+        return {**draw(effect_named(effect_name, tuple(colours), when, depth=0 if depth else 1)), **fixed}
     data: dict[str, Any] = {"effect": effect_name}
     values: dict[str, Any] = {}
     for param in cls.params:

@@ -28,7 +28,7 @@ from stargazer_rules.vocabulary import expressions as X
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES
 
 DRAFT7 = cards_dir() / "draft7"
-COLOURS = ["red", "blue", "yellow", "green", "black", "white"]
+COLOURS = ("red", "blue", "yellow", "green", "black", "white")
 
 
 def _with_skill(tmp_path: Path, skill: Any, name: str = "lang") -> Path:
@@ -155,7 +155,7 @@ def test_a_survey_count_set_by_an_amount_bounds_the_survey(tmp_path):
 _NO_CODE = re.compile(r"[{}]|None|<|\b[A-Z][a-z]+[A-Z]\w*\b|_")
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(skill=skills(COLOURS))
 def test_generated_programs_load_and_read_as_sentences_in_both_languages(tmp_path_factory, skill):
     folder = _with_skill(tmp_path_factory.mktemp("read"), skill)
@@ -179,7 +179,7 @@ def test_every_word_of_the_grammar_has_a_phrase_in_both_languages():
 # -- played ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(drawn=st.lists(skills(COLOURS), min_size=1, max_size=4), seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4]))
 def test_generated_programs_play_with_every_cube_in_its_place(tmp_path_factory, drawn, seed, players):
     """Cube conservation (R6, R13), the board's limits (R2, R3) and legal lists after every
@@ -202,3 +202,37 @@ def test_generated_programs_play_with_every_cube_in_its_place(tmp_path_factory, 
 
 def test_the_language_types_are_in_the_registry():
     assert {"if", "choose", "for_each", "lose_vp", "take_vp", "set_survey_count", "return_cube", "move_cube", "place_cube", "place_cube_on_crew", "collect_free_cubes"} <= set(EFFECT_TYPES)
+
+
+# -- tune reaches inside programs -------------------------------------------------------------
+
+
+def test_a_number_inside_a_program_is_a_tune_path():
+    """The cap of the Steward's amount (S2) is ``crew.steward.skill[0].vp.min[1]``: an edit of
+    it changes the program, and so the most VP derived from it."""
+    from stargazer_rules.engine.bounds import limits_of
+    from stargazer_rules.tuning.edits import apply_edits
+
+    base = load_ruleset("ideas")
+    edited = apply_edits(base, {"crew.steward.skill[0].vp.min[1]": 5})
+    assert edited.crew_card("steward").skill[0].to_data()["vp"] == {"min": [{"free_cubes": "all"}, 5]}
+    limits = limits_of(base, 1)
+    assert base.crew_card("steward").skill[0].most_vp(limits) == 3
+    assert edited.crew_card("steward").skill[0].most_vp(limits) == 5
+
+
+def test_an_edit_inside_a_program_is_checked_like_the_file(tmp_path):
+    from stargazer_rules.tuning.edits import apply_edits
+
+    with pytest.raises(RulesetError) as caught:
+        apply_edits(load_ruleset("ideas"), {"crew.veteran.skill[0].then[0].vp": 0})
+    assert any("gain_vp's vp is at least 1" in str(p) for p in caught.value.problems)
+
+
+def test_a_proposal_writes_a_number_inside_a_program_in_place(tmp_path):
+    from stargazer_rules.tuning.edits import write_proposal
+
+    proposal = write_proposal("ideas", {"crew.pirate.skill[0].do[0].vp": 3}, tmp_path / "draft8")
+    assert proposal.crew_card("pirate").skill[0].do[0].vp == 3
+    text = (tmp_path / "draft8" / "crew.yaml").read_text(encoding="utf-8")
+    assert "# S8" in text and "vp: 3" in text  # comments kept, the number replaced where it stood
