@@ -196,3 +196,15 @@ def test_the_bounds_python_derives_reach_the_kernel_per_effect(tmp_path) -> None
     assert fixed["skill"][0]["bounds"] == {"most_vp": 0, "least_survey_bonus": least, "most_survey_bonus": most}
     assert (least, most) == (0 - limits.most_survey_count, 0 - limits.least_survey_count)
     assert native.kernel_for(ruleset).bounds() == attrs.asdict(Game(ruleset).bounds)
+
+
+def test_the_languages_actions_ask_no_decision_so_the_legal_actions_stay_bounded(tmp_path) -> None:
+    """An action that asks no decision offers no option (its ``choices`` only say whether it is
+    skipped, R9): a ruleset using them still bounds the legal actions a state may list, which
+    the server's request schemas carry."""
+    folder = copy_ruleset(tmp_path)
+    (folder / "crew.yaml").write_text(WORDS_CREW, encoding="utf-8")
+    game = Game(load_ruleset(folder))
+    immediate = [effect for card in game.ruleset.crew for effect in card.skill if effect.name in ("set_survey_count", "gain_vp")]
+    assert immediate and all(effect.most_choices(players=4, planets=7, crews=6) == 0 for effect in immediate)
+    assert game.most_legal_actions is not None
