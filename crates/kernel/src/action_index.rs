@@ -9,8 +9,8 @@
 //! survey_step `P`; survey_stop 1; target_planet `P`; target_crew `C`; choose_option `O`;
 //! name_start_player `N`.
 
-use crate::expr::SetKind;
-use crate::rules::{Op, Rules};
+use crate::expr::{Act, SetKind};
+use crate::rules::{Op, Rules, DIRECTION};
 use crate::state::{Action, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
 
 /// The blocks of one ruleset's action index.
@@ -34,7 +34,10 @@ pub struct ActionIndex {
 impl ActionIndex {
     pub fn of(rules: &Rules) -> ActionIndex {
         let b = &rules.bounds;
-        let direction = rules.nodes.iter().any(|node| node.op == Op::ChooseDirection);
+        // choose_direction as a skill's effect, or performed in a body.
+        let direction = rules.nodes.iter().any(|node| {
+            node.op == Op::ChooseDirection || node.op.performs(&|act| *act == Act::SurveyRule(DIRECTION))
+        });
         let options = rules
             .nodes
             .iter()

@@ -289,6 +289,16 @@ impl Condition {
 }
 
 impl Act {
+    /// Whether the action or one it performs (its body, its branches) is `found`.
+    pub fn contains(&self, found: &impl Fn(&Act) -> bool) -> bool {
+        found(self)
+            || match self {
+                Act::ForEach { body, .. } => body.iter().any(|act| act.contains(found)),
+                Act::If { then, otherwise, .. } => then.iter().chain(otherwise).any(|act| act.contains(found)),
+                _ => false,
+            }
+    }
+
     /// Every amount of the action and its body within `LARGEST_AMOUNT`.
     pub fn exact(&self) -> bool {
         match self {

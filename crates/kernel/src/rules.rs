@@ -785,6 +785,16 @@ impl Rules {
 }
 
 impl Op {
+    /// Whether the operation or an action it performs at once (a body, an immediate branch)
+    /// is `found`; the branches of `if` and the options of `choose_one` are nodes of their own.
+    pub fn performs(&self, found: &impl Fn(&Act) -> bool) -> bool {
+        match self {
+            Op::Act(act) => act.contains(found),
+            Op::Choose { body, .. } => body.iter().any(|act| act.contains(found)),
+            _ => false,
+        }
+    }
+
     /// Every amount of the operation computed exactly by the kernel (`expr::LARGEST_AMOUNT`).
     fn exact(&self) -> bool {
         match self {
