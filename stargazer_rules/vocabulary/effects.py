@@ -754,6 +754,9 @@ class _Immediate(Effect):
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...] | None:
         return None if self.can_perform(Scope(table, seat, slot)) else ()
 
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return 0  # no decision: ``choices`` only says whether it is skipped (R9)
+
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         self.perform(Scope(table, seat, slot))
         return _NO_FOLLOW_UP
