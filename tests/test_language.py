@@ -236,3 +236,36 @@ def test_a_proposal_writes_a_number_inside_a_program_in_place(tmp_path):
     assert proposal.crew_card("pirate").skill[0].do[0].vp == 3
     text = (tmp_path / "draft8" / "crew.yaml").read_text(encoding="utf-8")
     assert "# S8" in text and "vp: 3" in text  # comments kept, the number replaced where it stood
+
+
+# -- the commands over programs ---------------------------------------------------------------
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(skill=skills(COLOURS))
+def test_validate_and_rules_read_generated_programs_without_a_traceback(tmp_path_factory, capsys, skill):
+    from stargazer_rules.frontends.cli import main
+
+    folder = str(_with_skill(tmp_path_factory.mktemp("cli"), skill))
+    assert main(["validate", folder]) == 0
+    for lang in LANGS:
+        assert main(["rules", folder, "--lang", lang]) == 0
+    out = capsys.readouterr().out
+    assert "Traceback" not in out and "None" not in out
+
+
+@pytest.mark.parametrize("lang", ["ja", "en"])
+def test_the_ideas_cards_print_with_their_programs_read_back(lang):
+    """The printed crew cards of the ideas ruleset carry each program's sentences."""
+    from stargazer_rules.printing.document import pdf_bytes
+
+    import io
+
+    import pypdf
+
+    ruleset = load_ruleset("ideas")
+    data, summary = pdf_bytes(ruleset, lang, "a4")
+    text = " ".join(page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages)
+    words = re.sub(r"\s+", "", text)
+    phrase = {"en": "VPequalto", "ja": "等しいVPを得る"}[lang]
+    assert summary.pages >= 2 and phrase in words
