@@ -74,8 +74,7 @@ class StateBounds:
         skill_vp = [_total(effects, lambda e: e.most_vp(limits), positive=True) for effects in skills.values()]
         starting = max(ruleset.starting_vp_by_position)  # a seat's VP at setup
         most_vp = None if None in skill_vp else starting + ruleset.max_rounds * (motivation + max(skill_vp, default=0))
-        # A survey count set by a skill is relative to its own crew's printed count (R7).
-        own = {card: attrs.evolve(limits, least_survey_count=counts[card], most_survey_count=counts[card]) for card in skills}
+        own = {card: crew_limits(limits, counts[card]) for card in skills}
         raised = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[1], positive=True) for card, effects in skills.items()]
         lowered = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[0], positive=False) for card, effects in skills.items()]
         open_bonus = None in raised or None in lowered
@@ -148,6 +147,12 @@ def limits_of(ruleset: Ruleset, always: int) -> Limits:
         most_survey_count=max(counts, default=0),
         free_cube_vp=ruleset.free_cube_vp,
     )
+
+
+def crew_limits(limits: Limits, survey_count: int) -> Limits:
+    """The limits one crew's effects are bounded by: the ruleset's, with the crew's own printed
+    survey count, which a survey count set by a skill is relative to (R7)."""
+    return attrs.evolve(limits, least_survey_count=survey_count, most_survey_count=survey_count)
 
 
 def _total(effects: Iterable[Effect], per_step: Callable[[Effect], int | None], *, positive: bool) -> int | None:
