@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from stargazer_rules.engine.bounds import limits_of
+from stargazer_rules.engine.bounds import crew_limits, limits_of
 from stargazer_rules.engine.game import Game
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary.actions import Action, action
@@ -79,7 +79,7 @@ def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
                 "id": card.id,
                 "survey_count": card.survey_count,
                 "always_in_play": card.always_in_play,
-                "skill": [_effect_spec(effect, limits) for effect in card.skill],
+                "skill": [_effect_spec(effect, crew_limits(limits, card.survey_count)) for effect in card.skill],
             }
             for card in ruleset.crew
         ],

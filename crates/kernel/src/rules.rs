@@ -87,7 +87,7 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 21] = [
+pub const EFFECT_TYPES: [EffectType; 22] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
     EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
@@ -103,6 +103,7 @@ pub const EFFECT_TYPES: [EffectType; 21] = [
     EffectType { name: "move_cube", parse: parse_act, steps: Steps::Once },
     EffectType { name: "name_start_player", parse: |_, _| Ok(Op::NameStartPlayer), steps: Steps::Once },
     EffectType { name: "place_cube", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "place_cube_on_crew", parse: parse_act, steps: Steps::Once },
     EffectType { name: "place_free_cubes", parse: |_, _| Ok(Op::PlaceFreeCubes), steps: Steps::Count },
     EffectType { name: "place_on_crew", parse: |_, _| Ok(Op::PlaceOnCrew), steps: Steps::Count },
     EffectType { name: "place_on_special", parse: parse_place_on_special, steps: Steps::Count },
@@ -212,16 +213,16 @@ fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
             to: required("to", SetKind::Planets)?,
         },
         "place_cube" => {
-            let on = match (effect.set("planet", SetKind::Planets)?, effect.set("crew", SetKind::Crews)?) {
-                (Some(planets), None) => match effect.text("square")? {
-                    Some("rearmost") => PlaceOn::Rearmost(planets),
-                    Some("special") => PlaceOn::Special(planets),
-                    other => return Err(unsupported(format!("place_cube: unknown square {other:?}"))),
-                },
-                (None, Some(crews)) => PlaceOn::Crews(crews),
-                _ => return Err(unsupported("place_cube takes one of planet or crew".into())),
+            let planets = required("planet", SetKind::Planets)?;
+            let on = match effect.text("square")? {
+                Some("rearmost") => PlaceOn::Rearmost(planets),
+                Some("special") => PlaceOn::Special(planets),
+                other => return Err(unsupported(format!("place_cube: unknown square {other:?}"))),
             };
             Act::PlaceCube { owner: effect.owner("owner")?, on }
+        }
+        "place_cube_on_crew" => {
+            Act::PlaceCube { owner: effect.owner("owner")?, on: PlaceOn::Crews(required("crew", SetKind::Crews)?) }
         }
         "collect_free_cubes" => Act::CollectFreeCubes(required("crew", SetKind::Crews)?),
         "for_each" => {
