@@ -269,3 +269,12 @@ def test_the_ideas_cards_print_with_their_programs_read_back(lang):
     words = re.sub(r"\s+", "", text)
     phrase = {"en": "VPequalto", "ja": "等しいVPを得る"}[lang]
     assert summary.pages >= 2 and phrase in words
+
+
+def test_a_left_out_set_that_names_the_bound_planet_needs_one_bound(tmp_path):
+    """return_cube's planet is this_planet when left out: fine inside a choose over Planets,
+    a located problem at the top of a skill."""
+    problems = _problems(tmp_path, "- {effect: return_cube}")
+    assert len(problems) == 1 and "return_cube's planet is left out, so it is 'this_planet'" in problems[0], problems
+    assert "give planet" in problems[0]
+    load_ruleset(_with_skill(tmp_path, "- {effect: choose, planet: all, do: [{effect: return_cube}]}", "ok"))

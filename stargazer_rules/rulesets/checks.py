@@ -110,11 +110,22 @@ def _expressions(documents: RulesetDocuments, sites: list[EffectSite]) -> Iterat
     crew = documents.crew
     for site in sites:
         for param in site.cls.params:
-            if param.name not in site.data or not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
+            if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
                 continue
             parser = Parser(colours)
             at = (*site.path, param.name)
             bound = site.bound | site.cls.binds(param, site.data)
+            if param.name not in site.data:
+                # A default names the bound member (this_planet): it must be bound here too.
+                if param.default in (REQUIRED, None):
+                    continue
+                node = parser.owner(param.default, at, bound) if param.kind == OWNER else parser.parse(param.kind, param.default, at, bound)
+                for _path, message in parser.problems:
+                    yield crew.problem(
+                        (*site.path, "effect"),
+                        f"{site.cls.name}'s {param.name} is left out, so it is {describe_value(param.default)}, and {message}: give {param.name}",
+                    )
+                continue
             value = site.data[param.name]
             node = parser.owner(value, at, bound) if param.kind == OWNER else parser.parse(param.kind, value, at, bound)
             for path, message in parser.problems:
