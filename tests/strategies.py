@@ -38,8 +38,6 @@ import attrs
 import yaml
 from hypothesis import strategies as st
 
-from program_strategies import effect_named
-
 from stargazer_rules.engine.game import Game
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
@@ -259,10 +257,6 @@ def _required_timing(effect_name: str, param: str, value: Any) -> str | None:
     return None
 
 
-#: The parameter kinds of the rules language, drawn by tests/program_strategies.py.
-LANGUAGE_KINDS = frozenset(("amount", "condition", "planets", "seats", "crews", "owner", "effects"))
-
-
 def _has_options(cls: type[Effect]) -> bool:
     return any(param.kind in ("options", "effects") for param in cls.params)
 
@@ -329,16 +323,11 @@ def effect_of_type(
     """
     cls = EFFECT_TYPES[effect_name]
     fixed = fixed or {}
-    # The language's choices made for the whole effect: which set a choose or for_each goes
-    # over, where place_cube puts cubes (planet or crew) and on which squares.
+    # The language's choice made for the whole effect: which set a choose or for_each goes over.
     over = draw(st.sampled_from(("planet", "seat", "crew")))
-    on = draw(st.sampled_from(("planet", "crew")))
     needed = {_required_timing(effect_name, key, value) for key, value in fixed.items()} - {None}
     allowed_timings = [timing for timing in cls.timings if timing in timings and needed <= {timing}]
     when = draw(st.sampled_from(allowed_timings))
-    if any(param.kind in LANGUAGE_KINDS for param in cls.params):
-        # The rules language's expressions and nested effects: tests/program_strategies.py.
-        return {**draw(effect_named(effect_name, tuple(colours), when, depth=0 if depth else 1)), **fixed}
     data: dict[str, Any] = {"effect": effect_name}
     values: dict[str, Any] = {}
     for param in cls.params:
@@ -360,7 +349,7 @@ def effect_of_type(
             )
             value = draw(st.lists(option, min_size=low, max_size=low + 1))
         elif param.kind in LANGUAGE_KINDS:
-            context = _Context(effect_name, when, depth, bound, body, over, on, colours)
+            context = _Context(effect_name, when, depth, bound, body, over, colours)
             value = draw(language_value(param, context, values))
             if value is _LEFT_OUT:
                 continue
@@ -401,7 +390,7 @@ def effect_of_type(
 LANGUAGE_KINDS = ("amount", "condition", "planets", "seats", "crews", "owner", "effects")
 
 #: Returned by ``language_value`` for a parameter left out (the set keys of ``choose`` and
-#: ``for_each`` but the one drawn, ``place_cube``'s planet or crew but the one drawn).
+#: ``for_each`` but the one drawn).
 _LEFT_OUT = object()
 
 #: How deep expressions nest (a filter's condition, an arithmetic's items).
@@ -412,7 +401,7 @@ MAX_EXPRESSION_DEPTH = 2
 class _Context:
     """Where a parameter of the language is drawn: its effect's type and timing, the nesting
     depth, the set kinds bound there, whether the effect stands in a body, the set key a
-    choose or for_each goes over, where place_cube puts cubes, and the ruleset's colours."""
+    choose or for_each goes over, and the ruleset's colours."""
 
     effect: str
     when: str
@@ -420,7 +409,6 @@ class _Context:
     bound: frozenset[str]
     body: bool
     over: str
-    on: str
     colours: Sequence[str]
 
 
@@ -537,6 +525,7 @@ LANGUAGE_EFFECTS = (
     "return_cube",
     "move_cube",
     "place_cube",
+    "place_cube_on_crew",
     "collect_free_cubes",
     "gain_vp",
     "change_survey_count",
@@ -570,17 +559,14 @@ def language_value(draw: st.DrawFn, param: Param, context: _Context, values: Map
         if param.name != context.over:
             return _LEFT_OUT
         return draw(set_expr(kind, colours, bound))
-    if effect == "place_cube" and param.name in ("planet", "crew"):
-        if param.name != ("planet" if context.on == "planet" else "crew"):
-            return _LEFT_OUT
-        return draw(set_expr(kind, colours, bound))
     if kind == "amount":
         return draw(amount_expr(colours, bound, least=param.minimum if param.minimum is not None else -3))
     if kind == "condition":
         return draw(condition_expr(colours, bound))
     if kind == "owner":
-        # place_cube needs an owner (not anyone); a free cube never goes on a special square (R3).
-        return draw(owner_expr(colours, bound, words=("free",) if effect == "place_cube" else ("free", "anyone")))
+        # a cube is placed by an owner (not anyone); a free cube never goes on a special square (R3).
+        placing = effect in ("place_cube", "place_cube_on_crew")
+        return draw(owner_expr(colours, bound, words=("free",) if placing else ("free", "anyone")))
     if kind in ("planets", "seats", "crews"):
         inner = bound | ({param.binds} if param.binds else frozenset())
         return draw(set_expr(kind, colours, inner))

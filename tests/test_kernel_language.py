@@ -23,7 +23,7 @@ from invariants import check_cubes
 from ruleset_edits import copy_ruleset
 from strategies import choose, generated_game, language_rulesets, seeds
 from stargazer_rules import Game, load_ruleset
-from stargazer_rules.engine.bounds import limits_of
+from stargazer_rules.engine.bounds import crew_limits, limits_of
 from stargazer_rules.kernel import native
 from stargazer_rules.vocabulary import actions as A
 
@@ -88,7 +88,7 @@ crew:
       - effect: for_each
         seat: others
         do:
-          - effect: place_cube
+          - effect: place_cube_on_crew
             owner: this_seat
             crew: this_crew
   - id: fixed
@@ -189,12 +189,12 @@ def test_the_bounds_python_derives_reach_the_kernel_per_effect(tmp_path) -> None
     (folder / "crew.yaml").write_text(WORDS_CREW, encoding="utf-8")
     ruleset = load_ruleset(folder)
     spec = native.ruleset_spec(ruleset)
-    limits = limits_of(ruleset, 1)
-    fixed = next(card for card in spec["crew"] if card["id"] == "fixed")
-    set_count = next(card for card in ruleset.crew if card.id == "fixed").skill[0]
-    least, most = set_count.survey_bonus_range(limits)
+    card = next(card for card in ruleset.crew if card.id == "fixed")
+    limits = crew_limits(limits_of(ruleset, 1), card.survey_count)  # a set count is relative to the crew's own (R7)
+    fixed = next(entry for entry in spec["crew"] if entry["id"] == "fixed")
+    least, most = card.skill[0].survey_bonus_range(limits)
     assert fixed["skill"][0]["bounds"] == {"most_vp": 0, "least_survey_bonus": least, "most_survey_bonus": most}
-    assert (least, most) == (0 - limits.most_survey_count, 0 - limits.least_survey_count)
+    assert least == most == 0 - card.survey_count  # set_survey_count 0 takes the crew's own 3 away
     assert native.kernel_for(ruleset).bounds() == attrs.asdict(Game(ruleset).bounds)
 
 

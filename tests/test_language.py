@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from invariants import check_cubes, check_legal
-from program_strategies import language_ruleset_folder, skills
+from strategies import language_effects, language_rulesets, load_documents
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.errors import RulesetError
 from stargazer_rules.rulesets.resources import cards_dir
@@ -156,7 +156,7 @@ _NO_CODE = re.compile(r"[{}]|None|<|\b[A-Z][a-z]+[A-Z]\w*\b|_")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(skill=skills(COLOURS))
+@given(skill=st.lists(language_effects(COLOURS), min_size=1, max_size=3))
 def test_generated_programs_load_and_read_as_sentences_in_both_languages(tmp_path_factory, skill):
     folder = _with_skill(tmp_path_factory.mktemp("read"), skill)
     ruleset = load_ruleset(folder)
@@ -179,13 +179,14 @@ def test_every_word_of_the_grammar_has_a_phrase_in_both_languages():
 # -- played ---------------------------------------------------------------------------------
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(drawn=st.lists(skills(COLOURS), min_size=1, max_size=4), seed=st.integers(0, 2**32 - 1), players=st.sampled_from([3, 4]))
-def test_generated_programs_play_with_every_cube_in_its_place(tmp_path_factory, drawn, seed, players):
-    """Cube conservation (R6, R13), the board's limits (R2, R3) and legal lists after every
-    decision of a random game whose crews run generated programs."""
-    folder = language_ruleset_folder(DRAFT7, tmp_path_factory.mktemp("play") / "rs", drawn)
-    game = Game(load_ruleset(folder))
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(documents=language_rulesets(), seed=st.integers(0, 2**32 - 1), data=st.data())
+def test_generated_programs_play_with_every_cube_in_its_place(documents, seed, data):
+    """Cube conservation (R6, R13), the board's limits (R2, R3), the legal lists and the
+    derived bounds after every decision of a random game on a generated ruleset whose every
+    crew runs a generated program."""
+    game = Game(load_documents(documents))
+    players = data.draw(st.sampled_from(game.ruleset.player_counts))
     rng = random.Random(seed)
     state = game.new_state(players=players, seed=seed)
     for _ in range(game.most_moves):
@@ -242,7 +243,7 @@ def test_a_proposal_writes_a_number_inside_a_program_in_place(tmp_path):
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(skill=skills(COLOURS))
+@given(skill=st.lists(language_effects(COLOURS), min_size=1, max_size=3))
 def test_validate_and_rules_read_generated_programs_without_a_traceback(tmp_path_factory, capsys, skill):
     from stargazer_rules.frontends.cli import main
 

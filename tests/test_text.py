@@ -388,8 +388,8 @@ def _generated_effects() -> list[dict[str, Any]]:
                     elif param.kind == "effects" and param.required:
                         inner = {"effect": "change_survey_count", "delta": 1} if when == "survey" else {"effect": "gain_vp", "vp": 1}
                         data[param.name] = [inner]
-                    elif param.kind == PLANETS and "do" in (p.name for p in cls.params):
-                        data[param.name] = "with_room"  # choose and for_each take one set
+                    elif param.kind == PLANETS and ("do" in (p.name for p in cls.params) or param.default == "this_planet"):
+                        data[param.name] = "with_room"  # choose and for_each take one set; no Planet is bound here
                     elif (
                         param.kind == "colour"
                         and fixed.get(param.required_when[0]) == param.required_when[1]
