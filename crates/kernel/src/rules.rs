@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::error::KernelError;
-use crate::expr::{Act, Amount, Condition, Owner, PlaceOn, Set, SetKind};
+use crate::expr::{Act, Amount, Condition, Magnitudes, Owner, PlaceOn, Set, SetKind};
 use crate::{MAX_BOARD, MAX_COLOURS, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
 
 /// When an effect resolves (docs/skills.md, "Timing").
@@ -758,6 +758,21 @@ impl Rules {
                 rules.bounds.most_vp
             )));
         }
+        let b = &rules.bounds;
+        let magnitudes = Magnitudes {
+            seats: b.most_players as f64,
+            vp: b.most_vp as f64,
+            cubes: rules.cubes_per_player as f64,
+            free_cubes: rules.free_cubes as f64,
+            longest_track: rules.planets.iter().map(Planet::length).max().unwrap_or(0) as f64,
+            rounds: rules.max_rounds as f64,
+        };
+        if let Some(node) = rules.nodes.iter().find(|node| !node.op.exact(&magnitudes)) {
+            return Err(unsupported(format!(
+                "effect {:?}: an amount could pass the kernel's 64-bit arithmetic",
+                node.name
+            )));
+        }
         Ok(rules)
     }
 
@@ -796,11 +811,11 @@ impl Op {
     }
 
     /// Every amount of the operation computed exactly by the kernel (`expr::LARGEST_AMOUNT`).
-    fn exact(&self) -> bool {
+    fn exact(&self, m: &Magnitudes) -> bool {
         match self {
-            Op::Act(act) => act.exact(),
-            Op::If { condition, .. } => condition.exact(),
-            Op::Choose { over, body } => Act::ForEach { over: over.clone(), body: body.clone() }.exact(),
+            Op::Act(act) => act.exact(m),
+            Op::If { condition, .. } => condition.exact(m),
+            Op::Choose { over, body } => Act::ForEach { over: over.clone(), body: body.clone() }.exact(m),
             _ => true,
         }
     }
@@ -879,12 +894,6 @@ fn compile_list(
             most_survey_bonus: 0,
         });
         let op = (kind.parse)(effect, &mut Compiling { card, path: &path, colours, nodes })?;
-        if !op.exact() {
-            return Err(unsupported(format!(
-                "effect {:?}: an amount could pass the kernel's 64-bit arithmetic",
-                effect.name
-            )));
-        }
         let (most_vp, least, most) = step_bounds(effect, &op)?;
         let node = &mut nodes[id as usize];
         (node.op, node.most_vp, node.least_survey_bonus, node.most_survey_bonus) = (op, most_vp, least, most);
