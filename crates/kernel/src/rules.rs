@@ -60,11 +60,12 @@ pub enum Op {
     PlaceOnCrew,
     PlaceOnSpecial(SpecialTarget),
     /// An effect of the rules language that asks no decision, performed at once; those that
-    /// cannot change anything are skipped (R9).
-    Act(Act),
+    /// cannot change anything are skipped (R9). Boxed, as `If`'s condition: the nodes of
+    /// draft 7's skills stay small.
+    Act(Box<Act>),
     /// The branch the condition picks resolves as pending effects, `then` at path (0, i) and
     /// `otherwise` at (1, i), as `choose_one`'s options do.
-    If { condition: Condition, then: Vec<u16>, otherwise: Vec<u16> },
+    If { condition: Box<Condition>, then: Vec<u16>, otherwise: Vec<u16> },
     /// A decision among the members of a set for which the body can be performed (R9); the
     /// body is performed for the chosen one at once.
     Choose { over: Set, body: Vec<Act> },
@@ -135,19 +136,19 @@ fn parse_choose_one(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, K
 fn parse_gain_vp(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
     match effect.param("vp")? {
         ParamValue::Int(vp) => Ok(Op::GainVp(small(*vp, "gain_vp vp", VALUE_LIMIT)?)),
-        _ => Ok(Op::Act(act_of(effect)?)),
+        _ => Ok(Op::Act(Box::new(act_of(effect)?))),
     }
 }
 
 fn parse_change_survey_count(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
     match effect.param("delta")? {
         ParamValue::Int(delta) => Ok(Op::ChangeSurveyCount(small(*delta, "change_survey_count delta", VALUE_LIMIT)?)),
-        _ => Ok(Op::Act(act_of(effect)?)),
+        _ => Ok(Op::Act(Box::new(act_of(effect)?))),
     }
 }
 
 fn parse_act(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
-    Ok(Op::Act(act_of(effect)?))
+    Ok(Op::Act(Box::new(act_of(effect)?)))
 }
 
 fn parse_if(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelError> {
@@ -159,7 +160,7 @@ fn parse_if(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelErr
     }
     let otherwise = branches.pop().unwrap_or_default();
     let then = branches.pop().unwrap_or_default();
-    Ok(Op::If { condition: effect.condition("condition")?, then, otherwise })
+    Ok(Op::If { condition: Box::new(effect.condition("condition")?), then, otherwise })
 }
 
 fn parse_choose(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
