@@ -155,6 +155,20 @@ def progress_lower_bound(effects: Sequence[Effect]) -> int:
     return total
 
 
+def moves_cubes_at_once(game: Game) -> bool:
+    """Whether a skill of the ruleset moves cubes on the tracks or from hands with no decision
+    (the rules language's ``return_cube``, ``move_cube``, ``place_cube``): a step may then move
+    cubes after the decision it plays (an after-survey or round-end effect)."""
+
+    def moves(effects: Sequence[Effect]) -> bool:
+        return any(
+            effect.name in ("return_cube", "move_cube", "place_cube") or any(moves(inner) for inner in (*effect.branches, *effect.bodies))
+            for effect in effects
+        )
+
+    return any(moves(card.skill) for card in game.ruleset.crew)
+
+
 def _takes_cubes_off_tracks(effects: Sequence[Effect]) -> bool:
     """Whether a skill can take a cube off a track for good (``return_cube``): the track then
     fills again, so filling the ring no longer bounds the game."""
@@ -364,7 +378,7 @@ def effect_of_type(
         if param.default is REQUIRED or value != param.default or draw(st.booleans()):
             data[param.name] = value
     if effect_name == "place_cube" and values.get("owner") == "free" and data.get("square") == "special":
-        data["square"] = "rearmost"  # a free cube never goes on a special square (R3)
+        data["owner"] = values["owner"] = "me"  # a free cube never goes on a special square (R3)
     for param in cls.params:
         if param.required_when is None:
             continue

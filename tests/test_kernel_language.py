@@ -172,7 +172,7 @@ def test_an_amount_that_could_pass_64_bits_runs_on_the_python_engine(tmp_path) -
     """The kernel computes amounts in 64 bits: a product that could pass them is refused at
     compile, and the ruleset falls back to the Python engine, which has no such limit."""
     folder = copy_ruleset(tmp_path)
-    factors = ", ".join(["{vp: everyone}"] * 3)
+    factors = ", ".join(["{vp: everyone}"] * 6)
     crew = WORDS_CREW.replace(
         "condition: {has_fewest_vp: me}", f"condition: {{at_least: [{{product: [{factors}]}}, 1]}}"
     )

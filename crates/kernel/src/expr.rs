@@ -8,7 +8,6 @@
 //! (`me`), as the Python engine lists them, so a bit set and that order give its members.
 
 use crate::game::Game;
-use crate::rules::MOST_VP;
 use crate::state::{State, FREE_CUBE};
 use crate::{MAX_COLOURS, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
 
@@ -218,71 +217,84 @@ pub enum Act {
 /// could pass it is refused at compile (it runs on the Python engine, whose integers have no bound).
 pub const LARGEST_AMOUNT: f64 = (1u64 << 62) as f64;
 
+/// The most each quantity of a ruleset's game can be, which an amount's magnitude is made of
+/// (`Rules::compile` fills it from the ruleset and its `Bounds`).
+#[derive(Clone, Copy, Debug)]
+pub struct Magnitudes {
+    pub seats: f64,
+    /// VP one seat holds.
+    pub vp: f64,
+    /// Cubes one seat has (R13).
+    pub cubes: f64,
+    pub free_cubes: f64,
+    pub longest_track: f64,
+    pub rounds: f64,
+}
+
 impl Amount {
-    /// The most its value (and every partial result on the way) can be, either sign: from
-    /// the kernel's own limits, so that the `i64` arithmetic of `Game::amount` is exact.
-    pub fn magnitude(&self) -> f64 {
-        let seats = MAX_PLAYERS as f64;
-        let hands = seats * 8_000.0;
+    /// The most its value (and every partial result on the way) can be, either sign, so that
+    /// the `i64` arithmetic of `Game::amount` is exact below `LARGEST_AMOUNT`.
+    pub fn magnitude(&self, m: &Magnitudes) -> f64 {
+        let hands = m.seats * m.cubes;
         match self {
             Amount::Number(value) => value.unsigned_abs() as f64,
             Amount::Count(_) => MAX_PLANETS.max(MAX_CREW).max(MAX_PLAYERS) as f64,
             Amount::Colours(_) => MAX_COLOURS as f64,
-            Amount::Cubes { .. } => hands + (1 << 20) as f64,
-            Amount::CrewCubes(..) | Amount::Hand(_) => hands + MAX_CREW as f64 * (1 << 24) as f64,
-            Amount::Vp(_) => seats * MOST_VP as f64,
-            Amount::Room(_) => (MAX_PLANETS * 1024) as f64,
-            Amount::Round => (1 << 24) as f64,
-            Amount::Players => seats,
-            Amount::Stock => (1 << 20) as f64,
-            Amount::Arithmetic(Arithmetic::Product, items) => items.iter().map(|a| a.magnitude().max(1.0)).product(),
+            Amount::Cubes { .. } | Amount::CrewCubes(..) => hands + m.free_cubes,
+            Amount::Hand(_) => hands,
+            Amount::Vp(_) => m.seats * m.vp,
+            Amount::Room(_) => MAX_PLANETS as f64 * m.longest_track,
+            Amount::Round => m.rounds,
+            Amount::Players => m.seats,
+            Amount::Stock => m.free_cubes,
+            Amount::Arithmetic(Arithmetic::Product, items) => items.iter().map(|a| a.magnitude(m).max(1.0)).product(),
             Amount::Arithmetic(Arithmetic::Min | Arithmetic::Max, items) => {
-                items.iter().map(Amount::magnitude).fold(0.0, f64::max)
+                items.iter().map(|a| a.magnitude(m)).fold(0.0, f64::max)
             }
-            Amount::Arithmetic(_, items) => items.iter().map(Amount::magnitude).sum(),
+            Amount::Arithmetic(_, items) => items.iter().map(|a| a.magnitude(m)).sum(),
         }
     }
 
     /// Every amount of the expression within `LARGEST_AMOUNT`, those of its filters too.
-    pub fn exact(&self) -> bool {
-        self.magnitude() <= LARGEST_AMOUNT
+    pub fn exact(&self, m: &Magnitudes) -> bool {
+        self.magnitude(m) <= LARGEST_AMOUNT
             && match self {
-                Amount::Count(set) | Amount::Colours(set) | Amount::CrewCubes(_, set) => set.exact(),
-                Amount::Hand(set) | Amount::Vp(set) | Amount::Room(set) => set.exact(),
-                Amount::Cubes { owner, planets, .. } => owner.exact() && planets.exact(),
-                Amount::Arithmetic(_, items) => items.iter().all(Amount::exact),
+                Amount::Count(set) | Amount::Colours(set) | Amount::CrewCubes(_, set) => set.exact(m),
+                Amount::Hand(set) | Amount::Vp(set) | Amount::Room(set) => set.exact(m),
+                Amount::Cubes { owner, planets, .. } => owner.exact(m) && planets.exact(m),
+                Amount::Arithmetic(_, items) => items.iter().all(|a| a.exact(m)),
                 _ => true,
             }
     }
 }
 
 impl Set {
-    fn exact(&self) -> bool {
+    fn exact(&self, m: &Magnitudes) -> bool {
         match self {
-            Set::NextWithRoom(of) | Set::ByVp(_, of) => of.exact(),
-            Set::Where(_, condition, of) => condition.exact() && of.exact(),
+            Set::NextWithRoom(of) | Set::ByVp(_, of) => of.exact(m),
+            Set::Where(_, condition, of) => condition.exact(m) && of.exact(m),
             _ => true,
         }
     }
 }
 
 impl Owner {
-    fn exact(&self) -> bool {
+    fn exact(&self, m: &Magnitudes) -> bool {
         match self {
-            Owner::Seats(set) => set.exact(),
+            Owner::Seats(set) => set.exact(m),
             _ => true,
         }
     }
 }
 
 impl Condition {
-    pub fn exact(&self) -> bool {
+    pub fn exact(&self, m: &Magnitudes) -> bool {
         match self {
-            Condition::Compare(_, a, b) => a.exact() && b.exact(),
-            Condition::All(items) | Condition::Any(items) => items.iter().all(Condition::exact),
-            Condition::Not(item) => item.exact(),
-            Condition::IsStartPlayer(set) | Condition::HasMostVp(set) | Condition::HasFewestVp(set) => set.exact(),
-            Condition::RanksFirst(owner) | Condition::HasCube(owner) => owner.exact(),
+            Condition::Compare(_, a, b) => a.exact(m) && b.exact(m),
+            Condition::All(items) | Condition::Any(items) => items.iter().all(|c| c.exact(m)),
+            Condition::Not(item) => item.exact(m),
+            Condition::IsStartPlayer(set) | Condition::HasMostVp(set) | Condition::HasFewestVp(set) => set.exact(m),
+            Condition::RanksFirst(owner) | Condition::HasCube(owner) => owner.exact(m),
             _ => true,
         }
     }
@@ -300,20 +312,20 @@ impl Act {
     }
 
     /// Every amount of the action and its body within `LARGEST_AMOUNT`.
-    pub fn exact(&self) -> bool {
+    pub fn exact(&self, m: &Magnitudes) -> bool {
         match self {
-            Act::GainVp(a) | Act::ChangeSurveyCount(a) | Act::LoseVp(a) | Act::SetSurveyCount(a) => a.exact(),
+            Act::GainVp(a) | Act::ChangeSurveyCount(a) | Act::LoseVp(a) | Act::SetSurveyCount(a) => a.exact(m),
             Act::SurveyRule(_) => true,
-            Act::TakeVp { vp, from } => vp.exact() && from.exact(),
-            Act::ReturnCube { planets, owner, .. } => planets.exact() && owner.exact(),
-            Act::MoveCube { planets, owner, to } => planets.exact() && owner.exact() && to.exact(),
+            Act::TakeVp { vp, from } => vp.exact(m) && from.exact(m),
+            Act::ReturnCube { planets, owner, .. } => planets.exact(m) && owner.exact(m),
+            Act::MoveCube { planets, owner, to } => planets.exact(m) && owner.exact(m) && to.exact(m),
             Act::PlaceCube { owner, on: PlaceOn::Rearmost(set) | PlaceOn::Special(set) | PlaceOn::Crews(set) } => {
-                owner.exact() && set.exact()
+                owner.exact(m) && set.exact(m)
             }
-            Act::CollectFreeCubes(set) => set.exact(),
-            Act::ForEach { over, body } => over.exact() && body.iter().all(Act::exact),
+            Act::CollectFreeCubes(set) => set.exact(m),
+            Act::ForEach { over, body } => over.exact(m) && body.iter().all(|act| act.exact(m)),
             Act::If { condition, then, otherwise } => {
-                condition.exact() && then.iter().chain(otherwise).all(Act::exact)
+                condition.exact(m) && then.iter().chain(otherwise).all(|act| act.exact(m))
             }
         }
     }
@@ -742,8 +754,12 @@ mod tests {
 
     #[test]
     fn an_amount_whose_product_could_overflow_is_not_exact() {
+        let m = Magnitudes { seats: 4.0, vp: 3000.0, cubes: 12.0, free_cubes: 12.0, longest_track: 7.0, rounds: 30.0 };
         let big = Amount::Arithmetic(Arithmetic::Product, vec![Amount::Number(100); 12]);
-        assert!(!big.exact());
-        assert!(Amount::Arithmetic(Arithmetic::Product, vec![Amount::Number(100); 4]).exact());
+        assert!(!big.exact(&m));
+        assert!(Amount::Arithmetic(Arithmetic::Product, vec![Amount::Number(100); 4]).exact(&m));
+        let vp = Amount::Vp(Set::Everyone);
+        assert!(Amount::Arithmetic(Arithmetic::Product, vec![vp.clone(), vp.clone(), vp.clone()]).exact(&m));
+        assert!(!Amount::Arithmetic(Arithmetic::Product, vec![vp; 5]).exact(&m));
     }
 }

@@ -8,7 +8,7 @@
 use std::collections::HashMap;
 
 use crate::error::KernelError;
-use crate::expr::{Act, Amount, Condition, Owner, PlaceOn, Set, SetKind};
+use crate::expr::{Act, Amount, Condition, Magnitudes, Owner, PlaceOn, Set, SetKind};
 use crate::{MAX_BOARD, MAX_COLOURS, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
 
 /// When an effect resolves (docs/skills.md, "Timing").
@@ -60,11 +60,12 @@ pub enum Op {
     PlaceOnCrew,
     PlaceOnSpecial(SpecialTarget),
     /// An effect of the rules language that asks no decision, performed at once; those that
-    /// cannot change anything are skipped (R9).
-    Act(Act),
+    /// cannot change anything are skipped (R9). Boxed, as `If`'s condition: the nodes of
+    /// draft 7's skills stay small.
+    Act(Box<Act>),
     /// The branch the condition picks resolves as pending effects, `then` at path (0, i) and
     /// `otherwise` at (1, i), as `choose_one`'s options do.
-    If { condition: Condition, then: Vec<u16>, otherwise: Vec<u16> },
+    If { condition: Box<Condition>, then: Vec<u16>, otherwise: Vec<u16> },
     /// A decision among the members of a set for which the body can be performed (R9); the
     /// body is performed for the chosen one at once.
     Choose { over: Set, body: Vec<Act> },
@@ -136,19 +137,19 @@ fn parse_choose_one(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, K
 fn parse_gain_vp(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
     match effect.param("vp")? {
         ParamValue::Int(vp) => Ok(Op::GainVp(small(*vp, "gain_vp vp", VALUE_LIMIT)?)),
-        _ => Ok(Op::Act(act_of(effect)?)),
+        _ => Ok(Op::Act(Box::new(act_of(effect)?))),
     }
 }
 
 fn parse_change_survey_count(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
     match effect.param("delta")? {
         ParamValue::Int(delta) => Ok(Op::ChangeSurveyCount(small(*delta, "change_survey_count delta", VALUE_LIMIT)?)),
-        _ => Ok(Op::Act(act_of(effect)?)),
+        _ => Ok(Op::Act(Box::new(act_of(effect)?))),
     }
 }
 
 fn parse_act(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
-    Ok(Op::Act(act_of(effect)?))
+    Ok(Op::Act(Box::new(act_of(effect)?)))
 }
 
 fn parse_if(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelError> {
@@ -160,7 +161,7 @@ fn parse_if(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelErr
     }
     let otherwise = branches.pop().unwrap_or_default();
     let then = branches.pop().unwrap_or_default();
-    Ok(Op::If { condition: effect.condition("condition")?, then, otherwise })
+    Ok(Op::If { condition: Box::new(effect.condition("condition")?), then, otherwise })
 }
 
 fn parse_choose(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
@@ -759,6 +760,21 @@ impl Rules {
                 rules.bounds.most_vp
             )));
         }
+        let b = &rules.bounds;
+        let magnitudes = Magnitudes {
+            seats: b.most_players as f64,
+            vp: b.most_vp as f64,
+            cubes: rules.cubes_per_player as f64,
+            free_cubes: rules.free_cubes as f64,
+            longest_track: rules.planets.iter().map(Planet::length).max().unwrap_or(0) as f64,
+            rounds: rules.max_rounds as f64,
+        };
+        if let Some(node) = rules.nodes.iter().find(|node| !node.op.exact(&magnitudes)) {
+            return Err(unsupported(format!(
+                "effect {:?}: an amount could pass the kernel's 64-bit arithmetic",
+                node.name
+            )));
+        }
         Ok(rules)
     }
 
@@ -797,11 +813,11 @@ impl Op {
     }
 
     /// Every amount of the operation computed exactly by the kernel (`expr::LARGEST_AMOUNT`).
-    fn exact(&self) -> bool {
+    fn exact(&self, m: &Magnitudes) -> bool {
         match self {
-            Op::Act(act) => act.exact(),
-            Op::If { condition, .. } => condition.exact(),
-            Op::Choose { over, body } => Act::ForEach { over: over.clone(), body: body.clone() }.exact(),
+            Op::Act(act) => act.exact(m),
+            Op::If { condition, .. } => condition.exact(m),
+            Op::Choose { over, body } => Act::ForEach { over: over.clone(), body: body.clone() }.exact(m),
             _ => true,
         }
     }
@@ -880,12 +896,6 @@ fn compile_list(
             most_survey_bonus: 0,
         });
         let op = (kind.parse)(effect, &mut Compiling { card, path: &path, colours, nodes })?;
-        if !op.exact() {
-            return Err(unsupported(format!(
-                "effect {:?}: an amount could pass the kernel's 64-bit arithmetic",
-                effect.name
-            )));
-        }
         let (most_vp, least, most) = step_bounds(effect, &op)?;
         let node = &mut nodes[id as usize];
         (node.op, node.most_vp, node.least_survey_bonus, node.most_survey_bonus) = (op, most_vp, least, most);
