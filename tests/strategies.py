@@ -130,19 +130,52 @@ def playouts(source: str) -> st.SearchStrategy[Playout]:
 SOURCES = (*BUNDLED, "generated")
 
 
+#: Below any survey count: what ``progress_lower_bound`` gives a skill whose survey count an
+#: amount of the rules language may change (``set_survey_count``, an amount's ``delta``).
+UNKNOWN_PROGRESS = -1000
+
+
 def progress_lower_bound(effects: Sequence[Effect]) -> int:
     """The least a skill can change its survey count by, whatever the chooser decides.
 
     ``change_survey_count`` adds its ``delta``; a ``choose_one`` adds the least of its options,
-    or nothing (an option may be skipped, R9).
+    or nothing (an option may be skipped, R9); an ``if`` the least of its branches. An amount
+    computed from the position, ``set_survey_count``, or either in a body, may take any count.
     """
     total = 0
     for effect in effects:
-        if effect.name == CHANGE_SURVEY_COUNT:
+        if effect.name == CHANGE_SURVEY_COUNT and type(effect.delta) is int:  # type: ignore[attr-defined]
             total += effect.delta  # type: ignore[attr-defined]
+        elif effect.name in (CHANGE_SURVEY_COUNT, "set_survey_count"):
+            total += UNKNOWN_PROGRESS
         elif effect.branches:
             total += min(0, *(progress_lower_bound(option) for option in effect.branches))
+        for body in effect.bodies:
+            total += min(0, progress_lower_bound(body))
     return total
+
+
+def moves_cubes_at_once(game: Game) -> bool:
+    """Whether a skill of the ruleset moves cubes on the tracks or from hands with no decision
+    (the rules language's ``return_cube``, ``move_cube``, ``place_cube``): a step may then move
+    cubes after the decision it plays (an after-survey or round-end effect)."""
+
+    def moves(effects: Sequence[Effect]) -> bool:
+        return any(
+            effect.name in ("return_cube", "move_cube", "place_cube") or any(moves(inner) for inner in (*effect.branches, *effect.bodies))
+            for effect in effects
+        )
+
+    return any(moves(card.skill) for card in game.ruleset.crew)
+
+
+def _takes_cubes_off_tracks(effects: Sequence[Effect]) -> bool:
+    """Whether a skill can take a cube off a track for good (``return_cube``): the track then
+    fills again, so filling the ring no longer bounds the game."""
+    return any(
+        effect.name == "return_cube" or any(_takes_cubes_off_tracks(inner) for inner in (*effect.branches, *effect.bodies))
+        for effect in effects
+    )
 
 
 def sure_to_survey(game: Game, card_index: int) -> bool:
@@ -182,9 +215,12 @@ def round_bound(game: Game, state: State) -> int:
 
     ``max_rounds`` bounds every game. Past the explore rounds, when the crew area has a crew
     sure to survey, each round also puts a cube on a normal square or ends the game, so the
-    game ends once the squares of the ring are full, if not before.
+    game ends once the squares of the ring are full, if not before (unless a skill in play
+    takes cubes off the tracks, ``return_cube``).
     """
     bound = game.ruleset.max_rounds
+    if any(_takes_cubes_off_tracks(game.ruleset.crew[card].skill) for card in state.crew):
+        return bound
     if any(sure_to_survey(game, card) for card in state.crew):
         squares = sum(game.ruleset.planets[index].length for index in state.planets)
         bound = min(bound, EXPLORE_ROUNDS + squares + 1)
@@ -236,15 +272,24 @@ def _required_timing(effect_name: str, param: str, value: Any) -> str | None:
 
 
 def _has_options(cls: type[Effect]) -> bool:
-    return any(param.kind == "options" for param in cls.params)
+    return any(param.kind in ("options", "effects") for param in cls.params)
 
 
-def effect_names(timings: frozenset[str] = frozenset(TIMINGS), depth: int = 0) -> list[str]:
-    """Effect types that may resolve at one of ``timings``; no more nesting past the depth limit."""
+def _immediate(cls: type[Effect]) -> bool:
+    """Whether effects of the type may stand in a body (``do``): those that ask no decision,
+    and ``if``, whose branches are then drawn from them too."""
+    return cls.immediate is True or cls.name == "if"
+
+
+def effect_names(timings: frozenset[str] = frozenset(TIMINGS), depth: int = 0, body: bool = False) -> list[str]:
+    """Effect types that may resolve at one of ``timings``; no more nesting past the depth
+    limit; in a ``body``, only those that ask no decision."""
     return [
         effect_name
         for effect_name, cls in EFFECT_TYPES.items()
-        if set(cls.timings) & timings and (depth < MAX_OPTION_DEPTH or not _has_options(cls))
+        if set(cls.timings) & timings
+        and (depth < MAX_OPTION_DEPTH or not _has_options(cls))
+        and (not body or _immediate(cls))
     ]
 
 
@@ -253,10 +298,13 @@ def effects(
     timings: frozenset[str] = frozenset(TIMINGS),
     depth: int = 0,
     parent_when: str | None = None,
+    bound: frozenset[str] = frozenset(),
+    body: bool = False,
 ) -> st.SearchStrategy[dict[str, Any]]:
-    """One effect mapping of any type that may resolve at one of ``timings``."""
-    return st.sampled_from(effect_names(timings, depth)).flatmap(
-        lambda effect_name: effect_of_type(effect_name, colours, timings, depth, parent_when)
+    """One effect mapping of any type that may resolve at one of ``timings``; ``bound`` the set
+    kinds bound where it stands (``this_planet`` may be read), ``body`` true in a ``do``."""
+    return st.sampled_from(effect_names(timings, depth, body)).flatmap(
+        lambda effect_name: effect_of_type(effect_name, colours, timings, depth, parent_when, bound=bound, body=body)
     )
 
 
@@ -275,6 +323,8 @@ def effect_of_type(
     depth: int = 0,
     parent_when: str | None = None,
     fixed: Mapping[str, Any] | None = None,
+    bound: frozenset[str] = frozenset(),
+    body: bool = False,
 ) -> dict[str, Any]:
     """A valid mapping of effect type ``effect_name``, built from its declarations.
 
@@ -282,9 +332,13 @@ def effect_of_type(
     kind (left out at random when it equals the default), or the value ``fixed`` gives it; a
     parameter required only with another's value (``required_when``) is given exactly then; a
     choice that needs a timing (``Effect.timing_requirements``) is made only at that timing.
+    The rules language's parameters are drawn by ``language_value``: expressions valid where
+    they stand (``bound``), effect lists (branches, bodies) of effects allowed there.
     """
     cls = EFFECT_TYPES[effect_name]
     fixed = fixed or {}
+    # The language's choice made for the whole effect: which set a choose or for_each goes over.
+    over = draw(st.sampled_from(("planet", "seat", "crew")))
     needed = {_required_timing(effect_name, key, value) for key, value in fixed.items()} - {None}
     allowed_timings = [timing for timing in cls.timings if timing in timings and needed <= {timing}]
     when = draw(st.sampled_from(allowed_timings))
@@ -308,6 +362,11 @@ def effect_of_type(
                 effects(colours, _option_timings(when), depth + 1, when), min_size=1, max_size=2
             )
             value = draw(st.lists(option, min_size=low, max_size=low + 1))
+        elif param.kind in LANGUAGE_KINDS:
+            context = _Context(effect_name, when, depth, bound, body, over, colours)
+            value = draw(language_value(param, context, values))
+            if value is _LEFT_OUT:
+                continue
         else:
             raise NotImplementedError(
                 f"effect {effect_name!r}: parameter {param.name!r} has kind {param.kind!r}, which "
@@ -318,6 +377,8 @@ def effect_of_type(
             raise NotImplementedError(f"{effect_name}.{param.name}: timing requirement on a {param.kind}")
         if param.default is REQUIRED or value != param.default or draw(st.booleans()):
             data[param.name] = value
+    if effect_name == "place_cube" and values.get("owner") == "free" and data.get("square") == "special":
+        data["owner"] = values["owner"] = "me"  # a free cube never goes on a special square (R3)
     for param in cls.params:
         if param.required_when is None:
             continue
@@ -335,6 +396,200 @@ def effect_of_type(
     if when != _default_when(cls, parent_when) or draw(st.booleans()):
         data["when"] = when
     return data
+
+
+# -- the rules language (docs/skills.md, "The rules language") -------------------------------
+
+#: The parameter kinds of the rules language: its expressions, owners and effect lists.
+LANGUAGE_KINDS = ("amount", "condition", "planets", "seats", "crews", "owner", "effects")
+
+#: Returned by ``language_value`` for a parameter left out (the set keys of ``choose`` and
+#: ``for_each`` but the one drawn).
+_LEFT_OUT = object()
+
+#: How deep expressions nest (a filter's condition, an arithmetic's items).
+MAX_EXPRESSION_DEPTH = 2
+
+
+@attrs.frozen
+class _Context:
+    """Where a parameter of the language is drawn: its effect's type and timing, the nesting
+    depth, the set kinds bound there, whether the effect stands in a body, the set key a
+    choose or for_each goes over, and the ruleset's colours."""
+
+    effect: str
+    when: str
+    depth: int
+    bound: frozenset[str]
+    body: bool
+    over: str
+    colours: Sequence[str]
+
+
+def set_expr(kind: str, colours: Sequence[str], bound: frozenset[str], depth: int = 0) -> st.SearchStrategy[Any]:
+    """A set of Planets, seats or crews valid where ``bound`` kinds are bound: every word, and
+    (above the depth limit) the words that take a set and filters whose condition reads the
+    member bound."""
+    this = {"planets": "this_planet", "seats": "this_seat", "crews": "this_crew"}[kind]
+    words = {
+        "planets": ["all", "with_room", "full", "surveyed"],
+        "seats": ["me", "others", "everyone", "start_player", "left"],
+        "crews": ["all", "others", "unpicked", "this_crew"],
+    }[kind]
+    if kind == "crews" or kind in bound:
+        words = [*words, this] if this not in words else words
+    options: list[st.SearchStrategy[Any]] = [st.sampled_from(words)]
+    if kind == "planets":
+        options.append(st.sampled_from(colours).map(lambda colour: {"colour": colour}))
+    if depth < MAX_EXPRESSION_DEPTH:
+        inner = set_expr(kind, colours, bound, depth + 1)
+        if kind == "planets":
+            options.append(inner.map(lambda of: {"next_with_room": of}))
+        if kind == "seats":
+            options.append(st.tuples(st.sampled_from(("most_vp", "fewest_vp")), inner).map(lambda pair: {pair[0]: pair[1]}))
+        condition = condition_expr(colours, bound | {kind}, depth + 1)
+        filtered = st.tuples(condition, st.none() | inner)
+        options.append(filtered.map(lambda pair: {"where": pair[0]} if pair[1] is None else {"where": pair[0], "from": pair[1]}))
+    return st.one_of(options)
+
+
+def owner_expr(colours: Sequence[str], bound: frozenset[str], depth: int = 0, words: Sequence[str] = ("free", "anyone")) -> st.SearchStrategy[Any]:
+    """Whose cubes: one of ``words`` or a set of seats."""
+    return st.sampled_from(list(words)) | set_expr("seats", colours, bound, depth)
+
+
+def amount_expr(colours: Sequence[str], bound: frozenset[str], depth: int = 0, reads_vp: bool = False, least: int = -3) -> st.SearchStrategy[Any]:
+    """An amount: a number (at least ``least``), a quantity, a count, and (above the depth
+    limit) arithmetic. ``reads_vp``: ``{vp: ...}`` may be read (in a comparison; never in an
+    amount that gives VP or changes a survey, which the loader refuses). A product multiplies
+    two counts at most, so that the VP a program gives stays within the kernel's bounds."""
+    sets = {kind: set_expr(kind, colours, bound, depth + 1) for kind in ("planets", "seats", "crews")}
+    cubes = st.fixed_dictionaries(
+        {},
+        optional={
+            "owner": owner_expr(colours, bound, depth + 1),
+            "squares": st.sampled_from(("normal", "special", "both")),
+            "planets": sets["planets"],
+        },
+    )
+    leaves: list[st.SearchStrategy[Any]] = [
+        st.integers(least, least + 6),
+        st.sampled_from(("round", "players", "stock")),
+        sets["planets"].map(lambda of: {"planets": of}),
+        sets["seats"].map(lambda of: {"seats": of}),
+        sets["crews"].map(lambda of: {"crews": of}),
+        sets["planets"].map(lambda of: {"colours": of}),
+        cubes.map(lambda value: {"cubes": value}),
+        sets["crews"].map(lambda of: {"free_cubes": of}),
+        sets["crews"].map(lambda of: {"player_cubes": of}),
+        sets["seats"].map(lambda of: {"hand": of}),
+        sets["planets"].map(lambda of: {"room": of}),
+    ]
+    if reads_vp:
+        leaves.append(sets["seats"].map(lambda of: {"vp": of}))
+    leaf = st.one_of(leaves)
+    if depth >= MAX_EXPRESSION_DEPTH:
+        return leaf
+    items = amount_expr(colours, bound, depth + 1, reads_vp, least=-3)
+    arithmetic = st.one_of(
+        st.tuples(st.sampled_from(("sum", "min", "max")), st.lists(items, min_size=1, max_size=3)),
+        st.tuples(st.just("difference"), st.lists(items, min_size=2, max_size=3)),
+        st.tuples(st.just("product"), st.lists(leaf, min_size=1, max_size=2)),
+    ).map(lambda pair: {pair[0]: pair[1]})
+    return st.booleans().flatmap(lambda combined: arithmetic if combined else leaf)
+
+
+def condition_expr(colours: Sequence[str], bound: frozenset[str], depth: int = 0) -> st.SearchStrategy[Any]:
+    """A condition valid where ``bound`` kinds are bound: comparisons of amounts (VP too),
+    predicates of seats, of the bound Planet and of the bound crew, and (above the depth
+    limit) all, any and not."""
+    amounts = amount_expr(colours, bound, depth + 1, reads_vp=True)
+    comparisons = ("at_least", "at_most", "more_than", "less_than", "equal", "not_equal")
+    seats = set_expr("seats", colours, bound, depth + 1)
+    options: list[st.SearchStrategy[Any]] = [
+        st.tuples(st.sampled_from(comparisons), amounts, amounts).map(lambda t: {t[0]: [t[1], t[2]]}),
+        st.tuples(st.sampled_from(("is_start_player", "has_most_vp", "has_fewest_vp")), seats).map(lambda t: {t[0]: t[1]}),
+    ]
+    if "planets" in bound:
+        options += [
+            st.sampled_from(("full", "has_room", "special_has_room", "surveyed")),
+            st.sampled_from(colours).map(lambda colour: {"is_colour": colour}),
+            st.tuples(st.sampled_from(("ranks_first", "has_cube")), owner_expr(colours, bound, depth + 1)).map(lambda t: {t[0]: t[1]}),
+        ]
+    if "crews" in bound:
+        options.append(st.just("unpicked"))
+    if depth < MAX_EXPRESSION_DEPTH:
+        inner = condition_expr(colours, bound, depth + 1)
+        options += [
+            st.tuples(st.sampled_from(("all", "any")), st.lists(inner, min_size=1, max_size=3)).map(lambda t: {t[0]: t[1]}),
+            inner.map(lambda item: {"not": item}),
+        ]
+    return st.one_of(options)
+
+
+#: The effect types of the rules language: its control (if, choose, for_each), its actions, and
+#: the two older types that take an amount.
+LANGUAGE_EFFECTS = (
+    "if",
+    "choose",
+    "for_each",
+    "lose_vp",
+    "take_vp",
+    "set_survey_count",
+    "return_cube",
+    "move_cube",
+    "place_cube",
+    "place_cube_on_crew",
+    "collect_free_cubes",
+    "gain_vp",
+    "change_survey_count",
+)
+
+
+def language_effects(colours: Sequence[str]) -> st.SearchStrategy[dict[str, Any]]:
+    """One effect of the rules language at the top of a skill, any timing; what it nests
+    (branches, bodies) is drawn from every type allowed there."""
+    return st.sampled_from(LANGUAGE_EFFECTS).flatmap(lambda effect_name: effect_of_type(effect_name, colours))
+
+
+def language_rulesets() -> st.SearchStrategy[dict[str, dict[str, Any]]]:
+    """Valid rulesets (``ruleset_documents``) whose every crew runs a program of the rules
+    language: if inside choose bodies, filters whose conditions read the member bound,
+    arithmetic and comparisons, every set word and owner."""
+    return ruleset_documents(language=True)
+
+
+#: The set kind of each set key of ``choose`` and ``for_each``.
+_OVER_KINDS = {"planet": "planets", "seat": "seats", "crew": "crews"}
+
+
+@st.composite
+def language_value(draw: st.DrawFn, param: Param, context: _Context, values: Mapping[str, Any]) -> Any:
+    """A value of a rules-language parameter ``param`` of ``context.effect``, valid where it
+    stands, or ``_LEFT_OUT``. ``values`` holds the effect's parameters drawn before it."""
+    effect, bound, colours = context.effect, context.bound, context.colours
+    kind = param.kind
+    if effect in ("choose", "for_each") and param.name in _OVER_KINDS:
+        if param.name != context.over:
+            return _LEFT_OUT
+        return draw(set_expr(kind, colours, bound))
+    if kind == "amount":
+        return draw(amount_expr(colours, bound, least=param.minimum if param.minimum is not None else -3))
+    if kind == "condition":
+        return draw(condition_expr(colours, bound))
+    if kind == "owner":
+        # a cube is placed by an owner (not anyone); a free cube never goes on a special square (R3).
+        placing = effect in ("place_cube", "place_cube_on_crew")
+        return draw(owner_expr(colours, bound, words=("free",) if placing else ("free", "anyone")))
+    if kind in ("planets", "seats", "crews"):
+        inner = bound | ({param.binds} if param.binds else frozenset())
+        return draw(set_expr(kind, colours, inner))
+    # An effect list: the branches of if, the body of choose and for_each.
+    timings = _option_timings(context.when)
+    if param.name == "do":
+        inner = bound | {_OVER_KINDS[context.over]}
+        return draw(st.lists(effects(colours, timings, context.depth + 1, context.when, inner, body=True), min_size=1, max_size=2))
+    return draw(st.lists(effects(colours, timings, context.depth + 1, context.when, bound, body=context.body), max_size=2))
 
 
 def _declared_default(cls: type[Effect], param_name: str) -> Any:
@@ -367,13 +622,15 @@ def planets_data(draw: st.DrawFn, count: int, colours: Sequence[str], long: bool
 
 
 @st.composite
-def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool) -> dict[str, Any]:
-    """One crew card: survey count 0..5 and 0..3 effects of any type and timing."""
+def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool, language: bool = False) -> dict[str, Any]:
+    """One crew card: survey count 0..5 and 0..3 effects of any type and timing (with
+    ``language``, 1..3 effects of the rules language at the top of the skill)."""
+    skill = st.lists(language_effects(colours), min_size=1, max_size=3) if language else st.lists(effects(colours), max_size=3)
     card: dict[str, Any] = {
         "id": f"c{index}",
         "name": name(f"crew {index}"),
         "survey_count": draw(st.integers(0, 5)),
-        "skill": draw(st.lists(effects(colours), max_size=3)),
+        "skill": draw(skill),
     }
     if always:
         card["always_in_play"] = True
@@ -393,8 +650,9 @@ def turn_order_setup(draw: st.DrawFn, most_players: int) -> dict[str, Any]:
 
 
 @st.composite
-def ruleset_documents(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
-    """The three documents of a valid ruleset folder, keyed by file name (see module docstring)."""
+def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict[str, Any]]:
+    """The three documents of a valid ruleset folder, keyed by file name (see module docstring);
+    with ``language``, every crew's skill a program of the rules language (``language_rulesets``)."""
     # Hypothesis favours small numbers, which end most games in the first round; half of the
     # rulesets are drawn "long" (more cubes, longer tracks, more Planets) to play whole games.
     long = draw(st.booleans())
@@ -415,8 +673,8 @@ def ruleset_documents(draw: st.DrawFn) -> dict[str, dict[str, Any]]:
         entries.append(entry)
     planet_cards = max(entry["planets"] for entry in entries) + draw(st.integers(0, 3))
     dealable = max(entry["crew"] for entry in entries) + draw(st.integers(0, 2))
-    crew = [draw(crew_card(index, colours, always=True)) for index in range(always_count)]
-    crew += [draw(crew_card(always_count + index, colours, always=False)) for index in range(dealable)]
+    crew = [draw(crew_card(index, colours, always=True, language=language)) for index in range(always_count)]
+    crew += [draw(crew_card(always_count + index, colours, always=False, language=language)) for index in range(dealable)]
     crew = draw(st.permutations(crew))
     rules: dict[str, Any] = {
         "name": "generated",

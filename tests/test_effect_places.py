@@ -85,11 +85,12 @@ def test_a_type_with_no_place_but_its_class_is_told_every_file_to_write():
 
 
 def test_the_kernel_takes_every_parameter_and_its_default_from_python():
-    """``ruleset_spec`` sends each declared parameter, defaults included; one left out is refused
-    by the kernel, never filled in with a default of its own."""
+    """``ruleset_spec`` sends each declared parameter, defaults included, and the bounds Python
+    derives of one step; a parameter left out is refused by the kernel, never filled in with a
+    default of its own."""
     spec = native.ruleset_spec(load_ruleset("draft7"))
     effects = [effect for card in spec["crew"] for effect in card["skill"]]
-    assert all(set(effect) == {"name", "when", *(p.name for p in EFFECT_TYPES[effect["name"]].params)} for effect in effects)
+    assert all(set(effect) == {"name", "when", "bounds", *(p.name for p in EFFECT_TYPES[effect["name"]].params)} for effect in effects)
     counted = next(effect for effect in effects if "count" in effect)
     del counted["count"]
     with pytest.raises(ValueError, match=rf'^effect "{counted["name"]}": parameter "count" is missing$'):

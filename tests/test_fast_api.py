@@ -148,9 +148,11 @@ def test_draft7s_action_index_is_read_from_its_bounds() -> None:
         ("target_crew", 64, 6),
         ("choose_option", 70, 2),
         ("name_start_player", 72, 4),
+        ("target_seat", 76, 0),  # no choose asks for a seat
     )
     assert fast.num_actions == 76
-    assert fast.max_legal == 43  # the survey block    assert fast.action_of(6) == action("survey", -1, 0)
+    assert fast.max_legal == 43  # the survey block
+    assert fast.action_of(6) == action("survey", -1, 0)
     assert fast.action_of(7) == action("survey", 0, 1)
     assert fast.action_of(6 + 1 + 7 * 3) == action("survey", 0, 1, -1)
 

@@ -23,6 +23,8 @@ import yaml
 
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.text.messages import describe_skill
+from stargazer_rules.text.catalogue import catalogue
+from stargazer_rules.vocabulary import expressions as X
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, REQUIRED, Effect, Param
 
 try:  # run as a script to print the reference blocks
@@ -66,6 +68,12 @@ def _type(param: Param) -> str:
         return "colour id"
     if param.kind == "options":
         return f"list of at least {param.minimum or 1} effect lists"
+    if param.kind == "effects":
+        return "list of effects"
+    if param.kind == "amount":
+        return "amount" if param.minimum is None else f"amount (a number >= {param.minimum})"
+    if param.kind in ("condition", "planets", "seats", "crews", "owner"):
+        return {"condition": "condition", "planets": "set of Planets", "seats": "set of seats", "crews": "set of crews", "owner": "owner"}[param.kind]
     raise AssertionError(f"no doc type for parameter kind {param.kind!r}")
 
 
@@ -75,6 +83,12 @@ def _default(param: Param) -> str:
         return f"required when `{other}` is `{value}`"
     if param.default is REQUIRED:
         return "required"
+    if param.default is None:
+        return "none"
+    if isinstance(param.default, dict):
+        return "`" + yaml.safe_dump(param.default, default_flow_style=True).strip() + "`"
+    if param.default == ():
+        return "none"
     return f"`{param.default}`"
 
 
@@ -105,6 +119,18 @@ def test_each_section_shows_the_declared_summary_parameters_and_timings():
         )
 
 
+def _effect_names(effects: list[dict[str, Any]]):
+    """The effect names of a skill, nested ones included (options, branches, bodies)."""
+    for effect in effects:
+        yield effect["effect"]
+        for value in effect.values():
+            if isinstance(value, list) and value and isinstance(value[0], dict) and "effect" in value[0]:
+                yield from _effect_names(value)
+            elif isinstance(value, list) and value and isinstance(value[0], list):
+                for option in value:
+                    yield from _effect_names(option)
+
+
 def _examples() -> list[tuple[str, list[dict[str, Any]], str]]:
     """(effect name, skill, the sentence the doc says it reads as) for every example."""
     examples = []
@@ -116,7 +142,7 @@ def _examples() -> list[tuple[str, list[dict[str, Any]], str]]:
         )
         skill = yaml.safe_load(blocks[0])
         assert isinstance(skill, list), f"{name}: the example is a skill, a list of effects"
-        assert name in {effect["effect"] for effect in skill}, f"{name}: the example uses {name}"
+        assert name in set(_effect_names(skill)), f"{name}: the example uses {name}"
         examples.append((name, skill, reads[0]))
     return examples
 
@@ -160,3 +186,45 @@ def test_the_custom_effect_example_runs_end_to_end():
 if __name__ == "__main__":  # pragma: no cover
     for effect_name, effect_cls in EFFECT_TYPES.items():
         print(f"## `{effect_name}`\n\n{reference(effect_cls)}\n")
+
+
+# -- the rules language's tables --------------------------------------------------------------
+
+LANGUAGE_SECTIONS = {X.AMOUNT: "amounts", X.CONDITION: "conditions", X.PLANETS: "planet_sets", X.SEATS: "seat_sets", X.CREWS: "crew_sets"}
+
+def _takes(value):
+    if value is None:
+        return "a bare word"
+    if value in X.KINDS:
+        return {"amount": "an amount", "condition": "a condition", "planets": "a set of Planets", "seats": "a set of seats", "crews": "a set of crews"}[value]
+    if value == X.PAIR:
+        return "`[a, b]`, two amounts"
+    if value == X.COLOUR:
+        return "a colour id"
+    if value == X.OWNER_VALUE:
+        return "an owner"
+    if value == X.CUBES_VALUE:
+        return "`{owner, squares, planets}`, each optional"
+    if value == X.WHERE_VALUE:
+        return "`{where: <condition>, from: <set>}`"
+    _, kind, least = value
+    return f"a list of at least {least} {'amounts' if kind == X.AMOUNT else 'conditions'}"
+
+def language_table(kind):
+    """The doc's table of the words of one kind of expression, from the grammar and the catalogue."""
+    phrases = catalogue().section(LANGUAGE_SECTIONS[kind])
+    rows = ["| word | takes | reads (en) | reads (ja) |", "| --- | --- | --- | --- |"]
+    for word, value in X.GRAMMAR[kind].items():
+        t = phrases[word]
+        en = t.texts.get("en") or t.cases[0].texts["en"]
+        ja = t.texts.get("ja") or t.cases[0].texts["ja"]
+        rows.append(f"| `{word}` | {_takes(value)} | {en} | {ja} |")
+    return "\n".join(rows)
+
+
+
+def test_the_language_tables_are_the_grammar_and_its_phrases():
+    """Each kind's table in "The rules language" lists exactly the grammar's words, as generated."""
+    text = DOC.read_text(encoding="utf-8")
+    for kind in X.KINDS:
+        assert language_table(kind) in text, f"docs/skills.md, the {kind} table:\n{language_table(kind)}"

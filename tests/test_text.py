@@ -25,6 +25,7 @@ from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.text.messages import (
     ACTION_MESSAGES,
     CATALOGUE_PATH,
+    COMPUTED,
     LANGS,
     catalogue,
     describe_action,
@@ -40,6 +41,7 @@ from stargazer_rules.text.messages import (
 )
 from stargazer_rules.vocabulary.actions import TARGET_CREW, action
 from stargazer_rules.vocabulary.effects import AFTER_SURVEY, EFFECT_TYPES, Effect, extend_effect_types
+from stargazer_rules.vocabulary.expressions import AMOUNT, CONDITION, PLANETS
 from stargazer_rules.vocabulary.events import EVENT_KEYS
 
 BUNDLED = bundled_ruleset_names()
@@ -120,7 +122,7 @@ def test_every_effect_type_has_a_sentence_whose_placeholders_are_its_params():
             text,
             when,
             set(effect_params(cls)),
-            _inapplicable(cls, when),
+            _inapplicable(cls, when) | {COMPUTED},
         )
 
 
@@ -379,8 +381,15 @@ def _generated_effects() -> list[dict[str, Any]]:
                     continue
                 data: dict[str, Any] = {"effect": effect_name, **fixed, "when": when}
                 for param in cls.params:
-                    if param.kind == "integer":
+                    if param.kind in ("integer", AMOUNT):
                         data[param.name] = 2 if param.minimum is None else param.minimum + 1
+                    elif param.kind == CONDITION:
+                        data[param.name] = {"at_least": ["round", 2]}
+                    elif param.kind == "effects" and param.required:
+                        inner = {"effect": "change_survey_count", "delta": 1} if when == "survey" else {"effect": "gain_vp", "vp": 1}
+                        data[param.name] = [inner]
+                    elif param.kind == PLANETS and ("do" in (p.name for p in cls.params) or param.default == "this_planet"):
+                        data[param.name] = "with_room"  # choose and for_each take one set; no Planet is bound here
                     elif (
                         param.kind == "colour"
                         and fixed.get(param.required_when[0]) == param.required_when[1]

@@ -16,11 +16,12 @@ A plugin effect type that cannot say what it scores or adds to the survey count
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
 from stargazer_rules.vocabulary.effects import Effect
+from stargazer_rules.vocabulary.expressions import Limits
 from stargazer_rules.rulesets.model import Ruleset
 
 
@@ -68,13 +69,15 @@ class StateBounds:
         cubes = ruleset.cubes_per_player
         # R6: the best motivation bonus a turn can take, and the most VP a crew's skill scores.
         motivation = free_on_crew * ruleset.free_cube_vp + most_players * cubes * ruleset.player_cube_vp
-        skill_vp = [_total(effects, "vp_per_step", positive=True) for effects in skills.values()]
+        counts = [card.survey_count for card in ruleset.crew]
+        limits = limits_of(ruleset, always)
+        skill_vp = [_total(effects, lambda e: e.most_vp(limits), positive=True) for effects in skills.values()]
         starting = max(ruleset.starting_vp_by_position)  # a seat's VP at setup
         most_vp = None if None in skill_vp else starting + ruleset.max_rounds * (motivation + max(skill_vp, default=0))
-        raised = [_total(effects, "survey_bonus_per_step", positive=True) for effects in skills.values()]
-        lowered = [_total(effects, "survey_bonus_per_step", positive=False) for effects in skills.values()]
+        own = {card: crew_limits(limits, counts[card]) for card in skills}
+        raised = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[1], positive=True) for card, effects in skills.items()]
+        lowered = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[0], positive=False) for card, effects in skills.items()]
         open_bonus = None in raised or None in lowered
-        counts = [card.survey_count for card in ruleset.crew]
         if open_bonus:
             most_placed = cubes
         else:
@@ -125,12 +128,39 @@ def _most_decisions(effects: Iterable[Effect], players: int, planets: int, crews
     return total
 
 
-def _total(effects: Iterable[Effect], per_step: str, *, positive: bool) -> int | None:
+def limits_of(ruleset: Ruleset, always: int) -> Limits:
+    """The ruleset's numbers the rules language's amounts are bounded by (``expressions.Limits``)."""
+    counts = [card.survey_count for card in ruleset.crew]
+    return Limits(
+        players=max(ruleset.player_counts),
+        least_players=min(ruleset.player_counts),
+        planets=max(counts.planets for counts in ruleset.setups.values()),
+        crews=max(counts.crew for counts in ruleset.setups.values()) + always,
+        cubes_per_player=ruleset.cubes_per_player,
+        free_cubes=ruleset.free_cubes,
+        free_on_crew=min(ruleset.max_free_cubes_per_crew, ruleset.free_cubes),
+        rounds=ruleset.max_rounds,
+        longest_track=max(card.length for card in ruleset.planets),
+        special_capacity=max(card.special_capacity for card in ruleset.planets),
+        colours=len(ruleset.colours),
+        least_survey_count=min(counts, default=0),
+        most_survey_count=max(counts, default=0),
+        free_cube_vp=ruleset.free_cube_vp,
+    )
+
+
+def crew_limits(limits: Limits, survey_count: int) -> Limits:
+    """The limits one crew's effects are bounded by: the ruleset's, with the crew's own printed
+    survey count, which a survey count set by a skill is relative to (R7)."""
+    return attrs.evolve(limits, least_survey_count=survey_count, most_survey_count=survey_count)
+
+
+def _total(effects: Iterable[Effect], per_step: Callable[[Effect], int | None], *, positive: bool) -> int | None:
     """The most (``positive``) or least a skill's effects add up to, each resolving all its
     steps once a turn; None when one of them cannot say."""
     total = 0
     for effect in effects:
-        value = getattr(effect, per_step)
+        value = per_step(effect)
         if value is None:
             return None
         value *= effect.steps

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
+from stargazer_rules.vocabulary.majority import rank_order
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
@@ -99,11 +100,7 @@ class ScoreSheet:
 
 def rank_planet(track: tuple[int, ...], values: tuple[int, ...]) -> tuple[Standing, ...]:
     """R15 ranking and R16 VP for one Planet's track (owners of squares 1, 2, ...)."""
-    counts: Counter[int] = Counter(track)
-    first: dict[int, int] = {}
-    for square, owner in enumerate(track, start=1):
-        first.setdefault(owner, square)
-    order = sorted(counts, key=lambda owner: (-counts[owner], -first[owner]))
+    order, counts, first = rank_order(track)
     top = len(track)
     standings = []
     for rank, owner in enumerate(order, start=1):

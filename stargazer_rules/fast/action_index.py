@@ -21,6 +21,7 @@ target_planet      P               Planet
 target_crew        C               crew slot
 choose_option      O               option index
 name_start_player  N               seat
+target_seat        N or 0          seat (0 unless a ``choose`` asks for a seat)
 =================  ==============  =====================================================
 """
 
@@ -35,6 +36,7 @@ from stargazer_rules.fast.limits import integer
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.effects import DIRECTION, Effect
+from stargazer_rules.vocabulary.expressions import SEATS
 
 #: The kinds in the kernel's ``Kind`` order: the order of the blocks.
 KIND_ORDER = (
@@ -46,21 +48,27 @@ KIND_ORDER = (
     A.TARGET_CREW,
     A.CHOOSE_OPTION,
     A.NAME_START_PLAYER,
+    A.TARGET_SEAT,
 )
+
+
+def _asks(effect: Effect, bounds) -> bool:
+    """Whether an effect asks a decision of its own (``choose_one``, ``choose``), not only its branches."""
+    return effect.most_choices(players=bounds.most_players, planets=bounds.most_planets, crews=bounds.most_crew) != 0
 
 
 def _every_effect(effects: Iterable[Effect]) -> Iterator[Effect]:
     for effect in effects:
         yield effect
-        for option in effect.branches:
-            yield from _every_effect(option)
+        for nested in (*effect.branches, *effect.bodies):
+            yield from _every_effect(nested)
 
 
 @attrs.frozen
 class ActionIndex:
     """The blocks of a ruleset's action index: ``(kind, offset, size)`` in id order, and the
     numbers they are made of (``planets``, ``crews``, ``seats``, ``survey_counts``,
-    ``directions``, ``options``)."""
+    ``directions``, ``options``, ``seat_targets``)."""
 
     planets: int
     crews: int
@@ -68,6 +76,7 @@ class ActionIndex:
     survey_counts: int
     directions: int
     options: int
+    seat_targets: int = 0
     blocks: tuple[tuple[str, int, int], ...] = attrs.field(init=False)
     _ids: dict[Action, int] = attrs.field(init=False, repr=False, eq=False)
     _actions: tuple[Action, ...] = attrs.field(init=False, repr=False, eq=False)
@@ -82,6 +91,7 @@ class ActionIndex:
             A.TARGET_CREW: self.crews,
             A.CHOOSE_OPTION: self.options,
             A.NAME_START_PLAYER: self.seats,
+            A.TARGET_SEAT: self.seat_targets,
         }
         blocks, offset = [], 0
         for kind in KIND_ORDER:
@@ -103,7 +113,8 @@ class ActionIndex:
             seats=bounds.most_players,
             survey_counts=bounds.most_survey_placed,
             directions=2 if any(getattr(effect, "flag", 0) & DIRECTION for effect in effects) else 1,
-            options=max((len(effect.branches) for effect in effects), default=0),
+            options=max((len(effect.branches) for effect in effects if _asks(effect, bounds)), default=0),
+            seat_targets=bounds.most_players if any(getattr(effect, "set_kind", None) == SEATS and _asks(effect, bounds) for effect in effects) else 0,
         )
 
     def _enumerate(self) -> Iterator[Action]:
@@ -119,6 +130,7 @@ class ActionIndex:
         yield from (action(A.TARGET_CREW, slot) for slot in range(self.crews))
         yield from (action(A.CHOOSE_OPTION, option) for option in range(self.options))
         yield from (action(A.NAME_START_PLAYER, seat) for seat in range(self.seats))
+        yield from (action(A.TARGET_SEAT, seat) for seat in range(self.seat_targets))
 
     @property
     def size(self) -> int:
@@ -156,6 +168,7 @@ class ActionIndex:
             A.TARGET_CREW: f"target_crew takes a crew slot 0..{last_crew}",
             A.CHOOSE_OPTION: f"choose_option takes an option 0..{self.options - 1}",
             A.NAME_START_PLAYER: f"name_start_player takes a seat 0..{self.seats - 1}",
+            A.TARGET_SEAT: f"target_seat takes a seat 0..{self.seat_targets - 1}" if self.seat_targets else "target_seat is never asked by this ruleset",
         }
         if kind in expected:
             return expected[kind] + (", and no count or direction" if kind != A.SURVEY and kind != A.SURVEY_STOP else "")

@@ -76,7 +76,7 @@ def _json_of(kind: str, target: int, count: int, direction: int, card_id: str | 
         return {"type": kind}
     if kind == A.CHOOSE_OPTION:
         return {"type": kind, "option": target}
-    if kind == A.NAME_START_PLAYER:
+    if kind in (A.NAME_START_PLAYER, A.TARGET_SEAT):
         return {"type": kind, "seat": target}
     raise ValueError(f"unknown action kind {kind!r}; the kinds are {', '.join(A.KINDS)}")
 
@@ -119,7 +119,7 @@ def _read_action(
         target = -1
     elif kind == A.CHOOSE_OPTION:
         target = data["option"]
-    else:  # NAME_START_PLAYER
+    else:  # NAME_START_PLAYER, TARGET_SEAT
         target = data["seat"]
         if target >= state.players:
             problems.append(f"{at}.seat: seat {target} is not a seat of 0..{state.players - 1}")

@@ -18,10 +18,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from stargazer_rules.engine.bounds import crew_limits, limits_of
 from stargazer_rules.engine.game import Game
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
+from stargazer_rules.vocabulary.expressions import Limits
 from stargazer_rules.vocabulary.table import Pending, State
 
 #: The engines a simulation or a bot can use: the kernel where the ruleset allows, or Python.
@@ -37,15 +39,24 @@ else:
     _IMPORT_ERROR = None
 
 
-def _effect_spec(effect: Effect) -> dict[str, Any]:
+def _effect_spec(effect: Effect, limits: Limits) -> dict[str, Any]:
+    """An effect as the kernel reads it: its name, timing and every declared parameter by name
+    (an expression of the rules language as its node, which the kernel reads by word and
+    named fields; effect lists as specs), and ``bounds``, what one step may do to the
+    chooser's VP and the survey count, derived here once (``Effect.most_vp``,
+    ``Effect.survey_bonus_range``) for the kernel's ``Bounds`` to add up as ``Game.bounds`` does."""
     if type(effect) is not EFFECT_TYPES.get(effect.name):
         raise _Unsupported(f"effect type {effect.name!r} is not built in (the kernel knows {', '.join(EFFECT_TYPES)})")
     spec: dict[str, Any] = {"name": effect.name, "when": effect.when}
     for param in effect.params:
-        value = getattr(effect, param.name)
+        value = getattr(effect, param.attribute)
         if param.kind == "options":
-            value = [[_effect_spec(inner) for inner in option] for option in value]
+            value = [[_effect_spec(inner, limits) for inner in option] for option in value]
+        elif param.kind == "effects":
+            value = [_effect_spec(inner, limits) for inner in value]
         spec[param.name] = value
+    least, most = effect.survey_bonus_range(limits)
+    spec["bounds"] = {"most_vp": effect.most_vp(limits), "least_survey_bonus": least, "most_survey_bonus": most}
     return spec
 
 
@@ -55,6 +66,7 @@ class _Unsupported(Exception):
 
 def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
     """Every card, knob and effect of ``ruleset`` as plain data for the kernel to compile."""
+    limits = limits_of(ruleset, sum(1 for card in ruleset.crew if card.always_in_play))
     return {
         "name": ruleset.name,
         "colours": [colour.id for colour in ruleset.colours],
@@ -67,7 +79,7 @@ def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
                 "id": card.id,
                 "survey_count": card.survey_count,
                 "always_in_play": card.always_in_play,
-                "skill": [_effect_spec(effect) for effect in card.skill],
+                "skill": [_effect_spec(effect, crew_limits(limits, card.survey_count)) for effect in card.skill],
             }
             for card in ruleset.crew
         ],

@@ -16,7 +16,8 @@ from stargazer_rules.errors import Problem
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
-from stargazer_rules.vocabulary.effects import ON_CHOOSE, REQUIRED, SURVEY, Effect
+from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, SURVEY, Effect
+from stargazer_rules.vocabulary.expressions import AMOUNT, Limits, Parser, amount_bounds
 
 @attrs.frozen
 class RulesetDocuments:
@@ -32,7 +33,8 @@ class EffectSite:
     """One effect mapping of a known type in crew.yaml, with its resolved timing.
 
     ``when`` is None when the YAML names a timing the type does not have (a schema problem).
-    ``parent`` is the effect whose option holds this one (``choose_one``), if any.
+    ``parent`` is the effect whose option, branch or body holds this one (``choose_one``,
+    ``if``, ``choose``, ``for_each``), if any.
     """
 
     path: DocPath
@@ -40,6 +42,8 @@ class EffectSite:
     cls: type[Effect]
     when: str | None
     parent: EffectSite | None = None
+    #: The set kinds bound where it stands (``this_planet`` inside a ``for_each`` over Planets).
+    bound: frozenset[str] = frozenset()
 
 
 def resolve_when(data: Mapping[str, Any], cls: type[Effect], parent_when: str | None) -> str | None:
@@ -79,7 +83,75 @@ def semantic_problems(
         *_option_timings(documents.crew, sites),
         *_timing_requirements(documents.crew, sites),
         *_unused_params(documents.crew, sites),
+        *_expressions(documents, sites),
+        *_bodies(documents.crew, sites),
     ]
+
+
+def expression_paths(crew: YamlDocument, effect_types: Mapping[str, type[Effect]]) -> list[DocPath]:
+    """Where crew.yaml holds an expression of the rules language: the schema's errors there are
+    left to ``_expressions``, which words them for the language (with "did you mean")."""
+    return [
+        (*site.path, param.name)
+        for site in effect_sites(crew, effect_types)
+        for param in site.cls.params
+        if (param.kind in EXPRESSION_KINDS or param.kind == OWNER) and param.name in site.data
+    ]
+
+
+#: Limits of any size: whether an amount has a bound does not depend on them.
+_ANY_LIMITS = Limits(*(1,) * len(attrs.fields(Limits)))
+
+
+def _expressions(documents: RulesetDocuments, sites: list[EffectSite]) -> Iterator[Problem]:
+    """Every expression parsed (each problem at its place, with "did you mean"), and every
+    amount that gives VP or changes a survey bounded: one that reads VP could grow for ever."""
+    colours = _colour_ids(documents) or []
+    crew = documents.crew
+    for site in sites:
+        for param in site.cls.params:
+            if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
+                continue
+            parser = Parser(colours)
+            at = (*site.path, param.name)
+            bound = site.bound | site.cls.binds(param, site.data)
+            if param.name not in site.data:
+                # A default names the bound member (this_planet): it must be bound here too.
+                if param.default in (REQUIRED, None):
+                    continue
+                node = parser.owner(param.default, at, bound) if param.kind == OWNER else parser.parse(param.kind, param.default, at, bound)
+                for _path, message in parser.problems:
+                    yield crew.problem(
+                        (*site.path, "effect"),
+                        f"{site.cls.name}'s {param.name} is left out, so it is {describe_value(param.default)}, and {message}: give {param.name}",
+                    )
+                continue
+            value = site.data[param.name]
+            node = parser.owner(value, at, bound) if param.kind == OWNER else parser.parse(param.kind, value, at, bound)
+            for path, message in parser.problems:
+                yield crew.problem(path, message)
+            if type(node) is int and param.minimum is not None and node < param.minimum:
+                yield crew.problem(at, f"{site.cls.name}'s {param.name} is at least {param.minimum} when written as a number, not {node}")
+            if node is not None and param.kind == AMOUNT and None in amount_bounds(node, _ANY_LIMITS):
+                yield crew.problem(
+                    at,
+                    f"{site.cls.name}'s {param.name} reads VP, so it has no bound: a skill's VP or "
+                    f"survey count may depend on counts of the board, hands and crews, but not on VP",
+                )
+
+
+def _bodies(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
+    """The body (``do``) of ``choose`` and ``for_each`` performs at once: no effect in it may
+    ask a decision."""
+    for site in sites:
+        parent = site.parent
+        if parent is None or not site.path[-2:-1] == ("do",) or site.cls.immediate or site.cls.name == "if":
+            continue
+        yield crew.problem(
+            (*site.path, "effect"),
+            f"{site.cls.name!r} asks a decision, so it cannot stand in the do of {parent.cls.name}, "
+            f"which is performed at once; use an effect that asks none (docs/skills.md)",
+        )
 
 
 def entries(document: YamlDocument, key: str) -> list[tuple[DocPath, Mapping[str, Any]]]:
@@ -108,6 +180,7 @@ def _sites(
     path: DocPath,
     parent: EffectSite | None,
     effect_types: Mapping[str, type[Effect]],
+    bound: frozenset[str] = frozenset(),
 ) -> Iterator[EffectSite]:
     for index, data in enumerate(effects):
         name = data.get("effect") if isinstance(data, dict) else None
@@ -115,15 +188,19 @@ def _sites(
         if cls is None:
             continue
         parent_when = parent.when if parent is not None else None
-        site = EffectSite((*path, index), data, cls, resolve_when(data, cls, parent_when), parent)
+        site = EffectSite((*path, index), data, cls, resolve_when(data, cls, parent_when), parent, bound)
         yield site
         for param in cls.params:
-            options = data.get(param.name) if param.kind == "options" else None
-            if not isinstance(options, list):
+            nested = data.get(param.name)
+            if not isinstance(nested, list):
                 continue
-            for number, option in enumerate(options):
-                if isinstance(option, list):
-                    yield from _sites(option, (*site.path, param.name, number), site, effect_types)
+            inner = bound | cls.binds(param, data)
+            if param.kind == "effects":
+                yield from _sites(nested, (*site.path, param.name), site, effect_types, inner)
+            elif param.kind == "options":
+                for number, option in enumerate(nested):
+                    if isinstance(option, list):
+                        yield from _sites(option, (*site.path, param.name, number), site, effect_types, inner)
 
 
 def _duplicate_ids(document: YamlDocument, key: str, kind: str) -> Iterator[Problem]:
@@ -309,9 +386,10 @@ def _option_timings(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Pro
         if site.when == parent.when or (parent.when == ON_CHOOSE and site.when == SURVEY):
             continue
         allowed = parent.when if parent.when != ON_CHOOSE else f"{ON_CHOOSE} or {SURVEY}"
+        inside = ("option effect", "an option's effects") if parent.cls.name == "choose_one" else ("nested effect", "the effects inside it")
         message = (
-            f"option effect {_timing_phrase(site)}, but its {parent.cls.name} resolves at "
-            f"{parent.when}; an option's effects must resolve at {allowed}"
+            f"{inside[0]} {_timing_phrase(site)}, but its {parent.cls.name} resolves at "
+            f"{parent.when}; {inside[1]} must resolve at {allowed}"
         )
         yield crew.problem(_timing_location(site), message)
 

@@ -22,7 +22,7 @@ from typing import Any
 import attrs
 
 from stargazer_rules.errors import Problem, RulesetError
-from stargazer_rules.rulesets.checks import RulesetDocuments, resolve_when, semantic_problems
+from stargazer_rules.rulesets.checks import RulesetDocuments, expression_paths, resolve_when, semantic_problems
 from stargazer_rules.rulesets.model import (
     Colour,
     CrewCard,
@@ -39,7 +39,8 @@ from stargazer_rules.rulesets.resources import (
 )
 from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
-from stargazer_rules.vocabulary.effects import EFFECT_TYPES, REQUIRED, Effect
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect
+from stargazer_rules.vocabulary.expressions import Parser
 
 PathLike = str | os.PathLike[str]
 
@@ -101,7 +102,8 @@ def check_documents(
     for document, schema in zip(_in_order(documents), schemas, strict=True):
         problems.extend(document.problems)
         if document.loaded:
-            problems.extend(schema_problems(document, schema))
+            left_to = expression_paths(document, effect_types) if document is documents.crew else ()
+            problems.extend(schema_problems(document, schema, left_to))
     problems.extend(semantic_problems(documents, effect_types))
     order = {document.file: index for index, document in enumerate(_in_order(documents))}
     unique = dict.fromkeys(problems)
@@ -116,7 +118,8 @@ def build_ruleset(
 ) -> Ruleset:
     """The ``Ruleset`` of checked documents, defaults filled and fingerprint computed."""
     rules = documents.rules.data
-    crew, problems = _build_crew(documents.crew, effect_types)
+    colours = [item["id"] for item in rules["colours"]]
+    crew, problems = _build_crew(documents.crew, effect_types, colours)
     if problems:
         raise RulesetError(problems)
     ruleset = Ruleset(
@@ -255,14 +258,15 @@ def _turn_order_vp(rules: Mapping[str, Any]) -> tuple[int, ...]:
 
 
 def _build_crew(
-    document: YamlDocument, effect_types: Mapping[str, type[Effect]]
+    document: YamlDocument, effect_types: Mapping[str, type[Effect]], colours: list[str]
 ) -> tuple[tuple[CrewCard, ...], list[Problem]]:
     cards: list[CrewCard] = []
     problems: list[Problem] = []
+    parser = Parser(colours)
     for index, data in enumerate(document.data["crew"]):
         path = ("crew", index, "skill")
         skill = tuple(  # None only with a problem recorded, and then nothing is returned
-            _effect(document, (*path, number), item, None, effect_types, problems)
+            _effect(document, (*path, number), item, None, effect_types, problems, parser, frozenset())
             for number, item in enumerate(data["skill"])
         )
         optional = {key: data[key] for key in ("always_in_play", "placeholder") if key in data}
@@ -285,8 +289,11 @@ def _effect(
     parent_when: str | None,
     effect_types: Mapping[str, type[Effect]],
     problems: list[Problem],
+    parser: Parser,
+    bound: frozenset[str],
 ) -> Effect | None:
-    """One effect object: declared defaults filled, options built recursively (checked data).
+    """One effect object: declared defaults filled, options, branches and bodies built
+    recursively, expressions parsed (checked data: ``checks`` found no problem in them).
 
     None, with a problem added, when the effect class refuses the parameters.
     """
@@ -300,17 +307,25 @@ def _effect(
             value = param.default
         else:
             continue
+        inner = bound | cls.binds(param, data)
         if param.kind == "options":
             value = tuple(
                 tuple(
-                    _effect(document, (*path, param.name, o, e), item, when, effect_types, problems)
+                    _effect(document, (*path, param.name, o, e), item, when, effect_types, problems, parser, inner)
                     for e, item in enumerate(option)
                 )
                 for o, option in enumerate(value)
             )
+        elif param.kind == "effects":
+            value = tuple(
+                _effect(document, (*path, param.name, e), item, when, effect_types, problems, parser, inner)
+                for e, item in enumerate(value)
+            )
         elif param.kind == "integer":
             value = int(value)
-        arguments[param.name] = value
+        elif value is not None and (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
+            value = parser.owner(value, (), inner) if param.kind == OWNER else parser.parse(param.kind, value, (), inner)
+        arguments[param.attribute] = value
     try:
         return cls(when=when, **arguments)
     except (TypeError, ValueError) as error:  # a custom type stricter than its declaration

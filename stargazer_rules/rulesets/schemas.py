@@ -21,7 +21,8 @@ from typing import Any
 
 from stargazer_rules.rulesets.printable import NAME_PATTERN
 from stargazer_rules.rulesets.resources import schemas_dir
-from stargazer_rules.vocabulary.effects import EFFECT_TYPES, REQUIRED, Effect, Param
+from stargazer_rules.vocabulary import expressions as X
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect, Param
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 CREW_SCHEMA_FILE = "crew.schema.json"
@@ -31,7 +32,7 @@ ID_PATTERN = "^[a-z0-9][a-z0-9_-]*$"
 
 #: Bounds of every effect parameter, far past any card: an integer parameter (VP, cubes, a
 #: survey delta) within -100..100, a choice of at most 10 options of at most 20 effects each.
-MAX_PARAM_VALUE = 100
+MAX_PARAM_VALUE = X.VALUE_LIMIT
 MAX_OPTIONS = 10
 MAX_OPTION_EFFECTS = 20
 
@@ -128,6 +129,7 @@ def crew_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict
             "name": _copy(_NAME),
             "crew_card": _copy(_CREW_CARD),
             "effect": _described_effect_schema(effect_types),
+            **expression_defs(),
         },
     }
 
@@ -202,6 +204,17 @@ def _param_schema(param: Param) -> dict[str, Any]:
     elif param.kind == "colour":
         schema["type"] = "string"
         schema["maxLength"] = 64
+    elif param.kind == "effects":
+        schema["type"] = "array"
+        schema["maxItems"] = MAX_OPTION_EFFECTS
+        schema["items"] = {"$ref": "#/$defs/effect"}
+    elif param.kind == X.AMOUNT:
+        number = {"type": "integer", "minimum": param.minimum if param.minimum is not None else -MAX_PARAM_VALUE, "maximum": MAX_PARAM_VALUE}
+        schema["anyOf"] = [number, {"$ref": "#/$defs/amount_expression"}]
+    elif param.kind in EXPRESSION_KINDS:
+        schema["$ref"] = f"#/$defs/{param.kind}"
+    elif param.kind == OWNER:
+        schema["$ref"] = "#/$defs/owner"
     elif param.kind == "options":
         schema["type"] = "array"
         schema["minItems"] = param.minimum or 1
@@ -217,6 +230,76 @@ def _param_schema(param: Param) -> dict[str, Any]:
     if param.default is not REQUIRED:
         schema["default"] = param.default
     return schema
+
+
+_KIND_DESCRIPTIONS = {
+    X.AMOUNT: "An amount of the rules language: a whole number, or an expression computed when the effect resolves (docs/skills.md).",
+    X.CONDITION: "A condition of the rules language: a comparison, all/any/not, or a predicate (docs/skills.md).",
+    X.PLANETS: "A set of Planets: a word, or a filter {where: <condition>, from: <set>} (docs/skills.md).",
+    X.SEATS: "A set of seats, in turn order from the chooser: a word, or a filter (docs/skills.md).",
+    X.CREWS: "A set of crews, in crew-area order: a word, or a filter (docs/skills.md).",
+}
+
+
+def _word_schema(word: str, value: Any) -> dict[str, Any]:
+    """The schema of one mapping word of the grammar: ``{word: <value>}``."""
+    if value in EXPRESSION_KINDS:
+        inner: dict[str, Any] = {"$ref": f"#/$defs/{value}"}
+    elif value == X.PAIR:
+        inner = {"type": "array", "prefixItems": [{"$ref": "#/$defs/amount"}] * 2, "minItems": 2, "maxItems": 2}
+    elif value == X.COLOUR:
+        inner = {"type": "string", "maxLength": 64}
+    elif value == X.OWNER_VALUE:
+        inner = {"$ref": "#/$defs/owner"}
+    elif value == X.CUBES_VALUE:
+        inner = {
+            "type": ["object", "null"],
+            "properties": {
+                "owner": {"$ref": "#/$defs/owner"},
+                "squares": {"enum": list(X.SQUARES)},
+                "planets": {"$ref": "#/$defs/planets"},
+            },
+            "additionalProperties": False,
+        }
+    else:
+        _, kind, least = value
+        inner = {"type": "array", "minItems": least, "maxItems": MAX_OPTION_EFFECTS, "items": {"$ref": f"#/$defs/{kind}"}}
+    return {"type": "object", "properties": {word: inner}, "required": [word], "additionalProperties": False}
+
+
+def expression_defs() -> dict[str, Any]:
+    """The rules language's expressions as schema definitions, generated from its grammar
+    (``expressions.GRAMMAR``), so that an editor completes and checks them."""
+    defs: dict[str, Any] = {}
+    for kind in EXPRESSION_KINDS:
+        grammar = X.GRAMMAR[kind]
+        bare = [word for word, value in grammar.items() if value is None]
+        forms: list[dict[str, Any]] = [{"enum": bare}] if bare else []
+        for word, value in grammar.items():
+            if value is None:
+                continue
+            if value == X.WHERE_VALUE:
+                forms.append(
+                    {
+                        "type": "object",
+                        "properties": {"where": {"$ref": "#/$defs/condition"}, "from": {"$ref": f"#/$defs/{kind}"}},
+                        "required": ["where"],
+                        "additionalProperties": False,
+                    }
+                )
+            else:
+                forms.append(_word_schema(word, value))
+        name = "amount_expression" if kind == X.AMOUNT else kind
+        defs[name] = {"description": _KIND_DESCRIPTIONS[kind], "anyOf": forms}
+    defs["amount"] = {
+        "description": _KIND_DESCRIPTIONS[X.AMOUNT],
+        "anyOf": [{"type": "integer", "minimum": -MAX_PARAM_VALUE, "maximum": MAX_PARAM_VALUE}, {"$ref": "#/$defs/amount_expression"}],
+    }
+    defs["owner"] = {
+        "description": "Whose cubes: a set of seats, free (the virtual player's) or anyone.",
+        "anyOf": [{"enum": list(X.OWNER_WORDS)}, {"$ref": "#/$defs/seats"}],
+    }
+    return defs
 
 
 def _described_effect_schema(effect_types: Mapping[str, type[Effect]]) -> dict[str, Any]:

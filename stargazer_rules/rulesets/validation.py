@@ -48,11 +48,21 @@ StrictValidator = jsonschema.validators.extend(
 )
 
 
-def schema_problems(document: YamlDocument, schema: Mapping[str, Any]) -> list[Problem]:
-    """Every way ``document`` breaks ``schema``, as located problems, without duplicates."""
+def schema_problems(
+    document: YamlDocument, schema: Mapping[str, Any], left_to: Iterable[DocPath] = ()
+) -> list[Problem]:
+    """Every way ``document`` breaks ``schema``, as located problems, without duplicates.
+
+    Errors at or under a path of ``left_to`` are left out: another check words them better
+    (the rules language's expressions, ``checks._expressions``).
+    """
     validator = StrictValidator(schema)
+    skipped = [tuple(path) for path in left_to]
     problems: list[Problem] = []
     for error in validator.iter_errors(document.data):
+        at = tuple(error.absolute_path)
+        if any(at[: len(path)] == path for path in skipped):
+            continue
         problems.extend(_translate(document, error))
     return list(dict.fromkeys(problems))
 

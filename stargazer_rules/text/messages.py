@@ -21,31 +21,39 @@ A template's placeholders are exactly the parameters of what it describes: an ev
 
 from __future__ import annotations
 
-import functools
-import string
-from collections.abc import Iterable, Mapping, Sequence
-from pathlib import Path
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-import attrs
-import yaml
 
-from stargazer_rules.errors import counted
 from stargazer_rules.rulesets.model import CrewCard, Ruleset
+from stargazer_rules.text.language import colour_name, phrase
+from stargazer_rules.text.catalogue import (  # noqa: F401 - the names callers import from here
+    CATALOGUE_PATH,
+    LANGS,
+    Case,
+    Catalogue,
+    Template,
+    _parts,
+    _word,
+    catalogue,
+    check_lang,
+    fill,
+    join,
+    label,
+    load_catalogue,
+    placeholders,
+    sentences,
+    template_fields,
+)
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
-from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER, Effect
+from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, FREE_CUBE_OWNER, OWNER, Effect
+from stargazer_rules.vocabulary.expressions import AMOUNT
 from stargazer_rules.vocabulary.events import Event
 
 if TYPE_CHECKING:
     from stargazer_rules.engine.game import Game
     from stargazer_rules.vocabulary.table import State
-
-#: The languages of the catalogue.
-LANGS = ("ja", "en")
-
-#: The catalogue file, package data next to this module.
-CATALOGUE_PATH = Path(__file__).with_name("messages.yaml")
 
 #: Every action message and the parameters it is filled with (like ``EVENT_KEYS`` for events).
 ACTION_MESSAGES: Mapping[str, tuple[str, ...]] = {
@@ -62,164 +70,10 @@ ACTION_MESSAGES: Mapping[str, tuple[str, ...]] = {
     "target_crew_free_cube": ("crew",),
     "choose_option": ("option", "effects"),
     "name_start_player": ("player",),
+    "target_seat": ("player",),
 }
 
-_SEAT_PARAMS = frozenset({"player", "owner", "start_player"})
-
-
-# -- the catalogue --------------------------------------------------------------------------
-
-
-@attrs.frozen
-class Case:
-    """A variant of a template, used when every parameter in ``when`` has the given value."""
-
-    when: Mapping[str, Any]
-    texts: Mapping[str, str]
-
-    def matches(self, params: Mapping[str, Any]) -> bool:
-        return all(key in params and params[key] == value for key, value in self.when.items())
-
-
-@attrs.frozen
-class Template:
-    """One catalogue entry: a text per language (``texts``, empty when only ``cases`` exist)
-    and the ``cases`` that replace it for particular parameter values, first match first."""
-
-    key: str
-    texts: Mapping[str, str]
-    cases: tuple[Case, ...] = ()
-
-    def forms(self) -> Iterable[tuple[Mapping[str, Any], Mapping[str, str]]]:
-        """Every form as ``(when, texts)``: the cases, then the default (``when`` empty)."""
-        for case in self.cases:
-            yield case.when, case.texts
-        if self.texts:
-            yield {}, self.texts
-
-    def render(self, lang: str, params: Mapping[str, Any], values: Mapping[str, Any]) -> str:
-        """The text for ``params`` (matched against the cases) filled with display ``values``."""
-        for case in self.cases:
-            if case.matches(params):
-                return fill(case.texts[lang], values)
-        if not self.texts:
-            raise ValueError(f"message {self.key!r} has no case for {dict(params)!r}")
-        return fill(self.texts[lang], values)
-
-
-@attrs.frozen
-class Catalogue:
-    """The message catalogue: section name -> entry key -> ``Template``."""
-
-    sections: Mapping[str, Mapping[str, Template]]
-
-    def section(self, name: str) -> Mapping[str, Template]:
-        return self.sections[name]
-
-    def get(self, section: str, key: str) -> Template | None:
-        return self.sections.get(section, {}).get(key)
-
-
-def load_catalogue(path: str | Path = CATALOGUE_PATH) -> Catalogue:
-    """Read a catalogue file; ``ValueError`` when an entry lacks a language."""
-    data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
-    sections: dict[str, dict[str, Template]] = {}
-    for section, entries in data.items():
-        sections[section] = {
-            key: _template(f"{section}.{key}", entry) for key, entry in entries.items()
-        }
-    return Catalogue(sections)
-
-
-def _template(where: str, entry: Mapping[str, Any]) -> Template:
-    texts = _texts(where, entry, optional=True)
-    cases = tuple(
-        Case(dict(case["when"]), _texts(f"{where}.cases[{index}]", case, optional=False))
-        for index, case in enumerate(entry.get("cases", ()))
-    )
-    if not texts and not cases:
-        raise ValueError(f"{where}: a message needs texts in {' and '.join(LANGS)}, or cases")
-    return Template(where.split(".", 1)[1], texts, cases)
-
-
-def _texts(where: str, entry: Mapping[str, Any], optional: bool) -> dict[str, str]:
-    texts = {lang: entry[lang] for lang in LANGS if lang in entry}
-    if optional and not texts:
-        return {}
-    missing = [lang for lang in LANGS if not isinstance(texts.get(lang), str)]
-    if missing:
-        raise ValueError(f"{where}: no text in {', '.join(missing)}")
-    for lang, text in texts.items():
-        try:
-            _parts(text)
-        except ValueError as error:
-            raise ValueError(f"{where}.{lang}: {error}") from None
-    return texts
-
-
-@functools.cache
-def catalogue() -> Catalogue:
-    """The bundled catalogue, read once."""
-    return load_catalogue()
-
-
-def fill(text: str, values: Mapping[str, Any]) -> str:
-    """``text.format(**values)`` plus ``{n:cube|cubes}``: the number, then the singular or plural noun.
-
-    Each text is parsed once (``_parts``): the server renders every legal action in two
-    languages for every answer, and ``string.Formatter`` re-parses the text each time.
-    """
-    pieces = []
-    for literal, name, spec in _parts(text):
-        pieces.append(literal)
-        if name is None:
-            continue
-        value = values[name]
-        if "|" in spec:
-            pieces.append(counted(value, spec))
-        else:
-            pieces.append(format(value, spec))
-    return "".join(pieces)
-
-
-@functools.cache
-def _parts(text: str) -> tuple[tuple[str, str | None, str], ...]:
-    """``text`` as (literal, field name or None, format spec) triples; only plain field names
-    (no attribute, index or conversion) are allowed, so that ``fill`` stays this simple."""
-    parts = []
-    for literal, name, spec, conversion in string.Formatter().parse(text):
-        if name is not None and (conversion or not name.isidentifier()):
-            raise ValueError(f"template field {{{name}}} in {text!r}: only plain names are allowed")
-        parts.append((literal, name, spec or ""))
-    return tuple(parts)
-
-
-def placeholders(text: str) -> frozenset[str]:
-    """The parameter names a template text uses: ``{count:cube|cubes}`` uses ``count``."""
-    return frozenset(name for name, _ in template_fields(text))
-
-
-def template_fields(text: str) -> tuple[tuple[str, str], ...]:
-    """The fields of a template text as (name, spec): ``{count:cube|cubes}`` is
-    ``("count", "cube|cubes")``, a plain ``{planet}`` is ``("planet", "")``."""
-    return tuple((name, spec) for _, name, spec in _parts(text) if name is not None)
-
-
-def check_lang(lang: str) -> str:
-    if lang not in LANGS:
-        raise ValueError(f"unknown language {lang!r}; the languages are {', '.join(LANGS)}")
-    return lang
-
-
-def label(key: str, lang: str, **params: Any) -> str:
-    """A label of the catalogue's ``labels`` section, filled with ``params`` as given."""
-    template = catalogue().section("labels")[key]
-    return template.render(check_lang(lang), params, params)
-
-
-def _word(section: str, key: str, lang: str) -> str:
-    template = catalogue().get(section, key)
-    return key if template is None else template.render(lang, {}, {})
+_SEAT_PARAMS = frozenset({"player", "owner", "start_player", "other"})
 
 
 # -- names ----------------------------------------------------------------------------------
@@ -250,23 +104,6 @@ def crew_name(ruleset: Ruleset, crew_id: str, lang: str) -> str:
         return ruleset.crew_card(crew_id).name.in_lang(lang)
     except KeyError:
         return crew_id
-
-
-def colour_name(ruleset: Ruleset, colour_id: str, lang: str) -> str:
-    try:
-        return ruleset.colour(colour_id).name.in_lang(lang)
-    except KeyError:
-        return colour_id
-
-
-def join(items: Iterable[str], lang: str) -> str:
-    """Items as a list in the language: ``a, b`` / ``a、b``."""
-    return label("list_separator", lang).join(items)
-
-
-def sentences(items: Iterable[str], lang: str) -> str:
-    """Sentences one after the other: spaced in English, not in Japanese."""
-    return label("sentence_separator", lang).join(items)
 
 
 def _shown(name: str, value: Any, ruleset: Ruleset, lang: str) -> Any:
@@ -306,9 +143,16 @@ def render_event(event: Event, ruleset: Ruleset, lang: str) -> str:
 # -- skills ---------------------------------------------------------------------------------
 
 
+#: The parameter a case of an effect with an amount may fix: whether an amount is computed
+#: (an expression) rather than a number, so that "Gain 2 VP." can read "Gain VP equal to ...".
+COMPUTED = "computed"
+
+
 def effect_params(cls: type[Effect]) -> tuple[str, ...]:
-    """The parameters an effect's template is filled with: the declared ones, then ``when``."""
-    return (*(param.name for param in cls.params), "when")
+    """The parameters an effect's template is filled with: the declared ones, then ``when``
+    (and ``computed``, never shown, for a type with an amount)."""
+    computed = (COMPUTED,) if any(param.kind == AMOUNT for param in cls.params) else ()
+    return (*(param.name for param in cls.params), "when", *computed)
 
 
 def default_when(cls: type[Effect], parent_when: str | None = None) -> str:
@@ -326,12 +170,24 @@ def describe_effect(
     """
     check_lang(lang)
     cls = type(effect)
-    params: dict[str, Any] = {param.name: getattr(effect, param.name) for param in cls.params}
+    params: dict[str, Any] = {param.name: getattr(effect, param.attribute) for param in cls.params}
     params["when"] = effect.when
     values: dict[str, Any] = {}
+    computed = False
     for param in cls.params:
         value = params[param.name]
-        if param.kind == "options":
+        if param.kind in EXPRESSION_KINDS or param.kind == OWNER:
+            if param.kind == AMOUNT and type(value) is not int:
+                computed = True
+            if value is not None and type(value) is not int:
+                params[param.name] = value if isinstance(value, str) else value.to_data()
+                value = phrase(param.kind, value, ruleset, lang)
+            values[param.name] = "" if value is None else value
+            continue
+        if param.kind == "effects":
+            params[param.name] = [e.to_data() for e in value]
+            value = sentences((describe_effect(e, ruleset, lang, effect.when) for e in value), lang)
+        elif param.kind == "options":
             value = label("sentence_separator", lang).join(
                 label(
                     "option_item",
@@ -346,6 +202,8 @@ def describe_effect(
         elif param.kind == "colour" and value is not None:
             value = colour_name(ruleset, value, lang)
         values[param.name] = value
+    if any(param.kind == AMOUNT for param in cls.params):
+        params[COMPUTED] = computed  # a case may word a computed amount differently
     shown_when = effect.when != default_when(cls, parent_when)
     values["when"] = _word("timings", effect.when, lang) if shown_when else ""
     template = catalogue().get("effects", effect.name)
@@ -454,6 +312,8 @@ def _action_message(game: Game, state: State, act: Action, lang: str) -> tuple[s
         return "choose_option", {"option": act.target, "effects": text}
     if kind == A.NAME_START_PLAYER:
         return "name_start_player", {"player": act.target}
+    if kind == A.TARGET_SEAT:
+        return "target_seat", {"player": act.target}
     raise ValueError(f"unknown action kind {kind!r}; the kinds are {', '.join(A.KINDS)}")
 
 

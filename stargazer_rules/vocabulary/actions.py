@@ -28,6 +28,8 @@ TARGET_CREW = "target_crew"
 CHOOSE_OPTION = "choose_option"
 #: Captain Armstrong's chooser names the next start player (R12): ``target`` = seat.
 NAME_START_PLAYER = "name_start_player"
+#: A skill asks for a seat (the rules language's ``choose`` over seats): ``target`` = seat.
+TARGET_SEAT = "target_seat"
 
 KINDS = (
     CHOOSE_OPTION,
@@ -38,6 +40,7 @@ KINDS = (
     SURVEY_STOP,
     TARGET_CREW,
     TARGET_PLANET,
+    TARGET_SEAT,
 )
 
 CLOCKWISE = 1

@@ -31,6 +31,7 @@ nothing of the rulesets or the engine, which both import it.
 
 from __future__ import annotations
 
+import keyword
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -42,8 +43,24 @@ from stargazer_rules.vocabulary.actions import (
     NAME_START_PLAYER,
     TARGET_CREW,
     TARGET_PLANET,
+    TARGET_SEAT,
     Action,
     action,
+)
+from stargazer_rules.vocabulary.expressions import (
+    AMOUNT,
+    CONDITION,
+    CREWS,
+    PLANETS,
+    SEATS,
+    Amount,
+    ConditionNode,
+    Limits,
+    Scope,
+    SetNode,
+    amount_bounds,
+    amount_data,
+    amount_value,
 )
 
 if TYPE_CHECKING:
@@ -57,6 +74,11 @@ TIMINGS = (ON_CHOOSE, SURVEY, AFTER_SURVEY, ROUND_END)
 
 #: Owner number of a free cube on a Planet: it belongs to the virtual player (R15).
 FREE_CUBE_OWNER = -1
+
+#: The parameter kinds that hold an expression of the rules language (``vocabulary.expressions``).
+EXPRESSION_KINDS = (AMOUNT, CONDITION, PLANETS, SEATS, CREWS)
+#: Whose cubes a rules-language action moves: a set of seats, ``free`` or ``anyone``.
+OWNER = "owner"
 
 # Survey rule flags, set by the effects that lift the walk's limits (R8).
 REPEAT = 1
@@ -79,8 +101,11 @@ class Param:
     """One parameter of an effect type, declared once for the loader, the schema and the docs.
 
     ``kind`` is ``integer``, ``choice`` (one of ``choices``), ``colour`` (a colour id of the
-    ruleset) or ``options`` (a list of effect lists, for ``choose_one``). A parameter with a
-    ``default`` may be left out of the YAML.
+    ruleset), ``options`` (a list of effect lists, for ``choose_one``), ``effects`` (one effect
+    list: the branches of ``if``, the body of ``choose`` and ``for_each``), or an expression of
+    the rules language: ``amount``, ``condition``, ``planets``, ``seats``, ``crews`` or
+    ``owner`` (a set of seats, ``free`` or ``anyone``). A parameter with a ``default`` may be
+    left out of the YAML; an expression's default is written as in YAML.
     """
 
     name: str
@@ -90,10 +115,18 @@ class Param:
     choices: tuple[str, ...] = ()
     default: Any = REQUIRED
     required_when: tuple[str, str] | None = None  # (other param, value) that makes it required
+    #: The set kind an expression parameter sees bound (``this_planet`` in ``move_cube``'s ``to``).
+    binds: str | None = None
 
     @property
     def required(self) -> bool:
         return self.default is REQUIRED and self.required_when is None
+
+    @property
+    def attribute(self) -> str:
+        """The attribute that holds it on the effect: its name, with ``_`` after a Python
+        keyword (``from``, ``else``)."""
+        return self.name + "_" if keyword.iskeyword(self.name) else self.name
 
 
 @attrs.frozen
@@ -144,6 +177,31 @@ class Effect:
         take away; None when the type cannot say (the bonus is then unbounded)."""
         return None
 
+    def most_vp(self, limits: Limits) -> int | None:
+        """The most VP one step scores for the chooser, from the ruleset's ``limits``; None
+        when it cannot say. By default ``vp_per_step``: the rules language's types compute it
+        from their amounts' bounds."""
+        return self.vp_per_step
+
+    def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
+        """The least and most one step changes this turn's survey count by (R7); by default
+        ``survey_bonus_per_step`` both ways."""
+        value = self.survey_bonus_per_step
+        return (value, value)
+
+    #: True for a type that asks no decision and performs at once on a ``Scope``: only such
+    #: effects may stand in the body of ``choose`` and ``for_each`` (their consequences
+    #: resolve with the choice, docs/skills.md).
+    immediate: ClassVar[bool] = False
+
+    def perform(self, scope: Scope) -> None:
+        """Perform the effect at once (an ``immediate`` type)."""
+        raise NotImplementedError
+
+    def can_perform(self, scope: Scope) -> bool:
+        """Whether ``perform`` would change anything (R9: else it is skipped)."""
+        return True
+
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...] | None:
         """The options of the decision this effect asks ``seat`` for; None when it needs none.
 
@@ -170,7 +228,14 @@ class Effect:
 
     @property
     def branches(self) -> tuple[tuple[Effect, ...], ...]:
-        """Effect lists nested in this one (the options of ``choose_one``); the engine indexes them."""
+        """Effect lists nested in this one that resolve as pending effects (the options of
+        ``choose_one``, the branches of ``if``); the engine indexes them by path."""
+        return ()
+
+    @property
+    def bodies(self) -> tuple[tuple[Effect, ...], ...]:
+        """Effect lists this one performs at once inside itself (the ``do`` of ``choose`` and
+        ``for_each``): never pending, so not indexed; the text, the checks and the kernel read them."""
         return ()
 
     @property
@@ -184,6 +249,12 @@ class Effect:
         """
         return True
 
+    @classmethod
+    def binds(cls, param: Param, data: Mapping[str, Any]) -> frozenset[str]:
+        """The set kinds bound for parameter ``param`` of an effect written as ``data``:
+        ``this_planet``, ``this_seat`` or ``this_crew`` read there (``Param.binds``)."""
+        return frozenset((param.binds,)) if param.binds else frozenset()
+
     def can_apply(self, table: Table, seat: int, slot: int) -> bool:
         options = self.choices(table, seat, slot)
         return options is None or len(options) > 0
@@ -192,11 +263,17 @@ class Effect:
         """The effect as it is written in YAML (defaults included)."""
         data: dict[str, Any] = {"effect": self.name}
         for param in self.params:
-            value = getattr(self, param.name)
+            value = getattr(self, param.attribute)
             if value is None:
                 continue
             if param.kind == "options":
                 value = [[effect.to_data() for effect in option] for option in value]
+            elif param.kind == "effects":
+                value = [effect.to_data() for effect in value]
+            elif param.kind == AMOUNT:
+                value = amount_data(value)
+            elif param.kind in EXPRESSION_KINDS or param.kind == OWNER:
+                value = value if isinstance(value, str) and param.kind == OWNER else value.to_data()
             data[param.name] = value
         data["when"] = self.when
         return data
@@ -233,12 +310,16 @@ class _SurveyRule(Effect):
     """Base of the effects that lift a limit of this turn's survey: each sets one flag."""
 
     timings: ClassVar[tuple[str, ...]] = (SURVEY,)
+    immediate: ClassVar[bool] = True
     flag: ClassVar[int] = 0
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         table.survey_rules |= self.flag
         table.log_effect(seat, slot, self)
         return _NO_FOLLOW_UP
+
+    def perform(self, scope: Scope) -> None:
+        self.apply(scope.table, scope.me, scope.crew, None)
 
     @property
     def moves_cubes(self) -> bool:
@@ -312,27 +393,36 @@ class ChangeSurveyCount(Effect):
     )
     timings: ClassVar[tuple[str, ...]] = (SURVEY,)
     params: ClassVar[tuple[Param, ...]] = (
-        Param("delta", "integer", "Cubes added to the survey count this turn (may be negative)."),
+        Param("delta", AMOUNT, "Cubes added to the survey count this turn (an amount; may be negative)."),
     )
+    immediate: ClassVar[bool] = True
 
-    delta: int
+    delta: Amount
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
-        table.survey_bonus += self.delta
+        delta = self.delta
+        table.survey_bonus += delta if type(delta) is int else amount_value(delta, Scope(table, seat, slot))
         table.log_effect(seat, slot, self)
         return _NO_FOLLOW_UP
 
+    def perform(self, scope: Scope) -> None:
+        scope.table.survey_bonus += amount_value(self.delta, scope)
+        scope.table.log_effect(scope.me, scope.crew, self)
+
     @property
     def moves_cubes(self) -> bool:
-        return self.delta > 0  # a larger survey places cubes from hand
+        return type(self.delta) is not int or self.delta > 0  # a larger survey places cubes from hand
 
     @property
     def vp_per_step(self) -> int:
         return 0
 
     @property
-    def survey_bonus_per_step(self) -> int:
-        return self.delta
+    def survey_bonus_per_step(self) -> int | None:
+        return self.delta if type(self.delta) is int else None
+
+    def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
+        return amount_bounds(self.delta, limits)
 
 
 @attrs.frozen(kw_only=True)
@@ -406,23 +496,35 @@ class GainVP(Effect):
 
     name: ClassVar[str] = "gain_vp"
     summary: ClassVar[str] = "Score VP at once."
-    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
-    params: ClassVar[tuple[Param, ...]] = (Param("vp", "integer", "VP scored.", minimum=1),)
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY, ROUND_END)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("vp", AMOUNT, "VP scored (an amount; below 0 scores nothing).", minimum=1),
+    )
+    immediate: ClassVar[bool] = True
 
-    vp: int
+    vp: Amount
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
-        table.add_vp(seat, self.vp)
-        table.log("vp_gained", player=seat, crew=table.crew_id(slot), vp=self.vp)
+        vp = self.vp
+        if type(vp) is not int:
+            vp = max(0, amount_value(vp, Scope(table, seat, slot)))
+        table.add_vp(seat, vp)
+        table.log("vp_gained", player=seat, crew=table.crew_id(slot), vp=vp)
         return _NO_FOLLOW_UP
+
+    def perform(self, scope: Scope) -> None:
+        _gain(scope, self.vp)
 
     @property
     def moves_cubes(self) -> bool:
         return False
 
     @property
-    def vp_per_step(self) -> int:
-        return self.vp
+    def vp_per_step(self) -> int | None:
+        return self.vp if type(self.vp) is int else None
+
+    def most_vp(self, limits: Limits) -> int | None:
+        return _most(self.vp, limits)
 
     @property
     def survey_bonus_per_step(self) -> int:
@@ -590,6 +692,659 @@ class PlaceOnSpecial(_Counted):
         return _NO_FOLLOW_UP
 
 
+# -- the rules language's actions and control (docs/skills.md, "The rules language") -------
+
+_ALL_TIMINGS = (ON_CHOOSE, SURVEY, AFTER_SURVEY, ROUND_END)
+_PLAY_TIMINGS = (ON_CHOOSE, AFTER_SURVEY, ROUND_END)
+
+
+def _most(amount: Amount, limits: Limits) -> int | None:
+    """The most VP an amount can give: its upper bound, never below 0 (a gain below 0 is none)."""
+    hi = amount_bounds(amount, limits)[1]
+    return None if hi is None else max(0, hi)
+
+
+def _gain(scope: Scope, amount: Amount) -> None:
+    table = scope.table
+    vp = max(0, amount_value(amount, scope))
+    table.add_vp(scope.me, vp)
+    table.log("vp_gained", player=scope.me, crew=table.crew_id(scope.crew), vp=vp)
+
+
+def _list_most(effects: tuple[Effect, ...], limits: Limits) -> int | None:
+    """The most VP a list of effects scores once through, branches and bodies included."""
+    total = 0
+    for effect in effects:
+        most = effect.most_vp(limits)
+        if most is None:
+            return None
+        total += most * effect.steps
+        for nested in (*effect.branches, *effect.bodies):
+            inner = _list_most(nested, limits)
+            if inner is None:
+                return None
+            total += inner
+    return total
+
+
+def _list_survey(effects: tuple[Effect, ...], limits: Limits) -> tuple[int | None, int | None]:
+    """The least and most a list of effects changes the survey count by, branches and bodies included."""
+    least = most = 0
+    for effect in effects:
+        lo, hi = effect.survey_bonus_range(limits)
+        if lo is None or hi is None or least is None or most is None:
+            return (None, None)
+        least += min(0, lo) * effect.steps
+        most += max(0, hi) * effect.steps
+        for nested in (*effect.branches, *effect.bodies):
+            inner_lo, inner_hi = _list_survey(nested, limits)
+            if inner_lo is None or inner_hi is None:
+                return (None, None)
+            least += inner_lo
+            most += inner_hi
+    return (least, most)
+
+
+class _Immediate(Effect):
+    """Base of the language's actions that ask no decision: each performs on a ``Scope``, and a
+    top-level one that cannot change anything is skipped with an event (R9)."""
+
+    immediate: ClassVar[bool] = True
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...] | None:
+        return None if self.can_perform(Scope(table, seat, slot)) else ()
+
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return 0  # no decision: ``choices`` only says whether it is skipped (R9)
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        self.perform(Scope(table, seat, slot))
+        return _NO_FOLLOW_UP
+
+    @property
+    def vp_per_step(self) -> int | None:
+        return None
+
+    def most_vp(self, limits: Limits) -> int | None:
+        return 0
+
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return 0  # it asks no decision: its choices are none, or () to be skipped
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
+
+    @property
+    def moves_cubes(self) -> bool:
+        return False
+
+
+@attrs.frozen(kw_only=True)
+class LoseVP(_Immediate):
+    """Lose VP scored during play; a seat's VP never drop below 0 (the loss takes what there is)."""
+
+    name: ClassVar[str] = "lose_vp"
+    summary: ClassVar[str] = "Lose VP at once (an amount); VP never drop below 0."
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (Param("vp", AMOUNT, "VP lost (an amount; below 0 loses nothing).", minimum=1),)
+
+    vp: Amount
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        lost = min(max(0, amount_value(self.vp, scope)), table.vp[scope.me])
+        table.add_vp(scope.me, -lost)
+        table.log("vp_lost", player=scope.me, crew=table.crew_id(scope.crew), vp=lost)
+
+
+@attrs.frozen(kw_only=True)
+class TakeVP(_Immediate):
+    """Take VP from each seat of a set (never from oneself), at most what each holds."""
+
+    name: ClassVar[str] = "take_vp"
+    summary: ClassVar[str] = (
+        "Take VP (an amount) from each seat of a set, the chooser excepted, each losing at most "
+        "what it holds; the chooser scores what is taken."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("vp", AMOUNT, "VP taken from each seat (an amount).", minimum=1),
+        Param("from", SEATS, "The seats VP are taken from, in turn order from the chooser.", default="others"),
+    )
+
+    vp: Amount
+    from_: SetNode
+
+    def _victims(self, scope: Scope) -> list[int]:
+        return [seat for seat in self.from_.members(scope) if seat != scope.me]
+
+    def can_perform(self, scope: Scope) -> bool:
+        vp = scope.table.vp
+        return any(vp[seat] > 0 for seat in self._victims(scope))
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        amount = max(0, amount_value(self.vp, scope))
+        for seat in self._victims(scope):
+            taken = min(amount, table.vp[seat])
+            if taken:
+                table.add_vp(seat, -taken)
+                table.add_vp(scope.me, taken)
+                table.log("vp_taken", player=scope.me, crew=table.crew_id(scope.crew), other=seat, vp=taken)
+
+    def most_vp(self, limits: Limits) -> int | None:
+        most = _most(self.vp, limits)
+        return None if most is None else most * self.from_.most(limits)
+
+
+@attrs.frozen(kw_only=True)
+class SetSurveyCount(_Immediate):
+    """This turn's survey count becomes an amount, whatever the crew prints (R7)."""
+
+    name: ClassVar[str] = "set_survey_count"
+    summary: ClassVar[str] = "This turn's survey count becomes the amount given (never below 0), whatever the crew prints."
+    timings: ClassVar[tuple[str, ...]] = (SURVEY,)
+    params: ClassVar[tuple[Param, ...]] = (Param("count", AMOUNT, "The survey count this turn (an amount)."),)
+
+    count: Amount
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        printed = table.game.ruleset.crew[table.crew[scope.crew]].survey_count
+        table.survey_bonus = amount_value(self.count, scope) - printed
+        table.log_effect(scope.me, scope.crew, self)
+
+    @property
+    def survey_bonus_per_step(self) -> int | None:
+        return None
+
+    def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
+        lo, hi = amount_bounds(self.count, limits)
+        if lo is None or hi is None:
+            return (None, None)
+        return (lo - limits.most_survey_count, hi - limits.least_survey_count)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return True
+
+
+@attrs.frozen(kw_only=True)
+class If(Effect):
+    """A condition: its ``then`` effects resolve when it holds, its ``else`` effects when not."""
+
+    name: ClassVar[str] = "if"
+    summary: ClassVar[str] = (
+        "Resolve the then effects when the condition holds now, else the else effects (either "
+        "may be left out)."
+    )
+    timings: ClassVar[tuple[str, ...]] = _ALL_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("condition", CONDITION, "The condition, read when the effect resolves."),
+        Param("then", "effects", "Effects resolved, in order, when the condition holds.", default=()),
+        Param("else", "effects", "Effects resolved, in order, when it does not.", default=()),
+    )
+
+    condition: ConditionNode
+    then: tuple[Effect, ...] = ()
+    else_: tuple[Effect, ...] = ()
+
+    @property
+    def immediate(self) -> bool:  # type: ignore[override]
+        return all(effect.immediate for effect in (*self.then, *self.else_))
+
+    @property
+    def branches(self) -> tuple[tuple[Effect, ...], ...]:
+        return (self.then, self.else_)
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        branch = 0 if self.condition.holds(Scope(table, seat, slot)) else 1
+        return tuple((branch, index) for index in range(len(self.branches[branch])))
+
+    def perform(self, scope: Scope) -> None:
+        for effect in self.then if self.condition.holds(scope) else self.else_:
+            if effect.can_perform(scope):
+                effect.perform(scope)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return any(effect.moves_cubes for effect in (*self.then, *self.else_))
+
+    @property
+    def vp_per_step(self) -> int:
+        return 0
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
+
+
+#: The action kind of a ``choose`` decision, by the kind of set it chooses from.
+CHOICE_ACTIONS = {PLANETS: TARGET_PLANET, SEATS: TARGET_SEAT, CREWS: TARGET_CREW}
+#: The YAML key of ``choose`` and ``for_each`` naming the set, by its kind.
+SET_KEYS = {"planet": PLANETS, "seat": SEATS, "crew": CREWS}
+
+
+@attrs.frozen(kw_only=True)
+class _OverSet(Effect):
+    """Base of ``choose`` and ``for_each``: a set of Planets, seats or crews (one of the keys
+    ``planet``, ``seat``, ``crew``) and a body of immediate effects performed with each chosen
+    (or every) member bound as ``this_planet``, ``this_seat`` or ``this_crew``."""
+
+    timings: ClassVar[tuple[str, ...]] = _ALL_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("planet", PLANETS, "The Planets (give one of planet, seat, crew).", default=None),
+        Param("seat", SEATS, "The seats (give one of planet, seat, crew).", default=None),
+        Param("crew", CREWS, "The crews (give one of planet, seat, crew).", default=None),
+        Param("do", "effects", "Immediate effects performed for the member, in order."),
+    )
+
+    planet: SetNode | None = None
+    seat: SetNode | None = None
+    crew: SetNode | None = None
+    do: tuple[Effect, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        given = [key for key in SET_KEYS if getattr(self, key) is not None]
+        if len(given) != 1:
+            raise ValueError(f"{self.name} takes exactly one of planet, seat or crew (found {', '.join(given) or 'none'})")
+        late = [effect.name for effect in self.do if not effect.immediate]
+        if late:
+            raise ValueError(f"the do of {self.name} holds only effects that ask no decision, not {', '.join(late)}")
+
+    @property
+    def set_kind(self) -> str:
+        return next(SET_KEYS[key] for key in SET_KEYS if getattr(self, key) is not None)
+
+    @classmethod
+    def binds(cls, param: Param, data: Mapping[str, Any]) -> frozenset[str]:
+        if param.name != "do":
+            return frozenset()
+        return frozenset(kind for key, kind in SET_KEYS.items() if key in data)
+
+    @property
+    def over(self) -> SetNode:
+        return next(getattr(self, key) for key in SET_KEYS if getattr(self, key) is not None)
+
+    @property
+    def bodies(self) -> tuple[tuple[Effect, ...], ...]:
+        return (self.do,)
+
+    def _applies(self, scope: Scope) -> bool:
+        return any(effect.can_perform(scope) for effect in self.do)
+
+    def _run(self, scope: Scope) -> None:
+        for effect in self.do:
+            if effect.can_perform(scope):
+                effect.perform(scope)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return any(effect.moves_cubes for effect in self.do)
+
+    @property
+    def vp_per_step(self) -> int | None:
+        return None
+
+    @property
+    def survey_bonus_per_step(self) -> int | None:
+        return None
+
+
+@attrs.frozen(kw_only=True)
+class Choose(_OverSet):
+    """The chooser picks one member of a set for which the body can be applied (R9), and the
+    body is performed for it at once."""
+
+    name: ClassVar[str] = "choose"
+    summary: ClassVar[str] = (
+        "The chooser picks one Planet, seat or crew of a set, among those for which the do "
+        "effects can be applied, and the do effects are performed for it at once."
+    )
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        scope = Scope(table, seat, slot)
+        kind = self.set_kind
+        act = CHOICE_ACTIONS[kind]
+        return tuple(action(act, m) for m in self.over.members(scope) if self._applies(scope.bind(kind, m)))
+
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return {PLANETS: planets, SEATS: players, CREWS: crews}[self.set_kind]
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        self._run(Scope(table, seat, slot).bind(self.set_kind, choice.target))
+        return _NO_FOLLOW_UP
+
+    def most_vp(self, limits: Limits) -> int | None:
+        return _list_most(self.do, limits)
+
+    def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
+        return _list_survey(self.do, limits)
+
+
+@attrs.frozen(kw_only=True)
+class ForEach(_OverSet):
+    """The body is performed for every member of a set, in the set's order."""
+
+    name: ClassVar[str] = "for_each"
+    summary: ClassVar[str] = (
+        "The do effects are performed for every Planet (ring order), seat (turn order from the "
+        "chooser) or crew (crew-area order) of a set, one member after the other."
+    )
+    immediate: ClassVar[bool] = True
+
+    def perform(self, scope: Scope) -> None:
+        kind = self.set_kind
+        for member in self.over.members(scope):
+            self._run(scope.bind(kind, member))
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        self.perform(Scope(table, seat, slot))
+        return _NO_FOLLOW_UP
+
+    def _scaled(self, value: int | None, limits: Limits) -> int | None:
+        return None if value is None else value * self.over.most(limits)
+
+    def most_vp(self, limits: Limits) -> int | None:
+        return self._scaled(_list_most(self.do, limits), limits)
+
+    def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
+        lo, hi = _list_survey(self.do, limits)
+        return (self._scaled(lo, limits), self._scaled(hi, limits))
+
+
+#: Where ``return_cube`` sends a cube: its owner's hand (a free cube to the stock), or the
+#: stock (a player's cube then leaves play as R6's removed cubes do).
+RETURN_TO = ("hand", "stock")
+
+
+def _owners(owner: SetNode | str, scope: Scope) -> tuple[int, ...] | None:
+    """The owner numbers an ``owner`` parameter names; None for anyone."""
+    if owner == "anyone":
+        return None
+    if owner == "free":
+        return (FREE_CUBE_OWNER,)
+    return owner.members(scope)  # type: ignore[union-attr]
+
+
+def _rearmost(track: tuple[int, ...], owners: tuple[int, ...] | None) -> int:
+    """The index of the owners' cube that stands furthest back on a track, -1 when none."""
+    for index in range(len(track) - 1, -1, -1):
+        if owners is None or track[index] in owners:
+            return index
+    return -1
+
+
+@attrs.frozen(kw_only=True)
+class ReturnCube(_Immediate):
+    """The cube furthest back on each Planet of a set (of an owner, if given) leaves its track;
+    the cubes behind it move up one square each, so squares still fill in order (R2)."""
+
+    name: ClassVar[str] = "return_cube"
+    summary: ClassVar[str] = (
+        "On each Planet of a set, the cube that stands furthest back (of the owner given, else "
+        "anyone's) leaves the track, the cubes behind it moving up one square (R2); it goes to "
+        "its owner's hand (a free cube to the stock), or to the stock, out of play."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("planet", PLANETS, "The Planets.", default="this_planet"),
+        Param(OWNER, OWNER, "Whose cube: a set of seats, free or anyone.", default="anyone"),
+        Param("to", "choice", "hand: to its owner's hand (a free cube to the stock); stock: out of play.", choices=RETURN_TO, default="hand"),
+    )
+
+    planet: SetNode
+    owner: SetNode | str = "anyone"
+    to: str = "hand"
+
+    def can_perform(self, scope: Scope) -> bool:
+        owners = _owners(self.owner, scope)
+        tracks = scope.table.tracks
+        return any(_rearmost(tracks[p], owners) >= 0 for p in self.planet.members(scope))
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        owners = _owners(self.owner, scope)
+        for p in self.planet.members(scope):
+            index = _rearmost(table.tracks[p], owners)
+            if index >= 0:
+                owner = table.take_from_track(p, index)
+                if owner == FREE_CUBE_OWNER:
+                    table.stock += 1
+                elif self.to == "hand":
+                    table.hands = _bumped(table.hands, owner, 1)
+                else:
+                    table.removed = _bumped(table.removed, owner, 1)
+                table.log("cube_returned", owner=owner, planet=table.planet_id(p), square=index + 1, to=self.to)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return True
+
+
+@attrs.frozen(kw_only=True)
+class MoveCube(_Immediate):
+    """An owner's cube furthest back on each Planet of a set moves to the rearmost square of
+    the first Planet of ``to`` with room (the one it left excepted), read before it moves."""
+
+    name: ClassVar[str] = "move_cube"
+    summary: ClassVar[str] = (
+        "On each Planet of a set, the owner's cube that stands furthest back moves to the "
+        "rearmost square of the first Planet of to that has room (not the Planet it leaves); "
+        "the cubes behind it move up one square (R2). Nothing moves without such a Planet."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("planet", PLANETS, "The Planets a cube leaves.", default="this_planet"),
+        Param(OWNER, OWNER, "Whose cube: a set of seats, free or anyone.", default="me"),
+        Param(
+            "to",
+            PLANETS,
+            "Where it goes: the first of these Planets with room; this_planet is the Planet it leaves.",
+            default={"next_with_room": "this_planet"},
+            binds=PLANETS,
+        ),
+    )
+
+    planet: SetNode
+    owner: SetNode | str
+    to: SetNode
+
+    def _moves(self, scope: Scope) -> list[tuple[int, int, int]]:
+        table = scope.table
+        owners = _owners(self.owner, scope)
+        moves = []
+        for p in self.planet.members(scope):
+            index = _rearmost(table.tracks[p], owners)
+            if index < 0:
+                continue
+            target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
+            if target >= 0:
+                moves.append((p, index, target))
+        return moves
+
+    def can_perform(self, scope: Scope) -> bool:
+        return bool(self._moves(scope))
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        owners = _owners(self.owner, scope)
+        for p in self.planet.members(scope):
+            index = _rearmost(table.tracks[p], owners)
+            if index < 0:
+                continue
+            target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
+            if target < 0:
+                continue
+            owner = table.take_from_track(p, index)
+            table.log("cube_moved", owner=owner, planet=table.planet_id(p), square=index + 1)
+            table.place_on_track(target, owner)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return True
+
+
+#: Where ``place_cube`` puts a cube on a Planet: its rearmost square (R2) or its special square (R3).
+SQUARE_KINDS = ("rearmost", "special")
+
+
+def _source_has_cube(table: Table, owner: int) -> bool:
+    return (table.stock if owner == FREE_CUBE_OWNER else table.hands[owner]) > 0
+
+
+@attrs.frozen(kw_only=True)
+class PlaceCube(_Immediate):
+    """A cube of each owner (from hand; a free cube from the stock) onto each Planet of a set,
+    on its rearmost square (R2) or its special square (R3)."""
+
+    name: ClassVar[str] = "place_cube"
+    summary: ClassVar[str] = (
+        "Each owner puts one cube from hand (free: one free cube from the stock) on each Planet "
+        "of a set, on its rearmost square or its special square; where there is no room or no "
+        "cube, nothing is put."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param(OWNER, OWNER, "Whose cube: a set of seats, or free (from the stock).", default="me"),
+        Param("planet", PLANETS, "The Planets.", default="this_planet"),
+        Param("square", "choice", "rearmost (R2) or special (R3; not for a free cube).", choices=SQUARE_KINDS, default="rearmost"),
+    )
+
+    owner: SetNode | str = "me"
+    planet: SetNode
+    square: str = "rearmost"
+
+    def __attrs_post_init__(self) -> None:
+        if self.owner == "anyone":
+            raise ValueError("place_cube needs an owner: a set of seats or free, not anyone")
+        if self.owner == "free" and self.square == "special":
+            raise ValueError("a free cube never goes on a special square (R3 scores it for its owner)")
+
+    def _room(self, table: Table, p: int) -> int:
+        return table.room(p) if self.square == "rearmost" else table.special_room(p)
+
+    def can_perform(self, scope: Scope) -> bool:
+        table = scope.table
+        owners = _owners(self.owner, scope) or ()
+        planets = self.planet.members(scope)
+        return any(_source_has_cube(table, o) for o in owners) and any(self._room(table, p) > 0 for p in planets)
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        owners = _owners(self.owner, scope) or ()
+        for p in self.planet.members(scope):
+            for owner in owners:
+                if not _source_has_cube(table, owner) or self._room(table, p) <= 0:
+                    continue
+                if self.square == "special":
+                    table.hand_to_special(owner, p)
+                    continue
+                if owner == FREE_CUBE_OWNER:
+                    table.stock -= 1
+                else:
+                    table.hands = _bumped(table.hands, owner, -1)
+                table.place_on_track(p, owner)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return True
+
+
+@attrs.frozen(kw_only=True)
+class PlaceCubeOnCrew(_Immediate):
+    """A cube of each owner (from hand; a free cube from the stock, within the cap of R11) onto
+    each crew of a set; whoever picks the crew later scores it as a motivation bonus (R6)."""
+
+    name: ClassVar[str] = "place_cube_on_crew"
+    summary: ClassVar[str] = (
+        "Each owner puts one cube from hand (free: one free cube from the stock, while the crew "
+        "holds fewer than the free-cube cap) on each crew of a set; whoever picks the crew later "
+        "scores the motivation bonus for it."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param(OWNER, OWNER, "Whose cube: a set of seats, or free (from the stock).", default="me"),
+        Param("crew", CREWS, "The crews.", default="this_crew"),
+    )
+
+    owner: SetNode | str = "me"
+    crew: SetNode
+
+    def __attrs_post_init__(self) -> None:
+        if self.owner == "anyone":
+            raise ValueError("place_cube_on_crew needs an owner: a set of seats or free, not anyone")
+
+    def _fits(self, table: Table, owner: int, slot: int) -> bool:
+        if not _source_has_cube(table, owner):
+            return False
+        return owner != FREE_CUBE_OWNER or table.crew_free[slot] < table.game.ruleset.max_free_cubes_per_crew
+
+    def can_perform(self, scope: Scope) -> bool:
+        table = scope.table
+        owners = _owners(self.owner, scope) or ()
+        return any(self._fits(table, o, slot) for slot in self.crew.members(scope) for o in owners)
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        owners = _owners(self.owner, scope) or ()
+        for slot in self.crew.members(scope):
+            for owner in owners:
+                if self._fits(table, owner, slot):
+                    table.stock_to_crew(slot) if owner == FREE_CUBE_OWNER else table.hand_to_crew(owner, slot)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return True
+
+
+@attrs.frozen(kw_only=True)
+class CollectFreeCubes(_Immediate):
+    """The free cubes on each crew of a set go to the stock, scoring the motivation bonus (R6)."""
+
+    name: ClassVar[str] = "collect_free_cubes"
+    summary: ClassVar[str] = (
+        "The free cubes on each crew of a set go to the stock, and the chooser scores the "
+        "motivation bonus for them (R6)."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (Param("crew", CREWS, "The crews.", default="this_crew"),)
+
+    crew: SetNode
+
+    def can_perform(self, scope: Scope) -> bool:
+        free = scope.table.crew_free
+        return any(free[slot] > 0 for slot in self.crew.members(scope))
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        per_cube = table.game.ruleset.free_cube_vp
+        for slot in self.crew.members(scope):
+            free = table.crew_free[slot]
+            if free:
+                table.stock += free
+                table.crew_free = _replaced(table.crew_free, slot, 0)
+                table.add_vp(scope.me, free * per_cube)
+                table.log("free_cubes_collected", player=scope.me, crew=table.crew_id(slot), free_cubes=free, vp=free * per_cube)
+
+    def most_vp(self, limits: Limits) -> int:
+        return min(limits.free_cubes, self.crew.most(limits) * limits.free_on_crew) * limits.free_cube_vp
+
+
+def _bumped(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
+    changed = list(values)
+    changed[index] += delta
+    return tuple(changed)
+
+
+def _replaced(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
+
+
 _BUILT_IN: tuple[type[Effect], ...] = (
     AddFreeCubes,
     AllowRepeatPlanet,
@@ -602,6 +1357,18 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     PlaceFreeCubes,
     PlaceOnCrew,
     PlaceOnSpecial,
+    # the rules language's actions and control
+    Choose,
+    CollectFreeCubes,
+    ForEach,
+    If,
+    LoseVP,
+    MoveCube,
+    PlaceCube,
+    PlaceCubeOnCrew,
+    ReturnCube,
+    SetSurveyCount,
+    TakeVP,
 )
 
 

@@ -28,6 +28,12 @@ EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
     "start_player_named": ("player", "start_player"),
     "round_started": ("round", "start_player"),
     "game_over": ("round", "triggers"),
+    # the rules language's actions
+    "vp_lost": ("player", "crew", "vp"),
+    "vp_taken": ("player", "crew", "other", "vp"),
+    "cube_returned": ("owner", "planet", "square", "to"),
+    "cube_moved": ("owner", "planet", "square"),
+    "free_cubes_collected": ("player", "crew", "free_cubes", "vp"),
 }
 
 

@@ -215,6 +215,16 @@ class Table:
         if self.events is not None:
             self.log("cube_placed", owner=owner, planet=self.planet_id(p), square=len(tracks[p]))
 
+    def take_from_track(self, p: int, index: int) -> int:
+        """Take the cube at ``index`` (square ``index + 1``) off Planet ``p``'s track and return
+        its owner; the cubes behind it move up one square each, so squares fill in order (R2)."""
+        tracks = list(self.tracks)
+        track = tracks[p]
+        owner = track[index]
+        tracks[p] = track[:index] + track[index + 1 :]
+        self.tracks = tuple(tracks)
+        return owner
+
     def hand_to_special(self, seat: int, p: int) -> None:
         """Move a cube of ``seat`` from hand onto Planet ``p``'s special square (R3)."""
         self.hands = _bump(self.hands, seat, -1)

@@ -9,7 +9,8 @@
 //! survey_step `P`; survey_stop 1; target_planet `P`; target_crew `C`; choose_option `O`;
 //! name_start_player `N`.
 
-use crate::rules::{Op, Rules};
+use crate::expr::{Act, SetKind};
+use crate::rules::{Op, Rules, DIRECTION};
 use crate::state::{Action, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
 
 /// The blocks of one ruleset's action index.
@@ -21,8 +22,10 @@ pub struct ActionIndex {
     pub survey_counts: u32,
     pub directions: u32,
     pub options: u32,
+    /// Seats a `choose` may ask for: the most seats, or 0 when no `choose` asks for one.
+    pub seat_targets: u32,
     /// The first id of each kind's block, in `Kind::ALL` order, and the size of the index.
-    pub offsets: [u32; 8],
+    pub offsets: [u32; Kind::ALL.len()],
     pub size: u32,
     /// The action of every id.
     actions: Vec<Action>,
@@ -31,7 +34,10 @@ pub struct ActionIndex {
 impl ActionIndex {
     pub fn of(rules: &Rules) -> ActionIndex {
         let b = &rules.bounds;
-        let direction = rules.nodes.iter().any(|node| node.op == Op::ChooseDirection);
+        // choose_direction as a skill's effect, or performed in a body.
+        let direction = rules.nodes.iter().any(|node| {
+            node.op == Op::ChooseDirection || node.op.performs(&|act| *act == Act::SurveyRule(DIRECTION))
+        });
         let options = rules
             .nodes
             .iter()
@@ -41,6 +47,8 @@ impl ActionIndex {
             })
             .max()
             .unwrap_or(0);
+        let seat_choice =
+            rules.nodes.iter().any(|node| matches!(&node.op, Op::Choose { over, .. } if over.kind() == SetKind::Seats));
         let mut index = ActionIndex {
             planets: b.most_planets as u32,
             crews: b.most_crew as u32,
@@ -48,7 +56,8 @@ impl ActionIndex {
             survey_counts: b.most_survey_placed.max(0) as u32,
             directions: if direction { 2 } else { 1 },
             options,
-            offsets: [0; 8],
+            seat_targets: if seat_choice { b.most_players as u32 } else { 0 },
+            offsets: [0; Kind::ALL.len()],
             size: 0,
             actions: Vec::new(),
         };
@@ -70,6 +79,7 @@ impl ActionIndex {
             Kind::SurveyStop => 1,
             Kind::ChooseOption => self.options,
             Kind::NameStartPlayer => self.seats,
+            Kind::TargetSeat => self.seat_targets,
         }
     }
 

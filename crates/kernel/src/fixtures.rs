@@ -1,5 +1,7 @@
 //! A fixture ruleset for the kernel's own tests and profiling runs.
 
+use crate::expr::{Amount, Comparison, Condition, Owner, Set, SetKind};
+use crate::rng::Rng;
 use crate::rules::{CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec};
 use crate::{Game, Rules};
 
@@ -19,6 +21,110 @@ fn effect(name: &str, when: &str) -> EffectSpec {
 
 fn int(value: i64) -> ParamValue {
     ParamValue::Int(value)
+}
+
+fn set(value: Set) -> ParamValue {
+    ParamValue::Set(value)
+}
+
+fn owner(value: Owner) -> ParamValue {
+    match value {
+        Owner::Free => text("free"),
+        Owner::Anyone => text("anyone"),
+        Owner::Seats(seats) => set(seats),
+    }
+}
+
+/// A set of Planets with cubes to take: every one, those with room, the full ones, or those
+/// holding a cube of the chooser.
+fn planets_drawn(rng: &mut Rng) -> Set {
+    match rng.below(4) {
+        0 => Set::AllPlanets,
+        1 => Set::WithRoom,
+        2 => Set::FullPlanets,
+        _ => Set::Where(SetKind::Planets, Box::new(Condition::HasCube(Owner::Seats(Set::Me))), Box::new(Set::AllPlanets)),
+    }
+}
+
+fn owner_drawn(rng: &mut Rng) -> Owner {
+    match rng.below(4) {
+        0 => Owner::Anyone,
+        1 => Owner::Free,
+        2 => Owner::Seats(Set::Me),
+        _ => Owner::Seats(Set::OtherSeats),
+    }
+}
+
+/// An action of the rules language drawn from `rng`, with the bounds Python derives for one
+/// step (here from the generated rulesets' limits: at most 5 seats, 8 Planets, 13 cubes a hand
+/// and 12 free cubes, survey counts 1..4). Its sets read no bound member, but `body` for the
+/// members `choose` and `for_each` bind.
+fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
+    let spec = EffectSpec::new(name, when);
+    match name {
+        "gain_vp" => spec.with("vp", ParamValue::Amount(Amount::Count(Set::FullPlanets))).bounded(8, 0, 0),
+        "change_survey_count" => spec
+            .with("delta", ParamValue::Amount(Amount::Arithmetic(crate::expr::Arithmetic::Difference, vec![Amount::Count(Set::WithRoom), Amount::Number(2)])))
+            .bounded(0, -2, 6),
+        "lose_vp" => spec.with("vp", int(1 + rng.below(3) as i64)).bounded(0, 0, 0),
+        "take_vp" => spec.with("vp", int(1)).with("from", set(Set::OtherSeats)).bounded(4, 0, 0),
+        "set_survey_count" => {
+            let count = rng.below(4) as i64;
+            spec.with("count", int(count)).bounded(0, count - 4, count - 1)
+        }
+        "return_cube" => spec
+            .with("planet", set(planets_drawn(rng)))
+            .with("owner", owner(owner_drawn(rng)))
+            .with("to", text(if rng.below(2) == 0 { "hand" } else { "stock" }))
+            .bounded(0, 0, 0),
+        "move_cube" => spec
+            .with("planet", set(planets_drawn(rng)))
+            .with("owner", owner(owner_drawn(rng)))
+            .with("to", set(if rng.below(2) == 0 { Set::NextWithRoom(Box::new(Set::ThisPlanet)) } else { Set::AllPlanets }))
+            .bounded(0, 0, 0),
+        "place_cube" => {
+            let (who, square, on) = match rng.below(4) {
+                0 => (Owner::Seats(Set::Me), "rearmost", ("planet", Set::WithRoom)),
+                1 => (Owner::Free, "rearmost", ("planet", Set::AllPlanets)),
+                2 => (Owner::Seats(Set::OtherSeats), "special", ("planet", Set::AllPlanets)),
+                _ => (Owner::Free, "rearmost", ("crew", Set::OtherCrews)),
+            };
+            let (planet, crew) = if on.0 == "planet" { (set(on.1), ParamValue::None) } else { (ParamValue::None, set(on.1)) };
+            spec.with("owner", owner(who)).with("planet", planet).with("square", text(square)).with("crew", crew).bounded(0, 0, 0)
+        }
+        "collect_free_cubes" => {
+            spec.with("crew", set(if rng.below(2) == 0 { Set::AllCrews } else { Set::OtherCrews })).bounded(12, 0, 0)
+        }
+        "for_each" | "choose" => {
+            let (key, over, body) = match rng.below(3) {
+                0 => {
+                    let back = EffectSpec::new("return_cube", when)
+                        .with("planet", set(Set::ThisPlanet))
+                        .with("owner", owner(owner_drawn(rng)))
+                        .with("to", text("hand"));
+                    ("planet", Set::Where(SetKind::Planets, Box::new(Condition::HasCube(Owner::Anyone)), Box::new(Set::AllPlanets)), back)
+                }
+                1 => {
+                    let take = EffectSpec::new("take_vp", when).with("vp", int(1)).with("from", set(Set::ThisSeat));
+                    ("seat", Set::OtherSeats, take)
+                }
+                _ => ("crew", Set::AllCrews, EffectSpec::new("collect_free_cubes", when).with("crew", set(Set::ThisCrew))),
+            };
+            let mut spec = spec.with("planet", ParamValue::None).with("seat", ParamValue::None).with("crew", ParamValue::None);
+            spec = spec.with(key, set(over)).with("do", ParamValue::Effects(vec![body]));
+            spec.bounded(if name == "for_each" { 16 } else { 12 }, 0, 0)
+        }
+        "if" => {
+            let condition = Condition::Compare(Comparison::AtLeast, Amount::Hand(Set::Me), Amount::Number(rng.below(8) as i64));
+            let then = language_effect(rng, "move_cube", when);
+            let otherwise = language_effect(rng, "return_cube", when);
+            spec.with("condition", ParamValue::Condition(condition))
+                .with("then", ParamValue::Effects(vec![then]))
+                .with("else", ParamValue::Effects(vec![otherwise]))
+                .bounded(0, 0, 0)
+        }
+        other => effect(other, when),
+    }
 }
 
 fn text(value: &str) -> ParamValue {
@@ -113,11 +219,28 @@ fn shaped_like_draft(skills: bool) -> Game {
 }
 
 
+/// The rules language's effect types and the two older ones that take an amount.
+const LANGUAGE: [&str; 12] = [
+    "choose",
+    "collect_free_cubes",
+    "for_each",
+    "if",
+    "lose_vp",
+    "move_cube",
+    "place_cube",
+    "return_cube",
+    "set_survey_count",
+    "take_vp",
+    "gain_vp",
+    "change_survey_count",
+];
+
 /// A ruleset drawn from `seed`: 1-6 colours, tracks of 1-8 squares (accidents included),
-/// special squares of 0-2, each crew with one or two effects of any type and timing, 3-5
-/// players with 3-8 Planets; for the kernel's properties over rulesets nobody wrote.
+/// special squares of 0-2, each crew with one or two effects of any type and timing (the rules
+/// language's with sets that take cubes off tracks, move them and place them), 3-5 players
+/// with 3-8 Planets; for the kernel's properties over rulesets nobody wrote.
 pub fn generated(seed: u64) -> Game {
-    let mut rng = crate::rng::Rng::new(seed);
+    let mut rng = Rng::new(seed);
     let colours: Vec<String> = (0..1 + rng.below(6)).map(|c| format!("c{c}")).collect();
     let setups: Vec<(i64, i64, i64, i64)> = (3..=3 + rng.below(3))
         .map(|players| (players as i64, 3 + rng.below(6) as i64, players as i64 + 1, 1 + rng.below(players) as i64))
@@ -132,7 +255,7 @@ pub fn generated(seed: u64) -> Game {
         })
         .collect();
     let timings = ["on_choose", "survey", "after_survey", "round_end"];
-    let draw_effect = |rng: &mut crate::rng::Rng, nested: bool| -> EffectSpec {
+    let draw_effect = |rng: &mut Rng, nested: bool| -> EffectSpec {
         let names = &crate::EFFECT_NAMES;
         let mut name = names[rng.below(names.len())];
         if nested && name == "choose_one" {
@@ -140,6 +263,10 @@ pub fn generated(seed: u64) -> Game {
         }
         let when = timings[rng.below(timings.len())];
         let spec = effect(name, when);
+        // gain_vp and change_survey_count take a plain number half of the time.
+        if LANGUAGE.contains(&name) && (!matches!(name, "gain_vp" | "change_survey_count") || rng.below(2) == 0) {
+            return language_effect(rng, name, when);
+        }
         match name {
             "add_free_cubes" | "place_free_cubes" | "place_on_crew" => spec.with("count", int(1 + rng.below(3) as i64)),
             "change_survey_count" => spec.with("delta", int(rng.below(4) as i64 - 1)),

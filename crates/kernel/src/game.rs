@@ -8,6 +8,7 @@
 //! such as Armstrong's (R12), and the next round.
 
 use crate::error::KernelError;
+use crate::expr::{self, Scope, SetKind};
 use crate::rng::Rng;
 use crate::rules::{Op, Rules, SpecialTarget, DIRECTION, REPEAT, SKIP};
 use crate::state::*;
@@ -420,10 +421,29 @@ impl Game {
                     }
                 }
             }
+            // R9: an action of the rules language that can change nothing is skipped.
+            Op::Act(act) => return !self.can_perform(s, &Scope::new(seat, slot), act),
+            Op::Choose { over, body } => {
+                let scope = Scope::new(seat, slot);
+                let kind = over.kind();
+                let decision = match kind {
+                    SetKind::Planets => Kind::TargetPlanet,
+                    SetKind::Seats => Kind::TargetSeat,
+                    SetKind::Crews => Kind::TargetCrew,
+                };
+                let players = s.players as usize;
+                for member in expr::members(self.set_members(s, &scope, over), kind, seat, players) {
+                    let bound = scope.bind(kind, member);
+                    if body.iter().any(|act| self.can_perform(s, &bound, act)) {
+                        s.legal.push(Action::new(decision, member as i32));
+                    }
+                }
+            }
             Op::AllowRepeatPlanet
             | Op::ChangeSurveyCount(_)
             | Op::ChooseDirection
             | Op::GainVp(_)
+            | Op::If { .. }
             | Op::MaySkipPlanets => return false,
         }
         true
@@ -459,11 +479,16 @@ impl Game {
             }
             Op::PlaceOnSpecial(_) => {
                 s.hands[seat] -= 1;
-                let p = target as usize;
-                let at = s.special_start[p] as usize + s.special_fill[p] as usize;
-                s.board[at] = seat as i8;
-                s.special_fill[p] += 1;
-                s.unscored |= 1 << p;
+                self.place_on_special(s, target as usize, seat as i8);
+            }
+            Op::Act(act) => self.perform(s, &Scope::new(seat, head.slot as usize), act),
+            Op::If { condition, then, otherwise } => {
+                let holds = self.holds(s, &Scope::new(seat, head.slot as usize), condition);
+                follow = if holds { then } else { otherwise };
+            }
+            Op::Choose { over, body } => {
+                let scope = Scope::new(seat, head.slot as usize).bind(over.kind(), target as usize);
+                self.perform_all(s, &scope, body);
             }
         }
         if head.remaining > 1 {
@@ -644,7 +669,7 @@ impl Game {
     }
 
     /// A cube of `owner` on Planet `p`'s rearmost empty square (R2), and the counts it changes.
-    fn place_on_track(&self, s: &mut State, p: usize, owner: i8) {
+    pub(crate) fn place_on_track(&self, s: &mut State, p: usize, owner: i8) {
         let at = s.track_start[p] as usize + s.track_fill[p] as usize;
         s.board[at] = owner;
         s.track_fill[p] += 1;
@@ -653,6 +678,30 @@ impl Game {
             s.open &= !(1 << p);
         }
         s.unscored |= 1 << p;
+    }
+
+    /// A cube of seat `owner` on Planet `p`'s special square (R3).
+    pub(crate) fn place_on_special(&self, s: &mut State, p: usize, owner: i8) {
+        let at = s.special_start[p] as usize + s.special_fill[p] as usize;
+        s.board[at] = owner;
+        s.special_fill[p] += 1;
+        s.unscored |= 1 << p;
+    }
+
+    /// Take the cube at `index` (square `index + 1`) off Planet `p`'s track and return its
+    /// owner; the cubes behind it move up one square each, so squares fill in order (R2).
+    /// The Planet's kept scores are given back first (`unscore_track`): its track shrinks.
+    pub(crate) fn take_from_track(&self, s: &mut State, p: usize, index: usize) -> i8 {
+        self.unscore_track(s, p);
+        let start = s.track_start[p] as usize;
+        let end = start + s.track_fill[p] as usize;
+        let owner = s.board[start + index];
+        s.board.copy_within(start + index + 1..end, start + index);
+        s.board[end - 1] = 0; // an empty square, as a new board holds
+        s.track_fill[p] -= 1;
+        s.rooms[p] += 1;
+        s.open |= 1 << p;
+        owner
     }
 
     fn finish_survey(&self, s: &mut State) {

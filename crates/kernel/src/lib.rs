@@ -14,6 +14,7 @@ pub mod batch;
 pub mod bots;
 pub mod check;
 pub mod error;
+pub mod expr;
 pub mod fixtures;
 pub mod game;
 pub mod observation;
@@ -29,7 +30,7 @@ pub use check::{Problem, StateFields, Trust};
 pub use error::KernelError;
 pub use game::Game;
 pub use rules::{
-    Bounds, Crew, EffectSpec, EffectType, Node, Op, ParamValue, Planet, PlayerCount, Rules, SpecialTarget, Steps, Timing,
+    Bounds, Crew, EffectBounds, EffectSpec, EffectType, Node, Op, ParamValue, Planet, PlayerCount, Rules, SpecialTarget, Steps, Timing,
     EFFECT_NAMES, EFFECT_TYPES,
 };
 pub use state::{Action, Kind, Pending, Stage, State};

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use crate::error::KernelError;
+use crate::expr::{Act, Amount, Condition, Magnitudes, Owner, PlaceOn, Set, SetKind};
 use crate::{MAX_BOARD, MAX_COLOURS, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
 
 /// When an effect resolves (docs/skills.md, "Timing").
@@ -40,21 +41,34 @@ pub enum SpecialTarget {
 }
 
 /// One effect operation with its parameters: the built-in vocabulary, one arm per effect type
-/// of `stargazer_rules.vocabulary.effects`, each with its row in `EFFECT_TYPES`.
+/// of `stargazer_rules.vocabulary.effects` (the rules language's actions that ask no decision
+/// share `Act`), each type with its row in `EFFECT_TYPES`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Op {
     AddFreeCubes,
     AllowRepeatPlanet,
+    /// A plain number: the fast path of draft 7's skills (an amount to compute is an `Act`).
     ChangeSurveyCount(i32),
     ChooseDirection,
     /// The options, each a list of node ids resolved in order when picked.
     ChooseOne(Vec<Vec<u16>>),
+    /// A plain number, as `ChangeSurveyCount`.
     GainVp(i32),
     MaySkipPlanets,
     NameStartPlayer,
     PlaceFreeCubes,
     PlaceOnCrew,
     PlaceOnSpecial(SpecialTarget),
+    /// An effect of the rules language that asks no decision, performed at once; those that
+    /// cannot change anything are skipped (R9). Boxed, as `If`'s condition: the nodes of
+    /// draft 7's skills stay small.
+    Act(Box<Act>),
+    /// The branch the condition picks resolves as pending effects, `then` at path (0, i) and
+    /// `otherwise` at (1, i), as `choose_one`'s options do.
+    If { condition: Box<Condition>, then: Vec<u16>, otherwise: Vec<u16> },
+    /// A decision among the members of a set for which the body can be performed (R9); the
+    /// body is performed for the chosen one at once.
+    Choose { over: Set, body: Vec<Act> },
 }
 
 /// How many times an effect of a type resolves: once, or `count` times (one cube each).
@@ -74,26 +88,29 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 11] = [
+pub const EFFECT_TYPES: [EffectType; 22] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
-    EffectType {
-        name: "change_survey_count",
-        parse: |e, _| Ok(Op::ChangeSurveyCount(small(e.int("delta")?, "change_survey_count delta", VALUE_LIMIT)?)),
-        steps: Steps::Once,
-    },
+    EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
+    EffectType { name: "choose", parse: parse_choose, steps: Steps::Once },
     EffectType { name: "choose_direction", parse: |_, _| Ok(Op::ChooseDirection), steps: Steps::Once },
     EffectType { name: "choose_one", parse: parse_choose_one, steps: Steps::Once },
-    EffectType {
-        name: "gain_vp",
-        parse: |e, _| Ok(Op::GainVp(small(e.int("vp")?, "gain_vp vp", VALUE_LIMIT)?)),
-        steps: Steps::Once,
-    },
+    EffectType { name: "collect_free_cubes", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "for_each", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "gain_vp", parse: parse_gain_vp, steps: Steps::Once },
+    EffectType { name: "if", parse: parse_if, steps: Steps::Once },
+    EffectType { name: "lose_vp", parse: parse_act, steps: Steps::Once },
     EffectType { name: "may_skip_planets", parse: |_, _| Ok(Op::MaySkipPlanets), steps: Steps::Once },
+    EffectType { name: "move_cube", parse: parse_act, steps: Steps::Once },
     EffectType { name: "name_start_player", parse: |_, _| Ok(Op::NameStartPlayer), steps: Steps::Once },
+    EffectType { name: "place_cube", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "place_cube_on_crew", parse: parse_act, steps: Steps::Once },
     EffectType { name: "place_free_cubes", parse: |_, _| Ok(Op::PlaceFreeCubes), steps: Steps::Count },
     EffectType { name: "place_on_crew", parse: |_, _| Ok(Op::PlaceOnCrew), steps: Steps::Count },
     EffectType { name: "place_on_special", parse: parse_place_on_special, steps: Steps::Count },
+    EffectType { name: "return_cube", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "set_survey_count", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "take_vp", parse: parse_act, steps: Steps::Once },
 ];
 
 /// The effect type names the kernel knows, as in the crew YAML, alphabetised.
@@ -115,6 +132,112 @@ fn parse_choose_one(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, K
         options.push(compile_list(option, at.card, &sub, at.colours, at.nodes)?);
     }
     Ok(Op::ChooseOne(options))
+}
+
+fn parse_gain_vp(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    match effect.param("vp")? {
+        ParamValue::Int(vp) => Ok(Op::GainVp(small(*vp, "gain_vp vp", VALUE_LIMIT)?)),
+        _ => Ok(Op::Act(Box::new(act_of(effect)?))),
+    }
+}
+
+fn parse_change_survey_count(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    match effect.param("delta")? {
+        ParamValue::Int(delta) => Ok(Op::ChangeSurveyCount(small(*delta, "change_survey_count delta", VALUE_LIMIT)?)),
+        _ => Ok(Op::Act(Box::new(act_of(effect)?))),
+    }
+}
+
+fn parse_act(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    Ok(Op::Act(Box::new(act_of(effect)?)))
+}
+
+fn parse_if(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    let mut branches = Vec::with_capacity(2);
+    for (j, name) in ["then", "else"].into_iter().enumerate() {
+        let mut sub = at.path.to_vec();
+        sub.push(j as u16);
+        branches.push(compile_list(effect.effects(name)?, at.card, &sub, at.colours, at.nodes)?);
+    }
+    let otherwise = branches.pop().unwrap_or_default();
+    let then = branches.pop().unwrap_or_default();
+    Ok(Op::If { condition: Box::new(effect.condition("condition")?), then, otherwise })
+}
+
+fn parse_choose(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    let (over, body) = over_set(effect)?;
+    Ok(Op::Choose { over, body })
+}
+
+/// The set of `choose` and `for_each` (one of `planet`, `seat`, `crew`) and their body.
+fn over_set(effect: &EffectSpec) -> Result<(Set, Vec<Act>), KernelError> {
+    let mut given = Vec::new();
+    for (key, kind) in [("planet", SetKind::Planets), ("seat", SetKind::Seats), ("crew", SetKind::Crews)] {
+        if let Some(set) = effect.set(key, kind)? {
+            given.push(set);
+        }
+    }
+    if given.len() != 1 {
+        return Err(unsupported(format!("effect {:?} takes exactly one of planet, seat or crew", effect.name)));
+    }
+    let body = effect.effects("do")?.iter().map(act_of).collect::<Result<Vec<_>, _>>()?;
+    Ok((given.remove(0), body))
+}
+
+/// An effect that asks no decision as the kernel performs it, at the top of a skill or in a
+/// body: the Python types whose `immediate` is true.
+fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
+    let required = |name: &str, kind: SetKind| {
+        effect.set(name, kind)?.ok_or_else(|| unsupported(format!("effect {:?}: parameter {name:?} is none", effect.name)))
+    };
+    Ok(match effect.name.as_str() {
+        "gain_vp" => Act::GainVp(effect.amount("vp")?),
+        "change_survey_count" => Act::ChangeSurveyCount(effect.amount("delta")?),
+        "allow_repeat_planet" => Act::SurveyRule(REPEAT),
+        "may_skip_planets" => Act::SurveyRule(SKIP),
+        "choose_direction" => Act::SurveyRule(DIRECTION),
+        "lose_vp" => Act::LoseVp(effect.amount("vp")?),
+        "take_vp" => Act::TakeVp { vp: effect.amount("vp")?, from: required("from", SetKind::Seats)? },
+        "set_survey_count" => Act::SetSurveyCount(effect.amount("count")?),
+        "return_cube" => Act::ReturnCube {
+            planets: required("planet", SetKind::Planets)?,
+            owner: effect.owner("owner")?,
+            to_stock: match effect.text("to")? {
+                Some("hand") => false,
+                Some("stock") => true,
+                other => return Err(unsupported(format!("return_cube: unknown to {other:?}"))),
+            },
+        },
+        "move_cube" => Act::MoveCube {
+            planets: required("planet", SetKind::Planets)?,
+            owner: effect.owner("owner")?,
+            to: required("to", SetKind::Planets)?,
+        },
+        "place_cube" => {
+            let planets = required("planet", SetKind::Planets)?;
+            let on = match effect.text("square")? {
+                Some("rearmost") => PlaceOn::Rearmost(planets),
+                Some("special") => PlaceOn::Special(planets),
+                other => return Err(unsupported(format!("place_cube: unknown square {other:?}"))),
+            };
+            Act::PlaceCube { owner: effect.owner("owner")?, on }
+        }
+        "place_cube_on_crew" => {
+            Act::PlaceCube { owner: effect.owner("owner")?, on: PlaceOn::Crews(required("crew", SetKind::Crews)?) }
+        }
+        "collect_free_cubes" => Act::CollectFreeCubes(required("crew", SetKind::Crews)?),
+        "for_each" => {
+            let (over, body) = over_set(effect)?;
+            Act::ForEach { over, body }
+        }
+        "if" => {
+            let branch = |name| effect.effects(name)?.iter().map(act_of).collect::<Result<Vec<_>, _>>();
+            Act::If { condition: effect.condition("condition")?, then: branch("then")?, otherwise: branch("else")? }
+        }
+        other => {
+            return Err(unsupported(format!("effect {other:?} asks a decision, so it cannot be performed at once in a body")))
+        }
+    })
 }
 
 fn parse_place_on_special(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelError> {
@@ -159,6 +282,11 @@ pub struct Node {
     pub steps: u32,
     pub card: u16,
     pub path: Vec<u16>,
+    /// What one step can add to the chooser's VP and change this turn's survey count by
+    /// (`EffectBounds`, received from Python or read from the parameters of the older types).
+    pub most_vp: i64,
+    pub least_survey_bonus: i64,
+    pub most_survey_bonus: i64,
 }
 
 /// A planet card (R1, R3): VP of normal squares 1..L, special-square capacity, colour index.
@@ -198,28 +326,59 @@ pub struct PlayerCount {
 }
 
 /// The value of one effect parameter, as Python declared and sent it (`Param.kind`): an integer,
-/// a text (a choice or a colour id), none (an optional parameter left out), or effect lists.
+/// a text (a choice, a colour id, or an owner's `free` or `anyone`), none (an optional
+/// parameter left out), effect lists (`choose_one`'s options), one effect list (the branches
+/// of `if`, the body of `choose` and `for_each`), or an expression of the rules language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ParamValue {
     Int(i64),
     Text(String),
     None,
     Options(Vec<Vec<EffectSpec>>),
+    Effects(Vec<EffectSpec>),
+    Amount(Amount),
+    Condition(Condition),
+    Set(Set),
+}
+
+/// What one step of an effect can do to a seat's VP and to this turn's survey count, as the
+/// Python engine derives it from the ruleset's limits (`Effect.most_vp`,
+/// `Effect.survey_bonus_range`); None where Python cannot say (the bound is then open).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EffectBounds {
+    pub most_vp: Option<i64>,
+    pub least_survey_bonus: Option<i64>,
+    pub most_survey_bonus: Option<i64>,
 }
 
 /// One effect as the bindings read it from a Python effect object: its type's name, its
 /// timing and every parameter its class declares, by name, defaults filled in by Python
 /// (`kernel.native.ruleset_spec`), so that no default is restated here.
+///
+/// `bounds` are Python's numbers for the effect (Python derives, the kernel receives): the
+/// rules language's types need them, and the older types, whose numbers are their parameters,
+/// read them from there when they are not sent (the kernel's own fixtures).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EffectSpec {
     pub name: String,
     pub when: String,
     pub params: Vec<(String, ParamValue)>,
+    pub bounds: Option<EffectBounds>,
 }
 
 impl EffectSpec {
     pub fn new(name: &str, when: &str) -> EffectSpec {
-        EffectSpec { name: name.into(), when: when.into(), params: Vec::new() }
+        EffectSpec { name: name.into(), when: when.into(), params: Vec::new(), bounds: None }
+    }
+
+    /// The spec with Python's bounds for one step.
+    pub fn bounded(mut self, most_vp: i64, least_survey_bonus: i64, most_survey_bonus: i64) -> EffectSpec {
+        self.bounds = Some(EffectBounds {
+            most_vp: Some(most_vp),
+            least_survey_bonus: Some(least_survey_bonus),
+            most_survey_bonus: Some(most_survey_bonus),
+        });
+        self
     }
 
     /// The spec with parameter `name` set to `value` (fixtures build specs this way).
@@ -261,6 +420,48 @@ impl EffectSpec {
         match self.param(name)? {
             ParamValue::Options(options) => Ok(options),
             _ => Err(self.wrong(name, "a list of effect lists")),
+        }
+    }
+
+    pub fn effects(&self, name: &str) -> Result<&[EffectSpec], KernelError> {
+        match self.param(name)? {
+            ParamValue::Effects(effects) => Ok(effects),
+            _ => Err(self.wrong(name, "an effect list")),
+        }
+    }
+
+    /// An amount: a number as written, or an expression.
+    pub fn amount(&self, name: &str) -> Result<Amount, KernelError> {
+        match self.param(name)? {
+            ParamValue::Int(value) => Ok(Amount::Number(*value)),
+            ParamValue::Amount(amount) => Ok(amount.clone()),
+            _ => Err(self.wrong(name, "an amount")),
+        }
+    }
+
+    pub fn condition(&self, name: &str) -> Result<Condition, KernelError> {
+        match self.param(name)? {
+            ParamValue::Condition(condition) => Ok(condition.clone()),
+            _ => Err(self.wrong(name, "a condition")),
+        }
+    }
+
+    /// A set of `kind`, None when it was left out.
+    pub fn set(&self, name: &str, kind: SetKind) -> Result<Option<Set>, KernelError> {
+        match self.param(name)? {
+            ParamValue::Set(set) if set.kind() == kind => Ok(Some(set.clone())),
+            ParamValue::None => Ok(None),
+            _ => Err(self.wrong(name, &format!("a set of {kind:?}"))),
+        }
+    }
+
+    /// Whose cubes: `free`, `anyone` or a set of seats.
+    pub fn owner(&self, name: &str) -> Result<Owner, KernelError> {
+        match self.param(name)? {
+            ParamValue::Text(word) if word == "free" => Ok(Owner::Free),
+            ParamValue::Text(word) if word == "anyone" => Ok(Owner::Anyone),
+            ParamValue::Set(set) if set.kind() == SetKind::Seats => Ok(Owner::Seats(set.clone())),
+            _ => Err(self.wrong(name, "an owner (free, anyone or a set of seats)")),
         }
     }
 }
@@ -350,16 +551,10 @@ impl Bounds {
         let mut raised = vec![0i64; rules.crew.len()];
         let mut lowered = vec![0i64; rules.crew.len()];
         for node in &rules.nodes {
-            let card = node.card as usize;
-            let steps = node.steps as i64;
-            match node.op {
-                Op::GainVp(vp) => skill_vp[card] += (vp as i64 * steps).max(0),
-                Op::ChangeSurveyCount(delta) => {
-                    raised[card] += (delta as i64 * steps).max(0);
-                    lowered[card] += (delta as i64 * steps).min(0);
-                }
-                _ => {}
-            }
+            let (card, steps) = (node.card as usize, node.steps as i64);
+            skill_vp[card] += (node.most_vp * steps).max(0);
+            raised[card] += (node.most_survey_bonus * steps).max(0);
+            lowered[card] += (node.least_survey_bonus * steps).min(0);
         }
         let motivation = free_on_crew * rules.free_cube_vp as i64 + most_players as i64 * cubes * rules.player_cube_vp as i64;
         // A seat starts with the turn_order_vp of its position; only the first most_players are used.
@@ -553,10 +748,31 @@ impl Rules {
             node_index,
         };
         rules.bounds = Bounds::of(&rules);
+        if rules.bounds.least_survey_bonus < -MOST_VP || rules.bounds.most_survey_bonus > MOST_VP {
+            return Err(unsupported(format!(
+                "a turn's survey count may change by {}..{}, beyond the kernel's limit of {MOST_VP}",
+                rules.bounds.least_survey_bonus, rules.bounds.most_survey_bonus
+            )));
+        }
         if rules.bounds.most_vp > MOST_VP {
             return Err(unsupported(format!(
                 "a seat may score {} VP in play, beyond the kernel's limit of {MOST_VP}",
                 rules.bounds.most_vp
+            )));
+        }
+        let b = &rules.bounds;
+        let magnitudes = Magnitudes {
+            seats: b.most_players as f64,
+            vp: b.most_vp as f64,
+            cubes: rules.cubes_per_player as f64,
+            free_cubes: rules.free_cubes as f64,
+            longest_track: rules.planets.iter().map(Planet::length).max().unwrap_or(0) as f64,
+            rounds: rules.max_rounds as f64,
+        };
+        if let Some(node) = rules.nodes.iter().find(|node| !node.op.exact(&magnitudes)) {
+            return Err(unsupported(format!(
+                "effect {:?}: an amount could pass the kernel's 64-bit arithmetic",
+                node.name
             )));
         }
         Ok(rules)
@@ -583,6 +799,57 @@ impl Rules {
     pub fn colour_count(&self) -> usize {
         self.colours.len()
     }
+}
+
+impl Op {
+    /// Whether the operation or an action it performs at once (a body, an immediate branch)
+    /// is `found`; the branches of `if` and the options of `choose_one` are nodes of their own.
+    pub fn performs(&self, found: &impl Fn(&Act) -> bool) -> bool {
+        match self {
+            Op::Act(act) => act.contains(found),
+            Op::Choose { body, .. } => body.iter().any(|act| act.contains(found)),
+            _ => false,
+        }
+    }
+
+    /// Every amount of the operation computed exactly by the kernel (`expr::LARGEST_AMOUNT`).
+    fn exact(&self, m: &Magnitudes) -> bool {
+        match self {
+            Op::Act(act) => act.exact(m),
+            Op::If { condition, .. } => condition.exact(m),
+            Op::Choose { over, body } => Act::ForEach { over: over.clone(), body: body.clone() }.exact(m),
+            _ => true,
+        }
+    }
+}
+
+/// What one step of an effect can do to the chooser's VP and this turn's survey count: the
+/// numbers Python sent (`EffectBounds`), or, for an older type sent without them, its
+/// parameters (`gain_vp`'s VP, `change_survey_count`'s delta, none for the others). An open
+/// bound is refused: the kernel keeps VP and survey counts in bounded counters.
+fn step_bounds(effect: &EffectSpec, op: &Op) -> Result<(i64, i64, i64), KernelError> {
+    let open = || unsupported(format!("effect {:?}: its VP or survey count has no bound", effect.name));
+    let (most_vp, least, most) = match (effect.bounds, op) {
+        (Some(b), _) => (
+            b.most_vp.ok_or_else(open)?,
+            b.least_survey_bonus.ok_or_else(open)?,
+            b.most_survey_bonus.ok_or_else(open)?,
+        ),
+        (None, Op::GainVp(vp)) => (*vp as i64, 0, 0),
+        (None, Op::ChangeSurveyCount(delta)) => (0, *delta as i64, *delta as i64),
+        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. }) => {
+            return Err(unsupported(format!("effect {:?}: the bounds Python derives are missing", effect.name)))
+        }
+        (None, _) => (0, 0, 0),
+    };
+    // Past these the sums of a round's VP or a turn's survey changes could pass 32 bits.
+    if most_vp.abs() > MOST_VP || least.abs() > MOST_VP || most.abs() > MOST_VP {
+        return Err(unsupported(format!(
+            "effect {:?}: one step may change VP or the survey count by more than the kernel's limit of {MOST_VP}",
+            effect.name
+        )));
+    }
+    Ok((most_vp, least, most))
 }
 
 fn compile_list(
@@ -617,9 +884,21 @@ fn compile_list(
         let id = nodes.len() as u16;
         // Reserve the slot first so that a node's id precedes its options' ids (the Python
         // engine walks a skill in the same order).
-        nodes.push(Node { op: Op::GainVp(0), name: kind.name, timing, steps, card, path: path.clone() });
+        nodes.push(Node {
+            op: Op::GainVp(0),
+            name: kind.name,
+            timing,
+            steps,
+            card,
+            path: path.clone(),
+            most_vp: 0,
+            least_survey_bonus: 0,
+            most_survey_bonus: 0,
+        });
         let op = (kind.parse)(effect, &mut Compiling { card, path: &path, colours, nodes })?;
-        nodes[id as usize].op = op;
+        let (most_vp, least, most) = step_bounds(effect, &op)?;
+        let node = &mut nodes[id as usize];
+        (node.op, node.most_vp, node.least_survey_bonus, node.most_survey_bonus) = (op, most_vp, least, most);
         ids.push(id);
     }
     Ok(ids)
@@ -660,7 +939,7 @@ mod tests {
         assert_eq!(error, KernelError::Unsupported("effect \"place_on_crew\": parameter \"count\" is missing".into()));
         let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into()));
         let error = Rules::compile(&spec_with(vec![effect])).unwrap_err();
-        assert_eq!(error, KernelError::Unsupported("effect \"gain_vp\": parameter \"vp\" is not an integer".into()));
+        assert_eq!(error, KernelError::Unsupported("effect \"gain_vp\": parameter \"vp\" is not an amount".into()));
     }
 
     #[test]

@@ -100,20 +100,27 @@ impl Game {
     /// number of colours at m). The reference the kept scores are held to.
     fn board_scores(&self, s: &State) -> BoardScores {
         let players = s.players as usize;
-        let colours = self.rules.colour_count().max(1);
         let mut majority = [0i32; MAX_PLAYERS];
-        let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
         for p in 0..s.planet_count as usize {
             let card = &self.rules.planets[s.planets[p] as usize];
             let track = s.track(p);
-            let owners = tally(track);
-            rank(&owners, players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
-            let colour = card.colour as usize;
-            for seat in 0..players {
-                counts[seat * colours + colour] += owners.counts[seat + 1];
-            }
-            for &owner in s.special(p) {
-                counts[owner as usize * colours + colour] += 1; // special squares hold seats' cubes only
+            rank(&tally(track), players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
+        }
+        (majority, self.colour_counts(s, |q| (s.track(q), s.special(q))))
+    }
+
+    /// R17's counts of every seat (its largest cube count of one colour m, and the number of
+    /// colours at m) over the cubes `cubes(p)` gives of each Planet (normal squares, special square).
+    fn colour_counts<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [(u16, u8); MAX_PLAYERS] {
+        let players = s.players as usize;
+        let colours = self.rules.colour_count().max(1);
+        let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
+        for p in 0..s.planet_count as usize {
+            let colour = self.rules.planets[s.planets[p] as usize].colour as usize;
+            let (track, special) = cubes(p);
+            // Special squares hold seats' cubes only; free cubes count for nobody.
+            for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
+                counts[owner as usize * colours + colour] += 1;
             }
         }
         let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
@@ -124,7 +131,33 @@ impl Game {
                 bonus[seat] = (most, row.iter().filter(|&&c| c == most).count() as u8);
             }
         }
-        (majority, bonus)
+        bonus
+    }
+
+    /// Give back Planet `p`'s part of the kept scores before its track shrinks
+    /// (`Game::take_from_track`): its majority VP as they stood when the scores were kept (its
+    /// kept track is still a prefix of its track), and its cubes in the kept colour counts, so
+    /// that `update_scores` ranks it again from square 1. Tracks that only grow keep the cheaper
+    /// update, which gives back the VP of the old track as a prefix of the new.
+    pub(crate) fn unscore_track(&self, s: &mut State, p: usize) {
+        s.unscored |= 1 << p;
+        let kept = s.scored_fill[p] as usize;
+        if kept == 0 {
+            return;
+        }
+        let players = s.players as usize;
+        let values = &self.rules.planets[s.planets[p] as usize].values;
+        let mut given_back = [0i32; MAX_PLAYERS];
+        rank(&tally(&s.track(p)[..kept]), players, kept, values, |seat, vp| given_back[seat] += vp);
+        for seat in 0..players {
+            s.majority[seat] -= given_back[seat];
+        }
+        s.scored_fill[p] = 0;
+        let kept_cubes = |q: usize| (&s.track(q)[..s.scored_fill[q] as usize], &s.special(q)[..s.scored_special[q] as usize]);
+        let bonus = self.colour_counts(s, kept_cubes);
+        for seat in 0..MAX_PLAYERS {
+            (s.colour_most[seat], s.colour_ties[seat]) = bonus[seat];
+        }
     }
 
     /// Set the state's kept scores from the whole board.
@@ -183,8 +216,9 @@ impl Game {
 
     /// Bring the state's kept scores up to date with its board (a no-op when they are): each
     /// Planet changed since the last time gives back its VP as it stood then and scores
-    /// again; tracks only grow, so the old track is a prefix of the new one. With most
-    /// Planets changed, ranking every Planet once is cheaper.
+    /// again. Cubes are added at the rear (R2), so the old track is a prefix of the new one;
+    /// a track that shrank gave its scores back as it shrank (`unscore_track`) and is ranked
+    /// from square 1. With most Planets changed, ranking every Planet once is cheaper.
     pub fn update_scores(&self, s: &mut State) {
         if s.unscored == 0 {
             return;

@@ -43,10 +43,11 @@ pub enum Kind {
     TargetCrew,
     ChooseOption,
     NameStartPlayer,
+    TargetSeat,
 }
 
 impl Kind {
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 9] = [
         Kind::PickCrew,
         Kind::Survey,
         Kind::SurveyStep,
@@ -55,6 +56,7 @@ impl Kind {
         Kind::TargetCrew,
         Kind::ChooseOption,
         Kind::NameStartPlayer,
+        Kind::TargetSeat,
     ];
 
     /// The name the Python engine and the JSON formats use.
@@ -68,6 +70,7 @@ impl Kind {
             Kind::TargetCrew => "target_crew",
             Kind::ChooseOption => "choose_option",
             Kind::NameStartPlayer => "name_start_player",
+            Kind::TargetSeat => "target_seat",
         }
     }
 

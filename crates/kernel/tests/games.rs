@@ -283,11 +283,12 @@ fn greedy_honours_a_deadline_that_has_passed_within_one_check() {
 /// scores once brought up to date (majority VP, colour bonus) equal those derived from its
 /// other fields and the full R15-R18 scoring of the board, after every step of random games;
 /// the scores are brought up to date at random steps, as the bots do, so that both the
-/// Planet-by-Planet update and the whole recount are exercised.
-fn assert_kept_counts_match_the_board(game: &Game, players: usize, seed: u64) -> usize {
+/// Planet-by-Planet update and the whole recount are exercised. Returns the steps taken and
+/// those that took a cube off a track (the rules language's `return_cube` and `move_cube`).
+fn assert_kept_counts_match_the_board(game: &Game, players: usize, seed: u64) -> (usize, usize) {
     let mut s = new_game(game, players, seed);
     let mut rng = Rng::new(seed ^ 0x5EED);
-    let mut steps = 0;
+    let (mut steps, mut shrinking) = (0, 0);
     loop {
         let mut kept = s.clone();
         game.update_scores(&mut kept);
@@ -298,13 +299,15 @@ fn assert_kept_counts_match_the_board(game: &Game, players: usize, seed: u64) ->
         assert_eq!(game.seat_totals(&s), game.rescored_totals(&s), "seed {seed}, step {steps}");
         assert_eq!(game.derive_legal(&s).unwrap_or_default(), s.legal.to_vec(), "seed {seed}, step {steps}");
         if s.legal.is_empty() {
-            return steps;
+            return (steps, shrinking);
         }
         if rng.below(3) == 0 {
             game.update_scores(&mut s);
         }
         let act = s.legal[rng.below(s.legal.len())];
+        let before = s.track_fill;
         game.step_unchecked(&mut s, act);
+        shrinking += usize::from(before.iter().zip(&s.track_fill).any(|(was, now)| now < was));
         steps += 1;
     }
 }
@@ -312,19 +315,23 @@ fn assert_kept_counts_match_the_board(game: &Game, players: usize, seed: u64) ->
 #[test]
 fn kept_counts_equal_the_full_scoring_after_every_step_of_draft_like_games() {
     let game = draft_like();
-    let steps: usize = (0..300).flat_map(|seed| [3, 4].map(|players| assert_kept_counts_match_the_board(&game, players, seed))).sum();
+    let steps: usize =
+        (0..300).flat_map(|seed| [3, 4].map(|players| assert_kept_counts_match_the_board(&game, players, seed).0)).sum();
     assert!(steps > 20_000, "{steps} steps");
 }
 
 #[test]
 fn kept_counts_equal_the_full_scoring_after_every_step_of_generated_rulesets() {
-    let mut steps = 0;
+    let (mut steps, mut shrinking) = (0, 0);
     for ruleset in 0..60 {
         let game = stargazer_kernel::fixtures::generated(ruleset);
         let counts: Vec<usize> = game.rules.setups.iter().map(|s| s.players).collect();
         for seed in 0..10 {
-            steps += assert_kept_counts_match_the_board(&game, counts[seed as usize % counts.len()], seed);
+            let (taken, shrank) = assert_kept_counts_match_the_board(&game, counts[seed as usize % counts.len()], seed);
+            (steps, shrinking) = (steps + taken, shrinking + shrank);
         }
     }
     assert!(steps > 10_000, "{steps} steps");
+    // Tracks shrink (return_cube, move_cube): the kept scores give a Planet back and rank it anew.
+    assert!(shrinking > 500, "{shrinking} steps took a cube off a track");
 }

@@ -5,6 +5,7 @@
 // Flat tables indexed by seat, ring position and crew slot read best as indexed loops.
 #![allow(clippy::needless_range_loop)]
 
+mod expressions;
 mod fast;
 
 use std::sync::Arc;
@@ -18,10 +19,12 @@ use pyo3::types::{PyDict, PyFrozenSet, PySequence, PyString, PyTuple};
 
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
-use stargazer_kernel::rules::{CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec, EFFECT_NAMES};
+use stargazer_kernel::rules::{CrewSpec, EffectBounds, EffectSpec, ParamValue, PlanetSpec, RulesSpec, EFFECT_NAMES};
 use stargazer_kernel::check::{self, Problem, StateFields, Trust};
 use stargazer_kernel::state::TRIGGER_NAMES;
 use stargazer_kernel::{Action, Game, KernelError, Kind, State};
+
+use expressions::Reader;
 
 /// The kernel's errors as the Python engine's exceptions: an illegal action raises
 /// `IllegalActionError`, a bad setup `SetupError`, a state that does not fit the ruleset
@@ -55,40 +58,71 @@ fn item<'py>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>
 }
 
 /// One effect of a ruleset spec: its name, timing and every parameter its Python class declares,
-/// converted by the value's type only; the parameter names, and their defaults, are Python's.
-fn effect_spec(value: &Bound<'_, PyAny>) -> PyResult<EffectSpec> {
+/// converted by the value's type only (an expression of the rules language by its node's
+/// kind); the parameter names, and their defaults, are Python's. `bounds` holds what Python
+/// derived of one step (`Effect.most_vp`, `Effect.survey_bonus_range`).
+fn effect_spec(value: &Bound<'_, PyAny>, reader: &Reader<'_>) -> PyResult<EffectSpec> {
     let dict = value.cast::<PyDict>()?;
     let mut params = Vec::new();
     for (key, value) in dict.iter() {
         let key: String = key.extract()?;
-        if key == "name" || key == "when" {
+        if key == "name" || key == "when" || key == "bounds" {
             continue;
         }
-        params.push((key, param_value(&value)?));
+        params.push((key, param_value(&value, reader)?));
     }
-    Ok(EffectSpec { name: item(dict, "name")?.extract()?, when: item(dict, "when")?.extract()?, params })
+    let bounds = match dict.get_item("bounds")? {
+        Some(bounds) => {
+            let bounds = bounds.cast::<PyDict>()?;
+            let number = |key: &str| -> PyResult<Option<i64>> { item(bounds, key)?.extract() };
+            Some(EffectBounds {
+                most_vp: number("most_vp")?,
+                least_survey_bonus: number("least_survey_bonus")?,
+                most_survey_bonus: number("most_survey_bonus")?,
+            })
+        }
+        None => None,
+    };
+    Ok(EffectSpec { name: item(dict, "name")?.extract()?, when: item(dict, "when")?.extract()?, params, bounds })
 }
 
-fn param_value(value: &Bound<'_, PyAny>) -> PyResult<ParamValue> {
+fn param_value(value: &Bound<'_, PyAny>, reader: &Reader<'_>) -> PyResult<ParamValue> {
     if value.is_none() {
         return Ok(ParamValue::None);
     }
     if let Ok(text) = value.cast::<PyString>() {
         return Ok(ParamValue::Text(text.to_str()?.to_string()));
     }
+    if let Some(kind) = expressions::kind_of(value)? {
+        return Ok(match kind.as_str() {
+            "amount" => ParamValue::Amount(reader.amount(value)?),
+            "condition" => ParamValue::Condition(reader.condition(value)?),
+            set => match expressions::set_kind(set) {
+                Some(kind) => ParamValue::Set(reader.set(value, kind)?),
+                None => return Err(PyValueError::new_err(format!("ruleset spec: unknown expression kind {set:?}"))),
+            },
+        });
+    }
     if let Ok(number) = value.extract::<i64>() {
         return Ok(ParamValue::Int(number));
     }
-    let not_a_value = || PyValueError::new_err(format!("ruleset spec: an effect parameter of {value} is neither an integer, a text nor effect lists"));
+    let not_a_value = || PyValueError::new_err(format!("ruleset spec: an effect parameter of {value} is neither an integer, a text, an expression nor effect lists"));
+    // One effect list (mappings) or a list of them (choose_one's options, never empty).
+    let items: Vec<Bound<'_, PyAny>> = value.try_iter().map_err(|_| not_a_value())?.collect::<PyResult<_>>()?;
+    if items.first().is_none_or(|first| first.cast::<PyDict>().is_ok()) {
+        return Ok(ParamValue::Effects(items.iter().map(|e| effect_spec(e, reader)).collect::<PyResult<Vec<_>>>()?));
+    }
     let mut options = Vec::new();
-    for option in value.try_iter().map_err(|_| not_a_value())? {
-        let option = option?.try_iter().map_err(|_| not_a_value())?;
-        options.push(option.map(|e| effect_spec(&e?)).collect::<PyResult<Vec<_>>>()?);
+    for option in items {
+        let option = option.try_iter().map_err(|_| not_a_value())?;
+        options.push(option.map(|e| effect_spec(&e?, reader)).collect::<PyResult<Vec<_>>>()?);
     }
     Ok(ParamValue::Options(options))
 }
 
 fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {
+    let colours: Vec<String> = item(spec, "colours")?.extract()?;
+    let reader = Reader { colours: &colours };
     let mut planets = Vec::new();
     for card in item(spec, "planets")?.try_iter()? {
         let card = card?;
@@ -108,12 +142,12 @@ fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {
             id: item(card, "id")?.extract()?,
             survey_count: item(card, "survey_count")?.extract()?,
             always_in_play: item(card, "always_in_play")?.extract()?,
-            skill: item(card, "skill")?.try_iter()?.map(|e| effect_spec(&e?)).collect::<PyResult<Vec<_>>>()?,
+            skill: item(card, "skill")?.try_iter()?.map(|e| effect_spec(&e?, &reader)).collect::<PyResult<Vec<_>>>()?,
         });
     }
     Ok(RulesSpec {
         name: item(spec, "name")?.extract()?,
-        colours: item(spec, "colours")?.extract()?,
+        colours: colours.clone(),
         planets,
         crew,
         setups: item(spec, "setups")?.extract()?,

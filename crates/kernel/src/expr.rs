@@ -1,0 +1,765 @@
+//! The rules language's expressions and immediate actions, node for node those of
+//! `stargazer_rules/vocabulary/expressions.py` and the language's effects in
+//! `stargazer_rules/vocabulary/effects.py`, evaluated and performed on a kernel `State`.
+//!
+//! The bindings build every node from the Python node's `word` and named fields; the kernel
+//! never parses YAML. A set of Planets, seats or crews is a bit set: Planets and crews are
+//! listed in ring and crew-area order (ascending bits), seats in turn order from the chooser
+//! (`me`), as the Python engine lists them, so a bit set and that order give its members.
+
+use crate::game::Game;
+use crate::state::{State, FREE_CUBE};
+use crate::{MAX_COLOURS, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
+
+/// What a set lists: Planets (ring order), seats (turn order from the chooser) or crews
+/// (crew-area order); also which member a filter binds (`this_planet`, `this_seat`, `this_crew`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SetKind {
+    Planets,
+    Seats,
+    Crews,
+}
+
+/// A set of Planets, seats or crews (`SetNode`): a word or a filter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Set {
+    AllPlanets,
+    WithRoom,
+    FullPlanets,
+    /// Planets that got a cube in this turn's survey.
+    SurveyedPlanets,
+    ThisPlanet,
+    Colour(u16),
+    /// For each Planet of the set, the next Planet clockwise after it with room (R4).
+    NextWithRoom(Box<Set>),
+    Me,
+    OtherSeats,
+    Everyone,
+    StartPlayer,
+    /// The seat after the chooser's.
+    Left,
+    ThisSeat,
+    /// The seats of a set holding its most (`true`) or fewest VP, ties all included.
+    ByVp(bool, Box<Set>),
+    AllCrews,
+    /// Every crew but the one whose skill resolves.
+    OtherCrews,
+    UnpickedCrews,
+    ThisCrew,
+    /// The members of a set (of the kind) for which a condition holds, each bound in turn.
+    Where(SetKind, Box<Condition>, Box<Set>),
+}
+
+impl Set {
+    pub fn kind(&self) -> SetKind {
+        match self {
+            Set::AllPlanets
+            | Set::WithRoom
+            | Set::FullPlanets
+            | Set::SurveyedPlanets
+            | Set::ThisPlanet
+            | Set::Colour(_)
+            | Set::NextWithRoom(_) => SetKind::Planets,
+            Set::Me | Set::OtherSeats | Set::Everyone | Set::StartPlayer | Set::Left | Set::ThisSeat | Set::ByVp(..) => {
+                SetKind::Seats
+            }
+            Set::AllCrews | Set::OtherCrews | Set::UnpickedCrews | Set::ThisCrew => SetKind::Crews,
+            Set::Where(kind, ..) => *kind,
+        }
+    }
+}
+
+/// Whose cubes: a set of seats, the virtual player's free cubes (R15) or anyone's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Owner {
+    Free,
+    Anyone,
+    Seats(Set),
+}
+
+/// Where `cubes` counts: normal squares (R2), special squares (R3) or both.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Squares {
+    Normal,
+    Special,
+    Both,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arithmetic {
+    Sum,
+    /// The first less the others.
+    Difference,
+    Product,
+    Min,
+    Max,
+}
+
+/// An integer computed from the position when the effect resolves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Amount {
+    Number(i64),
+    /// How many members a set has (`{planets: ...}`, `{seats: ...}`, `{crews: ...}`).
+    Count(Set),
+    /// How many colours the Planets of a set show.
+    Colours(Set),
+    Cubes { owner: Owner, squares: Squares, planets: Set },
+    /// Free cubes (`true`) or player cubes on the crews of a set (R6, R11).
+    CrewCubes(bool, Set),
+    Hand(Set),
+    /// VP scored during play by a set of seats (R18).
+    Vp(Set),
+    /// Empty normal squares on the Planets of a set.
+    Room(Set),
+    Round,
+    Players,
+    Stock,
+    Arithmetic(Arithmetic, Vec<Amount>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Comparison {
+    AtLeast,
+    AtMost,
+    MoreThan,
+    LessThan,
+    Equal,
+    NotEqual,
+}
+
+/// True or false of the position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    Compare(Comparison, Amount, Amount),
+    All(Vec<Condition>),
+    Any(Vec<Condition>),
+    Not(Box<Condition>),
+    IsStartPlayer(Set),
+    HasMostVp(Set),
+    HasFewestVp(Set),
+    /// Predicates of the bound Planet (`this_planet`).
+    Full,
+    HasRoom,
+    SpecialHasRoom,
+    Surveyed,
+    IsColour(u16),
+    /// A seat of the owner ranks first on the bound Planet (R15).
+    RanksFirst(Owner),
+    /// The bound Planet holds a cube of the owner on a normal square.
+    HasCube(Owner),
+    /// No worker on the bound crew (`this_crew`) this round.
+    Unpicked,
+}
+
+/// Where an effect of the language resolves: the chooser (`me`), the crew slot whose skill
+/// resolves, and the Planet, seat and crew bound by the innermost `for_each`, `choose` or
+/// filter (-1 when none): the Python engine's `Scope`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scope {
+    pub me: usize,
+    pub crew: usize,
+    pub planet: i32,
+    pub seat: i32,
+    pub bound_crew: i32,
+}
+
+impl Scope {
+    pub fn new(me: usize, crew: usize) -> Scope {
+        Scope { me, crew, planet: -1, seat: -1, bound_crew: -1 }
+    }
+
+    pub fn bind(self, kind: SetKind, member: usize) -> Scope {
+        match kind {
+            SetKind::Planets => Scope { planet: member as i32, ..self },
+            SetKind::Seats => Scope { seat: member as i32, ..self },
+            SetKind::Crews => Scope { bound_crew: member as i32, ..self },
+        }
+    }
+
+    fn this_crew(&self) -> usize {
+        if self.bound_crew >= 0 {
+            self.bound_crew as usize
+        } else {
+            self.crew
+        }
+    }
+}
+
+/// Where `place_cube` puts cubes: each Planet's rearmost square (R2) or special square (R3),
+/// or each crew.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PlaceOn {
+    Rearmost(Set),
+    Special(Set),
+    Crews(Set),
+}
+
+/// An effect that asks no decision and performs at once on a scope: the body of `choose` and
+/// `for_each` is a list of them, and at the top of a skill each is one pending effect.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Act {
+    GainVp(Amount),
+    ChangeSurveyCount(Amount),
+    /// One of the survey-rule flags (R8 lifted).
+    SurveyRule(u8),
+    LoseVp(Amount),
+    TakeVp { vp: Amount, from: Set },
+    SetSurveyCount(Amount),
+    ReturnCube { planets: Set, owner: Owner, to_stock: bool },
+    MoveCube { planets: Set, owner: Owner, to: Set },
+    PlaceCube { owner: Owner, on: PlaceOn },
+    CollectFreeCubes(Set),
+    ForEach { over: Set, body: Vec<Act> },
+    If { condition: Condition, then: Vec<Act>, otherwise: Vec<Act> },
+}
+
+/// The largest magnitude an amount of the kernel computes exactly: a program whose amounts
+/// could pass it is refused at compile (it runs on the Python engine, whose integers have no bound).
+pub const LARGEST_AMOUNT: f64 = (1u64 << 62) as f64;
+
+/// The most each quantity of a ruleset's game can be, which an amount's magnitude is made of
+/// (`Rules::compile` fills it from the ruleset and its `Bounds`).
+#[derive(Clone, Copy, Debug)]
+pub struct Magnitudes {
+    pub seats: f64,
+    /// VP one seat holds.
+    pub vp: f64,
+    /// Cubes one seat has (R13).
+    pub cubes: f64,
+    pub free_cubes: f64,
+    pub longest_track: f64,
+    pub rounds: f64,
+}
+
+impl Amount {
+    /// The most its value (and every partial result on the way) can be, either sign, so that
+    /// the `i64` arithmetic of `Game::amount` is exact below `LARGEST_AMOUNT`.
+    pub fn magnitude(&self, m: &Magnitudes) -> f64 {
+        let hands = m.seats * m.cubes;
+        match self {
+            Amount::Number(value) => value.unsigned_abs() as f64,
+            Amount::Count(_) => MAX_PLANETS.max(MAX_CREW).max(MAX_PLAYERS) as f64,
+            Amount::Colours(_) => MAX_COLOURS as f64,
+            Amount::Cubes { .. } | Amount::CrewCubes(..) => hands + m.free_cubes,
+            Amount::Hand(_) => hands,
+            Amount::Vp(_) => m.seats * m.vp,
+            Amount::Room(_) => MAX_PLANETS as f64 * m.longest_track,
+            Amount::Round => m.rounds,
+            Amount::Players => m.seats,
+            Amount::Stock => m.free_cubes,
+            Amount::Arithmetic(Arithmetic::Product, items) => items.iter().map(|a| a.magnitude(m).max(1.0)).product(),
+            Amount::Arithmetic(Arithmetic::Min | Arithmetic::Max, items) => {
+                items.iter().map(|a| a.magnitude(m)).fold(0.0, f64::max)
+            }
+            Amount::Arithmetic(_, items) => items.iter().map(|a| a.magnitude(m)).sum(),
+        }
+    }
+
+    /// Every amount of the expression within `LARGEST_AMOUNT`, those of its filters too.
+    pub fn exact(&self, m: &Magnitudes) -> bool {
+        self.magnitude(m) <= LARGEST_AMOUNT
+            && match self {
+                Amount::Count(set) | Amount::Colours(set) | Amount::CrewCubes(_, set) => set.exact(m),
+                Amount::Hand(set) | Amount::Vp(set) | Amount::Room(set) => set.exact(m),
+                Amount::Cubes { owner, planets, .. } => owner.exact(m) && planets.exact(m),
+                Amount::Arithmetic(_, items) => items.iter().all(|a| a.exact(m)),
+                _ => true,
+            }
+    }
+}
+
+impl Set {
+    fn exact(&self, m: &Magnitudes) -> bool {
+        match self {
+            Set::NextWithRoom(of) | Set::ByVp(_, of) => of.exact(m),
+            Set::Where(_, condition, of) => condition.exact(m) && of.exact(m),
+            _ => true,
+        }
+    }
+}
+
+impl Owner {
+    fn exact(&self, m: &Magnitudes) -> bool {
+        match self {
+            Owner::Seats(set) => set.exact(m),
+            _ => true,
+        }
+    }
+}
+
+impl Condition {
+    pub fn exact(&self, m: &Magnitudes) -> bool {
+        match self {
+            Condition::Compare(_, a, b) => a.exact(m) && b.exact(m),
+            Condition::All(items) | Condition::Any(items) => items.iter().all(|c| c.exact(m)),
+            Condition::Not(item) => item.exact(m),
+            Condition::IsStartPlayer(set) | Condition::HasMostVp(set) | Condition::HasFewestVp(set) => set.exact(m),
+            Condition::RanksFirst(owner) | Condition::HasCube(owner) => owner.exact(m),
+            _ => true,
+        }
+    }
+}
+
+impl Act {
+    /// Whether the action or one it performs (its body, its branches) is `found`.
+    pub fn contains(&self, found: &impl Fn(&Act) -> bool) -> bool {
+        found(self)
+            || match self {
+                Act::ForEach { body, .. } => body.iter().any(|act| act.contains(found)),
+                Act::If { then, otherwise, .. } => then.iter().chain(otherwise).any(|act| act.contains(found)),
+                _ => false,
+            }
+    }
+
+    /// Every amount of the action and its body within `LARGEST_AMOUNT`.
+    pub fn exact(&self, m: &Magnitudes) -> bool {
+        match self {
+            Act::GainVp(a) | Act::ChangeSurveyCount(a) | Act::LoseVp(a) | Act::SetSurveyCount(a) => a.exact(m),
+            Act::SurveyRule(_) => true,
+            Act::TakeVp { vp, from } => vp.exact(m) && from.exact(m),
+            Act::ReturnCube { planets, owner, .. } => planets.exact(m) && owner.exact(m),
+            Act::MoveCube { planets, owner, to } => planets.exact(m) && owner.exact(m) && to.exact(m),
+            Act::PlaceCube { owner, on: PlaceOn::Rearmost(set) | PlaceOn::Special(set) | PlaceOn::Crews(set) } => {
+                owner.exact(m) && set.exact(m)
+            }
+            Act::CollectFreeCubes(set) => set.exact(m),
+            Act::ForEach { over, body } => over.exact(m) && body.iter().all(|act| act.exact(m)),
+            Act::If { condition, then, otherwise } => {
+                condition.exact(m) && then.iter().chain(otherwise).all(|act| act.exact(m))
+            }
+        }
+    }
+}
+
+/// The members of a bit set in the set kind's order: ascending for Planets and crews, turn
+/// order from `me` for seats.
+pub fn members(mask: u16, kind: SetKind, me: usize, players: usize) -> impl Iterator<Item = usize> {
+    let seats = kind == SetKind::Seats;
+    let count = if seats { players } else { 16 };
+    (0..count).map(move |k| if seats { (me + k) % players } else { k }).filter(move |&m| mask & (1 << m) != 0)
+}
+
+/// Owners on a track as a bit set: bit 0 for the virtual player's free cubes, bit `o + 1`
+/// for seat `o`.
+fn owner_bit(owner: i8) -> u16 {
+    1 << (owner + 1) as u16
+}
+
+/// The owner of the cube on a track ranked first (R15: most cubes, ties to the owner whose
+/// first cube stands further back), None on an empty track; -1 is the virtual player.
+fn first_place(track: &[i8]) -> Option<i8> {
+    let mut counts = [0u16; MAX_PLAYERS + 1];
+    let mut first = [0u16; MAX_PLAYERS + 1];
+    for (square, &owner) in track.iter().enumerate() {
+        let o = (owner + 1) as usize;
+        if counts[o] == 0 {
+            first[o] = square as u16 + 1;
+        }
+        counts[o] += 1;
+    }
+    (0..=MAX_PLAYERS).filter(|&o| counts[o] > 0).max_by_key(|&o| (counts[o], first[o])).map(|o| o as i8 - 1)
+}
+
+/// The index of the cube furthest back on a track among the owners' (`owners` a bit set of
+/// `owner_bit`s), -1 when none.
+fn rearmost(track: &[i8], owners: u16) -> i32 {
+    track.iter().rposition(|&o| owners & owner_bit(o) != 0).map_or(-1, |i| i as i32)
+}
+
+impl Game {
+    fn colour_of(&self, s: &State, p: usize) -> u16 {
+        self.rules.planets[s.planets[p] as usize].colour
+    }
+
+    fn special_room_of(&self, s: &State, p: usize) -> i32 {
+        self.rules.planets[s.planets[p] as usize].special_capacity as i32 - s.special_fill[p] as i32
+    }
+
+    /// The members of a set as a bit set (ring positions, seats or crew slots).
+    pub fn set_members(&self, s: &State, sc: &Scope, set: &Set) -> u16 {
+        let planets = s.planet_count as usize;
+        let every_planet = ((1u32 << planets) - 1) as u16;
+        let players = s.players as usize;
+        let every_seat = ((1u32 << players) - 1) as u16;
+        let every_crew = ((1u32 << s.crew_count) - 1) as u16;
+        let one = |member: i32| if member >= 0 { 1u16 << member } else { 0 };
+        match set {
+            Set::AllPlanets => every_planet,
+            Set::WithRoom => s.open,
+            Set::FullPlanets => every_planet & !s.open,
+            Set::SurveyedPlanets => s.surveyed as u16,
+            Set::ThisPlanet => one(sc.planet),
+            Set::Colour(colour) => (0..planets).filter(|&p| self.colour_of(s, p) == *colour).fold(0, |m, p| m | 1 << p),
+            Set::NextWithRoom(of) => {
+                let mut found = 0u16;
+                for p in members(self.set_members(s, sc, of), SetKind::Planets, 0, players) {
+                    if let Some(q) = (1..planets).map(|k| (p + k) % planets).find(|&q| s.open & (1 << q) != 0) {
+                        found |= 1 << q;
+                    }
+                }
+                found
+            }
+            Set::Me => 1 << sc.me,
+            Set::OtherSeats => every_seat & !(1 << sc.me),
+            Set::Everyone => every_seat,
+            Set::StartPlayer => 1 << s.start_player,
+            Set::Left => 1 << ((sc.me + 1) % players),
+            Set::ThisSeat => one(sc.seat),
+            Set::ByVp(most, of) => {
+                let seats = self.set_members(s, sc, of);
+                let vps = members(seats, SetKind::Seats, sc.me, players).map(|seat| s.vp[seat]);
+                let best = if *most { vps.max() } else { vps.min() };
+                match best {
+                    Some(best) => members(seats, SetKind::Seats, sc.me, players)
+                        .filter(|&seat| s.vp[seat] == best)
+                        .fold(0, |m, seat| m | 1 << seat),
+                    None => 0,
+                }
+            }
+            Set::AllCrews => every_crew,
+            Set::OtherCrews => every_crew & !(1 << sc.crew),
+            Set::UnpickedCrews => s.free_crew & every_crew,
+            Set::ThisCrew => 1 << sc.this_crew(),
+            Set::Where(kind, condition, of) => {
+                let mut kept = 0u16;
+                for member in members(self.set_members(s, sc, of), *kind, sc.me, players) {
+                    if self.holds(s, &sc.bind(*kind, member), condition) {
+                        kept |= 1 << member;
+                    }
+                }
+                kept
+            }
+        }
+    }
+
+    /// The owners an `owner` names, as `owner_bit`s.
+    fn owner_bits(&self, s: &State, sc: &Scope, owner: &Owner) -> u16 {
+        match owner {
+            Owner::Free => owner_bit(FREE_CUBE),
+            Owner::Anyone => u16::MAX,
+            Owner::Seats(set) => self.set_members(s, sc, set) << 1,
+        }
+    }
+
+    /// An amount's value now.
+    pub fn amount(&self, s: &State, sc: &Scope, amount: &Amount) -> i64 {
+        let positions = |set: &Set| {
+            let mask = self.set_members(s, sc, set);
+            members(mask, set.kind(), sc.me, s.players as usize)
+        };
+        match amount {
+            Amount::Number(value) => *value,
+            Amount::Count(set) => self.set_members(s, sc, set).count_ones() as i64,
+            Amount::Colours(set) => {
+                let colours = positions(set).fold(0u32, |m, p| m | 1 << self.colour_of(s, p));
+                colours.count_ones() as i64
+            }
+            Amount::Cubes { owner, squares, planets } => {
+                let owners = self.owner_bits(s, sc, owner);
+                let mut total = 0i64;
+                for p in positions(planets) {
+                    let normal: &[i8] = if *squares == Squares::Special { &[] } else { s.track(p) };
+                    let special: &[i8] = if *squares == Squares::Normal { &[] } else { s.special(p) };
+                    total += normal.iter().chain(special).filter(|&&o| owners & owner_bit(o) != 0).count() as i64;
+                }
+                total
+            }
+            Amount::CrewCubes(free, crews) => positions(crews)
+                .map(|slot| {
+                    if *free {
+                        s.crew_free[slot] as i64
+                    } else {
+                        s.crew_cubes[slot].iter().map(|&c| c as i64).sum::<i64>()
+                    }
+                })
+                .sum(),
+            Amount::Hand(seats) => positions(seats).map(|seat| s.hands[seat] as i64).sum(),
+            Amount::Vp(seats) => positions(seats).map(|seat| s.vp[seat] as i64).sum(),
+            Amount::Room(planets) => positions(planets).map(|p| s.rooms[p] as i64).sum(),
+            Amount::Round => s.round as i64,
+            Amount::Players => s.players as i64,
+            Amount::Stock => s.stock as i64,
+            Amount::Arithmetic(op, items) => {
+                let mut values = items.iter().map(|item| self.amount(s, sc, item));
+                let first = values.next().unwrap_or(0);
+                match op {
+                    Arithmetic::Sum => first + values.sum::<i64>(),
+                    Arithmetic::Difference => first - values.sum::<i64>(),
+                    Arithmetic::Product => values.fold(first, |p, v| p * v),
+                    Arithmetic::Min => values.fold(first, i64::min),
+                    Arithmetic::Max => values.fold(first, i64::max),
+                }
+            }
+        }
+    }
+
+    /// Whether a condition holds now.
+    pub fn holds(&self, s: &State, sc: &Scope, condition: &Condition) -> bool {
+        let p = sc.planet.max(0) as usize;
+        match condition {
+            Condition::Compare(op, a, b) => {
+                let (a, b) = (self.amount(s, sc, a), self.amount(s, sc, b));
+                match op {
+                    Comparison::AtLeast => a >= b,
+                    Comparison::AtMost => a <= b,
+                    Comparison::MoreThan => a > b,
+                    Comparison::LessThan => a < b,
+                    Comparison::Equal => a == b,
+                    Comparison::NotEqual => a != b,
+                }
+            }
+            Condition::All(items) => items.iter().all(|c| self.holds(s, sc, c)),
+            Condition::Any(items) => items.iter().any(|c| self.holds(s, sc, c)),
+            Condition::Not(item) => !self.holds(s, sc, item),
+            Condition::IsStartPlayer(seats) => self.set_members(s, sc, seats) & (1 << s.start_player) != 0,
+            Condition::HasMostVp(seats) | Condition::HasFewestVp(seats) => {
+                let vp = &s.vp[..s.players as usize];
+                let most = matches!(condition, Condition::HasMostVp(_));
+                let best = if most { vp.iter().max() } else { vp.iter().min() }.copied().unwrap_or(0);
+                let mask = self.set_members(s, sc, seats);
+                (0..vp.len()).any(|seat| mask & (1 << seat) != 0 && vp[seat] == best)
+            }
+            Condition::Full => s.rooms[p] == 0,
+            Condition::HasRoom => s.rooms[p] > 0,
+            Condition::SpecialHasRoom => self.special_room_of(s, p) > 0,
+            Condition::Surveyed => s.surveyed & (1 << p) != 0,
+            Condition::IsColour(colour) => self.colour_of(s, p) == *colour,
+            Condition::RanksFirst(owner) => match first_place(s.track(p)) {
+                None => false,
+                Some(first) => match owner {
+                    Owner::Free => first == FREE_CUBE,
+                    Owner::Anyone => first >= 0,
+                    Owner::Seats(_) => first >= 0 && self.owner_bits(s, sc, owner) & owner_bit(first) != 0,
+                },
+            },
+            Condition::HasCube(owner) => {
+                let owners = self.owner_bits(s, sc, owner);
+                s.track(p).iter().any(|&o| owners & owner_bit(o) != 0)
+            }
+            Condition::Unpicked => s.workers[sc.this_crew()] < 0,
+        }
+    }
+
+    /// Whether performing `act` would change anything (Python: `Effect.can_perform`); an
+    /// immediate effect that cannot is skipped (R9).
+    pub fn can_perform(&self, s: &State, sc: &Scope, act: &Act) -> bool {
+        match act {
+            Act::TakeVp { from, .. } => {
+                members(self.set_members(s, sc, from), SetKind::Seats, sc.me, s.players as usize)
+                    .any(|seat| seat != sc.me && s.vp[seat] > 0)
+            }
+            Act::ReturnCube { planets, owner, .. } => {
+                let owners = self.owner_bits(s, sc, owner);
+                members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0).any(|p| rearmost(s.track(p), owners) >= 0)
+            }
+            Act::MoveCube { planets, owner, to } => {
+                let owners = self.owner_bits(s, sc, owner);
+                members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0)
+                    .any(|p| rearmost(s.track(p), owners) >= 0 && self.destination(s, sc, to, p).is_some())
+            }
+            Act::PlaceCube { owner, on } => self.any_placement(s, sc, owner, on),
+            Act::CollectFreeCubes(crews) => {
+                members(self.set_members(s, sc, crews), SetKind::Crews, 0, 0).any(|slot| s.crew_free[slot] > 0)
+            }
+            _ => true,
+        }
+    }
+
+    /// `move_cube`'s destination for a cube leaving Planet `p`: the first Planet of `to` (read
+    /// with `this_planet` bound to `p`) with room, `p` excepted.
+    fn destination(&self, s: &State, sc: &Scope, to: &Set, p: usize) -> Option<usize> {
+        let mask = self.set_members(s, &sc.bind(SetKind::Planets, p), to);
+        members(mask, SetKind::Planets, 0, 0).find(|&q| q != p && s.rooms[q] > 0)
+    }
+
+    /// Perform the acts of a body in order, each only when it can change anything.
+    pub fn perform_all(&self, s: &mut State, sc: &Scope, acts: &[Act]) {
+        for act in acts {
+            if self.can_perform(s, sc, act) {
+                self.perform(s, sc, act);
+            }
+        }
+    }
+
+    /// Perform one act (Python: `Effect.perform`).
+    pub fn perform(&self, s: &mut State, sc: &Scope, act: &Act) {
+        let me = sc.me;
+        let players = s.players as usize;
+        match act {
+            // A gain below 0 gives nothing; VP never drop below 0.
+            Act::GainVp(vp) => s.vp[me] += self.amount(s, sc, vp).max(0) as i32,
+            Act::ChangeSurveyCount(delta) => s.survey_bonus += self.amount(s, sc, delta) as i32,
+            Act::SurveyRule(flag) => s.survey_rules |= flag,
+            Act::LoseVp(vp) => {
+                let lost = self.amount(s, sc, vp).max(0).min(s.vp[me] as i64) as i32;
+                s.vp[me] -= lost;
+            }
+            Act::TakeVp { vp, from } => {
+                let amount = self.amount(s, sc, vp).max(0);
+                let victims = self.set_members(s, sc, from);
+                for seat in members(victims, SetKind::Seats, me, players).filter(|&seat| seat != me) {
+                    let taken = amount.min(s.vp[seat] as i64) as i32;
+                    s.vp[seat] -= taken;
+                    s.vp[me] += taken;
+                }
+            }
+            Act::SetSurveyCount(count) => {
+                // R7: the count becomes the amount, whatever the crew prints.
+                let printed = self.rules.crew[s.crew[sc.crew] as usize].survey_count as i64;
+                s.survey_bonus = (self.amount(s, sc, count) - printed) as i32;
+            }
+            Act::ReturnCube { planets, owner, to_stock } => {
+                let owners = self.owner_bits(s, sc, owner);
+                for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
+                    let index = rearmost(s.track(p), owners);
+                    if index < 0 {
+                        continue;
+                    }
+                    match self.take_from_track(s, p, index as usize) {
+                        FREE_CUBE => s.stock += 1,
+                        // To the stock a player's cube leaves play, as R6's removed cubes do.
+                        seat if *to_stock => s.removed[seat as usize] += 1,
+                        seat => s.hands[seat as usize] += 1,
+                    }
+                }
+            }
+            Act::MoveCube { planets, owner, to } => {
+                let owners = self.owner_bits(s, sc, owner);
+                for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
+                    let index = rearmost(s.track(p), owners);
+                    if index < 0 {
+                        continue;
+                    }
+                    // The destination is read before the cube leaves.
+                    if let Some(target) = self.destination(s, sc, to, p) {
+                        let cube = self.take_from_track(s, p, index as usize);
+                        self.place_on_track(s, target, cube);
+                    }
+                }
+            }
+            Act::PlaceCube { owner, on } => self.place_cubes(s, sc, owner, on),
+            Act::CollectFreeCubes(crews) => {
+                // R6: the motivation bonus for free cubes, which go back to the stock.
+                for slot in members(self.set_members(s, sc, crews), SetKind::Crews, 0, 0) {
+                    let free = s.crew_free[slot];
+                    if free > 0 {
+                        s.stock += free;
+                        s.crew_free[slot] = 0;
+                        s.vp[me] += free * self.rules.free_cube_vp;
+                    }
+                }
+            }
+            Act::ForEach { over, body } => {
+                let kind = over.kind();
+                for member in members(self.set_members(s, sc, over), kind, me, players) {
+                    self.perform_all(s, &sc.bind(kind, member), body);
+                }
+            }
+            Act::If { condition, then, otherwise } => {
+                let branch = if self.holds(s, sc, condition) { then } else { otherwise };
+                self.perform_all(s, sc, branch);
+            }
+        }
+    }
+
+    /// `place_cube`'s owners: the seats of a set in turn order from the chooser, or the
+    /// virtual player (a free cube from the stock).
+    fn placing_owners(&self, s: &State, sc: &Scope, owner: &Owner) -> smallvec::SmallVec<[i8; MAX_PLAYERS]> {
+        match owner {
+            Owner::Free => smallvec::smallvec![FREE_CUBE],
+            Owner::Anyone => smallvec::SmallVec::new(),
+            Owner::Seats(set) => {
+                members(self.set_members(s, sc, set), SetKind::Seats, sc.me, s.players as usize).map(|o| o as i8).collect()
+            }
+        }
+    }
+
+    /// `place_cube`'s targets, Planets or crews, as a bit set in their order.
+    fn placing_targets(&self, s: &State, sc: &Scope, on: &PlaceOn) -> (u16, SetKind) {
+        match on {
+            PlaceOn::Rearmost(set) | PlaceOn::Special(set) => (self.set_members(s, sc, set), SetKind::Planets),
+            PlaceOn::Crews(set) => (self.set_members(s, sc, set), SetKind::Crews),
+        }
+    }
+
+    /// Whether `cube`'s owner has a cube to place (a free cube: the stock) and `target` room
+    /// for it.
+    fn can_place(&self, s: &State, cube: i8, target: usize, on: &PlaceOn) -> bool {
+        let free = cube == FREE_CUBE;
+        if (if free { s.stock } else { s.hands[cube as usize] }) <= 0 {
+            return false;
+        }
+        let room = match on {
+            PlaceOn::Rearmost(_) => s.rooms[target] as i32,
+            PlaceOn::Special(_) => self.special_room_of(s, target),
+            // R11: free cubes on a crew stay within the cap.
+            PlaceOn::Crews(_) if free => self.rules.max_free_cubes_per_crew - s.crew_free[target],
+            PlaceOn::Crews(_) => 1,
+        };
+        room > 0
+    }
+
+    fn any_placement(&self, s: &State, sc: &Scope, owner: &Owner, on: &PlaceOn) -> bool {
+        let owners = self.placing_owners(s, sc, owner);
+        let (targets, kind) = self.placing_targets(s, sc, on);
+        members(targets, kind, 0, 0).any(|target| owners.iter().any(|&cube| self.can_place(s, cube, target, on)))
+    }
+
+    /// `place_cube`: one cube of each owner onto each target with room, targets in their
+    /// set's order and owners in theirs, both read once before the first cube moves.
+    fn place_cubes(&self, s: &mut State, sc: &Scope, owner: &Owner, on: &PlaceOn) {
+        let owners = self.placing_owners(s, sc, owner);
+        let (targets, kind) = self.placing_targets(s, sc, on);
+        for target in members(targets, kind, 0, 0) {
+            for &cube in &owners {
+                if !self.can_place(s, cube, target, on) {
+                    continue;
+                }
+                let free = cube == FREE_CUBE;
+                if free {
+                    s.stock -= 1;
+                } else {
+                    s.hands[cube as usize] -= 1;
+                }
+                match on {
+                    PlaceOn::Crews(_) if free => s.crew_free[target] += 1,
+                    PlaceOn::Crews(_) => s.crew_cubes[target][cube as usize] += 1,
+                    PlaceOn::Special(_) => self.place_on_special(s, target, cube),
+                    PlaceOn::Rearmost(_) => self.place_on_track(s, target, cube),
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn r15_first_place_is_the_most_cubes_then_the_first_cube_further_back() {
+        assert_eq!(first_place(&[]), None);
+        assert_eq!(first_place(&[0, 1, 1]), Some(1));
+        assert_eq!(first_place(&[0, 1]), Some(1));
+        assert_eq!(first_place(&[-1, -1, 2]), Some(-1));
+    }
+
+    #[test]
+    fn seats_are_listed_in_turn_order_from_the_chooser() {
+        let order: Vec<usize> = members(0b1011, SetKind::Seats, 2, 4).collect();
+        assert_eq!(order, vec![3, 0, 1]);
+        let order: Vec<usize> = members(0b1011, SetKind::Planets, 2, 4).collect();
+        assert_eq!(order, vec![0, 1, 3]);
+    }
+
+    #[test]
+    fn an_amount_whose_product_could_overflow_is_not_exact() {
+        let m = Magnitudes { seats: 4.0, vp: 3000.0, cubes: 12.0, free_cubes: 12.0, longest_track: 7.0, rounds: 30.0 };
+        let big = Amount::Arithmetic(Arithmetic::Product, vec![Amount::Number(100); 12]);
+        assert!(!big.exact(&m));
+        assert!(Amount::Arithmetic(Arithmetic::Product, vec![Amount::Number(100); 4]).exact(&m));
+        let vp = Amount::Vp(Set::Everyone);
+        assert!(Amount::Arithmetic(Arithmetic::Product, vec![vp.clone(), vp.clone(), vp.clone()]).exact(&m));
+        assert!(!Amount::Arithmetic(Arithmetic::Product, vec![vp; 5]).exact(&m));
+    }
+}

@@ -1,0 +1,136 @@
+"""The rules language read back as words: amounts, sets and conditions as phrases in Japanese
+and English, built from each expression's structure.
+
+Every word of the grammar (``vocabulary.expressions.GRAMMAR``) has a phrase in the catalogue
+(``messages.yaml``: ``amounts``, ``planet_sets``, ``seat_sets``, ``crew_sets``,
+``conditions``, ``owners``, ``squares``), filled with the phrases of its children, so that any
+program reads as sentences with no class name and no placeholder (tests/test_language_text.py
+holds this over the corpus and over generated programs). ``messages.describe_effect`` puts the
+phrases into the sentences of the effects.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.text.catalogue import catalogue, check_lang, join
+from stargazer_rules.vocabulary import expressions as X
+
+_SET_SECTIONS = {X.PLANETS: "planet_sets", X.SEATS: "seat_sets", X.CREWS: "crew_sets"}
+
+
+def _render(section: str, key: str, lang: str, values: dict[str, Any], params: dict[str, Any] | None = None) -> str:
+    template = catalogue().section(section)[key]
+    return template.render(lang, params or {}, values)
+
+
+def colour_name(ruleset: Ruleset, colour_id: str, lang: str) -> str:
+    try:
+        return ruleset.colour(colour_id).name.in_lang(lang)
+    except KeyError:
+        return colour_id
+
+
+def _conjunction(key: str, lang: str) -> str:
+    return _render("conditions", key, lang, {})
+
+
+def amount_phrase(amount: X.Amount, ruleset: Ruleset, lang: str) -> str:
+    """An amount as a noun phrase: a number as written, an expression as words."""
+    check_lang(lang)
+    if type(amount) is int:
+        return str(amount)
+    node: Any = amount
+    word = node.word
+    if isinstance(node, X.Quantity):
+        return _render("amounts", word, lang, {})
+    if isinstance(node, X.Cubes):
+        values = {
+            "owner": owner_phrase(node.owner, ruleset, lang, plural=True),
+            "squares": _render("squares", node.squares, lang, {}),
+            "planets": set_phrase(node.planets, ruleset, lang),
+        }
+        return _render("amounts", "cubes", lang, values)
+    if isinstance(node, X.Arithmetic):
+        items = node.items
+        if word in ("min", "max") and len(items) == 2 and type(items[1]) is int:
+            key = "at_most" if word == "min" else "at_least"
+            return _render("amounts", key, lang, {"first": amount_phrase(items[0], ruleset, lang), "limit": items[1]})
+        phrases = [amount_phrase(item, ruleset, lang) for item in items]
+        if word == "difference":
+            return _render("amounts", word, lang, {"first": phrases[0], "rest": join(phrases[1:], lang)})
+        return _render("amounts", word, lang, {"items": join(phrases, lang)})
+    return _render("amounts", word, lang, {"of": set_phrase(node.of, ruleset, lang)})
+
+
+def set_phrase(node: X.SetNode, ruleset: Ruleset, lang: str) -> str:
+    """A set of Planets, seats or crews as a noun phrase."""
+    check_lang(lang)
+    section = _SET_SECTIONS[node.kind]
+    if isinstance(node, X.Where):
+        condition = condition_phrase(node.condition, ruleset, lang)
+        default = "everyone" if node.kind == X.SEATS else "all"
+        if node.of.to_data() == default:
+            return _render(section, "where", lang, {"condition": condition})
+        return _render(section, "where_from", lang, {"condition": condition, "from": set_phrase(node.of, ruleset, lang)})
+    if isinstance(node, X.PlanetsOfColour):
+        return _render(section, "colour", lang, {"colour": colour_name(ruleset, node.colour, lang)})
+    if isinstance(node, (X.NextWithRoom, X.SeatsByVP)):
+        return _render(section, node.word, lang, {"of": set_phrase(node.of, ruleset, lang)})
+    return _render(section, node.word, lang, {})
+
+
+def owner_phrase(owner: X.SetNode | str, ruleset: Ruleset, lang: str, plural: bool = False) -> str:
+    """Whose cube (``plural``: cubes) as a noun phrase: anyone's, a free cube, a seat's."""
+    section = "owners_plural" if plural else "owners"
+    if isinstance(owner, str):
+        return _render(section, owner, lang, {})
+    if _is_you(owner):
+        return _render(section, "me", lang, {})
+    return _render(section, "seats", lang, {"of": set_phrase(owner, ruleset, lang)})
+
+
+def _is_you(node: Any) -> bool:
+    return isinstance(node, X.SeatsNamed) and node.name == "me"
+
+
+def condition_phrase(node: X.ConditionNode, ruleset: Ruleset, lang: str) -> str:
+    """A condition as a clause (Japanese: in a plain form that can stand before a noun)."""
+    check_lang(lang)
+    word = node.word
+    if isinstance(node, X.Compare):
+        values = {"left": amount_phrase(node.left, ruleset, lang), "right": amount_phrase(node.right, ruleset, lang)}
+        return _render("conditions", word, lang, values)
+    if isinstance(node, X.Logic):
+        if word == "not":
+            return _render("conditions", "not", lang, {"item": condition_phrase(node.items[0], ruleset, lang)})
+        joiner = _conjunction("and" if word == "all" else "or", lang)
+        items = joiner.join(condition_phrase(item, ruleset, lang) for item in node.items)
+        return _render("conditions", word, lang, {"items": items})
+    if isinstance(node, X.SeatPredicate):
+        return _render("conditions", word, lang, {"of": set_phrase(node.of, ruleset, lang)}, {"you": _is_you(node.of)})
+    if isinstance(node, X.OnPlanet):
+        if word == "is_colour":
+            return _render("conditions", word, lang, {"colour": colour_name(ruleset, node.of, lang)})  # type: ignore[arg-type]
+        if word == "has_cube":
+            return _render("conditions", word, lang, {"of": owner_phrase(node.of, ruleset, lang)})  # type: ignore[arg-type]
+        if word == "ranks_first":
+            if isinstance(node.of, str):
+                of = _render("owners", node.of, lang, {})
+            else:
+                of = set_phrase(node.of, ruleset, lang)  # type: ignore[arg-type]
+            return _render("conditions", word, lang, {"of": of}, {"you": _is_you(node.of)})
+        return _render("conditions", word, lang, {})
+    return _render("conditions", word, lang, {})
+
+
+def phrase(kind: str, node: Any, ruleset: Ruleset, lang: str) -> str:
+    """An expression of ``kind`` (an effect parameter's kind) as words."""
+    if kind == X.AMOUNT:
+        return amount_phrase(node, ruleset, lang)
+    if kind == X.CONDITION:
+        return condition_phrase(node, ruleset, lang)
+    if kind == "owner":
+        return owner_phrase(node, ruleset, lang)
+    return set_phrase(node, ruleset, lang)

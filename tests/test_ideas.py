@@ -1,0 +1,234 @@
+"""Worked examples of the design corpus's crew ideas, written in the bundled ``ideas`` ruleset
+(data/cards/ideas/crew.yaml, each card marked with its idea's id): for each, a position where
+the idea matters, the pick, and the state after, on the Python engine and on the native kernel
+alike (the kernel is handed the same position and must reach the same state).
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from differential import canonical
+from stargazer_rules import Game, Setup, load_ruleset
+from stargazer_rules.kernel import native
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import action
+from stargazer_rules.vocabulary.table import State
+
+IDEAS = Game(load_ruleset("ideas"))
+RING = ("lava-1", "ocean-1", "gas-1", "primordial-1", "dark", "diamond", "ocean-2")  # red blue yellow green black white blue
+CUBES = IDEAS.ruleset.cubes_per_player
+FREE = -1
+
+
+def position(
+    dealt: tuple[str, ...],
+    *,
+    tracks: dict[int, tuple[int, ...]] | None = None,
+    specials: dict[int, tuple[int, ...]] | None = None,
+    vp: tuple[int, ...] = (0, 0, 0, 0),
+    crew_free: dict[int, int] | None = None,
+    crew_cubes: dict[int, tuple[int, ...]] | None = None,
+    hands: dict[int, int] | None = None,
+) -> State:
+    """Seat 0 to pick, four players, the ring above, Armstrong and ``dealt`` in the crew area;
+    the board as given, and every other cube in its hand or the stock (R13)."""
+    state = IDEAS.new_state(setup=Setup(4, RING, dealt, 0))
+    tracks_all = tuple((tracks or {}).get(p, ()) for p in range(len(RING)))
+    specials_all = tuple((specials or {}).get(p, ()) for p in range(len(RING)))
+    cubes_all = tuple((crew_cubes or {}).get(slot, ()) for slot in range(len(state.crew)))
+    free_all = tuple((crew_free or {}).get(slot, 0) for slot in range(len(state.crew)))
+    placed = [sum(list(t).count(seat) for t in (*tracks_all, *specials_all, *cubes_all)) for seat in range(4)]
+    in_hand = tuple((hands or {}).get(seat, CUBES - placed[seat]) for seat in range(4))
+    removed = tuple(CUBES - placed[seat] - in_hand[seat] for seat in range(4))
+    free_out = sum(list(t).count(FREE) for t in tracks_all) + sum(free_all)
+    state = state._replace(
+        tracks=tracks_all,
+        specials=specials_all,
+        crew_cubes=cubes_all,
+        crew_free=free_all,
+        hands=in_hand,
+        removed=removed,
+        vp=vp,
+        stock=IDEAS.ruleset.free_cubes - free_out,
+    )
+    legal = IDEAS.derive_legal(state)
+    return state._replace(legal=legal)
+
+
+def both(state: State, act) -> State:
+    """``act`` played on the Python engine and on the kernel from ``state``: the same state."""
+    after = IDEAS.step(state, act)
+    kernel = native.to_kernel(IDEAS, state)
+    kernel.step(act)
+    assert canonical(native.from_kernel(kernel)) == canonical(after)
+    return after
+
+
+def pick(state: State, crew_id: str) -> State:
+    slot = next(slot for slot, card in enumerate(state.crew) if IDEAS.ruleset.crew[card].id == crew_id)
+    return both(state, action(A.PICK_CREW, slot))
+
+
+def survey_nothing(state: State) -> State:
+    assert state.stage == "survey"
+    return both(state, action(A.SURVEY, -1, 0))
+
+
+def test_the_ideas_ruleset_runs_on_the_kernel():
+    assert native.kernel_for(IDEAS) is not None, native.fallback_reason(IDEAS)
+
+
+def test_s1_a_vp_for_each_planet_where_you_rank_first():
+    """Seat 0 ranks first on lava-1 (more cubes) and on ocean-1 (a tie, its first cube further
+    back, R15); the virtual player ranks first on gas-1 (two free cubes to one), and nobody is
+    on the rest."""
+    state = position(("surveyor", "steward", "underdog", "recaller", "ferryman"), tracks={0: (0, 0, 1), 1: (1, 0), 2: (FREE, 0, FREE)})
+    after = pick(state, "surveyor")
+    assert after.vp[0] == 2
+
+
+def test_s2_the_free_cubes_on_the_crews_at_most_three():
+    state = position(("steward", "surveyor", "underdog", "recaller", "ferryman"), crew_free={0: 2, 2: 1, 3: 2})
+    after = pick(state, "steward")  # the Steward (slot 1) holds none: no motivation bonus
+    assert after.vp[0] == 3  # 5 free cubes in the crew area, at most 3
+    fewer = pick(position(("steward", "surveyor", "underdog", "recaller", "ferryman"), crew_free={0: 1}), "steward")
+    assert fewer.vp[0] == 1
+
+
+def test_s3_the_fewest_vp_survey_two_more():
+    behind = pick(position(("underdog", "surveyor", "steward", "recaller", "ferryman"), vp=(1, 1, 4, 2)), "underdog")
+    ahead = pick(position(("underdog", "surveyor", "steward", "recaller", "ferryman"), vp=(3, 1, 4, 2)), "underdog")
+    assert behind.survey_bonus == 2 and ahead.survey_bonus == 0
+    assert max(a.count for a in behind.legal) == 4 and max(a.count for a in ahead.legal) == 2
+
+
+def test_s4_the_rearmost_cube_returns_to_its_owner():
+    state = position(("recaller", "surveyor", "steward", "underdog", "ferryman"), tracks={0: (1, 2, 3), 1: (0, FREE)})
+    chosen = pick(state, "recaller")
+    assert set(chosen.legal) == {action(A.TARGET_PLANET, 0), action(A.TARGET_PLANET, 1)}  # only Planets with a cube (R9)
+    after = both(chosen, action(A.TARGET_PLANET, 0))
+    assert after.tracks[0] == (1, 2) and after.hands[3] == chosen.hands[3] + 1
+    free = both(chosen, action(A.TARGET_PLANET, 1))
+    assert free.tracks[1] == (0,) and free.stock == chosen.stock + 1
+
+
+def test_s5_your_rearmost_cube_moves_to_the_next_planet_with_room():
+    """Seat 0's cube furthest back on lava-1 is on square 2; the cube behind it moves up (R2),
+    and it goes on ocean-1's rearmost square, full ocean-1 skipped for gas-1 in the second case."""
+    state = position(("ferryman", "surveyor", "steward", "underdog", "recaller"), tracks={0: (0, 0, 1), 1: (2,)})
+    chosen = pick(state, "ferryman")
+    assert chosen.legal == (action(A.TARGET_PLANET, 0),)
+    after = both(chosen, action(A.TARGET_PLANET, 0))
+    assert after.tracks[0] == (0, 1) and after.tracks[1] == (2, 0)
+    full = position(("ferryman", "surveyor", "steward", "underdog", "recaller"), tracks={0: (0,), 1: (1, 2, 3, 1, 2)})
+    moved = both(pick(full, "ferryman"), action(A.TARGET_PLANET, 0))
+    assert moved.tracks[0] == () and moved.tracks[2] == (0,)
+
+
+def test_s7_either_direction_and_skipping():
+    after = pick(position(("contrarian", "surveyor", "steward", "underdog", "recaller")), "contrarian")
+    assert after.survey_rules != 0 and {a.kind for a in after.legal} == {A.SURVEY_STEP, A.SURVEY_STOP}  # cube by cube
+
+
+def test_s8_take_two_vp_from_the_leader_among_the_others():
+    state = position(("pirate", "surveyor", "steward", "underdog", "recaller"), vp=(9, 5, 5, 1))
+    chosen = pick(state, "pirate")
+    assert set(chosen.legal) == {action(A.TARGET_SEAT, 1), action(A.TARGET_SEAT, 2)}  # a tie: the chooser picks
+    after = both(chosen, action(A.TARGET_SEAT, 2))
+    assert after.vp == (11, 5, 3, 1)
+    poor = both(pick(position(("pirate", "surveyor", "steward", "underdog", "recaller"), vp=(0, 1, 0, 0)), "pirate"), action(A.TARGET_SEAT, 1))
+    assert poor.vp == (1, 0, 0, 0)  # at most what the leader holds
+
+
+def test_s11_another_crews_free_cubes_as_a_motivation_bonus():
+    state = position(("scavenger", "surveyor", "steward", "underdog", "recaller"), crew_free={0: 1, 3: 3})
+    chosen = pick(state, "scavenger")
+    assert set(chosen.legal) == {action(A.TARGET_CREW, 0), action(A.TARGET_CREW, 3)}
+    after = both(chosen, action(A.TARGET_CREW, 3))
+    assert after.vp[0] == 3 * IDEAS.ruleset.free_cube_vp and after.crew_free[3] == 0 and after.stock == chosen.stock + 3
+
+
+def _to_round_end(state: State, crew_ids: list[str]) -> State:
+    """Each seat picks the next crew of ``crew_ids`` and places nothing, to the round's end."""
+    for crew_id in crew_ids:
+        state = survey_nothing(pick(state, crew_id))
+        while state.stage not in ("pick_crew", "round_end", "over"):
+            state = both(state, state.legal[0])
+    return state
+
+
+def test_s12_three_vp_at_the_round_end_with_a_cube_on_every_planet():
+    everywhere = {p: (0,) for p in range(len(RING))}
+    done = _to_round_end(position(("cartographer", "surveyor", "steward", "underdog", "recaller"), tracks=everywhere), ["cartographer", "surveyor", "steward", "underdog"])
+    assert done.round == 2 and done.vp[0] == 3
+    missing = {p: (0,) for p in range(len(RING) - 1)}
+    short = _to_round_end(position(("cartographer", "surveyor", "steward", "underdog", "recaller"), tracks=missing), ["cartographer", "surveyor", "steward", "underdog"])
+    assert short.round == 2 and short.vp[0] == 0
+
+
+def test_s13_a_cube_on_the_special_square_of_a_planet_without_yours():
+    state = position(("pioneer", "surveyor", "steward", "underdog", "recaller"), tracks={0: (0,), 1: (1,)}, specials={2: (1,)})
+    chosen = pick(state, "pioneer")
+    offered = {a.target for a in chosen.legal}
+    assert 0 not in offered and 2 not in offered and {1, 3, 4, 5, 6} <= offered  # diamond holds two (R3)
+    after = both(chosen, action(A.TARGET_PLANET, 1))
+    assert after.specials[1] == (0,) and after.hands[0] == chosen.hands[0] - 1
+
+
+def test_s14_the_survey_may_stay_on_its_start_planet():
+    chosen = pick(position(("driller", "surveyor", "steward", "underdog", "recaller")), "driller")
+    first = both(chosen, action(A.SURVEY_STEP, 3))
+    assert action(A.SURVEY_STEP, 3) in first.legal  # a second cube on the same Planet (R8 lifted)
+
+
+def test_s15_a_vp_for_each_cube_in_hand_beyond_six():
+    assert pick(position(("hoarder", "surveyor", "steward", "underdog", "recaller"), hands={0: 9}), "hoarder").vp[0] == 3
+    assert pick(position(("hoarder", "surveyor", "steward", "underdog", "recaller"), hands={0: 4}), "hoarder").vp[0] == 0
+
+
+def test_s16_each_other_player_puts_a_cube_on_this_crew():
+    state = position(("tax-collector", "surveyor", "steward", "underdog", "recaller"), hands={2: 0})
+    after = pick(state, "tax-collector")
+    assert sorted(after.crew_cubes[1]) == [1, 3]  # seat 2 has none in hand
+    assert after.hands[1] == state.hands[1] - 1 and after.hands[2] == 0
+
+
+def test_s17_three_vp_or_a_larger_survey_that_may_repeat():
+    chosen = pick(position(("diplomat", "surveyor", "steward", "underdog", "recaller")), "diplomat")
+    assert set(chosen.legal) == {action(A.CHOOSE_OPTION, 0), action(A.CHOOSE_OPTION, 1)}
+    assert both(chosen, action(A.CHOOSE_OPTION, 0)).vp[0] == 3
+    survey = both(chosen, action(A.CHOOSE_OPTION, 1))
+    assert survey.survey_bonus == 1 and survey.survey_rules != 0
+
+
+def test_s18_two_vp_when_two_planets_are_full():
+    full = {0: (1, 2, 3, 1, 2, 3), 1: (1, 2, 3, 1, 2)}
+    assert pick(position(("veteran", "surveyor", "steward", "underdog", "recaller"), tracks=full), "veteran").vp[0] == 2
+    assert pick(position(("veteran", "surveyor", "steward", "underdog", "recaller"), tracks={0: full[0]}), "veteran").vp[0] == 0
+
+
+def test_s19_after_the_survey_a_vp_for_each_surveyed_planet_where_you_rank_first():
+    """Seat 0 surveys 2 cubes from lava-1: it ranks first there (alone) but not on ocean-1,
+    where seat 1 holds two cubes."""
+    state = position(("analyst", "surveyor", "steward", "underdog", "recaller"), tracks={1: (1, 1)})
+    chosen = pick(state, "analyst")
+    after = both(chosen, action(A.SURVEY, 0, 2, A.CLOCKWISE))
+    assert after.vp[0] == 1
+
+
+def test_s20_no_survey_and_a_vp_for_each_other_player():
+    after = pick(position(("negotiator", "surveyor", "steward", "underdog", "recaller")), "negotiator")
+    assert after.vp[0] == 3
+    assert after.legal == (action(A.SURVEY, -1, 0),)  # a survey count of 0 places nothing (R7)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_ideas_ruleset_plays_whole_games_alike_on_both_engines(players):
+    import random
+
+    from differential import play_lockstep
+
+    for seed in range(6):
+        setup = IDEAS.deal(players, seed=seed)
+        assert play_lockstep(IDEAS, setup, random.Random(seed)) > 0
