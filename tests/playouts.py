@@ -17,7 +17,7 @@ from stargazer_rules.vocabulary.events import Event
 from stargazer_rules.vocabulary.table import State
 
 #: (ruleset, players) of every playout configuration: both bundled rulesets, both player counts.
-CONFIGS = [("draft7", 3), ("draft7", 4), ("base", 3), ("base", 4)]
+CONFIGS = [("draft7", 3), ("draft7", 4), ("base", 3), ("base", 4), ("ideas", 3), ("ideas", 4)]
 #: The seeds played for each configuration.
 SEEDS = (0, 1, 2)
 

@@ -420,3 +420,141 @@ def test_a_plugin_without_a_decision_keeps_the_bound_and_one_that_cannot_say_lif
     bound = Game(load_ruleset("draft7")).most_legal_actions
     assert _with_plugin(tmp_path / "a", TakeCubesBack).most_legal_actions == bound
     assert _with_plugin(tmp_path / "b", PickAnySeat).most_legal_actions is None
+
+
+# -- the rules language's actions and control (docs/skills.md, "The rules language") -------
+
+
+def test_choose__a_planet_where_the_body_applies_then_the_body_at_once():
+    """choose (on_choose): only Planets where return_cube can act are offered (R9); the body is
+    performed for the one picked, with this_planet bound."""
+    s = with_crew(crew("c", 2, [effect("choose", planet={"where": {"has_cube": "anyone"}}, do=[effect("return_cube")])]))
+    s.turn("w", "b", 2)  # seat 0 puts cubes on b and c
+    s.pick("c")
+    assert s.targets(A.TARGET_PLANET) == ["b", "c"]
+    events = s.target_planet("c")
+    assert of(events, "cube_returned") == [{"owner": 0, "planet": "c", "square": 1, "to": "hand"}]
+    assert (s.track("b"), s.track("c"), s.state.hands[0]) == ((0,), (), 11)
+
+
+def test_collect_free_cubes__a_crews_free_cubes_as_a_motivation_bonus():
+    """collect_free_cubes (in a choose over crews): the free cubes go to the stock and the chooser
+    scores free_cube_vp for each (R6)."""
+    body = [effect("collect_free_cubes")]
+    s = with_crew(crew("k", 2, [effect("choose", crew={"where": {"at_least": [{"free_cubes": "this_crew"}, 1]}}, do=body)]))
+    for crew_id in ("w", "x", "y"):
+        s.turn(crew_id)
+    # Armstrong and k were left: each got a free cube at the round's end (R11)
+    assert (s.free_on("k"), s.state.stock) == (1, 10)
+    s.pick("k")  # its own free cube is its motivation bonus first
+    assert s.targets(A.TARGET_CREW) == [s.game.ruleset.crew[s.state.crew[0]].id]
+    events = s.target_crew(s.game.ruleset.crew[s.state.crew[0]].id)
+    assert of(events, "free_cubes_collected")[0]["free_cubes"] == 1
+    assert (s.state.vp[0], s.state.stock) == (2, 12)
+
+
+def test_for_each__the_body_for_every_member_in_turn_order():
+    """for_each (on_choose): each other seat, in turn order from the chooser, puts a cube from
+    its hand on this crew."""
+    s = with_crew(crew("t", 2, [effect("for_each", seat="others", do=[effect("place_cube_on_crew", owner="this_seat")])]))
+    events = s.pick("t")
+    assert of(events, "cube_to_crew") == [{"owner": 1, "crew": "t"}, {"owner": 2, "crew": "t"}]
+    assert (s.cubes_on("t"), s.state.hands) == ((1, 2), (12, 11, 11))
+
+
+def test_if__the_then_branch_when_the_condition_holds_else_the_else():
+    """if (on_choose): the condition is read when the effect resolves; its branch resolves next."""
+    skill = [effect("if", condition={"at_least": [{"planets": "full"}, 1]}, then=[effect("gain_vp", vp=3)], **{"else": [effect("gain_vp", vp=1)]})]
+    s = with_crew(crew("i", 2, [*skill]), planets=ring(lengths="14444"))
+    events = s.pick("i")
+    assert of(events, "vp_gained") == [{"player": 0, "crew": "i", "vp": 1}]  # no Planet is full yet: else
+
+
+def test_if__reads_a_full_planet():
+    skill = [effect("if", condition={"at_least": [{"planets": "full"}, 1]}, then=[effect("gain_vp", vp=3)])]
+    s = with_crew(crew("i", 2, skill), planets=ring(lengths="14444"))
+    s.turn("w", "a", 1)  # a (one square) is full
+    events = s.pick("i")
+    assert of(events, "vp_gained") == [{"player": 1, "crew": "i", "vp": 3}]
+
+
+def test_lose_vp__never_below_zero():
+    """lose_vp (after_survey): the chooser loses what there is, at most the amount."""
+    s = with_crew(crew("l", 2, [effect("gain_vp", vp=1), effect("lose_vp", vp=3, when="after_survey")]))
+    s.pick("l")
+    events = s.survey_none()
+    assert of(events, "vp_lost") == [{"player": 0, "crew": "l", "vp": 1}]
+    assert s.state.vp == (0, 0, 0)
+
+
+def test_move_cube__the_rearmost_own_cube_to_the_next_planet_with_room():
+    """move_cube (in a choose over Planets): seat 0's cube furthest back on b leaves it, the
+    cubes behind it moving up (R2), and goes on the next Planet clockwise with room (c is full)."""
+    body = [effect("move_cube")]
+    s = with_crew(crew("m", 2, [effect("choose", planet={"where": {"has_cube": "me"}}, do=body)]), planets=ring(lengths="44144"))
+    s.turn("w", "b", 1)  # seat 0 on b
+    s.turn("x", "c", 1)  # seat 1 fills c
+    s.turn("y", "b", 1)  # seat 2 behind seat 0 on b
+    s.pick("m")
+    assert s.targets(A.TARGET_PLANET) == ["b"]
+    events = s.target_planet("b")
+    assert of(events, "cube_moved") == [{"owner": 0, "planet": "b", "square": 1}]
+    assert (s.track("b"), s.track("c"), s.track("d")) == ((2,), (1,), (0,))
+
+
+def test_place_cube__on_the_special_square_of_a_planet_without_one_of_yours():
+    """place_cube (special, in a choose): a cube from hand on the special square (R3)."""
+    where = {"where": {"all": ["special_has_room", {"not": {"has_cube": "me"}}]}}
+    s = with_crew(crew("p", 2, [effect("choose", planet=where, do=[effect("place_cube", square="special")])]))
+    s.turn("w", "a", 1)
+    s.turn("x")
+    s.turn("y")
+    s.pick("p")
+    assert s.targets(A.TARGET_PLANET) == ["b", "c", "d", "e"]
+    assert placed(s.target_planet("c")) == [(0, "c", 0)]
+    assert (s.special("c"), s.state.hands[0]) == ((0,), 10)
+
+
+def test_place_cube__a_free_cube_on_the_rearmost_square():
+    """place_cube (owner free): a free cube from the stock on each Planet of the set (R2, R15)."""
+    s = with_crew(crew("f", 2, [effect("place_cube", owner="free", planet={"colour": "red"})]), planets=ring())
+    events = s.pick("f")
+    assert placed(events) == [(-1, "a", 1)]
+    assert s.state.stock == 11
+
+
+def test_place_cube_on_crew__the_chooser_feeds_every_other_crew():
+    """place_cube_on_crew (for each of the other crews): a cube from hand on each, for R6's bonus."""
+    s = with_crew(crew("g", 2, [effect("place_cube_on_crew", crew="others")]))
+    s.pick("g")
+    assert [len(s.cubes_on(crew_id)) for crew_id in ("w", "x", "y")] == [1, 1, 1]
+    assert s.state.hands[0] == 12 - 4  # Armstrong too: four other crews
+
+
+def test_return_cube__to_the_stock_is_out_of_play():
+    """return_cube (to stock): a player's cube leaves play, counted with R6's removed cubes."""
+    s = with_crew(crew("r", 2, [effect("return_cube", planet="all", to="stock", when="after_survey")]))
+    s.pick("r")
+    events = s.survey("a", 2)
+    assert [e["planet"] for e in of(events, "cube_returned")] == ["a", "b"]
+    assert (s.track("a"), s.state.hands[0], s.state.removed[0]) == ((), 10, 2)
+
+
+def test_set_survey_count__the_count_whatever_the_crew_prints():
+    """set_survey_count (survey): the survey count this turn is the amount (R7)."""
+    s = with_crew(crew("n", 3, [effect("set_survey_count", count={"planets": "with_room"})]), planets=ring(lengths="14444"))
+    s.turn("w", "a", 1)  # a is full: four Planets with room
+    s.pick("n")
+    assert max(count for _, count, _ in s.survey_options()) == 4
+
+
+def test_take_vp__from_a_chosen_leader_never_more_than_they_hold():
+    """take_vp (in a choose over seats): the VP taken are the chooser's; a seat keeps at least 0."""
+    skill = [effect("choose", seat={"most_vp": "others"}, do=[effect("take_vp", vp=2, **{"from": "this_seat"})])]
+    s = with_crew(crew("v", 2, skill), crew("h", 2, [effect("gain_vp", vp=1)]))
+    s.turn("h")  # seat 0 scores 1
+    s.pick("v")  # seat 1 takes from the leader among the others
+    assert s.legal == (action(A.TARGET_SEAT, 0),)
+    events = s.do(action(A.TARGET_SEAT, 0))
+    assert of(events, "vp_taken") == [{"player": 1, "crew": "v", "other": 0, "vp": 1}]
+    assert s.state.vp == (0, 1, 0)

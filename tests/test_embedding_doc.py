@@ -38,7 +38,8 @@ def event_catalogue() -> str:
     lines = ["| key | parameters | 日本語 | English |", "| --- | --- | --- | --- |"]
     for key, entry in events.items():
         params = ", ".join(EVENT_KEYS[key])
-        lines.append(f"| `{key}` | {params} | {_cell(entry['ja'])} | {_cell(entry['en'])} |")
+        # an entry of cases only (cube_returned) has no text of its own
+        lines.append(f"| `{key}` | {params} | {_cell(entry.get('ja', '—'))} | {_cell(entry.get('en', '—'))} |")
         for case in entry.get("cases", ()):
             when = ", ".join(f"{name} = {json.dumps(value)}" for name, value in case["when"].items())
             lines.append(f"| ↳ when {when} | | {_cell(case['ja'])} | {_cell(case['en'])} |")
