@@ -174,8 +174,14 @@ def test_the_transcript_replays_exactly(entry):
         differs(entry, "the final score sheet", expected_part, actual_part, f"first difference at {path}")
 
 
+#: What only the rules language's effect types make, which draft 7 has none of: their worked
+#: examples (tests/test_effects.py) and the ideas playouts (tests/playouts.py) show them.
+LANGUAGE_ONLY = frozenset({"cube_moved", "cube_returned", "free_cubes_collected", "vp_lost", "vp_taken", A.TARGET_SEAT})
+
+
 def test_the_draft7_transcripts_show_every_event_and_action_kind():
-    """Together the draft-7 games show every event key and every action kind, so none goes untested."""
+    """Together the draft-7 games show every event key and every action kind draft 7's effects
+    can make, so none goes untested."""
     keys: set[str] = set()
     kinds: set[str] = set()
     for entry in PLAYTHROUGHS:
@@ -183,7 +189,7 @@ def test_the_draft7_transcripts_show_every_event_and_action_kind():
             shown_keys, shown_kinds = generator.shown(transcript(entry))
             keys |= shown_keys
             kinds |= shown_kinds
-    missing = sorted(set(EVENT_KEYS) - keys) + sorted(set(A.KINDS) - kinds)
+    missing = sorted(set(EVENT_KEYS) - keys - LANGUAGE_ONLY) + sorted(set(A.KINDS) - kinds - LANGUAGE_ONLY)
     assert not missing, (
         f"the draft-7 transcripts no longer show {missing}: pick seeds that do "
         "(python tests/playthroughs/regenerate.py --find-seeds draft7 3) in PLAYTHROUGHS of "

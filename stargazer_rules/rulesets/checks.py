@@ -131,7 +131,7 @@ def _expressions(documents: RulesetDocuments, sites: list[EffectSite]) -> Iterat
             for path, message in parser.problems:
                 yield crew.problem(path, message)
             if type(node) is int and param.minimum is not None and node < param.minimum:
-                yield crew.problem(at, f"{site.cls.name}'s {param.name} is at least {param.minimum} when written as a number, not {node}")
+                yield crew.problem(at, f"expected at least {param.minimum}, found {node}")
             if node is not None and param.kind == AMOUNT and None in amount_bounds(node, _ANY_LIMITS):
                 yield crew.problem(
                     at,

@@ -928,7 +928,10 @@ class Parser:
     def amount(self, data: Any, path: Path, bound: frozenset[str]) -> Amount | None:
         if type(data) is int:
             if abs(data) > VALUE_LIMIT:
-                self.problem(path, f"{data} is out of range: a number is written within -{VALUE_LIMIT}..{VALUE_LIMIT}")
+                # worded as the schema's bounds are (rulesets.validation)
+                found = str(data) if len(str(data)) <= 30 else f"a {len(str(data))}-digit number"
+                bound = f"at most {VALUE_LIMIT} (the schema's maximum)" if data > 0 else f"at least {-VALUE_LIMIT} (the schema's minimum)"
+                self.problem(path, f"expected {bound}, found {found}")
                 return None
             return data
         if isinstance(data, bool) or isinstance(data, float):
