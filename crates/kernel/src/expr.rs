@@ -333,10 +333,43 @@ impl Act {
 
 /// The members of a bit set in the set kind's order: ascending for Planets and crews, turn
 /// order from `me` for seats.
-pub fn members(mask: u16, kind: SetKind, me: usize, players: usize) -> impl Iterator<Item = usize> {
-    let seats = kind == SetKind::Seats;
-    let count = if seats { players } else { 16 };
-    (0..count).map(move |k| if seats { (me + k) % players } else { k }).filter(move |&m| mask & (1 << m) != 0)
+///
+/// It walks the set bits only (lowest first): for seats, of the mask rotated so that bit `k`
+/// is seat `(me + k) % players`, which lists them in turn order from `me` (`players` <= 16).
+pub fn members(mask: u16, kind: SetKind, me: usize, players: usize) -> Members {
+    if kind != SetKind::Seats {
+        return Members { left: mask as u32, me: 0, players: 32 };
+    }
+    let mask = mask as u32 & ((1u32 << players) - 1);
+    let rotated = ((mask >> me) | (mask << (players - me))) & ((1u32 << players) - 1);
+    Members { left: rotated, me, players }
+}
+
+/// The iterator `members` gives: the bits left to list and how a bit becomes a member.
+pub struct Members {
+    left: u32,
+    me: usize,
+    players: usize,
+}
+
+impl Iterator for Members {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.left == 0 {
+            return None;
+        }
+        let k = self.left.trailing_zeros() as usize;
+        self.left &= self.left - 1;
+        let member = self.me + k;
+        Some(if member >= self.players { member - self.players } else { member })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.left.count_ones() as usize;
+        (n, Some(n))
+    }
 }
 
 /// Owners on a track as a bit set: bit 0 for the virtual player's free cubes, bit `o + 1`
