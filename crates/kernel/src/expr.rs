@@ -346,6 +346,7 @@ pub fn members(mask: u16, kind: SetKind, me: usize, players: usize) -> Members {
 }
 
 /// The iterator `members` gives: the bits left to list and how a bit becomes a member.
+#[derive(Clone)]
 pub struct Members {
     left: u32,
     me: usize,
@@ -697,14 +698,14 @@ impl Game {
 
     /// `place_cube`'s owners: the seats of a set in turn order from the chooser, or the
     /// virtual player (a free cube from the stock).
-    fn placing_owners(&self, s: &State, sc: &Scope, owner: &Owner) -> smallvec::SmallVec<[i8; MAX_PLAYERS]> {
-        match owner {
-            Owner::Free => smallvec::smallvec![FREE_CUBE],
-            Owner::Anyone => smallvec::SmallVec::new(),
-            Owner::Seats(set) => {
-                members(self.set_members(s, sc, set), SetKind::Seats, sc.me, s.players as usize).map(|o| o as i8).collect()
-            }
-        }
+    /// An iterator that can be cloned to list them again (no list is built).
+    fn placing_owners(&self, s: &State, sc: &Scope, owner: &Owner) -> impl Iterator<Item = i8> + Clone {
+        let seats = match owner {
+            Owner::Seats(set) => self.set_members(s, sc, set),
+            Owner::Free | Owner::Anyone => 0,
+        };
+        let free = matches!(owner, Owner::Free).then_some(FREE_CUBE);
+        free.into_iter().chain(members(seats, SetKind::Seats, sc.me, s.players as usize).map(|o| o as i8))
     }
 
     /// `place_cube`'s targets, Planets or crews, as a bit set in their order.
@@ -735,7 +736,7 @@ impl Game {
     fn any_placement(&self, s: &State, sc: &Scope, owner: &Owner, on: &PlaceOn) -> bool {
         let owners = self.placing_owners(s, sc, owner);
         let (targets, kind) = self.placing_targets(s, sc, on);
-        members(targets, kind, 0, 0).any(|target| owners.iter().any(|&cube| self.can_place(s, cube, target, on)))
+        members(targets, kind, 0, 0).any(|target| owners.clone().any(|cube| self.can_place(s, cube, target, on)))
     }
 
     /// `place_cube`: one cube of each owner onto each target with room, targets in their
@@ -744,7 +745,7 @@ impl Game {
         let owners = self.placing_owners(s, sc, owner);
         let (targets, kind) = self.placing_targets(s, sc, on);
         for target in members(targets, kind, 0, 0) {
-            for &cube in &owners {
+            for cube in owners.clone() {
                 if !self.can_place(s, cube, target, on) {
                     continue;
                 }
