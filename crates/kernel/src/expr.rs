@@ -333,10 +333,44 @@ impl Act {
 
 /// The members of a bit set in the set kind's order: ascending for Planets and crews, turn
 /// order from `me` for seats.
-pub fn members(mask: u16, kind: SetKind, me: usize, players: usize) -> impl Iterator<Item = usize> {
-    let seats = kind == SetKind::Seats;
-    let count = if seats { players } else { 16 };
-    (0..count).map(move |k| if seats { (me + k) % players } else { k }).filter(move |&m| mask & (1 << m) != 0)
+///
+/// It walks the set bits only (lowest first): for seats, of the mask rotated so that bit `k`
+/// is seat `(me + k) % players`, which lists them in turn order from `me` (`players` <= 16).
+pub fn members(mask: u16, kind: SetKind, me: usize, players: usize) -> Members {
+    if kind != SetKind::Seats {
+        return Members { left: mask as u32, me: 0, players: 32 };
+    }
+    let mask = mask as u32 & ((1u32 << players) - 1);
+    let rotated = ((mask >> me) | (mask << (players - me))) & ((1u32 << players) - 1);
+    Members { left: rotated, me, players }
+}
+
+/// The iterator `members` gives: the bits left to list and how a bit becomes a member.
+#[derive(Clone)]
+pub struct Members {
+    left: u32,
+    me: usize,
+    players: usize,
+}
+
+impl Iterator for Members {
+    type Item = usize;
+
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.left == 0 {
+            return None;
+        }
+        let k = self.left.trailing_zeros() as usize;
+        self.left &= self.left - 1;
+        let member = self.me + k;
+        Some(if member >= self.players { member - self.players } else { member })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = self.left.count_ones() as usize;
+        (n, Some(n))
+    }
 }
 
 /// Owners on a track as a bit set: bit 0 for the virtual player's free cubes, bit `o + 1`
@@ -664,14 +698,14 @@ impl Game {
 
     /// `place_cube`'s owners: the seats of a set in turn order from the chooser, or the
     /// virtual player (a free cube from the stock).
-    fn placing_owners(&self, s: &State, sc: &Scope, owner: &Owner) -> smallvec::SmallVec<[i8; MAX_PLAYERS]> {
-        match owner {
-            Owner::Free => smallvec::smallvec![FREE_CUBE],
-            Owner::Anyone => smallvec::SmallVec::new(),
-            Owner::Seats(set) => {
-                members(self.set_members(s, sc, set), SetKind::Seats, sc.me, s.players as usize).map(|o| o as i8).collect()
-            }
-        }
+    /// An iterator that can be cloned to list them again (no list is built).
+    fn placing_owners(&self, s: &State, sc: &Scope, owner: &Owner) -> impl Iterator<Item = i8> + Clone {
+        let seats = match owner {
+            Owner::Seats(set) => self.set_members(s, sc, set),
+            Owner::Free | Owner::Anyone => 0,
+        };
+        let free = matches!(owner, Owner::Free).then_some(FREE_CUBE);
+        free.into_iter().chain(members(seats, SetKind::Seats, sc.me, s.players as usize).map(|o| o as i8))
     }
 
     /// `place_cube`'s targets, Planets or crews, as a bit set in their order.
@@ -702,7 +736,7 @@ impl Game {
     fn any_placement(&self, s: &State, sc: &Scope, owner: &Owner, on: &PlaceOn) -> bool {
         let owners = self.placing_owners(s, sc, owner);
         let (targets, kind) = self.placing_targets(s, sc, on);
-        members(targets, kind, 0, 0).any(|target| owners.iter().any(|&cube| self.can_place(s, cube, target, on)))
+        members(targets, kind, 0, 0).any(|target| owners.clone().any(|cube| self.can_place(s, cube, target, on)))
     }
 
     /// `place_cube`: one cube of each owner onto each target with room, targets in their
@@ -711,7 +745,7 @@ impl Game {
         let owners = self.placing_owners(s, sc, owner);
         let (targets, kind) = self.placing_targets(s, sc, on);
         for target in members(targets, kind, 0, 0) {
-            for &cube in &owners {
+            for cube in owners.clone() {
                 if !self.can_place(s, cube, target, on) {
                     continue;
                 }

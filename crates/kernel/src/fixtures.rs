@@ -87,10 +87,15 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
                 0 => (Owner::Seats(Set::Me), "rearmost", ("planet", Set::WithRoom)),
                 1 => (Owner::Free, "rearmost", ("planet", Set::AllPlanets)),
                 2 => (Owner::Seats(Set::OtherSeats), "special", ("planet", Set::AllPlanets)),
-                _ => (Owner::Free, "rearmost", ("crew", Set::OtherCrews)),
+                // Cubes onto crews are place_cube_on_crew's.
+                _ => (Owner::Seats(Set::Everyone), "rearmost", ("planet", Set::WithRoom)),
             };
             let (planet, crew) = if on.0 == "planet" { (set(on.1), ParamValue::None) } else { (ParamValue::None, set(on.1)) };
             spec.with("owner", owner(who)).with("planet", planet).with("square", text(square)).with("crew", crew).bounded(0, 0, 0)
+        }
+        "place_cube_on_crew" => {
+            let who = if rng.below(2) == 0 { Owner::Seats(Set::OtherSeats) } else { Owner::Free };
+            spec.with("owner", owner(who)).with("crew", set(Set::OtherCrews)).bounded(0, 0, 0)
         }
         "collect_free_cubes" => {
             spec.with("crew", set(if rng.below(2) == 0 { Set::AllCrews } else { Set::OtherCrews })).bounded(12, 0, 0)
@@ -220,7 +225,7 @@ fn shaped_like_draft(skills: bool) -> Game {
 
 
 /// The rules language's effect types and the two older ones that take an amount.
-const LANGUAGE: [&str; 12] = [
+const LANGUAGE: [&str; 13] = [
     "choose",
     "collect_free_cubes",
     "for_each",
@@ -228,6 +233,7 @@ const LANGUAGE: [&str; 12] = [
     "lose_vp",
     "move_cube",
     "place_cube",
+    "place_cube_on_crew",
     "return_cube",
     "set_survey_count",
     "take_vp",
