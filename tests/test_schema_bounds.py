@@ -76,6 +76,7 @@ EXPECTED: dict[str, dict[str, dict[str, int]]] = {
     "action": {
         "/$defs/choose_option/properties/option": {"minimum": 0, "maximum": 1000},
         "/$defs/name_start_player/properties/seat": SEAT,
+        "/$defs/target_seat/properties/seat": SEAT,
         "/$defs/pick_crew/properties/crew": ID,
         "/$defs/survey/properties/planet": ID,
         "/$defs/survey/properties/count": COUNT,

@@ -81,6 +81,9 @@ def test_every_object_is_closed_to_unknown_keys(name):
 #: Keywords that mean the same in draft 2020-12 and draft-07. The YAML language server behind
 #: editors implements draft-07 (newer drafts only in part), so the schemas use nothing else.
 _PORTABLE_KEYWORDS = {
+    # anyOf: the rules language's expressions (an amount is a number or an expression); JSON
+    # Schema has it since draft 4, and YAML language servers complete and check it.
+    "anyOf",
     "$defs",
     "$id",
     "$ref",

@@ -228,7 +228,7 @@ def _param_schema(param: Param) -> dict[str, Any]:
     else:  # pragma: no cover - guarded by the declaration test
         raise ValueError(f"unknown parameter kind {param.kind!r}")
     if param.default is not REQUIRED:
-        schema["default"] = param.default
+        schema["default"] = json.loads(json.dumps(param.default))  # as JSON holds it: () is []
     return schema
 
 
@@ -241,12 +241,22 @@ _KIND_DESCRIPTIONS = {
 }
 
 
+#: What each kind of value a word takes is, for the editor's hover.
+_VALUE_DESCRIPTIONS = {
+    **{kind: f"{_KIND_DESCRIPTIONS[kind].split(':')[0]}." for kind in EXPRESSION_KINDS},
+    X.PAIR: "Two amounts, [a, b], compared.",
+    X.COLOUR: "A colour id of the ruleset.",
+    X.OWNER_VALUE: "Whose cubes: a set of seats, free or anyone.",
+    X.CUBES_VALUE: "Whose cubes (owner), on which squares (squares) of which Planets (planets); each may be left out.",
+}
+
+
 def _word_schema(word: str, value: Any) -> dict[str, Any]:
     """The schema of one mapping word of the grammar: ``{word: <value>}``."""
     if value in EXPRESSION_KINDS:
         inner: dict[str, Any] = {"$ref": f"#/$defs/{value}"}
     elif value == X.PAIR:
-        inner = {"type": "array", "prefixItems": [{"$ref": "#/$defs/amount"}] * 2, "minItems": 2, "maxItems": 2}
+        inner = {"type": "array", "items": {"$ref": "#/$defs/amount"}, "minItems": 2, "maxItems": 2}
     elif value == X.COLOUR:
         inner = {"type": "string", "maxLength": 64}
     elif value == X.OWNER_VALUE:
@@ -255,15 +265,17 @@ def _word_schema(word: str, value: Any) -> dict[str, Any]:
         inner = {
             "type": ["object", "null"],
             "properties": {
-                "owner": {"$ref": "#/$defs/owner"},
-                "squares": {"enum": list(X.SQUARES)},
-                "planets": {"$ref": "#/$defs/planets"},
+                "owner": {"$ref": "#/$defs/owner", "description": "Whose cubes; default anyone."},
+                "squares": {"enum": list(X.SQUARES), "description": "normal (R2), special (R3) or both; default normal."},
+                "planets": {"$ref": "#/$defs/planets", "description": "On which Planets; default all."},
             },
             "additionalProperties": False,
         }
     else:
         _, kind, least = value
         inner = {"type": "array", "minItems": least, "maxItems": MAX_OPTION_EFFECTS, "items": {"$ref": f"#/$defs/{kind}"}}
+    description = _VALUE_DESCRIPTIONS.get(value) if isinstance(value, str) else f"A list of {value[1]}s."
+    inner["description"] = f"{word}: {description}"
     return {"type": "object", "properties": {word: inner}, "required": [word], "additionalProperties": False}
 
 
@@ -282,7 +294,10 @@ def expression_defs() -> dict[str, Any]:
                 forms.append(
                     {
                         "type": "object",
-                        "properties": {"where": {"$ref": "#/$defs/condition"}, "from": {"$ref": f"#/$defs/{kind}"}},
+                        "properties": {
+                            "where": {"$ref": "#/$defs/condition", "description": "The condition each member must meet, read with it bound."},
+                            "from": {"$ref": f"#/$defs/{kind}", "description": "The set filtered; default all (everyone for seats)."},
+                        },
                         "required": ["where"],
                         "additionalProperties": False,
                     }
