@@ -63,6 +63,8 @@ from stargazer_rules.vocabulary.expressions import (
     amount_value,
 )
 
+from stargazer_rules.vocabulary.table import _bump
+
 if TYPE_CHECKING:
     from stargazer_rules.vocabulary.table import Table
 
@@ -768,9 +770,6 @@ class _Immediate(Effect):
     def most_vp(self, limits: Limits) -> int | None:
         return 0
 
-    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
-        return 0  # it asks no decision: its choices are none, or () to be skipped
-
     @property
     def survey_bonus_per_step(self) -> int:
         return 0
@@ -1114,9 +1113,9 @@ class ReturnCube(_Immediate):
                 if owner == FREE_CUBE_OWNER:
                     table.stock += 1
                 elif self.to == "hand":
-                    table.hands = _bumped(table.hands, owner, 1)
+                    table.hands = _bump(table.hands, owner, 1)
                 else:
-                    table.removed = _bumped(table.removed, owner, 1)
+                    table.removed = _bump(table.removed, owner, 1)
                 table.log("cube_returned", owner=owner, planet=table.planet_id(p), square=index + 1, to=self.to)
 
     @property
@@ -1245,7 +1244,7 @@ class PlaceCube(_Immediate):
                 if owner == FREE_CUBE_OWNER:
                     table.stock -= 1
                 else:
-                    table.hands = _bumped(table.hands, owner, -1)
+                    table.hands = _bump(table.hands, owner, -1)
                 table.place_on_track(p, owner)
 
     @property
@@ -1325,24 +1324,12 @@ class CollectFreeCubes(_Immediate):
             free = table.crew_free[slot]
             if free:
                 table.stock += free
-                table.crew_free = _replaced(table.crew_free, slot, 0)
+                table.crew_free = _bump(table.crew_free, slot, -free)
                 table.add_vp(scope.me, free * per_cube)
                 table.log("free_cubes_collected", player=scope.me, crew=table.crew_id(slot), free_cubes=free, vp=free * per_cube)
 
     def most_vp(self, limits: Limits) -> int:
         return min(limits.free_cubes, self.crew.most(limits) * limits.free_on_crew) * limits.free_cube_vp
-
-
-def _bumped(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:
-    changed = list(values)
-    changed[index] += delta
-    return tuple(changed)
-
-
-def _replaced(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
-    changed = list(values)
-    changed[index] = value
-    return tuple(changed)
 
 
 _BUILT_IN: tuple[type[Effect], ...] = (

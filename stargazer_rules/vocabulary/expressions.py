@@ -177,6 +177,19 @@ def walk(node: Node | int | str) -> Iterator[Node]:
             yield from walk(child)
 
 
+class _OverOne:
+    """What a node over one set (``of``) shares: its child, and its YAML ``{word: <set>}``."""
+
+    of: SetNode
+    word: ClassVar[str]
+
+    def children(self) -> Iterator[Node | int]:
+        yield self.of
+
+    def to_data(self) -> Any:
+        return {self.word: self.of.to_data()}
+
+
 # -- sets -----------------------------------------------------------------------------------
 
 
@@ -236,16 +249,13 @@ class PlanetsOfColour(SetNode):
 
 
 @attrs.frozen
-class NextWithRoom(SetNode):
+class NextWithRoom(_OverOne, SetNode):
     """For each Planet of a set, the next Planet clockwise after it that has room (itself
     excluded, R4): ``{next_with_room: this_planet}``."""
 
     word: ClassVar[str] = "next_with_room"
     kind: ClassVar[str] = PLANETS
     of: SetNode
-
-    def children(self) -> Iterator[Node | int]:
-        yield self.of
 
     def members(self, scope: Scope) -> tuple[int, ...]:
         table = scope.table
@@ -261,9 +271,6 @@ class NextWithRoom(SetNode):
 
     def most(self, limits: Limits) -> int:
         return min(limits.planets, self.of.most(limits))
-
-    def to_data(self) -> Any:
-        return {"next_with_room": self.of.to_data()}
 
 
 @attrs.frozen
@@ -302,7 +309,7 @@ class SeatsNamed(SetNode):
 
 
 @attrs.frozen
-class SeatsByVP(SetNode):
+class SeatsByVP(_OverOne, SetNode):
     """The seats of a set holding its most (or fewest) VP, ties all included:
     ``{most_vp: others}``, ``{fewest_vp: everyone}``."""
 
@@ -314,9 +321,6 @@ class SeatsByVP(SetNode):
     def word(self) -> str:  # type: ignore[override]
         return "most_vp" if self.most_first else "fewest_vp"
 
-    def children(self) -> Iterator[Node | int]:
-        yield self.of
-
     def members(self, scope: Scope) -> tuple[int, ...]:
         seats = self.of.members(scope)
         if not seats:
@@ -327,9 +331,6 @@ class SeatsByVP(SetNode):
 
     def most(self, limits: Limits) -> int:
         return self.of.most(limits)
-
-    def to_data(self) -> Any:
-        return {self.word: self.of.to_data()}
 
 
 @attrs.frozen
@@ -403,7 +404,7 @@ class Where(SetNode):
 
 
 @attrs.frozen
-class CountOf(AmountNode):
+class CountOf(_OverOne, AmountNode):
     """How many members a set has: ``{planets: full}``, ``{seats: others}``, ``{crews: unpicked}``."""
 
     of: SetNode
@@ -412,28 +413,19 @@ class CountOf(AmountNode):
     def word(self) -> str:  # type: ignore[override]
         return self.of.kind
 
-    def children(self) -> Iterator[Node | int]:
-        yield self.of
-
     def value(self, scope: Scope) -> int:
         return len(self.of.members(scope))
 
     def bounds(self, limits: Limits) -> Interval:
         return (0, self.of.most(limits))
 
-    def to_data(self) -> Any:
-        return {self.word: self.of.to_data()}
-
 
 @attrs.frozen
-class Colours(AmountNode):
+class Colours(_OverOne, AmountNode):
     """How many colours the Planets of a set show: ``{colours: {where: {has_cube: me}}}``."""
 
     word: ClassVar[str] = "colours"
     of: SetNode
-
-    def children(self) -> Iterator[Node | int]:
-        yield self.of
 
     def value(self, scope: Scope) -> int:
         table = scope.table
@@ -441,9 +433,6 @@ class Colours(AmountNode):
 
     def bounds(self, limits: Limits) -> Interval:
         return (0, min(limits.colours, self.of.most(limits)))
-
-    def to_data(self) -> Any:
-        return {"colours": self.of.to_data()}
 
 
 #: Whose cubes ``cubes`` counts: a seat set, ``free`` (the virtual player's) or ``anyone``.
@@ -500,7 +489,7 @@ class Cubes(AmountNode):
 
 
 @attrs.frozen
-class CrewCubes(AmountNode):
+class CrewCubes(_OverOne, AmountNode):
     """Cubes on the crews of a set: free cubes (``{free_cubes: all}``) or player cubes
     (``{player_cubes: this_crew}``), each set down by a skill or the round's end (R6, R11)."""
 
@@ -510,9 +499,6 @@ class CrewCubes(AmountNode):
     @property
     def word(self) -> str:  # type: ignore[override]
         return "free_cubes" if self.free else "player_cubes"
-
-    def children(self) -> Iterator[Node | int]:
-        yield self.of
 
     def value(self, scope: Scope) -> int:
         table = scope.table
@@ -525,19 +511,13 @@ class CrewCubes(AmountNode):
             return (0, min(limits.free_cubes, self.of.most(limits) * limits.free_on_crew))
         return (0, limits.players * limits.cubes_per_player)
 
-    def to_data(self) -> Any:
-        return {self.word: self.of.to_data()}
-
 
 @attrs.frozen
-class HandOf(AmountNode):
+class HandOf(_OverOne, AmountNode):
     """Cubes in the hands of a set of seats: ``{hand: me}``."""
 
     word: ClassVar[str] = "hand"
     of: SetNode
-
-    def children(self) -> Iterator[Node | int]:
-        yield self.of
 
     def value(self, scope: Scope) -> int:
         hands = scope.table.hands
@@ -546,20 +526,14 @@ class HandOf(AmountNode):
     def bounds(self, limits: Limits) -> Interval:
         return (0, self.of.most(limits) * limits.cubes_per_player)
 
-    def to_data(self) -> Any:
-        return {"hand": self.of.to_data()}
-
 
 @attrs.frozen
-class VPOf(AmountNode):
+class VPOf(_OverOne, AmountNode):
     """VP scored during play by a set of seats (R18): ``{vp: me}``. It has no bound, so it may
     be compared but may not give VP or change a survey."""
 
     word: ClassVar[str] = "vp"
     of: SetNode
-
-    def children(self) -> Iterator[Node | int]:
-        yield self.of
 
     def value(self, scope: Scope) -> int:
         vp = scope.table.vp
@@ -568,19 +542,13 @@ class VPOf(AmountNode):
     def bounds(self, limits: Limits) -> Interval:
         return (0, None)
 
-    def to_data(self) -> Any:
-        return {"vp": self.of.to_data()}
-
 
 @attrs.frozen
-class Room(AmountNode):
+class Room(_OverOne, AmountNode):
     """Empty normal squares on the Planets of a set: ``{room: this_planet}``."""
 
     word: ClassVar[str] = "room"
     of: SetNode
-
-    def children(self) -> Iterator[Node | int]:
-        yield self.of
 
     def value(self, scope: Scope) -> int:
         table = scope.table
@@ -588,9 +556,6 @@ class Room(AmountNode):
 
     def bounds(self, limits: Limits) -> Interval:
         return (0, self.of.most(limits) * limits.longest_track)
-
-    def to_data(self) -> Any:
-        return {"room": self.of.to_data()}
 
 
 @attrs.frozen
@@ -890,6 +855,10 @@ class Parser:
 
     # -- helpers --
 
+    def _unknown_colour(self, value: Any, at: Path) -> None:
+        hint = _did_you_mean(str(value), self.colours)
+        self.problem(at, f"unknown colour {_shown(value)}{hint}; the ruleset's colours: {', '.join(self.colours)}")
+
     def _word(self, data: Any, path: Path, kind: str, words: Sequence[str], keys: Sequence[str]) -> tuple[str, Any] | None:
         """The word of an expression: a string, or the one key of a mapping."""
         if isinstance(data, str):
@@ -1029,7 +998,7 @@ class Parser:
             return None
         if word == "is_colour":
             if value not in self.colours:
-                self.problem(at, f"unknown colour {_shown(value)}{_did_you_mean(str(value), self.colours)}; the ruleset's colours: {', '.join(self.colours)}")
+                self._unknown_colour(value, at)
                 return None
             return OnPlanet(word, value)
         if word in OnPlanet.with_seats:
@@ -1065,7 +1034,7 @@ class Parser:
             return CrewsNamed(word)
         if word == "colour":
             if value not in self.colours:
-                self.problem(at, f"unknown colour {_shown(value)}{_did_you_mean(str(value), self.colours)}; the ruleset's colours: {', '.join(self.colours)}")
+                self._unknown_colour(value, at)
                 return None
             return PlanetsOfColour(value)
         if word == "next_with_room":
@@ -1107,11 +1076,6 @@ def _shown(value: Any) -> str:
 def _did_you_mean(word: str, candidates: Sequence[str]) -> str:
     close = difflib.get_close_matches(word, list(candidates), n=1, cutoff=0.6)
     return f" (did you mean {close[0]!r}?)" if close else ""
-
-
-def did_you_mean(word: str, candidates: Sequence[str]) -> str:
-    """`` (did you mean 'x'?)`` for the closest candidate, or empty: one wording for every word."""
-    return _did_you_mean(word, candidates)
 
 
 #: The grammar: every word of each kind with what it takes. ``None``: a bare word; a kind:
