@@ -75,6 +75,19 @@ def test_a_symlink_loop_is_one_line(tmp_path):
         boundedfiles.read_text(tmp_path / "a.yaml", 1000)
 
 
+def test_open_plain_streams_a_regular_file_and_follows_no_link_at_all(tmp_path):
+    """The cache's own files: a regular file opens; a link (even beside it) and a FIFO do not."""
+    (tmp_path / "games.jsonl").write_bytes(b"{}\n")
+    with boundedfiles.open_plain(tmp_path / "games.jsonl") as file:
+        assert file.read() == b"{}\n"
+    (tmp_path / "link").symlink_to(tmp_path / "games.jsonl")
+    with pytest.raises(OSError):
+        boundedfiles.open_plain(tmp_path / "link")
+    os.mkfifo(tmp_path / "fifo")
+    with pytest.raises(FileRefused, match="fifo is not a regular file"):
+        boundedfiles.open_plain(tmp_path / "fifo")
+
+
 def test_a_missing_file_is_still_file_not_found(tmp_path):
     with pytest.raises(FileNotFoundError):
         boundedfiles.read_text(tmp_path / "none.yaml", 1000)

@@ -133,6 +133,16 @@ def test_an_extreme_hand_is_refused_at_its_seat_with_the_bound() -> None:
     assert native.kernel_for(game).state_problems(state._replace(hands=(2**15 - 1, 12, 12, 12)))[0] == problems[0]
 
 
+def test_a_seat_list_of_the_wrong_length_is_counted_in_words_by_both_engines() -> None:
+    """One hand listed for four players reads "1 seat", two read "2 seats" (the one plural rule)."""
+    game = bundled_game("draft7")
+    state = game.new_state(players=4, seed=1)
+    for hands, words in (((12,), "lists 1 seat for 4 players"), ((12, 12), "lists 2 seats for 4 players")):
+        broken = state._replace(hands=hands)
+        assert state_checks.state_problems(game, broken) == [f"$.seats: {words}"]
+        assert native.kernel_for(game).state_problems(broken) == [f"$.seats: {words}"]
+
+
 def test_a_pending_effect_with_more_steps_than_its_count_is_refused() -> None:
     """Armstrong's name_start_player resolves once (R12): 2**32-1 steps left is refused by both."""
     game = bundled_game("draft7")

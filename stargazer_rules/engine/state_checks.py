@@ -32,7 +32,7 @@ from stargazer_rules.vocabulary.table import (
     AFTER_SURVEY_STAGE,
     State,
 )
-from stargazer_rules.errors import RecordError
+from stargazer_rules.errors import RecordError, counted
 
 __all__ = ["checked_state", "state_problems"]
 
@@ -128,7 +128,7 @@ class _Checker:
             return False
         for values in (state.hands, state.vp, state.removed):
             if len(values) != players:
-                self.problem("$.seats", f"lists {len(values)} seats for {players} players")
+                self.problem("$.seats", f"lists {counted(len(values), 'seat|seats')} for {players} players")
                 return False
         counts = rules.setups[players]
         self._cards("planet", "$.planets", state.planets, [card.id for card in rules.planets])

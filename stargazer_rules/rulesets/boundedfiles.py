@@ -16,7 +16,9 @@ one line that says why:
 again what they opened (it may have been swapped since), and read at most the bound plus one
 byte, so a file that grows while it is read is refused too. JSON is read strictly: ``NaN`` and
 ``Infinity`` are not JSON numbers, and nesting or a number too long to read is one line.
-``FileRefused`` (an ``OSError``) carries the line; a file that does not exist raises the usual
+``open_plain`` is the streaming form for files the library itself made (a cache entry's mark
+and games): a regular file or nothing, with no link followed at all. ``FileRefused`` (an
+``OSError``) carries the line; a file that does not exist raises the usual
 ``FileNotFoundError``. No message quotes more of a file than ``excerpt`` keeps.
 """
 
@@ -31,7 +33,7 @@ from typing import Any
 
 from stargazer_rules.errors import FileRefused
 
-__all__ = ["EXCERPT_CHARS", "FileRefused", "checked_file", "excerpt", "over_limit", "read_bytes", "read_json", "read_text", "reason"]
+__all__ = ["EXCERPT_CHARS", "FileRefused", "checked_file", "excerpt", "open_plain", "over_limit", "read_bytes", "read_json", "read_text", "reason"]
 
 #: The most characters of a file's content an error message quotes.
 EXCERPT_CHARS = 60
@@ -123,6 +125,21 @@ def read_bytes(path: str | os.PathLike[str], max_bytes: int, what: str = "file")
     if len(content) > max_bytes:
         raise FileRefused(f"{shown} holds more than {max_bytes:,} bytes, the limit for a {what}")
     return content
+
+
+def open_plain(path: str | os.PathLike[str]) -> Any:
+    """``path`` opened for reading, in binary, if it is a regular file itself: no symlink
+    followed (not even one inside its folder), no FIFO waited on. For the files the library
+    made and streams (a cache entry's mark and games), where a link or a special file means the
+    file is not the library's own; the caller bounds what it reads."""
+    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    try:
+        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
+            raise FileRefused(f"{os.fspath(path)} is not a regular file")
+    except BaseException:
+        os.close(descriptor)
+        raise
+    return os.fdopen(descriptor, "rb")
 
 
 def read_text(path: str | os.PathLike[str], max_bytes: int, what: str = "file") -> str:

@@ -48,6 +48,7 @@ from stargazer_rules.formats.game_lines import (
     line_spans,
     read_games_file,
 )
+from stargazer_rules.rulesets import boundedfiles
 from stargazer_rules.simulation import locks, run_folder
 from stargazer_rules.simulation.planning import line_mismatch
 
@@ -284,7 +285,7 @@ def entry_problem(folder: Path) -> str | None:
     if _KEY.fullmatch(folder.name) is None:
         return "its name is not a run's key"
     try:
-        with run_folder.open_plain(folder / MARK_FILE) as file:
+        with boundedfiles.open_plain(folder / MARK_FILE) as file:
             mark = json.loads(file.read(4096).decode("utf-8"))
     except (OSError, ValueError):
         return f"it has no {MARK_FILE}, the mark of a run the cache made"
@@ -433,7 +434,7 @@ def entries(cache: Path) -> list[Entry]:
         games = 0
         if not run_folder.not_plain(folder, (GAMES_FILE,)):
             with contextlib.suppress(OSError):
-                with run_folder.open_plain(folder / GAMES_FILE) as file:
+                with boundedfiles.open_plain(folder / GAMES_FILE) as file:
                     games = sum(block.count(b"\n") for block in iter(lambda file=file: file.read(1 << 20), b""))
         used = _used(folder)
         found.append(Entry(folder.name, folder, run_folder.read_identity(folder), games, size, used))

@@ -39,7 +39,6 @@ __all__ = [
     "identity_problem",
     "lines_of",
     "not_plain",
-    "open_plain",
     "read_identity",
     "replace_games",
     "replace_lines",
@@ -93,18 +92,6 @@ def read_identity(folder: str | os.PathLike[str]) -> dict[str, Any] | None:
     except (OSError, ValueError):
         return None
     return found if identity_problem(found) is None else None
-
-
-def open_plain(path: Path) -> Any:
-    """``path`` opened for reading if it is a plain file (no link followed, no FIFO waited on)."""
-    descriptor = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
-    try:
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(f"{path} is not a plain file")
-    except BaseException:
-        os.close(descriptor)
-        raise
-    return os.fdopen(descriptor, "rb")
 
 
 def not_plain(folder: str | os.PathLike[str], names: Collection[str] = RUN_FILES) -> list[str]:

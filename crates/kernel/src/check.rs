@@ -235,7 +235,9 @@ impl fmt::Display for Reason {
             Reason::PlayersUnsupported { players, ruleset, supported } => {
                 write!(f, "{players} players are not supported by ruleset {ruleset} (supported: {})", joined(supported))
             }
-            Reason::SeatsListed { listed, players } => write!(f, "lists {listed} seats for {players} players"),
+            Reason::SeatsListed { listed, players } => {
+                write!(f, "lists {listed} {} for {players} players", if *listed == 1 { "seat" } else { "seats" })
+            }
             Reason::NoCard { kind, card, ruleset } => write!(f, "no {kind} card {card} in ruleset {ruleset}"),
             Reason::CardTwice { kind, id } => write!(f, "{kind} '{id}' appears twice"),
             Reason::Entries { name, listed, expected } => write!(f, "{name} has {listed} entries, not {expected}"),

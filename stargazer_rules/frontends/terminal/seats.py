@@ -8,7 +8,7 @@ import hashlib
 from collections.abc import Callable, Sequence
 
 from stargazer_rules.bots import make_bot
-from stargazer_rules.errors import SeatsError
+from stargazer_rules.errors import SeatsError, counted
 from stargazer_rules.text.messages import (
     label,
     player_name,
@@ -53,7 +53,7 @@ def parse_seats(text: str, players: int | None = None) -> tuple[str | None, ...]
     if players is None:
         return seats
     if len(seats) > players:
-        raise SeatsError(f"--seats lists {len(seats)} seats for {players} players")
+        raise SeatsError(f"--seats lists {counted(len(seats), 'seat|seats')} for {players} players")
     return seats + (seats[-1],) * (players - len(seats))
 
 
