@@ -146,3 +146,30 @@ def test_a_name_written_as_two_surrogate_escapes_is_refused_by_validate_and_prin
     captured = capsys.readouterr()
     assert (captured.out, captured.err) == (f"{problem}\n", f"{folder}: 1 problem\n")
     assert not (tmp_path / "cards.pdf").exists()
+
+
+def test_validate_checks_the_tune_yaml_beside_the_ruleset(tmp_path, capsys, monkeypatch):
+    """A misspelt path in tune.yaml is found by validate, located, before tune reads it."""
+    folder = copy_ruleset(tmp_path, to="draft8")
+    line = replace(folder, "tune.yaml", "crew.engineer.survey_count:", "crew.engineer.survey_cont:")
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "draft8"]) == 1
+    captured = capsys.readouterr()
+    assert len(captured.out.splitlines()) == 1
+    assert captured.out.startswith(f"draft8/tune.yaml:{line}:3: ")
+    assert "survey_count" in captured.out  # the did-you-mean
+    assert captured.err == "draft8: the ruleset is valid; 1 problem in its tune.yaml\n"
+
+
+def test_validate_counts_the_problems_of_each_file_beside_the_ruleset(tmp_path, capsys, monkeypatch):
+    """Problems in targets.yaml and tune.yaml are listed in that order and counted per file."""
+    folder = copy_ruleset(tmp_path, to="draft8")
+    replace(folder, "targets.yaml", "measure: tie_rate,", "measure: tie_rates,")
+    replace(folder, "tune.yaml", "max_edits: 3", "max_edits: 30")
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "draft8"]) == 1
+    captured = capsys.readouterr()
+    lines = captured.out.splitlines()
+    assert [line.split(":")[0] for line in lines] == ["draft8/targets.yaml", "draft8/tune.yaml"]
+    assert "max_edits is 30, but the space has 7 parameters; write 1 to 7" in lines[1]
+    assert captured.err == "draft8: the ruleset is valid; 1 problem in its targets.yaml and 1 problem in its tune.yaml\n"

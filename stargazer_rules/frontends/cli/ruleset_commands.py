@@ -7,7 +7,7 @@ import json
 import os
 import sys
 
-from stargazer_rules.errors import DraftError, RulesetError
+from stargazer_rules.errors import DraftError, RulesetError, counted
 from stargazer_rules.frontends.cli.common import (
     EXIT_INVALID,
     add_lang,
@@ -24,7 +24,7 @@ from stargazer_rules.rulesets import drafts
 from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.rulesets.resources import DEFAULT_RULESET, bundled_ruleset_names
+from stargazer_rules.rulesets.resources import DEFAULT_RULESET, TARGETS_FILE, TUNE_FILE, bundled_ruleset_names
 from stargazer_rules.text import reports
 
 
@@ -35,7 +35,8 @@ def add_validate(commands: argparse._SubParsersAction) -> None:
         help="check a ruleset folder and report every problem",
         description=(
             "Check a ruleset folder (rules.yaml, planets.yaml, crew.yaml) against the schemas "
-            "and the cross-file rules. Prints every problem as file:line:column: path: message "
+            "and the cross-file rules, and the targets.yaml and tune.yaml beside them when there "
+            "are, as simulate and tune read them. Prints every problem as file:line:column: path: message "
             "and exits 1, or prints a one-line summary and exits 0."
         ),
     )
@@ -53,12 +54,13 @@ def run_validate(args: argparse.Namespace) -> int:
     """Print every problem of the ruleset (exit 1), or a summary of a valid one (exit 0)."""
     shown = args.ruleset if args.ruleset is not None else DEFAULT_RULESET
     ruleset = ruleset_or_list_problems(args.ruleset)
-    targets_problems = _targets_problems(ruleset)
-    if targets_problems:
-        for problem in targets_problems:
-            print(problem)
-        count = len(targets_problems)
-        print(f"{shown}: the ruleset is valid; {count} problem{'s' if count != 1 else ''} in its targets", file=sys.stderr)
+    beside = _beside_problems(ruleset)
+    if beside:
+        for _, problems in beside:
+            for problem in problems:
+                print(problem)
+        files = " and ".join(f"{counted(len(problems), 'problem|problems')} in its {name}" for name, problems in beside)
+        print(f"{shown}: the ruleset is valid; {files}", file=sys.stderr)
         return EXIT_INVALID
     print(f"{shown}: valid — {summary(ruleset)}")
     borrowed = drafts.borrowed_title(ruleset)
@@ -67,19 +69,27 @@ def run_validate(args: argparse.Namespace) -> int:
     return 0
 
 
-def _targets_problems(ruleset: Ruleset) -> list:
-    """The problems of the targets.yaml beside the ruleset (none when it has no such file)."""
+def _beside_problems(ruleset: Ruleset) -> list[tuple[str, list]]:
+    """The problems of the files read beside the ruleset (targets.yaml, tune.yaml), by file:
+    each is checked against the ruleset as ``simulate`` and ``tune`` read it, so a draft that
+    validates runs them without a surprise. A ruleset without such a file has none."""
     from stargazer_rules.analysis.targets_file import read_targets, targets_beside
-    from stargazer_rules.errors import TargetsError
+    from stargazer_rules.errors import SpaceError, TargetsError
+    from stargazer_rules.tuning.space import read_space, space_beside
 
-    beside = targets_beside(ruleset)
-    if beside is None:
-        return []
-    try:
-        read_targets(beside, ruleset)
-    except TargetsError as error:
-        return list(error.problems)
-    return []
+    found = []
+    for name, beside, read, error in (
+        (TARGETS_FILE, targets_beside, read_targets, TargetsError),
+        (TUNE_FILE, space_beside, read_space, SpaceError),
+    ):
+        path = beside(ruleset)
+        if path is None:
+            continue
+        try:
+            read(path, ruleset)
+        except error as refused:
+            found.append((name, list(refused.problems)))
+    return found
 
 
 def add_rules(commands: argparse._SubParsersAction) -> None:
