@@ -191,7 +191,8 @@ def explain_document(
 ) -> dict[str, Any]:
     """explain.json (``schemas/explain.schema.json``): the ``run`` (ruleset, players, lineup,
     seed, games, engine), each crew's forced figures beside its picker advantage (from the run's
-    ``summary``) with their ``agreement``, and each card's left-out figures (``cards``)."""
+    ``summary``, with the cards' names) with their ``agreement``, and each card's left-out
+    figures (``cards``)."""
     advantage = {card["crew"]: card["picker_advantage"] for card in summary["crew"]["cards"]}
     crew_rows = []
     for row in crews:
@@ -203,6 +204,7 @@ def explain_document(
             "run": dict(run),
             "confidence": summary["run"]["confidence"],
             "arm_games": arm_games,
+            "names": summary["names"],
             "crew": crew_rows,
             "left_out": list(cards),
         }

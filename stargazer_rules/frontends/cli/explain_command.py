@@ -1,10 +1,8 @@
 """``stargazer explain``: what each crew and Planet card is worth by counterfactual play.
 
 A run is made as ``simulate`` makes it (``simulation.runs``: reused from the folder or the
-cache); then, on the first ``--arm-games`` of its games, each crew is forced on one seat
-(rotated) and each card is left out of the deal (``simulation.counterfactual``); the pairs are
-read by ``analysis.counterfactual`` into explain.json, printed and written as explain.html
-(docs/simulation.md, "stargazer explain").
+cache); ``analysis.explain_run`` then plays and reads its arms into explain.json, which this
+command checks, prints and writes with explain.html (docs/simulation.md, "stargazer explain").
 """
 
 from __future__ import annotations
@@ -12,8 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -37,11 +33,8 @@ from stargazer_rules.frontends.cli.run_options import (
     out_refused,
 )
 from stargazer_rules.frontends.cli.target_options import add_target_options, targets_or_stop
-from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, locks, runs
-from stargazer_rules.simulation.counterfactual import forced_seat, play_forced, play_left_out
-from stargazer_rules.simulation.planning import plan
 
 COMMAND = "explain"
 #: The bots of the default run: greedy, as a forced arm is played a decision at a time; an MCTS
@@ -137,7 +130,9 @@ def run_explain(args: argparse.Namespace) -> int:
                 reuse=not args.no_cache, cache=cache.cache_folder(args.cache),
             )
             outcome = runs.play_run(request, lambda text: print(text, file=sys.stderr), held)
-            doc = explain(ruleset, list(outcome.games), lineup, targets, seed=args.seed, arm_games=arm_games,
+            from stargazer_rules.analysis.explain_run import explain_run
+
+            doc = explain_run(ruleset, list(outcome.games), lineup, targets, seed=args.seed, arm_games=arm_games,
                           crews=cards[0], planets=cards[1], engine=outcome.engine, progress=_progress)
             written = _write(doc, Path(out))
     except (SimulationError, ValueError, OSError) as error:
@@ -148,62 +143,6 @@ def run_explain(args: argparse.Namespace) -> int:
     print(terminal_explain(doc))
     print(f"\nwritten: {', '.join(map(str, written))}")
     return 0
-
-
-def explain(
-    ruleset: Ruleset,
-    games: Sequence[dict[str, Any]],
-    lineup: Sequence[str],
-    targets: Any,
-    *,
-    seed: int,
-    arm_games: int,
-    crews: Sequence[str],
-    planets: Sequence[str],
-    engine: str = native.DEFAULT_ENGINE,
-    progress: Any = None,
-) -> dict[str, Any]:
-    """explain.json of the run ``games`` (its whole games.jsonl lines): every crew of ``crews``
-    forced, every card of ``crews`` and ``planets`` left out, on the run's first ``arm_games``."""
-    from stargazer_rules.analysis import counterfactual
-    from stargazer_rules.analysis.measures import MeasureContext
-    from stargazer_rules.analysis.summary import summarize
-
-    players = games[0]["players"]
-    entries = plan(arm_games, players, seed)
-    baseline = [game for game in games if game["index"] < len(entries)]
-    summary = summarize(games, targets=targets, ruleset=ruleset)
-    margin = targets.settings.equivalence_margin
-    context = MeasureContext.of(baseline, ruleset)
-    arms = [("forced", crew) for crew in crews] + [("left out", card) for card in (*crews, *planets)]
-    crew_rows, card_rows = [], []
-    for number, (kind, card) in enumerate(arms, start=1):
-        started = time.perf_counter()
-        if kind == "forced":
-            lines = play_forced(ruleset, entries, lineup, card, engine)
-            crew_rows.append(counterfactual.forced_figures(
-                baseline, lines, card, [forced_seat(entry) for entry in entries],
-                margin=margin, confidence=targets.confidence))
-        else:
-            arm = play_left_out(ruleset, entries, lineup, card, engine)
-            row: dict[str, Any] = {"card": card, "kind": "crew" if card in crews else "planet", "why": arm.why}
-            if arm.why is None:
-                arm_summary = summarize(arm.lines, targets=targets, ruleset=arm.ruleset)
-                row.update(counterfactual.left_out_figures(
-                    baseline, arm.lines, targets=targets, context=context,
-                    context_left_out=MeasureContext.of(arm.lines, arm.ruleset), names=summary["names"],
-                    names_left_out=arm_summary["names"], base_met=counterfactual.met_count(summary),
-                    left_out_met=counterfactual.met_count(arm_summary), label=f"without {card}"))
-            card_rows.append(row)
-        if progress is not None:
-            progress(number, len(arms), kind, card, len(entries), time.perf_counter() - started)
-    run = {
-        "ruleset": {"name": ruleset.name, "fingerprint": ruleset.fingerprint},
-        "players": players, "lineup": list(lineup), "seed": seed, "games": len(games), "engine": engine,
-    }
-    doc = counterfactual.explain_document(run=run, summary=summary, crews=crew_rows, cards=card_rows, arm_games=len(entries))
-    doc["names"] = summary["names"]
-    return doc
 
 
 def _progress(number: int, arms: int, kind: str, card: str, games: int, seconds: float) -> None:
