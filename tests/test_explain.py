@@ -24,7 +24,9 @@ from ruleset_edits import copy_ruleset, replace
 
 from stargazer_rules import load_ruleset
 from stargazer_rules.analysis import counterfactual, stats
+from stargazer_rules.analysis.explain_run import explain_run
 from stargazer_rules.analysis.games import win_credit
+from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.analysis.verdict import games_needed
 from stargazer_rules.bots import make_bot
 from stargazer_rules.bots.forced import ForcedCrewBot, forced_pick
@@ -197,7 +199,7 @@ def test_explain_writes_explain_json_by_its_schema_and_prints_both_tables(tmp_pa
     summary_advantage = doc["crew"][0]["picker_advantage"]
     assert set(summary_advantage) == {"difference", "low", "high"}
     assert "Engineer" in captured.out and "Lava 1" in captured.out and "forced effect" in captured.out
-    assert "arm 3 of 3" in captured.err
+    assert "3 of 3 arms done" in captured.err
     assert (out / "explain.html").read_text(encoding="utf-8").count("<table") == 2
 
 
@@ -205,3 +207,16 @@ def test_explain_refuses_a_card_the_ruleset_does_not_have(tmp_path, capsys):
     status = main(["explain", "--rules", "draft7", "--cards", "enginer", "--out", str(tmp_path / "x")])
     assert status == 2
     assert "enginer" in capsys.readouterr().err
+
+
+def test_the_document_is_the_same_on_any_number_of_workers():
+    ruleset = load_ruleset("draft7")
+    entries = plan(16, 4, seed=2)
+    lineup = ("random",) * 4
+    run = play_games(ruleset, entries, lineup)
+    options = {"seed": 2, "arm_games": 8, "crews": ["pilot"], "planets": ["lava-1"]}
+    alone = explain_run(ruleset, run, lineup, Targets.default(), workers=1, **options)
+    shared = explain_run(ruleset, run, lineup, Targets.default(), workers=2, **options)
+    assert alone == shared
+    assert alone["arm_games"] == 8 and alone["run"]["games"] == 16
+    assert [row["card"] for row in alone["left_out"]] == ["pilot", "lava-1"]

@@ -31,6 +31,7 @@ from stargazer_rules.frontends.cli.run_options import (
     lineup_or_report,
     out_is_a_file,
     out_refused,
+    worker_count,
 )
 from stargazer_rules.frontends.cli.target_options import add_target_options, targets_or_stop
 from stargazer_rules.rulesets.model import Ruleset
@@ -81,6 +82,10 @@ def add_explain(commands: argparse._SubParsersAction) -> None:
         "--cards", default=None, metavar="ID,ID",
         help="only these crew and Planet cards (default: every card of the ruleset)",
     )
+    parser.add_argument(
+        "--workers", type=worker_count, default=None, metavar="W",
+        help="worker processes for the run and the arms (default: one per core); 1 plays in this process",
+    )
     parser.add_argument("--out", default=None, metavar="DIR", help="the output folder (default explain-RULES-Np)")
     parser.add_argument("--cache", default=None, metavar="DIR", help="the cache folder (default as for simulate)")
     parser.add_argument("--no-cache", action="store_true", help="neither reuse nor keep the run in the cache")
@@ -103,6 +108,9 @@ def _cards(ruleset: Ruleset, text: str | None) -> tuple[list[str], list[str]] | 
 
 def run_explain(args: argparse.Namespace) -> int:
     """Make the run, play the arms, print and write the figures; one-line errors."""
+    from stargazer_rules.analysis.explain_report import EXPLAIN_PAGE
+    from stargazer_rules.analysis.explain_run import explain_run
+
     ruleset = ruleset_or_stop(args.ruleset, COMMAND)
     args.bots = args.bots or [DEFAULT_EXPLAIN_BOTS]
     lineup = lineup_or_report([ruleset], args, COMMAND)
@@ -119,7 +127,7 @@ def run_explain(args: argparse.Namespace) -> int:
     targets = targets_or_stop(ruleset, args, COMMAND)
     default = f"explain-{ruleset.name}-{args.players}p"
     out = args.out or default
-    own = RUN_FOLDER_FILES | {EXPLAIN_FILE, "explain.html", locks.LOCK_FILE, locks.HOLDER_FILE}
+    own = RUN_FOLDER_FILES | {EXPLAIN_FILE, EXPLAIN_PAGE, locks.LOCK_FILE, locks.HOLDER_FILE}
     if out_is_a_file(out, COMMAND) or out_refused(out, COMMAND, own, default):
         return EXIT_USAGE
     try:
@@ -127,13 +135,12 @@ def run_explain(args: argparse.Namespace) -> int:
             report_engine(ruleset, COMMAND)
             request = runs.RunRequest(
                 ruleset, held.path, lineup, players=args.players, games=args.games, seed=args.seed,
-                reuse=not args.no_cache, cache=cache.cache_folder(args.cache),
+                workers=args.workers, reuse=not args.no_cache, cache=cache.cache_folder(args.cache),
             )
             outcome = runs.play_run(request, lambda text: print(text, file=sys.stderr), held)
-            from stargazer_rules.analysis.explain_run import explain_run
-
             doc = explain_run(ruleset, list(outcome.games), lineup, targets, seed=args.seed, arm_games=arm_games,
-                          crews=cards[0], planets=cards[1], engine=outcome.engine, progress=_progress)
+                              crews=cards[0], planets=cards[1], engine=outcome.engine, workers=args.workers,
+                              progress=_progress)
             written = _write(doc, Path(out))
     except (SimulationError, ValueError, OSError) as error:
         say_error(COMMAND, str(error))
@@ -145,8 +152,8 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(number: int, arms: int, kind: str, card: str, games: int, seconds: float) -> None:
-    print(f"stargazer {COMMAND}: arm {number} of {arms}, {card} {kind}: {games:,} games in {seconds:.1f} s",
+def _progress(done: int, arms: int, kind: str, card: str, games: int, seconds: float) -> None:
+    print(f"stargazer {COMMAND}: {done} of {arms} arms done, {card} {kind}: {games:,} games in {seconds:.1f} s",
           file=sys.stderr, flush=True)
 
 
