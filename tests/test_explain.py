@@ -84,7 +84,7 @@ def test_no_difference_at_all_is_an_interval_of_zero_width_that_covers_0():
         ((-0.15, -0.05), "covers 0", "picked by trailers"),
         ((-0.15, -0.05), "positive", "picked by trailers"),
         ((-0.05, 0.05), "positive", "underrated"),
-        ((-0.05, 0.05), "negative", "a trap"),
+        ((-0.05, 0.05), "negative", None),  # the forcing's own cost, not a disagreement
         ((0.05, 0.15), "positive", None),
         ((-0.05, 0.05), "covers 0", None),
     ],
@@ -220,3 +220,11 @@ def test_the_document_is_the_same_on_any_number_of_workers():
     assert alone == shared
     assert alone["arm_games"] == 8 and alone["run"]["games"] == 16
     assert [row["card"] for row in alone["left_out"]] == ["pilot", "lava-1"]
+
+
+def test_an_arm_is_read_only_against_the_run_games_of_its_deals():
+    ruleset = load_ruleset("draft7")
+    run = play_games(ruleset, plan(8, 4, seed=0), ("random",) * 4)
+    other = play_games(ruleset, plan(8, 4, seed=9), ("random",) * 4)
+    with pytest.raises(ValueError, match="no game of the run on its deal"):
+        counterfactual.forced_figures(run, other, "pilot", [0, 1, 2, 3] * 2, margin=MARGIN)

@@ -53,14 +53,16 @@ __all__ = [
 EXPLAIN_FORMAT = "stargazer-explain/1"
 
 #: Each (picker advantage, forced effect) direction pair that disagrees: its flag and sentence.
-#: A direction is ``positive`` or ``negative`` (the interval excludes 0) or ``covers 0``.
+#: A direction is ``positive`` or ``negative`` (the interval excludes 0) or ``covers 0``. A
+#: negative forced effect beside a picker advantage that covers 0 is no disagreement: taking any
+#: crew every round it is free usually costs something (better picks and the motivation bonus
+#: forgone, R6), which the picker advantage, counted from free choices, cannot show.
 AGREEMENT: Mapping[tuple[str, str], tuple[str, str]] = {
     ("positive", "covers 0"): ("picked by leaders", "its pickers win more, but taking it wins no more"),
     ("positive", "negative"): ("picked by leaders", "its pickers win more, but taking it every time wins less"),
     ("negative", "covers 0"): ("picked by trailers", "its pickers win less, but taking it loses nothing"),
     ("negative", "positive"): ("picked by trailers", "its pickers win less, but taking it every time wins more"),
     ("covers 0", "positive"): ("underrated", "its pickers win no more, but taking it every time wins more"),
-    ("covers 0", "negative"): ("a trap", "its pickers win no less, but taking it every time wins less"),
 }
 
 
@@ -118,8 +120,8 @@ def forced_figures(
     confidence: float = 0.95,
 ) -> dict[str, Any]:
     """The forced effect of ``crew``: ``forced[k]`` is a game of the arm whose table seat
-    ``seats[k]`` was forced; also in how many games that seat took the crew at all, and how many
-    games the forcing changed (a different winner credit or not, any different pick)."""
+    ``seats[k]`` was forced; also the games in which that seat took the crew at all, and the
+    games whose picks the forcing changed (the others are the run's games move for move)."""
     differences = []
     took = changed = 0
     for (base, game), seat in zip(_paired_lines(baseline, forced), seats, strict=True):

@@ -23,7 +23,7 @@ __all__ = ["EXPLAIN_PAGE", "effect_text", "render_explain", "terminal_explain", 
 EXPLAIN_PAGE = "explain.html"
 
 _CREW_HEADERS = ("crew", "picker advantage", "forced effect", "games to decide", "taken in", "flag")
-_CARD_HEADERS = ("card left out", "seat changes (points)", "targets", "verdict")
+_CARD_HEADERS = ("card left out", "seat changes (points)", "targets without it", "verdict without it")
 
 
 def effect_text(effect: Mapping[str, Any] | None) -> str:
@@ -92,8 +92,8 @@ _READING = (
     "Forced effect: the change of one seat's win share (ties shared, R18) when that seat must take the crew "
     "whenever it is free, against the same seat in the run's game on the same deal (arm minus run). Picker "
     "advantage: the run's pickers' win share minus the others' (summary.json). A flag marks where the two "
-    "disagree: 'picked by leaders' (pickers win more, taking it does not), 'picked by trailers', 'underrated', "
-    "'a trap'. Left out: the run's deal seeds dealt without the card; each turn-order seat's change of win "
+    "disagree: 'picked by leaders' (pickers win more, taking it does not), 'picked by trailers' (pickers win "
+    "less, taking it does not lose), 'underrated' (pickers win no more, taking it wins more). Left out: the run's deal seeds dealt without the card; each turn-order seat's change of win "
     "share (* where its interval excludes 0) and the design targets compared as `stargazer compare` compares "
     'two drafts. docs/simulation.md, "stargazer explain".'
 )
