@@ -200,7 +200,8 @@ def test_explain_writes_explain_json_by_its_schema_and_prints_both_tables(tmp_pa
     assert set(summary_advantage) == {"difference", "low", "high"}
     assert "Engineer" in captured.out and "Lava 1" in captured.out and "forced effect" in captured.out
     assert "3 of 3 arms done" in captured.err
-    assert (out / "explain.html").read_text(encoding="utf-8").count("<table") == 2
+    page = (out / "explain.html").read_text(encoding="utf-8")
+    assert page.count("<table") == 3 and "Each seat without the card" in page
 
 
 def test_explain_refuses_a_card_the_ruleset_does_not_have(tmp_path, capsys):

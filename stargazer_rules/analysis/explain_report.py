@@ -23,7 +23,8 @@ __all__ = ["EXPLAIN_PAGE", "effect_text", "render_explain", "terminal_explain", 
 EXPLAIN_PAGE = "explain.html"
 
 _CREW_HEADERS = ("crew", "picker advantage", "forced effect", "games to decide", "taken in", "flag")
-_CARD_HEADERS = ("card left out", "seat changes (points)", "targets without it", "verdict without it")
+_CARD_HEADERS = ("card left out", "seat changes (points)", "games to decide", "targets without it", "verdict without it")
+_SEAT_HEADERS = ("card left out", "seat", "change of win share", "games to decide")
 
 
 def effect_text(effect: Mapping[str, Any] | None) -> str:
@@ -69,14 +70,25 @@ def _card_cells(doc: Mapping[str, Any], row: Mapping[str, Any]) -> list[str]:
     kind = "crew" if row["kind"] == "crew" else "planets"
     name = _name(doc, kind, row["card"])
     if row.get("why"):
-        return [name, f"not played: {row['why']}", "", ""]
+        return [name, f"not played: {row['why']}", "", "", ""]
     seats = ", ".join(
         f"{seat['seat']}: {points(seat['effect'], sign=True)}{'*' if seat['direction'] != 'covers 0' else ''}"
         for seat in row["seats"]
     )
     counts = row["targets"]["counts"]
     targets = ", ".join(f"{count} {decision}" for decision, count in counts.items() if count)
-    return [name, seats, targets or "none compared", row["targets"]["decision"]]
+    return [name, seats, _most_needed(row["seats"]), targets or "none compared", row["targets"]["decision"]]
+
+
+def _most_needed(effects: list[Mapping[str, Any]]) -> str:
+    """The most paired games any of ``effects`` needs to be decided: ``decided`` when none
+    needs more, ``never`` when one would not be decided by any number."""
+    open_ones = [effect for effect in effects if effect["direction"] == "covers 0"]
+    if not open_ones:
+        return "decided"
+    if any(effect.get("games_needed") is None for effect in open_ones):
+        return "never"
+    return number(max(effect["games_needed"] for effect in open_ones))
 
 
 def _setting(doc: Mapping[str, Any]) -> str:
@@ -120,6 +132,15 @@ def render_explain(doc: Mapping[str, Any]) -> str:
     title = f"Stargazer counterfactual play: {run['ruleset']['name']}, {run['players']} players"
     crew_rows = [[esc(cell) for cell in _crew_cells(doc, row)] for row in doc["crew"]]
     card_rows = [[esc(cell) for cell in _card_cells(doc, row)] for row in doc["left_out"]]
+    kind = {"crew": "crew", "planet": "planets"}
+    seat_rows = [
+        [esc(_name(doc, kind[row["kind"]], row["card"])), str(seat["seat"]), esc(effect_text(seat)), esc(_needed(seat))]
+        for row in doc["left_out"] if not row.get("why") for seat in row["seats"]
+    ]
+    verdicts = "".join(
+        f"<li>{esc(_name(doc, kind[row['kind']], row['card']))}: {esc(row['targets']['text'])}</li>"
+        for row in doc["left_out"] if not row.get("why")
+    )
     flagged = "".join(
         f"<li>{esc(_name(doc, 'crew', row['crew']))}: <strong>{esc(row['agreement']['flag'])}</strong>: "
         f"{esc(row['agreement']['text'])}.</li>"
@@ -131,7 +152,10 @@ def render_explain(doc: Mapping[str, Any]) -> str:
         + "<h2>Crew: forced effect beside the picker advantage</h2>\n"
         + table(list(_CREW_HEADERS), crew_rows, text_columns=1)
         + "<h2>Cards left out of the deal</h2>\n"
-        + table(list(_CARD_HEADERS), card_rows, text_columns=4)
+        + table(list(_CARD_HEADERS), card_rows, text_columns=2)
+        + "<h3>Each seat without the card</h3>\n"
+        + table(list(_SEAT_HEADERS), seat_rows, text_columns=1)
+        + f"<h3>The targets without the card (the run as A, the arm as B)</h3>\n<ul>{verdicts}</ul>\n"
         + f'<p class="note">{esc(_READING)} Every figure here is also in explain.json beside this file.</p>'
     )
     return page(title, body)
