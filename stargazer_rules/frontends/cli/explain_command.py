@@ -41,9 +41,9 @@ COMMAND = "explain"
 #: The bots of the default run: greedy, as a forced arm is played a decision at a time; an MCTS
 #: lineup costs its search in every arm (docs/simulation.md, "stargazer explain").
 DEFAULT_EXPLAIN_BOTS = "greedy"
-#: Games of the default run, and of each arm: a forced effect within about ±3 to ±4 points
-#: (95%). The default on draft7 (4 players, greedy: 12 forced and 26 left-out arms, 31,200
-#: games) took about four and a half minutes on one loaded core (docs/simulation.md).
+#: Games of the default run, and of each arm: a forced effect within about ±2 to ±3 points
+#: (95%) on draft7, whose 38 arms (31,200 games) take some five minutes of one core's time
+#: (docs/simulation.md, "stargazer explain").
 DEFAULT_EXPLAIN_GAMES = 800
 #: The file of the figures in the output folder.
 EXPLAIN_FILE = "explain.json"
