@@ -22,6 +22,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
 from stargazer_rules.bots.forced import ForcedCrewBot
 from stargazer_rules.errors import RulesetError, SetupError
 from stargazer_rules.kernel import native
@@ -59,15 +61,15 @@ def play_forced(
     return lines
 
 
+@attrs.frozen
 class LeftOut:
     """A left-out arm: the ruleset without ``card`` and its games' ``lines``, or, when the card
     cannot be left out, ``why`` (lines empty, ruleset None)."""
 
-    def __init__(self, card: str, ruleset: Ruleset | None, lines: list[dict[str, Any]], why: str | None) -> None:
-        self.card = card
-        self.ruleset = ruleset
-        self.lines = lines
-        self.why = why
+    card: str
+    ruleset: Ruleset | None
+    lines: list[dict[str, Any]]
+    why: str | None
 
 
 def play_left_out(
