@@ -9,10 +9,11 @@ the line of a finished game (docs/simulation.md, "games.jsonl").
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from stargazer_rules.bots import make_bot, root_values
+from stargazer_rules.bots.base import Bot
 from stargazer_rules.engine.game import Game, Setup
 from stargazer_rules.engine.scoring import provisional_totals
 from stargazer_rules.formats import actions_json, records, values_json
@@ -30,9 +31,11 @@ def play_game_stepwise(
     entry: PlanEntry,
     lineup: Sequence[str],
     engine: str = native.DEFAULT_ENGINE,
+    wrap: Callable[[int, Bot], Bot] | None = None,
 ) -> dict[str, Any]:
     """Play the game of ``entry`` with ``lineup`` one decision at a time in Python and return
-    its games.jsonl line as a dict.
+    its games.jsonl line as a dict. ``wrap(seat, bot)``, when given, is the bot that plays
+    ``seat`` instead of ``bot`` (``stargazer explain``'s forced crew: ``bots.forced``).
 
     ``engine`` ``native`` lets the bots search in the kernel where the ruleset allows (the
     rules of the recorded game are always played by the Python engine, which writes the
@@ -52,6 +55,8 @@ def play_game_stepwise(
     seats = seating(lineup, entry.rotation)
     seeds = [bot_seed(entry.deal_seed, entry.rotation, seat) for seat in range(players)]
     bots = [make_bot(spec, seed, engine) for spec, seed in zip(seats, seeds, strict=True)]
+    if wrap is not None:
+        bots = [wrap(seat, bot) for seat, bot in enumerate(bots)]
     setup = game.deal(players, seed=entry.deal_seed)
     state = game.new_state(setup=setup)
     options: list[int] = []

@@ -33,14 +33,12 @@ from stargazer_rules.rulesets.checks import RulesetDocuments
 from stargazer_rules.rulesets.diff import diff_data, format_changes
 from stargazer_rules.rulesets.drafts import new_draft, refuse_taken_folder
 from stargazer_rules.rulesets.loader import (
-    build_ruleset,
-    check_documents,
     load_ruleset,
     read_documents,
     ruleset_to_data,
 )
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.rulesets.resources import RULESET_FILES
+from stargazer_rules.rulesets.variants import ruleset_of_data
 from stargazer_rules.rulesets.yamlsource import YamlDocument
 from stargazer_rules.tuning.paths import Miss, Place, Value, locate, value_text, with_values
 
@@ -57,14 +55,7 @@ def apply_edits(ruleset: Ruleset, edits: Mapping[str, Value]) -> Ruleset:
     """``ruleset`` with exactly the values of ``edits`` (path -> value) changed; raises
     ``RulesetError`` with every problem when a path names nothing or the result is invalid."""
     data = ruleset_to_data(ruleset)
-    edited = with_values(data, _places(ruleset, data, edits))
-    documents = RulesetDocuments(
-        *(YamlDocument(_shown(ruleset, file), edited[file.removesuffix(".yaml")], True) for file in RULESET_FILES)
-    )
-    problems = check_documents(documents)
-    if problems:
-        raise RulesetError(problems)
-    return build_ruleset(documents, source=ruleset.source)
+    return ruleset_of_data(ruleset, with_values(data, _places(ruleset, data, edits)))
 
 
 def edits_text(base: Ruleset, edits: Mapping[str, Value]) -> list[str]:
@@ -143,10 +134,6 @@ def _places(ruleset: Ruleset, data: Mapping[str, Any], edits: Mapping[str, Value
     if problems:
         raise RulesetError(problems)
     return places
-
-
-def _shown(ruleset: Ruleset, file: str) -> str:
-    return os.path.join(ruleset.source, file) if ruleset.source else file
 
 
 def _document(documents: RulesetDocuments, file: str) -> YamlDocument:

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 
 from stargazer_rules.errors import CommandStopped
 from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED, require_extra
+from stargazer_rules.frontends.cli.explain_command import add_explain
 from stargazer_rules.frontends.cli.ladder_command import add_ladder
 from stargazer_rules.frontends.cli.play_commands import add_play, add_play_random, add_replay
 from stargazer_rules.frontends.cli.print_command import add_print
@@ -82,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_simulate(commands)
     add_compare(commands)
     add_ladder(commands)
+    add_explain(commands)
     add_tune(commands)
     add_diff(commands)
     add_report(commands)

@@ -58,6 +58,7 @@ _SIM = Extra("sim", ("numpy", "scipy", "tqdm", "filelock", "platformdirs"))
 COMMAND_EXTRAS: Mapping[str, Extra] = {
     "cache": _SIM,
     "compare": _SIM,
+    "explain": _SIM,
     "ladder": _SIM,
     "print": Extra("print", ("reportlab", "pypdfium2", "japanize_matplotlib")),
     "report": _SIM,

@@ -1,0 +1,169 @@
+"""Counterfactual play for a designer: the terminal table and explain.html of explain.json.
+
+Both read only the document ``analysis.counterfactual.explain_document`` makes (the figures of
+``schemas/explain.schema.json``), so the table, the page and the file always agree. Effects are
+shown in percentage points of win share, arm minus run (positive: the seat wins more), each with
+its interval and, while it covers 0, the paired games needed to decide it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from stargazer_rules.analysis.labels import number, points
+from stargazer_rules.analysis.report import esc, page, table
+from stargazer_rules.rulesets.loader import short_fingerprint
+from stargazer_rules.text.reports import format_table
+
+__all__ = ["EXPLAIN_PAGE", "effect_text", "render_explain", "terminal_explain", "write_explain_page"]
+
+#: The page in the output folder.
+EXPLAIN_PAGE = "explain.html"
+
+_CREW_HEADERS = ("crew", "picker advantage", "forced effect", "games to decide", "taken in", "flag")
+_CARD_HEADERS = ("card left out", "seat changes (points)", "games to decide", "targets without it", "verdict without it")
+_SEAT_HEADERS = ("card left out", "seat", "change of win share", "games to decide")
+
+
+def effect_text(effect: Mapping[str, Any] | None) -> str:
+    """``+4.2 [+1.0, +7.4]`` in points, or ``n/a``."""
+    if not effect or effect.get("effect") is None:
+        return "n/a"
+    return f"{points(effect['effect'], sign=True)} [{points(effect['low'], sign=True)}, {points(effect['high'], sign=True)}]"
+
+
+def _advantage_text(advantage: Mapping[str, Any] | None) -> str:
+    if not advantage or advantage.get("difference") is None:
+        return "n/a"
+    return f"{points(advantage['difference'], sign=True)} [{points(advantage['low'], sign=True)}, {points(advantage['high'], sign=True)}]"
+
+
+def _needed(effect: Mapping[str, Any] | None) -> str:
+    if not effect or effect.get("direction") is None:
+        return "n/a"
+    if effect["direction"] != "covers 0":
+        return "decided"
+    return number(effect["games_needed"]) if effect.get("games_needed") else "never"
+
+
+def _name(doc: Mapping[str, Any], kind: str, card: str) -> str:
+    found = doc.get("names", {}).get(kind, {}).get(card)
+    return found["en"] if found else card
+
+
+def _crew_cells(doc: Mapping[str, Any], row: Mapping[str, Any]) -> list[str]:
+    forced = row["forced"]
+    agreement = row["agreement"]
+    return [
+        _name(doc, "crew", row["crew"]),
+        _advantage_text(row["picker_advantage"]),
+        effect_text(forced),
+        _needed(forced),
+        f"{number(row['games_taken'])} of {number(forced['games'])}",
+        agreement["flag"] or "",
+    ]
+
+
+def _card_cells(doc: Mapping[str, Any], row: Mapping[str, Any]) -> list[str]:
+    kind = "crew" if row["kind"] == "crew" else "planets"
+    name = _name(doc, kind, row["card"])
+    if row.get("why"):
+        return [name, f"not played: {row['why']}", "", "", ""]
+    seats = ", ".join(
+        f"{seat['seat']}: {points(seat['effect'], sign=True)}{'*' if seat['direction'] != 'covers 0' else ''}"
+        for seat in row["seats"]
+    )
+    counts = row["targets"]["counts"]
+    targets = ", ".join(f"{count} {decision}" for decision, count in counts.items() if count)
+    return [name, seats, _most_needed(row["seats"]), targets or "none compared", row["targets"]["decision"]]
+
+
+def _most_needed(effects: list[Mapping[str, Any]]) -> str:
+    """The most paired games any of ``effects`` needs to be decided: ``decided`` when none
+    needs more, ``never`` when one would not be decided by any number."""
+    open_ones = [effect for effect in effects if effect["direction"] == "covers 0"]
+    if not open_ones:
+        return "decided"
+    if any(effect.get("games_needed") is None for effect in open_ones):
+        return "never"
+    return number(max(effect["games_needed"] for effect in open_ones))
+
+
+def _setting(doc: Mapping[str, Any]) -> str:
+    run = doc["run"]
+    return (
+        f"{run['ruleset']['name']} ({short_fingerprint(run['ruleset']['fingerprint'])}), {run['players']} players, "
+        f"{'/'.join(run['lineup'])} ({run['engine']} engine), seed {run['seed']}: the run of {number(run['games'])} "
+        f"games and {number(doc['arm_games'])} paired games in each arm"
+    )
+
+
+_READING = (
+    "Forced effect: the change of one seat's win share (ties shared, R18) when that seat must take the crew "
+    "whenever it is free, against the same seat in the run's game on the same deal (arm minus run). Picker "
+    "advantage: the run's pickers' win share minus the others' (summary.json). A flag marks where the two "
+    "disagree: 'picked by leaders' (pickers win more, taking it does not), 'picked by trailers' (pickers win "
+    "less, taking it does not lose), 'underrated' (pickers win no more, taking it wins more). Left out: the run's deal seeds dealt without the card; each turn-order seat's change of win "
+    "share (* where its interval excludes 0) and the design targets compared as `stargazer compare` compares "
+    'two drafts. docs/simulation.md, "stargazer explain".'
+)
+
+
+def terminal_explain(doc: Mapping[str, Any]) -> str:
+    """The crews' table, then the left-out cards' table, then how to read them."""
+    level = f"{100 * doc['confidence']:g}%"
+    lines = [_setting(doc), "", f"Crew: forced effect beside the picker advantage (points, {level} intervals)"]
+    lines += format_table([_crew_cells(doc, row) for row in doc["crew"]], headers=list(_CREW_HEADERS), indent="")
+    lines += ["", "Left out of the deal (points, arm minus run)"]
+    lines += format_table([_card_cells(doc, row) for row in doc["left_out"]], headers=list(_CARD_HEADERS), indent="")
+    flagged = [row for row in doc["crew"] if row["agreement"]["flag"]]
+    lines.append("")
+    for row in flagged:
+        lines.append(f"{_name(doc, 'crew', row['crew'])}: {row['agreement']['flag']}: {row['agreement']['text']}.")
+    lines.append(_READING)
+    return "\n".join(lines)
+
+
+def render_explain(doc: Mapping[str, Any]) -> str:
+    """explain.html as text: one self-contained page."""
+    run = doc["run"]
+    title = f"Stargazer counterfactual play: {run['ruleset']['name']}, {run['players']} players"
+    crew_rows = [[esc(cell) for cell in _crew_cells(doc, row)] for row in doc["crew"]]
+    card_rows = [[esc(cell) for cell in _card_cells(doc, row)] for row in doc["left_out"]]
+    kind = {"crew": "crew", "planet": "planets"}
+    seat_rows = [
+        [esc(_name(doc, kind[row["kind"]], row["card"])), str(seat["seat"]), esc(effect_text(seat)), esc(_needed(seat))]
+        for row in doc["left_out"] if not row.get("why") for seat in row["seats"]
+    ]
+    verdicts = "".join(
+        f"<li>{esc(_name(doc, kind[row['kind']], row['card']))}: {esc(row['targets']['text'])}</li>"
+        for row in doc["left_out"] if not row.get("why")
+    )
+    flagged = "".join(
+        f"<li>{esc(_name(doc, 'crew', row['crew']))}: <strong>{esc(row['agreement']['flag'])}</strong>: "
+        f"{esc(row['agreement']['text'])}.</li>"
+        for row in doc["crew"] if row["agreement"]["flag"]
+    )
+    body = (
+        f"<h1>{esc(title)}</h1>\n<p>{esc(_setting(doc))}</p>\n"
+        + (f"<ul>{flagged}</ul>\n" if flagged else "<p>The forced effect and the picker advantage agree on every crew.</p>\n")
+        + "<h2>Crew: forced effect beside the picker advantage</h2>\n"
+        + table(list(_CREW_HEADERS), crew_rows, text_columns=1)
+        + "<h2>Cards left out of the deal</h2>\n"
+        + table(list(_CARD_HEADERS), card_rows, text_columns=2)
+        + "<h3>Each seat without the card</h3>\n"
+        + table(list(_SEAT_HEADERS), seat_rows, text_columns=1)
+        + f"<h3>The targets without the card (the run as A, the arm as B)</h3>\n<ul>{verdicts}</ul>\n"
+        + f'<p class="note">{esc(_READING)} Every figure here is also in explain.json beside this file.</p>'
+    )
+    return page(title, body)
+
+
+def write_explain_page(doc: Mapping[str, Any], out_dir: str | Path) -> Path:
+    """Write ``out_dir/explain.html``; its path."""
+    path = Path(out_dir) / EXPLAIN_PAGE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(render_explain(doc), encoding="utf-8")
+    return path

@@ -1,0 +1,170 @@
+"""``stargazer explain``: what each crew and Planet card is worth by counterfactual play.
+
+A run is made as ``simulate`` makes it (``simulation.runs``: reused from the folder or the
+cache); ``analysis.explain_run`` then plays and reads its arms into explain.json, which this
+command checks, prints and writes with explain.html (docs/simulation.md, "stargazer explain").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from stargazer_rules.errors import SimulationError
+from stargazer_rules.frontends.cli.common import (
+    EXIT_INVALID,
+    EXIT_USAGE,
+    SeedAction,
+    add_ruleset_argument,
+    positive_int,
+    report_engine,
+    ruleset_or_stop,
+    say_error,
+    wrapped,
+)
+from stargazer_rules.frontends.cli.run_options import (
+    RUN_FOLDER_FILES,
+    game_count,
+    lineup_or_report,
+    out_is_a_file,
+    out_refused,
+    worker_count,
+)
+from stargazer_rules.frontends.cli.target_options import add_target_options, targets_or_stop
+from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.simulation import cache, locks, runs
+
+COMMAND = "explain"
+#: The bots of the default run: greedy, as a forced arm is played a decision at a time; an MCTS
+#: lineup costs its search in every arm (docs/simulation.md, "stargazer explain").
+DEFAULT_EXPLAIN_BOTS = "greedy"
+#: Games of the default run, and of each arm: a forced effect within about ±2 to ±3 points
+#: (95%) on draft7, whose 38 arms (31,200 games) take some five minutes of one core's time
+#: (docs/simulation.md, "stargazer explain").
+DEFAULT_EXPLAIN_GAMES = 800
+#: The file of the figures in the output folder.
+EXPLAIN_FILE = "explain.json"
+
+
+def add_explain(commands: argparse._SubParsersAction) -> None:
+    parser = commands.add_parser(
+        COMMAND,
+        help="what each crew and Planet card is worth: forced and left-out play beside the picker advantage",
+        description=wrapped(
+            "Make a run as simulate does (reused from OUT or the cache), then play its games again "
+            "with one seat forced to take each crew whenever it is free, and with each card left "
+            "out of the deal, on the same deal seeds and bot seeds. Prints, and writes to "
+            "OUT/explain.json and OUT/explain.html, each crew's forced effect beside its picker "
+            "advantage (flagging where they disagree) and each left-out card's change of every "
+            "seat's win share and of the design targets, with 95%% intervals and the games needed "
+            "to decide."
+        ),
+    )
+    add_ruleset_argument(parser, positional=False)
+    parser.add_argument("--players", type=positive_int, default=4, metavar="N", help="the number of players (default 4)")
+    parser.add_argument(
+        "--games", type=game_count, default=DEFAULT_EXPLAIN_GAMES, metavar="N",
+        help=f"games of the run (default {DEFAULT_EXPLAIN_GAMES}); rounded up to whole rotations",
+    )
+    parser.add_argument(
+        "--arm-games", type=game_count, default=None, metavar="N",
+        help="games of each arm, the run's first N (default: all the run's games)",
+    )
+    parser.add_argument(
+        "--bots", action="append", default=None, metavar="LINEUP",
+        help=f"the bots, as for simulate (default {DEFAULT_EXPLAIN_BOTS})",
+    )
+    parser.add_argument("--seed", action=SeedAction, default=0, metavar="S", help="the first deal seed (default 0)")
+    parser.add_argument(
+        "--cards", default=None, metavar="ID,ID",
+        help="only these crew and Planet cards (default: every card of the ruleset)",
+    )
+    parser.add_argument(
+        "--workers", type=worker_count, default=None, metavar="W",
+        help="worker processes for the run and the arms (default: one per core); 1 plays in this process",
+    )
+    parser.add_argument("--out", default=None, metavar="DIR", help="the output folder (default explain-RULES-Np)")
+    parser.add_argument("--cache", default=None, metavar="DIR", help="the cache folder (default as for simulate)")
+    parser.add_argument("--no-cache", action="store_true", help="neither reuse nor keep the run in the cache")
+    add_target_options(parser)
+    parser.set_defaults(run=run_explain)
+
+
+def _cards(ruleset: Ruleset, text: str | None) -> tuple[list[str], list[str]] | str:
+    """(crew ids, planet ids) to explain, or why ``--cards`` names no card."""
+    crews = [card.id for card in ruleset.crew]
+    planets = [card.id for card in ruleset.planets]
+    if text is None:
+        return crews, planets
+    asked = [part.strip() for part in text.split(",") if part.strip()]
+    unknown = [card for card in asked if card not in crews and card not in planets]
+    if unknown or not asked:
+        return f"--cards {text}: {', '.join(unknown) or 'nothing'} is not a crew or Planet card of {ruleset.name}"
+    return [card for card in crews if card in asked], [card for card in planets if card in asked]
+
+
+def run_explain(args: argparse.Namespace) -> int:
+    """Make the run, play the arms, print and write the figures; one-line errors."""
+    from stargazer_rules.analysis.explain_report import EXPLAIN_PAGE
+    from stargazer_rules.analysis.explain_run import explain_run
+
+    ruleset = ruleset_or_stop(args.ruleset, COMMAND)
+    args.bots = args.bots or [DEFAULT_EXPLAIN_BOTS]
+    lineup = lineup_or_report([ruleset], args, COMMAND)
+    if lineup is None:
+        return EXIT_USAGE
+    cards = _cards(ruleset, args.cards)
+    if isinstance(cards, str):
+        say_error(COMMAND, cards)
+        return EXIT_USAGE
+    arm_games = args.arm_games or args.games
+    if arm_games > args.games:
+        say_error(COMMAND, f"--arm-games {arm_games} is more than the run's --games {args.games}")
+        return EXIT_USAGE
+    targets = targets_or_stop(ruleset, args, COMMAND)
+    default = f"explain-{ruleset.name}-{args.players}p"
+    out = args.out or default
+    own = RUN_FOLDER_FILES | {EXPLAIN_FILE, EXPLAIN_PAGE, locks.LOCK_FILE, locks.HOLDER_FILE}
+    if out_is_a_file(out, COMMAND) or out_refused(out, COMMAND, own, default):
+        return EXIT_USAGE
+    try:
+        with runs.holding_run_folder(out, COMMAND, cache.cache_folder(args.cache)) as held:
+            report_engine(ruleset, COMMAND)
+            request = runs.RunRequest(
+                ruleset, held.path, lineup, players=args.players, games=args.games, seed=args.seed,
+                workers=args.workers, reuse=not args.no_cache, cache=cache.cache_folder(args.cache),
+            )
+            outcome = runs.play_run(request, lambda text: print(text, file=sys.stderr), held)
+            doc = explain_run(ruleset, list(outcome.games), lineup, targets, seed=args.seed, arm_games=arm_games,
+                              crews=cards[0], planets=cards[1], engine=outcome.engine, workers=args.workers,
+                              progress=_progress)
+            written = _write(doc, Path(out))
+    except (SimulationError, ValueError, OSError) as error:
+        say_error(COMMAND, str(error))
+        return EXIT_INVALID
+    from stargazer_rules.analysis.explain_report import terminal_explain
+
+    print(terminal_explain(doc))
+    print(f"\nwritten: {', '.join(map(str, written))}")
+    return 0
+
+
+def _progress(done: int, arms: int, kind: str, card: str, games: int, seconds: float) -> None:
+    print(f"stargazer {COMMAND}: {done} of {arms} arms done, {card} {kind}: {games:,} games in {seconds:.1f} s",
+          file=sys.stderr, flush=True)
+
+
+def _write(doc: dict[str, Any], out: Path) -> list[Path]:
+    """explain.json, checked against its schema, and explain.html; their paths."""
+    from stargazer_rules.analysis.explain_report import write_explain_page
+    from stargazer_rules.formats.schema_checks import schema_problems
+
+    problems = schema_problems("explain", doc, limit=1)
+    if problems:
+        raise ValueError(f"explain.json breaks its schema: {problems[0]}")
+    path = out / EXPLAIN_FILE
+    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    return [path, write_explain_page(doc, out)]
