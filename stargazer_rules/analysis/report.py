@@ -294,8 +294,8 @@ def _findings(summary: SummaryView) -> str:
             else:
                 items.append(f"<li>{esc(answer.label)}, missed by {len(links)}:<ul>"
                              + "".join(f"<li>{link}</li>" for link in links) + "</ul></li>")
-        listing = (f'<h3 id="findings">Targets not met ({len(grouped)})</h3>'
-                   f'<ul class="findings">{"".join(items)}</ul>')
+        # one item per target not met: as many as the "not met" of the paragraph above
+        listing = f'<h3 id="findings">Targets not met</h3><ul class="findings">{"".join(items)}</ul>'
     else:
         listing = '<p id="findings">Every target is met or not yet known.</p>'
     source = "the default targets" if judged.source == "defaults" else judged.source

@@ -20,7 +20,8 @@ looks. ``se`` is the paired bootstrap's standard error of the shortfall change.
 
 **Why a look may leave open what the fixed-sample test decides.** The fixed-sample test spends
 its whole error budget at one look; a sequential look spends only its increment, so its
-boundary lies further out (at the first of four looks about 4.3 standard errors against 1.96).
+boundary lies further out (at the first of four looks 3.92 standard errors against 1.96, for one
+target).
 The same games can then be decided by ``compare`` and open at a look of ``--until-decided``:
 ``apply_looks`` says so for each target where the two differ, with both boundaries.
 """
