@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 __all__ = ["COMPARISON_FORMAT", "Run", "compare_summaries", "write_comparison"]
 
 #: The ``format`` of comparison.json.
-COMPARISON_FORMAT = "stargazer-comparison/2"
+COMPARISON_FORMAT = "stargazer-comparison/3"
 
 
 @attrs.frozen

@@ -435,7 +435,7 @@ def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Se
             "verdict": by_trial[candidate.number]["decision"] if candidate.number in by_trial else None,
         })
     return {
-        "format": "stargazer-tune/1",
+        "format": "stargazer-tune/2",
         "ruleset": {"name": base.name, "fingerprint": base.fingerprint},
         "space": {"source": str(space.source), "max_edits": space.max_edits,
                   "parameters": [{"name": name, "path": p.path, "choices": list(p.choices), "base": p.base}
