@@ -385,17 +385,17 @@ def _verdict(games_a, games_b, targets=TWO):
                        for games, context in zip((games_a, games_b), contexts)),
                      strict=True))
     rows = target_changes(pairs, chosen, *contexts, {}, {})
-    met = (0, len(targets))
-    return verdict_of(rows, confidence=0.95, label_a="A", label_b="B", met_a=met, met_b=met)
+    met = {"a": [0, len(targets)], "b": [0, len(targets)], "one_side": []}
+    return verdict_of(rows, confidence=0.95, label_a="A", label_b="B", met=met)
 
 
 def test_a_clearly_better_draft_is_better_on_that_target_and_the_headline():
     rng = random.Random(1)
     decided = _verdict(_random_games(rng, 600, tie=0.3), _random_games(rng, 600, tie=0.05))
     by_key = {row["key"]: row for row in decided["targets"]}
-    assert by_key["tie_rate"]["decision"] == "better" and by_key["tie_rate"]["change"] > 0.2
+    assert by_key["tie_rate"]["decision"] == "better" and by_key["tie_rate"]["change"] < -0.2
     assert decided["decision"] in ("better", "mixed")
-    assert decided["text"].startswith(f"{decided['decision'].capitalize()}: B meets 0 of 2 targets (A: 0 of 2): better on tie rate")
+    assert decided["text"].startswith(f"{decided['decision'].capitalize()}: B meets 0 of 2 targets decided in both runs (A: 0 of 2): better on tie rate")
     assert decided["multiplicity"]["alpha_each"] == pytest.approx(0.025)
 
 

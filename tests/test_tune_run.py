@@ -64,7 +64,10 @@ def test_tune_proposes_the_edit_that_meets_the_missed_target(tune_files, capsys)
     proposal = load_ruleset(str(tune_files / "out" / "proposal"))
     assert proposal.cubes_per_player == 6
     assert "knob cubes_per_player: 12 -> 6" in out
-    assert f"proposed: the edits of trial {facts['proposal']['trial']} in {tune_files / 'out' / 'proposal'}" in out
+    assert facts["proposal"]["text"].startswith(
+        f"Proposed: the edits of trial {facts['proposal']['trial']} (in {tune_files / 'out' / 'proposal'}): better "
+        "than the base on rounds per game, worse on none; it meets ")
+    assert facts["proposal"]["text"] in out
     page = (tune_files / "out" / "tune.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")
     assert f"{tune_files / 'tune.yaml'}: 2 parameters, at most 1 edit</td>" in page  # not "1 edits"
@@ -74,7 +77,8 @@ def test_tune_proposes_the_edit_that_meets_the_missed_target(tune_files, capsys)
     # one line per candidate played; the samples not played are counted into the next line
     assert len(lines) == facts["counts"]["complete"] + facts["counts"]["pruned"]
     assert not any("not played," in line for line in lines)
-    said = sum(int(n) for line in lines for n in re.findall(r"(\d+) (?:invalid|repeated)", line.split(" (", 1)[-1]))
+    said = sum(int(n) for line in lines
+               for n in re.findall(r"(\d+) (?:over max_edits|refused|repeated)", line.split(" (", 1)[-1]))
     played = [i for i, trial in enumerate(facts["trials"]) if trial["state"] in ("complete", "pruned")
               and not trial["invalid"] and not trial["repeat_of"]]
     assert said == sum(1 for trial in facts["trials"][: played[-1]] if trial["invalid"] or trial["repeat_of"])
@@ -138,8 +142,15 @@ def test_a_candidate_that_does_not_load_is_counted_and_never_played(tune_files, 
     assert main(tune_args(tune_files)) == 0
     facts = json.loads((tune_files / "out" / "tune.json").read_text(encoding="utf-8"))
     refused = [row for row in facts["trials"] if row["edits"] == {"rules.motivation.free_cube_vp": 2}]
-    assert refused and all(row["state"] in ("invalid", "repeat") for row in refused)
-    assert refused[0]["state"] == "invalid"
+    assert refused and all(row["state"] in ("refused", "repeat") for row in refused)
+    assert refused[0]["state"] == "refused"
+    # counted apart from the samples over max_edits (#28 item 0)
+    over = [row for row in facts["trials"] if row["state"] == "over_max_edits"]
+    assert all(row["invalid"].endswith("more than max_edits (1)") for row in over)
+    assert (facts["counts"]["refused"], facts["counts"]["over_max_edits"]) == (
+        sum(1 for row in facts["trials"] if row["state"] == "refused"), len(over))
+    page = (tune_files / "out" / "tune.html").read_text(encoding="utf-8")
+    assert f"{facts['counts']['refused']} refused by the ruleset&#x27;s checks (not played)" in page
     assert refused[0]["invalid"].endswith("refused for the test")
     played = sorted(path.name for path in (tune_files / "out" / "runs").iterdir())
     assert len(played) == 3  # the base, 8 cubes and 6 cubes

@@ -44,7 +44,7 @@ from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.plain_json import plain
 from stargazer_rules.analysis.summary import ruleset_of_lines, summarize
 from stargazer_rules.analysis.summary_view import Distribution, Rate, SummaryView, to_json, view_of
-from stargazer_rules.analysis.target_verdict import target_changes, verdict_of
+from stargazer_rules.analysis.target_verdict import met_counts, target_changes, verdict_of
 from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.analysis.verdict import (
     BOOTSTRAP,
@@ -60,7 +60,7 @@ if TYPE_CHECKING:
 __all__ = ["COMPARISON_FORMAT", "Run", "compare_summaries", "write_comparison"]
 
 #: The ``format`` of comparison.json.
-COMPARISON_FORMAT = "stargazer-comparison/2"
+COMPARISON_FORMAT = "stargazer-comparison/3"
 
 
 @attrs.frozen
@@ -171,9 +171,8 @@ def compare_summaries(
     # rows about the cards that changed first, each section keeping its own order otherwise
     metrics.sort(key=lambda metric: not metric["rules_changed"])
     rows = target_changes(pairs, targets, side_a.context, side_b.context, side_a.summary["names"], side_b.summary["names"])
-    targets_a, targets_b = summary_a.targets, summary_b.targets
-    decided = verdict_of(rows, confidence=conf, label_a=label_a, label_b=label_b,
-                         met_a=(targets_a.met, targets_a.total), met_b=(targets_b.met, targets_b.total))
+    met = met_counts(side_a.summary["targets"]["targets"], side_b.summary["targets"]["targets"])
+    decided = verdict_of(rows, confidence=conf, label_a=label_a, label_b=label_b, met=met)
     comparison = {
         "format": COMPARISON_FORMAT,
         "confidence": conf,

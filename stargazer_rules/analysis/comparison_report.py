@@ -14,6 +14,7 @@ from stargazer_rules.analysis.labels import (
     points,
 )
 from stargazer_rules.analysis.measures import MEASURES
+from stargazer_rules.analysis.target_verdict import change_text
 from stargazer_rules.analysis.report import esc, figure, page, plot, table
 from stargazer_rules.analysis.summary_view import Finding, RunInfo
 from stargazer_rules.rulesets.loader import short_fingerprint
@@ -58,7 +59,7 @@ def _findings(side: Mapping[str, Any]) -> str:
 
 def _target_table(decided: Mapping[str, Any]) -> str:
     """Each target: its goal, the worst subject's value in A and in B, the change of its
-    shortfall (positive: B misses by less) with its interval, and the decision."""
+    shortfall B - A (negative: B misses by less) with its interval, and the decision."""
     rows = []
     for row in decided["targets"]:
         a, b = row["a"] or {}, row["b"] or {}
@@ -67,15 +68,17 @@ def _target_table(decided: Mapping[str, Any]) -> str:
             who = f"{side['worst_label']}: " if side.get("worst_label") else ""
             return esc(f"{who}{side.get('shown', 'n/a')}")
 
-        change = "" if row["change"] is None else f"{row['change']:+.3f} [{row['low']:+.3f}, {row['high']:+.3f}]"
+        change = esc(change_text(row))
         decision = row["decision"] + (f" (about {row['games_needed']:,} paired games)" if row.get("games_needed") else "")
+        if row.get("differs"):
+            decision += f"; {row['differs']}"
         rows.append([esc(row["label"]), esc(row["goal_text"]), worst(a), worst(b), change, esc(decision),
                      esc(f"{row['weight']:g}")])
     return (
-        table(["target", "goal", "A (worst)", "B (worst)", "shortfall change A − B", "decision", "weight"], rows,
+        table(["target", "goal", "A (worst)", "B (worst)", "shortfall change B − A", "decision", "weight"], rows,
               text_columns=4)
         + f'<p class="note">A target\'s shortfall is how far its worst seat or card lies outside the goal (0 '
-        f"when all are inside); a positive change means B misses it by less. Paired bootstrap over the paired "
+        f"when all are inside); like every difference on this page the change is B − A, and lower is better: a negative change means B misses it by less. Paired bootstrap over the paired "
         f"games; {esc(decided['multiplicity']['text'])}. <code>docs/simulation.md</code>, \"The verdict\".</p>"
     )
 

@@ -300,5 +300,5 @@ def tune_front(tune: Mapping[str, Any]) -> str:
     values = [point["value"] for point in front]
     panel.bars(range(len(front)), values, colour=_BLUE)
     for index, point in enumerate(front):
-        panel.note(index, point["value"], f"{point['missed']} missed")
+        panel.note(index, point["value"], f"{point['met']} of {point['total']} met")
     return Chart(panel).svg()

@@ -284,10 +284,18 @@ def _findings(summary: SummaryView) -> str:
         rows.append([esc(cells["target"]), esc(cells["goal"]), esc(cells["status"]), esc(cells["value"]),
                      esc(cells["interval"]), esc(cells["weight"])])
         marked.append(answer.status == "not_met")
-    found = summary.findings
-    if found:
-        items = "".join(f'<li><a href="#{esc(f.anchor)}">{esc(f.text)}</a></li>' for f in found)
-        listing = f'<h3 id="findings">Targets not met</h3><ul class="findings">{items}</ul>'
+    grouped = summary.findings_by_target()
+    if grouped:
+        items = []
+        for answer, found in grouped:
+            links = [f'<a href="#{esc(f.anchor)}">{esc(f.text)}</a>' for f in found]
+            if len(links) == 1:
+                items.append(f"<li>{links[0]}</li>")
+            else:
+                items.append(f"<li>{esc(answer.label)}, missed by {len(links)}:<ul>"
+                             + "".join(f"<li>{link}</li>" for link in links) + "</ul></li>")
+        # one item per target not met: as many as the "not met" of the paragraph above
+        listing = f'<h3 id="findings">Targets not met</h3><ul class="findings">{"".join(items)}</ul>'
     else:
         listing = '<p id="findings">Every target is met or not yet known.</p>'
     source = "the default targets" if judged.source == "defaults" else judged.source
@@ -385,8 +393,8 @@ def _crew(summary: SummaryView) -> str:
         '<section id="crew"><h2>Crew</h2>'
         '<p class="note">"Picked" and "picked first" are shares of the rounds the crew was in play (one pick '
         "per crew per round at most). Win shares compare the players who picked the crew at least once in a "
-        "game with the other players of the same games; the difference is in points with Newcombe's "
-        "interval.</p>"
+        "game with the other players of the same games; the difference is in points with the percentile "
+        "bootstrap interval of the games, the one interval its design target is judged by.</p>"
         + figure(plot("crew_picks", summary), "Share of rounds in play the crew is picked (left) and picked first (right).")
         + figure(plot("crew_wins", summary), "Win share of its pickers against the other players of the same games.")
         + table(

@@ -10,13 +10,20 @@ of O'Brien-Fleming type:
 
 which spends almost nothing at the first looks (the boundary is far out) and nearly all of ``a``
 at the last. Look ``k`` may use ``spent(t_k) - spent(t_(k-1))``; its boundary is the normal
-quantile of that increment, and the decision rule of ``target_verdict.decide_fixed`` is applied with the
+quantile of that increment, and the decision rule of ``target_verdict.decide_change`` is applied with the
 boundaries in place of the fixed-sample quantiles: *better*/*worse* (two-sided, ``a`` = 1 -
-confidence) when ``|change| > z_k * se``; *equivalent* when both one-sided tests reject against
+confidence) when ``|change| > z_k * se`` (a shortfall change B - A: negative is better); *equivalent* when both one-sided tests reject against
 the margin at their own spent level (``a`` = 2 alpha, two one-sided tests at alpha each). Using
 the increments alone (a Bonferroni bound over the looks) is conservative: the chance of any
 false better/worse over all looks is at most the stated alpha whatever the correlation between
-looks. ``se`` is the paired bootstrap's standard error of the balance change.
+looks. ``se`` is the paired bootstrap's standard error of the shortfall change.
+
+**Why a look may leave open what the fixed-sample test decides.** The fixed-sample test spends
+its whole error budget at one look; a sequential look spends only its increment, so its
+boundary lies further out (at the first of four looks 3.92 standard errors against 1.96, for one
+target).
+The same games can then be decided by ``compare`` and open at a look of ``--until-decided``:
+``apply_looks`` says so for each target where the two differ, with both boundaries.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ from typing import Any
 from stargazer_rules.analysis.game_figures import GameFigures
 from stargazer_rules.analysis.measures import MeasureContext
 from stargazer_rules.analysis.stats import normal_cdf, normal_quantile
-from stargazer_rules.analysis.target_verdict import headline, target_changes
+from stargazer_rules.analysis.target_verdict import decide_change, headline, target_changes
 from stargazer_rules.analysis.targets import Targets
 
 __all__ = ["boundary", "look", "spent"]
@@ -58,16 +65,9 @@ def decide_look(difference: float, se: float, fraction: float, previous: float, 
     alpha = 1 - confidence
     used, z = boundary(fraction, previous, alpha)
     used_eq, z_eq = boundary(fraction, previous, 2 * alpha)
-    if se <= 0:
-        decision = "equivalent" if abs(difference) < margin else ("better" if difference > 0 else "worse")
-    elif difference - z_eq * se > -margin and difference + z_eq * se < margin:
-        decision = "equivalent"
-    elif difference - z * se > 0:
-        decision = "better"
-    elif difference + z * se < 0:
-        decision = "worse"
-    else:
-        decision = "continue" if fraction < 1 else "inconclusive"
+    decision = decide_change(difference, se, margin, z, z_eq)
+    if decision == "inconclusive" and fraction < 1:
+        decision = "continue"
     return {
         "fraction": fraction,
         "alpha": used,
@@ -153,28 +153,34 @@ def paired_games(games_a: Sequence[GameFigures], games_b: Sequence[GameFigures])
 
 def apply_looks(comparison: dict[str, Any], looks: Sequence[Mapping[str, Any]], max_games: int) -> None:
     """Put the sequential decisions in the comparison's verdict, target by target (the
-    fixed-sample ones kept as ``fixed_decision``), with every look and the design, and say so."""
+    fixed-sample ones kept as ``fixed_decision``), with every look and the design, and say so;
+    where the two decisions differ, say why (``differs_text``)."""
     decided = comparison["verdict"]
     final = looks[-1]["decided"]
     label_a, label_b = comparison["a"]["label"], comparison["b"]["label"]
-    rows = []
+    fixed_boundary = normal_quantile(1 - decided["multiplicity"]["alpha_each"] / 2)
+    rows, differing = [], []
     for row in decided["targets"]:
         row = dict(row)
         row["fixed_decision"] = row["decision"]
+        row["differs"] = None
         if row["decision"] != "not compared":
             chosen = final.get(row["key"], "inconclusive")
             row["decision"] = "inconclusive" if chosen == "continue" else chosen
             if row["decision"] != "inconclusive":
                 row["games_needed"] = None
             row["text"] = row["text"].replace(f": {row['fixed_decision']} (", f": {row['decision']} (", 1)
+            if row["decision"] != row["fixed_decision"]:
+                row["differs"] = differs_text(row, looks, fixed_boundary)
+                differing.append(row["differs"])
         rows.append(row)
     decided["targets"] = rows
-    met_a, met_b = tuple(decided["met"]["a"]), tuple(decided["met"]["b"])
-    decided.update(headline(rows, label_a, label_b, met_a, met_b))
+    decided.update(headline(rows, label_a, label_b, decided["met"]))
     decided["sequential"] = {
         "design": "group sequential per target, Lan-DeMets alpha spending of O'Brien-Fleming type "
         "(Bonferroni over looks and over targets)",
         "max_games": max_games,
+        "fixed_boundary": fixed_boundary,
         "looks": [{key: value for key, value in item.items() if key != "decided"} for item in looks],
     }
     stop = "stopped at" if looks[-1]["decision"] == "stop" else "no decision on every target by"
@@ -182,3 +188,25 @@ def apply_looks(comparison: dict[str, Any], looks: Sequence[Mapping[str, Any]], 
         f" Sequential design: {stop} look {len(looks)} ({looks[-1]['games']:,} paired games, at most "
         f"{max_games:,}), O'Brien-Fleming alpha spending."
     )
+    if differing:
+        decided["text"] += (
+            " The fixed-sample test of the same games decides otherwise on " + "; ".join(differing) + ": a look "
+            "spends only part of the error budget, so its boundary lies further out than the fixed-sample test's."
+        )
+
+
+def differs_text(row: Mapping[str, Any], looks: Sequence[Mapping[str, Any]], fixed_boundary: float) -> str:
+    """Why the sequential decision of ``row`` differs from the fixed-sample one, in numbers:
+    ``crew picker advantage: better by the fixed-sample test (|change| > 2.77 standard errors),
+    inconclusive at look 1 of 4 (|change| > 4.31 standard errors)``."""
+    number, boundary = None, None
+    for index, item in enumerate(looks, 1):
+        for target in item["targets"]:
+            if target["key"] == row["key"] and target["boundary"] is not None:
+                number, boundary = index, target["boundary"]
+    most = math.ceil(1 / looks[0]["fraction"] - 1e-9) if looks[0]["fraction"] > 0 else len(looks)
+    at = "" if number is None else (f" at look {number} of at most {most}" +
+                                    (f" (|change| > {boundary:.2f} standard errors)" if math.isfinite(boundary) else ""))
+    return (f"{row['label'].lower()}: {row['fixed_decision']} by the fixed-sample test (|change| > "
+            f"{fixed_boundary:.2f} standard errors), {row['decision']}{at}")
+

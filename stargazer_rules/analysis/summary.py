@@ -27,9 +27,9 @@ from stargazer_rules.analysis.games import (
     win_credit,
     winning_margin,
 )
-from stargazer_rules.analysis.measures import MeasureContext
+from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.plain_json import plain
-from stargazer_rules.analysis.target_check import check_targets, findings_of
+from stargazer_rules.analysis.target_check import check_targets, findings_of, measured, subject_intervals
 from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.formats.game_lines import GAME_FORMAT
 
@@ -74,7 +74,11 @@ def summarize(
     conf = targets.confidence
     names = _names(ruleset)
     context = MeasureContext.of(played, ruleset, external)
-    judged = check_targets(played, targets, context, names)
+    # one computation per figure: the picker advantage's interval of the crew table is the one
+    # its target is judged by (analysis.target_check), whether or not a target names it
+    advantage = MEASURES["crew_picker_advantage"]
+    figures = measured([*(MEASURES[t.measure] for t in targets.targets), advantage], played, context)
+    judged = check_targets(played, targets, context, names, figures)
     summary: dict[str, Any] = {
         "format": SUMMARY_FORMAT,
         "run": _run(played, ruleset, targets),
@@ -82,7 +86,7 @@ def summarize(
         "names": names,
         "seats": _seats(played, targets),
         "table_seats": _table_seats(played, conf),
-        "crew": _crew(played, ruleset, conf),
+        "crew": _crew(played, ruleset, conf, subject_intervals(figures[advantage.name], advantage, conf)),
         "planets": _planets(played, ruleset, conf),
         "scores": _scores(played, conf),
         "pace": _pace(played, conf),
@@ -275,7 +279,8 @@ def _always_in_play(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None
     return sorted(picked - dealt)
 
 
-def _crew(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, conf: float) -> dict[str, Any]:
+def _crew(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, conf: float,
+          advantages: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     players = played[0]["players"]
     always = _always_in_play(played, ruleset)
     n = len(played)
@@ -315,11 +320,7 @@ def _crew(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, conf: fl
             continue
         picker_wins = stats.rate(picker[crew][0], picker[crew][1], conf)
         other_wins = stats.rate(other[crew][0], other[crew][1], conf)
-        if picker[crew][1] and other[crew][1]:
-            difference, low, high = stats.newcombe(*picker[crew], *other[crew], conf)
-            advantage = {"difference": difference, "low": low, "high": high}
-        else:
-            advantage = {"difference": None, "low": None, "high": None}
+        advantage = advantages.get(crew, {"difference": None, "low": None, "high": None})
         cards.append(
             {
                 "crew": crew,

@@ -412,7 +412,8 @@ class Motivation(Part):
 
 @part
 class Advantage(Part):
-    """``difference`` of two rates with Newcombe's interval; all None without both rates."""
+    """``difference`` of two rates (the pickers' win share minus the others') with the percentile
+    bootstrap interval its target is judged by; all None without both rates."""
 
     difference: float | None
     low: float | None
@@ -658,6 +659,13 @@ class SummaryView(Part):
     pace: Pace
     feel: Feel
     findings: tuple[Finding, ...]
+
+    def findings_by_target(self) -> list[tuple[TargetAnswer, tuple[Finding, ...]]]:
+        """Each target not met with its findings (one per seat or card that misses), in the
+        targets' order: the list "targets not met (N)" shows, so that N is the ``not_met``
+        count of the targets section (a target missed by two crews is one target, not two)."""
+        return [(answer, tuple(f for f in self.findings if f.kind == answer.key))
+                for answer in self.targets.targets if answer.status == "not_met"]
 
     def crew_card(self, crew: str) -> CrewCard | None:
         """The figures of the crew card ``crew``; None when it was never in play."""

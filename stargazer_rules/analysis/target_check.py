@@ -25,7 +25,7 @@ from stargazer_rules.analysis.labels import anchor
 from stargazer_rules.analysis.measures import MEASURES, Measure, MeasureContext
 from stargazer_rules.analysis.targets import Target, Targets
 
-__all__ = ["METHOD", "check_targets", "goal_range", "subject_label"]
+__all__ = ["METHOD", "check_targets", "goal_range", "measured", "subject_intervals", "subject_label"]
 
 METHOD = f"Wilson interval for a rate, else percentile bootstrap of the games ({DRAWS:,} resamples, seeded)"
 
@@ -121,14 +121,17 @@ def check_targets(
     targets: Targets,
     context: MeasureContext,
     names: Mapping[str, Any],
+    matrices: Mapping[str, Any] | None = None,
 ) -> dict[str, Any]:
     """The ``targets`` section of a summary: every target's answer over ``games`` (checked,
-    sorted games.jsonl lines), and the counts met / not met / not yet known."""
+    sorted games.jsonl lines), and the counts met / not met / not yet known. ``matrices`` are
+    the games' ``measured`` figures when the caller has them (the summary shows some of them
+    elsewhere: one computation for both)."""
     settings = targets.settings
     alpha = 1 - settings.confidence
     answers = []
-    matrices = _measured([MEASURES[t.measure] for t in targets.targets if MEASURES[t.measure].per != "run"],
-                         games, context)
+    if matrices is None:
+        matrices = measured([MEASURES[t.measure] for t in targets.targets], games, context)
     for target in targets.targets:
         measure = MEASURES[target.measure]
         answers.append(_answer(target, measure, games, context, names, settings, alpha, matrices))
@@ -199,17 +202,7 @@ def _answer(
             entry["judged"] = False
             entry["note"] = f"in play in {n} games, fewer than min_card_games ({settings.min_card_games})"
         if value is not None:
-            column = draws[:, index]
-            column = column[np.isfinite(column)]
-            wilson = measure.is_rate and matrix.data.shape[2] == 1
-            if wilson:
-                total = matrix.data[:, index, 0].sum(axis=0)
-                low, high = stats.wilson(float(total[0]), float(total[1]), 1 - alpha)
-            elif len(column):
-                low, high = (float(q) for q in np.quantile(column, [alpha / 2, 1 - alpha / 2]))
-            else:
-                low, high = value, value
-            low, high = min(low, value), max(high, value)
+            low, high, se = _subject_interval(measure, matrix, value, draws[:, index], index, alpha)
             entry.update(low=low, high=high, miss=float(target.miss(value, centre)))
             if entry["judged"]:
                 if measure.exact:
@@ -217,10 +210,6 @@ def _answer(
                 else:
                     entry["status"] = _status(low, high, goal)
                 if entry["status"] == "unknown":
-                    if wilson:  # the interval that decided; resamples of 0 of n are all 0
-                        se = (high - low) / (2 * stats.z_value(1 - alpha))
-                    else:
-                        se = float(np.std(column, ddof=1)) if len(column) > 1 else 0.0
                     entry["games_needed"] = _games_needed(len(games), value, se, goal, 1 - alpha)
         subjects.append(entry)
     answer["subjects"] = subjects
@@ -243,15 +232,50 @@ def _answer(
     return answer
 
 
-def _measured(measures: Sequence[Measure], games: Sequence[Mapping[str, Any]],
-              context: MeasureContext) -> dict[str, tuple[Any, Any, Any]]:
-    """Per measure (each once): its part matrix, values and bootstrap draws, all from one set
-    of resamples."""
-    unique = list({measure.name: measure for measure in measures}.values())
+def measured(measures: Sequence[Measure], games: Sequence[Mapping[str, Any]],
+             context: MeasureContext) -> dict[str, tuple[Any, Any, Any]]:
+    """Per measure counted from games (each once): its part matrix, values and bootstrap draws,
+    all from one set of resamples."""
+    unique = list({measure.name: measure for measure in measures if measure.per != "run"}.values())
     matrices = [part_matrix(measure, games, context) for measure in unique]
     draws = draws_of(list(zip(matrices, unique, strict=True)), len(games))
     return {measure.name: (matrix, matrix.values(measure), found)
             for measure, matrix, found in zip(unique, matrices, draws, strict=True)}
+
+
+def _subject_interval(measure: Measure, matrix: Any, value: float, column: np.ndarray, index: int,
+                      alpha: float) -> tuple[float, float, float]:
+    """The one interval of a subject's value (module docstring) and the standard error the
+    games needed are read from: Wilson's for a rate of one part, else the percentile bootstrap
+    of ``column`` (the subject's draws); widened to hold the value itself."""
+    column = column[np.isfinite(column)]
+    if measure.is_rate and matrix.data.shape[2] == 1:
+        total = matrix.data[:, index, 0].sum(axis=0)
+        low, high = stats.wilson(float(total[0]), float(total[1]), 1 - alpha)
+        low, high = min(low, value), max(high, value)
+        # the interval that decided; resamples of 0 of n are all 0
+        return low, high, (high - low) / (2 * stats.z_value(1 - alpha))
+    if len(column):
+        low, high = (float(q) for q in np.quantile(column, [alpha / 2, 1 - alpha / 2]))
+    else:
+        low, high = value, value
+    se = float(np.std(column, ddof=1)) if len(column) > 1 else 0.0
+    return min(low, value), max(high, value), se
+
+
+def subject_intervals(found: tuple[Any, Any, Any], measure: Measure, confidence: float) -> dict[str, dict[str, Any]]:
+    """Every subject of one ``measured`` entry: ``difference`` (its value), ``low``, ``high``,
+    the interval the targets table shows for it too (``_subject_interval``)."""
+    matrix, values, draws = found
+    result = {}
+    for index, subject in enumerate(matrix.subjects):
+        value = _finite(values[index])
+        if value is None:
+            result[subject] = {"difference": None, "low": None, "high": None}
+            continue
+        low, high, _ = _subject_interval(measure, matrix, value, draws[:, index], index, 1 - confidence)
+        result[subject] = {"difference": value, "low": low, "high": high}
+    return result
 
 
 def findings_of(section: Mapping[str, Any]) -> list[dict[str, Any]]:

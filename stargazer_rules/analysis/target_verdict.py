@@ -3,9 +3,10 @@ on each design target, and one headline over them.
 
 **What is compared.** For each target, its *shortfall* in a run: how far its worst subject lies
 outside the goal (``Target.miss``, the largest over the target's seats or cards judged), and 0
-when every subject is inside. The change is the shortfall of A minus that of B, so positive is
-better: B misses the target by less, or meets it where A did not. A target both drafts meet has
-shortfall 0 in both and is *equivalent*. The change is measured over the paired games (game ``i``
+when every subject is inside. The change is the shortfall of B minus that of A, as every
+difference of a comparison is B - A; a shortfall is lower when better, so a negative change is
+better: B misses the target by less, or meets it where A did not (``change_text`` says it in
+words). A target both drafts meet has shortfall 0 in both and is *equivalent*. The change is measured over the paired games (game ``i``
 of A and of B share a deal) by a paired bootstrap (``analysis.bootstrap``: the same resampled
 games in both runs), which keeps the luck of the deal out of it; ``se`` is the bootstrap's
 standard error of the change.
@@ -20,11 +21,18 @@ level ``alpha / m`` and the normal boundaries of the bootstrap standard error):
 
 - **equivalent** when both one-sided tests put the change inside ``±margin`` (the target's
   ``margin``, else the measure's, else the ``equivalence_margin`` setting);
-- **better** when the change is above 0 by more than the boundary, **worse** when below;
+- **better** when the change is below 0 by more than the boundary (B misses by less),
+  **worse** when above;
 - **inconclusive** otherwise, with the paired games needed to decide if the change and its
   spread stay as measured.
 
 ``skill_depth`` (from a ladder run, not from the games) is shown side by side, not tested.
+
+**Targets met** (``met_counts``): the headline's "B meets 7 of 11 targets (A: 8 of 11)" counts
+only the targets decided (met or not met) in both runs, so that both counts count the same
+targets; a target decided in one run only (the skill depth measured by a ladder of one draft,
+a card in play in one draft only, a target not yet known in one run) is named in the headline
+as not counted.
 A ``--until-decided`` comparison decides each target by ``sequential.decide_look`` at its
 looks, with the same level ``alpha / m`` spent over the looks.
 """
@@ -45,7 +53,7 @@ from stargazer_rules.analysis.target_check import centre_of, subject_label
 from stargazer_rules.analysis.targets import Target, Targets
 from stargazer_rules.analysis.verdict import games_needed
 
-__all__ = ["DECISIONS", "headline", "target_changes", "verdict_of"]
+__all__ = ["DECISIONS", "change_text", "decide_fixed", "headline", "met_counts", "target_changes", "verdict_of"]
 
 #: Every decision a target can get, in the order the headline lists them.
 DECISIONS = ("better", "worse", "inconclusive", "equivalent", "not compared")
@@ -79,7 +87,7 @@ def target_changes(
 ) -> list[dict[str, Any]]:
     """Per target: each run's shortfall and worst subject over the paired games (their
     ``GameFigures``, made with these targets' measures), the change
-    (A - B shortfall: positive is better) and its bootstrap standard error, the margin. No
+    (B - A shortfall: negative is better) and its bootstrap standard error, the margin. No
     decision yet (``verdict_of`` or a sequential look decides)."""
     games_a = [a for a, _ in pairs]
     games_b = [b for _, b in pairs]
@@ -121,9 +129,9 @@ def target_changes(
         if math.isnan(short_a) or math.isnan(short_b):
             rows.append(row)
             continue
-        changes = _shortfall(target, measure, draws_a, judged_a, centre_a) - _shortfall(target, measure, draws_b, judged_b, centre_b)
+        changes = _shortfall(target, measure, draws_b, judged_b, centre_b) - _shortfall(target, measure, draws_a, judged_a, centre_a)
         changes = changes[np.isfinite(changes)]
-        row["change"] = short_a - short_b
+        row["change"] = short_b - short_a
         row["se"] = float(np.std(changes, ddof=1)) if len(changes) > 1 else 0.0
         rows.append(row)
     return rows
@@ -178,18 +186,60 @@ def _side_of_external(measure: Measure, context: MeasureContext) -> dict[str, An
 
 
 def decide_fixed(change: float, se: float, margin: float, alpha: float) -> str:
-    """The fixed-sample decision at level ``alpha`` (see the module docstring)."""
+    """The fixed-sample decision at level ``alpha`` of a shortfall change B - A (lower is
+    better; see the module docstring)."""
+    return decide_change(change, se, margin, stats.z_value(1 - alpha), stats.z_value(1 - 2 * alpha))
+
+
+def decide_change(change: float, se: float, margin: float, z: float, z_eq: float) -> str:
+    """The one decision rule of a shortfall change B - A (lower is better) against its
+    boundaries: ``z`` two-sided for better/worse, ``z_eq`` for each one-sided test of
+    equivalence. The fixed-sample test and a sequential look differ only in the boundaries."""
     if se <= 0:
-        return "equivalent" if abs(change) < margin else ("better" if change > 0 else "worse")
-    z = stats.z_value(1 - alpha)
-    z_eq = stats.z_value(1 - 2 * alpha)
+        return "equivalent" if abs(change) < margin else ("better" if change < 0 else "worse")
     if change - z_eq * se > -margin and change + z_eq * se < margin:
         return "equivalent"
-    if change - z * se > 0:
-        return "better"
     if change + z * se < 0:
+        return "better"
+    if change - z * se > 0:
         return "worse"
     return "inconclusive"
+
+
+def change_text(row: Mapping[str, Any]) -> str:
+    """A target's shortfall change in numbers and words, as the terminal and the page both show
+    it: ``B - A -0.061 [-0.090, -0.032]: B misses by 0.061 less (lower is better)``."""
+    if row.get("change") is None:
+        return ""
+    change = row["change"]
+    interval = f" [{row['low']:+.3f}, {row['high']:+.3f}]" if row.get("low") is not None else ""
+    if change < 0:
+        words = f"B misses by {-change:.3f} less"
+    elif change > 0:
+        words = f"B misses by {change:.3f} more"
+    else:
+        words = "the same shortfall"
+    return f"B - A {change:+.3f}{interval}: {words} (lower is better)"
+
+
+def met_counts(answers_a: Sequence[Mapping[str, Any]], answers_b: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """The targets each run meets among those decided (met or not met) in both runs, and the
+    targets decided in one run only (not counted: see the module docstring). ``answers_a`` and
+    ``answers_b`` are the two summaries' target answers."""
+    decided = ("met", "not_met")
+    status_b = {answer["key"]: answer["status"] for answer in answers_b}
+    both, one_side = [], []
+    for answer in answers_a:
+        a, b = answer["status"], status_b.get(answer["key"], "unknown")
+        if a in decided and b in decided:
+            both.append((a, b))
+        elif a in decided or b in decided:
+            one_side.append({"key": answer["key"], "label": answer["label"], "a": a, "b": b})
+    return {
+        "a": [sum(1 for a, _ in both if a == "met"), len(both)],
+        "b": [sum(1 for _, b in both if b == "met"), len(both)],
+        "one_side": one_side,
+    }
 
 
 def verdict_of(
@@ -198,12 +248,12 @@ def verdict_of(
     confidence: float,
     label_a: str,
     label_b: str,
-    met_a: tuple[int, int],
-    met_b: tuple[int, int],
+    met: Mapping[str, Any],
     decide: Callable[[Mapping[str, Any], float], str] | None = None,
 ) -> dict[str, Any]:
     """The comparison's verdict: each row decided at ``alpha / m`` (``decide(row, alpha_each)``,
-    the fixed-sample decision by default), and the headline over them."""
+    the fixed-sample decision by default), and the headline over them; ``met`` is
+    ``met_counts`` of the two runs."""
     compared = [row for row in rows if row["compared"]]
     m = max(1, len(compared))
     alpha_each = (1 - confidence) / m
@@ -236,10 +286,25 @@ def verdict_of(
                      f"wrongly called better or worse is at most {100 * (1 - confidence):g}%"),
         },
         "games": rows[0]["games"] if rows else 0,
-        "met": {"a": list(met_a), "b": list(met_b)},
+        "met": dict(met),
     }
-    result.update(headline(decided_rows, label_a, label_b, met_a, met_b))
+    result.update(headline(decided_rows, label_a, label_b, met))
     return result
+
+
+def met_text(met: Mapping[str, Any], label_a: str, label_b: str) -> str:
+    """``meets 7 of 11 targets decided in both runs (draft7: 8 of 11; not counted, decided in
+    draft7 only: skill depth)``."""
+    (met_a, counted), (met_b, _) = met["a"], met["b"]
+    text = f"meets {met_b} of {counted} targets decided in both runs ({label_a}: {met_a} of {counted}"
+    sides = []
+    for side, label in (("a", label_a), ("b", label_b)):
+        only = [row["label"].lower() for row in met["one_side"] if row[side] in ("met", "not_met")]
+        if only:
+            sides.append(f"{'decided in' if not sides else 'in'} {label} only: {', '.join(only)}")
+    if sides:
+        text += "; not counted, " + "; ".join(sides)
+    return text + ")"
 
 
 def _interval(row: Mapping[str, Any], alpha: float) -> tuple[float | None, float | None]:
@@ -260,8 +325,7 @@ def _row_text(row: Mapping[str, Any]) -> str:
     return f"{row['label']}: {row['decision']} ({worst(a)} -> {worst(b)}; goal {row['goal_text']})"
 
 
-def headline(rows: Sequence[Mapping[str, Any]], label_a: str, label_b: str,
-             met_a: tuple[int, int], met_b: tuple[int, int]) -> dict[str, Any]:
+def headline(rows: Sequence[Mapping[str, Any]], label_a: str, label_b: str, met: Mapping[str, Any]) -> dict[str, Any]:
     """The one decision and sentence over the weighted targets: better (better on some, worse on
     none), worse, mixed (better on some, worse on others), equivalent (on all), or inconclusive."""
     weighted = [row for row in rows if row["weight"] > 0 and row["decision"] != "not compared"]
@@ -291,8 +355,7 @@ def headline(rows: Sequence[Mapping[str, Any]], label_a: str, label_b: str,
         return ", ".join(parts)
 
     text = (
-        f"{decision.capitalize()}: {label_b} meets {met_b[0]} of {met_b[1]} targets ({label_a}: {met_a[0]} of "
-        f"{met_a[1]}): better on {listed(by['better'], True)}, worse on {listed(by['worse'], True)}, "
+        f"{decision.capitalize()}: {label_b} {met_text(met, label_a, label_b)}: better on {listed(by['better'], True)}, worse on {listed(by['worse'], True)}, "
         f"inconclusive on {listed(by['inconclusive'], False)}"
     )
     if by["equivalent"]:

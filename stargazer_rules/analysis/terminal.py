@@ -17,6 +17,7 @@ from stargazer_rules.analysis.labels import (
 from stargazer_rules.analysis.measures import MEASURES
 from stargazer_rules.analysis.summary_view import RunInfo, SummaryView, to_json, view_of
 from stargazer_rules.analysis.target_check import answer_cells
+from stargazer_rules.analysis.target_verdict import change_text
 from stargazer_rules.rulesets.loader import short_fingerprint
 
 __all__ = ["terminal_comparison", "terminal_summary"]
@@ -81,14 +82,27 @@ def terminal_summary(summary: SummaryView | Mapping[str, Any]) -> str:
         f"games to detect a {100 * needed.advantage:g}-point seat advantage: "  # the bound as set
         f"{number(needed.games)} (this run: {number(needed.have)})"
     )
-    found = [finding.text for finding in summary.findings]
     lines.append("")
-    if found:
-        lines.append(f"targets not met ({len(found)}):")
-        lines += _listed(found)
-    else:
-        lines.append("targets not met: none")
+    lines += findings_lines(summary)
     return "\n".join(lines)
+
+
+def findings_lines(summary: SummaryView) -> list[str]:
+    """``targets not met (N):`` with each target not met, then its seats' or cards' sentences:
+    N is the ``not_met`` of the targets line above it."""
+    grouped = summary.findings_by_target()
+    if not grouped:
+        return ["targets not met: none"]
+    lines = [f"targets not met ({len(grouped)}):"]
+    for answer, found in grouped[:SHOWN]:
+        if len(found) == 1:
+            lines.append(f"  - {found[0].text}")
+            continue
+        lines.append(f"  - {answer.label}, missed by {len(found)}:")
+        lines += [f"  {line}" for line in _listed([f.text for f in found])]
+    if len(grouped) > SHOWN:
+        lines.append(f"  ... and {len(grouped) - SHOWN} more (see the report)")
+    return lines
 
 
 def _targets_lines(summary: SummaryView) -> list[str]:
@@ -174,13 +188,14 @@ def _finding_line(row: Mapping[str, Any]) -> str:
 
 
 def _target_line(row: Mapping[str, Any]) -> str:
-    """``Crew picker advantage: better (Engineer +19.7 points -> ...); change +0.097 [...]``."""
+    """``Crew picker advantage: better (Engineer +19.7 points -> ...); shortfall B - A -0.097
+    [...]: B misses by 0.097 less (lower is better)``."""
     if row["change"] is None:
         return row["text"]
-    interval = f"[{row['low']:+.3f}, {row['high']:+.3f}]"
     needed = f", about {row['games_needed']:,} paired games would decide it" if row.get("games_needed") else ""
     weight = "" if row["weight"] > 0 else " (weight 0)"
-    return f"{row['text']}; shortfall change {row['change']:+.3f} {interval}{needed}{weight}"
+    differs = f"; {row['differs']}" if row.get("differs") else ""
+    return f"{row['text']}; shortfall {change_text(row)}{needed}{weight}{differs}"
 
 
 def _near_line(row: Mapping[str, Any]) -> str:

@@ -5,7 +5,8 @@ objective a function of an assignment (``tuning.tune_run`` plays the games).
 **The space.** Each parameter is a categorical over its values, the base value among them. The
 *edits* of an assignment are the parameters whose value differs from the base; an assignment of
 more than ``max_edits`` edits is never evaluated: its trial is ``PRUNED`` with the user
-attribute ``invalid`` saying why, as is one the objective refuses (it returns ``Invalid``).
+attribute ``invalid`` saying why, as is one the objective refuses (it returns ``Invalid``; the
+trial also has ``refused``, so that the two reasons are counted apart).
 
 **The sampler.** Optuna's TPE (``TPESampler``), whose first ten trials are random, with its
 seed reset before each trial to ``seed`` plus the trials already sampled, so that a trial's
@@ -114,8 +115,8 @@ class Scored:
 @attrs.frozen
 class TrialEvent:
     """One trial of a search, for progress: its ``number``, its ``kind`` (``complete``,
-    ``pruned``, ``invalid``, ``repeat``), its ``value`` (None unless complete or a repeat of a
-    complete one), the ``blocks`` evaluated, the ``edits``, the ``best`` value so far, the
+    ``pruned``, ``over_max_edits``, ``refused`` by the objective, ``repeat``), its ``value``
+    (None unless complete or a repeat of a complete one), the ``blocks`` evaluated, the ``edits``, the ``best`` value so far, the
     candidates ``evaluated`` of ``trials`` and the ``seconds`` since the call began."""
 
     number: int
@@ -352,13 +353,14 @@ def _run_trial(
     if len(edits) > max_edits:
         trial.set_user_attr("invalid", f"{len(edits)} edits, more than max_edits ({max_edits})")
         study.tell(trial, state=TrialState.PRUNED)
-        return "invalid", None, 0
+        return "over_max_edits", None, 0
     if _key(assignment) in refused:  # refused before: refused again, without asking
         earlier = refused[_key(assignment)]
         trial.set_user_attr("repeat_of", earlier.number)
         trial.set_user_attr("invalid", earlier.user_attrs["invalid"])
+        trial.set_user_attr("refused", True)
         study.tell(trial, state=TrialState.PRUNED)
-        return "invalid", None, 0
+        return "refused", None, 0
     earlier = evaluated.get(_key(assignment))
     if earlier is not None:  # the same values again: the result is copied, not evaluated
         trial.set_user_attr("repeat_of", earlier.number)
@@ -392,7 +394,7 @@ def _run_trial(
         trial.set_user_attr("invalid", result.reason)
         trial.set_user_attr("refused", True)
         study.tell(trial, state=TrialState.PRUNED)
-        return "invalid", None, 0
+        return "refused", None, 0
     if isinstance(result, Scored):
         trial.set_user_attr("facts", dict(result.facts))
         value = result.value

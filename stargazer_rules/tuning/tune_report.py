@@ -34,8 +34,9 @@ IMPORTANCE_EVALUATOR = "PED-ANOVA (optuna.importance.PedAnovaImportanceEvaluator
 
 def trial_rows(study: Any, base: Mapping[str, Any], paths: Mapping[str, str]) -> list[dict[str, Any]]:
     """Every trial of the study in order: its state in words (``complete``, ``pruned``,
-    ``invalid``, ``repeat``, ``failed``, ``waiting``, ``running``), value, best value so far,
-    edits (by path), blocks, why invalid, the facts its objective kept."""
+    ``over_max_edits`` or ``refused`` (by the ruleset's checks: both never played), ``repeat``,
+    ``failed``, ``waiting``, ``running``), value, best value so far, edits (by path), blocks,
+    why not played (``invalid``), the facts its objective kept."""
     from optuna.trial import TrialState
 
     rows = []
@@ -49,7 +50,7 @@ def trial_rows(study: Any, base: Mapping[str, Any], paths: Mapping[str, str]) ->
         elif "repeat_of" in attrs:
             state = "repeat"
         elif "invalid" in attrs:
-            state = "invalid"
+            state = "refused" if attrs.get("refused") else "over_max_edits"
         elif trial.state == TrialState.PRUNED:
             state = "pruned"
         else:
@@ -113,6 +114,21 @@ def _met(met: Any, total: Any) -> str:
     return f"{met} of {total}" if met is not None and total is not None else ""
 
 
+def targets_text(facts: Mapping[str, Any]) -> str:
+    """``7 of 12 met, 3 not met, 2 not yet known``: the one count of a candidate's targets
+    (``tune_run.objective_of``'s facts), each of its parts from the same check."""
+    if facts.get("met") is None or facts.get("total") is None:
+        return ""
+    if facts.get("not_met") is None:
+        return f"{facts['met']} of {facts['total']} met"
+    return f"{facts['met']} of {facts['total']} met, {facts['not_met']} not met, {facts['unknown']} not yet known"
+
+
+#: How the trials' states are named on the page (tune.json's ``counts`` keys).
+STATE_WORDS = {"over_max_edits": "over max_edits (not played)",
+               "refused": "refused by the ruleset's checks (not played)", "repeat": "repeated"}
+
+
 def _lineup_text(lineup: list[str]) -> str:
     """``mcts:... in every seat``, or the bots of the lineup in order."""
     distinct = list(dict.fromkeys(lineup))
@@ -125,8 +141,7 @@ def render_tune(tune: Mapping[str, Any]) -> str:
 
     ruleset, settings = tune["ruleset"], tune["settings"]
     title = f"stargazer tune: {ruleset['name']}, {settings['players']} players"
-    outcome = (f"Proposed: the edits of trial {tune['proposal']['trial']}, written to {tune['proposal']['folder']}."
-               if tune["proposal"] else tune["no_edit"])
+    outcome = tune["proposal"]["text"] if tune["proposal"] else tune["no_edit"]
     counts = tune["counts"]
     head_rows = [
         ["ruleset", f"{esc(ruleset['name'])} <code>{esc(short_fingerprint(ruleset['fingerprint']))}</code>"],
@@ -136,7 +151,7 @@ def render_tune(tune: Mapping[str, Any]) -> str:
         ["bots", esc(_lineup_text(settings["lineup"]))],
         ["games a candidate", (f"{settings['games_per_trial']:,} in {settings['blocks']} blocks of "
                                f"{settings['block_games']:,} (deals from seed {esc(settings['seed'])})")],
-        ["trials", esc(", ".join(f"{count} {state}" for state, count in counts.items() if count))],
+        ["trials", esc(", ".join(f"{count} {STATE_WORDS.get(state, state)}" for state, count in counts.items() if count))],
         ["re-check", (f"the best {settings['recheck']} on {settings['recheck_games']:,} fresh games each "
                       f"(deals from seed {esc(settings['recheck_seed'])})")],
     ]
@@ -147,13 +162,13 @@ def render_tune(tune: Mapping[str, Any]) -> str:
         body.append(figure(tune_progress(tune), "Dots: each complete candidate's objective (the weighted "
                            "shortfall of the targets; 0 meets every goal); line: the best so far. Pruned and "
                            "invalid candidates have no objective."))
-    body.append("<h2 id=\"front\">Targets missed against edits</h2>")
+    body.append("<h2 id=\"front\">Targets met against edits</h2>")
     if tune["front"]:
         body.append(figure(tune_front(tune), "The best candidate with each number of edits: its objective "
-                           "and the weighted targets its games miss."))
-        body.append(table(["edits", "best objective", "weighted targets missed", "trial"],
-                          [[str(p["edits"]), _value(p["value"]), str(p["missed"]), str(p["trial"])]
-                           for p in tune["front"]]))
+                           "and the targets its games meet."))
+        body.append(table(["edits", "best objective", "targets", "trial"],
+                          [[str(p["edits"]), _value(p["value"]), esc(targets_text(p)), str(p["trial"])]
+                           for p in tune["front"]], text_columns=3))
     body.append("<h2 id=\"importance\">Parameter importance</h2>")
     found = tune["importance"]
     if found["values"]:
@@ -165,16 +180,16 @@ def render_tune(tune: Mapping[str, Any]) -> str:
                 + "</p>")
     body.append("<h2 id=\"recheck\">Re-check on fresh deals</h2>")
     if tune["rechecks"]:
-        body.append(table(["trial", "edits", "targets met (base)", "verdict"],
+        body.append(table(["trial", "edits", "targets met in both runs (base)", "verdict"],
                           [[str(r["trial"]), _edits_cell(r["edits_text"]),
                             f"{_met(*r['met'])} ({_met(*r['base_met'])})", esc(r["text"])]
                            for r in tune["rechecks"]], text_columns=4))
     else:
         body.append("<p>No candidate was re-checked.</p>")
     body.append("<h2 id=\"candidates\">Best candidates of the search</h2>")
-    body.append(table(["trial", "edits", "objective", "targets met", "verdict"],
+    body.append(table(["trial", "edits", "objective", "targets", "verdict"],
                       [[str(c["trial"]), _edits_cell(c["edits_text"]), _value(c["value"]),
-                        _met(c["met"], c["total"]), esc(c["verdict"] or "")] for c in tune["candidates"]],
+                        esc(targets_text(c)), esc(c["verdict"] or "")] for c in tune["candidates"]],
                       text_columns=2))
     body.append('<p class="note">How to read this page: docs/simulation.md, "stargazer tune". Every figure '
                 "here is also in tune.json beside this file.</p>")
@@ -187,20 +202,18 @@ def terminal_tune(tune: Mapping[str, Any]) -> str:
     base = tune["base"]
     lines = []
     if base is not None:
-        lines.append(f"base {tune['ruleset']['name']}: objective {base['value']:.3f}, "
-                     f"{_met(base['met'], base['total'])} targets met")
-    rows = [["trial", "objective", "targets met", "verdict", "edits"]]
+        lines.append(f"base {tune['ruleset']['name']}: objective {base['value']:.3f}, targets {targets_text(base)}")
+    rows = [["trial", "objective", "targets", "verdict", "edits"]]
     for candidate in tune["candidates"]:
         if not candidate["edits"]:
             continue
         edits = candidate["edits_text"] or ["(none)"]
-        rows.append([str(candidate["trial"]), _value(candidate["value"]), _met(candidate["met"], candidate["total"]),
+        rows.append([str(candidate["trial"]), _value(candidate["value"]), targets_text(candidate),
                      candidate["verdict"] or "not re-checked", edits[0]])
         rows += [["", "", "", "", line] for line in edits[1:]]
     widths = [max(len(row[i]) for row in rows) for i in range(4)]
     for row in rows:
         lines.append("  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)) + "  " + row[4])
     proposal = tune["proposal"]
-    lines.append(f"proposed: the edits of trial {proposal['trial']} in {proposal['folder']}" if proposal
-                 else tune["no_edit"])
+    lines.append(proposal["text"] if proposal else tune["no_edit"])
     return "\n".join(lines)

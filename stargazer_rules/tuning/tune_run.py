@@ -20,8 +20,10 @@ over all its games.
 are played again on fresh deals (``seed + RECHECK_SEED_OFFSET``, ``recheck_games`` each for the
 base and the candidate) and compared with the base target by target
 (``analysis.compare_summaries``, its ``verdict``). Only a candidate whose verdict is ``better``
-(better on some target, worse on none) is proposed: the first such in the search's ranking is
-written to ``OUT/proposal/`` (``tuning.edits.write_proposal``).
+(better on some target, worse on none) is proposed: of those, the one that meets the most
+targets in its re-check (``verdict["met"]``: counted over the targets decided in both runs),
+then the lowest objective, is written to ``OUT/proposal/`` (``tuning.edits.write_proposal``) and
+described by the targets it meets, does not meet and leaves unknown (``proposal_text``).
 """
 
 from __future__ import annotations
@@ -51,7 +53,7 @@ from stargazer_rules.tuning import search as tuning_search
 from stargazer_rules.tuning.edits import apply_edits, edits_text, write_proposal
 from stargazer_rules.tuning.space import Space
 
-__all__ = ["BLOCKS", "RECHECK_SEED_OFFSET", "TuneResult", "objective_of", "tune"]
+__all__ = ["BLOCKS", "RECHECK_SEED_OFFSET", "TuneResult", "objective_of", "proposal_text", "proposed_of", "tune"]
 
 #: The blocks of a candidate's games: each a pruning step of the Wilcoxon test, which cannot
 #: prune before ``search.PRUNE_AFTER`` of them.
@@ -228,10 +230,10 @@ def tune(
             comparison = compare_summaries(base_run, run, label_a=base_ruleset.name, label_b=label, targets=targets,
                                            ruleset_a=base_ruleset, ruleset_b=ruleset)
             verdict = comparison["verdict"]
-            rechecks.append(_recheck_facts(candidate, space, base_ruleset, verdict))
+            rechecks.append(_recheck_facts(candidate, space, base_ruleset, verdict, run.summary["targets"]))
             say(f"re-check of {label}: {verdict['decision']}: {verdict['text']}")
     proposal, no_edit = None, None
-    better = next((r for r in rechecks if r["decision"] == "better"), None)
+    better = proposed_of(rechecks)
     if better is not None:
         proposal = _write_proposal(base_ruleset, better["edits"], out / PROPOSAL_FOLDER)
     else:
@@ -269,6 +271,10 @@ class _Clock:
         return self.games / self.seconds if self.games and self.seconds > 0 else None
 
 
+#: The samples not played, by why, as a progress line counts them.
+SKIPPED = {"over_max_edits": "over max_edits", "refused": "refused", "repeat": "repeated"}
+
+
 class _Progress:
     """One progress line per candidate played. Samples not played (over ``max_edits``, refused by
     the ruleset's checks, or repeating played values) cost nothing and are many (TPE draws each
@@ -278,18 +284,19 @@ class _Progress:
                  recheck_games: int) -> None:
         self.say, self.blocks, self.clock = say, blocks, clock
         self.time_limit, self.recheck_games = time_limit, recheck_games
-        self.skipped = {"invalid": 0, "repeat": 0}
+        self.skipped = dict.fromkeys(SKIPPED, 0)
 
     def __call__(self, event: tuning_search.TrialEvent) -> None:
         if event.kind in self.skipped:
             self.skipped[event.kind] += 1
             return
         line = _trial_line(event, self.blocks, self.clock, self.time_limit, self.recheck_games)
-        invalid, repeat = self.skipped["invalid"], self.skipped["repeat"]
-        if invalid or repeat:
-            parts = [f"{invalid} invalid"] * bool(invalid) + [f"{repeat} repeated"] * bool(repeat)
-            line += f" ({' and '.join(parts)} sample{'s' if invalid + repeat != 1 else ''} not played before it)"
-        self.skipped = {"invalid": 0, "repeat": 0}
+        total = sum(self.skipped.values())
+        if total:
+            parts = [f"{count} {SKIPPED[kind]}" for kind, count in self.skipped.items() if count]
+            joined = ", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]
+            line += f" ({joined} sample{'s' if total != 1 else ''} not played before it)"
+        self.skipped = dict.fromkeys(SKIPPED, 0)
         self.say(line)
 
 
@@ -301,8 +308,8 @@ def _trial_line(event: tuning_search.TrialEvent, blocks: int, clock: _Clock, tim
         what = f"objective {event.value:.3f}"
     elif event.kind == "pruned":
         what = f"pruned after {event.blocks} of {blocks} blocks"
-    elif event.kind == "invalid":
-        what = "invalid, not played"
+    elif event.kind in ("over_max_edits", "refused"):
+        what = f"{SKIPPED[event.kind]}, not played"
     else:
         what = "the values of an earlier trial, not played again"
     best = f"best {event.best:.3f}" if event.best is not None else "no best yet"
@@ -319,7 +326,10 @@ def _trial_line(event: tuning_search.TrialEvent, blocks: int, clock: _Clock, tim
 
 
 def _recheck_facts(candidate: tuning_search.Candidate, space: Space, base: Ruleset,
-                   verdict: Mapping[str, Any]) -> dict[str, Any]:
+                   verdict: Mapping[str, Any], judged: Mapping[str, Any]) -> dict[str, Any]:
+    """A re-checked candidate: its edits, objective, verdict against the base, the targets met
+    by each (``verdict["met"]``: over the targets decided in both runs), and the targets its
+    re-check run (``judged``, its summary's targets section) does not meet or leaves unknown."""
     paths = {space.parameters[name].path: value for name, value in candidate.edits.items()}
     return {
         "trial": candidate.number,
@@ -330,9 +340,41 @@ def _recheck_facts(candidate: tuning_search.Candidate, space: Space, base: Rules
         "text": verdict["text"],
         "met": verdict["met"]["b"],
         "base_met": verdict["met"]["a"],
+        "one_side": [row["label"] for row in verdict["met"]["one_side"]],
+        "not_met": [a["label"] for a in judged["targets"] if a["status"] == "not_met"],
+        "unknown": [a["label"] for a in judged["targets"] if a["status"] == "unknown"],
         "games": verdict["games"],
         "targets": [{"key": row["key"], "label": row["label"], "decision": row["decision"]} for row in verdict["targets"]],
     }
+
+
+def proposed_of(rechecks: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | None:
+    """The candidate to propose: of those re-checked ``better`` than the base (better on some
+    target, worse on none), the one that meets the most targets in its re-check, then the lowest
+    objective (a candidate better by shortfall alone ranks below one that meets a target more)."""
+    better = [r for r in rechecks if r["decision"] == "better"]
+    return min(better, key=lambda r: (-r["met"][0], r["value"]), default=None)
+
+
+def proposal_text(recheck: Mapping[str, Any], folder: str) -> str:
+    """The proposal described by the targets it meets: ``Proposed: the edits of trial 12 (in
+    OUT/proposal): better than the base on tie rate, worse on none; it meets 7 of 11 targets
+    decided in both runs, as the base does; not met: ...; not yet known: seat balance.``"""
+    (met, counted), (base_met, _) = recheck["met"], recheck["base_met"]
+    better = [t["label"].lower() for t in recheck["targets"] if t["decision"] == "better"]
+    if met == base_met:
+        against = "as the base does"
+    else:
+        against = f"where the base meets {base_met}"
+    text = (f"Proposed: the edits of trial {recheck['trial']} (in {folder}): better than the base on "
+            f"{', '.join(better) or 'none'}, worse on none; it meets {met} of {counted} targets decided in both "
+            f"re-check runs, {against}")
+    if recheck["one_side"]:
+        text += f" (not counted, decided in one run only: {', '.join(label.lower() for label in recheck['one_side'])})"
+    for words, labels in (("not met", recheck["not_met"]), ("not yet known", recheck["unknown"])):
+        if labels:
+            text += f"; {words}: {', '.join(label.lower() for label in labels)}"
+    return text + "."
 
 
 def _write_proposal(base: Ruleset, edits: Mapping[str, Any], dest: Path) -> Path:
@@ -380,7 +422,7 @@ def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Se
         best = front.get(row["edit_count"])
         if best is None or row["value"] < best["value"]:
             front[row["edit_count"]] = {"edits": row["edit_count"], "value": row["value"], "trial": row["number"],
-                                        "missed": len(row["facts"].get("missed", []))}
+                                        **{key: row["facts"].get(key) for key in ("met", "not_met", "unknown", "total")}}
     by_trial = {r["trial"]: r for r in rechecks}
     candidates = []
     for candidate in ranked[: max(recheck, 5)]:
@@ -388,12 +430,12 @@ def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Se
         candidates.append({
             "trial": candidate.number, "edits": edits, "edits_text": edits_text(base, edits),
             "value": candidate.value, "noise": candidate.noise, "blocks": candidate.blocks,
-            "met": candidate.facts.get("met"), "total": candidate.facts.get("total"),
+            **{key: candidate.facts.get(key) for key in ("met", "not_met", "unknown", "total")},
             "missed": candidate.facts.get("missed", []),
             "verdict": by_trial[candidate.number]["decision"] if candidate.number in by_trial else None,
         })
     return {
-        "format": "stargazer-tune/1",
+        "format": "stargazer-tune/2",
         "ruleset": {"name": base.name, "fingerprint": base.fingerprint},
         "space": {"source": str(space.source), "max_edits": space.max_edits,
                   "parameters": [{"name": name, "path": p.path, "choices": list(p.choices), "base": p.base}
@@ -403,10 +445,10 @@ def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Se
                      "recheck_games": recheck_games, "recheck_seed": play["seed"] + RECHECK_SEED_OFFSET},
         "study": {"file": str(out / STUDY_FILE), "name": study.study_name},
         "counts": {state: sum(1 for row in rows if row["state"] == state)
-                   for state in ("complete", "pruned", "invalid", "repeat", "failed", "waiting")},
+                   for state in ("complete", "pruned", "over_max_edits", "refused", "repeat", "failed", "waiting")},
         "base": None if base_trial is None else {"trial": base_trial.number, "value": base_trial.value,
-                                                 "met": base_trial.facts.get("met"),
-                                                 "total": base_trial.facts.get("total"),
+                                                 **{key: base_trial.facts.get(key)
+                                                    for key in ("met", "not_met", "unknown", "total")},
                                                  "missed": base_trial.facts.get("missed", [])},
         "trials": rows,
         "front": [front[k] for k in sorted(front)],
@@ -415,6 +457,7 @@ def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Se
         "rechecks": list(rechecks),
         "proposal": None if proposed is None else {"folder": str(out / PROPOSAL_FOLDER), "trial": proposed["trial"],
                                                    "edits": dict(proposed["edits"]),
-                                                   "edits_text": list(proposed["edits_text"])},
+                                                   "edits_text": list(proposed["edits_text"]),
+                                                   "text": proposal_text(proposed, str(out / PROPOSAL_FOLDER))},
         "no_edit": no_edit,
     }
