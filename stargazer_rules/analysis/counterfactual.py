@@ -33,7 +33,7 @@ from stargazer_rules.analysis.game_figures import figures_of
 from stargazer_rules.analysis.games import seat_at, win_credit
 from stargazer_rules.analysis.measures import MEASURES, MeasureContext
 from stargazer_rules.analysis.plain_json import plain
-from stargazer_rules.analysis.target_verdict import target_changes, verdict_of
+from stargazer_rules.analysis.target_verdict import met_counts, target_changes, verdict_of
 from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.analysis.verdict import games_needed
 
@@ -45,7 +45,6 @@ __all__ = [
     "explain_document",
     "forced_figures",
     "left_out_figures",
-    "met_count",
     "paired_effect",
 ]
 
@@ -145,8 +144,8 @@ def left_out_figures(
     context_left_out: MeasureContext,
     names: Mapping[str, Any],
     names_left_out: Mapping[str, Any],
-    base_met: tuple[int, int],
-    left_out_met: tuple[int, int],
+    base_answers: Sequence[Mapping[str, Any]],
+    left_out_answers: Sequence[Mapping[str, Any]],
     label: str,
 ) -> dict[str, Any]:
     """The left-out effect: each turn-order seat's paired change of win share, and the targets
@@ -165,7 +164,8 @@ def left_out_figures(
     figures_a = figures_of([base for base, _ in pairs], measures, context, metrics=False)
     figures_b = figures_of([game for _, game in pairs], measures, context_left_out, metrics=False)
     rows = target_changes(list(zip(figures_a, figures_b, strict=True)), targets, context, context_left_out, names, names_left_out)
-    verdict = verdict_of(rows, confidence=confidence, label_a="the run", label_b=label, met_a=base_met, met_b=left_out_met)
+    met = met_counts(base_answers, left_out_answers)  # the targets decided in both, as compare counts them
+    verdict = verdict_of(rows, confidence=confidence, label_a="the run", label_b=label, met=met)
     return {"seats": seats, "targets": verdict}
 
 
@@ -176,11 +176,6 @@ def agreement(picker_advantage: Mapping[str, Any] | None, forced: Mapping[str, A
     taken = forced.get("direction") if forced else None
     flag, text = AGREEMENT.get((picked, taken), (None, None)) if picked and taken else (None, None)
     return {"picker": picked, "forced": taken, "flag": flag, "text": text}
-
-
-def met_count(summary: Mapping[str, Any]) -> tuple[int, int]:
-    """(targets met, targets answered) of a summary, as ``compare`` counts them."""
-    return summary["targets"]["met"], summary["targets"]["total"]
 
 
 def explain_document(

@@ -46,7 +46,7 @@ class _Paired:
     targets: Targets
     baseline: tuple[Mapping[str, Any], ...]
     names: Mapping[str, Any]
-    met: tuple[int, int]
+    answers: tuple[Mapping[str, Any], ...]
     crews: frozenset[str]
 
     def arm(self, kind: str, card: str) -> dict[str, Any]:
@@ -65,8 +65,8 @@ class _Paired:
             row.update(counterfactual.left_out_figures(
                 self.baseline, arm.lines, targets=targets, context=MeasureContext.of(self.baseline, self.ruleset),
                 context_left_out=MeasureContext.of(arm.lines, arm.ruleset), names=self.names,
-                names_left_out=arm_summary["names"], base_met=self.met,
-                left_out_met=counterfactual.met_count(arm_summary), label=f"without {card}",
+                names_left_out=arm_summary["names"], base_answers=self.answers,
+                left_out_answers=arm_summary["targets"]["targets"], label=f"without {card}",
             ))
         return row
 
@@ -88,14 +88,14 @@ def explain_run(
     """explain.json of the run ``games`` (its whole games.jsonl lines, played from ``seed``):
     every crew of ``crews`` forced, every card of ``crews`` and ``planets`` left out, each on the
     run's first ``arm_games`` games. The picker advantages are the whole run's; the targets'
-    met counts, the paired games'. ``workers`` processes play the arms (None: one per core)."""
+    answers, the paired games'. ``workers`` processes play the arms (None: one per core)."""
     players = games[0]["players"]
     entries = plan(arm_games, players, seed)
     baseline = tuple(game for game in games if game["index"] < len(entries))
     summary = summarize(games, targets=targets, ruleset=ruleset)
     paired_summary = summary if len(baseline) == len(games) else summarize(baseline, targets=targets, ruleset=ruleset)
     paired = _Paired(ruleset, tuple(entries), tuple(lineup), engine, targets, baseline, summary["names"],
-                     counterfactual.met_count(paired_summary), frozenset(crews))
+                     tuple(paired_summary["targets"]["targets"]), frozenset(crews))
     arms = [("forced", crew) for crew in crews] + [("left out", card) for card in (*crews, *planets)]
     rows = _played(paired, arms, workers or os.cpu_count() or 1, progress)
     run = {
