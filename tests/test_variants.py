@@ -165,6 +165,11 @@ def test_simulate_plays_a_run_per_variant_on_the_same_deals_and_judges_each_by_i
         summary = json.loads((out / variant["folder"] / "summary.json").read_text(encoding="utf-8"))
         assert summary["targets"]["total"] == variant["total"]
         assert jsonio.schema_problems("summary", summary) == []
+    # report reads a variant's folder as any run's, judged by the targets that apply to it
+    status, _stdout, stderr = cli(capsys, "report", str(out / "4p-greedy"), "--targets", str(tmp_path / "targets.yaml"))
+    assert status == 0, stderr
+    again = json.loads((out / "4p-greedy" / "summary.json").read_text(encoding="utf-8"))
+    assert [a["key"] for a in again["targets"]["targets"]] == ["tie_rate"]
     # paired: at one player count both lineups play the same deals in the same seat rotations
     greedy, random = (read_games(out / folder / GAMES_FILE) for folder in ("3p-greedy", "3p-random"))
     assert [(g["deal_seed"], g["rotation"]) for g in greedy] == [(g["deal_seed"], g["rotation"]) for g in random]

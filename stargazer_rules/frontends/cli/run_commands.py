@@ -473,7 +473,9 @@ def run_report(args: argparse.Namespace) -> int:
     from stargazer_rules.analysis.summary import ruleset_of_lines
 
     judged_with = ruleset_of_lines(played_with, ruleset)  # the targets.yaml beside it
-    targets = targets_or_stop(judged_with, args, command)
+    first = games[0]
+    lineup = [first["seating"][(seat - first["rotation"]) % first["players"]] for seat in range(first["players"])]
+    targets = targets_or_stop(judged_with, args, command).for_variant(first["players"], lineup)  # as simulate judged it
     try:
         _write_and_print_report(games, ruleset, args.folder, targets, args)
     except ValueError as error:
