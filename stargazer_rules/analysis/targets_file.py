@@ -106,10 +106,10 @@ def targets_schema() -> dict[str, Any]:
                              "description": "One crew or planet card (its id) the goal applies to, instead of every card."},
                     "margin": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_GOAL,
                                "description": "The change a comparison calls equivalent, in the measure's unit."},
-                    "players": {"type": "array", "minItems": 1, "maxItems": MAX_PLAYERS, "uniqueItems": True,
+                    "players": {"type": "array", "minItems": 1, "maxItems": MAX_PLAYERS,
                                 "items": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
                                 "description": "The player counts of the runs the target applies to (default: every run's)."},
-                    "lineups": {"type": "array", "minItems": 1, "maxItems": MAX_LINEUPS, "uniqueItems": True,
+                    "lineups": {"type": "array", "minItems": 1, "maxItems": MAX_LINEUPS,
                                 "items": {"type": "string", "minLength": 1, "maxLength": 200},
                                 "description": "The lineups of the runs the target applies to, each as --bots writes one "
                                                "(greedy, mcts:200, mcts:400/greedy); default: every run's."},
