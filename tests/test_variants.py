@@ -160,7 +160,9 @@ def test_simulate_plays_a_run_per_variant_on_the_same_deals_and_judges_each_by_i
     assert rows["game_rounds"]["statuses"] == ["not_met", "not_met", "not applying", "not applying"]
     assert rows["seat_balance"]["statuses"][0::2] == ["not applying", "not applying"]
     assert overview["decision"] == "fails" and overview["text"].startswith("Fails at 3p greedy, 3p random: rounds per game")
-    assert overview["text"] in stdout and (out / "variants.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    page = (out / "variants.html").read_text(encoding="utf-8")
+    assert overview["text"] in stdout and page.startswith("<!DOCTYPE html>")
+    assert all(f'href="{v["folder"]}/report.html"' in page for v in overview["variants"])
     for variant in overview["variants"]:
         summary = json.loads((out / variant["folder"] / "summary.json").read_text(encoding="utf-8"))
         assert summary["targets"]["total"] == variant["total"]

@@ -181,21 +181,20 @@ def _cells(overview: Mapping[str, Any]) -> tuple[list[str], list[list[str]]]:
     return headers, rows
 
 
-def _variant_lines(overview: Mapping[str, Any]) -> list[str]:
-    lines = []
-    for variant in overview["variants"]:
-        if overview["kind"] == "simulate":
-            lines.append(f"{variant['label']}: {variant['met']} of {variant['total']} targets met, {variant['not_met']} not met, "
-                         f"{variant['unknown']} not yet known over {variant['games']:,} games ({variant['folder']})")
-        else:
-            lines.append(f"{variant['label']}: {variant['text']} ({variant['folder']})")
-    return lines
+def _variant_sentence(kind: str, variant: Mapping[str, Any]) -> str:
+    """What one variant says: its targets met (simulate) or its comparison's headline."""
+    if kind == "simulate":
+        return (f"{variant['met']} of {variant['total']} targets met, {variant['not_met']} not met, "
+                f"{variant['unknown']} not yet known over {variant['games']:,} games")
+    return str(variant["text"])
 
 
 def terminal_variants(overview: Mapping[str, Any]) -> str:
     """The headline, a line per variant and the target x variant table, as plain text."""
     headers, rows = _cells(overview)
-    lines = [overview["text"], "", *_variant_lines(overview), ""]
+    lines = [overview["text"], ""]
+    lines += [f"{v['label']}: {_variant_sentence(overview['kind'], v)} ({v['folder']})" for v in overview["variants"]]
+    lines.append("")
     lines += format_table(rows, headers=headers, indent="")
     return "\n".join(lines)
 
@@ -206,8 +205,8 @@ def render_variants(overview: Mapping[str, Any]) -> str:
     title = ("Comparison across variants" if kind == "compare" else "Targets across variants")
     page_name = "comparison.html" if kind == "compare" else "report.html"
     headers, rows = _cells(overview)
-    links = [[f'<a href="{esc(v["folder"])}/{page_name}">{esc(v["label"])}</a>', esc(line.partition(": ")[2])]
-             for v, line in zip(overview["variants"], _variant_lines(overview), strict=True)]
+    links = [[f'<a href="{esc(v["folder"])}/{page_name}">{esc(v["label"])}</a>', esc(_variant_sentence(kind, v))]
+             for v in overview["variants"]]
     body = (
         f"<h1>{esc(title)}</h1>\n<p><strong>{esc(overview['text'])}</strong></p>\n"
         + table(["variant", "verdict" if kind == "compare" else "targets"], links, text_columns=2)
