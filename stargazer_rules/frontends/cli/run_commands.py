@@ -239,7 +239,7 @@ def run_compare(args: argparse.Namespace) -> int:
     print(analysis.terminal_comparison(comparison))
     print(
         f"\nwritten: {os.path.join(out, 'comparison.json')}, {os.path.join(out, 'comparison.html')}; "
-        f"each ruleset's report in {os.path.join(out, comparison['a']['label'])} and {os.path.join(out, comparison['b']['label'])}"
+        f"each ruleset's report in {' and '.join(os.path.join(out, name) for name in _run_names(first, second))}"
     )
     return 0
 
@@ -250,9 +250,7 @@ def _compare_one(first: Ruleset, second: Ruleset, lineup: Sequence[str], out: st
     ``args.judged_by``) into ``out``: both runs, comparison.json and comparison.html; the
     comparison, or the exit status after a one-line error."""
     default = f"comparison-{first.name}-{second.name}-{args.players}p"
-    names = (first.name, second.name)
-    if names[0] == names[1]:
-        names = (f"{names[0]}-a", f"{names[1]}-b")
+    names = _run_names(first, second)
     folders = [os.path.join(out, name) for name in names]
     looks: list[dict] = []
     max_games = args.max_games or min(4 * args.games, simulation.runner.MAX_GAMES)
@@ -299,6 +297,13 @@ def _compare_one(first: Ruleset, second: Ruleset, lineup: Sequence[str], out: st
 
     analysis.write_comparison(comparison, Path(out))
     return comparison
+
+
+def _run_names(first: Ruleset, second: Ruleset) -> tuple[str, str]:
+    """The folders of a comparison's two runs: the rulesets' names, ``-a`` and ``-b`` when they are one."""
+    if first.name == second.name:
+        return f"{first.name}-a", f"{second.name}-b"
+    return first.name, second.name
 
 
 def _compare_variants(first: Ruleset, second: Ruleset, variants: Sequence[Variant], targets: Targets,
