@@ -1,6 +1,6 @@
 """The options every command that plays runs shares (simulate, compare, report, ladder, tune):
 their defaults, the lineup syntax, and the checks of --games, --workers, --scheduler, --out, the
-cache's bound and the lineup, each a usage error of one line; and the command that finishes an
+cache's bound and the lineups and player counts (variants), each a usage error of one line; and the command that finishes an
 interrupted run."""
 
 from __future__ import annotations
@@ -28,7 +28,6 @@ __all__ = [
     "cache_bound_refused",
     "finishing_command",
     "game_count",
-    "lineup_or_report",
     "one_variant",
     "player_counts",
     "variants_or_report",
@@ -100,24 +99,6 @@ def worker_count(text: str) -> int:
             f"the default, one per core, is {os.cpu_count() or 1} here"
         )
     return value
-
-
-def lineup_or_report(
-    rulesets: Sequence[Ruleset], args: argparse.Namespace, command: str
-) -> tuple[str, ...] | None:
-    """The lineup for ``args.players`` seats, or None after a one-line error (players the
-    rulesets do not support, an unknown bot, more bots than players)."""
-    for ruleset in rulesets:
-        try:
-            Game(ruleset).deal(args.players, seed=0)
-        except SetupError as error:
-            say_error(command, f"{ruleset.name}: {error}")
-            return None
-    try:
-        return simulation.parse_lineup(args.bots or [DEFAULT_SIM_BOTS], args.players)
-    except (BotSpecError, SimulationError) as error:
-        say_error(command, str(error))
-        return None
 
 
 def variants_or_report(
