@@ -1,7 +1,7 @@
 """The options every command that plays runs shares (simulate, compare, report, ladder, tune):
 their defaults, the lineup syntax, and the checks of --games, --workers, --scheduler, --out, the
-cache's bound and the lineups and player counts (variants), each a usage error of one line; and the command that finishes an
-interrupted run."""
+cache's bound and the lineups and player counts (variants), each a usage error of one line; and
+the command that finishes an interrupted run."""
 
 from __future__ import annotations
 
