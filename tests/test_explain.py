@@ -210,6 +210,14 @@ def test_explain_refuses_a_card_the_ruleset_does_not_have(tmp_path, capsys):
     assert "enginer" in capsys.readouterr().err
 
 
+def test_explain_refuses_several_lineups_before_playing(tmp_path, capsys):
+    """Its arms pair with one run's games: two lineups are refused in one line, nothing written."""
+    status = main(["explain", "--rules", "draft7", "--bots", "greedy;random", "--out", str(tmp_path / "x")])
+    assert status == 2
+    assert "plays one lineup at one player count; --bots gives 2 variants" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
 def test_the_document_is_the_same_on_any_number_of_workers():
     ruleset = load_ruleset("draft7")
     entries = plan(16, 4, seed=2)

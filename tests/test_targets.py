@@ -239,7 +239,7 @@ def write(tmp_path: Path, text: str) -> Path:
          "targets[0].card: tie_rate is not counted per card; leave card out"),
         ("- {measure: tie_rate, at_most: 0.1, wieght: 2}",
          "2:39: targets[0].wieght: unexpected key 'wieght'; allowed keys: measure, at_most, at_least, within, "
-         "between, weight, card, margin, note (did you mean 'weight'?)"),
+         "between, weight, card, margin, players, lineups, note (did you mean 'weight'?)"),
     ],
 )
 def test_a_bad_target_is_named_with_its_file_line_and_field(tmp_path, line, message):

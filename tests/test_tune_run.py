@@ -163,3 +163,34 @@ def test_a_space_with_problems_stops_before_any_game(tune_files, capsys):
     err = capsys.readouterr().err
     assert err.startswith(f"stargazer tune: {tune_files / 'tune.yaml'}:2")
     assert not (tune_files / "out").exists()
+
+
+def test_over_several_player_counts_the_objective_is_the_sum_of_theirs(tune_files, capsys):
+    """--players 3,4: every candidate plays both, each judged by the targets that apply to it
+    (tie_rate here at 4 players only), and its objective is the sum of the two; the re-check
+    compares base and candidate at both and proposes only an edit better at one and worse at none."""
+    (tune_files / "targets.yaml").write_text(
+        "targets:\n  - {measure: game_rounds, at_most: 3.0}\n  - {measure: tie_rate, at_most: 0.5, players: [4]}\n",
+        encoding="utf-8")
+    assert main(tune_args(tune_files, "--players", "3,4")) == 0
+    capsys.readouterr()
+    facts = json.loads((tune_files / "out" / "tune.json").read_text(encoding="utf-8"))
+    base = load_ruleset("draft7")
+    targets = read_targets(tune_files / "targets.yaml", base)
+    expected, totals = 0.0, 0
+    for players in (3, 4):
+        folder = tune_files / "out" / "runs" / f"draft7-{short_fingerprint(base.fingerprint)}" / f"{players}p-greedy"
+        games = read_games(folder / GAMES_FILE)
+        judged = targets.for_variant(players, games[0]["seating"])
+        value, variant_facts = tune_run.objective_of(games, judged, base)
+        expected += value
+        totals += variant_facts["total"]
+        assert facts["trials"][0]["facts"]["variants"][f"{players}p greedy"]["total"] == len(judged.targets)
+    assert [len(targets.for_variant(p, ("greedy",) * p).targets) for p in (3, 4)] == [1, 2]
+    assert facts["base"]["value"] == pytest.approx(expected) and expected > 0
+    assert facts["base"]["total"] == totals == 3
+    assert [v["label"] for v in facts["settings"]["variants"]] == ["3p greedy", "4p greedy"]
+    recheck = facts["rechecks"][0]
+    assert set(recheck["variants"]) == {"3p greedy", "4p greedy"}
+    assert recheck["decision"] == "better" and all(v["decision"] == "better" for v in recheck["variants"].values())
+    assert facts["proposal"]["edits"] == {"rules.cubes_per_player": 6}

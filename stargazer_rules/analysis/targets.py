@@ -16,7 +16,7 @@ existed. The command line's ``--bound NAME=VALUE`` changes one target's goal or 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 import attrs
@@ -92,7 +92,9 @@ class Target:
     """One target: ``measure``, one goal (``goal`` is its kind, ``bound`` its number, or the pair
     ``(low, high)`` for ``between``), ``weight`` (0: shown, never counted in a headline or a
     stopping rule), ``card`` (one subject of a per-card measure), ``margin`` (the change a
-    comparison calls equivalent, in the measure's unit) and ``line`` (where targets.yaml sets it)."""
+    comparison calls equivalent, in the measure's unit), ``players`` and ``lineups`` (the player
+    counts and the lineups, as ``--bots`` writes one, of the runs it applies to; None: every
+    run) and ``line`` (where targets.yaml sets it)."""
 
     measure: str
     goal: str
@@ -100,6 +102,8 @@ class Target:
     weight: float = 1.0
     card: str | None = None
     margin: float | None = None
+    players: tuple[int, ...] | None = attrs.field(default=None, converter=attrs.converters.optional(tuple))
+    lineups: tuple[str, ...] | None = attrs.field(default=None, converter=attrs.converters.optional(tuple))
     line: int | None = attrs.field(default=None, eq=False)
 
     def __attrs_post_init__(self) -> None:
@@ -118,6 +122,14 @@ class Target:
                 raise ValueError(f"within {self.bound}: a distance is 0 or more")
             if MEASURES[self.measure].centre is None:
                 raise ValueError(f"{self.measure} has no centre to be within a distance of; use at_most, at_least or between")
+
+    def applies_to(self, players: int, lineup: Sequence[str]) -> bool:
+        """Whether the target answers a run of ``players`` with this ``lineup`` (canonical bot
+        specs, one a seat): its ``players`` hold the count and one of its ``lineups``, filled to
+        ``players`` seats as ``--bots`` fills them, is the lineup."""
+        if self.players is not None and players not in self.players:
+            return False
+        return self.lineups is None or any(_lineup_of(text, players) == tuple(lineup) for text in self.lineups)
 
     @property
     def key(self) -> str:
@@ -157,6 +169,10 @@ class Target:
             data["card"] = self.card
         if self.margin is not None:
             data["margin"] = self.margin
+        if self.players is not None:
+            data["players"] = list(self.players)
+        if self.lineups is not None:
+            data["lineups"] = list(self.lineups)
         return data
 
     @classmethod
@@ -173,8 +189,21 @@ class Target:
             weight=data.get("weight", 1.0),
             card=data.get("card"),
             margin=data.get("margin"),
+            players=data.get("players"),
+            lineups=data.get("lineups"),
             line=line,
         )
+
+
+def _lineup_of(text: str, players: int) -> tuple[str, ...] | None:
+    """A target's lineup at ``players`` seats (canonical specs), or None when it cannot seat them."""
+    from stargazer_rules.errors import BotSpecError, SimulationError
+    from stargazer_rules.simulation.planning import parse_lineup
+
+    try:
+        return parse_lineup(text, players)
+    except (BotSpecError, SimulationError):
+        return None
 
 
 def _maximum(a: Any, b: Any) -> Any:
@@ -237,6 +266,11 @@ class Targets:
             settings=Settings(**data.get("settings", {})),
             source=source,
         )
+
+    def for_variant(self, players: int, lineup: Sequence[str]) -> Targets:
+        """The targets that apply to a run of ``players`` with ``lineup`` (``Target.applies_to``):
+        each run of several lineups or player counts is judged by these alone."""
+        return attrs.evolve(self, targets=[t for t in self.targets if t.applies_to(players, lineup)])
 
     def with_settings(self, settings: Iterable[str]) -> Targets:
         """These targets with ``NAME=VALUE`` settings applied (the command line's ``--bound``).

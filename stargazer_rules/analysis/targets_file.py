@@ -36,6 +36,9 @@ SCHEMA_FILE = "targets.schema.json"
 #: The most targets a file may hold, and the largest weight.
 MAX_TARGETS = 200
 MAX_WEIGHT = 1000
+#: The most player counts and lineups a target may name (a game seats at most a few players).
+MAX_PLAYERS = 8
+MAX_LINEUPS = 20
 
 _SETTING_WORDS = {
     "confidence": "The level of every interval and test (0.95).",
@@ -103,6 +106,13 @@ def targets_schema() -> dict[str, Any]:
                              "description": "One crew or planet card (its id) the goal applies to, instead of every card."},
                     "margin": {"type": "number", "exclusiveMinimum": 0, "maximum": MAX_GOAL,
                                "description": "The change a comparison calls equivalent, in the measure's unit."},
+                    "players": {"type": "array", "minItems": 1, "maxItems": MAX_PLAYERS,
+                                "items": {"type": "integer", "minimum": 1, "maximum": MAX_PLAYERS},
+                                "description": "The player counts of the runs the target applies to (default: every run's)."},
+                    "lineups": {"type": "array", "minItems": 1, "maxItems": MAX_LINEUPS,
+                                "items": {"type": "string", "minLength": 1, "maxLength": 200},
+                                "description": "The lineups of the runs the target applies to, each as --bots writes one "
+                                               "(greedy, mcts:200, mcts:400/greedy); default: every run's."},
                     "note": {"type": "string", "maxLength": 500, "description": "Why the target is there, for the reader."},
                 },
             }
@@ -164,6 +174,10 @@ def _meaning_problems(document: YamlDocument, ruleset: Ruleset | None) -> list[P
         problem = goal_problem(measure.name, goal, value)
         if problem is not None:
             problems.append(document.problem((*at, goal), problem))
+        for place, lineup in enumerate(item.get("lineups", [])):
+            problem = _lineup_problem(lineup)
+            if problem is not None:
+                problems.append(document.problem((*at, "lineups", place), problem))
         if "card" in item:
             if not measure.per_card:
                 problems.append(document.problem((*at, "card"), f"{measure.name} is not counted per card; leave card out"))
@@ -172,6 +186,21 @@ def _meaning_problems(document: YamlDocument, ruleset: Ruleset | None) -> list[P
                 kind = "crew" if measure.per == "crew" else "planet"
                 problems.append(document.problem((*at, "card"), f"no {kind} card {item['card']!r} in ruleset {ruleset.name}", close))
     return problems
+
+
+def _lineup_problem(text: str) -> str | None:
+    """Why ``text`` is not a lineup as ``--bots`` writes one (the bot's error, with its
+    did-you-mean), or None."""
+    from stargazer_rules.bots import make_bot
+    from stargazer_rules.errors import BotSpecError
+    from stargazer_rules.simulation.planning import LINEUP_SEPARATOR
+
+    for spec in text.split(LINEUP_SEPARATOR):
+        try:
+            make_bot(spec.strip(), 0)
+        except BotSpecError as error:
+            return f"{text!r} is not a lineup as --bots writes one: {error}"
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:

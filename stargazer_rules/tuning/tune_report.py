@@ -140,7 +140,9 @@ def render_tune(tune: Mapping[str, Any]) -> str:
     from stargazer_rules.analysis.plots import tune_front, tune_progress
 
     ruleset, settings = tune["ruleset"], tune["settings"]
-    title = f"stargazer tune: {ruleset['name']}, {settings['players']} players"
+    variants = settings.get("variants")
+    title = (f"stargazer tune: {ruleset['name']}, {len(variants)} variants" if variants
+             else f"stargazer tune: {ruleset['name']}, {settings['players']} players")
     outcome = tune["proposal"]["text"] if tune["proposal"] else tune["no_edit"]
     counts = tune["counts"]
     head_rows = [
@@ -148,7 +150,8 @@ def render_tune(tune: Mapping[str, Any]) -> str:
         ["space", (f"{esc(tune['space']['source'])}: {counted(len(tune['space']['parameters']), 'parameter|parameters')}, "
                    f"at most {counted(tune['space']['max_edits'], 'edit|edits')}")],
         ["targets", esc(tune["targets"]["source"])],
-        ["bots", esc(_lineup_text(settings["lineup"]))],
+        ["bots", esc(_lineup_text(settings["lineup"]))] if not variants else
+        ["variants", esc(", ".join(v["label"] for v in variants)) + " (the objective sums theirs)"],
         ["games a candidate", (f"{settings['games_per_trial']:,} in {settings['blocks']} blocks of "
                                f"{settings['block_games']:,} (deals from seed {esc(settings['seed'])})")],
         ["trials", esc(", ".join(f"{count} {STATE_WORDS.get(state, state)}" for state, count in counts.items() if count))],

@@ -16,6 +16,14 @@ answer yet counts 0). Each block's games give one value, reported for pruning (t
 card in play in the block in proportion is judged); the candidate's value is the objective
 over all its games.
 
+**Several variants** (lineups and player counts, ``simulation.variants``): a candidate plays its
+games at every variant (each a run of its own, judged by the targets that apply to it), and its
+objective is the **sum** of the variants' objectives, block by block and over all its games: an
+edit that fixes three players and breaks four gains nothing, and every variant's shortfall counts
+(a maximum would ignore what an edit does at all but the worst one, and moves in jumps the search
+reads badly). The re-check compares base and candidate at every variant; the decision over them
+is ``analysis.variant_verdict.overall_decision`` (better at some variant, worse or mixed at none).
+
 **The re-check.** The best ``recheck`` candidates with edits and an objective below the base's
 are played again on fresh deals (``seed + RECHECK_SEED_OFFSET``, ``recheck_games`` each for the
 base and the candidate) and compared with the base target by target
@@ -43,12 +51,14 @@ from stargazer_rules.analysis.compare import Run, compare_summaries
 from stargazer_rules.analysis.measures import MeasureContext
 from stargazer_rules.analysis.target_check import check_targets
 from stargazer_rules.analysis.targets import Targets
+from stargazer_rules.analysis.variant_verdict import overall_decision
 from stargazer_rules.errors import RulesetError
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, runs
 from stargazer_rules.simulation.estimate import format_duration
+from stargazer_rules.simulation.variants import Variant
 from stargazer_rules.tuning import search as tuning_search
 from stargazer_rules.tuning.edits import apply_edits, edits_text, write_proposal
 from stargazer_rules.tuning.space import Space
@@ -142,28 +152,47 @@ def tune(
     progress: Callable[[str], None] | None = None,
     cache_dir: Path | None = None,
     engine: str = native.DEFAULT_ENGINE,
+    variants: Sequence[Variant] | None = None,
 ) -> TuneResult:
     """Search ``space`` around ``base_ruleset`` for the smallest edit that meets ``targets``,
     re-check the best candidates, write the proposal (module docstring). The caller holds
-    ``out``'s lock. ``progress`` gets one line per trial and per re-check."""
+    ``out``'s lock. ``progress`` gets one line per trial and per re-check. ``variants`` (several
+    lineups or player counts) replace ``lineup`` and ``players``."""
     out = Path(out)
     say = progress or (lambda text: None)
     cache_dir = cache.cache_folder(cache_dir)
-    lineup = tuple(lineup)
-    deals, blocks = _deals_per_block(games_per_trial, players)
-    block_games = deals * players
+    variants = tuple(variants) if variants else (Variant(players, tuple(lineup)),)
+    several = len(variants) > 1
+    blocks = min(_deals_per_block(games_per_trial, v.players)[1] for v in variants)
+    deals = {v: math.ceil(math.ceil(games_per_trial / v.players) / blocks) for v in variants}
+    block_games_of = {v: deals[v] * v.players for v in variants}
+    block_games = sum(block_games_of.values())
+    judged = {v: targets.for_variant(v.players, v.lineup) for v in variants}
     base_values = {name: parameter.base for name, parameter in space.parameters.items()}
-    play = {"games_per_trial": blocks * block_games, "blocks": blocks, "lineup": list(lineup),
-            "players": players, "seed": seed, "engine": engine}
+    first = variants[0]
+    play: dict[str, Any] = {"games_per_trial": blocks * block_games, "blocks": blocks, "lineup": list(first.lineup),
+                            "players": first.players, "seed": seed, "engine": engine}
+    if several:  # one variant keeps the play (and so the study) of a tune before variants
+        play["variants"] = [v.to_json() for v in variants]
     clock = _Clock()
 
-    def run_of(ruleset: Ruleset, folder: Path, games: int, run_seed: int) -> tuple[dict[str, Any], ...]:
-        request = runs.RunRequest(ruleset, folder, lineup, players=players, games=games, seed=run_seed,
+    def run_of(ruleset: Ruleset, folder: Path, games: int, run_seed: int, variant: Variant = first) -> tuple[dict[str, Any], ...]:
+        request = runs.RunRequest(ruleset, folder / variant.folder if several else folder, variant.lineup,
+                                  players=variant.players, games=games, seed=run_seed,
                                   workers=workers, scheduler=scheduler, engine=engine, cache=cache_dir,
                                   progress=False)
         outcome = runs.simulate_run(request, _warnings_to(say), "tune")
         clock.played(outcome.played, outcome.seconds)
         return outcome.games
+
+    def objective_over(games_of: Mapping[Variant, Sequence[Mapping[str, Any]]], ruleset: Ruleset,
+                       scale: float = 1.0) -> tuple[float, dict[str, Any]]:
+        """The sum of the variants' objectives (module docstring) and their facts together."""
+        scored = {v: objective_of(games_of[v], _block_targets(judged[v], scale) if scale != 1.0 else judged[v], ruleset)
+                  for v in variants}
+        if not several:
+            return scored[first]
+        return sum(value for value, _ in scored.values()), _joined_facts({v.label: facts for v, (_, facts) in scored.items()})
 
     def edited(assignment: Mapping[str, Any]) -> Ruleset:
         edits = tuning_search.edits_of(assignment, base_values)
@@ -177,15 +206,14 @@ def tune(
         except RulesetError as error:
             return tuning_search.Invalid(str(error.problems[0]) if error.problems else str(error))
         folder = _run_folder(out / RUNS_FOLDER, ruleset)
-        block_targets = _block_targets(targets, 1 / blocks)
-        games: tuple[dict[str, Any], ...] = ()
+        games: dict[Variant, tuple[dict[str, Any], ...]] = {}
         for block in range(blocks):
-            games = run_of(ruleset, folder, (block + 1) * block_games, seed)
-            in_block = [g for g in games if block * deals <= g["block"] < (block + 1) * deals]
-            value, _ = objective_of(in_block, block_targets, ruleset)
+            games = {v: run_of(ruleset, folder, (block + 1) * block_games_of[v], seed, v) for v in variants}
+            in_block = {v: [g for g in games[v] if block * deals[v] <= g["block"] < (block + 1) * deals[v]] for v in variants}
+            value, _ = objective_over(in_block, ruleset, 1 / blocks)
             if report(block, value):
                 break
-        value, facts = objective_of(games, targets, ruleset)
+        value, facts = objective_over(games, ruleset)
         facts["fingerprint"] = ruleset.fingerprint
         return tuning_search.Scored(value, facts)
 
@@ -196,10 +224,10 @@ def tune(
             ruleset = edited(assignment)
         except RulesetError:
             return "holds values the ruleset refuses, yet an objective"
-        games = run_of(ruleset, _run_folder(out / "runs", ruleset), blocks * block_games, seed)
-        again, again_facts = objective_of(games, targets, ruleset)
+        games = {v: run_of(ruleset, _run_folder(out / RUNS_FOLDER, ruleset), blocks * block_games_of[v], seed, v) for v in variants}
+        again, again_facts = objective_over(games, ruleset)
         if not math.isclose(again, value, rel_tol=1e-9, abs_tol=1e-9):
-            return f"says its objective is {value:.6g}, but its {len(games)} games give {again:.6g}"
+            return f"says its objective is {value:.6g}, but its {again_facts['games']} games give {again:.6g}"
         changed = [key for key in ("games", "met", "not_met", "unknown", "total", "missed") if facts.get(key) != again_facts[key]]
         if changed:
             return f"keeps figures its games do not give ({', '.join(changed)})"
@@ -209,7 +237,7 @@ def tune(
         objective, {name: list(p.choices) for name, p in space.parameters.items()}, base_values,
         max_edits=space.max_edits, storage=out / STUDY_FILE,
         study_name=_study_name(base_ruleset, space, targets, play), seed=seed, trials=trials,
-        time_limit=time_limit, on_trial=_Progress(say, blocks, clock, time_limit, (recheck + 1) * recheck_games),
+        time_limit=time_limit, on_trial=_Progress(say, blocks, clock, time_limit, (recheck + 1) * recheck_games * len(variants)),
         check_value=check_value,
     )
     ranked = tuning_search.best_candidates(study, len(study.trials), base_values)
@@ -220,17 +248,26 @@ def tune(
         recheck_seed = seed + RECHECK_SEED_OFFSET
         say(f"re-checking the best {len(chosen)} candidate{'s' if len(chosen) != 1 else ''} against "
             f"{base_ruleset.name} on {recheck_games:,} fresh games each (deals from seed {recheck_seed})")
-        base_games = run_of(base_ruleset, _run_folder(out / RECHECK_FOLDER, base_ruleset), recheck_games, recheck_seed)
-        base_run = Run.summarised(base_games, targets=targets, ruleset=base_ruleset)
+        base_runs = {v: Run.summarised(run_of(base_ruleset, _run_folder(out / RECHECK_FOLDER, base_ruleset), recheck_games,
+                                              recheck_seed, v), targets=judged[v], ruleset=base_ruleset) for v in variants}
         for candidate in chosen:
             ruleset = edited(candidate.assignment)
-            games = run_of(ruleset, _run_folder(out / RECHECK_FOLDER, ruleset), recheck_games, recheck_seed)
-            run = Run.summarised(games, targets=targets, ruleset=ruleset)
             label = f"trial {candidate.number}"
-            comparison = compare_summaries(base_run, run, label_a=base_ruleset.name, label_b=label, targets=targets,
-                                           ruleset_a=base_ruleset, ruleset_b=ruleset)
-            verdict = comparison["verdict"]
-            rechecks.append(_recheck_facts(candidate, space, base_ruleset, verdict, run.summary["targets"]))
+            verdicts, answers = {}, {}
+            for v in variants:
+                games = run_of(ruleset, _run_folder(out / RECHECK_FOLDER, ruleset), recheck_games, recheck_seed, v)
+                run = Run.summarised(games, targets=judged[v], ruleset=ruleset)
+                comparison = compare_summaries(base_runs[v], run, label_a=base_ruleset.name, label_b=label,
+                                               targets=judged[v], ruleset_a=base_ruleset, ruleset_b=ruleset)
+                verdicts[v.label] = comparison["verdict"]
+                answers[v.label] = run.summary["targets"]
+            if several:  # each variant's targets named with it, as the joined verdict names them
+                verdict = _joined_verdict(verdicts)
+                section = {"targets": [{**answer, "label": f"{answer['label']} ({label})"}
+                                       for label, part in answers.items() for answer in part["targets"]]}
+            else:
+                verdict, section = verdicts[first.label], answers[first.label]
+            rechecks.append(_recheck_facts(candidate, space, base_ruleset, verdict, section))
             say(f"re-check of {label}: {verdict['decision']}: {verdict['text']}")
     proposal, no_edit = None, None
     better = proposed_of(rechecks)
@@ -241,6 +278,32 @@ def tune(
     facts = _facts(base_ruleset, space, targets, study, ranked, base_trial, rechecks, play, better, no_edit,
                    trials=trials, recheck=recheck, recheck_games=recheck_games, block_games=block_games, out=out)
     return TuneResult(study, facts, proposal)
+
+
+def _joined_facts(by_variant: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The facts of a candidate played at several variants: the counts summed, each missed
+    target and shortfall named ``key@variant``, and every variant's own facts."""
+    facts: dict[str, Any] = {key: sum(f[key] for f in by_variant.values()) for key in ("games", "met", "not_met", "unknown", "total")}
+    facts["missed"] = [f"{key}@{label}" for label, f in by_variant.items() for key in f["missed"]]
+    facts["shortfalls"] = {f"{key}@{label}": short for label, f in by_variant.items() for key, short in f["shortfalls"].items()}
+    facts["variants"] = {label: dict(f) for label, f in by_variant.items()}
+    return facts
+
+
+def _joined_verdict(verdicts: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
+    """The re-check's verdict over several variants: the decision over theirs
+    (``overall_decision``), each variant's sentence, the targets met summed, every target's
+    decision named ``key@variant``."""
+    decision = overall_decision([verdict["decision"] for verdict in verdicts.values()])
+    text = f"{decision} over {len(verdicts)} variants: " + "; ".join(
+        f"{label}: {verdict['text'].rstrip('.')}" for label, verdict in verdicts.items()) + "."
+    met: dict[str, Any] = {side: [sum(v["met"][side][i] for v in verdicts.values()) for i in (0, 1)] for side in ("a", "b")}
+    met["one_side"] = [{**row, "label": f"{row['label']} ({label})"}
+                       for label, verdict in verdicts.items() for row in verdict["met"]["one_side"]]
+    return {"decision": decision, "text": text, "met": met, "games": sum(v["games"] for v in verdicts.values()),
+            "targets": [{**row, "key": f"{row['key']}@{label}", "label": f"{row['label']} ({label})"}
+                        for label, verdict in verdicts.items() for row in verdict["targets"]],
+            "variants": {label: {"decision": v["decision"], "text": v["text"]} for label, v in verdicts.items()}}
 
 
 def _run_folder(parent: Path, ruleset: Ruleset) -> Path:
@@ -345,6 +408,7 @@ def _recheck_facts(candidate: tuning_search.Candidate, space: Space, base: Rules
         "unknown": [a["label"] for a in judged["targets"] if a["status"] == "unknown"],
         "games": verdict["games"],
         "targets": [{"key": row["key"], "label": row["label"], "decision": row["decision"]} for row in verdict["targets"]],
+        **({"variants": verdict["variants"]} if "variants" in verdict else {}),
     }
 
 

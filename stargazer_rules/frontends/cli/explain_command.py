@@ -28,9 +28,9 @@ from stargazer_rules.frontends.cli.common import (
 from stargazer_rules.frontends.cli.run_options import (
     RUN_FOLDER_FILES,
     game_count,
-    lineup_or_report,
     out_is_a_file,
     out_refused,
+    variants_or_report,
     worker_count,
 )
 from stargazer_rules.frontends.cli.target_options import add_target_options, targets_or_stop
@@ -113,9 +113,13 @@ def run_explain(args: argparse.Namespace) -> int:
 
     ruleset = ruleset_or_stop(args.ruleset, COMMAND)
     args.bots = args.bots or [DEFAULT_EXPLAIN_BOTS]
-    lineup = lineup_or_report([ruleset], args, COMMAND)
-    if lineup is None:
+    variants = variants_or_report([ruleset], args, COMMAND)
+    if variants is None:
         return EXIT_USAGE
+    if len(variants) > 1:  # each arm is paired with the run's games: one lineup at one player count
+        say_error(COMMAND, f"plays one lineup at one player count; --bots gives {len(variants)} variants (';' separates lineups)")
+        return EXIT_USAGE
+    lineup = variants[0].lineup
     cards = _cards(ruleset, args.cards)
     if isinstance(cards, str):
         say_error(COMMAND, cards)

@@ -22,7 +22,6 @@ from stargazer_rules.frontends.cli.common import (
     EXIT_USAGE,
     SeedAction,
     add_ruleset_argument,
-    positive_int,
     report_engine,
     ruleset_or_stop,
     say_error,
@@ -38,10 +37,12 @@ from stargazer_rules.frontends.cli.run_options import (
     cache_bound_refused,
     finishing_command,
     game_count,
-    lineup_or_report,
+    one_variant,
     out_is_a_file,
     out_refused,
+    player_counts,
     scheduler_problem,
+    variants_or_report,
     worker_count,
 )
 from stargazer_rules.frontends.cli.target_options import add_target_options, external_figures, targets_or_stop
@@ -50,6 +51,7 @@ from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.simulation import cache, locks, runs
+from stargazer_rules.simulation.variants import VARIANT_SEPARATOR, Variant
 
 if TYPE_CHECKING:
     from stargazer_rules.analysis.game_figures import GameFigures
@@ -78,10 +80,14 @@ def run_simulate(args: argparse.Namespace) -> int:
     """Run the simulation and print the analysis's summary; a one-line error for bad input."""
     command = "simulate"
     ruleset = ruleset_or_stop(args.ruleset, command)
-    lineup = lineup_or_report([ruleset], args, command)
-    if lineup is None:
+    variants = variants_or_report([ruleset], args, command)
+    if variants is None:
         return EXIT_USAGE
     targets = targets_or_stop(ruleset, args, command)
+    if len(variants) > 1:
+        return _simulate_variants(ruleset, variants, targets, args, command)
+    args, lineup = one_variant(args, variants[0]), variants[0].lineup
+    targets = targets.for_variant(args.players, lineup)
     default = f"simulation-{ruleset.name}-{args.players}p"
     out = args.out or default
     if out_is_a_file(out, command) or out_refused(out, command, RUN_FOLDER_FILES, default) or cache_bound_refused(command):
@@ -104,12 +110,74 @@ def _write_and_print_report(games: Sequence[dict], ruleset: Ruleset | None, out:
                             args: argparse.Namespace) -> None:
     from stargazer_rules import analysis
 
+    summary = _write_report(games, ruleset, out, targets, args)
+    print(analysis.terminal_summary(summary))
+    print(f"\nwritten: {os.path.join(out, 'summary.json')}, {os.path.join(out, 'report.html')}")
+
+
+def _write_report(games: Sequence[dict], ruleset: Ruleset | None, out: str, targets: Targets,
+                  args: argparse.Namespace) -> dict:
+    """The run's summary, written with its report in ``out``."""
+    from stargazer_rules import analysis
+
     first = games[0] if games else None
     external = external_figures(first["ruleset"]["fingerprint"], first["players"], args) if first else {}
     summary = analysis.summarize(games, ruleset=ruleset, targets=targets, external=external)
     analysis.write_report(summary, Path(out))
-    print(analysis.terminal_summary(summary))
-    print(f"\nwritten: {os.path.join(out, 'summary.json')}, {os.path.join(out, 'report.html')}")
+    return summary
+
+
+def _variants_out(out: str | None, default: str, command: str) -> str | None:
+    """The output folder of a command of several variants, or None after a one-line error:
+    it holds a folder per variant, variants.json and variants.html."""
+    from stargazer_rules.analysis.variant_verdict import VARIANTS_JSON, VARIANTS_PAGE
+
+    folder = out or default
+    own = frozenset({VARIANTS_JSON, VARIANTS_PAGE, locks.LOCK_FILE, locks.HOLDER_FILE})
+    if out_is_a_file(folder, command) or out_refused(folder, command, own, default, runs_inside=True) or cache_bound_refused(command):
+        return None
+    return folder
+
+
+def _counts_text(variants: Sequence[Variant]) -> str:
+    """``3-4p``: the player counts of the variants, for a default folder name."""
+    return "-".join(dict.fromkeys(str(variant.players) for variant in variants)) + "p"
+
+
+def _simulate_variants(ruleset: Ruleset, variants: Sequence[Variant], targets: Targets, args: argparse.Namespace,
+                       command: str) -> int:
+    """simulate with several lineups or player counts: a run per variant in OUT/<variant>, each
+    judged by the targets that apply to it, then variants.json and the verdict across them."""
+    from stargazer_rules.analysis import variant_verdict
+    from stargazer_rules.analysis.games import Analysed
+
+    out = _variants_out(args.out, f"simulation-{ruleset.name}-{_counts_text(variants)}", command)
+    if out is None:
+        return EXIT_USAGE
+    summaries = []
+    try:
+        with contextlib.ExitStack() as held:
+            store = cache.cache_folder(args.cache)
+            runs.check_outside_cache(Path(out), store)  # before its lock makes a file there
+            held.enter_context(locks.holding(out, command))
+            for variant in variants:
+                folder = os.path.join(out, variant.folder)
+                with runs.holding_run_folder(folder, command, store) as run_held:
+                    variant_args = one_variant(args, variant)
+                    outcome = _simulate_or_report(ruleset, run_held, variant.lineup, variant_args, command,
+                                                  label=variant.label, reduce=Analysed())
+                    if isinstance(outcome, int):
+                        return outcome
+                    summaries.append(_write_report(outcome.games, ruleset, folder,
+                                                   targets.for_variant(variant.players, variant.lineup), variant_args))
+            overview = variant_verdict.across_runs([variant.to_json() for variant in variants], summaries, targets.source)
+            written = variant_verdict.write_variants(overview, out)
+    except (SimulationError, OSError) as error:
+        say_error(command, str(error))
+        return EXIT_INVALID
+    print(variant_verdict.terminal_variants(overview))
+    print(f"\nwritten: {written[0]}, {written[1]}; each variant's summary.json and report.html in its folder")
+    return 0
 
 
 def add_compare(commands: argparse._SubParsersAction) -> None:
@@ -154,15 +222,35 @@ def run_compare(args: argparse.Namespace) -> int:
     command = "compare"
     first = ruleset_or_stop(args.a, command)
     second = ruleset_or_stop(args.b, command)
-    lineup = lineup_or_report([first, second], args, command)
-    if lineup is None:
+    variants = variants_or_report([first, second], args, command)
+    if variants is None:
         return EXIT_USAGE
-    args.judged_by = _comparison_targets(first, second, args, command)
+    targets = _comparison_targets(first, second, args, command)
+    if len(variants) > 1:
+        return _compare_variants(first, second, variants, targets, args, command)
+    args, lineup = one_variant(args, variants[0]), variants[0].lineup
+    args.judged_by = targets.for_variant(args.players, lineup)
+    out = args.out or f"comparison-{first.name}-{second.name}-{args.players}p"
+    comparison = _compare_one(first, second, lineup, out, args, command)
+    if isinstance(comparison, int):
+        return comparison
+    from stargazer_rules import analysis
+
+    print(analysis.terminal_comparison(comparison))
+    print(
+        f"\nwritten: {os.path.join(out, 'comparison.json')}, {os.path.join(out, 'comparison.html')}; "
+        f"each ruleset's report in {' and '.join(os.path.join(out, name) for name in _run_names(first, second))}"
+    )
+    return 0
+
+
+def _compare_one(first: Ruleset, second: Ruleset, lineup: Sequence[str], out: str, args: argparse.Namespace,
+                 command: str) -> dict | int:
+    """One comparison (one player count and lineup: ``args.players``, judged by
+    ``args.judged_by``) into ``out``: both runs, comparison.json and comparison.html; the
+    comparison, or the exit status after a one-line error."""
     default = f"comparison-{first.name}-{second.name}-{args.players}p"
-    out = args.out or default
-    names = (first.name, second.name)
-    if names[0] == names[1]:
-        names = (f"{names[0]}-a", f"{names[1]}-b")
+    names = _run_names(first, second)
     folders = [os.path.join(out, name) for name in names]
     looks: list[dict] = []
     max_games = args.max_games or min(4 * args.games, simulation.runner.MAX_GAMES)
@@ -208,11 +296,45 @@ def run_compare(args: argparse.Namespace) -> int:
     from stargazer_rules import analysis
 
     analysis.write_comparison(comparison, Path(out))
-    print(analysis.terminal_comparison(comparison))
-    print(
-        f"\nwritten: {os.path.join(out, 'comparison.json')}, {os.path.join(out, 'comparison.html')}; "
-        f"each ruleset's report in {folders[0]} and {folders[1]}"
-    )
+    return comparison
+
+
+def _run_names(first: Ruleset, second: Ruleset) -> tuple[str, str]:
+    """The folders of a comparison's two runs: the rulesets' names, ``-a`` and ``-b`` when they are one."""
+    if first.name == second.name:
+        return f"{first.name}-a", f"{second.name}-b"
+    return first.name, second.name
+
+
+def _compare_variants(first: Ruleset, second: Ruleset, variants: Sequence[Variant], targets: Targets,
+                      args: argparse.Namespace, command: str) -> int:
+    """compare with several lineups or player counts: a comparison per variant in
+    OUT/<variant>, each judged by the targets that apply to it, then the verdict across them."""
+    from stargazer_rules.analysis import variant_verdict
+
+    out = _variants_out(args.out, f"comparison-{first.name}-{second.name}-{_counts_text(variants)}", command)
+    if out is None:
+        return EXIT_USAGE
+    verdicts, labels = [], ("A", "B")
+    try:
+        with locks.holding(out, command):
+            for variant in variants:
+                variant_args = one_variant(args, variant)
+                variant_args.judged_by = targets.for_variant(variant.players, variant.lineup)
+                print(f"{command}: variant {variant.label}", file=sys.stderr)
+                comparison = _compare_one(first, second, variant.lineup, os.path.join(out, variant.folder), variant_args, command)
+                if isinstance(comparison, int):
+                    return comparison
+                verdicts.append(comparison["verdict"])
+                labels = (comparison["a"]["label"], comparison["b"]["label"])
+            overview = variant_verdict.across_comparisons([variant.to_json() for variant in variants], verdicts,
+                                                          labels[0], labels[1], targets.source)
+            written = variant_verdict.write_variants(overview, out)
+    except (SimulationError, OSError) as error:
+        say_error(command, str(error))
+        return EXIT_INVALID
+    print(variant_verdict.terminal_variants(overview))
+    print(f"\nwritten: {written[0]}, {written[1]}; each variant's comparison.json and comparison.html in its folder")
     return 0
 
 
@@ -356,7 +478,9 @@ def run_report(args: argparse.Namespace) -> int:
     from stargazer_rules.analysis.summary import ruleset_of_lines
 
     judged_with = ruleset_of_lines(played_with, ruleset)  # the targets.yaml beside it
-    targets = targets_or_stop(judged_with, args, command)
+    first = games[0]
+    lineup = [first["seating"][(seat - first["rotation"]) % first["players"]] for seat in range(first["players"])]
+    targets = targets_or_stop(judged_with, args, command).for_variant(first["players"], lineup)  # as simulate judged it
     try:
         _write_and_print_report(games, ruleset, args.folder, targets, args)
     except ValueError as error:
@@ -439,10 +563,10 @@ def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) ->
     parser.epilog = (parser.epilog or "").format(bots=", ".join(bot_names()))
     parser.add_argument(
         "--players",
-        type=positive_int,
-        default=DEFAULT_SIM_PLAYERS,
+        type=player_counts,
+        default=(DEFAULT_SIM_PLAYERS,),
         metavar="N",
-        help=f"the number of players (default {DEFAULT_SIM_PLAYERS})",
+        help=f"the number of players (default {DEFAULT_SIM_PLAYERS}); several, comma-separated (3,4), play a run at each (see below)",
     )
     parser.add_argument(
         "--games",
@@ -460,7 +584,8 @@ def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) ->
         action="append",
         default=None,
         metavar="LINEUP",
-        help=f"the bots, '{simulation.LINEUP_SEPARATOR}'-separated (see below); default {DEFAULT_SIM_BOTS}",
+        help=(f"the bots, '{simulation.LINEUP_SEPARATOR}'-separated (see below); default {DEFAULT_SIM_BOTS}; several "
+              f"lineups, '{VARIANT_SEPARATOR}'-separated, play a run each"),
     )
     parser.add_argument(
         "--seed",

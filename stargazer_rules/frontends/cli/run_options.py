@@ -1,7 +1,7 @@
 """The options every command that plays runs shares (simulate, compare, report, ladder, tune):
 their defaults, the lineup syntax, and the checks of --games, --workers, --scheduler, --out, the
-cache's bound and the lineup, each a usage error of one line; and the command that finishes an
-interrupted run."""
+cache's bound and the lineups and player counts (variants), each a usage error of one line; and
+the command that finishes an interrupted run."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from stargazer_rules.errors import BotSpecError, SetupError, SimulationError
 from stargazer_rules.frontends.cli.common import positive_int, say_error
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, locks, run_folder
+from stargazer_rules.simulation.variants import VARIANT_SEPARATOR, Variant, parse_player_counts, parse_variants
 
 __all__ = [
     "COMPARISON_FOLDER_FILES",
@@ -27,7 +28,9 @@ __all__ = [
     "cache_bound_refused",
     "finishing_command",
     "game_count",
-    "lineup_or_report",
+    "one_variant",
+    "player_counts",
+    "variants_or_report",
     "out_is_a_file",
     "out_refused",
     "scheduler_problem",
@@ -55,6 +58,14 @@ lineup:
     --bots mcts:iterations=400,c=1.4/random/greedy
   The lineup rotates through the seats: every bot plays every seat equally often.
   Bots: {{bots}}.
+
+variants:
+  Several lineups, separated by '{VARIANT_SEPARATOR}' (quote them for the shell), and several player counts,
+  separated by ',', play one run per lineup and player count in the same command:
+    --bots 'greedy{VARIANT_SEPARATOR}mcts:200' --players 3,4    four runs: 3p greedy, 3p mcts:200, 4p greedy, 4p mcts:200
+  Each run goes to OUT/<variant> (e.g. OUT/3p-greedy), is judged by the targets that apply to
+  it (targets.yaml's players and lineups), and OUT/variants.json and variants.html say whether
+  the verdict holds at all of them. The runs at one player count play the same deals.
 """
 
 
@@ -70,6 +81,14 @@ def game_count(text: str) -> int:
     return value
 
 
+def player_counts(text: str) -> tuple[int, ...]:
+    """A ``--players`` value: one player count (``4``) or several (``3,4``)."""
+    try:
+        return parse_player_counts(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
 def worker_count(text: str) -> int:
     """A ``--workers`` value: 1 to the most worker processes a run starts (``runner.MAX_WORKERS``)."""
     value = positive_int(text)
@@ -82,22 +101,30 @@ def worker_count(text: str) -> int:
     return value
 
 
-def lineup_or_report(
+def variants_or_report(
     rulesets: Sequence[Ruleset], args: argparse.Namespace, command: str
-) -> tuple[str, ...] | None:
-    """The lineup for ``args.players`` seats, or None after a one-line error (players the
-    rulesets do not support, an unknown bot, more bots than players)."""
+) -> tuple[Variant, ...] | None:
+    """The variants of ``--bots`` and ``--players`` (``simulation.variants``), or None after a
+    one-line error (a player count the rulesets do not support, an unknown bot, more bots than
+    players, a lineup given twice)."""
+    counts = args.players if isinstance(args.players, tuple) else (args.players,)
     for ruleset in rulesets:
-        try:
-            Game(ruleset).deal(args.players, seed=0)
-        except SetupError as error:
-            say_error(command, f"{ruleset.name}: {error}")
-            return None
+        for players in counts:
+            try:
+                Game(ruleset).deal(players, seed=0)
+            except SetupError as error:
+                say_error(command, f"{ruleset.name}: {error}")
+                return None
     try:
-        return simulation.parse_lineup(args.bots or [DEFAULT_SIM_BOTS], args.players)
+        return parse_variants(args.bots or [DEFAULT_SIM_BOTS], counts)
     except (BotSpecError, SimulationError) as error:
         say_error(command, str(error))
         return None
+
+
+def one_variant(args: argparse.Namespace, variant: Variant) -> argparse.Namespace:
+    """The options of one variant's run: ``args`` with its one player count and lineup."""
+    return argparse.Namespace(**{**vars(args), "players": variant.players, "bots": ["/".join(variant.lineup)]})
 
 
 def out_is_a_file(out: str, command: str) -> bool:

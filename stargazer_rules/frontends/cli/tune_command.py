@@ -28,10 +28,12 @@ from stargazer_rules.frontends.cli.run_options import (
     LINEUP_HELP,
     cache_bound_refused,
     game_count,
-    lineup_or_report,
+    one_variant,
     out_is_a_file,
     out_refused,
+    player_counts,
     scheduler_problem,
+    variants_or_report,
     worker_count,
 )
 from stargazer_rules.frontends.cli.target_options import (
@@ -41,6 +43,7 @@ from stargazer_rules.frontends.cli.target_options import (
 from stargazer_rules.kernel import native
 from stargazer_rules.simulation import cache, locks
 from stargazer_rules.simulation.runner import LINEUP_SEPARATOR, MAX_WORKERS
+from stargazer_rules.simulation.variants import VARIANT_SEPARATOR
 
 COMMAND = "tune"
 
@@ -93,10 +96,12 @@ def add_tune(commands: argparse._SubParsersAction) -> None:
                         help=f"fresh games of the base and of each re-checked candidate (default {DEFAULT_RECHECK_GAMES})")
     parser.add_argument("--time", type=duration, default=None, metavar="LIMIT",
                         help="stop starting candidates after this long (900, 90s, 15m, 1.5h); the re-check follows")
-    parser.add_argument("--players", type=positive_int, default=DEFAULT_SIM_PLAYERS, metavar="N",
-                        help=f"the number of players (default {DEFAULT_SIM_PLAYERS})")
+    parser.add_argument("--players", type=player_counts, default=(DEFAULT_SIM_PLAYERS,), metavar="N",
+                        help=f"the number of players (default {DEFAULT_SIM_PLAYERS}); several, comma-separated (3,4): "
+                             "every candidate plays at each, and the objective sums theirs")
     parser.add_argument("--bots", action="append", default=None, metavar="LINEUP",
-                        help=f"the bots, '{LINEUP_SEPARATOR}'-separated (see below); default {DEFAULT_SIM_BOTS}")
+                        help=f"the bots, '{LINEUP_SEPARATOR}'-separated (see below); default {DEFAULT_SIM_BOTS}; several "
+                             f"lineups, '{VARIANT_SEPARATOR}'-separated: every candidate plays each")
     parser.add_argument("--seed", action=SeedAction, default=0, metavar="S",
                         help="the first deal seed of every candidate, 0 to 2**64 - 1 (default 0); the re-check "
                              "plays other deals, from a seed far past these")
@@ -137,9 +142,11 @@ def run_tune(args: argparse.Namespace) -> int:
     from stargazer_rules.tuning.space import space_for
 
     ruleset = ruleset_or_stop(args.ruleset, COMMAND)
-    lineup = lineup_or_report([ruleset], args, COMMAND)
-    if lineup is None:
+    variants = variants_or_report([ruleset], args, COMMAND)
+    if variants is None:
         return EXIT_USAGE
+    counts = "-".join(dict.fromkeys(str(variant.players) for variant in variants))
+    args, lineup = one_variant(args, variants[0]), variants[0].lineup
     targets = targets_or_stop(ruleset, args, COMMAND)
     try:
         space = space_for(ruleset, args.space)
@@ -153,7 +160,7 @@ def run_tune(args: argparse.Namespace) -> int:
     if args.scheduler is not None and (problem := scheduler_problem(args.scheduler)) is not None:
         say_error(COMMAND, problem)
         return EXIT_USAGE
-    default = f"tune-{ruleset.name}-{args.players}p"
+    default = f"tune-{ruleset.name}-{counts}p" + ("-variants" if len(variants) > 1 else "")
     out = args.out or default
     if out_is_a_file(out, COMMAND) or out_refused(out, COMMAND, _tune_files(), default) or cache_bound_refused(COMMAND):
         return EXIT_USAGE
@@ -165,7 +172,7 @@ def run_tune(args: argparse.Namespace) -> int:
                 lineup=lineup, players=args.players, seed=args.seed, workers=args.workers, scheduler=args.scheduler,
                 time_limit=args.time, recheck=DEFAULT_RECHECK, recheck_games=args.recheck_games,
                 progress=lambda text: print(f"stargazer {COMMAND}: {text}", file=sys.stderr, flush=True),
-                cache_dir=cache.cache_folder(args.cache), engine=args.engine,
+                cache_dir=cache.cache_folder(args.cache), engine=args.engine, variants=variants,
             )
             written = tune_report.write_tune(result.facts, Path(out))
     except (SimulationError, ValueError, OSError) as error:
