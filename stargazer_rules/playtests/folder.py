@@ -20,7 +20,7 @@ from stargazer_rules.playtests.log import PlaytestLog, log_to_yaml, read_log
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import shown_path
 
-__all__ = ["PLAYTESTS_FOLDER", "ReadLogs", "add_log", "log_files", "playtests_folder", "read_logs"]
+__all__ = ["PLAYTESTS_FOLDER", "ReadLogs", "add_log", "home_folder", "log_files", "playtests_folder", "read_logs"]
 
 #: The folder of logs inside a draft folder.
 PLAYTESTS_FOLDER = "playtests"
@@ -65,21 +65,15 @@ def read_logs(paths: Sequence[str | os.PathLike[str]], ruleset: Ruleset | None) 
     return ReadLogs(tuple(logs), tuple(files), tuple(problems))
 
 
-def add_log(ruleset: Ruleset, log: PlaytestLog, name: str | None = None, folder: str | os.PathLike[str] | None = None) -> Path:
-    """Write ``log`` into the draft's playtests folder (or ``folder``) as ``name`` (default
-    ``<date>-<n>.yaml``, the first number free) and return its path; ``FileExistsError`` when
-    ``name`` is taken, ``DraftError`` for a bundled ruleset without ``folder``."""
-    if folder is None:
-        home = playtests_folder(ruleset)
-        if home is None or shown_path(home).startswith("bundled "):
-            raise DraftError(
-                f"{ruleset.name} is a bundled ruleset: its folder belongs to the installation; make a draft of it "
-                f"(stargazer new-draft DIR --from {ruleset.name}) and add playtests to the draft"
-            )
-        folder = home
-    folder = Path(folder)
+def add_log(ruleset: Ruleset, log: PlaytestLog, name: str | None = None, folder: str | os.PathLike[str] | None = None,
+            text: str | None = None) -> Path:
+    """Write ``log`` (or ``text``, a checked log's own text with its comments) into the
+    draft's playtests folder (or ``folder``) as ``name`` (default ``<date>-<n>.yaml``, the
+    first number free) and return its path; ``FileExistsError`` when ``name`` is taken,
+    ``DraftError`` for a bundled ruleset without ``folder``."""
+    folder = Path(folder) if folder is not None else home_folder(ruleset)
     folder.mkdir(parents=True, exist_ok=True)
-    text = log_to_yaml(log)
+    text = log_to_yaml(log) if text is None else text
     if name is not None:
         path = folder / (name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
         _write_new(path, text)
@@ -92,6 +86,17 @@ def add_log(ruleset: Ruleset, log: PlaytestLog, name: str | None = None, folder:
             continue
         return path
     raise DraftError(f"{folder}: {MAX_LOGS:,} logs of {log.date} already: name the new one")
+
+
+def home_folder(ruleset: Ruleset) -> Path:
+    """The playtests folder logs are added to: the draft's; ``DraftError`` for a bundled ruleset."""
+    home = playtests_folder(ruleset)
+    if home is None or shown_path(home).startswith("bundled "):
+        raise DraftError(
+            f"{ruleset.name} is a bundled ruleset: its folder belongs to the installation; make a draft of it "
+            f"(stargazer new-draft DIR --from {ruleset.name}) and add playtests to the draft"
+        )
+    return home
 
 
 def _write_new(path: Path, text: str) -> None:
