@@ -126,6 +126,11 @@ def playtest_report(logs: Sequence[PlaytestLog]) -> dict[str, Any]:
     return report
 
 
+def _short(value: float) -> str:
+    """A figure to a tenth, without a trailing ``.0``: 5, 20.4."""
+    return f"{value:.1f}".removesuffix(".0")
+
+
 def report_lines(report: Mapping[str, Any]) -> list[str]:
     """``playtest_report``'s figures as the terminal shows them, one line each."""
     players = ", ".join(f"{count} of {number} players" for number, count in sorted(report["players"].items()))
@@ -135,8 +140,8 @@ def report_lines(report: Mapping[str, Any]) -> list[str]:
         if not entry["n"]:
             lines.append(f"  {entry['label']}: not noted in any log")
         elif kind == "number":
-            lines.append(f"  {entry['label']}: mean {entry['mean']:.1f}, median {entry['median']:g}, "
-                         f"from {entry['min']:g} to {entry['max']:g} ({entry['n']} games)")
+            lines.append(f"  {entry['label']}: mean {entry['mean']:.1f}, median {_short(entry['median'])}, "
+                         f"from {_short(entry['min'])} to {_short(entry['max'])} ({entry['n']} games)")
         elif kind == "share":
             lines.append(f"  {entry['label']}: {entry['count']} of {entry['n']} games, {entry['share']:.0%} "
                          f"[{entry['low']:.0%}, {entry['high']:.0%}] (95% Wilson interval)")

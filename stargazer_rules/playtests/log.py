@@ -177,7 +177,6 @@ def log_from_yaml_text(text: str, file: str, ruleset: Ruleset | None = None) -> 
 
 
 def _checked(document: YamlDocument, ruleset: Ruleset | None) -> PlaytestLog:
-    document = _dates_as_text(document)
     problems = list(document.problems)
     if document.loaded:
         problems += schema_problems(document, playtest_schema())
@@ -186,14 +185,6 @@ def _checked(document: YamlDocument, ruleset: Ruleset | None) -> PlaytestLog:
     if problems:
         raise PlaytestError(problems)
     return _log_of(document.data)
-
-
-def _dates_as_text(document: YamlDocument) -> YamlDocument:
-    """The document with a date YAML read as a date (an unquoted 2026-11-28) as its text."""
-    data = document.data
-    if isinstance(data, Mapping) and isinstance(data.get("date"), datetime.date):
-        return attrs.evolve(document, data={**data, "date": data["date"].isoformat()})
-    return document
 
 
 def meaning_problems(document: YamlDocument, ruleset: Ruleset | None) -> list[Problem]:
