@@ -322,6 +322,8 @@ def test_calibrate_command_writes_calibration_json_and_the_report_command(rung_l
     assert result["verdict"]["resembles"] == "greedy"
     assert "verdict: the people resemble greedy" in text
     assert "a report at that rung: stargazer simulate --players 4 --bots greedy" in text
+    page = (out / "calibration.html").read_text(encoding="utf-8")
+    assert "<strong>the people resemble greedy" in page and "stargazer simulate --players 4 --bots greedy" in page
 
 
 def test_the_report_of_logs_counts_each_measure(rung_logs):
@@ -330,3 +332,27 @@ def test_the_report_of_logs_counts_each_measure(rung_logs):
     assert sum(item["picks"] for item in report["measures"]["crew_picks"]["crews"].values()) == sum(
         len(crews) for log in rung_logs["greedy"][:10] for crews in log.picks)
     assert report_lines(report)[0] == "10 playtest games (10 of 4 players)"
+
+
+def test_the_playtest_commands_need_only_the_core_and_calibrate_names_its_extra(tmp_path):
+    """``playtest`` runs in a core install (no numpy, no scipy); ``calibrate`` says to install sim."""
+    from test_light_install import stargazer
+
+    logs = tmp_path / "logs"
+    logs.mkdir()
+    (logs / "a.yaml").write_text(GOOD, encoding="utf-8")
+    report = stargazer(tmp_path, "playtest", "report", "--from", str(logs))
+    assert (report.returncode, report.stderr) == (0, "")
+    assert report.stdout.splitlines()[0] == "1 playtest game (1 of 4 players)"
+    calibrating = stargazer(tmp_path, "calibrate", "--from", str(logs))
+    assert calibrating.returncode == 1
+    assert calibrating.stderr.startswith("stargazer calibrate: needs the sim extra")
+
+
+def test_the_calibration_schema_names_every_measure():
+    """calibration.json's measures are ``TABLE_MEASURES``, in their order, each described."""
+    from stargazer_rules.playtests.figures import TABLE_MEASURES
+
+    rung = schema_checks.schema("calibration")["properties"]["rungs"]["items"]
+    assert rung["properties"]["measures"]["required"] == list(TABLE_MEASURES)
+    assert rung["properties"]["differs_on"]["items"]["enum"] == list(TABLE_MEASURES)

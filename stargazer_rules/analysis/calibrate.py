@@ -40,7 +40,7 @@ from scipy import stats
 from stargazer_rules.playtests.figures import TABLE_MEASURES, TableMeasure, values_of
 from stargazer_rules.playtests.log import PlaytestLog
 
-__all__ = ["ALPHA", "CALIBRATION_FORMAT", "PERMUTATIONS", "MeasureTest", "calibrate", "compare_measure", "terminal_calibration"]
+__all__ = ["ALPHA", "CALIBRATION_FORMAT", "PERMUTATIONS", "MeasureTest", "calibrate", "compare_measure", "holm", "verdict"]
 
 #: The ``format`` of calibration.json.
 CALIBRATION_FORMAT = "stargazer-calibration/1"
@@ -177,32 +177,3 @@ def verdict(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     labels = [TABLE_MEASURES[name].label for name in closest["differs_on"]]
     return {"resembles": None, "closest": closest["rung"], "also_consistent": [], "differs_on": list(closest["differs_on"]),
             "sentence": f"none resembles the people: the closest, {closest['rung']}, differs on {', '.join(labels)}"}
-
-
-def _figure(value: Any, kind: str) -> str:
-    if value is None:
-        return "-"
-    if kind == "share":
-        return f"{value:.0%}"
-    if kind == "picks":
-        top = sorted(value.items(), key=lambda item: -item[1])[:2]
-        return ", ".join(f"{crew} {share:.0%}" for crew, share in top)
-    return f"{value:.1f}"
-
-
-def terminal_calibration(result: Mapping[str, Any]) -> str:
-    """The calibration as the terminal shows it: per rung its distance and each measure's
-    figure and adjusted p-value (``*`` where it differs), then the verdict."""
-    lines = [f"{result['logs']} playtest games against each rung (two-sample tests, Holm-adjusted, alpha {result['alpha']:g}):"]
-    for row in result["rungs"]:
-        distance = "-" if row["distance"] is None else f"{row['distance']:.3f}"
-        state = "consistent" if row["consistent"] else "differs on " + ", ".join(row["differs_on"])
-        lines.append(f"  {row['rung']}: distance {distance} ({row['games']} games; {state})")
-        for name, entry in row["measures"].items():
-            kind = TABLE_MEASURES[name].kind
-            p = "no test" if entry["p_adjusted"] is None else f"p {entry['p_adjusted']:.3g}"
-            mark = " *" if entry["differs"] else ""
-            lines.append(f"      {TABLE_MEASURES[name].label}: people {_figure(entry['logs'], kind)}, "
-                         f"bots {_figure(entry['rung'], kind)} ({p}){mark}")
-    lines.append(f"verdict: {result['verdict']['sentence']}")
-    return "\n".join(lines)

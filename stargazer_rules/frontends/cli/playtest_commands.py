@@ -250,7 +250,8 @@ def _rungs(args: argparse.Namespace, ruleset: Ruleset, players: int) -> list[str
 
 
 def run_calibrate(args: argparse.Namespace) -> int:
-    from stargazer_rules.analysis.calibrate import CALIBRATION_FORMAT, calibrate, terminal_calibration
+    from stargazer_rules.analysis.calibrate import CALIBRATION_FORMAT, calibrate
+    from stargazer_rules.analysis.calibration_report import terminal_calibration, write_calibration_page
     from stargazer_rules.playtests.sources import log_from_game_line
     from stargazer_rules.simulation import cache
     from stargazer_rules.simulation.rung_runs import one_per_deal, rung_run
@@ -302,9 +303,10 @@ def run_calibrate(args: argparse.Namespace) -> int:
     path = out / "calibration.json"
     out.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    written = write_calibration_page(result, out)
     print(terminal_calibration(result))
     if "report_command" in result:
         print(f"a report at that rung: {result['report_command']}")
-    print(f"written: {path}")
+    print(f"written: {path}, {written}")
     return 0
 
