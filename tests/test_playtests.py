@@ -356,3 +356,27 @@ def test_the_calibration_schema_names_every_measure():
     rung = schema_checks.schema("calibration")["properties"]["rungs"]["items"]
     assert rung["properties"]["measures"]["required"] == list(TABLE_MEASURES)
     assert rung["properties"]["differs_on"]["items"]["enum"] == list(TABLE_MEASURES)
+
+
+def test_playtest_add_takes_a_saved_game_record(tmp_path, capsys):
+    """A record of play-random (as of play or the browser table): replayed, its crews and sheet
+    logged; a record of another ruleset is refused with the replay's words."""
+    main(["new-draft", str(tmp_path / "draft8"), "--from", "draft7"])
+    rules = ["--rules", str(tmp_path / "draft8")]
+    record = tmp_path / "game.json"
+    assert main(["play-random", *rules, "--players", "3", "--seed", "3", "--record", str(record)]) == 0
+    capsys.readouterr()
+    assert main(["playtest", "add", *rules, "--record", str(record), "--date", "2026-11-29"]) == 0
+    assert capsys.readouterr().out.startswith(f"added {tmp_path / 'draft8' / 'playtests' / '2026-11-29-1.yaml'}: 2026-11-29, 3 players")
+    log = folder.read_logs(folder.log_files(tmp_path / "draft8" / "playtests"), load_ruleset(tmp_path / "draft8")).logs[0]
+    data = json.loads(record.read_text(encoding="utf-8"))
+    draft8 = load_ruleset(tmp_path / "draft8")
+    game = Game(draft8)
+    sheet = game.score(records.final_state(game, records.record_from_json(data, game)))
+    start = data["setup"]["start_player"]
+    assert [score.total for score in log.scores] == [sheet.seats[(start + position) % 3].total for position in range(3)]
+    assert log.source == "game record game.json" and all(len(crews) == 3 for crews in log.picks)
+    assert main(["playtest", "add", "--rules", "draft7", "--record", str(record), "--to", str(tmp_path / "other")]) == 1
+    assert capsys.readouterr().err == (f"stargazer playtest add: {record}: this record was made with ruleset draft8 "
+                                       f"(fingerprint {draft8.fingerprint[:12]}), but the loaded ruleset is draft7 "
+                                       f"(fingerprint {DRAFT7.fingerprint[:12]})\n")
