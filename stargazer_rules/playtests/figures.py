@@ -66,6 +66,10 @@ def _picks(log: PlaytestLog) -> Counter[str] | None:
     return Counter(crew for crews in log.picks for crew in crews)
 
 
+def _rounds(log: PlaytestLog) -> int:
+    return log.rounds
+
+
 def _start_player_wins(log: PlaytestLog) -> int:
     return int(0 in log.winners)
 
@@ -79,7 +83,7 @@ TABLE_MEASURES: Mapping[str, TableMeasure] = {
                      "the winner's total minus the best total of a seat that did not win (0 on a shared win)",
                      "number", _winning_margin),
         TableMeasure("bonus", "major-planet bonus", "the mean major-planet bonus of the seats in a game (R17)", "number", _bonus),
-        TableMeasure("rounds", "rounds", "the round the game ended in (R10)", "number", lambda log: log.rounds),
+        TableMeasure("rounds", "rounds", "the round the game ended in (R10)", "number", _rounds),
         TableMeasure("crew_picks", "crew pick shares", "each crew's share of the crews taken, over the rounds noted",
                      "picks", _picks),
         TableMeasure("start_player_wins", "start player's win share",

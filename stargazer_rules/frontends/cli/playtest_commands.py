@@ -11,6 +11,8 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+import attrs
+
 from stargazer_rules.errors import BotSpecError, DraftError, PlaytestError, ReplayError, SimulationError, counted
 from stargazer_rules.frontends.cli.common import (
     EXIT_INVALID,
@@ -128,8 +130,6 @@ def _log_of_record(args: argparse.Namespace, ruleset: Ruleset) -> PlaytestLog:
     game, record = load_record(args.record, ruleset.source or ruleset.name)
     log = log_from_record(game, record, source=f"game record {os.path.basename(args.record)}")
     if args.date or args.notes:
-        import attrs
-
         log = attrs.evolve(log, date=args.date or log.date, notes=args.notes)
     return log_from_yaml_text(log_to_yaml(log), args.record, ruleset)  # checked like any log
 
