@@ -2,7 +2,7 @@
 
 Each subclasses the built-in it refines (a bad input is a ``ValueError``), and the modules
 that raise them import them from here: rulesets (``Problem``, ``RulesetError``, ``DraftError``),
-the files beside them (``TargetsError``, ``SpaceError``), any file read (``FileRefused``), a tuning study (``StudyError``), play (``IllegalActionError``,
+the files beside them (``TargetsError``, ``SpaceError``, ``PlaytestError``), any file read (``FileRefused``), a tuning study (``StudyError``), play (``IllegalActionError``,
 ``SetupError``), records and state documents (``RecordError``, ``ReplayError``), folders
 (``FolderBusy``), bots (``BotSpecError``, ``BotTimeout``), runs (``SimulationError``), the front
 ends (``SeatsError``, ``RequestError``) and printing (``FontError``).
@@ -70,6 +70,17 @@ class SpaceError(RulesetError):
         super().__init__(problems)
         count = len(self.problems)
         head = f"{counted(count, 'problem|problems')} in the tuning space:"
+        self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
+
+
+class PlaytestError(RulesetError):
+    """A playtest log (``playtests/*.yaml`` beside a draft) could not be read; ``problems``
+    lists every problem found, each with its file and line."""
+
+    def __init__(self, problems: Sequence[Problem]) -> None:
+        super().__init__(problems)
+        count = len(self.problems)
+        head = f"{counted(count, 'problem|problems')} in the playtest log:"
         self.args = ("\n".join([head, *(f"  {p}" for p in self.problems)]),)
 
 

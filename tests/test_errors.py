@@ -52,6 +52,7 @@ def test_every_public_exception_type_is_defined_in_errors_py():
             "RulesetError",
             "TargetsError",
             "SpaceError",
+            "PlaytestError",
             "FileRefused",
             "StudyError",
             "IllegalActionError",

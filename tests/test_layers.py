@@ -1,8 +1,8 @@
 """The package's layers: no module imports in a circle, and each layer imports only those below.
 
 The layers, bottom up (docs/architecture.md): ``vocabulary`` (effects, actions, events and the
-table they act on) <- ``rulesets`` <- ``engine`` <- ``formats``, ``text`` and ``kernel`` (the
-native kernel's Python side) <- ``bots``, ``fast`` (the fast API over the kernel), ``simulation``
+table they act on) <- ``rulesets`` <- ``engine`` <- ``formats``, ``text``, ``kernel`` (the
+native kernel's Python side) and ``playtests`` (the games played at the table) <- ``bots``, ``fast`` (the fast API over the kernel), ``simulation``
 and ``analysis`` <- ``tuning`` (the search over a ruleset's values, which plays and judges
 candidates) and ``adapters`` (the game for OpenSpiel, PettingZoo and Gymnasium, over the fast
 API and the bots) <- ``frontends`` (with
@@ -32,6 +32,7 @@ LAYERS = {
     "formats": 4,
     "text": 4,
     "kernel": 4,
+    "playtests": 4,
     "bots": 5,
     "fast": 5,
     "simulation": 5,

@@ -110,8 +110,8 @@ def test_the_python_api_and_the_kernel_need_only_the_core(tmp_path):
 #: called): each of their modules imports with the core alone. The
 #: jobs' own packages (``analysis`` and ``tuning`` of sim and tune, ``printing``,
 #: ``frontends.server``) import their extra's libraries at the top.
-CORE_PACKAGES = ("bots", "engine", "fast", "formats", "frontends.cli", "frontends.terminal", "kernel", "rulesets",
-                 "simulation", "text", "vocabulary")
+CORE_PACKAGES = ("bots", "engine", "fast", "formats", "frontends.cli", "frontends.terminal", "kernel", "playtests",
+                 "rulesets", "simulation", "text", "vocabulary")
 
 
 def test_every_module_of_the_core_packages_imports_with_the_core_alone(tmp_path):

@@ -41,8 +41,9 @@ __all__ = [
 #: The JSON forms with a schema: ``schemas/<kind>.schema.json``.
 SCHEMA_KINDS = ("action", "event", "record", "score_sheet", "setup", "state")
 #: The files a simulation writes, with their schemas beside the forms' (they refer to them):
-#: a games.jsonl line, summary.json, ladder.json, explain.json and variants.json. Not forms a front end exchanges.
-FILE_SCHEMA_KINDS = ("game_line", "summary", "ladder", "explain", "variants")
+#: a games.jsonl line, summary.json, ladder.json, explain.json, variants.json and calibration.json. Not forms a
+#: front end exchanges.
+FILE_SCHEMA_KINDS = ("game_line", "summary", "ladder", "explain", "variants", "calibration")
 
 _SCHEMA_URN = "urn:stargazer-rules:schemas:{}.schema.json"
 #: A document's problems listed in its error; past them they are counted.

@@ -58,6 +58,7 @@ _INT_TAG = "tag:yaml.org,2002:int"
 _FLOAT_TAG = "tag:yaml.org,2002:float"
 _BOOL_TAG = "tag:yaml.org,2002:bool"
 _STR_TAG = "tag:yaml.org,2002:str"
+_TIMESTAMP_TAG = "tag:yaml.org,2002:timestamp"
 
 #: YAML 1.2's core schema: an integer is decimal digits; a float has a point or an exponent.
 _INT = re.compile(r"^[-+]?[0-9]+$")
@@ -89,11 +90,13 @@ def number_from_text(text: str, whole: bool = False) -> int | float:
 
 
 class _Yaml12Loader(yaml.SafeLoader):
-    """PyYAML's safe loader with YAML 1.2's integers, floats and booleans in place of YAML 1.1's."""
+    """PyYAML's safe loader with YAML 1.2's integers, floats and booleans in place of YAML 1.1's,
+    and no timestamps: YAML 1.2 reads ``2026-11-28`` as text (YAML 1.1's date of it failed
+    unlocated on a day no calendar has, ``2026-02-30``)."""
 
 
 _Yaml12Loader.yaml_implicit_resolvers = {
-    first: [(tag, regexp) for tag, regexp in resolvers if tag not in (_INT_TAG, _FLOAT_TAG, _BOOL_TAG)]
+    first: [(tag, regexp) for tag, regexp in resolvers if tag not in (_INT_TAG, _FLOAT_TAG, _BOOL_TAG, _TIMESTAMP_TAG)]
     for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
 }
 _Yaml12Loader.add_implicit_resolver(_INT_TAG, _INT, list("-+0123456789"))

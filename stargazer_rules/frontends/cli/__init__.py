@@ -4,7 +4,8 @@
 layers below and prints, returning the exit status; no command holds the logic of what it runs
 (a simulation's reuse, estimate and merging live in ``simulation.runs``). The groups:
 ``ruleset_commands`` (validate, rules, new-draft, diff), ``play_commands`` (play-random, play,
-replay), ``run_commands`` (simulate, compare, report, cache), ``ladder_command``, ``tune_command``, ``serve_command``,
+replay), ``playtest_commands`` (playtest, calibrate), ``run_commands`` (simulate, compare, report, cache), ``ladder_command``, ``explain_command``,
+``tune_command``, ``serve_command``,
 ``print_command``; ``common`` holds what they share (exit statuses, one-line errors, the extra each
 command needs beyond the core install (``COMMAND_EXTRAS``, checked before it runs), the ruleset
 and language options, loading a ruleset). ``main`` only parses and dispatches, so adding a
@@ -24,6 +25,7 @@ from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED, require_extra
 from stargazer_rules.frontends.cli.explain_command import add_explain
 from stargazer_rules.frontends.cli.ladder_command import add_ladder
 from stargazer_rules.frontends.cli.play_commands import add_play, add_play_random, add_replay
+from stargazer_rules.frontends.cli.playtest_commands import add_calibrate, add_playtest
 from stargazer_rules.frontends.cli.print_command import add_print
 from stargazer_rules.frontends.cli.ruleset_commands import add_diff, add_new_draft, add_rules, add_validate
 from stargazer_rules.frontends.cli.run_commands import add_cache, add_compare, add_report, add_simulate
@@ -84,11 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     add_compare(commands)
     add_ladder(commands)
     add_explain(commands)
+    add_calibrate(commands)
     add_tune(commands)
     add_diff(commands)
     add_report(commands)
     add_play(commands)
     add_replay(commands)
+    add_playtest(commands)
     add_serve(commands)
     add_print(commands)
     add_cache(commands)

@@ -57,6 +57,7 @@ _SIM = Extra("sim", ("numpy", "scipy", "tqdm", "filelock", "platformdirs"))
 #: The extra each command needs beyond the core install; the commands not listed need none.
 COMMAND_EXTRAS: Mapping[str, Extra] = {
     "cache": _SIM,
+    "calibrate": _SIM,
     "compare": _SIM,
     "explain": _SIM,
     "ladder": _SIM,
