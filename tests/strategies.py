@@ -378,7 +378,8 @@ def effect_of_type(
         if param.default is REQUIRED or value != param.default or draw(st.booleans()):
             data[param.name] = value
     if effect_name == "place_cube" and values.get("owner") == "free" and data.get("square") == "special":
-        data["owner"] = values["owner"] = "me"  # a free cube never goes on a special square (R3)
+        # a free cube never goes on a special square (R3); nobody is "you" in some abilities
+        data["owner"] = values["owner"] = "everyone" if NOBODY in bound else "me"
     for param in cls.params:
         if param.required_when is None:
             continue

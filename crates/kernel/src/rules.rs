@@ -1031,7 +1031,7 @@ mod tests {
         RulesSpec {
             name: "t".into(),
             colours: vec!["red".into()],
-            planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1 }],
+            planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1, ..Default::default() }],
             crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill }],
             setups: vec![(1, 1, 1, 1)],
             cubes_per_player: 4,
@@ -1056,7 +1056,7 @@ mod tests {
     fn a_parameter_python_did_not_send_is_refused_never_defaulted() {
         let error = Rules::compile(&spec_with(vec![EffectSpec::new("place_on_crew", "on_choose")])).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("effect \"place_on_crew\": parameter \"count\" is missing".into()));
-        let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into()));
+        let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into())).with("to", ParamValue::Set(Set::Me));
         let error = Rules::compile(&spec_with(vec![effect])).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("effect \"gain_vp\": parameter \"vp\" is not an amount".into()));
     }
