@@ -378,7 +378,8 @@ def effect_of_type(
         if param.default is REQUIRED or value != param.default or draw(st.booleans()):
             data[param.name] = value
     if effect_name == "place_cube" and values.get("owner") == "free" and data.get("square") == "special":
-        data["owner"] = values["owner"] = "me"  # a free cube never goes on a special square (R3)
+        # a free cube never goes on a special square (R3); nobody is "you" in some abilities
+        data["owner"] = values["owner"] = "everyone" if NOBODY in bound else "me"
     for param in cls.params:
         if param.required_when is None:
             continue
@@ -436,6 +437,8 @@ def set_expr(kind: str, colours: Sequence[str], bound: frozenset[str], depth: in
         "seats": ["me", "others", "everyone", "start_player", "left"],
         "crews": ["all", "others", "unpicked", "this_crew"],
     }[kind]
+    if kind == "seats" and NOBODY in bound:  # a planet ability where nobody is "you"
+        words = [word for word in words if word not in ("me", "others", "left")]
     if kind == "crews" or kind in bound:
         words = [*words, this] if this not in words else words
     options: list[st.SearchStrategy[Any]] = [st.sampled_from(words)]
@@ -599,10 +602,50 @@ def _declared_default(cls: type[Effect], param_name: str) -> Any:
     return None
 
 
+#: In ``bound``, a sentinel kind: nobody is "you" here (a round_end or game_end planet
+#: ability), so no seat word reads "you" (me, others, left).
+NOBODY = "nobody"
+
+
+def _without_when(data: Any) -> Any:
+    """Effect data with every ``when`` left out: an ability's effects resolve at its event."""
+    if isinstance(data, list):
+        return [_without_when(item) for item in data]
+    if isinstance(data, dict):
+        return {key: _without_when(value) for key, value in data.items() if not (key == "when" and "effect" in data)}
+    return data
+
+
 @st.composite
-def planets_data(draw: st.DrawFn, count: int, colours: Sequence[str], long: bool = False) -> list[dict[str, Any]]:
+def ability_data(draw: st.DrawFn, colours: Sequence[str], length: int, lasting_left: list[str]) -> dict[str, Any]:
+    """One planet ability (docs/skills.md, "Planet abilities"): a trigger of a random event
+    whose do holds 1..2 effects that ask no decision (nested bodies and branches included),
+    with this_planet bound and, at round_end and game_end, no word of "you"; or a lasting
+    effect among ``lasting_left`` (each at most once a card)."""
+    if lasting_left and draw(st.integers(0, 3)) == 0:
+        word = draw(st.sampled_from(lasting_left))
+        lasting_left.remove(word)
+        if word == "no_survey_start":
+            return {"lasting": word}
+        value = draw(st.sampled_from(("every_colour", "none"))) if word == "counts_toward" else draw(st.integers(1, 3))
+        return {"lasting": {word: value}}
+    event = draw(st.sampled_from(("cube_placed", "becomes_full", "round_end", "game_end")))
+    on: Any = event
+    if event == "cube_placed":
+        square = draw(st.none() | st.just("special") | st.integers(1, length))
+        if square is not None:
+            on = {event: {"square": square}}
+    bound = frozenset({"planets"}) | ({NOBODY} if event in ("round_end", "game_end") else frozenset())
+    body = effects(colours, frozenset({"after_survey"}), 1, "after_survey", bound, body=True)
+    return {"on": on, "do": _without_when(draw(st.lists(body, min_size=1, max_size=2)))}
+
+
+@st.composite
+def planets_data(
+    draw: st.DrawFn, count: int, colours: Sequence[str], long: bool = False, language: bool = False
+) -> list[dict[str, Any]]:
     """``count`` planet cards: tracks of 1..10 squares (4..10 when ``long``) worth 0..12 VP,
-    special capacity 0..3."""
+    special capacity 0..3; with ``language``, half of them with 1..2 abilities."""
     lengths = st.integers(4, 10) if long else st.integers(1, 10)
     cards = []
     for index in range(count):
@@ -617,6 +660,11 @@ def planets_data(draw: st.DrawFn, count: int, colours: Sequence[str], long: bool
             card["special_capacity"] = capacity
         if draw(st.booleans()):
             card["placeholder"] = draw(st.booleans())
+        if language and draw(st.booleans()):
+            lasting_left = ["counts_toward", "majority_factor", "no_survey_start"]
+            card["abilities"] = [
+                draw(ability_data(colours, len(card["track"]), lasting_left)) for _ in range(draw(st.integers(1, 2)))
+            ]
         cards.append(card)
     return cards
 
@@ -698,6 +746,6 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
         rules["setup"] = draw(turn_order_setup(max(player_counts))) if setup == "values" else {}
     return {
         "rules.yaml": rules,
-        "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long))},
+        "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long, language))},
         "crew.yaml": {"crew": crew},
     }

@@ -1,7 +1,8 @@
-"""Worked examples of the design corpus's crew ideas, written in the bundled ``ideas`` ruleset
-(data/cards/ideas/crew.yaml, each card marked with its idea's id): for each, a position where
-the idea matters, the pick, and the state after, on the Python engine and on the native kernel
-alike (the kernel is handed the same position and must reach the same state).
+"""Worked examples of the design corpus's crew ideas and planet abilities, written in the
+bundled ``ideas`` ruleset (data/cards/ideas/crew.yaml and planets.yaml, each card marked with
+its idea's id): for each, a position where the idea matters, the pick or the survey, and the
+state after, on the Python engine and on the native kernel alike (the kernel is handed the same
+position and must reach the same state).
 """
 
 from __future__ import annotations
@@ -30,12 +31,13 @@ def position(
     crew_free: dict[int, int] | None = None,
     crew_cubes: dict[int, tuple[int, ...]] | None = None,
     hands: dict[int, int] | None = None,
+    ring: tuple[str, ...] = RING,
 ) -> State:
-    """Seat 0 to pick, four players, the ring above, Armstrong and ``dealt`` in the crew area;
-    the board as given, and every other cube in its hand or the stock (R13)."""
-    state = IDEAS.new_state(setup=Setup(4, RING, dealt, 0))
-    tracks_all = tuple((tracks or {}).get(p, ()) for p in range(len(RING)))
-    specials_all = tuple((specials or {}).get(p, ()) for p in range(len(RING)))
+    """Seat 0 to pick, four players, the ring above (or ``ring``), Armstrong and ``dealt`` in
+    the crew area; the board as given, and every other cube in its hand or the stock (R13)."""
+    state = IDEAS.new_state(setup=Setup(4, ring, dealt, 0))
+    tracks_all = tuple((tracks or {}).get(p, ()) for p in range(len(ring)))
+    specials_all = tuple((specials or {}).get(p, ()) for p in range(len(ring)))
     cubes_all = tuple((crew_cubes or {}).get(slot, ()) for slot in range(len(state.crew)))
     free_all = tuple((crew_free or {}).get(slot, 0) for slot in range(len(state.crew)))
     placed = [sum(list(t).count(seat) for t in (*tracks_all, *specials_all, *cubes_all)) for seat in range(4)]
@@ -232,3 +234,95 @@ def test_the_ideas_ruleset_plays_whole_games_alike_on_both_engines(players):
     for seed in range(6):
         setup = IDEAS.deal(players, seed=seed)
         assert play_lockstep(IDEAS, setup, random.Random(seed)) > 0
+
+
+# -- planet abilities (data/cards/ideas/planets.yaml, docs/skills.md "Planet abilities") -------
+
+PLAIN = ("steward", "surveyor", "underdog", "recaller", "ferryman")  # the Steward scores 0 VP without free cubes
+
+
+def scores(state: State) -> tuple[tuple[int, int, int], ...]:
+    """(majority VP, major-planet bonus, total) per seat, from the Python engine's score sheet,
+    held equal to the kernel's (R15-R18)."""
+    sheet = tuple((seat.majority_vp, seat.bonus_vp, seat.total) for seat in IDEAS.score(state).seats)
+    kernel = native.to_kernel(IDEAS, state)
+    assert tuple((m, b, t) for m, b, _play, t, _hand in kernel.seat_totals()[:4]) == sheet
+    return sheet
+
+
+def test_p1_the_dark_planets_cubes_count_toward_every_colour():
+    """R17 with P1: seat 0's one cube on the Dark Planet counts toward each of the ruleset's six
+    colours (1 x 6 = 6 VP); seat 1's cube on lava-1 counts toward red alone (1 VP)."""
+    assert len(IDEAS.ruleset.colours) == 6
+    state = position(PLAIN, tracks={4: (0,), 0: (1,)})
+    assert [bonus for _, bonus, _ in scores(state)] == [6, 1, 0, 0]
+    # A second cube, on lava-1: red 2, every other colour 1, so the bonus is 2 x 1.
+    assert scores(position(PLAIN, tracks={4: (0,), 0: (0,)}))[0][1] == 2
+
+
+def test_p2_the_diamond_planets_majority_vp_are_doubled():
+    """R16 with P2: two cubes of seat 0 and one of seat 1 on the Diamond Planet (track 2 3 4 ...):
+    first place reads row 3 (4 VP, doubled to 8), second row 2 (3 VP, doubled to 6)."""
+    state = position(PLAIN, tracks={5: (0, 1, 0)})
+    assert [majority for majority, _, _ in scores(state)] == [8, 6, 0, 0]
+    plain = position(PLAIN, tracks={6: (0, 1, 0)})  # ocean-2 (1 2 3 ...), no ability: rows 3 and 2
+    assert [majority for majority, _, _ in scores(plain)] == [3, 2, 0, 0]
+
+
+def test_p3_a_cube_on_square_3_makes_a_discovery():
+    """P3: gas-1 holds two cubes; seat 0's survey walk from ocean-1 puts its second cube on
+    gas-1's square 3, and seat 0 gains 1 VP at once (cube_placed, "you" is the cube's owner)."""
+    state = position(PLAIN, tracks={2: (1, 2)})
+    chosen = pick(state, "steward")
+    assert chosen.vp[0] == 0
+    after = both(chosen, action(A.SURVEY, 1, 2))
+    assert after.tracks[2] == (1, 2, 0) and after.vp == (1, 0, 0, 0)
+    # A cube on another square of gas-1 discovers nothing.
+    later = both(pick(position(PLAIN, tracks={2: (1, 2, 3)}), "steward"), action(A.SURVEY, 2, 1))
+    assert later.tracks[2] == (1, 2, 3, 0) and later.vp == (0, 0, 0, 0)
+    _, events = IDEAS.apply(chosen, action(A.SURVEY, 1, 2))
+    assert [e.key for e in events if e.key in ("cube_placed", "ability_triggered", "vp_gained")] == [
+        "cube_placed", "cube_placed", "ability_triggered", "vp_gained",
+    ]
+
+
+def test_p4_when_the_ocean_becomes_full_each_player_on_it_gains_1_vp():
+    """P4: ocean-1 (5 squares) holds seats 1, 2, 1 and a free cube; seat 0's cube fills it, and
+    each seat with a cube on it (0, 1 and 2, not 3, not the virtual player) gains 1 VP."""
+    state = position(PLAIN, tracks={1: (1, 2, 1, FREE)})
+    after = both(pick(state, "steward"), action(A.SURVEY, 1, 1))
+    assert after.tracks[1] == (1, 2, 1, FREE, 0) and after.vp == (1, 1, 1, 0)
+
+
+P5_RING = ("lava-2", "ocean-1", "gas-1", "primordial-1", "dark", "diamond", "ocean-2")
+
+
+def test_p5_a_survey_may_not_start_on_lava_2():
+    """P5: no whole walk starts on lava-2 (ring position 0), but a walk from ocean-2 passes over
+    it; a cube-by-cube survey's first cube may not go there either (R7, R8 lifted)."""
+    chosen = pick(position(PLAIN, ring=P5_RING), "steward")
+    starts = {act.target for act in chosen.legal}
+    assert 0 not in starts and {-1, 1, 6} <= starts
+    after = both(chosen, action(A.SURVEY, 6, 2))
+    assert after.tracks[6] == (0,) and after.tracks[0] == (0,)
+    steps = pick(position(("contrarian", *PLAIN[1:]), ring=P5_RING), "contrarian")
+    assert {act.target for act in steps.legal if act.kind == A.SURVEY_STEP} == {1, 2, 3, 4, 5, 6}
+    first = both(steps, action(A.SURVEY_STEP, 6))
+    assert action(A.SURVEY_STEP, 0) in first.legal  # only the first cube is refused there
+
+
+P6_RING = ("lava-1", "ocean-1", "gas-1", "primordial-3", "dark", "diamond", "ocean-2")
+
+
+def test_p6_each_cube_on_the_special_square_scores_1_vp_at_game_end():
+    """P6: primordial-3's special square holds 3 cubes (R3 knob); seat 1's hand is empty, so the
+    game ends after this round (R10), and before the winner is decided each cube on the special
+    square scores its owner 1 VP (game_end: nobody is "you", for each seat)."""
+    assert IDEAS.ruleset.planet("primordial-3").special_capacity == 3
+    state = position(PLAIN, ring=P6_RING, specials={3: (0, 2, 0)}, hands={1: 0})
+    # The round's last turn: seats 1, 2 and 3 have picked; seat 0 picks last.
+    state = state._replace(start_player=1, turn=3, workers=(-1, -1, 1, 2, 3, -1), chosen=(2, 3, 4))
+    state = state._replace(legal=IDEAS.derive_legal(state))
+    after = survey_nothing(pick(state, "steward"))
+    assert after.stage == "over" and after.triggers == ("hand_empty",)
+    assert after.vp == (2, 0, 1, 0)

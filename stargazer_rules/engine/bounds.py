@@ -20,7 +20,8 @@ from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
-from stargazer_rules.vocabulary.effects import Effect
+from stargazer_rules.vocabulary.abilities import PlanetRules
+from stargazer_rules.vocabulary.effects import Effect, list_landings, list_most_vp
 from stargazer_rules.vocabulary.expressions import Limits
 from stargazer_rules.rulesets.model import Ruleset
 
@@ -33,7 +34,7 @@ class StateBounds:
     ring, crew slots with the always-in-play crew). ``most_hand``: cubes in one hand, and own
     cubes removed (R6, R13). ``most_stock``: free cubes in the stock (R13). ``most_free_on_crew``:
     free cubes on one crew (R11). ``most_vp``: VP one seat holds (starting VP and VP scored
-    during play), None when open.
+    during play, ``ability_vp`` of them from planet abilities), None when open.
     ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
     (R7). ``most_steps``: steps left of any pending effect (each effect's own ``steps`` bounds
@@ -50,6 +51,7 @@ class StateBounds:
     most_stock: int
     most_free_on_crew: int
     most_vp: int | None
+    ability_vp: int | None
     most_round: int
     least_survey_bonus: int | None
     most_survey_bonus: int | None
@@ -73,7 +75,6 @@ class StateBounds:
         limits = limits_of(ruleset, always)
         skill_vp = [_total(effects, lambda e: e.most_vp(limits), positive=True) for effects in skills.values()]
         starting = max(ruleset.starting_vp_by_position)  # a seat's VP at setup
-        most_vp = None if None in skill_vp else starting + ruleset.max_rounds * (motivation + max(skill_vp, default=0))
         own = {card: crew_limits(limits, counts[card]) for card in skills}
         raised = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[1], positive=True) for card, effects in skills.items()]
         lowered = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[0], positive=False) for card, effects in skills.items()]
@@ -83,6 +84,12 @@ class StateBounds:
         else:
             largest = max((counts[card] + raised[i] for i, card in enumerate(skills)), default=0)  # type: ignore[operator]
             most_placed = min(cubes, max(0, largest))
+        abilities = ability_vp(ruleset, most_placed, limits)
+        most_vp = (
+            None
+            if None in skill_vp or abilities is None
+            else starting + ruleset.max_rounds * (motivation + max(skill_vp, default=0)) + abilities  # type: ignore[type-var]
+        )
         most_planets = max(counts.planets for counts in ruleset.setups.values())
         most_crew = max(counts.crew for counts in ruleset.setups.values()) + always
         return cls(
@@ -93,6 +100,7 @@ class StateBounds:
             most_stock=ruleset.free_cubes,
             most_free_on_crew=free_on_crew,
             most_vp=most_vp,
+            ability_vp=abilities,
             most_round=ruleset.max_rounds,
             least_survey_bonus=None if open_bonus else min(lowered, default=0),  # type: ignore[type-var]
             most_survey_bonus=None if open_bonus else max(raised, default=0),  # type: ignore[type-var]
@@ -101,6 +109,34 @@ class StateBounds:
             most_pending=len(effects),
             most_turn_decisions=2 + most_placed + sum(effect.steps for effect in effects),
         )
+
+
+def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None:
+    """The most VP one seat can score from planet abilities in a game; None when an effect
+    cannot say. 0 for a ruleset without them.
+
+    Abilities set off no abilities (no chains), so their events are counted from play alone:
+    a ``cube_placed`` or ``becomes_full`` per cube that lands, at most the cubes of a survey
+    and of a crew's skill each turn (``Effect.most_landings``), each firing the triggers of
+    the Planet it lands on; the ``round_end`` triggers of every Planet once a round; the
+    ``game_end`` triggers once. Each event gives at most its triggers' ``Effect.most_vp``.
+    """
+    rules = [PlanetRules.of(card.abilities) for card in ruleset.planets]
+    if not any(card.abilities for card in ruleset.planets):
+        return 0
+
+    def vp(triggers) -> int | None:
+        values = [list_most_vp(trigger.do, limits) for trigger in triggers]
+        return None if None in values else sum(values)  # type: ignore[arg-type]
+
+    landing = [vp((*r.cube_placed, *r.becomes_full)) for r in rules]
+    round_end = [vp(r.round_end) for r in rules]
+    game_end = [vp(r.game_end) for r in rules]
+    skill_landings = [list_landings(card.skill, limits) for card in ruleset.crew]
+    if None in (*landing, *round_end, *game_end, *skill_landings):
+        return None
+    landings = ruleset.max_rounds * limits.players * (most_placed + max(skill_landings, default=0))  # type: ignore[type-var,operator]
+    return landings * max(landing) + ruleset.max_rounds * sum(round_end) + sum(game_end)  # type: ignore[arg-type,type-var,operator]
 
 
 def most_moves(ruleset: Ruleset, bounds: StateBounds) -> int:

@@ -24,11 +24,13 @@ from typing import Any, TypeVar
 
 import attrs
 
+from stargazer_rules.engine import abilities
 from stargazer_rules.engine.bounds import StateBounds, most_moves
 from stargazer_rules.engine.scoring import ScoreSheet, TotalsTables, score_sheet
 from stargazer_rules.errors import IllegalActionError, SetupError
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.abilities import GAME_END, ROUND_END_EVENT, PlanetRules
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
@@ -95,6 +97,15 @@ class Game:
         self.planet_lengths = tuple(card.length for card in planets)
         self.special_capacities = tuple(card.special_capacity for card in planets)
         self.planet_colours = tuple(card.colour for card in planets)
+        #: its abilities (triggers by event, lasting effects), whether a cube landing on it
+        #: sets anything off, and whether a survey may not start on it (P5).
+        self.planet_rules = tuple(PlanetRules.of(card.abilities) for card in planets)
+        self.planet_lands = tuple(rules.lands for rules in self.planet_rules)
+        self._no_start = tuple(rules.no_survey_start for rules in self.planet_rules)
+        self._any_lands = any(self.planet_lands)
+        self._any_no_start = any(self._no_start)
+        self._round_end_abilities = any(rules.round_end for rules in self.planet_rules)
+        self._game_end_abilities = any(rules.game_end for rules in self.planet_rules)
         #: per crew card, its id.
         self.crew_ids = tuple(card.id for card in ruleset.crew)
         #: What ``scoring.provisional_totals``, the bots' evaluation, reads of the ruleset.
@@ -181,6 +192,10 @@ class Game:
         a record listing more cannot be one of its games, and is refused before it is replayed
         (``bounds.most_moves``)."""
         return self._most_moves
+
+    def cube_landed(self, table: Table, p: int, square: int, owner: int) -> None:
+        """A cube landed on Planet ``p``: its abilities' triggers (``engine.abilities``)."""
+        abilities.cube_landed(self.planet_rules[table.planets[p]], table, p, square, owner)
 
     # -- setting up -----------------------------------------------------------------------
 
@@ -509,6 +524,8 @@ class Game:
         round-end effects (R12)."""
         if table.events is not None:
             table.log("round_ended", round=table.round)
+        if self._round_end_abilities:  # every round's end, before the end check (R10)
+            abilities.table_event(self.planet_rules, table, ROUND_END_EVENT)
         triggers = []
         if 0 in table.hands:
             triggers.append(HAND_EMPTY)
@@ -522,6 +539,8 @@ class Game:
             table.stage = OVER
             table.pending = ()
             table.log("game_over", round=table.round, triggers=list(triggers))
+            if self._game_end_abilities:  # before the winner is decided (R18)
+                abilities.table_event(self.planet_rules, table, GAME_END)
             return
         cap = self.ruleset.max_free_cubes_per_crew
         for slot, worker in enumerate(table.workers):
@@ -559,6 +578,12 @@ class Game:
         return tuple(map(sub, lengths, map(len, table.tracks)))
 
     def _survey_options(self, table: Table) -> tuple[Action, ...]:
+        options = self._walks(table)
+        if self._any_no_start:  # P5: a survey may not start on such a Planet
+            options = tuple(act for act in options if act.kind != A.SURVEY or act.target < 0 or not self._no_start[table.planets[act.target]])
+        return options
+
+    def _walks(self, table: Table) -> tuple[Action, ...]:
         seat = (table.start_player + table.turn) % table.players
         if table.survey_rules & (REPEAT | SKIP):
             return self._step_options(table, seat)
@@ -583,6 +608,8 @@ class Game:
         steps: list[int] = []
         if placed < self._survey_count(table) and table.hands[seat] > 0:
             steps = _next_planets(rooms, table.survey_last, table.survey_rules, table.survey_direction)
+            if self._any_no_start and table.survey_last < 0:  # P5: not the first cube there
+                steps = [p for p in steps if not self._no_start[table.planets[p]]]
         if not steps:
             return (action(A.SURVEY_STOP),) if placed == 0 else ()
         options = [action(A.SURVEY_STEP, p) for p in steps]
@@ -606,7 +633,15 @@ class Game:
             self._finish_survey(table)
 
     def _place_walk(self, table: Table, seat: int, placements: list[int]) -> None:
-        """Put a whole walk's cubes on their Planets at once (one new tuple per field)."""
+        """Put a whole walk's cubes on their Planets at once (one new tuple per field); with
+        planet abilities, one cube after the other as a cube-by-cube survey lands them."""
+        if self._any_lands:
+            for p in placements:
+                # An ability may have filled the Planet or emptied the hand since the walk was
+                # chosen: that cube stays in hand (docs/skills.md, "Planet abilities").
+                if table.room(p) > 0 and table.hands[seat] > 0:
+                    self._place_survey_cube(table, seat, p)
+            return
         tracks = list(table.tracks)
         for p in placements:
             tracks[p] += (seat,)
@@ -618,10 +653,12 @@ class Game:
         table.survey_placed = len(placements)
 
     def _place_survey_cube(self, table: Table, seat: int, p: int) -> None:
+        """One survey cube: out of the hand and counted in the survey, then onto the track,
+        where it may set off the Planet's abilities."""
         table.hands = _bump(table.hands, seat, -1)
-        table.place_on_track(p, seat)
         table.surveyed = table.surveyed | {p}
         table.survey_placed += 1
+        table.place_on_track(p, seat)
 
     def _finish_survey(self, table: Table) -> None:
         seat = (table.start_player + table.turn) % table.players

@@ -20,7 +20,8 @@ from typing import Any
 
 from stargazer_rules.engine.bounds import crew_limits, limits_of
 from stargazer_rules.engine.game import Game
-from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.model import PlanetCard, Ruleset
+from stargazer_rules.vocabulary.abilities import SPECIAL, PlanetRules, Trigger
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
 from stargazer_rules.vocabulary.expressions import Limits
@@ -64,16 +65,17 @@ class _Unsupported(Exception):
     """A ruleset the kernel cannot play, and why."""
 
 
-def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
-    """Every card, knob and effect of ``ruleset`` as plain data for the kernel to compile."""
+def ruleset_spec(ruleset: Ruleset, game: Game | None = None) -> dict[str, Any]:
+    """Every card, knob and effect of ``ruleset`` as plain data for the kernel to compile
+    (``game``: its ``Game``, whose bounds give the planet abilities' VP)."""
     limits = limits_of(ruleset, sum(1 for card in ruleset.crew if card.always_in_play))
+    abilities = (game or Game(ruleset)).bounds.ability_vp
+    if abilities is None:
+        raise _Unsupported("the VP of a planet ability have no bound")
     return {
         "name": ruleset.name,
         "colours": [colour.id for colour in ruleset.colours],
-        "planets": [
-            {"id": card.id, "colour": card.colour, "track": list(card.track), "special_capacity": card.special_capacity}
-            for card in ruleset.planets
-        ],
+        "planets": [_planet_spec(card, limits) for card in ruleset.planets],
         "crew": [
             {
                 "id": card.id,
@@ -95,6 +97,33 @@ def ruleset_spec(ruleset: Ruleset) -> dict[str, Any]:
         "survey_minimum": ruleset.survey_minimum,
         "max_rounds": ruleset.max_rounds,
         "turn_order_vp": list(ruleset.turn_order_vp),
+        "ability_vp": abilities,
+    }
+
+
+def _planet_spec(card: PlanetCard, limits: Limits) -> dict[str, Any]:
+    """A planet card as the kernel reads it: its track, and its abilities as triggers (event,
+    square: -1 any normal square, 0 the special square, n square n; ``do`` as effect specs)
+    and the lasting effects' values (``PlanetRules``)."""
+    rules = PlanetRules.of(card.abilities)
+    squares = {None: -1, SPECIAL: 0}
+    return {
+        "id": card.id,
+        "colour": card.colour,
+        "track": list(card.track),
+        "special_capacity": card.special_capacity,
+        "triggers": [
+            {
+                "event": ability.event,
+                "square": squares.get(ability.square, ability.square),  # type: ignore[arg-type]
+                "do": [_effect_spec(effect, limits) for effect in ability.do],
+            }
+            for ability in card.abilities
+            if isinstance(ability, Trigger)
+        ],
+        "counts_toward": rules.counts_toward or "own",
+        "majority_factor": rules.majority_factor,
+        "no_survey_start": rules.no_survey_start,
     }
 
 
@@ -104,7 +133,7 @@ def _compile(game: Game) -> tuple[Any, str | None]:
     if _kernel is None:
         return None, f"the native kernel is not built ({_IMPORT_ERROR})"
     try:
-        return _kernel.Kernel(ruleset_spec(game.ruleset)), None
+        return _kernel.Kernel(ruleset_spec(game.ruleset, game)), None
     except (_Unsupported, ValueError) as error:
         return None, str(error)
 

@@ -57,6 +57,7 @@ from stargazer_rules.vocabulary.expressions import (
     ConditionNode,
     Limits,
     Scope,
+    SeatsNamed,
     SetNode,
     amount_bounds,
     amount_data,
@@ -184,6 +185,13 @@ class Effect:
         when it cannot say. By default ``vp_per_step``: the rules language's types compute it
         from their amounts' bounds."""
         return self.vp_per_step
+
+    def most_landings(self, limits: Limits) -> int | None:
+        """The most cubes one step lands on Planets (normal and special squares), each a
+        ``cube_placed`` event of the planet abilities (``bounds.ability_vp``); nested effect
+        lists are counted by the caller. None when the type cannot say: 0 for a type that
+        never moves a cube."""
+        return None if self.moves_cubes else 0
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         """The least and most one step changes this turn's survey count by (R7); by default
@@ -335,6 +343,9 @@ class _SurveyRule(Effect):
     def survey_bonus_per_step(self) -> int:
         return 0
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class AddFreeCubes(_Counted):
@@ -370,6 +381,9 @@ class AddFreeCubes(_Counted):
     @property
     def moves_cubes(self) -> bool:
         return False
+
+    def most_landings(self, limits: Limits) -> int:
+        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -425,6 +439,9 @@ class ChangeSurveyCount(Effect):
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         return amount_bounds(self.delta, limits)
+
+    def most_landings(self, limits: Limits) -> int:
+        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -491,22 +508,43 @@ class ChooseOne(Effect):
     def survey_bonus_per_step(self) -> int:
         return 0
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
+
+#: ``gain_vp``'s and ``lose_vp``'s default ``to``: the chooser.
+ME = SeatsNamed("me")
+_TO = Param("to", SEATS, "The seats that gain or lose, each the amount (default you, the chooser).", default="me")
+
+
+def _to_data(effect: Effect, data: dict[str, Any]) -> dict[str, Any]:
+    """An effect's data without ``to`` when it is the chooser: the form every ruleset written
+    before ``to`` keeps (and with it its fingerprint)."""
+    if data.get("to") == "me":
+        del data["to"]
+    return data
+
 
 @attrs.frozen(kw_only=True)
 class GainVP(Effect):
-    """Score VP at once (R18 counts them as VP scored during play)."""
+    """Score VP at once (R18 counts them as VP scored during play): the chooser, or each seat of ``to``."""
 
     name: ClassVar[str] = "gain_vp"
-    summary: ClassVar[str] = "Score VP at once."
+    summary: ClassVar[str] = "Score VP at once: you, or each seat of to."
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY, ROUND_END)
     params: ClassVar[tuple[Param, ...]] = (
         Param("vp", AMOUNT, "VP scored (an amount; below 0 scores nothing).", minimum=1),
+        _TO,
     )
     immediate: ClassVar[bool] = True
 
     vp: Amount
+    to: SetNode = ME
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        if self.to != ME:
+            self.perform(Scope(table, seat, slot))
+            return _NO_FOLLOW_UP
         vp = self.vp
         if type(vp) is not int:
             vp = max(0, amount_value(vp, Scope(table, seat, slot)))
@@ -515,7 +553,10 @@ class GainVP(Effect):
         return _NO_FOLLOW_UP
 
     def perform(self, scope: Scope) -> None:
-        _gain(scope, self.vp)
+        _gain(scope, self.vp, self.to)
+
+    def to_data(self) -> dict[str, Any]:
+        return _to_data(self, super().to_data())
 
     @property
     def moves_cubes(self) -> bool:
@@ -523,7 +564,7 @@ class GainVP(Effect):
 
     @property
     def vp_per_step(self) -> int | None:
-        return self.vp if type(self.vp) is int else None
+        return self.vp if type(self.vp) is int and self.to == ME else None
 
     def most_vp(self, limits: Limits) -> int | None:
         return _most(self.vp, limits)
@@ -580,6 +621,9 @@ class NameStartPlayer(Effect):
     def survey_bonus_per_step(self) -> int:
         return 0
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class PlaceFreeCubes(_Counted):
@@ -607,6 +651,9 @@ class PlaceFreeCubes(_Counted):
         table.place_on_track(choice.target, FREE_CUBE_OWNER)
         return _NO_FOLLOW_UP
 
+    def most_landings(self, limits: Limits) -> int:
+        return 1
+
 
 @attrs.frozen(kw_only=True)
 class PlaceOnCrew(_Counted):
@@ -632,6 +679,9 @@ class PlaceOnCrew(_Counted):
         assert choice is not None
         table.hand_to_crew(seat, choice.target)
         return _NO_FOLLOW_UP
+
+    def most_landings(self, limits: Limits) -> int:
+        return 0
 
 
 #: Which Planets a ``place_on_special`` effect may use.
@@ -693,6 +743,9 @@ class PlaceOnSpecial(_Counted):
         table.hand_to_special(seat, choice.target)
         return _NO_FOLLOW_UP
 
+    def most_landings(self, limits: Limits) -> int:
+        return 1
+
 
 # -- the rules language's actions and control (docs/skills.md, "The rules language") -------
 
@@ -706,14 +759,16 @@ def _most(amount: Amount, limits: Limits) -> int | None:
     return None if hi is None else max(0, hi)
 
 
-def _gain(scope: Scope, amount: Amount) -> None:
+def _gain(scope: Scope, amount: Amount, to: SetNode) -> None:
+    """Each seat of ``to`` scores the amount, read once before the first gains."""
     table = scope.table
     vp = max(0, amount_value(amount, scope))
-    table.add_vp(scope.me, vp)
-    table.log("vp_gained", player=scope.me, crew=table.crew_id(scope.crew), vp=vp)
+    for seat in to.members(scope):
+        table.add_vp(seat, vp)
+        table.log("vp_gained", player=seat, crew=table.crew_id(scope.crew), vp=vp)
 
 
-def _list_most(effects: tuple[Effect, ...], limits: Limits) -> int | None:
+def list_most_vp(effects: tuple[Effect, ...], limits: Limits) -> int | None:
     """The most VP a list of effects scores once through, branches and bodies included."""
     total = 0
     for effect in effects:
@@ -722,7 +777,24 @@ def _list_most(effects: tuple[Effect, ...], limits: Limits) -> int | None:
             return None
         total += most * effect.steps
         for nested in (*effect.branches, *effect.bodies):
-            inner = _list_most(nested, limits)
+            inner = list_most_vp(nested, limits)
+            if inner is None:
+                return None
+            total += inner
+    return total
+
+
+def list_landings(effects: tuple[Effect, ...], limits: Limits) -> int | None:
+    """The most cubes a list of effects lands on Planets once through, branches and bodies
+    included (``Effect.most_landings``)."""
+    total = 0
+    for effect in effects:
+        most = effect.most_landings(limits)
+        if most is None:
+            return None
+        total += most * effect.steps
+        for nested in (*effect.branches, *effect.bodies):
+            inner = list_landings(nested, limits)
             if inner is None:
                 return None
             total += inner
@@ -784,17 +856,23 @@ class LoseVP(_Immediate):
     """Lose VP scored during play; a seat's VP never drop below 0 (the loss takes what there is)."""
 
     name: ClassVar[str] = "lose_vp"
-    summary: ClassVar[str] = "Lose VP at once (an amount); VP never drop below 0."
+    summary: ClassVar[str] = "Lose VP at once (an amount): you, or each seat of to; VP never drop below 0."
     timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
-    params: ClassVar[tuple[Param, ...]] = (Param("vp", AMOUNT, "VP lost (an amount; below 0 loses nothing).", minimum=1),)
+    params: ClassVar[tuple[Param, ...]] = (Param("vp", AMOUNT, "VP lost (an amount; below 0 loses nothing).", minimum=1), _TO)
 
     vp: Amount
+    to: SetNode = ME
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
-        lost = min(max(0, amount_value(self.vp, scope)), table.vp[scope.me])
-        table.add_vp(scope.me, -lost)
-        table.log("vp_lost", player=scope.me, crew=table.crew_id(scope.crew), vp=lost)
+        amount = max(0, amount_value(self.vp, scope))
+        for seat in self.to.members(scope):
+            lost = min(amount, table.vp[seat])
+            table.add_vp(seat, -lost)
+            table.log("vp_lost", player=seat, crew=table.crew_id(scope.crew), vp=lost)
+
+    def to_data(self) -> dict[str, Any]:
+        return _to_data(self, super().to_data())
 
 
 @attrs.frozen(kw_only=True)
@@ -816,6 +894,8 @@ class TakeVP(_Immediate):
     from_: SetNode
 
     def _victims(self, scope: Scope) -> list[int]:
+        if scope.me < 0:  # nobody is "you" (a planet ability): nobody takes
+            return []
         return [seat for seat in self.from_.members(scope) if seat != scope.me]
 
     def can_perform(self, scope: Scope) -> bool:
@@ -868,6 +948,9 @@ class SetSurveyCount(_Immediate):
     def moves_cubes(self) -> bool:
         return True
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class If(Effect):
@@ -916,6 +999,9 @@ class If(Effect):
 
     @property
     def survey_bonus_per_step(self) -> int:
+        return 0
+
+    def most_landings(self, limits: Limits) -> int:
         return 0
 
 
@@ -1017,10 +1103,13 @@ class Choose(_OverSet):
         return _NO_FOLLOW_UP
 
     def most_vp(self, limits: Limits) -> int | None:
-        return _list_most(self.do, limits)
+        return list_most_vp(self.do, limits)
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         return _list_survey(self.do, limits)
+
+    def most_landings(self, limits: Limits) -> int | None:
+        return list_landings(self.do, limits)
 
 
 @attrs.frozen(kw_only=True)
@@ -1047,11 +1136,14 @@ class ForEach(_OverSet):
         return None if value is None else value * self.over.most(limits)
 
     def most_vp(self, limits: Limits) -> int | None:
-        return self._scaled(_list_most(self.do, limits), limits)
+        return self._scaled(list_most_vp(self.do, limits), limits)
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         lo, hi = _list_survey(self.do, limits)
         return (self._scaled(lo, limits), self._scaled(hi, limits))
+
+    def most_landings(self, limits: Limits) -> int | None:
+        return self._scaled(list_landings(self.do, limits), limits)
 
 
 #: Where ``return_cube`` sends a cube: its owner's hand (a free cube to the stock), or the
@@ -1122,6 +1214,9 @@ class ReturnCube(_Immediate):
     def moves_cubes(self) -> bool:
         return True
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class MoveCube(_Immediate):
@@ -1184,6 +1279,9 @@ class MoveCube(_Immediate):
     @property
     def moves_cubes(self) -> bool:
         return True
+
+    def most_landings(self, limits: Limits) -> int:
+        return self.planet.most(limits)
 
 
 #: Where ``place_cube`` puts a cube on a Planet: its rearmost square (R2) or its special square (R3).
@@ -1251,6 +1349,10 @@ class PlaceCube(_Immediate):
     def moves_cubes(self) -> bool:
         return True
 
+    def most_landings(self, limits: Limits) -> int:
+        owners = 1 if isinstance(self.owner, str) else self.owner.most(limits)
+        return owners * self.planet.most(limits)
+
 
 @attrs.frozen(kw_only=True)
 class PlaceCubeOnCrew(_Immediate):
@@ -1298,6 +1400,9 @@ class PlaceCubeOnCrew(_Immediate):
     def moves_cubes(self) -> bool:
         return True
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class CollectFreeCubes(_Immediate):
@@ -1314,6 +1419,8 @@ class CollectFreeCubes(_Immediate):
     crew: SetNode
 
     def can_perform(self, scope: Scope) -> bool:
+        if scope.me < 0:  # nobody is "you" (a planet ability): nobody scores the bonus
+            return False
         free = scope.table.crew_free
         return any(free[slot] > 0 for slot in self.crew.members(scope))
 

@@ -106,6 +106,12 @@ class Rules(Protocol):
     planet_colours: tuple[str, ...]
     crew_ids: tuple[str, ...]
     totals_tables: Any
+    #: Per planet card, whether a cube landing on it can set off one of its abilities.
+    planet_lands: tuple[bool, ...]
+
+    def cube_landed(self, table: Table, p: int, square: int, owner: int) -> None:
+        """A cube of ``owner`` has just landed on square ``square`` (0: special) of Planet
+        ``p``: its abilities' triggers resolve (``engine.abilities``)."""
 
 
 class _Named(Protocol):
@@ -122,7 +128,7 @@ class Table:
     into a ``State`` is cheap and the input state is never touched.
     """
 
-    __slots__ = (*_FIELDS, "game", "events")
+    __slots__ = (*_FIELDS, "game", "events", "firing")
 
     def __init__(self, game: Rules, state: State, events: list[Event] | None) -> None:
         (
@@ -155,6 +161,8 @@ class Table:
         ) = state
         self.game = game
         self.events = events
+        #: True while a planet ability resolves: its effects set off no ability (no chains).
+        self.firing = False
 
     def freeze(self) -> State:
         # One C-level attribute fetch and tuple.__new__, skipping NamedTuple's Python-level
@@ -190,7 +198,8 @@ class Table:
         return self.game.planet_ids[self.planets[p]]
 
     def crew_id(self, slot: int) -> str:
-        return self.game.crew_ids[self.crew[slot]]
+        """The id of the crew in ``slot``; "" for a planet ability's effects (no crew, slot -1)."""
+        return self.game.crew_ids[self.crew[slot]] if slot >= 0 else ""
 
     # -- changing, for effects ------------------------------------------------------------
 
@@ -214,6 +223,8 @@ class Table:
         self.tracks = tuple(tracks)
         if self.events is not None:
             self.log("cube_placed", owner=owner, planet=self.planet_id(p), square=len(tracks[p]))
+        if self.game.planet_lands[self.planets[p]] and not self.firing:
+            self.game.cube_landed(self, p, len(tracks[p]), owner)
 
     def take_from_track(self, p: int, index: int) -> int:
         """Take the cube at ``index`` (square ``index + 1``) off Planet ``p``'s track and return
@@ -232,6 +243,8 @@ class Table:
         specials[p] = specials[p] + (seat,)
         self.specials = tuple(specials)
         self.log("cube_placed", owner=seat, planet=self.planet_id(p), square=0)
+        if self.game.planet_lands[self.planets[p]] and not self.firing:
+            self.game.cube_landed(self, p, 0, seat)
 
     def hand_to_crew(self, seat: int, slot: int) -> None:
         self.hands = _bump(self.hands, seat, -1)

@@ -154,18 +154,43 @@ pub enum Condition {
 /// Where an effect of the language resolves: the chooser (`me`), the crew slot whose skill
 /// resolves, and the Planet, seat and crew bound by the innermost `for_each`, `choose` or
 /// filter (-1 when none): the Python engine's `Scope`.
+///
+/// A planet ability's scope has no crew (`NO_CREW`) and, where nobody is "you", `me` is
+/// `NOBODY`: `me` is then the empty set, and seats are listed from `first`, the start player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scope {
     pub me: usize,
+    /// The seat a set of seats is listed from in turn order: `me`, or the start player.
+    pub first: usize,
     pub crew: usize,
     pub planet: i32,
     pub seat: i32,
     pub bound_crew: i32,
 }
 
+/// "You" when nobody is (a free cube's owner, an event of the whole table).
+pub const NOBODY: usize = usize::MAX;
+/// The crew slot of a planet ability's scope: none.
+pub const NO_CREW: usize = usize::MAX;
+
+/// The bit of `member` in a set, none for `NOBODY` / `NO_CREW`.
+fn bit(member: usize) -> u16 {
+    if member < 16 {
+        1 << member
+    } else {
+        0
+    }
+}
+
 impl Scope {
     pub fn new(me: usize, crew: usize) -> Scope {
-        Scope { me, crew, planet: -1, seat: -1, bound_crew: -1 }
+        Scope { me, first: me, crew, planet: -1, seat: -1, bound_crew: -1 }
+    }
+
+    /// A planet ability's scope on Planet `p`: "you" is `me` (or `NOBODY`), no crew.
+    pub fn ability(me: usize, start_player: usize, p: usize) -> Scope {
+        let first = if me == NOBODY { start_player } else { me };
+        Scope { me, first, crew: NO_CREW, planet: p as i32, seat: -1, bound_crew: -1 }
     }
 
     pub fn bind(self, kind: SetKind, member: usize) -> Scope {
@@ -198,11 +223,13 @@ pub enum PlaceOn {
 /// `for_each` is a list of them, and at the top of a skill each is one pending effect.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Act {
-    GainVp(Amount),
+    /// Each seat of `to` scores the amount (read once).
+    GainVp { vp: Amount, to: Set },
     ChangeSurveyCount(Amount),
     /// One of the survey-rule flags (R8 lifted).
     SurveyRule(u8),
-    LoseVp(Amount),
+    /// Each seat of `to` loses the amount, never going below 0.
+    LoseVp { vp: Amount, to: Set },
     TakeVp { vp: Amount, from: Set },
     SetSurveyCount(Amount),
     ReturnCube { planets: Set, owner: Owner, to_stock: bool },
@@ -314,7 +341,8 @@ impl Act {
     /// Every amount of the action and its body within `LARGEST_AMOUNT`.
     pub fn exact(&self, m: &Magnitudes) -> bool {
         match self {
-            Act::GainVp(a) | Act::ChangeSurveyCount(a) | Act::LoseVp(a) | Act::SetSurveyCount(a) => a.exact(m),
+            Act::GainVp { vp, to } | Act::LoseVp { vp, to } => vp.exact(m) && to.exact(m),
+            Act::ChangeSurveyCount(a) | Act::SetSurveyCount(a) => a.exact(m),
             Act::SurveyRule(_) => true,
             Act::TakeVp { vp, from } => vp.exact(m) && from.exact(m),
             Act::ReturnCube { planets, owner, .. } => planets.exact(m) && owner.exact(m),
@@ -433,30 +461,31 @@ impl Game {
                 }
                 found
             }
-            Set::Me => 1 << sc.me,
-            Set::OtherSeats => every_seat & !(1 << sc.me),
+            Set::Me => bit(sc.me),
+            Set::OtherSeats => every_seat & !bit(sc.me),
             Set::Everyone => every_seat,
             Set::StartPlayer => 1 << s.start_player,
+            Set::Left if sc.me == NOBODY => 0,
             Set::Left => 1 << ((sc.me + 1) % players),
             Set::ThisSeat => one(sc.seat),
             Set::ByVp(most, of) => {
                 let seats = self.set_members(s, sc, of);
-                let vps = members(seats, SetKind::Seats, sc.me, players).map(|seat| s.vp[seat]);
+                let vps = members(seats, SetKind::Seats, sc.first, players).map(|seat| s.vp[seat]);
                 let best = if *most { vps.max() } else { vps.min() };
                 match best {
-                    Some(best) => members(seats, SetKind::Seats, sc.me, players)
+                    Some(best) => members(seats, SetKind::Seats, sc.first, players)
                         .filter(|&seat| s.vp[seat] == best)
                         .fold(0, |m, seat| m | 1 << seat),
                     None => 0,
                 }
             }
             Set::AllCrews => every_crew,
-            Set::OtherCrews => every_crew & !(1 << sc.crew),
+            Set::OtherCrews => every_crew & !bit(sc.crew),
             Set::UnpickedCrews => s.free_crew & every_crew,
-            Set::ThisCrew => 1 << sc.this_crew(),
+            Set::ThisCrew => bit(sc.this_crew()),
             Set::Where(kind, condition, of) => {
                 let mut kept = 0u16;
-                for member in members(self.set_members(s, sc, of), *kind, sc.me, players) {
+                for member in members(self.set_members(s, sc, of), *kind, sc.first, players) {
                     if self.holds(s, &sc.bind(*kind, member), condition) {
                         kept |= 1 << member;
                     }
@@ -479,7 +508,7 @@ impl Game {
     pub fn amount(&self, s: &State, sc: &Scope, amount: &Amount) -> i64 {
         let positions = |set: &Set| {
             let mask = self.set_members(s, sc, set);
-            members(mask, set.kind(), sc.me, s.players as usize)
+            members(mask, set.kind(), sc.first, s.players as usize)
         };
         match amount {
             Amount::Number(value) => *value,
@@ -570,7 +599,7 @@ impl Game {
                 let owners = self.owner_bits(s, sc, owner);
                 s.track(p).iter().any(|&o| owners & owner_bit(o) != 0)
             }
-            Condition::Unpicked => s.workers[sc.this_crew()] < 0,
+            Condition::Unpicked => sc.this_crew() != NO_CREW && s.workers[sc.this_crew()] < 0,
         }
     }
 
@@ -578,8 +607,10 @@ impl Game {
     /// immediate effect that cannot is skipped (R9).
     pub fn can_perform(&self, s: &State, sc: &Scope, act: &Act) -> bool {
         match act {
+            // Nobody is "you" (a planet ability): nobody takes or scores the bonus.
+            Act::TakeVp { .. } | Act::CollectFreeCubes(_) if sc.me == NOBODY => false,
             Act::TakeVp { from, .. } => {
-                members(self.set_members(s, sc, from), SetKind::Seats, sc.me, s.players as usize)
+                members(self.set_members(s, sc, from), SetKind::Seats, sc.first, s.players as usize)
                     .any(|seat| seat != sc.me && s.vp[seat] > 0)
             }
             Act::ReturnCube { planets, owner, .. } => {
@@ -621,17 +652,24 @@ impl Game {
         let players = s.players as usize;
         match act {
             // A gain below 0 gives nothing; VP never drop below 0.
-            Act::GainVp(vp) => s.vp[me] += self.amount(s, sc, vp).max(0) as i32,
+            Act::GainVp { vp, to } => {
+                let amount = self.amount(s, sc, vp).max(0) as i32;
+                for seat in members(self.set_members(s, sc, to), SetKind::Seats, sc.first, players) {
+                    s.vp[seat] += amount;
+                }
+            }
             Act::ChangeSurveyCount(delta) => s.survey_bonus += self.amount(s, sc, delta) as i32,
             Act::SurveyRule(flag) => s.survey_rules |= flag,
-            Act::LoseVp(vp) => {
-                let lost = self.amount(s, sc, vp).max(0).min(s.vp[me] as i64) as i32;
-                s.vp[me] -= lost;
+            Act::LoseVp { vp, to } => {
+                let amount = self.amount(s, sc, vp).max(0);
+                for seat in members(self.set_members(s, sc, to), SetKind::Seats, sc.first, players) {
+                    s.vp[seat] -= amount.min(s.vp[seat] as i64) as i32;
+                }
             }
             Act::TakeVp { vp, from } => {
                 let amount = self.amount(s, sc, vp).max(0);
                 let victims = self.set_members(s, sc, from);
-                for seat in members(victims, SetKind::Seats, me, players).filter(|&seat| seat != me) {
+                for seat in members(victims, SetKind::Seats, sc.first, players).filter(|&seat| seat != me) {
                     let taken = amount.min(s.vp[seat] as i64) as i32;
                     s.vp[seat] -= taken;
                     s.vp[me] += taken;
@@ -685,7 +723,7 @@ impl Game {
             }
             Act::ForEach { over, body } => {
                 let kind = over.kind();
-                for member in members(self.set_members(s, sc, over), kind, me, players) {
+                for member in members(self.set_members(s, sc, over), kind, sc.first, players) {
                     self.perform_all(s, &sc.bind(kind, member), body);
                 }
             }
@@ -705,7 +743,7 @@ impl Game {
             Owner::Free | Owner::Anyone => 0,
         };
         let free = matches!(owner, Owner::Free).then_some(FREE_CUBE);
-        free.into_iter().chain(members(seats, SetKind::Seats, sc.me, s.players as usize).map(|o| o as i8))
+        free.into_iter().chain(members(seats, SetKind::Seats, sc.first, s.players as usize).map(|o| o as i8))
     }
 
     /// `place_cube`'s targets, Planets or crews, as a bit set in their order.

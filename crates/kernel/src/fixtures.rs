@@ -10,6 +10,7 @@ use crate::{Game, Rules};
 fn effect(name: &str, when: &str) -> EffectSpec {
     let spec = EffectSpec::new(name, when);
     match name {
+        "gain_vp" | "lose_vp" => spec.with("to", set(Set::Me)),
         "add_free_cubes" | "place_free_cubes" | "place_on_crew" => spec.with("count", ParamValue::Int(1)),
         "place_on_special" => spec
             .with("count", ParamValue::Int(1))
@@ -60,7 +61,7 @@ fn owner_drawn(rng: &mut Rng) -> Owner {
 /// and 12 free cubes, survey counts 1..4). Its sets read no bound member, but `body` for the
 /// members `choose` and `for_each` bind.
 fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
-    let spec = EffectSpec::new(name, when);
+    let spec = effect(name, when);
     match name {
         "gain_vp" => spec.with("vp", ParamValue::Amount(Amount::Count(Set::FullPlanets))).bounded(8, 0, 0),
         "change_survey_count" => spec
@@ -173,6 +174,7 @@ fn shaped_like_draft(skills: bool) -> Game {
             colour: colours[(i / 3).min(5)].clone(),
             track: track.to_vec(),
             special_capacity: if i == 13 { 2 } else { 1 },
+            ..Default::default()
         })
         .collect();
     let choose_one = effect("choose_one", "on_choose").with(
@@ -219,6 +221,7 @@ fn shaped_like_draft(skills: bool) -> Game {
         survey_minimum: 0,
         max_rounds: 30,
         turn_order_vp: vec![0; 4],
+        ability_vp: 0,
     };
     Game::new(Rules::compile(&spec).expect("the spec compiles"))
 }
@@ -258,6 +261,7 @@ pub fn generated(seed: u64) -> Game {
             colour: colours[rng.below(colours.len())].clone(),
             track: (0..1 + rng.below(8)).map(|_| if rng.below(4) == 0 { 0 } else { rng.below(10) as i64 }).collect(),
             special_capacity: rng.below(3) as i64,
+            ..Default::default()
         })
         .collect();
     let timings = ["on_choose", "survey", "after_survey", "round_end"];
@@ -318,6 +322,7 @@ pub fn generated(seed: u64) -> Game {
         survey_minimum: rng.below(2) as i64,
         max_rounds: 30,
         turn_order_vp: vec![0; 5],
+        ability_vp: 0,
     };
     Game::new(Rules::compile(&spec).expect("a generated spec compiles"))
 }

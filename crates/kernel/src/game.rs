@@ -10,7 +10,7 @@
 use crate::error::KernelError;
 use crate::expr::{self, Scope, SetKind};
 use crate::rng::Rng;
-use crate::rules::{Op, Rules, SpecialTarget, DIRECTION, REPEAT, SKIP};
+use crate::rules::{Event, Op, Rules, SpecialTarget, DIRECTION, REPEAT, SKIP};
 use crate::state::*;
 use crate::survey;
 use crate::{MAX_BOARD, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
@@ -154,6 +154,7 @@ impl Game {
             scored_fill: [0; MAX_PLANETS],
             scored_special: [0; MAX_PLANETS],
             unscored: 0,
+            firing: false,
         };
         let mut offset = 0usize;
         for (p, &card) in planets.iter().enumerate() {
@@ -562,6 +563,9 @@ impl Game {
     /// R10 end check (and the round limit); if the game goes on, R11 free cubes and the
     /// round-end effects (R12).
     fn end_round(&self, s: &mut State) {
+        if self.rules.any_round_end {
+            self.table_event(s, Event::RoundEnd); // every round's end, before the end check (R10)
+        }
         let rules = &self.rules;
         let players = s.players as usize;
         let mut triggers = 0;
@@ -580,6 +584,9 @@ impl Game {
             s.triggers = triggers;
             s.stage = Stage::Over;
             empty(&mut s.pending);
+            if rules.any_game_end {
+                self.table_event(s, Event::GameEnd); // before the winner is decided (R18)
+            }
             return;
         }
         let cap = rules.max_free_cubes_per_crew;
@@ -626,13 +633,26 @@ impl Game {
             let mut steps = survey::Positions::new();
             if s.survey_placed < self.survey_count(s) && s.hands[seat] > 0 {
                 survey::next_planets(s.open, s.survey_last, s.survey_rules, s.survey_direction, &mut steps);
+                if self.rules.any_no_start && s.survey_last < 0 {
+                    steps.retain(|p| !self.no_survey_start(s, *p as usize)); // P5: not the first cube there
+                }
             }
             survey::step_options(&steps, s.survey_placed, minimum, &mut s.legal);
         } else {
             let limit = self.survey_count(s).min(s.hands[seat]);
             survey::walk_options(&s.rooms, s.open, limit, s.survey_rules & DIRECTION != 0, minimum, &mut s.legal);
+            if self.rules.any_no_start {
+                // P5: a survey may not start on such a Planet.
+                let planets = s.planets;
+                let rules = &self.rules;
+                s.legal.retain(|a| a.target < 0 || !rules.planets[planets[a.target as usize] as usize].no_survey_start);
+            }
         }
         !s.legal.is_empty()
+    }
+
+    fn no_survey_start(&self, s: &State, p: usize) -> bool {
+        self.rules.planets[s.planets[p] as usize].no_survey_start
     }
 
     fn survey(&self, s: &mut State, act: Action) {
@@ -643,12 +663,22 @@ impl Game {
                     let mut placed = survey::Positions::new();
                     survey::walk(&s.rooms, s.open, act.target as usize, act.count as i32, act.direction, &mut placed);
                     s.surveyed = 0;
-                    for &p in &placed {
-                        self.place_on_track(s, p as usize, seat as i8);
-                        s.surveyed |= 1 << p;
+                    if self.rules.any_lands {
+                        for &p in &placed {
+                            // An ability may have filled the Planet or emptied the hand since
+                            // the walk was chosen: that cube stays in hand.
+                            if s.rooms[p as usize] > 0 && s.hands[seat] > 0 {
+                                self.survey_cube(s, seat, p as usize);
+                            }
+                        }
+                    } else {
+                        for &p in &placed {
+                            self.place_on_track(s, p as usize, seat as i8);
+                            s.surveyed |= 1 << p;
+                        }
+                        s.hands[seat] -= placed.len() as i32;
+                        s.survey_placed = placed.len() as i32;
                     }
-                    s.hands[seat] -= placed.len() as i32;
-                    s.survey_placed = placed.len() as i32;
                 }
                 self.finish_survey(s);
             }
@@ -658,14 +688,20 @@ impl Game {
                 if last >= 0 && act.target as i32 != last && s.survey_direction == 0 {
                     s.survey_direction = survey::direction_of(last as usize, target, s.open);
                 }
-                s.hands[seat] -= 1;
-                self.place_on_track(s, target, seat as i8);
-                s.surveyed |= 1 << target;
-                s.survey_placed += 1;
+                self.survey_cube(s, seat, target);
                 s.survey_last = act.target as i32;
             }
             _ => self.finish_survey(s),
         }
+    }
+
+    /// One survey cube: out of the hand and counted in the survey, then onto the track, where
+    /// it may set off the Planet's abilities.
+    fn survey_cube(&self, s: &mut State, seat: usize, p: usize) {
+        s.hands[seat] -= 1;
+        s.surveyed |= 1 << p;
+        s.survey_placed += 1;
+        self.place_on_track(s, p, seat as i8);
     }
 
     /// A cube of `owner` on Planet `p`'s rearmost empty square (R2), and the counts it changes.
@@ -678,6 +714,9 @@ impl Game {
             s.open &= !(1 << p);
         }
         s.unscored |= 1 << p;
+        if !s.firing && self.rules.planets[s.planets[p] as usize].abilities.lands {
+            self.cube_landed(s, p, s.track_fill[p] as usize, owner);
+        }
     }
 
     /// A cube of seat `owner` on Planet `p`'s special square (R3).
@@ -686,6 +725,9 @@ impl Game {
         s.board[at] = owner;
         s.special_fill[p] += 1;
         s.unscored |= 1 << p;
+        if !s.firing && self.rules.planets[s.planets[p] as usize].abilities.lands {
+            self.cube_landed(s, p, 0, owner);
+        }
     }
 
     /// Take the cube at `index` (square `index + 1`) off Planet `p`'s track and return its

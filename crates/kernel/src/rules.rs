@@ -135,8 +135,8 @@ fn parse_choose_one(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, K
 }
 
 fn parse_gain_vp(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
-    match effect.param("vp")? {
-        ParamValue::Int(vp) => Ok(Op::GainVp(small(*vp, "gain_vp vp", VALUE_LIMIT)?)),
+    match (effect.param("vp")?, effect.set("to", SetKind::Seats)?) {
+        (ParamValue::Int(vp), Some(Set::Me)) => Ok(Op::GainVp(small(*vp, "gain_vp vp", VALUE_LIMIT)?)),
         _ => Ok(Op::Act(Box::new(act_of(effect)?))),
     }
 }
@@ -191,12 +191,12 @@ fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
         effect.set(name, kind)?.ok_or_else(|| unsupported(format!("effect {:?}: parameter {name:?} is none", effect.name)))
     };
     Ok(match effect.name.as_str() {
-        "gain_vp" => Act::GainVp(effect.amount("vp")?),
+        "gain_vp" => Act::GainVp { vp: effect.amount("vp")?, to: required("to", SetKind::Seats)? },
         "change_survey_count" => Act::ChangeSurveyCount(effect.amount("delta")?),
         "allow_repeat_planet" => Act::SurveyRule(REPEAT),
         "may_skip_planets" => Act::SurveyRule(SKIP),
         "choose_direction" => Act::SurveyRule(DIRECTION),
-        "lose_vp" => Act::LoseVp(effect.amount("vp")?),
+        "lose_vp" => Act::LoseVp { vp: effect.amount("vp")?, to: required("to", SetKind::Seats)? },
         "take_vp" => Act::TakeVp { vp: effect.amount("vp")?, from: required("from", SetKind::Seats)? },
         "set_survey_count" => Act::SetSurveyCount(effect.amount("count")?),
         "return_cube" => Act::ReturnCube {
@@ -289,13 +289,55 @@ pub struct Node {
     pub most_survey_bonus: i64,
 }
 
-/// A planet card (R1, R3): VP of normal squares 1..L, special-square capacity, colour index.
+/// A planet card (R1, R3): VP its majority scores by row (the track's values times a lasting
+/// `majority_factor`, P2), special-square capacity, colour index, the colours its cubes count
+/// toward for R17 (a bit per colour index: its own, or every one or none by a lasting
+/// `counts_toward`, P1), whether a survey may not start on it (P5), and its triggers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Planet {
     pub id: String,
     pub values: Vec<i32>,
     pub special_capacity: u32,
     pub colour: u16,
+    pub counts_toward: u32,
+    pub no_survey_start: bool,
+    pub abilities: Abilities,
+}
+
+/// When a planet trigger resolves (`vocabulary.abilities.EVENTS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    CubePlaced,
+    BecomesFull,
+    RoundEnd,
+    GameEnd,
+}
+
+/// A planet trigger: its event, the square a `cube_placed` waits for (-1 any normal square,
+/// 0 the special square, n square n) and the acts it performs at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trigger {
+    pub event: Event,
+    pub square: i32,
+    pub body: Vec<Act>,
+}
+
+impl Trigger {
+    /// Whether a cube landing on `square` (0: the special square) sets it off.
+    pub fn matches(&self, square: usize) -> bool {
+        match self.square {
+            -1 => square > 0,
+            n => square as i32 == n,
+        }
+    }
+}
+
+/// A planet card's triggers, in card order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Abilities {
+    pub triggers: Vec<Trigger>,
+    /// Whether a cube landing on it can set one off.
+    pub lands: bool,
 }
 
 impl Planet {
@@ -475,13 +517,29 @@ pub struct CrewSpec {
     pub skill: Vec<EffectSpec>,
 }
 
-/// One planet card as the bindings read it.
+/// One planet card as the bindings read it, its abilities included (docs/skills.md, "Planet
+/// abilities"): triggers, and the lasting effects' values (`counts_toward` empty or `own` for
+/// its own colour, `majority_factor` 1 and `no_survey_start` false for a card without them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlanetSpec {
     pub id: String,
     pub colour: String,
     pub track: Vec<i64>,
     pub special_capacity: i64,
+    pub triggers: Vec<TriggerSpec>,
+    pub counts_toward: String,
+    pub majority_factor: i64,
+    pub no_survey_start: bool,
+}
+
+/// One trigger of a planet card as the bindings read it: its event, the square a
+/// `cube_placed` waits for (-1 any normal square, 0 the special square, n square n) and its
+/// `do` effects.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TriggerSpec {
+    pub event: String,
+    pub square: i64,
+    pub body: Vec<EffectSpec>,
 }
 
 /// A whole ruleset as the bindings read it: cards in file order, every knob.
@@ -503,6 +561,9 @@ pub struct RulesSpec {
     /// VP by turn position at setup (0: the start player), at least one per seat of the largest
     /// player count (docs/rules.md, "Turn-order VP").
     pub turn_order_vp: Vec<i64>,
+    /// The most VP one seat can score from planet abilities in a game, as Python derives it
+    /// (`bounds.ability_vp`).
+    pub ability_vp: i64,
 }
 
 /// What a state of the ruleset may hold: every count's least and most, derived once from the
@@ -519,9 +580,11 @@ pub struct Bounds {
     pub most_stock: i64,
     /// Free cubes on one crew (R11).
     pub most_free_on_crew: i64,
-    /// VP one seat holds: the most it starts with (`turn_order_vp`) and every round's best
-    /// motivation bonus and skill VP.
+    /// VP one seat holds: the most it starts with (`turn_order_vp`), every round's best
+    /// motivation bonus and skill VP, and the planet abilities' VP (`ability_vp`).
     pub most_vp: i64,
+    /// The most VP one seat scores from planet abilities in a game (Python's number).
+    pub ability_vp: i64,
     pub most_round: i64,
     /// This turn's change of the survey count: the most any crew's skill takes away or adds.
     pub least_survey_bonus: i64,
@@ -559,7 +622,9 @@ impl Bounds {
         let motivation = free_on_crew * rules.free_cube_vp as i64 + most_players as i64 * cubes * rules.player_cube_vp as i64;
         // A seat starts with the turn_order_vp of its position; only the first most_players are used.
         let starting = rules.turn_order_vp.iter().take(most_players).copied().max().unwrap_or(0) as i64;
-        let most_vp = starting + rules.max_rounds as i64 * (motivation + skill_vp.iter().copied().max().unwrap_or(0));
+        let most_vp = starting
+            + rules.max_rounds as i64 * (motivation + skill_vp.iter().copied().max().unwrap_or(0))
+            + rules.ability_vp;
         let largest_survey =
             rules.crew.iter().zip(&raised).map(|(card, up)| card.survey_count as i64 + up).max().unwrap_or(0);
         Bounds {
@@ -570,6 +635,7 @@ impl Bounds {
             most_stock: rules.free_cubes as i64,
             most_free_on_crew: free_on_crew,
             most_vp,
+            ability_vp: rules.ability_vp,
             most_round: rules.max_rounds as i64,
             least_survey_bonus: lowered.iter().copied().min().unwrap_or(0).min(0),
             most_survey_bonus: raised.iter().copied().max().unwrap_or(0).max(0),
@@ -601,6 +667,14 @@ pub struct Rules {
     pub max_rounds: u32,
     /// VP by turn position at setup (0: the start player), one per seat of the largest table.
     pub turn_order_vp: Vec<i32>,
+    /// The most VP one seat can score from planet abilities in a game (Python's number).
+    pub ability_vp: i64,
+    /// Whether any planet card has a trigger a landing cube sets off, one a round's end or the
+    /// game's end sets off, or a Planet no survey may start on.
+    pub any_lands: bool,
+    pub any_round_end: bool,
+    pub any_game_end: bool,
+    pub any_no_start: bool,
     /// The always-in-play crew, and the dealable ones, as card indices in file order.
     pub always: Vec<u16>,
     pub dealable: Vec<u16>,
@@ -649,11 +723,39 @@ impl Rules {
                     card.special_capacity
                 )));
             }
+            let factor = match card.majority_factor {
+                0 => 1, // a spec without abilities
+                f @ 1..=100 => f as i32,
+                f => return Err(unsupported(format!("planet {:?}: majority_factor {f} is beyond the kernel's limits", card.id))),
+            };
+            let every = ((1u64 << spec.colours.len()) - 1) as u32;
+            let counts_toward = match card.counts_toward.as_str() {
+                "" | "own" => 1 << colour,
+                "every_colour" => every,
+                "none" => 0,
+                other => return Err(unsupported(format!("planet {:?}: unknown counts_toward {other:?}", card.id))),
+            };
+            let mut triggers = Vec::with_capacity(card.triggers.len());
+            for trigger in &card.triggers {
+                let event = match trigger.event.as_str() {
+                    "cube_placed" => Event::CubePlaced,
+                    "becomes_full" => Event::BecomesFull,
+                    "round_end" => Event::RoundEnd,
+                    "game_end" => Event::GameEnd,
+                    other => return Err(unsupported(format!("planet {:?}: unknown event {other:?}", card.id))),
+                };
+                let body = trigger.body.iter().map(act_of).collect::<Result<Vec<_>, _>>()?;
+                triggers.push(Trigger { event, square: trigger.square.clamp(-1, 1024) as i32, body });
+            }
+            let lands = triggers.iter().any(|t| matches!(t.event, Event::CubePlaced | Event::BecomesFull));
             planets.push(Planet {
                 id: card.id.clone(),
-                values,
+                values: values.iter().map(|v| v * factor).collect(),
                 special_capacity: card.special_capacity as u32,
                 colour,
+                counts_toward,
+                no_survey_start: card.no_survey_start,
+                abilities: Abilities { triggers, lands },
             });
         }
         let mut nodes: Vec<Node> = Vec::new();
@@ -721,6 +823,10 @@ impl Rules {
                 _ => Err(unsupported(format!("setup.turn_order_vp = {vp} is beyond the kernel's limits (0..{VALUE_LIMIT})"))),
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let any_lands = planets.iter().any(|p| p.abilities.lands);
+        let has = |event| planets.iter().any(|p| p.abilities.triggers.iter().any(|t| t.event == event));
+        let (any_round_end, any_game_end) = (has(Event::RoundEnd), has(Event::GameEnd));
+        let any_no_start = planets.iter().any(|p| p.no_survey_start);
         let mut node_index = HashMap::new();
         for (id, node) in nodes.iter().enumerate() {
             node_index.insert((node.card, node.path.clone()), id as u16);
@@ -742,6 +848,14 @@ impl Rules {
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
             max_rounds: small(spec.max_rounds, "max_rounds", VALUE_LIMIT)?.max(0) as u32,
             turn_order_vp,
+            ability_vp: match spec.ability_vp {
+                vp @ 0..=MOST_VP => vp,
+                vp => return Err(unsupported(format!("planet abilities may score {vp} VP, beyond the kernel's limit of {MOST_VP}"))),
+            },
+            any_lands,
+            any_round_end,
+            any_game_end,
+            any_no_start,
             always,
             dealable,
             bounds: Bounds::default(),
@@ -774,6 +888,11 @@ impl Rules {
                 "effect {:?}: an amount could pass the kernel's 64-bit arithmetic",
                 node.name
             )));
+        }
+        for planet in &rules.planets {
+            if planet.abilities.triggers.iter().any(|t| t.body.iter().any(|act| !act.exact(&magnitudes))) {
+                return Err(unsupported(format!("planet {:?}: an amount could pass the kernel's 64-bit arithmetic", planet.id)));
+            }
         }
         Ok(rules)
     }
@@ -912,7 +1031,7 @@ mod tests {
         RulesSpec {
             name: "t".into(),
             colours: vec!["red".into()],
-            planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1 }],
+            planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1, ..Default::default() }],
             crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill }],
             setups: vec![(1, 1, 1, 1)],
             cubes_per_player: 4,
@@ -937,7 +1056,7 @@ mod tests {
     fn a_parameter_python_did_not_send_is_refused_never_defaulted() {
         let error = Rules::compile(&spec_with(vec![EffectSpec::new("place_on_crew", "on_choose")])).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("effect \"place_on_crew\": parameter \"count\" is missing".into()));
-        let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into()));
+        let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into())).with("to", ParamValue::Set(Set::Me));
         let error = Rules::compile(&spec_with(vec![effect])).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("effect \"gain_vp\": parameter \"vp\" is not an amount".into()));
     }

@@ -215,6 +215,9 @@ pub struct State {
     pub scored_fill: [u16; MAX_PLANETS],
     pub scored_special: [u16; MAX_PLANETS],
     pub unscored: u16,
+    /// True while a planet ability resolves: its acts set off no ability (no chains). False
+    /// between steps.
+    pub firing: bool,
 }
 
 // `open`, `free_crew` and `surveyed` are bit sets over ring positions and crew slots.
@@ -250,7 +253,7 @@ impl State {
             special_fill, board, crew_free, crew_cubes, workers, hands, vp, removed, stock, round,
             start_player, turn, stage, chosen, chosen_len, pending, survey_rules, survey_bonus, survey_placed,
             survey_last, survey_direction, surveyed, triggers, legal: _, rooms, open, free_crew, majority,
-            colour_most, colour_ties, scored_fill, scored_special, unscored,
+            colour_most, colour_ties, scored_fill, scored_special, unscored, firing: _,
         } = source;
         copy_list(&mut self.board, board);
         copy_list(&mut self.pending, pending);

@@ -26,6 +26,17 @@ pub(crate) fn positions(mut set: u16) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The members of a 32-bit set (colour indices), lowest first.
+pub(crate) fn positions32(mut set: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let p = set.trailing_zeros() as usize;
+            set &= set - 1;
+            p
+        })
+    })
+}
+
 /// The first Planet of `open` met going `direction` from `p` (R4), `p` itself left out.
 fn next_open(open: u16, p: usize, direction: i8) -> Option<usize> {
     let others = open & !(1 << p);

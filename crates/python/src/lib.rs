@@ -19,7 +19,7 @@ use pyo3::types::{PyDict, PyFrozenSet, PySequence, PyString, PyTuple};
 
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
-use stargazer_kernel::rules::{CrewSpec, EffectBounds, EffectSpec, ParamValue, PlanetSpec, RulesSpec, EFFECT_NAMES};
+use stargazer_kernel::rules::{CrewSpec, EffectBounds, EffectSpec, ParamValue, PlanetSpec, RulesSpec, TriggerSpec, EFFECT_NAMES};
 use stargazer_kernel::check::{self, Problem, StateFields, Trust};
 use stargazer_kernel::state::TRIGGER_NAMES;
 use stargazer_kernel::{Action, Game, KernelError, Kind, State};
@@ -127,11 +127,25 @@ fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {
     for card in item(spec, "planets")?.try_iter()? {
         let card = card?;
         let card = card.cast::<PyDict>()?;
+        let mut triggers = Vec::new();
+        for trigger in item(card, "triggers")?.try_iter()? {
+            let trigger = trigger?;
+            let trigger = trigger.cast::<PyDict>()?;
+            triggers.push(TriggerSpec {
+                event: item(trigger, "event")?.extract()?,
+                square: item(trigger, "square")?.extract()?,
+                body: item(trigger, "do")?.try_iter()?.map(|e| effect_spec(&e?, &reader)).collect::<PyResult<Vec<_>>>()?,
+            });
+        }
         planets.push(PlanetSpec {
             id: item(card, "id")?.extract()?,
             colour: item(card, "colour")?.extract()?,
             track: item(card, "track")?.extract()?,
             special_capacity: item(card, "special_capacity")?.extract()?,
+            triggers,
+            counts_toward: item(card, "counts_toward")?.extract()?,
+            majority_factor: item(card, "majority_factor")?.extract()?,
+            no_survey_start: item(card, "no_survey_start")?.extract()?,
         });
     }
     let mut crew = Vec::new();
@@ -158,6 +172,7 @@ fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {
         player_cube_vp: item(spec, "player_cube_vp")?.extract()?,
         survey_minimum: item(spec, "survey_minimum")?.extract()?,
         max_rounds: item(spec, "max_rounds")?.extract()?,
+        ability_vp: item(spec, "ability_vp")?.extract()?,
         turn_order_vp: item(spec, "turn_order_vp")?.extract()?,
     })
 }
@@ -268,6 +283,7 @@ impl Kernel {
         dict.set_item("most_hand", b.most_hand)?;
         dict.set_item("most_stock", b.most_stock)?;
         dict.set_item("most_free_on_crew", b.most_free_on_crew)?;
+        dict.set_item("ability_vp", b.ability_vp)?;
         dict.set_item("most_vp", b.most_vp)?;
         dict.set_item("most_round", b.most_round)?;
         dict.set_item("least_survey_bonus", b.least_survey_bonus)?;
