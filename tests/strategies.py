@@ -594,7 +594,8 @@ def language_value(draw: st.DrawFn, param: Param, context: _Context, values: Map
     timings = _option_timings(context.when)
     if param.name == "before_walk":
         inner = bound | {"planets"}
-        return draw(st.lists(effects(colours, frozenset(TIMINGS), context.depth + 1, None, inner, body=True), max_size=2))
+        # parent_when is survey_start's, as the loader resolves a left-out when from it.
+        return draw(st.lists(effects(colours, frozenset(TIMINGS), context.depth + 1, context.when, inner, body=True), max_size=2))
     if param.name == "do":
         inner = bound | {_OVER_KINDS[context.over]}
         return draw(st.lists(effects(colours, timings, context.depth + 1, context.when, inner, body=True), min_size=1, max_size=2))

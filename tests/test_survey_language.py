@@ -12,7 +12,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from differential import canonical, play_lockstep
+from differential import canonical, kernel_state, play_lockstep
 from invariants import check_cubes
 from test_language import _problems, _with_skill
 from strategies import choose, language_rulesets, load_documents, seeds
@@ -184,16 +184,29 @@ def test_every_survey_step_offered_puts_its_cube_there_once(documents, deal_seed
         play_lockstep(game, setup, random.Random(play_seed))
     rng = random.Random(play_seed)
     state = game.new_state(setup=setup)
+    theirs = kernel_state(game, setup) if native.kernel_for(game) is not None else None
+    decisions = 0
     while not game.is_over(state):
         legal = game.legal_actions(state)
         assert len(set(legal)) == len(legal)
+        if theirs is not None:  # the kernel lists the same options in the same order
+            assert tuple(native.to_action(a) for a in theirs.legal()) == legal
         act = choose(game, state, rng)
         after = game.step(state, act)
+        if theirs is not None:
+            theirs.step(act)
         if act.kind == A.SURVEY_STEP:
             seat = game.current_player(state)
             assert after.tracks[act.target][-1] == seat and len(after.tracks[act.target]) > len(state.tracks[act.target])
+        # The bounds stay exact: the cubes a survey places and the skips it keeps (Game.bounds),
+        # the options of a decision, and the decisions of a game (Game.most_moves).
+        bounds = game.bounds
+        assert after.survey_placed <= bounds.most_survey_placed and NO_SKIP_LIMIT <= after.survey_skips <= bounds.most_survey_skips
+        assert len(after.legal) <= game.most_legal_actions
+        decisions += 1
         check_cubes(game, after)
         state = after
+    assert decisions <= game.most_moves
 
 
 @pytest.mark.parametrize("name", ["draft7", "base"])
