@@ -546,6 +546,10 @@ LANGUAGE_EFFECTS = (
     "collect_free_cubes",
     "gain_vp",
     "change_survey_count",
+    # this turn's survey: its direction, skips with a limit, its start
+    "set_survey_direction",
+    "may_skip_planets",
+    "survey_start",
 )
 
 
@@ -587,8 +591,14 @@ def language_value(draw: st.DrawFn, param: Param, context: _Context, values: Map
     if kind in ("planets", "seats", "crews"):
         inner = bound | ({param.binds} if param.binds else frozenset())
         return draw(set_expr(kind, colours, inner))
-    # An effect list: the branches of if, the body of choose and for_each.
+    # An effect list: the branches of if, the body of choose and for_each, the before_walk of
+    # survey_start (performed when the survey starts, on the start Planet: its effects keep
+    # their own timings).
     timings = _option_timings(context.when)
+    if param.name == "before_walk":
+        inner = bound | {"planets"}
+        # parent_when is survey_start's, as the loader resolves a left-out when from it.
+        return draw(st.lists(effects(colours, frozenset(TIMINGS), context.depth + 1, context.when, inner, body=True), max_size=2))
     if param.name == "do":
         inner = bound | {_OVER_KINDS[context.over]}
         return draw(st.lists(effects(colours, timings, context.depth + 1, context.when, inner, body=True), min_size=1, max_size=2))
@@ -678,13 +688,39 @@ def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool,
         "id": f"c{index}",
         "name": name(f"crew {index}"),
         "survey_count": draw(st.integers(0, 5)),
-        "skill": draw(skill),
+        "skill": _one_survey_start(draw(skill)),
     }
     if always:
         card["always_in_play"] = True
     elif draw(st.booleans()):
         card["always_in_play"] = False
     return card
+
+
+def _one_survey_start(skill: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``skill`` with at most one ``survey_start`` (the loader's rule, R7): each further one, at
+    the top or in a branch, becomes ``choose_direction``, which stands wherever it stood."""
+    seen = 0
+
+    def keep(effects: list[Any]) -> list[Any]:
+        nonlocal seen
+        kept = []
+        for effect in effects:
+            if effect.get("effect") == "survey_start":
+                seen += 1
+                if seen > 1:
+                    effect = {"effect": "choose_direction", "when": "survey"}
+            else:
+                effect = dict(effect)
+                for key in ("then", "else"):
+                    if isinstance(effect.get(key), list):
+                        effect[key] = keep(effect[key])
+                if isinstance(effect.get("options"), list):
+                    effect["options"] = [keep(option) for option in effect["options"]]
+            kept.append(effect)
+        return kept
+
+    return keep(skill)
 
 
 @st.composite

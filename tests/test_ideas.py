@@ -128,9 +128,51 @@ def test_s5_your_rearmost_cube_moves_to_the_next_planet_with_room():
     assert moved.tracks[0] == () and moved.tracks[2] == (0,)
 
 
-def test_s7_either_direction_and_skipping():
-    after = pick(position(("contrarian", "surveyor", "steward", "underdog", "recaller")), "contrarian")
-    assert after.survey_rules != 0 and {a.kind for a in after.legal} == {A.SURVEY_STEP, A.SURVEY_STOP}  # cube by cube
+def test_s6_a_free_cube_on_the_start_planet_before_the_survey():
+    """The free cube takes the start Planet's rearmost square before the survey's first cube
+    (R2, R15): full lava-1 and ocean-1 with one empty square are no starts (the first cube would
+    have no room); the walk then goes on clockwise with no free cube (R8)."""
+    state = position(("pathfinder", "surveyor", "steward", "underdog", "recaller"), tracks={0: (1, 2, 3, 1, 2, 3), 1: (1, 2, 3, 1)})
+    chosen = pick(state, "pathfinder")
+    assert chosen.legal == (*(action(A.SURVEY_STEP, p) for p in (2, 3, 4, 5, 6)), action(A.SURVEY_STOP))
+    first = both(chosen, action(A.SURVEY_STEP, 2))
+    assert first.tracks[2] == (FREE, 0) and first.stock == chosen.stock - 1 and first.hands[0] == chosen.hands[0] - 1
+    assert first.legal == (action(A.SURVEY_STEP, 3), action(A.SURVEY_STOP))
+    after = both(first, action(A.SURVEY_STEP, 3))
+    assert after.tracks[3] == (0,) and after.stock == first.stock and after.stage == "pick_crew"
+
+
+def test_s6_with_the_stock_empty_the_survey_starts_anywhere_with_room():
+    """No free cube to put (R9): ocean-1's one empty square is a start again, and nothing else
+    is placed."""
+    state = position(("pathfinder", "surveyor", "steward", "underdog", "recaller"), tracks={1: (1, 2, 3, 1)}, crew_free={0: 3, 2: 3, 3: 3, 4: 3})
+    chosen = pick(state, "pathfinder")
+    assert chosen.stock == 0 and action(A.SURVEY_STEP, 1) in chosen.legal
+    first = both(chosen, action(A.SURVEY_STEP, 1))
+    assert first.tracks[1] == (1, 2, 3, 1, 0)
+
+
+def test_s7_counter_clockwise_skipping_one_planet_at_most():
+    """The walk goes counter-clockwise (forced, R8's direction changed): from primordial-1 the
+    next cube goes on gas-1, or skips it for ocean-1; once one Planet is skipped, no more."""
+    chosen = pick(position(("contrarian", "surveyor", "steward", "underdog", "recaller")), "contrarian")
+    assert chosen.legal == (*(action(A.SURVEY_STEP, p) for p in range(7)), action(A.SURVEY_STOP))
+    first = both(chosen, action(A.SURVEY_STEP, 3))
+    assert first.legal == (action(A.SURVEY_STEP, 1), action(A.SURVEY_STEP, 2), action(A.SURVEY_STOP))
+    skipped = both(first, action(A.SURVEY_STEP, 1))
+    assert (skipped.survey_direction, skipped.survey_skips) == (A.COUNTER_CLOCKWISE, 0)
+    assert skipped.legal == (action(A.SURVEY_STEP, 0), action(A.SURVEY_STOP))
+    walked = both(first, action(A.SURVEY_STEP, 2))
+    assert walked.survey_skips == 1 and walked.legal == (action(A.SURVEY_STEP, 0), action(A.SURVEY_STEP, 1), action(A.SURVEY_STOP))
+
+
+def test_s7_a_full_planet_is_passed_without_a_skip():
+    """R8 passes full Planets anyway: gas-1 full, the walk from primordial-1 reaches ocean-1
+    next and may skip it for lava-1, its skip still unused."""
+    state = position(("contrarian", "surveyor", "steward", "underdog", "recaller"), tracks={2: (1, 2, 3, 1, 2, 3, 1)})
+    first = both(pick(state, "contrarian"), action(A.SURVEY_STEP, 3))
+    assert first.legal == (action(A.SURVEY_STEP, 0), action(A.SURVEY_STEP, 1), action(A.SURVEY_STOP))
+    assert both(first, action(A.SURVEY_STEP, 1)).survey_skips == 1
 
 
 def test_s8_take_two_vp_from_the_leader_among_the_others():
@@ -178,10 +220,23 @@ def test_s13_a_cube_on_the_special_square_of_a_planet_without_yours():
     assert after.specials[1] == (0,) and after.hands[0] == chosen.hands[0] - 1
 
 
-def test_s14_the_survey_may_stay_on_its_start_planet():
+def test_s14_two_cubes_on_the_start_planet_then_the_usual_walk():
+    """The survey's first two cubes go on its start Planet one after the other, then it walks
+    on clockwise, never two in a row on one Planet again (R8); three cubes in all (R7)."""
     chosen = pick(position(("driller", "surveyor", "steward", "underdog", "recaller")), "driller")
     first = both(chosen, action(A.SURVEY_STEP, 3))
-    assert action(A.SURVEY_STEP, 3) in first.legal  # a second cube on the same Planet (R8 lifted)
+    assert first.legal == (action(A.SURVEY_STEP, 3), action(A.SURVEY_STOP))  # the start's second cube
+    second = both(first, action(A.SURVEY_STEP, 3))
+    assert second.tracks[3] == (0, 0) and second.legal == (action(A.SURVEY_STEP, 4), action(A.SURVEY_STOP))
+    after = both(second, action(A.SURVEY_STEP, 4))
+    assert after.tracks[4] == (0,) and after.hands[0] == chosen.hands[0] - 3 and after.stage == "pick_crew"
+
+
+def test_s14_a_start_planet_that_fills_lets_the_walk_go_on():
+    """Primordial-1 has one empty square: its one cube fills it, and the walk goes on to dark."""
+    state = position(("driller", "surveyor", "steward", "underdog", "recaller"), tracks={3: (1, 2, 3, 1, 2, 3)})
+    first = both(pick(state, "driller"), action(A.SURVEY_STEP, 3))
+    assert first.legal == (action(A.SURVEY_STEP, 4), action(A.SURVEY_STOP))
 
 
 def test_s15_a_vp_for_each_cube_in_hand_beyond_six():

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Mapping
 import attrs
 
 from stargazer_rules.vocabulary.abilities import PlanetRules
-from stargazer_rules.vocabulary.effects import Effect, list_landings, list_most_vp
+from stargazer_rules.vocabulary.effects import Effect, list_landings, list_most_vp, most_skips
 from stargazer_rules.vocabulary.expressions import Limits
 from stargazer_rules.rulesets.model import Ruleset
 
@@ -37,7 +37,8 @@ class StateBounds:
     during play, ``ability_vp`` of them from planet abilities), None when open.
     ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
-    (R7). ``most_steps``: steps left of any pending effect (each effect's own ``steps`` bounds
+    (R7). ``most_survey_skips``: the Planets a survey may still pass over under a skip limit
+    (``effects.most_skips``; -1 is no limit). ``most_steps``: steps left of any pending effect (each effect's own ``steps`` bounds
     it more tightly). ``most_pending``: effects pending at once (each effect of the ruleset at
     most once). ``most_turn_decisions``: the decisions one seat takes in a row in a turn, for
     every skill at once (what greedy's lookahead may play, the same in the kernel). The
@@ -56,6 +57,7 @@ class StateBounds:
     least_survey_bonus: int | None
     most_survey_bonus: int | None
     most_survey_placed: int
+    most_survey_skips: int
     most_steps: int
     most_pending: int
     most_turn_decisions: int
@@ -105,6 +107,7 @@ class StateBounds:
             least_survey_bonus=None if open_bonus else min(lowered, default=0),  # type: ignore[type-var]
             most_survey_bonus=None if open_bonus else max(raised, default=0),  # type: ignore[type-var]
             most_survey_placed=most_placed,
+            most_survey_skips=most_skips(cubes, most_planets),
             most_steps=max((effect.steps for effect in effects), default=1),
             most_pending=len(effects),
             most_turn_decisions=2 + most_placed + sum(effect.steps for effect in effects),

@@ -34,14 +34,20 @@ from stargazer_rules.vocabulary.abilities import GAME_END, ROUND_END_EVENT, Plan
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
+    COUNTER,
     DIRECTION,
+    NO_SKIP_LIMIT,
     ON_CHOOSE,
     REPEAT,
     ROUND_END,
     SKIP,
+    START,
+    STEP_RULES,
     SURVEY,
     Effect,
+    SurveyStart,
 )
+from stargazer_rules.vocabulary.expressions import PLANETS, Scope
 from stargazer_rules.vocabulary.events import Event
 from stargazer_rules.vocabulary.table import (
     AFTER_SURVEY_STAGE,
@@ -127,6 +133,11 @@ class Game:
         self._after = tuple(_paths(card.skill, (AFTER_SURVEY,)) for card in ruleset.crew)
         self._round_end = tuple(_paths(card.skill, (ROUND_END,)) for card in ruleset.crew)
         self._effects: dict[tuple[int, tuple[int, ...]], Effect] = {}
+        #: Each crew card's ``survey_start`` (at most one per skill, ``rulesets.checks``), read
+        #: by the survey while its flag is set (R7, R8).
+        self._survey_starts = tuple(
+            next((e for _, e in _walk_effects(card.skill, ()) if isinstance(e, SurveyStart)), None) for card in ruleset.crew
+        )
         # What the layers above derive from the ruleset (``derived``), by the function that builds it.
         self._derived: dict[Callable[[Game], Any], Any] = {}
         self._derived_lock = threading.RLock()  # a builder may ask for another
@@ -264,6 +275,7 @@ class Game:
             survey_placed=0,
             survey_last=-1,
             survey_direction=0,
+            survey_skips=NO_SKIP_LIMIT,
             surveyed=frozenset(),
             triggers=(),
             legal=(),
@@ -433,6 +445,7 @@ class Game:
         table.survey_placed = 0
         table.survey_last = -1
         table.survey_direction = 0
+        table.survey_skips = NO_SKIP_LIMIT
         table.surveyed = frozenset()
         table.pending = tuple(Pending(slot, path, self._effects[card, path].steps, seat) for path in self._on_pick[card])
         table.stage = BEFORE_SURVEY
@@ -585,7 +598,7 @@ class Game:
 
     def _walks(self, table: Table) -> tuple[Action, ...]:
         seat = (table.start_player + table.turn) % table.players
-        if table.survey_rules & (REPEAT | SKIP):
+        if table.survey_rules & STEP_RULES:
             return self._step_options(table, seat)
         limit = min(self._survey_count(table), table.hands[seat])
         rooms = self._rooms(table)
@@ -601,15 +614,29 @@ class Game:
             return options
         return _walk_options(rooms, limit, False, self.ruleset.survey_minimum)
 
+    def _survey_start(self, table: Table) -> SurveyStart | None:
+        """The chosen crew's ``survey_start`` when it is in force this turn."""
+        if not table.survey_rules & START:
+            return None
+        return self._survey_starts[table.crew[table.chosen[-1]]]
+
     def _step_options(self, table: Table, seat: int) -> tuple[Action, ...]:
-        """Cube-by-cube survey under lifted limits; () when the survey is over."""
+        """Cube-by-cube survey under changed walk rules; () when the survey is over."""
         placed = table.survey_placed
         rooms = self._rooms(table)
         steps: list[int] = []
         if placed < self._survey_count(table) and table.hands[seat] > 0:
-            steps = _next_planets(rooms, table.survey_last, table.survey_rules, table.survey_direction)
-            if self._any_no_start and table.survey_last < 0:  # P5: not the first cube there
-                steps = [p for p in steps if not self._no_start[table.planets[p]]]
+            start = self._survey_start(table)
+            last = table.survey_last
+            if last < 0:
+                # The start: a Planet with room, of the survey_start's set where one is in force.
+                steps = [p for p, room in enumerate(rooms) if room > 0] if start is None else start.starts(Scope(table, seat, table.chosen[-1]))
+                if self._any_no_start:  # P5: not the first cube there
+                    steps = [p for p in steps if not self._no_start[table.planets[p]]]
+            elif start is not None and placed < start.cubes and rooms[last] > 0:
+                steps = [last]  # the start Planet's cubes, one after the other
+            else:
+                steps = _next_planets(rooms, last, table.survey_rules, table.survey_direction, table.survey_skips)
         if not steps:
             return (action(A.SURVEY_STOP),) if placed == 0 else ()
         options = [action(A.SURVEY_STEP, p) for p in steps]
@@ -625,12 +652,30 @@ class Game:
             self._finish_survey(table)
         elif act.kind == A.SURVEY_STEP:
             last = table.survey_last
-            if last >= 0 and act.target != last and not table.survey_direction:
-                table.survey_direction = _direction_of(len(table.planets), last, act.target, self._rooms(table))
+            if last < 0:
+                start = self._survey_start(table)
+                if start is not None:  # before the walk, on the start Planet
+                    start.begin(Scope(table, seat, table.chosen[-1]).bind(PLANETS, act.target))
+            elif act.target != last:
+                self._commit_step(table, last, act.target)
             self._place_survey_cube(table, seat, act.target)
             table.survey_last = act.target
         else:  # SURVEY_STOP
             self._finish_survey(table)
+
+    def _commit_step(self, table: Table, last: int, target: int) -> None:
+        """The direction a step from ``last`` to ``target`` walks, and the skips it uses."""
+        rooms = self._rooms(table)
+        rules = table.survey_rules
+        if rules & SKIP and table.survey_skips == NO_SKIP_LIMIT:
+            if not table.survey_direction:  # any Planet with room: the first step names a direction
+                table.survey_direction = _direction_of(len(rooms), last, target, rooms)
+            return
+        # The way that passes fewer Planets with room, clockwise on a tie.
+        passed, way = min((_passed(rooms, last, target, way), -way) for way in _ways(rules, table.survey_direction))
+        table.survey_direction = -way
+        if rules & SKIP:
+            table.survey_skips -= passed
 
     def _place_walk(self, table: Table, seat: int, placements: list[int]) -> None:
         """Put a whole walk's cubes on their Planets at once (one new tuple per field); with
@@ -746,24 +791,47 @@ def _walk_options(rooms: tuple[int, ...], limit: int, both_ways: bool, minimum: 
     return tuple(options)
 
 
-def _next_planets(rooms: Sequence[int], last: int, rules: int, direction: int) -> list[int]:
-    """Where the next cube of a cube-by-cube survey may go (skills lifting R8's limits)."""
+def _ways(rules: int, direction: int) -> tuple[int, ...]:
+    """The directions a cube-by-cube survey may walk on in: the one it took, else either way
+    (``choose_direction``), counter-clockwise (forced), or clockwise (R8)."""
+    if direction:
+        return (direction,)
+    if rules & DIRECTION:
+        return (A.CLOCKWISE, A.COUNTER_CLOCKWISE)
+    return (A.COUNTER_CLOCKWISE,) if rules & COUNTER else (A.CLOCKWISE,)
+
+
+def _next_planets(rooms: Sequence[int], last: int, rules: int, direction: int, skips: int) -> list[int]:
+    """Where the next cube of a cube-by-cube survey may go after ``last`` (walk rules changed)."""
     n = len(rooms)
-    with_room = [p for p in range(n) if rooms[p] > 0]
-    if last < 0:
-        return with_room
-    if rules & SKIP:
-        return [p for p in with_room if p != last or rules & REPEAT]
-    # Repeat without skipping: stay on the Planet just surveyed, or walk on to the next one.
-    options = {last} if rooms[last] > 0 else set()
-    directions = (direction,) if direction else ((1, -1) if rules & DIRECTION else (1,))
-    for step in directions:
+    if rules & SKIP and skips == NO_SKIP_LIMIT:
+        return [p for p in range(n) if rooms[p] > 0 and (p != last or rules & REPEAT)]
+    # Stay on the Planet just surveyed (with repeat), or walk on to the next Planet with room,
+    # passing over at most ``skips`` more with room (a limited skip).
+    options = {last} if rules & REPEAT and rooms[last] > 0 else set()
+    reach = 1 + skips if rules & SKIP else 1
+    for step in _ways(rules, direction):
+        found = 0
         for k in range(1, n):
             q = (last + k * step) % n
             if rooms[q] > 0:
                 options.add(q)
-                break
+                found += 1
+                if found == reach:
+                    break
     return sorted(options)
+
+
+def _passed(rooms: Sequence[int], last: int, target: int, way: int) -> int:
+    """The Planets with room a step from ``last`` to ``target`` passes over, walking ``way``."""
+    n = len(rooms)
+    passed = 0
+    for k in range(1, n):
+        q = (last + k * way) % n
+        if q == target:
+            break
+        passed += rooms[q] > 0
+    return passed
 
 
 def _direction_of(n: int, last: int, target: int, rooms: Sequence[int]) -> int:

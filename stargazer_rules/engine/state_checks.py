@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from stargazer_rules.vocabulary.actions import Action
-from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER, SURVEY_RULE_FLAGS
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER, NO_SKIP_LIMIT, SURVEY_RULE_FLAGS
 from stargazer_rules.engine.game import Game
 from stargazer_rules.vocabulary.table import (
     BEFORE_SURVEY,
@@ -288,6 +288,8 @@ class _Checker:
         self.bound("$.survey.placed", state.survey_placed, 0, bounds.most_survey_placed)
         self.bound("$.survey.last", state.survey_last, -1, len(state.planets) - 1)
         self.bound("$.survey.direction", state.survey_direction, -1, 1)
+        # A skip limit is kept within what a survey could pass over (effects.skip_limit).
+        self.bound("$.survey.skips", state.survey_skips, NO_SKIP_LIMIT, bounds.most_survey_skips)
         for p in sorted(state.surveyed):
             if not 0 <= p < len(state.planets):
                 self.problem("$.survey.surveyed", f"{p} is not a ring position (0..{len(state.planets) - 1})")

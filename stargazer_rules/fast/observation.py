@@ -17,13 +17,19 @@ from __future__ import annotations
 import attrs
 
 from stargazer_rules.engine.game import Game
-from stargazer_rules.vocabulary.effects import DIRECTION, REPEAT, SKIP
+from stargazer_rules.vocabulary.effects import COUNTER, DIRECTION, REPEAT, SKIP, START
 from stargazer_rules.vocabulary.table import State
 
 #: The stages of play in the kernel's ``Stage`` order: the ``stage`` field's one-hot order.
 STAGES = ("pick_crew", "before_survey", "survey", "after_survey", "round_end", "over")
 #: The survey rule flags in the ``survey_rules`` field's order.
-SURVEY_RULES = ((REPEAT, "repeat_planet"), (SKIP, "skip_planets"), (DIRECTION, "choose_direction"))
+SURVEY_RULES = (
+    (REPEAT, "repeat_planet"),
+    (SKIP, "skip_planets"),
+    (DIRECTION, "choose_direction"),
+    (COUNTER, "counter_clockwise"),
+    (START, "survey_start"),
+)
 
 
 @attrs.frozen
@@ -66,6 +72,7 @@ class ObservationLayout:
             ("survey_placed", 1),  # cubes placed this survey
             ("survey_last", p),  # one-hot Planet that got the last cube
             ("survey_direction", 1),  # +1 clockwise, -1 counter-clockwise, 0 not yet
+            ("survey_skips", 1),  # Planets it may still pass over under a skip limit, -1 none
             ("pending", 1),  # effects left to resolve this turn
             ("pending_slot", c),  # one-hot crew slot of the effect that resolves next
             ("pending_remaining", 1),  # its steps left
@@ -124,10 +131,11 @@ def observation_range(game: Game, layout: ObservationLayout) -> tuple[tuple[floa
         "survey_bonus": bounds.most_survey_bonus,
         "survey_placed": bounds.most_survey_placed,
         "survey_direction": 1,
+        "survey_skips": bounds.most_survey_skips,
         "pending": bounds.most_pending,
         "pending_remaining": bounds.most_steps,
     }
-    least = {"survey_bonus": bounds.least_survey_bonus, "survey_direction": -1}
+    least = {"survey_bonus": bounds.least_survey_bonus, "survey_direction": -1, "survey_skips": -1}
     low: list[float] = []
     high: list[float] = []
     for name, _offset, length in layout.fields:
@@ -186,6 +194,7 @@ def observe(game: Game, layout: ObservationLayout, state: State, viewer: int) ->
     if state.survey_last >= 0:
         out[at["survey_last"] + state.survey_last] = 1.0
     out[at["survey_direction"]] = state.survey_direction
+    out[at["survey_skips"]] = state.survey_skips
     out[at["pending"]] = len(state.pending)
     if state.pending:
         head = state.pending[0]

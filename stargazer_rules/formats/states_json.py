@@ -38,7 +38,7 @@ from stargazer_rules.formats.schema_checks import (
     validate,
 )
 from stargazer_rules.formats.shape_checks import ShapeCheck, compile_shape
-from stargazer_rules.vocabulary.effects import SURVEY_RULE_FLAGS, Effect
+from stargazer_rules.vocabulary.effects import NO_SKIP_LIMIT, SURVEY_RULE_FLAGS, Effect
 from stargazer_rules.vocabulary.table import NO_WORKER, Pending, State
 
 __all__ = [
@@ -93,6 +93,7 @@ def state_schema_for(game: Game) -> dict[str, Any]:
     if bounds.least_survey_bonus is not None:
         survey["bonus"].update(minimum=bounds.least_survey_bonus, maximum=bounds.most_survey_bonus)
     survey["placed"].update(maximum=bounds.most_survey_placed)
+    survey["skips"]["anyOf"][0].update(maximum=bounds.most_survey_skips)
     narrowed["description"] = f"{narrowed.get('description', '')} Narrowed to ruleset {rules.name}.".strip()
     return narrowed
 
@@ -162,6 +163,7 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
             "placed": state.survey_placed,
             "last": ring[state.survey_last] if state.survey_last >= 0 else None,
             "direction": DIRECTION_NAMES.get(state.survey_direction),
+            "skips": None if state.survey_skips == NO_SKIP_LIMIT else state.survey_skips,
             "surveyed": [ring[p] for p in sorted(state.surveyed)],
         },
         "triggers": list(state.triggers),
@@ -258,7 +260,7 @@ class _StateReader:
         survey = self._survey([card.id for card in (rules.planets[i] for i in planets)])
         if survey is None or pending is None or None in chosen:
             return None
-        rules_flags, bonus, placed, last, direction, surveyed = survey
+        rules_flags, bonus, placed, last, direction, skips, surveyed = survey
         seats = data["seats"]
         state = State(
             players=data["players"],
@@ -284,6 +286,7 @@ class _StateReader:
             survey_placed=placed,
             survey_last=last,
             survey_direction=direction,
+            survey_skips=skips,
             surveyed=surveyed,
             triggers=tuple(data["triggers"]),
             legal=(),
@@ -354,7 +357,7 @@ class _StateReader:
             items.append(Pending(slot, path, item["remaining"], item["seat"]))
         return tuple(items) if ok else None
 
-    def _survey(self, ring: list[str]) -> tuple[int, int, int, int, int, frozenset[int]] | None:
+    def _survey(self, ring: list[str]) -> tuple[int, int, int, int, int, int, frozenset[int]] | None:
         survey = self.data["survey"]
         flags = 0
         for name in survey["rules"]:
@@ -371,7 +374,9 @@ class _StateReader:
                 return None
             surveyed.add(position)
         direction = 0 if survey["direction"] is None else DIRECTION_VALUES[survey["direction"]]
-        return flags, survey["bonus"], survey["placed"], last, direction, frozenset(surveyed)
+        skips = survey.get("skips")  # left out by states written before skip limits: none
+        skips = NO_SKIP_LIMIT if skips is None else skips
+        return flags, survey["bonus"], survey["placed"], last, direction, skips, frozenset(surveyed)
 
 
 def _effect_at(skill: Sequence[Effect], path: Sequence[int]) -> Effect | None:

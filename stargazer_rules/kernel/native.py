@@ -179,10 +179,10 @@ def to_kernel(game: Game, state: State, *, trusted: bool = False) -> Any:
 
 def from_kernel(kernel_state: Any) -> State:
     """The Python ``State`` of a kernel state."""
-    fields = list(kernel_state.fields())
-    fields[17] = tuple(Pending(slot, path, remaining, seat) for slot, path, remaining, seat in fields[17])
-    fields[25] = tuple(action(*act) for act in fields[25])
-    return State._make(fields)
+    fields = dict(zip(State._fields, kernel_state.fields()))
+    fields["pending"] = tuple(Pending(slot, path, remaining, seat) for slot, path, remaining, seat in fields["pending"])
+    fields["legal"] = tuple(action(*act) for act in fields["legal"])
+    return State(**fields)
 
 
 def to_action(fields: tuple[str, int, int, int]) -> Action:

@@ -87,6 +87,7 @@ def semantic_problems(
         *_expressions(documents, sites),
         *_bodies(documents.crew, sites),
         *ability_problems(documents, effect_types),
+        *_survey_starts(documents.crew, sites),
     ]
 
 
@@ -151,17 +152,46 @@ def _expressions(documents: RulesetDocuments, sites: list[EffectSite], document:
                 )
 
 
+#: The parameters that hold a body, performed at once: ``choose``'s and ``for_each``'s ``do``,
+#: ``survey_start``'s ``before_walk``.
+_BODY_PARAMS = ("do", "before_walk")
+
+
 def _bodies(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
-    """The body (``do``) of ``choose`` and ``for_each`` performs at once: no effect in it may
-    ask a decision."""
+    """A body (``do``, ``before_walk``) performs at once: no effect in it may ask a decision."""
     for site in sites:
         parent = site.parent
-        if parent is None or not site.path[-2:-1] == ("do",) or site.cls.immediate or site.cls.name == "if":
+        if parent is None or site.path[-2] not in _BODY_PARAMS or site.cls.immediate or site.cls.name == "if":
+            continue
+        if site.cls.name == "survey_start":
+            yield crew.problem(
+                (*site.path, "effect"),
+                f"survey_start names where this turn's survey starts, read when the survey is made, so it "
+                f"cannot stand in the {site.path[-2]} of {parent.cls.name}: put it at the top of the skill or in a branch",
+            )
             continue
         yield crew.problem(
             (*site.path, "effect"),
             f"{site.cls.name!r} asks a decision, so it cannot stand in the do of {parent.cls.name}, "
             f"which is performed at once; use an effect that asks none (docs/skills.md)",
+        )
+
+
+def _survey_starts(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
+    """A skill holds at most one ``survey_start``: the survey reads the one in force (R7)."""
+    first: dict[DocPath, DocPath] = {}
+    for site in sites:
+        if site.cls.name != "survey_start":
+            continue
+        card = site.path[:2]
+        if card not in first:
+            first[card] = site.path
+            continue
+        line = crew.position(first[card])[0]
+        yield crew.problem(
+            (*site.path, "effect"),
+            f"a skill holds at most one survey_start; {format_path(first[card])} at line {line} is this "
+            f"skill's: give one survey_start its planet, cubes and before_walk",
         )
 
 
@@ -389,10 +419,11 @@ def _timing_location(site: EffectSite) -> DocPath:
 
 def _option_timings(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
     """An option's effects resolve when the choice is made: at its parent's timing, or at
-    ``survey`` under an ``on_choose`` parent (survey changes are made with ``on_choose``)."""
+    ``survey`` under an ``on_choose`` parent (survey changes are made with ``on_choose``). A
+    ``before_walk`` is performed when the survey starts, not at a timing: its effects keep theirs."""
     for site in sites:
         parent = site.parent
-        if parent is None or parent.when is None or site.when is None:
+        if parent is None or parent.when is None or site.when is None or site.path[-2] == "before_walk":
             continue
         if site.when == parent.when or (parent.when == ON_CHOOSE and site.when == SURVEY):
             continue

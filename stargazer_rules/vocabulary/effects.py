@@ -83,10 +83,18 @@ EXPRESSION_KINDS = (AMOUNT, CONDITION, PLANETS, SEATS, CREWS)
 #: Whose cubes a rules-language action moves: a set of seats, ``free`` or ``anyone``.
 OWNER = "owner"
 
-# Survey rule flags, set by the effects that lift the walk's limits (R8).
+# Survey rule flags, set by the effects that change the walk (R8): a limit lifted, a forced
+# counter-clockwise direction, or the skill's ``survey_start`` in force.
 REPEAT = 1
 SKIP = 2
 DIRECTION = 4
+COUNTER = 8
+START = 16
+#: The flags that make a survey cube by cube (``survey_step``, ``survey_stop``) instead of one
+#: whole-walk decision: each changes the walk in a way one ``survey`` action cannot say.
+STEP_RULES = REPEAT | SKIP | COUNTER | START
+#: ``survey_skips`` when a survey may skip without limit (or may not skip at all).
+NO_SKIP_LIMIT = -1
 
 
 class _Required:
@@ -323,6 +331,11 @@ class _SurveyRule(Effect):
     immediate: ClassVar[bool] = True
     flag: ClassVar[int] = 0
 
+    @property
+    def survey_flags(self) -> int:
+        """The survey-rule flags this effect sets (the action index reads ``DIRECTION``)."""
+        return self.flag
+
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         table.survey_rules |= self.flag
         table.log_effect(seat, slot, self)
@@ -455,6 +468,12 @@ class ChooseDirection(_SurveyRule):
     )
     flag: ClassVar[int] = DIRECTION
 
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        # The latest direction resolved this turn holds: either way, no longer a forced one.
+        table.survey_rules = (table.survey_rules & ~COUNTER) | DIRECTION
+        table.log_effect(seat, slot, self)
+        return _NO_FOLLOW_UP
+
 
 @attrs.frozen(kw_only=True)
 class ChooseOne(Effect):
@@ -576,14 +595,158 @@ class GainVP(Effect):
 
 @attrs.frozen(kw_only=True)
 class MaySkipPlanets(_SurveyRule):
-    """This turn's survey may skip Planets: each cube goes to any Planet with room (R8 lifted)."""
+    """This turn's survey may skip Planets (R8 lifted): each cube goes to any Planet with room,
+    or, with ``at_most``, walks on in its direction passing at most that many Planets with room
+    in all."""
 
     name: ClassVar[str] = "may_skip_planets"
     summary: ClassVar[str] = (
         "This turn's survey is made cube by cube and may skip Planets: each cube goes on any "
-        "Planet with room other than the one that just got a cube."
+        "Planet with room other than the one that just got a cube; with at_most, the survey "
+        "walks on in its direction and passes at most that many Planets with room in all."
+    )
+    params: ClassVar[tuple[Param, ...]] = (
+        Param(
+            "at_most",
+            AMOUNT,
+            "The most Planets with room the whole survey may pass over (an amount); left out, no limit.",
+            minimum=0,
+            default=None,
+        ),
     )
     flag: ClassVar[int] = SKIP
+
+    at_most: Amount | None = None
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        self.perform(Scope(table, seat, slot))
+        return _NO_FOLLOW_UP
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table  # the limit is read where it stands (a body's member bound)
+        table.survey_skips = NO_SKIP_LIMIT if self.at_most is None else skip_limit(amount_value(self.at_most, scope), table)
+        table.survey_rules |= SKIP
+        table.log_effect(scope.me, scope.crew, self)
+
+
+def most_skips(cubes_per_player: int, planets: int) -> int:
+    """The most Planets a survey could ever pass over: each cube of a hand (R13) passing every
+    other Planet of a ring of ``planets``. A skip limit past it changes nothing, so a state
+    keeps a limit within it (``skip_limit``) and ``StateBounds.most_survey_skips`` is it."""
+    return cubes_per_player * max(0, planets - 1)
+
+
+def skip_limit(value: int, table: Table) -> int:
+    """A survey's skip limit as a state keeps it: within 0 and ``most_skips`` of the ring."""
+    return max(0, min(value, most_skips(table.game.ruleset.cubes_per_player, len(table.planets))))
+
+
+#: The directions ``set_survey_direction`` may set: either way (the chooser decides, as
+#: ``choose_direction``), or one forced.
+SURVEY_DIRECTIONS = ("either", "clockwise", "counter_clockwise")
+
+
+@attrs.frozen(kw_only=True)
+class SetSurveyDirection(_SurveyRule):
+    """This turn's survey walks in the direction given (R8 walks clockwise): either way, or a
+    forced one; the latest direction resolved this turn holds."""
+
+    name: ClassVar[str] = "set_survey_direction"
+    summary: ClassVar[str] = (
+        "This turn's survey walks the way given: either (the chooser decides, as "
+        "choose_direction), clockwise, or counter-clockwise (then cube by cube)."
+    )
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("direction", "choice", "either, clockwise or counter_clockwise.", choices=SURVEY_DIRECTIONS),
+    )
+
+    direction: str
+
+    @property
+    def survey_flags(self) -> int:
+        return {"either": DIRECTION, "clockwise": 0, "counter_clockwise": COUNTER}[self.direction]
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        table.survey_rules = (table.survey_rules & ~(DIRECTION | COUNTER)) | self.survey_flags
+        table.log_effect(seat, slot, self)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class SurveyStart(_SurveyRule):
+    """Where this turn's survey may start, how many cubes go on its start Planet, and what is
+    done there before the walk (R7, R8); the survey is then made cube by cube."""
+
+    name: ClassVar[str] = "survey_start"
+    summary: ClassVar[str] = (
+        "This turn's survey starts on a Planet of a set, puts its first cubes there (one after "
+        "the other, within the survey count), then walks on as usual; the before_walk effects "
+        "are performed on the start Planet first."
+    )
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("planet", PLANETS, "The Planets where the survey may start (those with room).", default="all"),
+        Param("cubes", "integer", "Cubes the survey puts on its start Planet, one after the other.", minimum=1, default=1),
+        Param(
+            "before_walk",
+            "effects",
+            "Immediate effects performed on the start Planet (this_planet) before the survey's first cube.",
+            default=(),
+            binds=PLANETS,
+        ),
+    )
+    flag: ClassVar[int] = START
+    #: Not performed at once: it names the survey's start, read when the survey is made, so it
+    #: stands where nothing is bound (at the top of a skill, in a branch), never in a body.
+    immediate: ClassVar[bool] = False
+
+    planet: SetNode
+    cubes: int = 1
+    before_walk: tuple[Effect, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        late = [effect.name for effect in self.before_walk if not effect.immediate]
+        if late:
+            raise ValueError(f"the before_walk of survey_start holds only effects that ask no decision, not {', '.join(late)}")
+
+    @property
+    def bodies(self) -> tuple[tuple[Effect, ...], ...]:
+        return (self.before_walk,)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return any(effect.moves_cubes for effect in self.before_walk)
+
+    def most_vp(self, limits: Limits) -> int | None:
+        return _list_most(self.before_walk, limits)
+
+    def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
+        return _list_survey(self.before_walk, limits)
+
+    def starts(self, scope: Scope) -> list[int]:
+        """The Planets the survey may start on: members of ``planet`` where, once the
+        before_walk is performed there, the survey's first cube has room (the room the walk
+        sees, which the before_walk may change either way)."""
+        table = scope.table
+        if not self.before_walk:
+            return [p for p in self.planet.members(scope) if table.room(p) > 0]
+        return [p for p in self.planet.members(scope) if _room_after(self.before_walk, scope.bind(PLANETS, p))]
+
+    def begin(self, scope: Scope) -> None:
+        """The before_walk performed on the start Planet bound in ``scope``."""
+        for effect in self.before_walk:
+            if effect.can_perform(scope):
+                effect.perform(scope)
+
+
+def _room_after(effects: tuple[Effect, ...], scope: Scope) -> bool:
+    """Whether the bound Planet has room once ``effects`` are performed there (on a copy)."""
+    table = scope.table
+    trial = type(table)(table.game, table.freeze(), None)
+    bound = attrs.evolve(scope, table=trial)
+    for effect in effects:
+        if effect.can_perform(bound):
+            effect.perform(bound)
+    return trial.room(bound.planet) > 0
 
 
 @attrs.frozen(kw_only=True)
@@ -1463,6 +1626,9 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     ReturnCube,
     SetSurveyCount,
     TakeVP,
+    # this turn's survey: its direction and its start
+    SetSurveyDirection,
+    SurveyStart,
 )
 
 
@@ -1497,8 +1663,17 @@ def extend_effect_types(
 #: The built-in vocabulary, alphabetised: effect name -> effect class.
 EFFECT_TYPES: Mapping[str, type[Effect]] = extend_effect_types({}, *_BUILT_IN)
 
-#: The survey rules by the name of the effect that sets each: name -> its flag (R8). A state's
-#: ``survey_rules`` holds their flags; its JSON names them so.
+#: The survey rules by name: name -> its flag (R8). A state's ``survey_rules`` holds their
+#: flags; its JSON names them so. A lifted limit and the survey's start are named by the effect
+#: that sets them; a forced counter-clockwise walk (``set_survey_direction``) by its direction.
 SURVEY_RULE_FLAGS: Mapping[str, int] = MappingProxyType(
-    {name: cls.flag for name, cls in EFFECT_TYPES.items() if issubclass(cls, _SurveyRule)}
+    dict(
+        sorted(
+            {
+                **{name: cls.flag for name, cls in EFFECT_TYPES.items() if issubclass(cls, _SurveyRule) and cls.flag},
+                "counter_clockwise": COUNTER,
+            }.items(),
+            key=lambda item: item[1],
+        )
+    )
 )

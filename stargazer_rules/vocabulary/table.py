@@ -52,8 +52,9 @@ class State(NamedTuple):
     during play, own cubes removed to the stock by the motivation bonus (R6). stock: free cubes
     in the stock. round (1-based), start_player, turn (turns taken this round), stage.
     chosen: crew slots chosen this round, in order. pending: effects left to resolve.
-    survey_rules (flags), survey_bonus, survey_placed, survey_last, survey_direction and
-    surveyed: the current turn's survey. triggers: why the game ended. legal: the legal
+    survey_rules (flags), survey_bonus, survey_placed, survey_last, survey_direction,
+    survey_skips (the Planets it may still pass over, -1 without a limit) and surveyed: the
+    current turn's survey. triggers: why the game ended. legal: the legal
     actions of the decision this state waits for (derived, kept so that asking is free).
     """
 
@@ -80,6 +81,7 @@ class State(NamedTuple):
     survey_placed: int
     survey_last: int
     survey_direction: int
+    survey_skips: int
     surveyed: frozenset[int]
     triggers: tuple[str, ...]
     legal: tuple[Action, ...]
@@ -155,6 +157,7 @@ class Table:
             self.survey_placed,
             self.survey_last,
             self.survey_direction,
+            self.survey_skips,
             self.surveyed,
             self.triggers,
             self.legal,

@@ -13,6 +13,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::game::Game;
+use crate::rules::ALL_SURVEY_RULES;
 use crate::state::{Pending, PendingStack, Stage, FREE_CUBE, NO_WORKER, TRIGGER_NAMES};
 use crate::{State, MAX_PLAYERS};
 
@@ -44,6 +45,7 @@ pub struct StateFields {
     pub survey_placed: i64,
     pub survey_last: i64,
     pub survey_direction: i64,
+    pub survey_skips: i64,
     pub surveyed: Vec<i64>,
     pub triggers: Vec<String>,
 }
@@ -87,6 +89,7 @@ impl StateFields {
             survey_placed: s.survey_placed as i64,
             survey_last: s.survey_last as i64,
             survey_direction: s.survey_direction as i64,
+            survey_skips: s.survey_skips as i64,
             surveyed: (0..np as i64).filter(|&p| s.surveyed & (1 << p) != 0).collect(),
             triggers: TRIGGER_NAMES.iter().filter(|(f, _)| s.triggers & f != 0).map(|(_, n)| n.to_string()).collect(),
         }
@@ -139,6 +142,7 @@ pub enum At {
     SurveyPlaced,
     SurveyLast,
     SurveyDirection,
+    SurveySkips,
     Surveyed,
     Stage,
     Triggers,
@@ -181,6 +185,7 @@ impl fmt::Display for At {
             At::SurveyPlaced => write!(f, "$.survey.placed"),
             At::SurveyLast => write!(f, "$.survey.last"),
             At::SurveyDirection => write!(f, "$.survey.direction"),
+            At::SurveySkips => write!(f, "$.survey.skips"),
             At::Surveyed => write!(f, "$.survey.surveyed"),
             At::Stage => write!(f, "$.stage"),
             At::Triggers => write!(f, "$.triggers"),
@@ -601,11 +606,12 @@ impl Checker<'_> {
 
     fn survey(&mut self) {
         let (f, b) = (self.f, self.game.rules.bounds);
-        self.bound_always(At::SurveyRules, f.survey_rules, 0, 7);
+        self.bound_always(At::SurveyRules, f.survey_rules, 0, ALL_SURVEY_RULES as i64);
         self.bound(At::SurveyBonus, f.survey_bonus, b.least_survey_bonus, b.most_survey_bonus);
         self.bound(At::SurveyPlaced, f.survey_placed, 0, b.most_survey_placed);
         self.bound_always(At::SurveyLast, f.survey_last, -1, f.planets.len() as i64 - 1);
         self.bound_always(At::SurveyDirection, f.survey_direction, -1, 1);
+        self.bound(At::SurveySkips, f.survey_skips, -1, b.most_survey_skips);
         let mut surveyed = f.surveyed.clone();
         surveyed.sort_unstable();
         surveyed.dedup();
@@ -740,6 +746,7 @@ impl Game {
         s.survey_placed = f.survey_placed as i32;
         s.survey_last = f.survey_last as i32;
         s.survey_direction = f.survey_direction as i8;
+        s.survey_skips = f.survey_skips as i32;
         for &p in &f.surveyed {
             s.surveyed |= 1 << p;
         }

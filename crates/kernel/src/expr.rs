@@ -8,6 +8,7 @@
 //! (`me`), as the Python engine lists them, so a bit set and that order give its members.
 
 use crate::game::Game;
+use crate::rules::{most_skips, COUNTER, DIRECTION, NO_SKIP_LIMIT, SKIP};
 use crate::state::{State, FREE_CUBE};
 use crate::{MAX_COLOURS, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
 
@@ -228,6 +229,10 @@ pub enum Act {
     ChangeSurveyCount(Amount),
     /// One of the survey-rule flags (R8 lifted).
     SurveyRule(u8),
+    /// `may_skip_planets`: the `SKIP` flag, and the skips allowed (None: no limit).
+    SkipPlanets(Option<Amount>),
+    /// `set_survey_direction`: the direction flag it leaves (`DIRECTION`, `COUNTER` or none).
+    SurveyDirection(u8),
     /// Each seat of `to` loses the amount, never going below 0.
     LoseVp { vp: Amount, to: Set },
     TakeVp { vp: Amount, from: Set },
@@ -343,7 +348,8 @@ impl Act {
         match self {
             Act::GainVp { vp, to } | Act::LoseVp { vp, to } => vp.exact(m) && to.exact(m),
             Act::ChangeSurveyCount(a) | Act::SetSurveyCount(a) => a.exact(m),
-            Act::SurveyRule(_) => true,
+            Act::SurveyRule(_) | Act::SurveyDirection(_) | Act::SkipPlanets(None) => true,
+            Act::SkipPlanets(Some(a)) => a.exact(m),
             Act::TakeVp { vp, from } => vp.exact(m) && from.exact(m),
             Act::ReturnCube { planets, owner, .. } => planets.exact(m) && owner.exact(m),
             Act::MoveCube { planets, owner, to } => planets.exact(m) && owner.exact(m) && to.exact(m),
@@ -660,6 +666,18 @@ impl Game {
             }
             Act::ChangeSurveyCount(delta) => s.survey_bonus += self.amount(s, sc, delta) as i32,
             Act::SurveyRule(flag) => s.survey_rules |= flag,
+            Act::SkipPlanets(limit) => {
+                s.survey_rules |= SKIP;
+                s.survey_skips = match limit {
+                    None => NO_SKIP_LIMIT,
+                    // Kept within what a survey could pass over (Python's `effects.skip_limit`).
+                    Some(a) => {
+                        let most = most_skips(self.rules.cubes_per_player as i64, s.planet_count as usize);
+                        self.amount(s, sc, a).clamp(0, most) as i32
+                    }
+                };
+            }
+            Act::SurveyDirection(flag) => s.survey_rules = (s.survey_rules & !(DIRECTION | COUNTER)) | flag,
             Act::LoseVp { vp, to } => {
                 let amount = self.amount(s, sc, vp).max(0);
                 for seat in members(self.set_members(s, sc, to), SetKind::Seats, sc.first, players) {

@@ -16,6 +16,13 @@ fn effect(name: &str, when: &str) -> EffectSpec {
             .with("count", ParamValue::Int(1))
             .with("planets", ParamValue::Text("any".into()))
             .with("colour", ParamValue::None),
+        "may_skip_planets" => spec.with("at_most", ParamValue::None),
+        "set_survey_direction" => spec.with("direction", text("either")),
+        "survey_start" => spec
+            .with("planet", set(Set::AllPlanets))
+            .with("cubes", int(1))
+            .with("before_walk", ParamValue::Effects(Vec::new()))
+            .bounded(0, 0, 0),
         _ => spec,
     }
 }
@@ -100,6 +107,33 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
         }
         "collect_free_cubes" => {
             spec.with("crew", set(if rng.below(2) == 0 { Set::AllCrews } else { Set::OtherCrews })).bounded(12, 0, 0)
+        }
+        "may_skip_planets" => {
+            let at_most = if rng.below(2) == 0 { ParamValue::None } else { int(rng.below(3) as i64) };
+            spec.with("at_most", at_most).bounded(0, 0, 0)
+        }
+        "set_survey_direction" => {
+            spec.with("direction", text(["either", "clockwise", "counter_clockwise"][rng.below(3)])).bounded(0, 0, 0)
+        }
+        "survey_start" => {
+            let planet = match rng.below(3) {
+                0 => Set::AllPlanets,
+                1 => Set::WithRoom,
+                _ => Set::Where(SetKind::Planets, Box::new(Condition::HasCube(Owner::Seats(Set::Me))), Box::new(Set::AllPlanets)),
+            };
+            let before = if rng.below(2) == 0 {
+                Vec::new()
+            } else {
+                let free = EffectSpec::new("place_cube", when)
+                    .with("owner", owner(Owner::Free))
+                    .with("planet", set(Set::ThisPlanet))
+                    .with("square", text("rearmost"));
+                vec![free]
+            };
+            spec.with("planet", set(planet))
+                .with("cubes", int(1 + rng.below(3) as i64))
+                .with("before_walk", ParamValue::Effects(before))
+                .bounded(0, 0, 0)
         }
         "for_each" | "choose" => {
             let (key, over, body) = match rng.below(3) {
@@ -227,8 +261,12 @@ fn shaped_like_draft(skills: bool) -> Game {
 }
 
 
-/// The rules language's effect types and the two older ones that take an amount.
-const LANGUAGE: [&str; 13] = [
+/// The rules language's effect types, the two older ones that take an amount, and this turn's
+/// survey's words.
+const LANGUAGE: [&str; 16] = [
+    "may_skip_planets",
+    "set_survey_direction",
+    "survey_start",
     "choose",
     "collect_free_cubes",
     "for_each",
@@ -298,10 +336,20 @@ pub fn generated(seed: u64) -> Game {
     let most_crew = setups.iter().map(|s| s.2 as usize).max().unwrap_or(4);
     for i in 0..most_crew + rng.below(3) {
         let mut skill = Vec::new();
+        let mut starts = 0;
+        // A skill holds at most one survey_start (the Python loader's check): a second becomes
+        // choose_direction.
+        let mut once = |spec: EffectSpec| {
+            if spec.name != "survey_start" {
+                return spec;
+            }
+            starts += 1;
+            if starts == 1 { spec } else { effect("choose_direction", &spec.when) }
+        };
         for _ in 0..1 + rng.below(2) {
-            let mut spec = draw_effect(&mut rng, false);
+            let mut spec = once(draw_effect(&mut rng, false));
             if spec.name == "choose_one" {
-                let options = (0..2).map(|_| vec![draw_effect(&mut rng, true)]).collect();
+                let options = (0..2).map(|_| vec![once(draw_effect(&mut rng, true))]).collect();
                 spec = spec.with("options", ParamValue::Options(options));
             }
             skill.push(spec);

@@ -10,7 +10,7 @@
 use crate::error::KernelError;
 use crate::expr::{self, Scope, SetKind};
 use crate::rng::Rng;
-use crate::rules::{Event, Op, Rules, SpecialTarget, DIRECTION, REPEAT, SKIP};
+use crate::rules::{Event, Op, Rules, SpecialTarget, COUNTER, DIRECTION, NO_SKIP_LIMIT, REPEAT, SKIP, START, STEP_RULES};
 use crate::state::*;
 use crate::survey;
 use crate::{MAX_BOARD, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
@@ -142,6 +142,7 @@ impl Game {
             survey_placed: 0,
             survey_last: -1,
             survey_direction: 0,
+            survey_skips: NO_SKIP_LIMIT,
             surveyed: 0,
             triggers: 0,
             legal: Actions::new(),
@@ -335,6 +336,7 @@ impl Game {
         s.survey_placed = 0;
         s.survey_last = -1;
         s.survey_direction = 0;
+        s.survey_skips = NO_SKIP_LIMIT;
         s.surveyed = 0;
         empty(&mut s.pending);
         let card = &rules.crew[s.crew[slot] as usize];
@@ -445,7 +447,8 @@ impl Game {
             | Op::ChooseDirection
             | Op::GainVp(_)
             | Op::If { .. }
-            | Op::MaySkipPlanets => return false,
+            | Op::MaySkipPlanets
+            | Op::SurveyStart { .. } => return false,
         }
         true
     }
@@ -464,8 +467,13 @@ impl Game {
                 s.crew_free[target as usize] += 1;
             }
             Op::AllowRepeatPlanet => s.survey_rules |= REPEAT,
-            Op::MaySkipPlanets => s.survey_rules |= SKIP,
-            Op::ChooseDirection => s.survey_rules |= DIRECTION,
+            Op::MaySkipPlanets => {
+                s.survey_rules |= SKIP;
+                s.survey_skips = NO_SKIP_LIMIT;
+            }
+            Op::SurveyStart { .. } => s.survey_rules |= START,
+            // The latest direction resolved this turn holds: either way, no longer a forced one.
+            Op::ChooseDirection => s.survey_rules = (s.survey_rules & !COUNTER) | DIRECTION,
             Op::ChangeSurveyCount(delta) => s.survey_bonus += delta,
             Op::ChooseOne(options) => follow = &options[target as usize],
             Op::GainVp(vp) => s.vp[seat] += vp,
@@ -629,12 +637,23 @@ impl Game {
     fn survey_options(&self, s: &mut State) -> bool {
         let seat = s.turn_seat();
         let minimum = self.rules.survey_minimum;
-        if s.survey_rules & (REPEAT | SKIP) != 0 {
+        if s.survey_rules & STEP_RULES != 0 {
             let mut steps = survey::Positions::new();
             if s.survey_placed < self.survey_count(s) && s.hands[seat] > 0 {
-                survey::next_planets(s.open, s.survey_last, s.survey_rules, s.survey_direction, &mut steps);
-                if self.rules.any_no_start && s.survey_last < 0 {
-                    steps.retain(|p| !self.no_survey_start(s, *p as usize)); // P5: not the first cube there
+                let start = self.survey_start(s);
+                let last = s.survey_last;
+                if last < 0 {
+                    match start {
+                        None => steps.extend(survey::positions(s.open).map(|p| p as u8)),
+                        Some(node) => self.survey_starts(s, node, seat, &mut steps),
+                    }
+                    if self.rules.any_no_start {
+                        steps.retain(|p| !self.no_survey_start(s, *p as usize)); // P5: not the first cube there
+                    }
+                } else if start.is_some_and(|node| s.survey_placed < self.start_cubes(node)) && s.rooms[last as usize] > 0 {
+                    steps.push(last as u8); // the start Planet's cubes, one after the other
+                } else {
+                    survey::next_planets(s.open, last, s.survey_rules, s.survey_direction, s.survey_skips, &mut steps);
                 }
             }
             survey::step_options(&steps, s.survey_placed, minimum, &mut s.legal);
@@ -653,6 +672,43 @@ impl Game {
 
     fn no_survey_start(&self, s: &State, p: usize) -> bool {
         self.rules.planets[s.planets[p] as usize].no_survey_start
+    }
+
+    /// The chosen crew's `survey_start` node while its flag is set this turn.
+    fn survey_start(&self, s: &State) -> Option<u16> {
+        if s.survey_rules & START == 0 {
+            return None;
+        }
+        let slot = s.chosen[s.chosen_len as usize - 1] as usize;
+        self.rules.crew[s.crew[slot] as usize].survey_start
+    }
+
+    fn start_cubes(&self, node: u16) -> i32 {
+        match &self.rules.nodes[node as usize].op {
+            Op::SurveyStart { cubes, .. } => *cubes,
+            _ => 1,
+        }
+    }
+
+    /// The Planets a survey may start on under `survey_start` (Python: `SurveyStart.starts`):
+    /// members of its set where, once its actions before the walk are performed there (on a
+    /// copy), the first cube has room.
+    fn survey_starts(&self, s: &State, node: u16, seat: usize, out: &mut survey::Positions) {
+        let Op::SurveyStart { planets, before, .. } = &self.rules.nodes[node as usize].op else { return };
+        let slot = s.chosen[s.chosen_len as usize - 1] as usize;
+        let scope = Scope::new(seat, slot);
+        let members = self.set_members(s, &scope, planets);
+        if before.is_empty() {
+            out.extend(survey::positions(members & s.open).map(|p| p as u8));
+            return;
+        }
+        for p in survey::positions(members) {
+            let mut trial = s.clone();
+            self.perform_all(&mut trial, &scope.bind(SetKind::Planets, p), before);
+            if trial.rooms[p] > 0 {
+                out.push(p as u8);
+            }
+        }
     }
 
     fn survey(&self, s: &mut State, act: Action) {
@@ -685,8 +741,16 @@ impl Game {
             Kind::SurveyStep => {
                 let target = act.target as usize;
                 let last = s.survey_last;
-                if last >= 0 && act.target as i32 != last && s.survey_direction == 0 {
-                    s.survey_direction = survey::direction_of(last as usize, target, s.open);
+                if last < 0 {
+                    if let Some(node) = self.survey_start(s) {
+                        // Before the walk, on the start Planet.
+                        if let Op::SurveyStart { before, .. } = &self.rules.nodes[node as usize].op {
+                            let slot = s.chosen[s.chosen_len as usize - 1] as usize;
+                            self.perform_all(s, &Scope::new(seat, slot).bind(SetKind::Planets, target), before);
+                        }
+                    }
+                } else if target as i32 != last {
+                    self.commit_step(s, last as usize, target);
                 }
                 self.survey_cube(s, seat, target);
                 s.survey_last = act.target as i32;
@@ -702,6 +766,30 @@ impl Game {
         s.surveyed |= 1 << p;
         s.survey_placed += 1;
         self.place_on_track(s, p, seat as i8);
+    }
+
+    /// The direction a step from `last` to `target` walks, and the skips it uses (Python:
+    /// `Game._commit_step`).
+    fn commit_step(&self, s: &mut State, last: usize, target: usize) {
+        if s.survey_rules & SKIP != 0 && s.survey_skips == NO_SKIP_LIMIT {
+            if s.survey_direction == 0 {
+                s.survey_direction = survey::direction_of(last, target, s.open);
+            }
+            return;
+        }
+        // The way that passes fewer Planets with room, clockwise on a tie.
+        let mut best: Option<(u32, i8)> = None;
+        for &way in survey::ways(s.survey_rules, s.survey_direction) {
+            let passed = survey::passed(s.open, s.planet_count as usize, last, target, way);
+            if best.is_none_or(|(fewest, _)| passed < fewest) {
+                best = Some((passed, way));
+            }
+        }
+        let (passed, way) = best.expect("a survey walks some way");
+        s.survey_direction = way;
+        if s.survey_rules & SKIP != 0 {
+            s.survey_skips -= passed as i32;
+        }
     }
 
     /// A cube of `owner` on Planet `p`'s rearmost empty square (R2), and the counts it changes.

@@ -54,6 +54,7 @@ pub enum Op {
     ChooseOne(Vec<Vec<u16>>),
     /// A plain number, as `ChangeSurveyCount`.
     GainVp(i32),
+    /// `may_skip_planets` without a limit (with one it is an `Act`).
     MaySkipPlanets,
     NameStartPlayer,
     PlaceFreeCubes,
@@ -69,6 +70,10 @@ pub enum Op {
     /// A decision among the members of a set for which the body can be performed (R9); the
     /// body is performed for the chosen one at once.
     Choose { over: Set, body: Vec<Act> },
+    /// Where this turn's survey may start, the cubes it puts there first, and the actions
+    /// performed on the start Planet before them (`survey_start`); read by the survey while
+    /// the `START` flag is set.
+    SurveyStart { planets: Set, cubes: i32, before: Vec<Act> },
 }
 
 /// How many times an effect of a type resolves: once, or `count` times (one cube each).
@@ -88,7 +93,7 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 22] = [
+pub const EFFECT_TYPES: [EffectType; 24] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
     EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
@@ -100,7 +105,7 @@ pub const EFFECT_TYPES: [EffectType; 22] = [
     EffectType { name: "gain_vp", parse: parse_gain_vp, steps: Steps::Once },
     EffectType { name: "if", parse: parse_if, steps: Steps::Once },
     EffectType { name: "lose_vp", parse: parse_act, steps: Steps::Once },
-    EffectType { name: "may_skip_planets", parse: |_, _| Ok(Op::MaySkipPlanets), steps: Steps::Once },
+    EffectType { name: "may_skip_planets", parse: parse_may_skip_planets, steps: Steps::Once },
     EffectType { name: "move_cube", parse: parse_act, steps: Steps::Once },
     EffectType { name: "name_start_player", parse: |_, _| Ok(Op::NameStartPlayer), steps: Steps::Once },
     EffectType { name: "place_cube", parse: parse_act, steps: Steps::Once },
@@ -110,6 +115,8 @@ pub const EFFECT_TYPES: [EffectType; 22] = [
     EffectType { name: "place_on_special", parse: parse_place_on_special, steps: Steps::Count },
     EffectType { name: "return_cube", parse: parse_act, steps: Steps::Once },
     EffectType { name: "set_survey_count", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "set_survey_direction", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "survey_start", parse: parse_survey_start, steps: Steps::Once },
     EffectType { name: "take_vp", parse: parse_act, steps: Steps::Once },
 ];
 
@@ -146,6 +153,22 @@ fn parse_change_survey_count(effect: &EffectSpec, _: &mut Compiling<'_>) -> Resu
         ParamValue::Int(delta) => Ok(Op::ChangeSurveyCount(small(*delta, "change_survey_count delta", VALUE_LIMIT)?)),
         _ => Ok(Op::Act(Box::new(act_of(effect)?))),
     }
+}
+
+fn parse_may_skip_planets(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    match effect.param("at_most")? {
+        ParamValue::None => Ok(Op::MaySkipPlanets),
+        _ => Ok(Op::Act(Box::new(act_of(effect)?))),
+    }
+}
+
+fn parse_survey_start(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    let planets = effect
+        .set("planet", SetKind::Planets)?
+        .ok_or_else(|| unsupported("effect \"survey_start\": parameter \"planet\" is none".to_string()))?;
+    let cubes = small(effect.int("cubes")?, "survey_start cubes", VALUE_LIMIT)?;
+    let before = effect.effects("before_walk")?.iter().map(act_of).collect::<Result<Vec<_>, _>>()?;
+    Ok(Op::SurveyStart { planets, cubes, before })
 }
 
 fn parse_act(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
@@ -194,8 +217,18 @@ fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
         "gain_vp" => Act::GainVp { vp: effect.amount("vp")?, to: required("to", SetKind::Seats)? },
         "change_survey_count" => Act::ChangeSurveyCount(effect.amount("delta")?),
         "allow_repeat_planet" => Act::SurveyRule(REPEAT),
-        "may_skip_planets" => Act::SurveyRule(SKIP),
-        "choose_direction" => Act::SurveyRule(DIRECTION),
+        "may_skip_planets" => match effect.param("at_most")? {
+            ParamValue::None => Act::SkipPlanets(None),
+            _ => Act::SkipPlanets(Some(effect.amount("at_most")?)),
+        },
+        "set_survey_direction" => Act::SurveyDirection(match effect.text("direction")? {
+            Some("either") => DIRECTION,
+            Some("clockwise") => 0,
+            Some("counter_clockwise") => COUNTER,
+            other => return Err(unsupported(format!("set_survey_direction: unknown direction {other:?}"))),
+        }),
+        // Either way, as set_survey_direction's either: the latest direction holds.
+        "choose_direction" => Act::SurveyDirection(DIRECTION),
         "lose_vp" => Act::LoseVp { vp: effect.amount("vp")?, to: required("to", SetKind::Seats)? },
         "take_vp" => Act::TakeVp { vp: effect.amount("vp")?, from: required("from", SetKind::Seats)? },
         "set_survey_count" => Act::SetSurveyCount(effect.amount("count")?),
@@ -265,10 +298,24 @@ pub struct Compiling<'a> {
     nodes: &'a mut Vec<Node>,
 }
 
-/// Survey-rule flags (R8 lifted), as in the Python engine.
+/// Survey-rule flags, as in the Python engine: a limit of R8 lifted, a forced
+/// counter-clockwise walk, the skill's `survey_start` in force.
 pub const REPEAT: u8 = 1;
 pub const SKIP: u8 = 2;
 pub const DIRECTION: u8 = 4;
+pub const COUNTER: u8 = 8;
+pub const START: u8 = 16;
+pub const ALL_SURVEY_RULES: u8 = REPEAT | SKIP | DIRECTION | COUNTER | START;
+/// The flags that make a survey cube by cube (Python's `STEP_RULES`).
+pub const STEP_RULES: u8 = REPEAT | SKIP | COUNTER | START;
+/// `State::survey_skips` without a limit.
+pub const NO_SKIP_LIMIT: i32 = -1;
+
+/// The most Planets a survey could pass over: each cube of a hand passing every other Planet
+/// of a ring of `planets` (Python's `effects.most_skips`); a skip limit is kept within it.
+pub fn most_skips(cubes_per_player: i64, planets: usize) -> i64 {
+    cubes_per_player * (planets as i64 - 1).max(0)
+}
 
 /// An effect of a crew card's skill: its operation, timing, how many times it resolves
 /// (`count` of the counted effects), and where it sits (card index and path in the skill,
@@ -356,6 +403,8 @@ pub struct Crew {
     pub on_pick: Vec<u16>,
     pub after_survey: Vec<u16>,
     pub round_end: Vec<u16>,
+    /// Its skill's `survey_start` node (at most one, as the Python loader checks).
+    pub survey_start: Option<u16>,
 }
 
 /// Setup counts of one player count (R14) and its end condition (R10).
@@ -591,6 +640,8 @@ pub struct Bounds {
     pub most_survey_bonus: i64,
     /// Cubes one survey places (R7).
     pub most_survey_placed: i64,
+    /// Planets a survey may still pass over under a skip limit (Python's `effects.most_skips`).
+    pub most_survey_skips: i64,
     /// Steps left of any pending effect (each effect's own `steps` bounds it more tightly).
     pub most_steps: i64,
     /// Effects pending at once: each effect of the ruleset at most once.
@@ -640,6 +691,7 @@ impl Bounds {
             least_survey_bonus: lowered.iter().copied().min().unwrap_or(0).min(0),
             most_survey_bonus: raised.iter().copied().max().unwrap_or(0).max(0),
             most_survey_placed: cubes.min(largest_survey.max(0)),
+            most_survey_skips: most_skips(cubes, rules.setups.iter().map(|s| s.planets).max().unwrap_or(0)),
             most_steps: rules.nodes.iter().map(|n| n.steps as i64).max().unwrap_or(1),
             most_pending: rules.nodes.len(),
             most_turn_decisions: 2
@@ -772,6 +824,15 @@ impl Rules {
                 on_pick: by(&[Timing::Survey, Timing::OnChoose]),
                 after_survey: by(&[Timing::AfterSurvey]),
                 round_end: by(&[Timing::RoundEnd]),
+                survey_start: {
+                    let mut starts = (0..nodes.len() as u16)
+                        .filter(|&n| nodes[n as usize].card == index as u16 && matches!(nodes[n as usize].op, Op::SurveyStart { .. }));
+                    let first = starts.next();
+                    if starts.next().is_some() {
+                        return Err(unsupported(format!("crew {:?}: a skill holds at most one survey_start", card.id)));
+                    }
+                    first
+                },
             });
         }
         let mut setups = Vec::new();
@@ -926,7 +987,7 @@ impl Op {
     pub fn performs(&self, found: &impl Fn(&Act) -> bool) -> bool {
         match self {
             Op::Act(act) => act.contains(found),
-            Op::Choose { body, .. } => body.iter().any(|act| act.contains(found)),
+            Op::Choose { body, .. } | Op::SurveyStart { before: body, .. } => body.iter().any(|act| act.contains(found)),
             _ => false,
         }
     }
@@ -936,7 +997,9 @@ impl Op {
         match self {
             Op::Act(act) => act.exact(m),
             Op::If { condition, .. } => condition.exact(m),
-            Op::Choose { over, body } => Act::ForEach { over: over.clone(), body: body.clone() }.exact(m),
+            Op::Choose { over, body } | Op::SurveyStart { planets: over, before: body, .. } => {
+                Act::ForEach { over: over.clone(), body: body.clone() }.exact(m)
+            }
             _ => true,
         }
     }
@@ -956,7 +1019,7 @@ fn step_bounds(effect: &EffectSpec, op: &Op) -> Result<(i64, i64, i64), KernelEr
         ),
         (None, Op::GainVp(vp)) => (*vp as i64, 0, 0),
         (None, Op::ChangeSurveyCount(delta)) => (0, *delta as i64, *delta as i64),
-        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. }) => {
+        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. } | Op::SurveyStart { .. }) => {
             return Err(unsupported(format!("effect {:?}: the bounds Python derives are missing", effect.name)))
         }
         (None, _) => (0, 0, 0),

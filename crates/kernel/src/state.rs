@@ -203,6 +203,8 @@ pub struct State {
     pub survey_placed: i32,
     pub survey_last: i32,
     pub survey_direction: i8,
+    /// Planets with room a cube-by-cube survey may still pass over, -1 without a limit.
+    pub survey_skips: i32,
     pub surveyed: u32,
     pub triggers: u8,
     pub legal: Actions,
@@ -252,7 +254,7 @@ impl State {
             players, planet_count, crew_count, planets, crew, track_start, track_fill, special_start,
             special_fill, board, crew_free, crew_cubes, workers, hands, vp, removed, stock, round,
             start_player, turn, stage, chosen, chosen_len, pending, survey_rules, survey_bonus, survey_placed,
-            survey_last, survey_direction, surveyed, triggers, legal: _, rooms, open, free_crew, majority,
+            survey_last, survey_direction, survey_skips, surveyed, triggers, legal: _, rooms, open, free_crew, majority,
             colour_most, colour_ties, scored_fill, scored_special, unscored, firing: _,
         } = source;
         copy_list(&mut self.board, board);
@@ -265,7 +267,7 @@ impl State {
         self.start_player = *start_player; self.turn = *turn; self.stage = *stage; self.chosen = *chosen;
         self.chosen_len = *chosen_len; self.survey_rules = *survey_rules; self.survey_bonus = *survey_bonus;
         self.survey_placed = *survey_placed; self.survey_last = *survey_last;
-        self.survey_direction = *survey_direction; self.surveyed = *surveyed; self.triggers = *triggers;
+        self.survey_direction = *survey_direction; self.survey_skips = *survey_skips; self.surveyed = *surveyed; self.triggers = *triggers;
         self.rooms = *rooms; self.open = *open; self.free_crew = *free_crew; self.majority = *majority;
         self.colour_most = *colour_most; self.colour_ties = *colour_ties; self.scored_fill = *scored_fill;
         self.scored_special = *scored_special; self.unscored = *unscored;

@@ -289,6 +289,7 @@ impl Kernel {
         dict.set_item("least_survey_bonus", b.least_survey_bonus)?;
         dict.set_item("most_survey_bonus", b.most_survey_bonus)?;
         dict.set_item("most_survey_placed", b.most_survey_placed)?;
+        dict.set_item("most_survey_skips", b.most_survey_skips)?;
         dict.set_item("most_steps", b.most_steps)?;
         dict.set_item("most_pending", b.most_pending)?;
         dict.set_item("most_turn_decisions", b.most_turn_decisions)?;
@@ -514,7 +515,7 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
         ));
     }
     let mut surveyed = Vec::new();
-    for p in field(fields, 23)?.try_iter().map_err(|_| corrupt("surveyed must be a set"))? {
+    for p in field(fields, 24)?.try_iter().map_err(|_| corrupt("surveyed must be a set"))? {
         surveyed.push(int(&p?, "a surveyed Planet")?);
     }
     Ok(StateFields {
@@ -541,8 +542,9 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
         survey_placed: int(&field(fields, 20)?, "survey_placed")?,
         survey_last: int(&field(fields, 21)?, "survey_last")?,
         survey_direction: int(&field(fields, 22)?, "survey_direction")?,
+        survey_skips: int(&field(fields, 23)?, "survey_skips")?,
         surveyed,
-        triggers: strings(&field(fields, 24)?, "triggers")?,
+        triggers: strings(&field(fields, 25)?, "triggers")?,
     })
 }
 
@@ -605,6 +607,7 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         (s.survey_placed as i64).into_pyobject(py)?.into_any(),
         (s.survey_last as i64).into_pyobject(py)?.into_any(),
         (s.survey_direction as i64).into_pyobject(py)?.into_any(),
+        (s.survey_skips as i64).into_pyobject(py)?.into_any(),
         surveyed.into_any(),
         PyTuple::new(py, triggers)?.into_any(),
         actions_to(py, &s.legal)?.into_any(),
