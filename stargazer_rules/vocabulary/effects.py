@@ -717,7 +717,10 @@ class SurveyStart(_SurveyRule):
         return any(effect.moves_cubes for effect in self.before_walk)
 
     def most_vp(self, limits: Limits) -> int | None:
-        return _list_most(self.before_walk, limits)
+        return list_most_vp(self.before_walk, limits)
+
+    def most_landings(self, limits: Limits) -> int | None:
+        return list_landings(self.before_walk, limits)  # S6's free cube lands before the walk
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         return _list_survey(self.before_walk, limits)
