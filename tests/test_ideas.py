@@ -362,7 +362,7 @@ def test_p5_a_survey_may_not_start_on_lava_2():
     assert after.tracks[6] == (0,) and after.tracks[0] == (0,)
     steps = pick(position(("contrarian", *PLAIN[1:]), ring=P5_RING), "contrarian")
     assert {act.target for act in steps.legal if act.kind == A.SURVEY_STEP} == {1, 2, 3, 4, 5, 6}
-    first = both(steps, action(A.SURVEY_STEP, 6))
+    first = both(steps, action(A.SURVEY_STEP, 1))  # the contrarian walks counter-clockwise (S7): 1, then 0
     assert action(A.SURVEY_STEP, 0) in first.legal  # only the first cube is refused there
 
 

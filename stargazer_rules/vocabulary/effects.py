@@ -728,7 +728,7 @@ class SurveyStart(_SurveyRule):
     def starts(self, scope: Scope) -> list[int]:
         """The Planets the survey may start on: members of ``planet`` where, once the
         before_walk is performed there, the survey's first cube has room (the room the walk
-        sees, which the before_walk may change either way)."""
+        sees, which the before_walk may change either way) and the chooser a cube to put there."""
         table = scope.table
         if not self.before_walk:
             return [p for p in self.planet.members(scope) if table.room(p) > 0]
@@ -742,14 +742,16 @@ class SurveyStart(_SurveyRule):
 
 
 def _room_after(effects: tuple[Effect, ...], scope: Scope) -> bool:
-    """Whether the bound Planet has room once ``effects`` are performed there (on a copy)."""
+    """Whether the survey's first cube can go on the bound Planet once ``effects`` are performed
+    there (on a copy): the Planet still has room, and the chooser still holds a cube (a
+    before_walk may put the chooser's own cubes on the board)."""
     table = scope.table
     trial = type(table)(table.game, table.freeze(), None)
     bound = attrs.evolve(scope, table=trial)
     for effect in effects:
         if effect.can_perform(bound):
             effect.perform(bound)
-    return trial.room(bound.planet) > 0
+    return trial.room(bound.planet) > 0 and trial.hands[bound.me] > 0
 
 
 @attrs.frozen(kw_only=True)

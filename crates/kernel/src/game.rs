@@ -692,7 +692,7 @@ impl Game {
 
     /// The Planets a survey may start on under `survey_start` (Python: `SurveyStart.starts`):
     /// members of its set where, once its actions before the walk are performed there (on a
-    /// copy), the first cube has room.
+    /// copy), the first cube has room and the chooser a cube to put there.
     fn survey_starts(&self, s: &State, node: u16, seat: usize, out: &mut survey::Positions) {
         let Op::SurveyStart { planets, before, .. } = &self.rules.nodes[node as usize].op else { return };
         let slot = s.chosen[s.chosen_len as usize - 1] as usize;
@@ -705,7 +705,7 @@ impl Game {
         for p in survey::positions(members) {
             let mut trial = s.clone();
             self.perform_all(&mut trial, &scope.bind(SetKind::Planets, p), before);
-            if trial.rooms[p] > 0 {
+            if trial.rooms[p] > 0 && trial.hands[seat] > 0 {
                 out.push(p as u8);
             }
         }
