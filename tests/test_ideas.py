@@ -223,6 +223,23 @@ def test_s20_no_survey_and_a_vp_for_each_other_player():
     assert after.legal == (action(A.SURVEY, -1, 0),)  # a survey count of 0 places nothing (R7)
 
 
+def test_s9_a_crew_closed_until_the_round_ends():
+    """Seat 0 picks the Gatekeeper and closes the Steward, an unpicked crew: the later players
+    are not offered it (R5); it is unpicked, so it gets a free cube at the round's end (R11), and
+    it opens again with the next round."""
+    state = position(("gatekeeper", "steward", "surveyor", "underdog", "recaller"))
+    chosen = pick(state, "gatekeeper")
+    assert [a.target for a in chosen.legal] == [0, 2, 3, 4, 5]  # Armstrong and the unpicked others
+    closed = both(chosen, action(A.TARGET_CREW, 2))
+    assert closed.closed == frozenset({2})
+    after = survey_nothing(closed)
+    assert [a.target for a in after.legal] == [0, 3, 4, 5]
+    for crew_id in ("surveyor", "underdog", "recaller"):
+        after = survey_nothing(pick(after, crew_id))
+    assert after.round == 2 and after.closed == frozenset()
+    assert after.crew_free[2] == 1 and action(A.PICK_CREW, 2) in after.legal
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_ideas_ruleset_plays_whole_games_alike_on_both_engines(players):
     import random

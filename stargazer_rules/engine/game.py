@@ -49,6 +49,7 @@ from stargazer_rules.vocabulary.table import (
     OVER,
     PICK_CREW,
     PLANETS_FULL,
+    PROTECTED_TURN,
     ROUND_END_STAGE,
     ROUND_LIMIT,
     SURVEYING,
@@ -252,6 +253,8 @@ class Game:
             surveyed=frozenset(),
             triggers=(),
             legal=(),
+            closed=frozenset(),
+            protected=(0,) * n,
         )
         table = Table(self, state, None)
         table.legal = self._pick_options(table)
@@ -382,6 +385,8 @@ class Game:
 
     def _pick_options(self, table: Table) -> tuple[Action, ...]:
         workers = table.workers
+        if table.closed:  # closed crews (close_crew) are not offered until the round ends
+            return tuple(action(A.PICK_CREW, slot) for slot in table.open_crews())
         options = self.picks_by_workers.get(workers)
         if options is None:
             options = self.picks_by_workers[workers] = tuple(
@@ -499,6 +504,8 @@ class Game:
         if table.events is not None:
             table.log("turn_ended", player=seat)
         table.turn += 1
+        if PROTECTED_TURN in table.protected:  # protect_cubes until the turn ends
+            table.protected = tuple(0 if until == PROTECTED_TURN else until for until in table.protected)
         if table.turn < table.players:
             table.stage = PICK_CREW
         else:
@@ -540,6 +547,10 @@ class Game:
         table.turn = 0
         table.chosen = ()
         table.workers = (NO_WORKER,) * len(table.crew)
+        # The lasting effects that last until the round ends end with it.
+        table.closed = frozenset()
+        if any(table.protected):
+            table.protected = (0,) * table.players
         table.stage = PICK_CREW
         if table.events is not None:
             table.log("round_started", round=table.round, start_player=table.start_player)

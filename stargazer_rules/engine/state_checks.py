@@ -26,6 +26,7 @@ from stargazer_rules.vocabulary.table import (
     NO_WORKER,
     OVER,
     PICK_CREW,
+    PROTECTED_ROUND,
     ROUND_END_STAGE,
     SURVEYING,
     TRIGGERS,
@@ -106,6 +107,7 @@ class _Checker:
             self._conservation()
         self._pending()
         self._survey()
+        self._lasting()
         self._stage()
         if self.problems:
             return self.problems, None
@@ -126,7 +128,7 @@ class _Checker:
             supported = ", ".join(map(str, rules.player_counts))
             self.problem("$.players", f"{players} players are not supported by ruleset {rules.name} (supported: {supported})")
             return False
-        for values in (state.hands, state.vp, state.removed):
+        for values in (state.hands, state.vp, state.removed, state.protected):
             if len(values) != players:
                 self.problem("$.seats", f"lists {len(values)} seats for {players} players")
                 return False
@@ -291,6 +293,18 @@ class _Checker:
         for p in sorted(state.surveyed):
             if not 0 <= p < len(state.planets):
                 self.problem("$.survey.surveyed", f"{p} is not a ring position (0..{len(state.planets) - 1})")
+
+    # -- lasting effects of skills ---------------------------------------------------------
+
+    def _lasting(self) -> None:
+        state = self.state
+        for slot in sorted(state.closed):
+            if not 0 <= slot < len(state.crew):
+                self.problem("$.crew", f"closed crew slot {slot} is not in the crew area (slots 0..{len(state.crew) - 1})")
+            elif state.workers[slot] != NO_WORKER:
+                self.problem(f"$.crew[{slot}].closed", "a crew with a worker on it cannot be closed (close_crew closes unpicked crews)")
+        for seat, until in enumerate(state.protected):
+            self.bound(f"$.seats[{seat}].protected", until, 0, PROTECTED_ROUND)
 
     def _stage(self) -> None:
         state = self.state

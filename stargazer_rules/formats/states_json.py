@@ -39,7 +39,10 @@ from stargazer_rules.formats.schema_checks import (
 )
 from stargazer_rules.formats.shape_checks import ShapeCheck, compile_shape
 from stargazer_rules.vocabulary.effects import SURVEY_RULE_FLAGS, Effect
-from stargazer_rules.vocabulary.table import NO_WORKER, Pending, State
+from stargazer_rules.vocabulary.table import NO_WORKER, PROTECTION_UNTIL, Pending, State
+
+#: A seat's protection (``State.protected``) by its JSON name, ``protect_cubes``'s ``until``.
+PROTECTION_NAMES = {code: name for name, code in PROTECTION_UNTIL.items()}
 
 __all__ = [
     "state_from_json",
@@ -135,14 +138,15 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
                 "free_cubes": free,
                 "cubes": list(cubes),
                 "worker": None if worker == NO_WORKER else worker,
+                "closed": slot in state.closed,
             }
-            for crew_id, free, cubes, worker in zip(
+            for slot, (crew_id, free, cubes, worker) in enumerate(zip(
                 area, state.crew_free, state.crew_cubes, state.workers
-            )
+            ))
         ],
         "seats": [
-            {"hand": hand, "vp": vp, "removed": removed}
-            for hand, vp, removed in zip(state.hands, state.vp, state.removed)
+            {"hand": hand, "vp": vp, "removed": removed, "protected": PROTECTION_NAMES.get(until)}
+            for hand, vp, removed, until in zip(state.hands, state.vp, state.removed, state.protected)
         ],
         "stock": state.stock,
         "chosen": [area[slot] for slot in state.chosen],
@@ -287,6 +291,8 @@ class _StateReader:
             surveyed=surveyed,
             triggers=tuple(data["triggers"]),
             legal=(),
+            closed=frozenset(slot for slot, member in enumerate(data["crew"]) if member.get("closed", False)),
+            protected=tuple(PROTECTION_UNTIL.get(seat.get("protected"), 0) for seat in seats),
         )
         problems, legal = state_checks.check(self.game, state)
         self.problems += problems

@@ -34,6 +34,9 @@ EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
     "cube_returned": ("owner", "planet", "square", "to"),
     "cube_moved": ("owner", "planet", "square"),
     "free_cubes_collected": ("player", "crew", "free_cubes", "vp"),
+    # lasting effects of skills
+    "crew_closed": ("player", "crew"),
+    "cubes_protected": ("player", "crew", "until"),
 }
 
 

@@ -31,6 +31,12 @@ TRIGGERS = (HAND_EMPTY, PLANETS_FULL, ROUND_LIMIT)
 
 NO_WORKER = -1
 
+#: How long a seat's cubes are protected (``State.protected``): until the turn ends, or until
+#: the round ends; 0 is unprotected. The names are ``protect_cubes``'s ``until`` values.
+PROTECTED_TURN = 1
+PROTECTED_ROUND = 2
+PROTECTION_UNTIL = {"turn_end": PROTECTED_TURN, "round_end": PROTECTED_ROUND}
+
 
 class Pending(NamedTuple):
     """An effect waiting to resolve: crew ``slot``, its ``path`` in the skill, steps left, chooser."""
@@ -55,6 +61,10 @@ class State(NamedTuple):
     survey_rules (flags), survey_bonus, survey_placed, survey_last, survey_direction and
     surveyed: the current turn's survey. triggers: why the game ended. legal: the legal
     actions of the decision this state waits for (derived, kept so that asking is free).
+
+    The lasting effects of skills come last: closed, the crew slots nobody may pick until the
+    round ends (``close_crew``); protected, per seat, how long no other player's skill may move
+    its cubes (``protect_cubes``: 0 none, ``PROTECTED_TURN``, ``PROTECTED_ROUND``).
     """
 
     players: int
@@ -83,6 +93,9 @@ class State(NamedTuple):
     surveyed: frozenset[int]
     triggers: tuple[str, ...]
     legal: tuple[Action, ...]
+    # -- lasting effects of skills (docs/skills.md, "Lasting effects") --
+    closed: frozenset[int]
+    protected: tuple[int, ...]
 
 
 _FIELDS = State._fields
@@ -152,6 +165,9 @@ class Table:
             self.surveyed,
             self.triggers,
             self.legal,
+            # lasting effects of skills
+            self.closed,
+            self.protected,
         ) = state
         self.game = game
         self.events = events
@@ -203,6 +219,16 @@ class Table:
             self.events.append(
                 Event("effect_applied", {"player": seat, "crew": self.crew_id(slot), "effect": effect.name})
             )
+
+    def shielded(self, me: int) -> frozenset[int]:
+        """The seats whose cubes a skill resolving for ``me`` may not move (``protect_cubes``):
+        every protected seat but ``me``."""
+        return frozenset(seat for seat, until in enumerate(self.protected) if until and seat != me)
+
+    def open_crews(self) -> list[int]:
+        """The crew slots a player may still pick this round: no worker on it, not closed (R5)."""
+        closed = self.closed
+        return [slot for slot, worker in enumerate(self.workers) if worker == NO_WORKER and slot not in closed]
 
     def add_vp(self, seat: int, vp: int) -> None:
         self.vp = _bump(self.vp, seat, vp)

@@ -13,7 +13,7 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::game::Game;
-use crate::state::{Pending, PendingStack, Stage, FREE_CUBE, NO_WORKER, TRIGGER_NAMES};
+use crate::state::{Pending, PendingStack, Stage, FREE_CUBE, NO_WORKER, PROTECTED_ROUND, TRIGGER_NAMES};
 use crate::{State, MAX_PLAYERS};
 
 /// A state as plain numbers, as the bindings extract it from a Python `State` (the Python
@@ -46,6 +46,11 @@ pub struct StateFields {
     pub survey_direction: i64,
     pub surveyed: Vec<i64>,
     pub triggers: Vec<String>,
+    // -- lasting effects of skills --
+    /// The crew slots closed until the round ends (`close_crew`).
+    pub closed: Vec<i64>,
+    /// Per seat, how long its cubes are protected (`protect_cubes`; 0 none).
+    pub protected: Vec<i64>,
 }
 
 impl StateFields {
@@ -89,6 +94,8 @@ impl StateFields {
             survey_direction: s.survey_direction as i64,
             surveyed: (0..np as i64).filter(|&p| s.surveyed & (1 << p) != 0).collect(),
             triggers: TRIGGER_NAMES.iter().filter(|(f, _)| s.triggers & f != 0).map(|(_, n)| n.to_string()).collect(),
+            closed: (0..nc as i64).filter(|&slot| s.closed & (1 << slot) != 0).collect(),
+            protected: s.protected[..players].iter().map(|&p| p as i64).collect(),
         }
     }
 }
@@ -142,6 +149,8 @@ pub enum At {
     Surveyed,
     Stage,
     Triggers,
+    CrewClosed(usize),
+    Protected(usize),
 }
 
 impl fmt::Display for At {
@@ -184,6 +193,8 @@ impl fmt::Display for At {
             At::Surveyed => write!(f, "$.survey.surveyed"),
             At::Stage => write!(f, "$.stage"),
             At::Triggers => write!(f, "$.triggers"),
+            At::CrewClosed(c) => write!(f, "$.crew[{c}].closed"),
+            At::Protected(s) => write!(f, "$.seats[{s}].protected"),
         }
     }
 }
@@ -223,6 +234,8 @@ pub enum Reason {
     PendingOutsideEffects { stage: &'static str },
     HeadNeedsNoDecision,
     NoDecision { stage: &'static str },
+    ClosedNoSlot { slot: i64, slots: usize },
+    ClosedWithWorker,
 }
 
 fn joined<T: fmt::Display>(items: &[T]) -> String {
@@ -311,6 +324,12 @@ impl fmt::Display for Reason {
                 write!(f, "the first pending effect needs no decision, so no state waits on it")
             }
             Reason::NoDecision { stage } => write!(f, "the rules offer no decision in stage {stage} here"),
+            Reason::ClosedNoSlot { slot, slots } => {
+                write!(f, "closed crew slot {slot} is not in the crew area (slots 0..{})", *slots as i64 - 1)
+            }
+            Reason::ClosedWithWorker => {
+                write!(f, "a crew with a worker on it cannot be closed (close_crew closes unpicked crews)")
+            }
         }
     }
 }
@@ -383,7 +402,7 @@ impl Checker<'_> {
             self.problem(At::Players, Reason::PlayersUnsupported { players: f.players, ruleset: rules.name.clone(), supported });
             return false;
         };
-        for listed in [f.hands.len(), f.vp.len(), f.removed.len()] {
+        for listed in [f.hands.len(), f.vp.len(), f.removed.len(), f.protected.len()] {
             if listed as i64 != f.players {
                 self.problem(At::Seats, Reason::SeatsListed { listed, players: f.players });
                 return false;
@@ -614,6 +633,24 @@ impl Checker<'_> {
         }
     }
 
+    /// The lasting effects of skills: closed crews are unpicked slots, protections known.
+    fn lasting(&mut self) {
+        let f = self.f;
+        let mut closed = f.closed.clone();
+        closed.sort_unstable();
+        closed.dedup();
+        for slot in closed {
+            if slot < 0 || slot as usize >= f.crew.len() {
+                self.problem(At::Crew, Reason::ClosedNoSlot { slot, slots: f.crew.len() });
+            } else if f.workers[slot as usize] != NO_WORKER as i64 {
+                self.problem(At::CrewClosed(slot as usize), Reason::ClosedWithWorker);
+            }
+        }
+        for (seat, &until) in f.protected.iter().enumerate() {
+            self.bound_always(At::Protected(seat), until, 0, PROTECTED_ROUND as i64);
+        }
+    }
+
     /// A bound the kernel's layout needs whoever vouches for the state.
     fn bound_always(&mut self, at: At, value: i64, low: i64, high: i64) {
         if value < low || value > high {
@@ -671,6 +708,7 @@ impl Game {
         }
         let nodes = c.pending();
         c.survey();
+        c.lasting();
         c.stage();
         if !c.problems.is_empty() {
             return Err(c.problems);
@@ -745,6 +783,12 @@ impl Game {
             if let Some((flag, _)) = TRIGGER_NAMES.iter().find(|(_, n)| n == trigger) {
                 s.triggers |= flag;
             }
+        }
+        for &slot in &f.closed {
+            s.closed |= 1 << slot;
+        }
+        for (seat, &until) in f.protected.iter().enumerate() {
+            s.protected[seat] = until as u8;
         }
         self.recount(&mut s);
         s

@@ -211,6 +211,11 @@ pub enum Act {
     CollectFreeCubes(Set),
     ForEach { over: Set, body: Vec<Act> },
     If { condition: Condition, then: Vec<Act>, otherwise: Vec<Act> },
+    /// `close_crew`: the crews of a set closed until the round ends.
+    CloseCrew(Set),
+    /// `protect_cubes`: the chooser's cubes out of other players' skills' reach until the
+    /// turn (`PROTECTED_TURN`) or the round (`PROTECTED_ROUND`) ends.
+    ProtectCubes(u8),
 }
 
 /// The largest magnitude an amount of the kernel computes exactly: a program whose amounts
@@ -315,7 +320,8 @@ impl Act {
     pub fn exact(&self, m: &Magnitudes) -> bool {
         match self {
             Act::GainVp(a) | Act::ChangeSurveyCount(a) | Act::LoseVp(a) | Act::SetSurveyCount(a) => a.exact(m),
-            Act::SurveyRule(_) => true,
+            Act::SurveyRule(_) | Act::ProtectCubes(_) => true,
+            Act::CloseCrew(set) => set.exact(m),
             Act::TakeVp { vp, from } => vp.exact(m) && from.exact(m),
             Act::ReturnCube { planets, owner, .. } => planets.exact(m) && owner.exact(m),
             Act::MoveCube { planets, owner, to } => planets.exact(m) && owner.exact(m) && to.exact(m),
@@ -475,6 +481,39 @@ impl Game {
         }
     }
 
+    /// The owners a skill resolving for `me` may not move (`protect_cubes`): every protected
+    /// seat but `me`, as `owner_bit`s.
+    fn shielded(&self, s: &State, me: usize) -> u16 {
+        (0..s.players as usize)
+            .filter(|&seat| seat != me && s.protected[seat] != 0)
+            .fold(0, |m, seat| m | owner_bit(seat as i8))
+    }
+
+    /// The owners an `owner` names whose cubes a skill resolving for `sc.me` may move.
+    fn movable_bits(&self, s: &State, sc: &Scope, owner: &Owner) -> u16 {
+        self.owner_bits(s, sc, owner) & !self.shielded(s, sc.me)
+    }
+
+    /// The crews of `crews` that `close_crew` closes now, as a bit set: open ones (no worker,
+    /// not closed) in crew-area order, while the open crews left still cover the turns left
+    /// in the round after this one (R5, R9).
+    fn closing(&self, s: &State, sc: &Scope, crews: &Set) -> u16 {
+        let turns_left = s.players as i64 - s.turn as i64 - 1;
+        if turns_left < 0 {
+            return 0;
+        }
+        let open = s.free_crew & !s.closed;
+        let mut left = open.count_ones() as i64;
+        let mut closing = 0u16;
+        for slot in members(self.set_members(s, sc, crews), SetKind::Crews, 0, 0) {
+            if open & (1 << slot) != 0 && left > turns_left {
+                closing |= 1 << slot;
+                left -= 1;
+            }
+        }
+        closing
+    }
+
     /// An amount's value now.
     pub fn amount(&self, s: &State, sc: &Scope, amount: &Amount) -> i64 {
         let positions = |set: &Set| {
@@ -583,11 +622,11 @@ impl Game {
                     .any(|seat| seat != sc.me && s.vp[seat] > 0)
             }
             Act::ReturnCube { planets, owner, .. } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0).any(|p| rearmost(s.track(p), owners) >= 0)
             }
             Act::MoveCube { planets, owner, to } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0)
                     .any(|p| rearmost(s.track(p), owners) >= 0 && self.destination(s, sc, to, p).is_some())
             }
@@ -595,6 +634,8 @@ impl Game {
             Act::CollectFreeCubes(crews) => {
                 members(self.set_members(s, sc, crews), SetKind::Crews, 0, 0).any(|slot| s.crew_free[slot] > 0)
             }
+            Act::CloseCrew(crews) => self.closing(s, sc, crews) != 0,
+            Act::ProtectCubes(until) => s.protected[sc.me] < *until,
             _ => true,
         }
     }
@@ -643,7 +684,7 @@ impl Game {
                 s.survey_bonus = (self.amount(s, sc, count) - printed) as i32;
             }
             Act::ReturnCube { planets, owner, to_stock } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
                     let index = rearmost(s.track(p), owners);
                     if index < 0 {
@@ -658,7 +699,7 @@ impl Game {
                 }
             }
             Act::MoveCube { planets, owner, to } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
                     let index = rearmost(s.track(p), owners);
                     if index < 0 {
@@ -693,6 +734,8 @@ impl Game {
                 let branch = if self.holds(s, sc, condition) { then } else { otherwise };
                 self.perform_all(s, sc, branch);
             }
+            Act::CloseCrew(crews) => s.closed |= self.closing(s, sc, crews),
+            Act::ProtectCubes(until) => s.protected[me] = *until,
         }
     }
 
@@ -701,7 +744,8 @@ impl Game {
     /// An iterator that can be cloned to list them again (no list is built).
     fn placing_owners(&self, s: &State, sc: &Scope, owner: &Owner) -> impl Iterator<Item = i8> + Clone {
         let seats = match owner {
-            Owner::Seats(set) => self.set_members(s, sc, set),
+            // Protected seats' cubes (protect_cubes) stay in their hands.
+            Owner::Seats(set) => self.set_members(s, sc, set) & !(self.shielded(s, sc.me) >> 1),
             Owner::Free | Owner::Anyone => 0,
         };
         let free = matches!(owner, Owner::Free).then_some(FREE_CUBE);

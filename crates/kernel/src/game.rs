@@ -154,6 +154,8 @@ impl Game {
             scored_fill: [0; MAX_PLANETS],
             scored_special: [0; MAX_PLANETS],
             unscored: 0,
+            closed: 0,
+            protected: [0; MAX_PLAYERS],
         };
         let mut offset = 0usize;
         for (p, &card) in planets.iter().enumerate() {
@@ -306,7 +308,8 @@ impl Game {
 
     fn pick_options(&self, s: &mut State) {
         empty(&mut s.legal);
-        s.legal.extend(survey::positions(s.free_crew).map(|slot| Action::new(Kind::PickCrew, slot as i32)));
+        // Closed crews (close_crew) are not offered until the round ends.
+        s.legal.extend(survey::positions(s.free_crew & !s.closed).map(|slot| Action::new(Kind::PickCrew, slot as i32)));
     }
 
     fn pick_crew(&self, s: &mut State, slot: usize) {
@@ -552,6 +555,11 @@ impl Game {
 
     fn end_turn(&self, s: &mut State) {
         s.turn += 1;
+        for until in &mut s.protected {
+            if *until == PROTECTED_TURN {
+                *until = 0; // protect_cubes until the turn ends
+            }
+        }
         if (s.turn as usize) < s.players as usize {
             s.stage = Stage::PickCrew;
         } else {
@@ -607,6 +615,9 @@ impl Game {
         s.chosen_len = 0;
         s.workers = [NO_WORKER; MAX_CREW];
         s.free_crew = ((1u32 << s.crew_count) - 1) as u16;
+        // The lasting effects that last until the round ends end with it.
+        s.closed = 0;
+        s.protected = [0; MAX_PLAYERS];
         s.stage = Stage::PickCrew;
     }
 

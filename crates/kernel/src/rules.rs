@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use crate::error::KernelError;
+use crate::state::{PROTECTED_ROUND, PROTECTED_TURN};
 use crate::expr::{Act, Amount, Condition, Magnitudes, Owner, PlaceOn, Set, SetKind};
 use crate::{MAX_BOARD, MAX_COLOURS, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
 
@@ -88,13 +89,14 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 22] = [
+pub const EFFECT_TYPES: [EffectType; 24] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
     EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
     EffectType { name: "choose", parse: parse_choose, steps: Steps::Once },
     EffectType { name: "choose_direction", parse: |_, _| Ok(Op::ChooseDirection), steps: Steps::Once },
     EffectType { name: "choose_one", parse: parse_choose_one, steps: Steps::Once },
+    EffectType { name: "close_crew", parse: parse_act, steps: Steps::Once },
     EffectType { name: "collect_free_cubes", parse: parse_act, steps: Steps::Once },
     EffectType { name: "for_each", parse: parse_act, steps: Steps::Once },
     EffectType { name: "gain_vp", parse: parse_gain_vp, steps: Steps::Once },
@@ -108,6 +110,7 @@ pub const EFFECT_TYPES: [EffectType; 22] = [
     EffectType { name: "place_free_cubes", parse: |_, _| Ok(Op::PlaceFreeCubes), steps: Steps::Count },
     EffectType { name: "place_on_crew", parse: |_, _| Ok(Op::PlaceOnCrew), steps: Steps::Count },
     EffectType { name: "place_on_special", parse: parse_place_on_special, steps: Steps::Count },
+    EffectType { name: "protect_cubes", parse: parse_act, steps: Steps::Once },
     EffectType { name: "return_cube", parse: parse_act, steps: Steps::Once },
     EffectType { name: "set_survey_count", parse: parse_act, steps: Steps::Once },
     EffectType { name: "take_vp", parse: parse_act, steps: Steps::Once },
@@ -226,6 +229,12 @@ fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
             Act::PlaceCube { owner: effect.owner("owner")?, on: PlaceOn::Crews(required("crew", SetKind::Crews)?) }
         }
         "collect_free_cubes" => Act::CollectFreeCubes(required("crew", SetKind::Crews)?),
+        "close_crew" => Act::CloseCrew(required("crew", SetKind::Crews)?),
+        "protect_cubes" => Act::ProtectCubes(match effect.text("until")? {
+            Some("turn_end") => PROTECTED_TURN,
+            Some("round_end") => PROTECTED_ROUND,
+            other => return Err(unsupported(format!("protect_cubes: unknown until {other:?}"))),
+        }),
         "for_each" => {
             let (over, body) = over_set(effect)?;
             Act::ForEach { over, body }

@@ -154,6 +154,11 @@ pub struct Pending {
 pub const FREE_CUBE: i8 = -1;
 pub const NO_WORKER: i8 = -1;
 
+/// How long a seat's cubes are protected (`State::protected`): until the turn ends, or the
+/// round (the Python engine's `PROTECTED_TURN`, `PROTECTED_ROUND`).
+pub const PROTECTED_TURN: u8 = 1;
+pub const PROTECTED_ROUND: u8 = 2;
+
 /// One moment of a game (the Python engine's `State`, field for field).
 ///
 /// `board` holds every square of the dealt Planets: Planet `p`'s normal squares start at
@@ -215,6 +220,12 @@ pub struct State {
     pub scored_fill: [u16; MAX_PLANETS],
     pub scored_special: [u16; MAX_PLANETS],
     pub unscored: u16,
+    // -- lasting effects of skills (the Python engine's last fields) --
+    /// Bit `slot` set when a skill closed the crew until the round ends (`close_crew`).
+    pub closed: u16,
+    /// Per seat, how long no other player's skill may move its cubes (`protect_cubes`):
+    /// 0, `PROTECTED_TURN` or `PROTECTED_ROUND`.
+    pub protected: [u8; MAX_PLAYERS],
 }
 
 // `open`, `free_crew` and `surveyed` are bit sets over ring positions and crew slots.
@@ -251,6 +262,7 @@ impl State {
             start_player, turn, stage, chosen, chosen_len, pending, survey_rules, survey_bonus, survey_placed,
             survey_last, survey_direction, surveyed, triggers, legal: _, rooms, open, free_crew, majority,
             colour_most, colour_ties, scored_fill, scored_special, unscored,
+            closed, protected,
         } = source;
         copy_list(&mut self.board, board);
         copy_list(&mut self.pending, pending);
@@ -266,6 +278,7 @@ impl State {
         self.rooms = *rooms; self.open = *open; self.free_crew = *free_crew; self.majority = *majority;
         self.colour_most = *colour_most; self.colour_ties = *colour_ties; self.scored_fill = *scored_fill;
         self.scored_special = *scored_special; self.unscored = *unscored;
+        self.closed = *closed; self.protected = *protected;
     }
 }
 

@@ -480,8 +480,8 @@ fn strings(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
 /// (the kernel's checker, `Game::state_from_fields`, checks the rest).
 fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
     let fields = fields.cast::<PySequence>().map_err(|_| corrupt("a state is a sequence of fields"))?;
-    if fields.len()? < 25 {
-        return Err(corrupt("a state has 26 fields"));
+    if fields.len()? < 28 {
+        return Err(corrupt("a state has 28 fields"));
     }
     let mut pending = Vec::new();
     for entry in field(fields, 17)?.try_iter().map_err(|_| corrupt("pending must be a sequence"))? {
@@ -500,6 +500,10 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
     let mut surveyed = Vec::new();
     for p in field(fields, 23)?.try_iter().map_err(|_| corrupt("surveyed must be a set"))? {
         surveyed.push(int(&p?, "a surveyed Planet")?);
+    }
+    let mut closed = Vec::new();
+    for slot in field(fields, 26)?.try_iter().map_err(|_| corrupt("closed must be a set"))? {
+        closed.push(int(&slot?, "a closed crew slot")?);
     }
     Ok(StateFields {
         players: int(&field(fields, 0)?, "players")?,
@@ -527,6 +531,9 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
         survey_direction: int(&field(fields, 22)?, "survey_direction")?,
         surveyed,
         triggers: strings(&field(fields, 24)?, "triggers")?,
+        // lasting effects of skills (after `legal`, field 25)
+        closed,
+        protected: ints(&field(fields, 27)?, "protected")?,
     })
 }
 
@@ -592,6 +599,9 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         surveyed.into_any(),
         PyTuple::new(py, triggers)?.into_any(),
         actions_to(py, &s.legal)?.into_any(),
+        // lasting effects of skills
+        PyFrozenSet::new(py, (0..nc).filter(|&slot| s.closed & (1 << slot) != 0).map(|slot| slot as i64))?.into_any(),
+        tuple_of(s.protected[..players].iter().map(|&p| p as i64).collect())?.into_any(),
     ];
     PyTuple::new(py, items)
 }
