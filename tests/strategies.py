@@ -527,8 +527,8 @@ def condition_expr(colours: Sequence[str], bound: frozenset[str], depth: int = 0
     return st.one_of(options)
 
 
-#: The effect types of the rules language: its control (if, choose, for_each), its actions, and
-#: the two older types that take an amount.
+#: The effect types of the rules language: its control (if, choose, for_each), its actions,
+#: the two older types that take an amount, and its lasting effects.
 LANGUAGE_EFFECTS = (
     "if",
     "choose",
@@ -543,6 +543,9 @@ LANGUAGE_EFFECTS = (
     "collect_free_cubes",
     "gain_vp",
     "change_survey_count",
+    # lasting effects
+    "close_crew",
+    "protect_cubes",
 )
 
 

@@ -618,3 +618,30 @@ def test_protect_cubes__until_the_turn_ends_and_only_from_other_players():
     events = s.survey("a", 1)
     assert of(events, "cube_returned") == [{"owner": 0, "planet": "a", "square": 1, "to": "hand"}]
     assert s.state.protected == (0, 0, 0)
+
+
+def test_use_skill__another_crews_skill_resolves_in_its_timings_as_this_crews():
+    """use_skill (on_choose): the chooser applies crew g's skill as this crew's: its on_choose
+    gain_vp at once, its after_survey gain_vp after the survey, both logged for this crew; a
+    crew always in play (Armstrong), the crew itself and crews without a skill (w, x) are not
+    offered."""
+    gifted = crew("g", 2, [effect("gain_vp", vp=1), effect("gain_vp", vp=2, when="after_survey")])
+    s = with_crew(crew("u", 1, [effect("use_skill")]), gifted)
+    s.pick("u")
+    assert s.targets(A.TARGET_CREW) == ["g"]
+    events = s.target_crew("g")
+    assert of(events, "skill_applied") == [{"player": 0, "crew": "u", "skill_of": "g"}]
+    assert of(events, "vp_gained") == [{"player": 0, "crew": "u", "vp": 1}]
+    assert max(count for _, count, _ in s.survey_options()) == 1  # the survey count stays u's
+    events = s.survey("a", 1)
+    assert of(events, "vp_gained") == [{"player": 0, "crew": "u", "vp": 2}]
+    assert s.state.vp == (3, 0, 0)
+
+
+def test_use_skill__a_crew_applying_another_crews_skill_is_never_offered():
+    """use_skill: a skill applied never applies a third (programs end), so a crew whose skill
+    holds use_skill is not offered, and the bounds count one skill applied (the best)."""
+    s = with_crew(crew("u", 1, [effect("use_skill")]), crew("v", 1, [effect("use_skill")]), crew("g", 2, [effect("gain_vp", vp=3)]))
+    s.pick("u")
+    assert s.targets(A.TARGET_CREW) == ["g"]
+    assert s.game.bounds.most_vp == s.game.ruleset.max_rounds * (3 + 3 * 12 * 2 + 3)

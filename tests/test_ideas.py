@@ -240,6 +240,39 @@ def test_s9_a_crew_closed_until_the_round_ends():
     assert after.crew_free[2] == 1 and action(A.PICK_CREW, 2) in after.legal
 
 
+def test_s10_another_crews_skill_as_this_crews():
+    """Seat 0 picks the Understudy: Armstrong (always in play) and the Understudy itself are not
+    offered. Applying the Surveyor's skill scores at once for each Planet where seat 0 ranks
+    first; applying the Analyst's, an after_survey skill, scores once the survey is made."""
+    dealt = ("understudy", "surveyor", "analyst", "diplomat", "ferryman")
+    state = position(dealt, tracks={0: (0, 0, 1), 1: (1, 0)})
+    chosen = pick(state, "understudy")
+    assert [a.target for a in chosen.legal] == [2, 3, 4, 5]
+    surveyor = both(chosen, action(A.TARGET_CREW, 2))
+    assert surveyor.vp[0] == 2 and surveyor.borrowed[1] == IDEAS.ruleset.crew.index(IDEAS.ruleset.crew_card("surveyor"))
+    analyst = both(chosen, action(A.TARGET_CREW, 3))
+    assert analyst.vp[0] == 0 and analyst.stage == "survey"
+    after = both(analyst, action(A.SURVEY, 2, 2))  # gas-1 and primordial-1, first there
+    assert after.vp[0] == 2
+
+
+def test_s10_a_decision_of_the_skill_applied_waits_on_behalf_of_this_crew():
+    """Applying the Diplomat's choose_one: the decision is seat 0's, pending for the
+    Understudy's slot with the Diplomat's skill, and crosses to the kernel and to JSON alike."""
+    from stargazer_rules.formats import jsonio
+
+    state = position(("understudy", "diplomat", "surveyor", "analyst", "ferryman"))
+    chosen = both(pick(state, "understudy"), action(A.TARGET_CREW, 2))
+    head = chosen.pending[0]
+    assert (head.slot, head.card, head.path) == (1, IDEAS.ruleset.crew.index(IDEAS.ruleset.crew_card("diplomat")), (0,))
+    assert {a.kind for a in chosen.legal} == {A.CHOOSE_OPTION}
+    data = jsonio.state_to_json(IDEAS, chosen)
+    assert data["pending"][0]["skill_of"] == "diplomat" and data["crew"][1]["borrowed"] == "diplomat"
+    assert jsonio.state_from_json(IDEAS, data) == chosen
+    after = both(chosen, action(A.CHOOSE_OPTION, 0))
+    assert after.vp[0] == 3
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_ideas_ruleset_plays_whole_games_alike_on_both_engines(players):
     import random

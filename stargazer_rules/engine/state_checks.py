@@ -143,6 +143,7 @@ class _Checker:
             ("crew_free", state.crew_free, len(state.crew)),
             ("crew_cubes", state.crew_cubes, len(state.crew)),
             ("workers", state.workers, len(state.crew)),
+            ("borrowed", state.borrowed, len(state.crew)),
         ):
             if len(values) != size:
                 where = "$.planets" if name in ("tracks", "specials") else "$.crew"
@@ -271,8 +272,11 @@ class _Checker:
             if not 0 <= item.slot < len(state.crew):
                 self.problem(f"{at}.crew", f"crew slot {item.slot} is not in the crew area (slots 0..{len(state.crew) - 1})")
                 continue
-            card = rules.crew[state.crew[item.slot]]
-            effect = self.game.effect_at(state.crew[item.slot], tuple(item.path))
+            if not -1 <= item.card < len(rules.crew):
+                self.problem(f"{at}.skill_of", f"no crew card {item.card} in ruleset {rules.name}")
+                continue
+            card = rules.crew[item.skill_card(state.crew)]
+            effect = self.game.effect_at(item.skill_card(state.crew), tuple(item.path))
             if effect is None:
                 self.problem(f"{at}.path", f"{list(item.path)} is not the path of an effect in the skill of crew {card.id!r}")
                 continue
@@ -305,6 +309,8 @@ class _Checker:
                 self.problem(f"$.crew[{slot}].closed", "a crew with a worker on it cannot be closed (close_crew closes unpicked crews)")
         for seat, until in enumerate(state.protected):
             self.bound(f"$.seats[{seat}].protected", until, 0, PROTECTED_ROUND)
+        for slot, card in enumerate(state.borrowed):
+            self.bound(f"$.crew[{slot}].borrowed", card, -1, len(self.rules.crew) - 1)
 
     def _stage(self) -> None:
         state = self.state

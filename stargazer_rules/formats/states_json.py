@@ -139,9 +139,10 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
                 "cubes": list(cubes),
                 "worker": None if worker == NO_WORKER else worker,
                 "closed": slot in state.closed,
+                "borrowed": None if borrowed < 0 else rules.crew[borrowed].id,
             }
-            for slot, (crew_id, free, cubes, worker) in enumerate(zip(
-                area, state.crew_free, state.crew_cubes, state.workers
+            for slot, (crew_id, free, cubes, worker, borrowed) in enumerate(zip(
+                area, state.crew_free, state.crew_cubes, state.workers, state.borrowed
             ))
         ],
         "seats": [
@@ -150,16 +151,7 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
         ],
         "stock": state.stock,
         "chosen": [area[slot] for slot in state.chosen],
-        "pending": [
-            {
-                "crew": area[item.slot],
-                "effect": _effect_at(rules.crew[state.crew[item.slot]].skill, item.path).name,
-                "path": list(item.path),
-                "remaining": item.remaining,
-                "seat": item.seat,
-            }
-            for item in state.pending
-        ],
+        "pending": [_pending_json(rules, state, area, item) for item in state.pending],
         "survey": {
             "rules": [name for name, flag in SURVEY_RULE_FLAGS.items() if state.survey_rules & flag],
             "bonus": state.survey_bonus,
@@ -171,6 +163,21 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
         "triggers": list(state.triggers),
         "legal": [action_to_json(game, state, act) for act in state.legal],
     }
+
+
+def _pending_json(rules: Any, state: State, area: list[str], item: Pending) -> dict[str, Any]:
+    """A pending effect by crew id; ``skill_of`` names the card whose skill holds it when the
+    crew applies another's (``use_skill``)."""
+    data = {
+        "crew": area[item.slot],
+        "effect": _effect_at(rules.crew[item.skill_card(state.crew)].skill, item.path).name,
+        "path": list(item.path),
+        "remaining": item.remaining,
+        "seat": item.seat,
+    }
+    if item.card >= 0:
+        data["skill_of"] = rules.crew[item.card].id
+    return data
 
 
 def state_from_json(game: Game, data: Any, *, trusted: bool = False, checked: bool = False) -> State:
@@ -263,6 +270,12 @@ class _StateReader:
         if survey is None or pending is None or None in chosen:
             return None
         rules_flags, bonus, placed, last, direction, surveyed = survey
+        borrowed = tuple(
+            -1 if member.get("borrowed") is None else self._crew_card(member["borrowed"], f"$.crew[{slot}].borrowed")
+            for slot, member in enumerate(data["crew"])
+        )
+        if None in borrowed:
+            return None
         seats = data["seats"]
         state = State(
             players=data["players"],
@@ -293,6 +306,7 @@ class _StateReader:
             legal=(),
             closed=frozenset(slot for slot, member in enumerate(data["crew"]) if member.get("closed", False)),
             protected=tuple(PROTECTION_UNTIL.get(seat.get("protected"), 0) for seat in seats),
+            borrowed=borrowed,
         )
         problems, legal = state_checks.check(self.game, state)
         self.problems += problems
@@ -337,6 +351,14 @@ class _StateReader:
                 indices.append(known[card_id])
         return tuple(indices) if ok else None
 
+    def _crew_card(self, crew_id: str, at: str) -> int | None:
+        """The index of the ruleset's crew card ``crew_id``; None, with a problem, if unknown."""
+        ids = [card.id for card in self.rules.crew]
+        if crew_id in ids:
+            return ids.index(crew_id)
+        self.problem(at, f"no crew card {crew_id!r} in ruleset {self.rules.name}")
+        return None
+
     def _pending(self, crew: tuple[int, ...], area: list[str]) -> tuple[Pending, ...] | None:
         """The pending effects with crew ids as slots; the effect name each names (derived)
         is checked here, the rest by ``state_checks``."""
@@ -348,7 +370,13 @@ class _StateReader:
             if slot is None:
                 ok = False
                 continue
-            card = self.rules.crew[crew[slot]]
+            borrowed = -1
+            if "skill_of" in item:  # an effect of a skill the crew applies with use_skill
+                borrowed = self._crew_card(item["skill_of"], f"{at}.skill_of")
+                if borrowed is None:
+                    ok = False
+                    continue
+            card = self.rules.crew[crew[slot] if borrowed < 0 else borrowed]
             path = tuple(item["path"])
             effect = _effect_at(card.skill, path)
             if effect is not None and item["effect"] != effect.name:
@@ -357,7 +385,7 @@ class _StateReader:
                     f"is {item['effect']!r}, but the effect at {list(path)} "
                     f"of crew {card.id!r} is {effect.name!r}",
                 )
-            items.append(Pending(slot, path, item["remaining"], item["seat"]))
+            items.append(Pending(slot, path, item["remaining"], item["seat"], borrowed))
         return tuple(items) if ok else None
 
     def _survey(self, ring: list[str]) -> tuple[int, int, int, int, int, frozenset[int]] | None:

@@ -1423,6 +1423,50 @@ class ProtectCubes(_Immediate):
         table.log("cubes_protected", player=scope.me, crew=table.crew_id(scope.crew), until=self.until)
 
 
+@attrs.frozen(kw_only=True)
+class UseSkill(Effect):
+    """The chooser picks a crew of a set and its skill resolves as this crew's (S10): its pick
+    effects at once, its later ones at their stage, ``this_crew`` meaning this crew."""
+
+    name: ClassVar[str] = "use_skill"
+    summary: ClassVar[str] = (
+        "The chooser picks another crew of a set and applies its skill as if it were this "
+        "crew's: its on_choose and survey effects resolve at once, its after_survey and "
+        "round_end effects at their stage. Always-in-play crews, crews whose skill applies "
+        "another's and crews without a skill are never offered."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE,)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("crew", CREWS, "The crews whose skill may be applied (this crew never is).", default="others"),
+    )
+    target_message: ClassVar[str] = "target_crew_skill"
+
+    crew: SetNode
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        borrowable = table.game.borrowable
+        crew = table.crew
+        members = self.crew.members(Scope(table, seat, slot))
+        return tuple(action(TARGET_CREW, m) for m in members if m != slot and crew[m] in borrowable)
+
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return crews - 1
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        table.log("skill_applied", player=seat, crew=table.crew_id(slot), skill_of=table.crew_id(choice.target))
+        table.apply_skill_of(slot, table.crew[choice.target], seat)
+        return _NO_FOLLOW_UP
+
+    @property
+    def vp_per_step(self) -> int:
+        return 0  # what the skill applied scores is bounded by engine/bounds.py (borrowed_bounds)
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
+
+
 def _set_at(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
     changed = list(values)
     changed[index] = value
@@ -1455,6 +1499,7 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     ReturnCube,
     SetSurveyCount,
     TakeVP,
+    UseSkill,
 )
 
 

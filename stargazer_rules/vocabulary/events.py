@@ -37,6 +37,7 @@ EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
     # lasting effects of skills
     "crew_closed": ("player", "crew"),
     "cubes_protected": ("player", "crew", "until"),
+    "skill_applied": ("player", "crew", "skill_of"),
 }
 
 

@@ -37,8 +37,9 @@ pub struct StateFields {
     pub turn: i64,
     pub stage: String,
     pub chosen: Vec<i64>,
-    /// (crew slot, path, steps left, seat) of each pending effect, the next one first.
-    pub pending: Vec<(i64, Vec<i64>, i64, i64)>,
+    /// (crew slot, path, steps left, seat, card) of each pending effect, the next one first;
+    /// card is the crew card whose skill holds it when not the slot's own (`use_skill`), else -1.
+    pub pending: Vec<(i64, Vec<i64>, i64, i64, i64)>,
     pub survey_rules: i64,
     pub survey_bonus: i64,
     pub survey_placed: i64,
@@ -51,6 +52,8 @@ pub struct StateFields {
     pub closed: Vec<i64>,
     /// Per seat, how long its cubes are protected (`protect_cubes`; 0 none).
     pub protected: Vec<i64>,
+    /// Per crew slot, the crew card whose skill it applies this round (`use_skill`; -1 none).
+    pub borrowed: Vec<i64>,
 }
 
 impl StateFields {
@@ -83,8 +86,10 @@ impl StateFields {
                 .iter()
                 .rev()
                 .map(|p| {
-                    let path = game.rules.nodes[p.node as usize].path.iter().map(|&i| i as i64).collect();
-                    (p.slot as i64, path, p.remaining as i64, p.seat as i64)
+                    let node = &game.rules.nodes[p.node as usize];
+                    let path = node.path.iter().map(|&i| i as i64).collect();
+                    let card = if node.card == s.crew[p.slot as usize] { -1 } else { node.card as i64 };
+                    (p.slot as i64, path, p.remaining as i64, p.seat as i64, card)
                 })
                 .collect(),
             survey_rules: s.survey_rules as i64,
@@ -96,6 +101,7 @@ impl StateFields {
             triggers: TRIGGER_NAMES.iter().filter(|(f, _)| s.triggers & f != 0).map(|(_, n)| n.to_string()).collect(),
             closed: (0..nc as i64).filter(|&slot| s.closed & (1 << slot) != 0).collect(),
             protected: s.protected[..players].iter().map(|&p| p as i64).collect(),
+            borrowed: s.borrowed[..nc].iter().map(|&c| c as i64).collect(),
         }
     }
 }
@@ -151,6 +157,8 @@ pub enum At {
     Triggers,
     CrewClosed(usize),
     Protected(usize),
+    Borrowed(usize),
+    PendingSkillOf(usize),
 }
 
 impl fmt::Display for At {
@@ -195,6 +203,8 @@ impl fmt::Display for At {
             At::Triggers => write!(f, "$.triggers"),
             At::CrewClosed(c) => write!(f, "$.crew[{c}].closed"),
             At::Protected(s) => write!(f, "$.seats[{s}].protected"),
+            At::Borrowed(c) => write!(f, "$.crew[{c}].borrowed"),
+            At::PendingSkillOf(k) => write!(f, "$.pending[{k}].skill_of"),
         }
     }
 }
@@ -422,6 +432,7 @@ impl Checker<'_> {
             ("crew_free", f.crew_free.len(), n_crew, At::Crew),
             ("crew_cubes", f.crew_cubes.len(), n_crew, At::Crew),
             ("workers", f.workers.len(), n_crew, At::Crew),
+            ("borrowed", f.borrowed.len(), n_crew, At::Crew),
         ];
         for (name, listed, expected, at) in shapes {
             if listed != expected {
@@ -584,13 +595,19 @@ impl Checker<'_> {
             return Vec::new();
         }
         let mut nodes = Vec::with_capacity(f.pending.len());
-        for (k, (slot, path, remaining, seat)) in f.pending.iter().enumerate() {
+        for (k, (slot, path, remaining, seat, skill_of)) in f.pending.iter().enumerate() {
             if *slot < 0 || *slot as usize >= f.crew.len() {
                 self.problem(At::PendingCrew(k), Reason::NoSlot { slot: *slot, slots: f.crew.len() });
                 nodes.push(None);
                 continue;
             }
-            let card = f.crew[*slot as usize] as u16;
+            if *skill_of < -1 || *skill_of >= rules.crew.len() as i64 {
+                let ruleset = rules.name.clone();
+                self.problem(At::PendingSkillOf(k), Reason::NoCard { kind: "crew", card: *skill_of, ruleset });
+                nodes.push(None);
+                continue;
+            }
+            let card = if *skill_of >= 0 { *skill_of as u16 } else { f.crew[*slot as usize] as u16 };
             let node = match path.iter().map(|&i| u16::try_from(i).ok()).collect::<Option<Vec<u16>>>() {
                 Some(path) => rules.node_at(card, &path),
                 None => None,
@@ -648,6 +665,10 @@ impl Checker<'_> {
         }
         for (seat, &until) in f.protected.iter().enumerate() {
             self.bound_always(At::Protected(seat), until, 0, PROTECTED_ROUND as i64);
+        }
+        let cards = self.game.rules.crew.len() as i64;
+        for (slot, &card) in f.borrowed.iter().enumerate() {
+            self.bound_always(At::Borrowed(slot), card, -1, cards - 1);
         }
     }
 
@@ -766,7 +787,7 @@ impl Game {
         }
         // The kernel's stack resolves its last element first.
         let mut pending = PendingStack::new();
-        for ((slot, _, remaining, seat), node) in f.pending.iter().zip(nodes).rev() {
+        for ((slot, _, remaining, seat, _), node) in f.pending.iter().zip(nodes).rev() {
             let node = node.expect("a checked pending effect");
             pending.push(Pending { node, slot: *slot as u8, seat: *seat as u8, remaining: *remaining as u32 });
         }
@@ -789,6 +810,9 @@ impl Game {
         }
         for (seat, &until) in f.protected.iter().enumerate() {
             s.protected[seat] = until as u8;
+        }
+        for (slot, &card) in f.borrowed.iter().enumerate() {
+            s.borrowed[slot] = card as i16;
         }
         self.recount(&mut s);
         s

@@ -274,7 +274,7 @@ impl Amount {
 }
 
 impl Set {
-    fn exact(&self, m: &Magnitudes) -> bool {
+    pub(crate) fn exact(&self, m: &Magnitudes) -> bool {
         match self {
             Set::NextWithRoom(of) | Set::ByVp(_, of) => of.exact(m),
             Set::Where(_, condition, of) => condition.exact(m) && of.exact(m),

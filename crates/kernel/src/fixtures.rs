@@ -100,6 +100,8 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
         "collect_free_cubes" => {
             spec.with("crew", set(if rng.below(2) == 0 { Set::AllCrews } else { Set::OtherCrews })).bounded(12, 0, 0)
         }
+        "close_crew" => spec.with("crew", set(if rng.below(2) == 0 { Set::UnpickedCrews } else { Set::OtherCrews })).bounded(0, 0, 0),
+        "protect_cubes" => spec.with("until", text(if rng.below(2) == 0 { "turn_end" } else { "round_end" })).bounded(0, 0, 0),
         "for_each" | "choose" => {
             let (key, over, body) = match rng.below(3) {
                 0 => {

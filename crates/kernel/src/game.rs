@@ -156,6 +156,7 @@ impl Game {
             unscored: 0,
             closed: 0,
             protected: [0; MAX_PLAYERS],
+            borrowed: [-1; MAX_CREW],
         };
         let mut offset = 0usize;
         for (p, &card) in planets.iter().enumerate() {
@@ -442,6 +443,14 @@ impl Game {
                     }
                 }
             }
+            Op::UseSkill(crews) => {
+                let scope = Scope::new(seat, slot);
+                for member in expr::members(self.set_members(s, &scope, crews), SetKind::Crews, 0, 0) {
+                    if member != slot && rules.crew[s.crew[member] as usize].borrowable {
+                        s.legal.push(Action::new(Kind::TargetCrew, member as i32));
+                    }
+                }
+            }
             Op::AllowRepeatPlanet
             | Op::ChangeSurveyCount(_)
             | Op::ChooseDirection
@@ -492,6 +501,14 @@ impl Game {
             Op::Choose { over, body } => {
                 let scope = Scope::new(seat, head.slot as usize).bind(over.kind(), target as usize);
                 self.perform_all(s, &scope, body);
+            }
+            Op::UseSkill(_) => {
+                // The skill applied: its pick effects resolve next, its later ones at their stage.
+                let card = s.crew[target as usize];
+                s.borrowed[head.slot as usize] = card as i16;
+                for &node in rules.crew[card as usize].on_pick.iter().rev() {
+                    s.pending.push(Pending { node, slot: head.slot, seat: head.seat, remaining: rules.nodes[node as usize].steps });
+                }
             }
         }
         if head.remaining > 1 {
@@ -601,6 +618,12 @@ impl Game {
         for i in (0..s.chosen_len as usize).rev() {
             let slot = s.chosen[i] as usize;
             let seat = s.workers[slot] as u8;
+            // The round-end effects of a skill applied with use_skill resolve after the crew's own.
+            if s.borrowed[slot] >= 0 {
+                for &node in rules.crew[s.borrowed[slot] as usize].round_end.iter().rev() {
+                    s.pending.push(Pending { node, slot: slot as u8, seat, remaining: rules.nodes[node as usize].steps });
+                }
+            }
             let card = &rules.crew[s.crew[slot] as usize];
             for &node in card.round_end.iter().rev() {
                 s.pending.push(Pending { node, slot: slot as u8, seat, remaining: rules.nodes[node as usize].steps });
@@ -618,6 +641,7 @@ impl Game {
         // The lasting effects that last until the round ends end with it.
         s.closed = 0;
         s.protected = [0; MAX_PLAYERS];
+        s.borrowed = [-1; MAX_CREW];
         s.stage = Stage::PickCrew;
     }
 
@@ -720,6 +744,12 @@ impl Game {
         let slot = s.chosen[s.chosen_len as usize - 1];
         let rules = &self.rules;
         empty(&mut s.pending);
+        // The after-survey effects of a skill applied with use_skill resolve after the crew's own.
+        if s.borrowed[slot as usize] >= 0 {
+            for &node in rules.crew[s.borrowed[slot as usize] as usize].after_survey.iter().rev() {
+                s.pending.push(Pending { node, slot, seat, remaining: rules.nodes[node as usize].steps });
+            }
+        }
         for &node in rules.crew[s.crew[slot as usize] as usize].after_survey.iter().rev() {
             s.pending.push(Pending { node, slot, seat, remaining: rules.nodes[node as usize].steps });
         }

@@ -70,6 +70,9 @@ pub enum Op {
     /// A decision among the members of a set for which the body can be performed (R9); the
     /// body is performed for the chosen one at once.
     Choose { over: Set, body: Vec<Act> },
+    /// A decision among the crews of a set whose skill may be applied (`Crew::borrowable`);
+    /// the chosen crew's skill resolves as the deciding crew's (`use_skill`).
+    UseSkill(Set),
 }
 
 /// How many times an effect of a type resolves: once, or `count` times (one cube each).
@@ -89,7 +92,7 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 24] = [
+pub const EFFECT_TYPES: [EffectType; 25] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
     EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
@@ -114,6 +117,7 @@ pub const EFFECT_TYPES: [EffectType; 24] = [
     EffectType { name: "return_cube", parse: parse_act, steps: Steps::Once },
     EffectType { name: "set_survey_count", parse: parse_act, steps: Steps::Once },
     EffectType { name: "take_vp", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "use_skill", parse: parse_use_skill, steps: Steps::Once },
 ];
 
 /// The effect type names the kernel knows, as in the crew YAML, alphabetised.
@@ -165,6 +169,11 @@ fn parse_if(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelErr
     let otherwise = branches.pop().unwrap_or_default();
     let then = branches.pop().unwrap_or_default();
     Ok(Op::If { condition: Box::new(effect.condition("condition")?), then, otherwise })
+}
+
+fn parse_use_skill(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    let crews = effect.set("crew", SetKind::Crews)?;
+    Ok(Op::UseSkill(crews.ok_or_else(|| unsupported("effect \"use_skill\": parameter \"crew\" is none".to_string()))?))
 }
 
 fn parse_choose(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
@@ -323,6 +332,9 @@ pub struct Crew {
     pub on_pick: Vec<u16>,
     pub after_survey: Vec<u16>,
     pub round_end: Vec<u16>,
+    /// Whether `use_skill` may apply its skill: not always in play, a skill, and no
+    /// `use_skill` in it (a skill applied never applies a third: programs end).
+    pub borrowable: bool,
 }
 
 /// Setup counts of one player count (R14) and its end condition (R10).
@@ -584,7 +596,13 @@ impl Bounds {
             most_survey_bonus: raised.iter().copied().max().unwrap_or(0).max(0),
             most_survey_placed: cubes.min(largest_survey.max(0)),
             most_steps: rules.nodes.iter().map(|n| n.steps as i64).max().unwrap_or(1),
-            most_pending: rules.nodes.len(),
+            // use_skill queues the nodes of another skill beside its own (each at most once).
+            most_pending: rules.nodes.len() + {
+                let borrowers = rules.nodes.iter().filter(|n| matches!(n.op, Op::UseSkill(_))).count();
+                let card_nodes = |card: usize| rules.nodes.iter().filter(|n| n.card as usize == card).count();
+                let largest = (0..rules.crew.len()).filter(|&c| rules.crew[c].borrowable).map(card_nodes).max().unwrap_or(0);
+                borrowers * largest
+            },
             most_turn_decisions: 2
                 + cubes.min(largest_survey.max(0)) as u64
                 + rules.nodes.iter().map(|n| n.steps as u64).sum::<u64>(),
@@ -679,6 +697,7 @@ impl Rules {
                 on_pick: by(&[Timing::Survey, Timing::OnChoose]),
                 after_survey: by(&[Timing::AfterSurvey]),
                 round_end: by(&[Timing::RoundEnd]),
+                borrowable: false,
             });
         }
         let mut setups = Vec::new();
@@ -730,6 +749,11 @@ impl Rules {
                 _ => Err(unsupported(format!("setup.turn_order_vp = {vp} is beyond the kernel's limits (0..{VALUE_LIMIT})"))),
             })
             .collect::<Result<Vec<_>, _>>()?;
+        for (index, card) in crew.iter_mut().enumerate() {
+            let mut own = nodes.iter().filter(|node| node.card as usize == index).peekable();
+            let has_skill = own.peek().is_some();
+            card.borrowable = !card.always_in_play && has_skill && !own.any(|node| matches!(node.op, Op::UseSkill(_)));
+        }
         let mut node_index = HashMap::new();
         for (id, node) in nodes.iter().enumerate() {
             node_index.insert((node.card, node.path.clone()), id as u16);
@@ -827,6 +851,7 @@ impl Op {
             Op::Act(act) => act.exact(m),
             Op::If { condition, .. } => condition.exact(m),
             Op::Choose { over, body } => Act::ForEach { over: over.clone(), body: body.clone() }.exact(m),
+            Op::UseSkill(crews) => crews.exact(m),
             _ => true,
         }
     }
@@ -846,7 +871,7 @@ fn step_bounds(effect: &EffectSpec, op: &Op) -> Result<(i64, i64, i64), KernelEr
         ),
         (None, Op::GainVp(vp)) => (*vp as i64, 0, 0),
         (None, Op::ChangeSurveyCount(delta)) => (0, *delta as i64, *delta as i64),
-        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. }) => {
+        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. } | Op::UseSkill(_)) => {
             return Err(unsupported(format!("effect {:?}: the bounds Python derives are missing", effect.name)))
         }
         (None, _) => (0, 0, 0),

@@ -480,21 +480,22 @@ fn strings(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
 /// (the kernel's checker, `Game::state_from_fields`, checks the rest).
 fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
     let fields = fields.cast::<PySequence>().map_err(|_| corrupt("a state is a sequence of fields"))?;
-    if fields.len()? < 28 {
-        return Err(corrupt("a state has 28 fields"));
+    if fields.len()? < 29 {
+        return Err(corrupt("a state has 29 fields"));
     }
     let mut pending = Vec::new();
     for entry in field(fields, 17)?.try_iter().map_err(|_| corrupt("pending must be a sequence"))? {
         let entry = entry?;
-        let entry = entry.cast::<PySequence>().map_err(|_| corrupt("a pending effect is (slot, path, remaining, seat)"))?;
-        if entry.len()? != 4 {
-            return Err(corrupt("a pending effect is (slot, path, remaining, seat)"));
+        let entry = entry.cast::<PySequence>().map_err(|_| corrupt("a pending effect is (slot, path, remaining, seat, card)"))?;
+        if entry.len()? != 5 {
+            return Err(corrupt("a pending effect is (slot, path, remaining, seat, card)"));
         }
         pending.push((
             int(&entry.get_item(0)?, "a pending slot")?,
             ints(&entry.get_item(1)?, "a pending path")?,
             int(&entry.get_item(2)?, "remaining")?,
             int(&entry.get_item(3)?, "a pending seat")?,
+            int(&entry.get_item(4)?, "a pending card")?,
         ));
     }
     let mut surveyed = Vec::new();
@@ -534,6 +535,7 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
         // lasting effects of skills (after `legal`, field 25)
         closed,
         protected: ints(&field(fields, 27)?, "protected")?,
+        borrowed: ints(&field(fields, 28)?, "borrowed")?,
     })
 }
 
@@ -566,8 +568,11 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         .iter()
         .rev()
         .map(|p| {
-            let path = PyTuple::new(py, rules.nodes[p.node as usize].path.iter().map(|&i| i as i64))?;
-            (p.slot as i64, path, p.remaining as i64, p.seat as i64).into_pyobject(py)
+            let node = &rules.nodes[p.node as usize];
+            let path = PyTuple::new(py, node.path.iter().map(|&i| i as i64))?;
+            // The card whose skill holds it, when the slot applies another's (use_skill).
+            let card = if node.card == s.crew[p.slot as usize] { -1 } else { node.card as i64 };
+            (p.slot as i64, path, p.remaining as i64, p.seat as i64, card).into_pyobject(py)
         })
         .collect::<PyResult<Vec<_>>>()?;
     let surveyed = PyFrozenSet::new(py, (0..np).filter(|&p| s.surveyed & (1 << p) != 0).map(|p| p as i64))?;
@@ -602,6 +607,7 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         // lasting effects of skills
         PyFrozenSet::new(py, (0..nc).filter(|&slot| s.closed & (1 << slot) != 0).map(|slot| slot as i64))?.into_any(),
         tuple_of(s.protected[..players].iter().map(|&p| p as i64).collect())?.into_any(),
+        tuple_of(s.borrowed[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
     ];
     PyTuple::new(py, items)
 }
