@@ -216,12 +216,12 @@ def test_state_form_of_a_skill_decision() -> None:
         {"id": "ocean-2", "track": [0], "special": []},
         {"id": "gas-3", "track": [0], "special": []},
     ]
-    assert data["crew"][1] == {"id": "navigator", "free_cubes": 0, "cubes": [], "worker": 0, "closed": False, "borrowed": None}
+    assert data["crew"][1] == {"id": "navigator", "free_cubes": 0, "cubes": [], "worker": 0}
     assert data["crew"][0]["worker"] is None
     assert data["seats"] == [
-        {"hand": 9, "vp": 0, "removed": 0, "protected": None},
-        {"hand": 12, "vp": 2, "removed": 0, "protected": None},
-        {"hand": 12, "vp": 0, "removed": 0, "protected": None},
+        {"hand": 9, "vp": 0, "removed": 0},
+        {"hand": 12, "vp": 2, "removed": 0},
+        {"hand": 12, "vp": 0, "removed": 0},
     ]
     assert data["chosen"] == ["navigator", "quartermaster"]
     assert data["pending"] == [

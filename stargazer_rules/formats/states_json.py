@@ -138,15 +138,14 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
                 "free_cubes": free,
                 "cubes": list(cubes),
                 "worker": None if worker == NO_WORKER else worker,
-                "closed": slot in state.closed,
-                "borrowed": None if borrowed < 0 else rules.crew[borrowed].id,
+                **_crew_lasting(rules, state, slot),
             }
-            for slot, (crew_id, free, cubes, worker, borrowed) in enumerate(zip(
-                area, state.crew_free, state.crew_cubes, state.workers, state.borrowed
+            for slot, (crew_id, free, cubes, worker) in enumerate(zip(
+                area, state.crew_free, state.crew_cubes, state.workers
             ))
         ],
         "seats": [
-            {"hand": hand, "vp": vp, "removed": removed, "protected": PROTECTION_NAMES.get(until)}
+            {"hand": hand, "vp": vp, "removed": removed, **_seat_lasting(until)}
             for hand, vp, removed, until in zip(state.hands, state.vp, state.removed, state.protected)
         ],
         "stock": state.stock,
@@ -163,6 +162,22 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
         "triggers": list(state.triggers),
         "legal": [action_to_json(game, state, act) for act in state.legal],
     }
+
+
+def _crew_lasting(rules: Any, state: State, slot: int) -> dict[str, Any]:
+    """A crew's lasting effects, each only while in force (a state without any reads as before
+    they existed): ``closed`` (``close_crew``), ``borrowed`` (``use_skill``)."""
+    data: dict[str, Any] = {}
+    if slot in state.closed:
+        data["closed"] = True
+    if state.borrowed[slot] >= 0:
+        data["borrowed"] = rules.crew[state.borrowed[slot]].id
+    return data
+
+
+def _seat_lasting(until: int) -> dict[str, Any]:
+    """A seat's protection (``protect_cubes``), only while in force."""
+    return {"protected": PROTECTION_NAMES[until]} if until else {}
 
 
 def _pending_json(rules: Any, state: State, area: list[str], item: Pending) -> dict[str, Any]:
@@ -271,7 +286,7 @@ class _StateReader:
             return None
         rules_flags, bonus, placed, last, direction, surveyed = survey
         borrowed = tuple(
-            -1 if member.get("borrowed") is None else self._crew_card(member["borrowed"], f"$.crew[{slot}].borrowed")
+            self._crew_card(member["borrowed"], f"$.crew[{slot}].borrowed") if "borrowed" in member else -1
             for slot, member in enumerate(data["crew"])
         )
         if None in borrowed:
