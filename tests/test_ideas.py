@@ -10,6 +10,7 @@ import pytest
 
 from differential import canonical
 from stargazer_rules import Game, Setup, load_ruleset
+from stargazer_rules.formats import jsonio
 from stargazer_rules.kernel import native
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import action
@@ -232,6 +233,9 @@ def test_s9_a_crew_closed_until_the_round_ends():
     assert [a.target for a in chosen.legal] == [0, 2, 3, 4, 5]  # Armstrong and the unpicked others
     closed = both(chosen, action(A.TARGET_CREW, 2))
     assert closed.closed == frozenset({2})
+    data = jsonio.state_to_json(IDEAS, closed._replace(protected=(2, 0, 0, 1)))
+    assert data["crew"][2]["closed"] is True and [seat.get("protected") for seat in data["seats"]] == ["round_end", None, None, "turn_end"]
+    assert jsonio.state_from_json(IDEAS, data, trusted=True) == closed._replace(protected=(2, 0, 0, 1))
     after = survey_nothing(closed)
     assert [a.target for a in after.legal] == [0, 3, 4, 5]
     for crew_id in ("surveyor", "underdog", "recaller"):
@@ -259,8 +263,6 @@ def test_s10_another_crews_skill_as_this_crews():
 def test_s10_a_decision_of_the_skill_applied_waits_on_behalf_of_this_crew():
     """Applying the Diplomat's choose_one: the decision is seat 0's, pending for the
     Understudy's slot with the Diplomat's skill, and crosses to the kernel and to JSON alike."""
-    from stargazer_rules.formats import jsonio
-
     state = position(("understudy", "diplomat", "surveyor", "analyst", "ferryman"))
     chosen = both(pick(state, "understudy"), action(A.TARGET_CREW, 2))
     head = chosen.pending[0]
@@ -268,7 +270,7 @@ def test_s10_a_decision_of_the_skill_applied_waits_on_behalf_of_this_crew():
     assert {a.kind for a in chosen.legal} == {A.CHOOSE_OPTION}
     data = jsonio.state_to_json(IDEAS, chosen)
     assert data["pending"][0]["skill_of"] == "diplomat" and data["crew"][1]["borrowed"] == "diplomat"
-    assert jsonio.state_from_json(IDEAS, data) == chosen
+    assert jsonio.state_from_json(IDEAS, data) == chosen == jsonio.state_from_json(IDEAS, data, trusted=True)
     after = both(chosen, action(A.CHOOSE_OPTION, 0))
     assert after.vp[0] == 3
 
