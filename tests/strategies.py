@@ -146,7 +146,7 @@ def progress_lower_bound(effects: Sequence[Effect]) -> int:
     for effect in effects:
         if effect.name == CHANGE_SURVEY_COUNT and type(effect.delta) is int:  # type: ignore[attr-defined]
             total += effect.delta  # type: ignore[attr-defined]
-        elif effect.name in (CHANGE_SURVEY_COUNT, "set_survey_count"):
+        elif effect.name in (CHANGE_SURVEY_COUNT, "set_survey_count", "use_skill"):  # use_skill: another skill's
             total += UNKNOWN_PROGRESS
         elif effect.branches:
             total += min(0, *(progress_lower_bound(option) for option in effect.branches))
@@ -162,7 +162,8 @@ def moves_cubes_at_once(game: Game) -> bool:
 
     def moves(effects: Sequence[Effect]) -> bool:
         return any(
-            effect.name in ("return_cube", "move_cube", "place_cube") or any(moves(inner) for inner in (*effect.branches, *effect.bodies))
+            effect.name in ("return_cube", "move_cube", "place_cube", "use_skill")  # use_skill: maybe such a skill
+            or any(moves(inner) for inner in (*effect.branches, *effect.bodies))
             for effect in effects
         )
 
@@ -173,7 +174,8 @@ def _takes_cubes_off_tracks(effects: Sequence[Effect]) -> bool:
     """Whether a skill can take a cube off a track for good (``return_cube``): the track then
     fills again, so filling the ring no longer bounds the game."""
     return any(
-        effect.name == "return_cube" or any(_takes_cubes_off_tracks(inner) for inner in (*effect.branches, *effect.bodies))
+        effect.name in ("return_cube", "use_skill")  # use_skill may apply a return_cube
+        or any(_takes_cubes_off_tracks(inner) for inner in (*effect.branches, *effect.bodies))
         for effect in effects
     )
 
@@ -530,8 +532,8 @@ def condition_expr(colours: Sequence[str], bound: frozenset[str], depth: int = 0
     return st.one_of(options)
 
 
-#: The effect types of the rules language: its control (if, choose, for_each), its actions, and
-#: the two older types that take an amount.
+#: The effect types of the rules language: its control (if, choose, for_each), its actions,
+#: the two older types that take an amount, and its lasting effects.
 LANGUAGE_EFFECTS = (
     "if",
     "choose",
@@ -550,6 +552,10 @@ LANGUAGE_EFFECTS = (
     "set_survey_direction",
     "may_skip_planets",
     "survey_start",
+    # lasting effects
+    "close_crew",
+    "protect_cubes",
+    "use_skill",
 )
 
 

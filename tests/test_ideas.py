@@ -11,6 +11,7 @@ import pytest
 
 from differential import canonical
 from stargazer_rules import Game, Setup, load_ruleset
+from stargazer_rules.formats import jsonio
 from stargazer_rules.kernel import native
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import action
@@ -278,6 +279,57 @@ def test_s20_no_survey_and_a_vp_for_each_other_player():
     after = pick(position(("negotiator", "surveyor", "steward", "underdog", "recaller")), "negotiator")
     assert after.vp[0] == 3
     assert after.legal == (action(A.SURVEY, -1, 0),)  # a survey count of 0 places nothing (R7)
+
+
+def test_s9_a_crew_closed_until_the_round_ends():
+    """Seat 0 picks the Gatekeeper and closes the Steward, an unpicked crew: the later players
+    are not offered it (R5); it is unpicked, so it gets a free cube at the round's end (R11), and
+    it opens again with the next round."""
+    state = position(("gatekeeper", "steward", "surveyor", "underdog", "recaller"))
+    chosen = pick(state, "gatekeeper")
+    assert [a.target for a in chosen.legal] == [0, 2, 3, 4, 5]  # Armstrong and the unpicked others
+    closed = both(chosen, action(A.TARGET_CREW, 2))
+    assert closed.closed == frozenset({2})
+    data = jsonio.state_to_json(IDEAS, closed._replace(protected=(2, 0, 0, 1)))
+    assert data["crew"][2]["closed"] is True and [seat.get("protected") for seat in data["seats"]] == ["round_end", None, None, "turn_end"]
+    assert jsonio.state_from_json(IDEAS, data, trusted=True) == closed._replace(protected=(2, 0, 0, 1))
+    after = survey_nothing(closed)
+    assert [a.target for a in after.legal] == [0, 3, 4, 5]
+    for crew_id in ("surveyor", "underdog", "recaller"):
+        after = survey_nothing(pick(after, crew_id))
+    assert after.round == 2 and after.closed == frozenset()
+    assert after.crew_free[2] == 1 and action(A.PICK_CREW, 2) in after.legal
+
+
+def test_s10_another_crews_skill_as_this_crews():
+    """Seat 0 picks the Understudy: Armstrong (always in play) and the Understudy itself are not
+    offered. Applying the Surveyor's skill scores at once for each Planet where seat 0 ranks
+    first; applying the Analyst's, an after_survey skill, scores once the survey is made."""
+    dealt = ("understudy", "surveyor", "analyst", "diplomat", "ferryman")
+    state = position(dealt, tracks={0: (0, 0, 1), 1: (1, 0)})
+    chosen = pick(state, "understudy")
+    assert [a.target for a in chosen.legal] == [2, 3, 4, 5]
+    surveyor = both(chosen, action(A.TARGET_CREW, 2))
+    assert surveyor.vp[0] == 2 and surveyor.borrowed[1] == IDEAS.ruleset.crew.index(IDEAS.ruleset.crew_card("surveyor"))
+    analyst = both(chosen, action(A.TARGET_CREW, 3))
+    assert analyst.vp[0] == 0 and analyst.stage == "survey"
+    after = both(analyst, action(A.SURVEY, 2, 2))  # gas-1 and primordial-1, first there
+    assert after.vp[0] == 2
+
+
+def test_s10_a_decision_of_the_skill_applied_waits_on_behalf_of_this_crew():
+    """Applying the Diplomat's choose_one: the decision is seat 0's, pending for the
+    Understudy's slot with the Diplomat's skill, and crosses to the kernel and to JSON alike."""
+    state = position(("understudy", "diplomat", "surveyor", "analyst", "ferryman"))
+    chosen = both(pick(state, "understudy"), action(A.TARGET_CREW, 2))
+    head = chosen.pending[0]
+    assert (head.slot, head.card, head.path) == (1, IDEAS.ruleset.crew.index(IDEAS.ruleset.crew_card("diplomat")), (0,))
+    assert {a.kind for a in chosen.legal} == {A.CHOOSE_OPTION}
+    data = jsonio.state_to_json(IDEAS, chosen)
+    assert data["pending"][0]["skill_of"] == "diplomat" and data["crew"][1]["borrowed"] == "diplomat"
+    assert jsonio.state_from_json(IDEAS, data) == chosen == jsonio.state_from_json(IDEAS, data, trusted=True)
+    after = both(chosen, action(A.CHOOSE_OPTION, 0))
+    assert after.vp[0] == 3
 
 
 @pytest.mark.parametrize("players", [3, 4])

@@ -25,7 +25,7 @@ from typing import Any, TypeVar
 import attrs
 
 from stargazer_rules.engine import abilities
-from stargazer_rules.engine.bounds import StateBounds, most_moves
+from stargazer_rules.engine.bounds import StateBounds, borrowable_cards, most_moves
 from stargazer_rules.engine.scoring import ScoreSheet, TotalsTables, score_sheet
 from stargazer_rules.errors import IllegalActionError, SetupError
 from stargazer_rules.rulesets.model import Ruleset
@@ -57,6 +57,7 @@ from stargazer_rules.vocabulary.table import (
     OVER,
     PICK_CREW,
     PLANETS_FULL,
+    PROTECTED_TURN,
     ROUND_END_STAGE,
     ROUND_LIMIT,
     SURVEYING,
@@ -132,6 +133,9 @@ class Game:
         self._on_pick = tuple(_paths(card.skill, (SURVEY, ON_CHOOSE)) for card in ruleset.crew)
         self._after = tuple(_paths(card.skill, (AFTER_SURVEY,)) for card in ruleset.crew)
         self._round_end = tuple(_paths(card.skill, (ROUND_END,)) for card in ruleset.crew)
+        self._paths_by_stage = {BEFORE_SURVEY: self._on_pick, AFTER_SURVEY_STAGE: self._after, ROUND_END_STAGE: self._round_end}
+        #: The crew cards whose skill ``use_skill`` may apply (``bounds.borrowable_cards``).
+        self.borrowable = borrowable_cards(ruleset)
         self._effects: dict[tuple[int, tuple[int, ...]], Effect] = {}
         #: Each crew card's ``survey_start`` (at most one per skill, ``rulesets.checks``), read
         #: by the survey while its flag is set (R7, R8).
@@ -279,6 +283,9 @@ class Game:
             surveyed=frozenset(),
             triggers=(),
             legal=(),
+            closed=frozenset(),
+            protected=(0,) * n,
+            borrowed=(-1,) * len(crew),
         )
         table = Table(self, state, None)
         table.legal = self._pick_options(table)
@@ -339,11 +346,19 @@ class Game:
             options = self._survey_options(table)
         elif state.pending:
             head = state.pending[0]
-            effect = self._effects.get((state.crew[head.slot], head.path))
+            effect = self._effects.get((head.skill_card(state.crew), head.path))
             options = effect.choices(table, head.seat, head.slot) if effect is not None else None
         else:
             options = None
         return options or None
+
+    def pending_of(self, card: int, stage: str, slot: int, seat: int, *, borrowed: bool = False) -> tuple[Pending, ...]:
+        """The top-level effects of crew card ``card``'s skill that ``stage`` queues (its pick's
+        ``on_choose`` and ``survey`` effects at ``BEFORE_SURVEY``), for crew ``slot`` and chooser
+        ``seat``; ``borrowed``: the card's skill applied by the slot (``use_skill``)."""
+        effects = self._effects
+        mark = card if borrowed else -1
+        return tuple(Pending(slot, path, effects[card, path].steps, seat, mark) for path in self._paths_by_stage[stage][card])
 
     def effect_at(self, card: int, path: tuple[int, ...]) -> Effect | None:
         """The effect at ``path`` of crew card ``card``'s skill, or None when there is none."""
@@ -409,6 +424,8 @@ class Game:
 
     def _pick_options(self, table: Table) -> tuple[Action, ...]:
         workers = table.workers
+        if table.closed:  # closed crews (close_crew) are not offered until the round ends
+            return tuple(action(A.PICK_CREW, slot) for slot in table.open_crews())
         options = self.picks_by_workers.get(workers)
         if options is None:
             options = self.picks_by_workers[workers] = tuple(
@@ -447,14 +464,14 @@ class Game:
         table.survey_direction = 0
         table.survey_skips = NO_SKIP_LIMIT
         table.surveyed = frozenset()
-        table.pending = tuple(Pending(slot, path, self._effects[card, path].steps, seat) for path in self._on_pick[card])
+        table.pending = self.pending_of(card, BEFORE_SURVEY, slot, seat)
         table.stage = BEFORE_SURVEY
 
     # -- skill effects (R9) ---------------------------------------------------------------
 
     def _decide_effect(self, table: Table, act: Action) -> None:
         head = table.pending[0]
-        effect = self._effects[table.crew[head.slot], head.path]
+        effect = self._effects[head.skill_card(table.crew), head.path]
         follow_up = effect.apply(table, head.seat, head.slot, act)
         self._finish_step(table, head, follow_up)
 
@@ -463,10 +480,10 @@ class Game:
         if head.remaining > 1:
             rest = (head._replace(remaining=head.remaining - 1),) + rest
         if follow_up:
-            card = table.crew[head.slot]
+            card = head.skill_card(table.crew)
             rest = (
                 tuple(
-                    Pending(head.slot, head.path + sub, self._effects[card, head.path + sub].steps, head.seat)
+                    Pending(head.slot, head.path + sub, self._effects[card, head.path + sub].steps, head.seat, head.card)
                     for sub in follow_up
                 )
                 + rest
@@ -477,7 +494,7 @@ class Game:
         """Resolve effects until one needs a decision (True) or none is left (False)."""
         while table.pending:
             head = table.pending[0]
-            effect = self._effects[table.crew[head.slot], head.path]
+            effect = self._effects[head.skill_card(table.crew), head.path]
             options = effect.choices(table, head.seat, head.slot)
             if options is None:
                 self._finish_step(table, head, effect.apply(table, head.seat, head.slot, None))
@@ -527,6 +544,8 @@ class Game:
         if table.events is not None:
             table.log("turn_ended", player=seat)
         table.turn += 1
+        if PROTECTED_TURN in table.protected:  # protect_cubes until the turn ends
+            table.protected = tuple(0 if until == PROTECTED_TURN else until for until in table.protected)
         if table.turn < table.players:
             table.stage = PICK_CREW
         else:
@@ -559,12 +578,13 @@ class Game:
         for slot, worker in enumerate(table.workers):
             if worker == NO_WORKER and table.stock > 0 and table.crew_free[slot] < cap:
                 table.stock_to_crew(slot)
-        pending = []
+        pending: tuple[Pending, ...] = ()
         for slot in table.chosen:
-            card = table.crew[slot]
             seat = table.workers[slot]
-            pending += [Pending(slot, path, self._effects[card, path].steps, seat) for path in self._round_end[card]]
-        table.pending = tuple(pending)
+            pending += self.pending_of(table.crew[slot], ROUND_END_STAGE, slot, seat)
+            if table.borrowed[slot] >= 0:  # the round-end effects of a skill applied with use_skill
+                pending += self.pending_of(table.borrowed[slot], ROUND_END_STAGE, slot, seat, borrowed=True)
+        table.pending = pending
         table.stage = ROUND_END_STAGE
 
     def _start_round(self, table: Table) -> None:
@@ -572,6 +592,12 @@ class Game:
         table.turn = 0
         table.chosen = ()
         table.workers = (NO_WORKER,) * len(table.crew)
+        # The lasting effects that last until the round ends end with it.
+        table.closed = frozenset()
+        if any(table.protected):
+            table.protected = (0,) * table.players
+        if table.borrowed.count(-1) != len(table.borrowed):
+            table.borrowed = (-1,) * len(table.crew)
         table.stage = PICK_CREW
         if table.events is not None:
             table.log("round_started", round=table.round, start_player=table.start_player)
@@ -710,8 +736,9 @@ class Game:
         if table.events is not None:
             table.log("survey_done", player=seat, cubes=table.survey_placed)
         slot = table.chosen[-1]
-        card = table.crew[slot]
-        table.pending = tuple(Pending(slot, path, self._effects[card, path].steps, seat) for path in self._after[card])
+        table.pending = self.pending_of(table.crew[slot], AFTER_SURVEY_STAGE, slot, seat)
+        if table.borrowed[slot] >= 0:  # the after-survey effects of a skill applied with use_skill
+            table.pending += self.pending_of(table.borrowed[slot], AFTER_SURVEY_STAGE, slot, seat, borrowed=True)
         table.stage = AFTER_SURVEY_STAGE
 
 

@@ -16,14 +16,16 @@ except that player cubes on a crew come sorted by owner (the rules only count th
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import Any
 
-from stargazer_rules.engine.bounds import crew_limits, limits_of
+from stargazer_rules.engine.bounds import crew_limits, limits_of, use_skill_bounds
 from stargazer_rules.engine.game import Game
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
 from stargazer_rules.vocabulary.abilities import SPECIAL, PlanetRules, Trigger
 from stargazer_rules.vocabulary.actions import Action, action
-from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect, UseSkill
 from stargazer_rules.vocabulary.expressions import Limits
 from stargazer_rules.vocabulary.table import Pending, State
 
@@ -40,24 +42,29 @@ else:
     _IMPORT_ERROR = None
 
 
-def _effect_spec(effect: Effect, limits: Limits) -> dict[str, Any]:
+def _effect_spec(effect: Effect, limits: Limits, borrowed: Callable[[], tuple[Any, Any, Any]]) -> dict[str, Any]:
     """An effect as the kernel reads it: its name, timing and every declared parameter by name
     (an expression of the rules language as its node, which the kernel reads by word and
     named fields; effect lists as specs), and ``bounds``, what one step may do to the
     chooser's VP and the survey count, derived here once (``Effect.most_vp``,
-    ``Effect.survey_bonus_range``) for the kernel's ``Bounds`` to add up as ``Game.bounds`` does."""
+    ``Effect.survey_bonus_range``; ``use_skill``'s are ``borrowed()``, those of the best skill it
+    may apply) for the kernel's ``Bounds`` to add up as ``Game.bounds`` does."""
     if type(effect) is not EFFECT_TYPES.get(effect.name):
         raise _Unsupported(f"effect type {effect.name!r} is not built in (the kernel knows {', '.join(EFFECT_TYPES)})")
     spec: dict[str, Any] = {"name": effect.name, "when": effect.when}
     for param in effect.params:
         value = getattr(effect, param.attribute)
         if param.kind == "options":
-            value = [[_effect_spec(inner, limits) for inner in option] for option in value]
+            value = [[_effect_spec(inner, limits, borrowed) for inner in option] for option in value]
         elif param.kind == "effects":
-            value = [_effect_spec(inner, limits) for inner in value]
+            value = [_effect_spec(inner, limits, borrowed) for inner in value]
         spec[param.name] = value
-    least, most = effect.survey_bonus_range(limits)
-    spec["bounds"] = {"most_vp": effect.most_vp(limits), "least_survey_bonus": least, "most_survey_bonus": most}
+    if isinstance(effect, UseSkill):
+        most_vp, least, most = borrowed()
+    else:
+        most_vp = effect.most_vp(limits)
+        least, most = effect.survey_bonus_range(limits)
+    spec["bounds"] = {"most_vp": most_vp, "least_survey_bonus": least, "most_survey_bonus": most}
     return spec
 
 
@@ -81,9 +88,12 @@ def ruleset_spec(ruleset: Ruleset, game: Game | None = None) -> dict[str, Any]:
                 "id": card.id,
                 "survey_count": card.survey_count,
                 "always_in_play": card.always_in_play,
-                "skill": [_effect_spec(effect, crew_limits(limits, card.survey_count)) for effect in card.skill],
+                "skill": [
+                    _effect_spec(effect, crew_limits(limits, card.survey_count), functools.partial(use_skill_bounds, ruleset, index))
+                    for effect in card.skill
+                ],
             }
-            for card in ruleset.crew
+            for index, card in enumerate(ruleset.crew)
         ],
         "setups": [
             (counts.players, counts.planets, counts.crew, counts.full_planets_to_end)
@@ -180,7 +190,7 @@ def to_kernel(game: Game, state: State, *, trusted: bool = False) -> Any:
 def from_kernel(kernel_state: Any) -> State:
     """The Python ``State`` of a kernel state."""
     fields = dict(zip(State._fields, kernel_state.fields()))
-    fields["pending"] = tuple(Pending(slot, path, remaining, seat) for slot, path, remaining, seat in fields["pending"])
+    fields["pending"] = tuple(Pending(*item) for item in fields["pending"])
     fields["legal"] = tuple(action(*act) for act in fields["legal"])
     return State(**fields)
 

@@ -69,6 +69,7 @@ ACTION_MESSAGES: Mapping[str, tuple[str, ...]] = {
     "target_crew": ("crew",),
     "target_crew_cube": ("crew",),
     "target_crew_free_cube": ("crew",),
+    "target_crew_skill": ("crew",),
     "choose_option": ("option", "effects"),
     "name_start_player": ("player",),
     "target_seat": ("player",),
@@ -113,7 +114,7 @@ def _shown(name: str, value: Any, ruleset: Ruleset, lang: str) -> Any:
         return player_name(value, lang)
     if name == "planet":
         return planet_name(ruleset, value, lang)
-    if name == "crew":
+    if name in ("crew", "skill_of"):
         return crew_name(ruleset, value, lang)
     if name == "colour":
         return colour_name(ruleset, value, lang)
@@ -258,7 +259,7 @@ def pending_effect(game: Game, state: State) -> Effect | None:
     if not state.pending:
         return None
     head = state.pending[0]
-    effects: Sequence[Effect] = game.ruleset.crew[state.crew[head.slot]].skill
+    effects: Sequence[Effect] = game.ruleset.crew[head.skill_card(state.crew)].skill
     effect: Effect | None = None
     for depth, index in enumerate(head.path):
         if depth % 2 == 0:

@@ -64,7 +64,7 @@ from stargazer_rules.vocabulary.expressions import (
     amount_value,
 )
 
-from stargazer_rules.vocabulary.table import _bump
+from stargazer_rules.vocabulary.table import PROTECTION_UNTIL, _bump
 
 if TYPE_CHECKING:
     from stargazer_rules.vocabulary.table import Table
@@ -1328,10 +1328,20 @@ def _owners(owner: SetNode | str, scope: Scope) -> tuple[int, ...] | None:
     return owner.members(scope)  # type: ignore[union-attr]
 
 
-def _rearmost(track: tuple[int, ...], owners: tuple[int, ...] | None) -> int:
-    """The index of the owners' cube that stands furthest back on a track, -1 when none."""
+def _placing(owner: SetNode | str, scope: Scope) -> tuple[int, ...]:
+    """The owners whose cubes ``place_cube`` and ``place_cube_on_crew`` take from hand (or the
+    stock): those ``owner`` names, less the seats protected from other players' skills."""
+    owners = _owners(owner, scope) or ()
+    shielded = scope.table.shielded(scope.me)
+    return tuple(o for o in owners if o not in shielded) if shielded else owners
+
+
+def _rearmost(track: tuple[int, ...], owners: tuple[int, ...] | None, shielded: frozenset[int] = frozenset()) -> int:
+    """The index of the owners' cube that stands furthest back on a track, -1 when none; a cube
+    of a ``shielded`` seat (``protect_cubes``) is passed over: it may not be moved."""
     for index in range(len(track) - 1, -1, -1):
-        if owners is None or track[index] in owners:
+        cube = track[index]
+        if (owners is None or cube in owners) and cube not in shielded:
             return index
     return -1
 
@@ -1361,13 +1371,15 @@ class ReturnCube(_Immediate):
     def can_perform(self, scope: Scope) -> bool:
         owners = _owners(self.owner, scope)
         tracks = scope.table.tracks
-        return any(_rearmost(tracks[p], owners) >= 0 for p in self.planet.members(scope))
+        shielded = scope.table.shielded(scope.me)
+        return any(_rearmost(tracks[p], owners, shielded) >= 0 for p in self.planet.members(scope))
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
         owners = _owners(self.owner, scope)
+        shielded = table.shielded(scope.me)
         for p in self.planet.members(scope):
-            index = _rearmost(table.tracks[p], owners)
+            index = _rearmost(table.tracks[p], owners, shielded)
             if index >= 0:
                 owner = table.take_from_track(p, index)
                 if owner == FREE_CUBE_OWNER:
@@ -1417,9 +1429,10 @@ class MoveCube(_Immediate):
     def _moves(self, scope: Scope) -> list[tuple[int, int, int]]:
         table = scope.table
         owners = _owners(self.owner, scope)
+        shielded = table.shielded(scope.me)
         moves = []
         for p in self.planet.members(scope):
-            index = _rearmost(table.tracks[p], owners)
+            index = _rearmost(table.tracks[p], owners, shielded)
             if index < 0:
                 continue
             target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
@@ -1433,8 +1446,9 @@ class MoveCube(_Immediate):
     def perform(self, scope: Scope) -> None:
         table = scope.table
         owners = _owners(self.owner, scope)
+        shielded = table.shielded(scope.me)
         for p in self.planet.members(scope):
-            index = _rearmost(table.tracks[p], owners)
+            index = _rearmost(table.tracks[p], owners, shielded)
             if index < 0:
                 continue
             target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
@@ -1493,13 +1507,13 @@ class PlaceCube(_Immediate):
 
     def can_perform(self, scope: Scope) -> bool:
         table = scope.table
-        owners = _owners(self.owner, scope) or ()
+        owners = _placing(self.owner, scope)
         planets = self.planet.members(scope)
         return any(_source_has_cube(table, o) for o in owners) and any(self._room(table, p) > 0 for p in planets)
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
-        owners = _owners(self.owner, scope) or ()
+        owners = _placing(self.owner, scope)
         for p in self.planet.members(scope):
             for owner in owners:
                 if not _source_has_cube(table, owner) or self._room(table, p) <= 0:
@@ -1553,12 +1567,12 @@ class PlaceCubeOnCrew(_Immediate):
 
     def can_perform(self, scope: Scope) -> bool:
         table = scope.table
-        owners = _owners(self.owner, scope) or ()
+        owners = _placing(self.owner, scope)
         return any(self._fits(table, o, slot) for slot in self.crew.members(scope) for o in owners)
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
-        owners = _owners(self.owner, scope) or ()
+        owners = _placing(self.owner, scope)
         for slot in self.crew.members(scope):
             for owner in owners:
                 if self._fits(table, owner, slot):
@@ -1607,6 +1621,133 @@ class CollectFreeCubes(_Immediate):
         return min(limits.free_cubes, self.crew.most(limits) * limits.free_on_crew) * limits.free_cube_vp
 
 
+@attrs.frozen(kw_only=True)
+class CloseCrew(_Immediate):
+    """Each crew of a set that nobody has picked this round is closed until the round ends:
+    the pick decision does not offer it (R5). A crew is closed only while enough crews stay
+    open for the turns left in the round, so every later player can still pick (R9)."""
+
+    name: ClassVar[str] = "close_crew"
+    summary: ClassVar[str] = (
+        "Each crew of a set that nobody has picked this round is closed: nobody may pick it "
+        "until the round ends (it still gets its free cube at the round's end, being unpicked). "
+        "A crew is closed only while enough crews stay open for the turns left in the round."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    params: ClassVar[tuple[Param, ...]] = (Param("crew", CREWS, "The crews.", default="this_crew"),)
+
+    crew: SetNode
+
+    def _closing(self, table: Table, slots: tuple[int, ...]) -> list[int]:
+        """The crews of ``slots`` that close, in crew-area order: open ones, while the open
+        crews left would still outnumber the turns left after this one (R5, R9)."""
+        turns_left = table.players - table.turn - 1
+        open_now = table.open_crews()
+        left = len(open_now)
+        closing = []
+        for slot in slots:
+            if slot in open_now and slot not in closing and left - 1 >= turns_left >= 0:
+                closing.append(slot)
+                left -= 1
+        return closing
+
+    def can_perform(self, scope: Scope) -> bool:
+        return bool(self._closing(scope.table, self.crew.members(scope)))
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        for slot in self._closing(table, self.crew.members(scope)):
+            table.closed = table.closed | {slot}
+            table.log("crew_closed", player=scope.me, crew=table.crew_id(slot))
+
+
+#: How long ``protect_cubes`` lasts, in the order of ``table.PROTECTION_UNTIL``.
+PROTECTION_UNTIL_WORDS = tuple(PROTECTION_UNTIL)
+
+
+@attrs.frozen(kw_only=True)
+class ProtectCubes(_Immediate):
+    """A lasting effect: until the turn (or the round) ends, no other player's skill may move
+    the chooser's cubes, on a Planet or in hand (``return_cube``, ``move_cube``, ``place_cube``
+    and ``place_cube_on_crew`` pass them over)."""
+
+    name: ClassVar[str] = "protect_cubes"
+    summary: ClassVar[str] = (
+        "Until the turn or the round ends, no other player's skill may return or move the "
+        "chooser's cubes, on a Planet or from hand: those effects pass them over."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param(
+            "until",
+            "choice",
+            "turn_end: until this turn ends; round_end: until the round ends (its round-end effects included).",
+            choices=PROTECTION_UNTIL_WORDS,
+            default="round_end",
+        ),
+    )
+
+    until: str = "round_end"
+
+    def can_perform(self, scope: Scope) -> bool:
+        return scope.table.protected[scope.me] < PROTECTION_UNTIL[self.until]
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        table.protected = _set_at(table.protected, scope.me, PROTECTION_UNTIL[self.until])
+        table.log("cubes_protected", player=scope.me, crew=table.crew_id(scope.crew), until=self.until)
+
+
+@attrs.frozen(kw_only=True)
+class UseSkill(Effect):
+    """The chooser picks a crew of a set and its skill resolves as this crew's (S10): its pick
+    effects at once, its later ones at their stage, ``this_crew`` meaning this crew."""
+
+    name: ClassVar[str] = "use_skill"
+    summary: ClassVar[str] = (
+        "The chooser picks another crew of a set and applies its skill as if it were this "
+        "crew's: its on_choose and survey effects resolve at once, its after_survey and "
+        "round_end effects at their stage. Always-in-play crews, crews whose skill applies "
+        "another's and crews without a skill are never offered."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE,)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("crew", CREWS, "The crews whose skill may be applied (this crew never is).", default="others"),
+    )
+    target_message: ClassVar[str] = "target_crew_skill"
+
+    crew: SetNode
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        borrowable = table.game.borrowable
+        crew = table.crew
+        members = self.crew.members(Scope(table, seat, slot))
+        return tuple(action(TARGET_CREW, m) for m in members if m != slot and crew[m] in borrowable)
+
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return crews - 1
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        table.log("skill_applied", player=seat, crew=table.crew_id(slot), skill_of=table.crew_id(choice.target))
+        table.apply_skill_of(slot, table.crew[choice.target], seat)
+        return _NO_FOLLOW_UP
+
+    @property
+    def vp_per_step(self) -> int:
+        return 0  # what the skill applied scores is bounded by engine/bounds.py (borrowed_bounds)
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
+
+
+def _set_at(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
+
+
 _BUILT_IN: tuple[type[Effect], ...] = (
     AddFreeCubes,
     AllowRepeatPlanet,
@@ -1621,6 +1762,7 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     PlaceOnSpecial,
     # the rules language's actions and control
     Choose,
+    CloseCrew,
     CollectFreeCubes,
     ForEach,
     If,
@@ -1628,12 +1770,15 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     MoveCube,
     PlaceCube,
     PlaceCubeOnCrew,
+    ProtectCubes,
     ReturnCube,
     SetSurveyCount,
     TakeVP,
     # this turn's survey: its direction and its start
     SetSurveyDirection,
     SurveyStart,
+    # another crew's skill
+    UseSkill,
 )
 
 

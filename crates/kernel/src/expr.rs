@@ -243,6 +243,11 @@ pub enum Act {
     CollectFreeCubes(Set),
     ForEach { over: Set, body: Vec<Act> },
     If { condition: Condition, then: Vec<Act>, otherwise: Vec<Act> },
+    /// `close_crew`: the crews of a set closed until the round ends.
+    CloseCrew(Set),
+    /// `protect_cubes`: the chooser's cubes out of other players' skills' reach until the
+    /// turn (`PROTECTED_TURN`) or the round (`PROTECTED_ROUND`) ends.
+    ProtectCubes(u8),
 }
 
 /// The largest magnitude an amount of the kernel computes exactly: a program whose amounts
@@ -301,7 +306,7 @@ impl Amount {
 }
 
 impl Set {
-    fn exact(&self, m: &Magnitudes) -> bool {
+    pub(crate) fn exact(&self, m: &Magnitudes) -> bool {
         match self {
             Set::NextWithRoom(of) | Set::ByVp(_, of) => of.exact(m),
             Set::Where(_, condition, of) => condition.exact(m) && of.exact(m),
@@ -350,6 +355,8 @@ impl Act {
             Act::ChangeSurveyCount(a) | Act::SetSurveyCount(a) => a.exact(m),
             Act::SurveyRule(_) | Act::SurveyDirection(_) | Act::SkipPlanets(None) => true,
             Act::SkipPlanets(Some(a)) => a.exact(m),
+            Act::ProtectCubes(_) => true,
+            Act::CloseCrew(set) => set.exact(m),
             Act::TakeVp { vp, from } => vp.exact(m) && from.exact(m),
             Act::ReturnCube { planets, owner, .. } => planets.exact(m) && owner.exact(m),
             Act::MoveCube { planets, owner, to } => planets.exact(m) && owner.exact(m) && to.exact(m),
@@ -510,6 +517,39 @@ impl Game {
         }
     }
 
+    /// The owners a skill resolving for `me` may not move (`protect_cubes`): every protected
+    /// seat but `me`, as `owner_bit`s.
+    fn shielded(&self, s: &State, me: usize) -> u16 {
+        (0..s.players as usize)
+            .filter(|&seat| seat != me && s.protected[seat] != 0)
+            .fold(0, |m, seat| m | owner_bit(seat as i8))
+    }
+
+    /// The owners an `owner` names whose cubes a skill resolving for `sc.me` may move.
+    fn movable_bits(&self, s: &State, sc: &Scope, owner: &Owner) -> u16 {
+        self.owner_bits(s, sc, owner) & !self.shielded(s, sc.me)
+    }
+
+    /// The crews of `crews` that `close_crew` closes now, as a bit set: open ones (no worker,
+    /// not closed) in crew-area order, while the open crews left still cover the turns left
+    /// in the round after this one (R5, R9).
+    fn closing(&self, s: &State, sc: &Scope, crews: &Set) -> u16 {
+        let turns_left = s.players as i64 - s.turn as i64 - 1;
+        if turns_left < 0 {
+            return 0;
+        }
+        let open = s.free_crew & !s.closed;
+        let mut left = open.count_ones() as i64;
+        let mut closing = 0u16;
+        for slot in members(self.set_members(s, sc, crews), SetKind::Crews, 0, 0) {
+            if open & (1 << slot) != 0 && left > turns_left {
+                closing |= 1 << slot;
+                left -= 1;
+            }
+        }
+        closing
+    }
+
     /// An amount's value now.
     pub fn amount(&self, s: &State, sc: &Scope, amount: &Amount) -> i64 {
         let positions = |set: &Set| {
@@ -620,11 +660,11 @@ impl Game {
                     .any(|seat| seat != sc.me && s.vp[seat] > 0)
             }
             Act::ReturnCube { planets, owner, .. } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0).any(|p| rearmost(s.track(p), owners) >= 0)
             }
             Act::MoveCube { planets, owner, to } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0)
                     .any(|p| rearmost(s.track(p), owners) >= 0 && self.destination(s, sc, to, p).is_some())
             }
@@ -632,6 +672,8 @@ impl Game {
             Act::CollectFreeCubes(crews) => {
                 members(self.set_members(s, sc, crews), SetKind::Crews, 0, 0).any(|slot| s.crew_free[slot] > 0)
             }
+            Act::CloseCrew(crews) => self.closing(s, sc, crews) != 0,
+            Act::ProtectCubes(until) => s.protected[sc.me] < *until,
             _ => true,
         }
     }
@@ -699,7 +741,7 @@ impl Game {
                 s.survey_bonus = (self.amount(s, sc, count) - printed) as i32;
             }
             Act::ReturnCube { planets, owner, to_stock } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
                     let index = rearmost(s.track(p), owners);
                     if index < 0 {
@@ -714,7 +756,7 @@ impl Game {
                 }
             }
             Act::MoveCube { planets, owner, to } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
                     let index = rearmost(s.track(p), owners);
                     if index < 0 {
@@ -749,6 +791,8 @@ impl Game {
                 let branch = if self.holds(s, sc, condition) { then } else { otherwise };
                 self.perform_all(s, sc, branch);
             }
+            Act::CloseCrew(crews) => s.closed |= self.closing(s, sc, crews),
+            Act::ProtectCubes(until) => s.protected[me] = *until,
         }
     }
 
@@ -757,7 +801,8 @@ impl Game {
     /// An iterator that can be cloned to list them again (no list is built).
     fn placing_owners(&self, s: &State, sc: &Scope, owner: &Owner) -> impl Iterator<Item = i8> + Clone {
         let seats = match owner {
-            Owner::Seats(set) => self.set_members(s, sc, set),
+            // Protected seats' cubes (protect_cubes) stay in their hands.
+            Owner::Seats(set) => self.set_members(s, sc, set) & !(self.shielded(s, sc.me) >> 1),
             Owner::Free | Owner::Anyone => 0,
         };
         let free = matches!(owner, Owner::Free).then_some(FREE_CUBE);

@@ -135,6 +135,10 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
                 .with("before_walk", ParamValue::Effects(before))
                 .bounded(0, 0, 0)
         }
+        "close_crew" => spec.with("crew", set(if rng.below(2) == 0 { Set::UnpickedCrews } else { Set::OtherCrews })).bounded(0, 0, 0),
+        "protect_cubes" => spec.with("until", text(if rng.below(2) == 0 { "turn_end" } else { "round_end" })).bounded(0, 0, 0),
+        // At most the best other skill: two effects of at most 16 VP and -6..6 survey each.
+        "use_skill" => spec.with("crew", set(Set::OtherCrews)).bounded(40, -12, 12),
         "for_each" | "choose" => {
             let (key, over, body) = match rng.below(3) {
                 0 => {
@@ -261,13 +265,16 @@ fn shaped_like_draft(skills: bool) -> Game {
 }
 
 
-/// The rules language's effect types, the two older ones that take an amount, and this turn's
-/// survey's words.
-const LANGUAGE: [&str; 16] = [
+/// The rules language's effect types, the two older ones that take an amount, this turn's
+/// survey's words and its lasting effects.
+const LANGUAGE: [&str; 19] = [
     "may_skip_planets",
     "set_survey_direction",
     "survey_start",
     "choose",
+    "close_crew",
+    "protect_cubes",
+    "use_skill",
     "collect_free_cubes",
     "for_each",
     "if",

@@ -156,6 +156,9 @@ impl Game {
             scored_special: [0; MAX_PLANETS],
             unscored: 0,
             firing: false,
+            closed: 0,
+            protected: [0; MAX_PLAYERS],
+            borrowed: [-1; MAX_CREW],
         };
         let mut offset = 0usize;
         for (p, &card) in planets.iter().enumerate() {
@@ -308,7 +311,8 @@ impl Game {
 
     fn pick_options(&self, s: &mut State) {
         empty(&mut s.legal);
-        s.legal.extend(survey::positions(s.free_crew).map(|slot| Action::new(Kind::PickCrew, slot as i32)));
+        // Closed crews (close_crew) are not offered until the round ends.
+        s.legal.extend(survey::positions(s.free_crew & !s.closed).map(|slot| Action::new(Kind::PickCrew, slot as i32)));
     }
 
     fn pick_crew(&self, s: &mut State, slot: usize) {
@@ -442,6 +446,14 @@ impl Game {
                     }
                 }
             }
+            Op::UseSkill(crews) => {
+                let scope = Scope::new(seat, slot);
+                for member in expr::members(self.set_members(s, &scope, crews), SetKind::Crews, 0, 0) {
+                    if member != slot && rules.crew[s.crew[member] as usize].borrowable {
+                        s.legal.push(Action::new(Kind::TargetCrew, member as i32));
+                    }
+                }
+            }
             Op::AllowRepeatPlanet
             | Op::ChangeSurveyCount(_)
             | Op::ChooseDirection
@@ -498,6 +510,14 @@ impl Game {
             Op::Choose { over, body } => {
                 let scope = Scope::new(seat, head.slot as usize).bind(over.kind(), target as usize);
                 self.perform_all(s, &scope, body);
+            }
+            Op::UseSkill(_) => {
+                // The skill applied: its pick effects resolve next, its later ones at their stage.
+                let card = s.crew[target as usize];
+                s.borrowed[head.slot as usize] = card as i16;
+                for &node in rules.crew[card as usize].on_pick.iter().rev() {
+                    s.pending.push(Pending { node, slot: head.slot, seat: head.seat, remaining: rules.nodes[node as usize].steps });
+                }
             }
         }
         if head.remaining > 1 {
@@ -561,6 +581,11 @@ impl Game {
 
     fn end_turn(&self, s: &mut State) {
         s.turn += 1;
+        for until in &mut s.protected {
+            if *until == PROTECTED_TURN {
+                *until = 0; // protect_cubes until the turn ends
+            }
+        }
         if (s.turn as usize) < s.players as usize {
             s.stage = Stage::PickCrew;
         } else {
@@ -608,6 +633,12 @@ impl Game {
         for i in (0..s.chosen_len as usize).rev() {
             let slot = s.chosen[i] as usize;
             let seat = s.workers[slot] as u8;
+            // The round-end effects of a skill applied with use_skill resolve after the crew's own.
+            if s.borrowed[slot] >= 0 {
+                for &node in rules.crew[s.borrowed[slot] as usize].round_end.iter().rev() {
+                    s.pending.push(Pending { node, slot: slot as u8, seat, remaining: rules.nodes[node as usize].steps });
+                }
+            }
             let card = &rules.crew[s.crew[slot] as usize];
             for &node in card.round_end.iter().rev() {
                 s.pending.push(Pending { node, slot: slot as u8, seat, remaining: rules.nodes[node as usize].steps });
@@ -622,6 +653,10 @@ impl Game {
         s.chosen_len = 0;
         s.workers = [NO_WORKER; MAX_CREW];
         s.free_crew = ((1u32 << s.crew_count) - 1) as u16;
+        // The lasting effects that last until the round ends end with it.
+        s.closed = 0;
+        s.protected = [0; MAX_PLAYERS];
+        s.borrowed = [-1; MAX_CREW];
         s.stage = Stage::PickCrew;
     }
 
@@ -839,6 +874,12 @@ impl Game {
         let slot = s.chosen[s.chosen_len as usize - 1];
         let rules = &self.rules;
         empty(&mut s.pending);
+        // The after-survey effects of a skill applied with use_skill resolve after the crew's own.
+        if s.borrowed[slot as usize] >= 0 {
+            for &node in rules.crew[s.borrowed[slot as usize] as usize].after_survey.iter().rev() {
+                s.pending.push(Pending { node, slot, seat, remaining: rules.nodes[node as usize].steps });
+            }
+        }
         for &node in rules.crew[s.crew[slot as usize] as usize].after_survey.iter().rev() {
             s.pending.push(Pending { node, slot, seat, remaining: rules.nodes[node as usize].steps });
         }

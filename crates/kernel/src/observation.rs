@@ -56,6 +56,9 @@ struct Offsets {
     pending: usize,
     pending_slot: usize,
     pending_remaining: usize,
+    crew_closed: usize,
+    protected: usize,
+    crew_borrowed: usize,
 }
 
 impl ObservationLayout {
@@ -65,7 +68,7 @@ impl ObservationLayout {
         let squares = rules.planets.iter().map(|planet| planet.length()).max().unwrap_or(0);
         let (planet_cards, crew_cards) = (rules.planets.len(), rules.crew.len());
         let owners = n + 1;
-        let lengths: [(&'static str, usize); 27] = [
+        let lengths: [(&'static str, usize); 30] = [
             ("seats", n),
             ("to_move", n),
             ("start_player", n),
@@ -93,6 +96,10 @@ impl ObservationLayout {
             ("pending", 1),
             ("pending_slot", c),
             ("pending_remaining", 1),
+            // lasting effects of skills
+            ("crew_closed", c),
+            ("protected", n),
+            ("crew_borrowed", c * crew_cards),
         ];
         let mut fields = Vec::with_capacity(lengths.len());
         let mut offset = 0;
@@ -129,6 +136,9 @@ impl ObservationLayout {
             pending: o(24),
             pending_slot: o(25),
             pending_remaining: o(26),
+            crew_closed: o(27),
+            protected: o(28),
+            crew_borrowed: o(29),
         };
         ObservationLayout { seats: n, planets: p, crews: c, squares, planet_cards, crew_cards, fields, size: offset, at }
     }
@@ -196,6 +206,17 @@ impl ObservationLayout {
         if let Some(head) = s.pending.last() {
             out[at.pending_slot + head.slot as usize] = 1.0;
             out[at.pending_remaining] = head.remaining as f32;
+        }
+        for slot in 0..s.crew_count as usize {
+            if s.closed & (1 << slot) != 0 {
+                out[at.crew_closed + slot] = 1.0;
+            }
+            if s.borrowed[slot] >= 0 {
+                out[at.crew_borrowed + slot * self.crew_cards + s.borrowed[slot] as usize] = 1.0;
+            }
+        }
+        for seat in 0..players {
+            out[at.protected + rel(seat)] = s.protected[seat] as f32;
         }
     }
 }

@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use crate::error::KernelError;
+use crate::state::{PROTECTED_ROUND, PROTECTED_TURN};
 use crate::expr::{Act, Amount, Condition, Magnitudes, Owner, PlaceOn, Set, SetKind};
 use crate::{MAX_BOARD, MAX_COLOURS, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
 
@@ -74,6 +75,9 @@ pub enum Op {
     /// performed on the start Planet before them (`survey_start`); read by the survey while
     /// the `START` flag is set.
     SurveyStart { planets: Set, cubes: i32, before: Vec<Act> },
+    /// A decision among the crews of a set whose skill may be applied (`Crew::borrowable`);
+    /// the chosen crew's skill resolves as the deciding crew's (`use_skill`).
+    UseSkill(Set),
 }
 
 /// How many times an effect of a type resolves: once, or `count` times (one cube each).
@@ -93,13 +97,14 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 24] = [
+pub const EFFECT_TYPES: [EffectType; 27] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
     EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
     EffectType { name: "choose", parse: parse_choose, steps: Steps::Once },
     EffectType { name: "choose_direction", parse: |_, _| Ok(Op::ChooseDirection), steps: Steps::Once },
     EffectType { name: "choose_one", parse: parse_choose_one, steps: Steps::Once },
+    EffectType { name: "close_crew", parse: parse_act, steps: Steps::Once },
     EffectType { name: "collect_free_cubes", parse: parse_act, steps: Steps::Once },
     EffectType { name: "for_each", parse: parse_act, steps: Steps::Once },
     EffectType { name: "gain_vp", parse: parse_gain_vp, steps: Steps::Once },
@@ -113,11 +118,13 @@ pub const EFFECT_TYPES: [EffectType; 24] = [
     EffectType { name: "place_free_cubes", parse: |_, _| Ok(Op::PlaceFreeCubes), steps: Steps::Count },
     EffectType { name: "place_on_crew", parse: |_, _| Ok(Op::PlaceOnCrew), steps: Steps::Count },
     EffectType { name: "place_on_special", parse: parse_place_on_special, steps: Steps::Count },
+    EffectType { name: "protect_cubes", parse: parse_act, steps: Steps::Once },
     EffectType { name: "return_cube", parse: parse_act, steps: Steps::Once },
     EffectType { name: "set_survey_count", parse: parse_act, steps: Steps::Once },
     EffectType { name: "set_survey_direction", parse: parse_act, steps: Steps::Once },
     EffectType { name: "survey_start", parse: parse_survey_start, steps: Steps::Once },
     EffectType { name: "take_vp", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "use_skill", parse: parse_use_skill, steps: Steps::Once },
 ];
 
 /// The effect type names the kernel knows, as in the crew YAML, alphabetised.
@@ -185,6 +192,11 @@ fn parse_if(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelErr
     let otherwise = branches.pop().unwrap_or_default();
     let then = branches.pop().unwrap_or_default();
     Ok(Op::If { condition: Box::new(effect.condition("condition")?), then, otherwise })
+}
+
+fn parse_use_skill(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    let crews = effect.set("crew", SetKind::Crews)?;
+    Ok(Op::UseSkill(crews.ok_or_else(|| unsupported("effect \"use_skill\": parameter \"crew\" is none".to_string()))?))
 }
 
 fn parse_choose(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
@@ -259,6 +271,12 @@ fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
             Act::PlaceCube { owner: effect.owner("owner")?, on: PlaceOn::Crews(required("crew", SetKind::Crews)?) }
         }
         "collect_free_cubes" => Act::CollectFreeCubes(required("crew", SetKind::Crews)?),
+        "close_crew" => Act::CloseCrew(required("crew", SetKind::Crews)?),
+        "protect_cubes" => Act::ProtectCubes(match effect.text("until")? {
+            Some("turn_end") => PROTECTED_TURN,
+            Some("round_end") => PROTECTED_ROUND,
+            other => return Err(unsupported(format!("protect_cubes: unknown until {other:?}"))),
+        }),
         "for_each" => {
             let (over, body) = over_set(effect)?;
             Act::ForEach { over, body }
@@ -405,6 +423,9 @@ pub struct Crew {
     pub round_end: Vec<u16>,
     /// Its skill's `survey_start` node (at most one, as the Python loader checks).
     pub survey_start: Option<u16>,
+    /// Whether `use_skill` may apply its skill: not always in play, a skill, and no
+    /// `use_skill` in it (a skill applied never applies a third: programs end).
+    pub borrowable: bool,
 }
 
 /// Setup counts of one player count (R14) and its end condition (R10).
@@ -693,7 +714,13 @@ impl Bounds {
             most_survey_placed: cubes.min(largest_survey.max(0)),
             most_survey_skips: most_skips(cubes, rules.setups.iter().map(|s| s.planets).max().unwrap_or(0)),
             most_steps: rules.nodes.iter().map(|n| n.steps as i64).max().unwrap_or(1),
-            most_pending: rules.nodes.len(),
+            // use_skill queues the nodes of another skill beside its own (each at most once).
+            most_pending: rules.nodes.len() + {
+                let borrowers = rules.nodes.iter().filter(|n| matches!(n.op, Op::UseSkill(_))).count();
+                let card_nodes = |card: usize| rules.nodes.iter().filter(|n| n.card as usize == card).count();
+                let largest = (0..rules.crew.len()).filter(|&c| rules.crew[c].borrowable).map(card_nodes).max().unwrap_or(0);
+                borrowers * largest
+            },
             most_turn_decisions: 2
                 + cubes.min(largest_survey.max(0)) as u64
                 + rules.nodes.iter().map(|n| n.steps as u64).sum::<u64>(),
@@ -833,6 +860,7 @@ impl Rules {
                     }
                     first
                 },
+                borrowable: false,
             });
         }
         let mut setups = Vec::new();
@@ -888,6 +916,11 @@ impl Rules {
         let has = |event| planets.iter().any(|p| p.abilities.triggers.iter().any(|t| t.event == event));
         let (any_round_end, any_game_end) = (has(Event::RoundEnd), has(Event::GameEnd));
         let any_no_start = planets.iter().any(|p| p.no_survey_start);
+        for (index, card) in crew.iter_mut().enumerate() {
+            let mut own = nodes.iter().filter(|node| node.card as usize == index).peekable();
+            let has_skill = own.peek().is_some();
+            card.borrowable = !card.always_in_play && has_skill && !own.any(|node| matches!(node.op, Op::UseSkill(_)));
+        }
         let mut node_index = HashMap::new();
         for (id, node) in nodes.iter().enumerate() {
             node_index.insert((node.card, node.path.clone()), id as u16);
@@ -1000,6 +1033,7 @@ impl Op {
             Op::Choose { over, body } | Op::SurveyStart { planets: over, before: body, .. } => {
                 Act::ForEach { over: over.clone(), body: body.clone() }.exact(m)
             }
+            Op::UseSkill(crews) => crews.exact(m),
             _ => true,
         }
     }
@@ -1019,7 +1053,7 @@ fn step_bounds(effect: &EffectSpec, op: &Op) -> Result<(i64, i64, i64), KernelEr
         ),
         (None, Op::GainVp(vp)) => (*vp as i64, 0, 0),
         (None, Op::ChangeSurveyCount(delta)) => (0, *delta as i64, *delta as i64),
-        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. } | Op::SurveyStart { .. }) => {
+        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. } | Op::SurveyStart { .. } | Op::UseSkill(_)) => {
             return Err(unsupported(format!("effect {:?}: the bounds Python derives are missing", effect.name)))
         }
         (None, _) => (0, 0, 0),

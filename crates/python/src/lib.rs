@@ -497,26 +497,31 @@ fn strings(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
 /// (the kernel's checker, `Game::state_from_fields`, checks the rest).
 fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
     let fields = fields.cast::<PySequence>().map_err(|_| corrupt("a state is a sequence of fields"))?;
-    if fields.len()? < 25 {
-        return Err(corrupt("a state has 26 fields"));
+    if fields.len()? < 30 {
+        return Err(corrupt("a state has 30 fields"));
     }
     let mut pending = Vec::new();
     for entry in field(fields, 17)?.try_iter().map_err(|_| corrupt("pending must be a sequence"))? {
         let entry = entry?;
-        let entry = entry.cast::<PySequence>().map_err(|_| corrupt("a pending effect is (slot, path, remaining, seat)"))?;
-        if entry.len()? != 4 {
-            return Err(corrupt("a pending effect is (slot, path, remaining, seat)"));
+        let entry = entry.cast::<PySequence>().map_err(|_| corrupt("a pending effect is (slot, path, remaining, seat, card)"))?;
+        if entry.len()? != 5 {
+            return Err(corrupt("a pending effect is (slot, path, remaining, seat, card)"));
         }
         pending.push((
             int(&entry.get_item(0)?, "a pending slot")?,
             ints(&entry.get_item(1)?, "a pending path")?,
             int(&entry.get_item(2)?, "remaining")?,
             int(&entry.get_item(3)?, "a pending seat")?,
+            int(&entry.get_item(4)?, "a pending card")?,
         ));
     }
     let mut surveyed = Vec::new();
     for p in field(fields, 24)?.try_iter().map_err(|_| corrupt("surveyed must be a set"))? {
         surveyed.push(int(&p?, "a surveyed Planet")?);
+    }
+    let mut closed = Vec::new();
+    for slot in field(fields, 27)?.try_iter().map_err(|_| corrupt("closed must be a set"))? {
+        closed.push(int(&slot?, "a closed crew slot")?);
     }
     Ok(StateFields {
         players: int(&field(fields, 0)?, "players")?,
@@ -545,6 +550,10 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
         survey_skips: int(&field(fields, 23)?, "survey_skips")?,
         surveyed,
         triggers: strings(&field(fields, 25)?, "triggers")?,
+        // lasting effects of skills (after `legal`, field 26)
+        closed,
+        protected: ints(&field(fields, 28)?, "protected")?,
+        borrowed: ints(&field(fields, 29)?, "borrowed")?,
     })
 }
 
@@ -577,8 +586,11 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         .iter()
         .rev()
         .map(|p| {
-            let path = PyTuple::new(py, rules.nodes[p.node as usize].path.iter().map(|&i| i as i64))?;
-            (p.slot as i64, path, p.remaining as i64, p.seat as i64).into_pyobject(py)
+            let node = &rules.nodes[p.node as usize];
+            let path = PyTuple::new(py, node.path.iter().map(|&i| i as i64))?;
+            // The card whose skill holds it, when the slot applies another's (use_skill).
+            let card = if node.card == s.crew[p.slot as usize] { -1 } else { node.card as i64 };
+            (p.slot as i64, path, p.remaining as i64, p.seat as i64, card).into_pyobject(py)
         })
         .collect::<PyResult<Vec<_>>>()?;
     let surveyed = PyFrozenSet::new(py, (0..np).filter(|&p| s.surveyed & (1 << p) != 0).map(|p| p as i64))?;
@@ -611,6 +623,10 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         surveyed.into_any(),
         PyTuple::new(py, triggers)?.into_any(),
         actions_to(py, &s.legal)?.into_any(),
+        // lasting effects of skills
+        PyFrozenSet::new(py, (0..nc).filter(|&slot| s.closed & (1 << slot) != 0).map(|slot| slot as i64))?.into_any(),
+        tuple_of(s.protected[..players].iter().map(|&p| p as i64).collect())?.into_any(),
+        tuple_of(s.borrowed[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
     ];
     PyTuple::new(py, items)
 }
