@@ -140,7 +140,10 @@ def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None
     landing = [vp((*r.cube_placed, *r.becomes_full)) for r in rules]
     round_end = [vp(r.round_end) for r in rules]
     game_end = [vp(r.game_end) for r in rules]
-    skill_landings = [list_landings(card.skill, limits) for card in ruleset.crew]
+    # use_skill lands what the skill it applies lands: the most of the skills it may apply.
+    lent = [list_landings(ruleset.crew[card].skill, limits) for card in borrowable_cards(ruleset)]
+    borrowed = None if None in lent else max(lent, default=0)  # type: ignore[type-var]
+    skill_landings = [list_landings(card.skill, limits, borrowed) for card in ruleset.crew]
     if None in (*landing, *round_end, *game_end, *skill_landings):
         return None
     landings = ruleset.max_rounds * limits.players * (most_placed + max(skill_landings, default=0))  # type: ignore[type-var,operator]

@@ -68,6 +68,12 @@ def _effect_spec(effect: Effect, limits: Limits, borrowed: Callable[[], tuple[An
     return spec
 
 
+def _lends_nothing() -> tuple[Any, Any, Any]:
+    """An ability's effects apply no crew's skill (use_skill asks a decision, which an
+    ability's effects never do: the loader refuses it there)."""
+    raise _Unsupported("a planet ability applies no crew's skill")
+
+
 class _Unsupported(Exception):
     """A ruleset the kernel cannot play, and why."""
 
@@ -126,7 +132,7 @@ def _planet_spec(card: PlanetCard, limits: Limits) -> dict[str, Any]:
             {
                 "event": ability.event,
                 "square": squares.get(ability.square, ability.square),  # type: ignore[arg-type]
-                "do": [_effect_spec(effect, limits) for effect in ability.do],
+                "do": [_effect_spec(effect, limits, _lends_nothing) for effect in ability.do],
             }
             for ability in card.abilities
             if isinstance(ability, Trigger)

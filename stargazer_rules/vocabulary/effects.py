@@ -952,17 +952,18 @@ def list_most_vp(effects: tuple[Effect, ...], limits: Limits) -> int | None:
     return total
 
 
-def list_landings(effects: tuple[Effect, ...], limits: Limits) -> int | None:
+def list_landings(effects: tuple[Effect, ...], limits: Limits, borrowed: int | None = None) -> int | None:
     """The most cubes a list of effects lands on Planets once through, branches and bodies
-    included (``Effect.most_landings``)."""
+    included (``Effect.most_landings``); a ``use_skill`` lands ``borrowed``, the most the skill
+    it may apply lands (``bounds.ability_vp``; None: it cannot say)."""
     total = 0
     for effect in effects:
-        most = effect.most_landings(limits)
+        most = borrowed if isinstance(effect, UseSkill) else effect.most_landings(limits)
         if most is None:
             return None
         total += most * effect.steps
         for nested in (*effect.branches, *effect.bodies):
-            inner = list_landings(nested, limits)
+            inner = list_landings(nested, limits, borrowed)
             if inner is None:
                 return None
             total += inner
