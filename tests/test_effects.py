@@ -258,6 +258,21 @@ def test_may_skip_planets__each_cube_goes_on_any_other_planet_with_room():
     assert (s.track("a"), s.track("d")) == ((1, 1), (1,))
 
 
+def test_may_skip_planets__at_most_limits_the_planets_the_whole_survey_passes_over():
+    """may_skip_planets with at_most (survey): the walk goes on clockwise, each next cube on the
+    next Planet with room or one further, passing at most at_most Planets with room in all (R8)."""
+    s = with_crew(crew("p", 3, [effect("may_skip_planets", at_most=1)]), planets=ring(lengths="41444"))
+    s.turn("w", "b", 1)  # b is full: passed over anyway, no skip
+    s.pick("p")
+    assert (s.state.survey_skips, s.targets(A.SURVEY_STEP)) == (1, ["a", "c", "d", "e"])
+    s.step("a")
+    assert s.targets(A.SURVEY_STEP) == ["c", "d"]  # c next (b full), or d skipping c
+    s.step("d")
+    assert (s.state.survey_skips, s.targets(A.SURVEY_STEP)) == (0, ["e"])
+    events = s.step("e")
+    assert of(events, "survey_done") == [{"player": 1, "cubes": 3}]
+
+
 # -- name_start_player ----------------------------------------------------------------------
 
 
@@ -368,6 +383,68 @@ def test_place_on_special__planets_surveyed_this_turn_after_survey():
     s.pick("s")
     events = s.survey_none()
     assert of(events, "effect_skipped") == [{"player": 0, "crew": "s", "effect": "place_on_special", "remaining": 1}]
+
+
+# -- set_survey_direction -------------------------------------------------------------------
+
+
+def test_set_survey_direction__a_forced_counter_clockwise_walk_cube_by_cube():
+    """set_survey_direction (survey): counter-clockwise is forced, not chosen: the survey goes
+    cube by cube, each next cube on the next Planet with room counter-clockwise (R8)."""
+    s = with_crew(crew("n", 3, [effect("set_survey_direction", direction="counter_clockwise")]))
+    events = s.pick("n")
+    assert of(events, "effect_applied") == [{"player": 0, "crew": "n", "effect": "set_survey_direction"}]
+    assert s.targets(A.SURVEY_STEP) == PLANETS
+    s.step("b")
+    assert s.targets(A.SURVEY_STEP) == ["a"]
+    s.step("a")
+    assert s.targets(A.SURVEY_STEP) == ["e"]
+    s.step("e")
+    assert (s.track("b"), s.track("a"), s.track("e")) == ((0,), (0,), (0,))
+
+
+def test_set_survey_direction__either_is_choose_direction_and_clockwise_is_r8():
+    """set_survey_direction (survey): either offers walks both ways in one decision, clockwise
+    only clockwise ones (R7, R8)."""
+    s = with_crew(
+        crew("n", 3, [effect("set_survey_direction", direction="either")]),
+        crew("m", 3, [effect("set_survey_direction", direction="clockwise")]),
+    )
+    s.pick("n")
+    assert ("b", 3, CCW) in s.survey_options()
+    s.survey("b", 3, CCW)
+    s.pick("m")
+    assert all(direction == CW for _, _, direction in s.survey_options())
+
+
+# -- survey_start ---------------------------------------------------------------------------
+
+
+def test_survey_start__two_cubes_on_the_start_then_the_usual_walk():
+    """survey_start (survey): the survey's first cubes go on its start Planet one after the
+    other, within the survey count, then it walks on clockwise (R7, R8)."""
+    s = with_crew(crew("d", 3, [effect("survey_start", cubes=2)]))
+    events = s.pick("d")
+    assert of(events, "effect_applied") == [{"player": 0, "crew": "d", "effect": "survey_start"}]
+    s.step("c")
+    assert s.targets(A.SURVEY_STEP) == ["c"]
+    s.step("c")
+    assert s.targets(A.SURVEY_STEP) == ["d"]
+    events = s.step("d")
+    assert of(events, "survey_done") == [{"player": 0, "cubes": 3}]
+    assert (s.track("c"), s.track("d")) == ((0, 0), (0,))
+
+
+def test_survey_start__where_it_may_start_and_what_is_done_there_first():
+    """survey_start (survey): the start is a Planet of the set where the first cube has room
+    once the before_walk is done there; a free cube takes the rearmost square first (R2, R15)."""
+    start = effect("survey_start", planet={"colour": "blue"}, before_walk=[effect("place_cube", owner="free")])
+    s = with_crew(crew("f", 2, [start]), planets=ring(colours="rbbbk", lengths="44144"))
+    s.pick("f")
+    assert s.targets(A.SURVEY_STEP) == ["b", "d"]  # c is blue but the free cube would fill it
+    events = s.step("d")
+    assert placed(events) == [(-1, "d", 1), (0, "d", 2)]
+    assert s.targets(A.SURVEY_STEP) == ["e"]
 
 
 # -- the most options a decision can offer ----------------------------------------------------
