@@ -281,8 +281,9 @@ class Script:
         ]
 
     def targets(self, kind: str) -> list[str]:
-        """The Planet ids (``target_planet``, ``survey_step``) or crew ids (``target_crew``) offered."""
-        if kind == A.TARGET_CREW:
+        """The Planet ids (``target_planet``, ``survey_step``) or crew ids (``target_crew``,
+        ``pick_crew``) offered."""
+        if kind in (A.TARGET_CREW, A.PICK_CREW):
             return [self.game.ruleset.crew[self.state.crew[a.target]].id for a in self.legal if a.kind == kind]
         return self.planet_ids(a.target for a in self.legal if a.kind == kind)
 

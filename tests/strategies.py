@@ -146,7 +146,7 @@ def progress_lower_bound(effects: Sequence[Effect]) -> int:
     for effect in effects:
         if effect.name == CHANGE_SURVEY_COUNT and type(effect.delta) is int:  # type: ignore[attr-defined]
             total += effect.delta  # type: ignore[attr-defined]
-        elif effect.name in (CHANGE_SURVEY_COUNT, "set_survey_count"):
+        elif effect.name in (CHANGE_SURVEY_COUNT, "set_survey_count", "use_skill"):  # use_skill: another skill's
             total += UNKNOWN_PROGRESS
         elif effect.branches:
             total += min(0, *(progress_lower_bound(option) for option in effect.branches))
@@ -162,7 +162,8 @@ def moves_cubes_at_once(game: Game) -> bool:
 
     def moves(effects: Sequence[Effect]) -> bool:
         return any(
-            effect.name in ("return_cube", "move_cube", "place_cube") or any(moves(inner) for inner in (*effect.branches, *effect.bodies))
+            effect.name in ("return_cube", "move_cube", "place_cube", "use_skill")  # use_skill: maybe such a skill
+            or any(moves(inner) for inner in (*effect.branches, *effect.bodies))
             for effect in effects
         )
 
@@ -173,7 +174,8 @@ def _takes_cubes_off_tracks(effects: Sequence[Effect]) -> bool:
     """Whether a skill can take a cube off a track for good (``return_cube``): the track then
     fills again, so filling the ring no longer bounds the game."""
     return any(
-        effect.name == "return_cube" or any(_takes_cubes_off_tracks(inner) for inner in (*effect.branches, *effect.bodies))
+        effect.name in ("return_cube", "use_skill")  # use_skill may apply a return_cube
+        or any(_takes_cubes_off_tracks(inner) for inner in (*effect.branches, *effect.bodies))
         for effect in effects
     )
 
@@ -378,7 +380,8 @@ def effect_of_type(
         if param.default is REQUIRED or value != param.default or draw(st.booleans()):
             data[param.name] = value
     if effect_name == "place_cube" and values.get("owner") == "free" and data.get("square") == "special":
-        data["owner"] = values["owner"] = "me"  # a free cube never goes on a special square (R3)
+        # a free cube never goes on a special square (R3); nobody is "you" in some abilities
+        data["owner"] = values["owner"] = "everyone" if NOBODY in bound else "me"
     for param in cls.params:
         if param.required_when is None:
             continue
@@ -436,6 +439,8 @@ def set_expr(kind: str, colours: Sequence[str], bound: frozenset[str], depth: in
         "seats": ["me", "others", "everyone", "start_player", "left"],
         "crews": ["all", "others", "unpicked", "this_crew"],
     }[kind]
+    if kind == "seats" and NOBODY in bound:  # a planet ability where nobody is "you"
+        words = [word for word in words if word not in ("me", "others", "left")]
     if kind == "crews" or kind in bound:
         words = [*words, this] if this not in words else words
     options: list[st.SearchStrategy[Any]] = [st.sampled_from(words)]
@@ -527,8 +532,8 @@ def condition_expr(colours: Sequence[str], bound: frozenset[str], depth: int = 0
     return st.one_of(options)
 
 
-#: The effect types of the rules language: its control (if, choose, for_each), its actions, and
-#: the two older types that take an amount.
+#: The effect types of the rules language: its control (if, choose, for_each), its actions,
+#: the two older types that take an amount, and its lasting effects.
 LANGUAGE_EFFECTS = (
     "if",
     "choose",
@@ -543,6 +548,14 @@ LANGUAGE_EFFECTS = (
     "collect_free_cubes",
     "gain_vp",
     "change_survey_count",
+    # this turn's survey: its direction, skips with a limit, its start
+    "set_survey_direction",
+    "may_skip_planets",
+    "survey_start",
+    # lasting effects
+    "close_crew",
+    "protect_cubes",
+    "use_skill",
 )
 
 
@@ -584,8 +597,14 @@ def language_value(draw: st.DrawFn, param: Param, context: _Context, values: Map
     if kind in ("planets", "seats", "crews"):
         inner = bound | ({param.binds} if param.binds else frozenset())
         return draw(set_expr(kind, colours, inner))
-    # An effect list: the branches of if, the body of choose and for_each.
+    # An effect list: the branches of if, the body of choose and for_each, the before_walk of
+    # survey_start (performed when the survey starts, on the start Planet: its effects keep
+    # their own timings).
     timings = _option_timings(context.when)
+    if param.name == "before_walk":
+        inner = bound | {"planets"}
+        # parent_when is survey_start's, as the loader resolves a left-out when from it.
+        return draw(st.lists(effects(colours, frozenset(TIMINGS), context.depth + 1, context.when, inner, body=True), max_size=2))
     if param.name == "do":
         inner = bound | {_OVER_KINDS[context.over]}
         return draw(st.lists(effects(colours, timings, context.depth + 1, context.when, inner, body=True), min_size=1, max_size=2))
@@ -599,10 +618,50 @@ def _declared_default(cls: type[Effect], param_name: str) -> Any:
     return None
 
 
+#: In ``bound``, a sentinel kind: nobody is "you" here (a round_end or game_end planet
+#: ability), so no seat word reads "you" (me, others, left).
+NOBODY = "nobody"
+
+
+def _without_when(data: Any) -> Any:
+    """Effect data with every ``when`` left out: an ability's effects resolve at its event."""
+    if isinstance(data, list):
+        return [_without_when(item) for item in data]
+    if isinstance(data, dict):
+        return {key: _without_when(value) for key, value in data.items() if not (key == "when" and "effect" in data)}
+    return data
+
+
 @st.composite
-def planets_data(draw: st.DrawFn, count: int, colours: Sequence[str], long: bool = False) -> list[dict[str, Any]]:
+def ability_data(draw: st.DrawFn, colours: Sequence[str], length: int, lasting_left: list[str]) -> dict[str, Any]:
+    """One planet ability (docs/skills.md, "Planet abilities"): a trigger of a random event
+    whose do holds 1..2 effects that ask no decision (nested bodies and branches included),
+    with this_planet bound and, at round_end and game_end, no word of "you"; or a lasting
+    effect among ``lasting_left`` (each at most once a card)."""
+    if lasting_left and draw(st.integers(0, 3)) == 0:
+        word = draw(st.sampled_from(lasting_left))
+        lasting_left.remove(word)
+        if word == "no_survey_start":
+            return {"lasting": word}
+        value = draw(st.sampled_from(("every_colour", "none"))) if word == "counts_toward" else draw(st.integers(1, 3))
+        return {"lasting": {word: value}}
+    event = draw(st.sampled_from(("cube_placed", "becomes_full", "round_end", "game_end")))
+    on: Any = event
+    if event == "cube_placed":
+        square = draw(st.none() | st.just("special") | st.integers(1, length))
+        if square is not None:
+            on = {event: {"square": square}}
+    bound = frozenset({"planets"}) | ({NOBODY} if event in ("round_end", "game_end") else frozenset())
+    body = effects(colours, frozenset({"after_survey"}), 1, "after_survey", bound, body=True)
+    return {"on": on, "do": _without_when(draw(st.lists(body, min_size=1, max_size=2)))}
+
+
+@st.composite
+def planets_data(
+    draw: st.DrawFn, count: int, colours: Sequence[str], long: bool = False, language: bool = False
+) -> list[dict[str, Any]]:
     """``count`` planet cards: tracks of 1..10 squares (4..10 when ``long``) worth 0..12 VP,
-    special capacity 0..3."""
+    special capacity 0..3; with ``language``, half of them with 1..2 abilities."""
     lengths = st.integers(4, 10) if long else st.integers(1, 10)
     cards = []
     for index in range(count):
@@ -617,6 +676,11 @@ def planets_data(draw: st.DrawFn, count: int, colours: Sequence[str], long: bool
             card["special_capacity"] = capacity
         if draw(st.booleans()):
             card["placeholder"] = draw(st.booleans())
+        if language and draw(st.booleans()):
+            lasting_left = ["counts_toward", "majority_factor", "no_survey_start"]
+            card["abilities"] = [
+                draw(ability_data(colours, len(card["track"]), lasting_left)) for _ in range(draw(st.integers(1, 2)))
+            ]
         cards.append(card)
     return cards
 
@@ -630,13 +694,39 @@ def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool,
         "id": f"c{index}",
         "name": name(f"crew {index}"),
         "survey_count": draw(st.integers(0, 5)),
-        "skill": draw(skill),
+        "skill": _one_survey_start(draw(skill)),
     }
     if always:
         card["always_in_play"] = True
     elif draw(st.booleans()):
         card["always_in_play"] = False
     return card
+
+
+def _one_survey_start(skill: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """``skill`` with at most one ``survey_start`` (the loader's rule, R7): each further one, at
+    the top or in a branch, becomes ``choose_direction``, which stands wherever it stood."""
+    seen = 0
+
+    def keep(effects: list[Any]) -> list[Any]:
+        nonlocal seen
+        kept = []
+        for effect in effects:
+            if effect.get("effect") == "survey_start":
+                seen += 1
+                if seen > 1:
+                    effect = {"effect": "choose_direction", "when": "survey"}
+            else:
+                effect = dict(effect)
+                for key in ("then", "else"):
+                    if isinstance(effect.get(key), list):
+                        effect[key] = keep(effect[key])
+                if isinstance(effect.get("options"), list):
+                    effect["options"] = [keep(option) for option in effect["options"]]
+            kept.append(effect)
+        return kept
+
+    return keep(skill)
 
 
 @st.composite
@@ -698,6 +788,6 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
         rules["setup"] = draw(turn_order_setup(max(player_counts))) if setup == "values" else {}
     return {
         "rules.yaml": rules,
-        "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long))},
+        "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long, language))},
         "crew.yaml": {"crew": crew},
     }

@@ -258,6 +258,21 @@ def test_may_skip_planets__each_cube_goes_on_any_other_planet_with_room():
     assert (s.track("a"), s.track("d")) == ((1, 1), (1,))
 
 
+def test_may_skip_planets__at_most_limits_the_planets_the_whole_survey_passes_over():
+    """may_skip_planets with at_most (survey): the walk goes on clockwise, each next cube on the
+    next Planet with room or one further, passing at most at_most Planets with room in all (R8)."""
+    s = with_crew(crew("p", 3, [effect("may_skip_planets", at_most=1)]), planets=ring(lengths="41444"))
+    s.turn("w", "b", 1)  # b is full: passed over anyway, no skip
+    s.pick("p")
+    assert (s.state.survey_skips, s.targets(A.SURVEY_STEP)) == (1, ["a", "c", "d", "e"])
+    s.step("a")
+    assert s.targets(A.SURVEY_STEP) == ["c", "d"]  # c next (b full), or d skipping c
+    s.step("d")
+    assert (s.state.survey_skips, s.targets(A.SURVEY_STEP)) == (0, ["e"])
+    events = s.step("e")
+    assert of(events, "survey_done") == [{"player": 1, "cubes": 3}]
+
+
 # -- name_start_player ----------------------------------------------------------------------
 
 
@@ -368,6 +383,68 @@ def test_place_on_special__planets_surveyed_this_turn_after_survey():
     s.pick("s")
     events = s.survey_none()
     assert of(events, "effect_skipped") == [{"player": 0, "crew": "s", "effect": "place_on_special", "remaining": 1}]
+
+
+# -- set_survey_direction -------------------------------------------------------------------
+
+
+def test_set_survey_direction__a_forced_counter_clockwise_walk_cube_by_cube():
+    """set_survey_direction (survey): counter-clockwise is forced, not chosen: the survey goes
+    cube by cube, each next cube on the next Planet with room counter-clockwise (R8)."""
+    s = with_crew(crew("n", 3, [effect("set_survey_direction", direction="counter_clockwise")]))
+    events = s.pick("n")
+    assert of(events, "effect_applied") == [{"player": 0, "crew": "n", "effect": "set_survey_direction"}]
+    assert s.targets(A.SURVEY_STEP) == PLANETS
+    s.step("b")
+    assert s.targets(A.SURVEY_STEP) == ["a"]
+    s.step("a")
+    assert s.targets(A.SURVEY_STEP) == ["e"]
+    s.step("e")
+    assert (s.track("b"), s.track("a"), s.track("e")) == ((0,), (0,), (0,))
+
+
+def test_set_survey_direction__either_is_choose_direction_and_clockwise_is_r8():
+    """set_survey_direction (survey): either offers walks both ways in one decision, clockwise
+    only clockwise ones (R7, R8)."""
+    s = with_crew(
+        crew("n", 3, [effect("set_survey_direction", direction="either")]),
+        crew("m", 3, [effect("set_survey_direction", direction="clockwise")]),
+    )
+    s.pick("n")
+    assert ("b", 3, CCW) in s.survey_options()
+    s.survey("b", 3, CCW)
+    s.pick("m")
+    assert all(direction == CW for _, _, direction in s.survey_options())
+
+
+# -- survey_start ---------------------------------------------------------------------------
+
+
+def test_survey_start__two_cubes_on_the_start_then_the_usual_walk():
+    """survey_start (survey): the survey's first cubes go on its start Planet one after the
+    other, within the survey count, then it walks on clockwise (R7, R8)."""
+    s = with_crew(crew("d", 3, [effect("survey_start", cubes=2)]))
+    events = s.pick("d")
+    assert of(events, "effect_applied") == [{"player": 0, "crew": "d", "effect": "survey_start"}]
+    s.step("c")
+    assert s.targets(A.SURVEY_STEP) == ["c"]
+    s.step("c")
+    assert s.targets(A.SURVEY_STEP) == ["d"]
+    events = s.step("d")
+    assert of(events, "survey_done") == [{"player": 0, "cubes": 3}]
+    assert (s.track("c"), s.track("d")) == ((0, 0), (0,))
+
+
+def test_survey_start__where_it_may_start_and_what_is_done_there_first():
+    """survey_start (survey): the start is a Planet of the set where the first cube has room
+    once the before_walk is done there; a free cube takes the rearmost square first (R2, R15)."""
+    start = effect("survey_start", planet={"colour": "blue"}, before_walk=[effect("place_cube", owner="free")])
+    s = with_crew(crew("f", 2, [start]), planets=ring(colours="rbbbk", lengths="44144"))
+    s.pick("f")
+    assert s.targets(A.SURVEY_STEP) == ["b", "d"]  # c is blue but the free cube would fill it
+    events = s.step("d")
+    assert placed(events) == [(-1, "d", 1), (0, "d", 2)]
+    assert s.targets(A.SURVEY_STEP) == ["e"]
 
 
 # -- the most options a decision can offer ----------------------------------------------------
@@ -558,3 +635,90 @@ def test_take_vp__from_a_chosen_leader_never_more_than_they_hold():
     events = s.do(action(A.TARGET_SEAT, 0))
     assert of(events, "vp_taken") == [{"player": 1, "crew": "v", "other": 0, "vp": 1}]
     assert s.state.vp == (0, 1, 0)
+
+
+# -- lasting effects: closed crews and protected cubes (docs/skills.md, "Lasting effects") ---
+
+
+def test_close_crew__an_unpicked_crew_is_not_offered_until_the_round_ends():
+    """close_crew (in a choose over unpicked other crews, S9): the crew closed is not offered to
+    the later players (R5); it gets its free cube at the round's end, being unpicked (R11), and
+    opens again with the next round."""
+    skill = [effect("choose", crew={"where": "unpicked", "from": "others"}, do=[effect("close_crew")])]
+    s = with_crew(crew("s", 2, skill))
+    s.pick("s")
+    assert s.targets(A.TARGET_CREW) == ["armstrong", "w", "x", "y"]
+    events = s.target_crew("x")
+    assert of(events, "crew_closed") == [{"player": 0, "crew": "x"}]
+    s.survey_none()
+    assert s.targets(A.PICK_CREW) == ["armstrong", "w", "y"]
+    s.turn("w")
+    assert s.targets(A.PICK_CREW) == ["armstrong", "y"]
+    s.turn("y")
+    assert s.state.closed == frozenset() and s.free_on("x") == 1  # R11: unpicked, it got a free cube
+    assert "x" in s.targets(A.PICK_CREW)
+
+
+def test_close_crew__only_while_enough_crews_stay_open_for_the_turns_left():
+    """close_crew: a crew is closed only while the open crews left still cover the turns left in
+    the round (R9); with a small crew area the last crews cannot be closed."""
+    s = with_crew(crew("s", 2, [effect("close_crew", crew="others")]))
+    events = s.pick("s")  # five crews: s picked, four open, two turns left -> two may close
+    assert [e["crew"] for e in of(events, "crew_closed")] == ["armstrong", "w"]
+    s.survey_none()
+    assert s.targets(A.PICK_CREW) == ["x", "y"]
+
+
+def test_protect_cubes__no_other_players_skill_may_move_them_until_the_round_ends():
+    """protect_cubes (until round_end): seat 0's cubes are passed over by seat 1's return_cube,
+    which returns the cube furthest back that it may move; from the next round they are not."""
+    recall = [effect("return_cube", planet="all", when="after_survey")]
+    s = with_crew(crew("p", 2, [effect("protect_cubes")]), crew("r", 2, recall))
+    events = s.pick("p")
+    assert of(events, "cubes_protected") == [{"player": 0, "crew": "p", "until": "round_end"}]
+    s.survey("a", 1)  # seat 0 on a
+    assert s.state.protected == (2, 0, 0)
+    s.turn("w", "b", 1)  # seat 1 on b
+    s.pick("r")  # seat 2 returns the rearmost cube of every Planet, seat 0's passed over
+    events = s.survey("a", 1)  # seat 2 behind seat 0 on a
+    assert [(e["owner"], e["planet"]) for e in of(events, "cube_returned")] == [(2, "a"), (1, "b")]
+    assert (s.track("a"), s.track("b")) == ((0,), ())
+    assert s.state.protected == (0, 0, 0)  # the round ended
+
+
+def test_protect_cubes__until_the_turn_ends_and_only_from_other_players():
+    """protect_cubes (until turn_end): the chooser's own skill may still move its cubes; the
+    protection ends with the turn."""
+    skill = [effect("protect_cubes", until="turn_end"), effect("return_cube", planet="all", owner="me", when="after_survey")]
+    s = with_crew(crew("q", 2, skill))
+    s.pick("q")
+    events = s.survey("a", 1)
+    assert of(events, "cube_returned") == [{"owner": 0, "planet": "a", "square": 1, "to": "hand"}]
+    assert s.state.protected == (0, 0, 0)
+
+
+def test_use_skill__another_crews_skill_resolves_in_its_timings_as_this_crews():
+    """use_skill (on_choose): the chooser applies crew g's skill as this crew's: its on_choose
+    gain_vp at once, its after_survey gain_vp after the survey, both logged for this crew; a
+    crew always in play (Armstrong), the crew itself and crews without a skill (w, x) are not
+    offered."""
+    gifted = crew("g", 2, [effect("gain_vp", vp=1), effect("gain_vp", vp=2, when="after_survey")])
+    s = with_crew(crew("u", 1, [effect("use_skill")]), gifted)
+    s.pick("u")
+    assert s.targets(A.TARGET_CREW) == ["g"]
+    events = s.target_crew("g")
+    assert of(events, "skill_applied") == [{"player": 0, "crew": "u", "skill_of": "g"}]
+    assert of(events, "vp_gained") == [{"player": 0, "crew": "u", "vp": 1}]
+    assert max(count for _, count, _ in s.survey_options()) == 1  # the survey count stays u's
+    events = s.survey("a", 1)
+    assert of(events, "vp_gained") == [{"player": 0, "crew": "u", "vp": 2}]
+    assert s.state.vp == (3, 0, 0)
+
+
+def test_use_skill__a_crew_applying_another_crews_skill_is_never_offered():
+    """use_skill: a skill applied never applies a third (programs end), so a crew whose skill
+    holds use_skill is not offered, and the bounds count one skill applied (the best)."""
+    s = with_crew(crew("u", 1, [effect("use_skill")]), crew("v", 1, [effect("use_skill")]), crew("g", 2, [effect("gain_vp", vp=3)]))
+    s.pick("u")
+    assert s.targets(A.TARGET_CREW) == ["g"]
+    assert s.game.bounds.most_vp == s.game.ruleset.max_rounds * (3 + 3 * 12 * 2 + 3)

@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
 from strategies import BUNDLED, Playout, bundled_game, choose, playouts
 
-from stargazer_rules import IllegalActionError, SetupError, load_ruleset
+from stargazer_rules import IllegalActionError, Setup, SetupError, load_ruleset
 from stargazer_rules.errors import SeedError
 from stargazer_rules.fast import FastGame
 from stargazer_rules.fast.action_index import ActionIndex
@@ -485,3 +485,26 @@ def test_a_batchs_seat_past_every_range_is_a_value_error():
     batch = fast_of("draft7").batch(2, players=4)
     with pytest.raises(ValueError, match="is outside every range this game has"):
         batch.observations(seat=10**30)
+
+
+def test_the_observation_shows_the_lasting_effects_alike_in_both_engines() -> None:
+    """A crew closed (S9, close_crew), a crew applying another's skill (S10, use_skill) and a
+    protected seat are seen in the kernel's vector as in the Python oracle's."""
+    fast = fast_of("ideas")
+    game = fast.game
+    crew = game.ruleset.crew
+    ring = tuple(card.id for card in game.ruleset.planets[:7])
+    state = game.new_state(setup=Setup(4, ring, ("gatekeeper", "understudy", "diplomat", "surveyor", "analyst"), 0))
+    state = game.step(state, action("pick_crew", 1))  # the Gatekeeper
+    state = game.step(state, action("target_crew", 3))  # closes the Diplomat
+    state = game.step(state, action("survey", -1, 0))
+    state = game.step(state, action("pick_crew", 2))  # the Understudy applies the Surveyor's skill
+    state = game.step(state, action("target_crew", 4))
+    state = state._replace(protected=(2, 0, 0, 1))
+    assert state.closed == frozenset({3}) and state.borrowed[2] == crew.index(game.ruleset.crew_card("surveyor"))
+    at = dict((name, offset) for name, offset, _ in fast.observation_fields)
+    kernel = fast.from_state(state)
+    for seat in range(4):
+        vector = kernel.observation(seat)
+        assert vector == observe(game, fast.layout, state, seat)
+        assert vector[at["crew_closed"] + 3] == 1.0 and vector[at["protected"] + (0 - seat) % 4] == 2.0

@@ -1,7 +1,8 @@
-"""Worked examples of the design corpus's crew ideas, written in the bundled ``ideas`` ruleset
-(data/cards/ideas/crew.yaml, each card marked with its idea's id): for each, a position where
-the idea matters, the pick, and the state after, on the Python engine and on the native kernel
-alike (the kernel is handed the same position and must reach the same state).
+"""Worked examples of the design corpus's crew ideas and planet abilities, written in the
+bundled ``ideas`` ruleset (data/cards/ideas/crew.yaml and planets.yaml, each card marked with
+its idea's id): for each, a position where the idea matters, the pick or the survey, and the
+state after, on the Python engine and on the native kernel alike (the kernel is handed the same
+position and must reach the same state).
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import pytest
 
 from differential import canonical
 from stargazer_rules import Game, Setup, load_ruleset
+from stargazer_rules.formats import jsonio
 from stargazer_rules.kernel import native
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import action
@@ -30,12 +32,13 @@ def position(
     crew_free: dict[int, int] | None = None,
     crew_cubes: dict[int, tuple[int, ...]] | None = None,
     hands: dict[int, int] | None = None,
+    ring: tuple[str, ...] = RING,
 ) -> State:
-    """Seat 0 to pick, four players, the ring above, Armstrong and ``dealt`` in the crew area;
-    the board as given, and every other cube in its hand or the stock (R13)."""
-    state = IDEAS.new_state(setup=Setup(4, RING, dealt, 0))
-    tracks_all = tuple((tracks or {}).get(p, ()) for p in range(len(RING)))
-    specials_all = tuple((specials or {}).get(p, ()) for p in range(len(RING)))
+    """Seat 0 to pick, four players, the ring above (or ``ring``), Armstrong and ``dealt`` in
+    the crew area; the board as given, and every other cube in its hand or the stock (R13)."""
+    state = IDEAS.new_state(setup=Setup(4, ring, dealt, 0))
+    tracks_all = tuple((tracks or {}).get(p, ()) for p in range(len(ring)))
+    specials_all = tuple((specials or {}).get(p, ()) for p in range(len(ring)))
     cubes_all = tuple((crew_cubes or {}).get(slot, ()) for slot in range(len(state.crew)))
     free_all = tuple((crew_free or {}).get(slot, 0) for slot in range(len(state.crew)))
     placed = [sum(list(t).count(seat) for t in (*tracks_all, *specials_all, *cubes_all)) for seat in range(4)]
@@ -126,9 +129,51 @@ def test_s5_your_rearmost_cube_moves_to_the_next_planet_with_room():
     assert moved.tracks[0] == () and moved.tracks[2] == (0,)
 
 
-def test_s7_either_direction_and_skipping():
-    after = pick(position(("contrarian", "surveyor", "steward", "underdog", "recaller")), "contrarian")
-    assert after.survey_rules != 0 and {a.kind for a in after.legal} == {A.SURVEY_STEP, A.SURVEY_STOP}  # cube by cube
+def test_s6_a_free_cube_on_the_start_planet_before_the_survey():
+    """The free cube takes the start Planet's rearmost square before the survey's first cube
+    (R2, R15): full lava-1 and ocean-1 with one empty square are no starts (the first cube would
+    have no room); the walk then goes on clockwise with no free cube (R8)."""
+    state = position(("pathfinder", "surveyor", "steward", "underdog", "recaller"), tracks={0: (1, 2, 3, 1, 2, 3), 1: (1, 2, 3, 1)})
+    chosen = pick(state, "pathfinder")
+    assert chosen.legal == (*(action(A.SURVEY_STEP, p) for p in (2, 3, 4, 5, 6)), action(A.SURVEY_STOP))
+    first = both(chosen, action(A.SURVEY_STEP, 2))
+    assert first.tracks[2] == (FREE, 0) and first.stock == chosen.stock - 1 and first.hands[0] == chosen.hands[0] - 1
+    assert first.legal == (action(A.SURVEY_STEP, 3), action(A.SURVEY_STOP))
+    after = both(first, action(A.SURVEY_STEP, 3))
+    assert after.tracks[3] == (0,) and after.stock == first.stock and after.stage == "pick_crew"
+
+
+def test_s6_with_the_stock_empty_the_survey_starts_anywhere_with_room():
+    """No free cube to put (R9): ocean-1's one empty square is a start again, and nothing else
+    is placed."""
+    state = position(("pathfinder", "surveyor", "steward", "underdog", "recaller"), tracks={1: (1, 2, 3, 1)}, crew_free={0: 3, 2: 3, 3: 3, 4: 3})
+    chosen = pick(state, "pathfinder")
+    assert chosen.stock == 0 and action(A.SURVEY_STEP, 1) in chosen.legal
+    first = both(chosen, action(A.SURVEY_STEP, 1))
+    assert first.tracks[1] == (1, 2, 3, 1, 0)
+
+
+def test_s7_counter_clockwise_skipping_one_planet_at_most():
+    """The walk goes counter-clockwise (forced, R8's direction changed): from primordial-1 the
+    next cube goes on gas-1, or skips it for ocean-1; once one Planet is skipped, no more."""
+    chosen = pick(position(("contrarian", "surveyor", "steward", "underdog", "recaller")), "contrarian")
+    assert chosen.legal == (*(action(A.SURVEY_STEP, p) for p in range(7)), action(A.SURVEY_STOP))
+    first = both(chosen, action(A.SURVEY_STEP, 3))
+    assert first.legal == (action(A.SURVEY_STEP, 1), action(A.SURVEY_STEP, 2), action(A.SURVEY_STOP))
+    skipped = both(first, action(A.SURVEY_STEP, 1))
+    assert (skipped.survey_direction, skipped.survey_skips) == (A.COUNTER_CLOCKWISE, 0)
+    assert skipped.legal == (action(A.SURVEY_STEP, 0), action(A.SURVEY_STOP))
+    walked = both(first, action(A.SURVEY_STEP, 2))
+    assert walked.survey_skips == 1 and walked.legal == (action(A.SURVEY_STEP, 0), action(A.SURVEY_STEP, 1), action(A.SURVEY_STOP))
+
+
+def test_s7_a_full_planet_is_passed_without_a_skip():
+    """R8 passes full Planets anyway: gas-1 full, the walk from primordial-1 reaches ocean-1
+    next and may skip it for lava-1, its skip still unused."""
+    state = position(("contrarian", "surveyor", "steward", "underdog", "recaller"), tracks={2: (1, 2, 3, 1, 2, 3, 1)})
+    first = both(pick(state, "contrarian"), action(A.SURVEY_STEP, 3))
+    assert first.legal == (action(A.SURVEY_STEP, 0), action(A.SURVEY_STEP, 1), action(A.SURVEY_STOP))
+    assert both(first, action(A.SURVEY_STEP, 1)).survey_skips == 1
 
 
 def test_s8_take_two_vp_from_the_leader_among_the_others():
@@ -176,10 +221,23 @@ def test_s13_a_cube_on_the_special_square_of_a_planet_without_yours():
     assert after.specials[1] == (0,) and after.hands[0] == chosen.hands[0] - 1
 
 
-def test_s14_the_survey_may_stay_on_its_start_planet():
+def test_s14_two_cubes_on_the_start_planet_then_the_usual_walk():
+    """The survey's first two cubes go on its start Planet one after the other, then it walks
+    on clockwise, never two in a row on one Planet again (R8); three cubes in all (R7)."""
     chosen = pick(position(("driller", "surveyor", "steward", "underdog", "recaller")), "driller")
     first = both(chosen, action(A.SURVEY_STEP, 3))
-    assert action(A.SURVEY_STEP, 3) in first.legal  # a second cube on the same Planet (R8 lifted)
+    assert first.legal == (action(A.SURVEY_STEP, 3), action(A.SURVEY_STOP))  # the start's second cube
+    second = both(first, action(A.SURVEY_STEP, 3))
+    assert second.tracks[3] == (0, 0) and second.legal == (action(A.SURVEY_STEP, 4), action(A.SURVEY_STOP))
+    after = both(second, action(A.SURVEY_STEP, 4))
+    assert after.tracks[4] == (0,) and after.hands[0] == chosen.hands[0] - 3 and after.stage == "pick_crew"
+
+
+def test_s14_a_start_planet_that_fills_lets_the_walk_go_on():
+    """Primordial-1 has one empty square: its one cube fills it, and the walk goes on to dark."""
+    state = position(("driller", "surveyor", "steward", "underdog", "recaller"), tracks={3: (1, 2, 3, 1, 2, 3)})
+    first = both(pick(state, "driller"), action(A.SURVEY_STEP, 3))
+    assert first.legal == (action(A.SURVEY_STEP, 4), action(A.SURVEY_STOP))
 
 
 def test_s15_a_vp_for_each_cube_in_hand_beyond_six():
@@ -223,6 +281,57 @@ def test_s20_no_survey_and_a_vp_for_each_other_player():
     assert after.legal == (action(A.SURVEY, -1, 0),)  # a survey count of 0 places nothing (R7)
 
 
+def test_s9_a_crew_closed_until_the_round_ends():
+    """Seat 0 picks the Gatekeeper and closes the Steward, an unpicked crew: the later players
+    are not offered it (R5); it is unpicked, so it gets a free cube at the round's end (R11), and
+    it opens again with the next round."""
+    state = position(("gatekeeper", "steward", "surveyor", "underdog", "recaller"))
+    chosen = pick(state, "gatekeeper")
+    assert [a.target for a in chosen.legal] == [0, 2, 3, 4, 5]  # Armstrong and the unpicked others
+    closed = both(chosen, action(A.TARGET_CREW, 2))
+    assert closed.closed == frozenset({2})
+    data = jsonio.state_to_json(IDEAS, closed._replace(protected=(2, 0, 0, 1)))
+    assert data["crew"][2]["closed"] is True and [seat.get("protected") for seat in data["seats"]] == ["round_end", None, None, "turn_end"]
+    assert jsonio.state_from_json(IDEAS, data, trusted=True) == closed._replace(protected=(2, 0, 0, 1))
+    after = survey_nothing(closed)
+    assert [a.target for a in after.legal] == [0, 3, 4, 5]
+    for crew_id in ("surveyor", "underdog", "recaller"):
+        after = survey_nothing(pick(after, crew_id))
+    assert after.round == 2 and after.closed == frozenset()
+    assert after.crew_free[2] == 1 and action(A.PICK_CREW, 2) in after.legal
+
+
+def test_s10_another_crews_skill_as_this_crews():
+    """Seat 0 picks the Understudy: Armstrong (always in play) and the Understudy itself are not
+    offered. Applying the Surveyor's skill scores at once for each Planet where seat 0 ranks
+    first; applying the Analyst's, an after_survey skill, scores once the survey is made."""
+    dealt = ("understudy", "surveyor", "analyst", "diplomat", "ferryman")
+    state = position(dealt, tracks={0: (0, 0, 1), 1: (1, 0)})
+    chosen = pick(state, "understudy")
+    assert [a.target for a in chosen.legal] == [2, 3, 4, 5]
+    surveyor = both(chosen, action(A.TARGET_CREW, 2))
+    assert surveyor.vp[0] == 2 and surveyor.borrowed[1] == IDEAS.ruleset.crew.index(IDEAS.ruleset.crew_card("surveyor"))
+    analyst = both(chosen, action(A.TARGET_CREW, 3))
+    assert analyst.vp[0] == 0 and analyst.stage == "survey"
+    after = both(analyst, action(A.SURVEY, 2, 2))  # gas-1 and primordial-1, first there
+    assert after.vp[0] == 2
+
+
+def test_s10_a_decision_of_the_skill_applied_waits_on_behalf_of_this_crew():
+    """Applying the Diplomat's choose_one: the decision is seat 0's, pending for the
+    Understudy's slot with the Diplomat's skill, and crosses to the kernel and to JSON alike."""
+    state = position(("understudy", "diplomat", "surveyor", "analyst", "ferryman"))
+    chosen = both(pick(state, "understudy"), action(A.TARGET_CREW, 2))
+    head = chosen.pending[0]
+    assert (head.slot, head.card, head.path) == (1, IDEAS.ruleset.crew.index(IDEAS.ruleset.crew_card("diplomat")), (0,))
+    assert {a.kind for a in chosen.legal} == {A.CHOOSE_OPTION}
+    data = jsonio.state_to_json(IDEAS, chosen)
+    assert data["pending"][0]["skill_of"] == "diplomat" and data["crew"][1]["borrowed"] == "diplomat"
+    assert jsonio.state_from_json(IDEAS, data) == chosen == jsonio.state_from_json(IDEAS, data, trusted=True)
+    after = both(chosen, action(A.CHOOSE_OPTION, 0))
+    assert after.vp[0] == 3
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_ideas_ruleset_plays_whole_games_alike_on_both_engines(players):
     import random
@@ -232,3 +341,95 @@ def test_the_ideas_ruleset_plays_whole_games_alike_on_both_engines(players):
     for seed in range(6):
         setup = IDEAS.deal(players, seed=seed)
         assert play_lockstep(IDEAS, setup, random.Random(seed)) > 0
+
+
+# -- planet abilities (data/cards/ideas/planets.yaml, docs/skills.md "Planet abilities") -------
+
+PLAIN = ("steward", "surveyor", "underdog", "recaller", "ferryman")  # the Steward scores 0 VP without free cubes
+
+
+def scores(state: State) -> tuple[tuple[int, int, int], ...]:
+    """(majority VP, major-planet bonus, total) per seat, from the Python engine's score sheet,
+    held equal to the kernel's (R15-R18)."""
+    sheet = tuple((seat.majority_vp, seat.bonus_vp, seat.total) for seat in IDEAS.score(state).seats)
+    kernel = native.to_kernel(IDEAS, state)
+    assert tuple((m, b, t) for m, b, _play, t, _hand in kernel.seat_totals()[:4]) == sheet
+    return sheet
+
+
+def test_p1_the_dark_planets_cubes_count_toward_every_colour():
+    """R17 with P1: seat 0's one cube on the Dark Planet counts toward each of the ruleset's six
+    colours (1 x 6 = 6 VP); seat 1's cube on lava-1 counts toward red alone (1 VP)."""
+    assert len(IDEAS.ruleset.colours) == 6
+    state = position(PLAIN, tracks={4: (0,), 0: (1,)})
+    assert [bonus for _, bonus, _ in scores(state)] == [6, 1, 0, 0]
+    # A second cube, on lava-1: red 2, every other colour 1, so the bonus is 2 x 1.
+    assert scores(position(PLAIN, tracks={4: (0,), 0: (0,)}))[0][1] == 2
+
+
+def test_p2_the_diamond_planets_majority_vp_are_doubled():
+    """R16 with P2: two cubes of seat 0 and one of seat 1 on the Diamond Planet (track 2 3 4 ...):
+    first place reads row 3 (4 VP, doubled to 8), second row 2 (3 VP, doubled to 6)."""
+    state = position(PLAIN, tracks={5: (0, 1, 0)})
+    assert [majority for majority, _, _ in scores(state)] == [8, 6, 0, 0]
+    plain = position(PLAIN, tracks={6: (0, 1, 0)})  # ocean-2 (1 2 3 ...), no ability: rows 3 and 2
+    assert [majority for majority, _, _ in scores(plain)] == [3, 2, 0, 0]
+
+
+def test_p3_a_cube_on_square_3_makes_a_discovery():
+    """P3: gas-1 holds two cubes; seat 0's survey walk from ocean-1 puts its second cube on
+    gas-1's square 3, and seat 0 gains 1 VP at once (cube_placed, "you" is the cube's owner)."""
+    state = position(PLAIN, tracks={2: (1, 2)})
+    chosen = pick(state, "steward")
+    assert chosen.vp[0] == 0
+    after = both(chosen, action(A.SURVEY, 1, 2))
+    assert after.tracks[2] == (1, 2, 0) and after.vp == (1, 0, 0, 0)
+    # A cube on another square of gas-1 discovers nothing.
+    later = both(pick(position(PLAIN, tracks={2: (1, 2, 3)}), "steward"), action(A.SURVEY, 2, 1))
+    assert later.tracks[2] == (1, 2, 3, 0) and later.vp == (0, 0, 0, 0)
+    _, events = IDEAS.apply(chosen, action(A.SURVEY, 1, 2))
+    assert [e.key for e in events if e.key in ("cube_placed", "ability_triggered", "vp_gained")] == [
+        "cube_placed", "cube_placed", "ability_triggered", "vp_gained",
+    ]
+
+
+def test_p4_when_the_ocean_becomes_full_each_player_on_it_gains_1_vp():
+    """P4: ocean-1 (5 squares) holds seats 1, 2, 1 and a free cube; seat 0's cube fills it, and
+    each seat with a cube on it (0, 1 and 2, not 3, not the virtual player) gains 1 VP."""
+    state = position(PLAIN, tracks={1: (1, 2, 1, FREE)})
+    after = both(pick(state, "steward"), action(A.SURVEY, 1, 1))
+    assert after.tracks[1] == (1, 2, 1, FREE, 0) and after.vp == (1, 1, 1, 0)
+
+
+P5_RING = ("lava-2", "ocean-1", "gas-1", "primordial-1", "dark", "diamond", "ocean-2")
+
+
+def test_p5_a_survey_may_not_start_on_lava_2():
+    """P5: no whole walk starts on lava-2 (ring position 0), but a walk from ocean-2 passes over
+    it; a cube-by-cube survey's first cube may not go there either (R7, R8 lifted)."""
+    chosen = pick(position(PLAIN, ring=P5_RING), "steward")
+    starts = {act.target for act in chosen.legal}
+    assert 0 not in starts and {-1, 1, 6} <= starts
+    after = both(chosen, action(A.SURVEY, 6, 2))
+    assert after.tracks[6] == (0,) and after.tracks[0] == (0,)
+    steps = pick(position(("contrarian", *PLAIN[1:]), ring=P5_RING), "contrarian")
+    assert {act.target for act in steps.legal if act.kind == A.SURVEY_STEP} == {1, 2, 3, 4, 5, 6}
+    first = both(steps, action(A.SURVEY_STEP, 1))  # the contrarian walks counter-clockwise (S7): 1, then 0
+    assert action(A.SURVEY_STEP, 0) in first.legal  # only the first cube is refused there
+
+
+P6_RING = ("lava-1", "ocean-1", "gas-1", "primordial-3", "dark", "diamond", "ocean-2")
+
+
+def test_p6_each_cube_on_the_special_square_scores_1_vp_at_game_end():
+    """P6: primordial-3's special square holds 3 cubes (R3 knob); seat 1's hand is empty, so the
+    game ends after this round (R10), and before the winner is decided each cube on the special
+    square scores its owner 1 VP (game_end: nobody is "you", for each seat)."""
+    assert IDEAS.ruleset.planet("primordial-3").special_capacity == 3
+    state = position(PLAIN, ring=P6_RING, specials={3: (0, 2, 0)}, hands={1: 0})
+    # The round's last turn: seats 1, 2 and 3 have picked; seat 0 picks last.
+    state = state._replace(start_player=1, turn=3, workers=(-1, -1, 1, 2, 3, -1), chosen=(2, 3, 4))
+    state = state._replace(legal=IDEAS.derive_legal(state))
+    after = survey_nothing(pick(state, "steward"))
+    assert after.stage == "over" and after.triggers == ("hand_empty",)
+    assert after.vp == (2, 0, 1, 0)

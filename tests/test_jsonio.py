@@ -17,7 +17,7 @@ from stargazer_rules.errors import RecordError
 from stargazer_rules.formats import jsonio
 from stargazer_rules.rulesets.resources import schemas_dir
 from stargazer_rules.vocabulary import actions as A
-from stargazer_rules.vocabulary.effects import DIRECTION, EFFECT_TYPES, REPEAT, SKIP, SURVEY_RULE_FLAGS
+from stargazer_rules.vocabulary.effects import COUNTER, DIRECTION, EFFECT_TYPES, REPEAT, SKIP, START, SURVEY_RULE_FLAGS
 from stargazer_rules.vocabulary.events import EVENT_KEYS, Event
 from stargazer_rules.vocabulary.table import State
 from playouts import CONFIGS, SEEDS, game, playout, playouts
@@ -156,9 +156,13 @@ def test_survey_rules_are_named_by_the_effect_classes_that_set_them() -> None:
     """A state names each lifted survey limit by the effect whose class carries its flag (R8):
     the schema's names are exactly those, and each playout's flags read back as they were."""
     enum = jsonio.schema("state")["$defs"]["survey"]["properties"]["rules"]["items"]["enum"]
-    flags = {name: EFFECT_TYPES[name].flag for name in enum}
-    assert flags == {"allow_repeat_planet": REPEAT, "choose_direction": DIRECTION, "may_skip_planets": SKIP}
-    assert dict(SURVEY_RULE_FLAGS) == flags
+    # A forced counter-clockwise walk is named by its direction (set_survey_direction sets it).
+    flags = {name: COUNTER if name == "counter_clockwise" else EFFECT_TYPES[name].flag for name in enum}
+    assert flags == {
+        "allow_repeat_planet": REPEAT, "may_skip_planets": SKIP, "choose_direction": DIRECTION,
+        "counter_clockwise": COUNTER, "survey_start": START,
+    }
+    assert dict(SURVEY_RULE_FLAGS) == flags and list(SURVEY_RULE_FLAGS) == enum
     the_game = game("draft7")
     seen = set()
     for played in playouts("draft7", 3):

@@ -86,6 +86,22 @@ def test_every_problem_of_a_program_is_reported_at_once(tmp_path):
     assert any("at_least compares two amounts" in p for p in problems)
 
 
+def test_the_lasting_effects_words_are_checked_with_did_you_mean(tmp_path):
+    """close_crew, protect_cubes and use_skill: a misspelt value, a set of the wrong kind and a
+    timing use_skill cannot resolve at are each located, all at once."""
+    skill = """
+- {effect: protect_cubes, until: round_ends}
+- {effect: close_crew, crew: this_planet}
+- {effect: use_skill, crew: {where: unpiked}, when: after_survey}
+"""
+    problems = _problems(tmp_path, skill)
+    assert len(problems) == 4, problems
+    assert any(re.search(r"crew\.yaml:\d+:\d+: .*'round_ends'.*did you mean 'round_end'", p) for p in problems), problems
+    assert any("'this_planet'" in p and "did you mean 'this_crew'" in p for p in problems), problems
+    assert any("'unpiked'" in p and "did you mean 'unpicked'" in p for p in problems), problems
+    assert any("'use_skill' cannot resolve at 'after_survey'" in p for p in problems), problems
+
+
 def test_an_amount_of_vp_that_reads_vp_is_refused_as_unbounded(tmp_path):
     problems = _problems(tmp_path, "- {effect: gain_vp, vp: {vp: others}}")
     assert any("reads VP, so it has no bound" in p for p in problems), problems

@@ -481,7 +481,7 @@ def test_unknown_key_is_reported_at_the_key_with_a_suggestion(tmp_path):
         5,
         "planets.diamond.special_capcity",
         "unexpected key 'special_capcity'; allowed keys: id, name, colour, track, "
-        "special_capacity, placeholder",
+        "special_capacity, placeholder, abilities",
         "special_capacity",
     )
 
@@ -536,7 +536,7 @@ def test_misspelt_effect_parameter(tmp_path):
             line,
             9,
             "crew.recruiter.skill[0].vpp",
-            "unexpected key 'vpp'; allowed keys: effect, when, vp",
+            "unexpected key 'vpp'; allowed keys: effect, when, vp, to",
             "vp",
         ),
     )

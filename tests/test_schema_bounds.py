@@ -66,9 +66,10 @@ EXPECTED: dict[str, dict[str, dict[str, int]]] = {
         "/$defs/seat/properties/hand": COUNT,
         "/$defs/seat/properties/vp": COUNT,
         "/$defs/seat/properties/removed": COUNT,
-        "/$defs/survey/properties/rules": {"maxItems": 3},  # the three walk limits of R8
+        "/$defs/survey/properties/rules": {"maxItems": 5},  # R8's three lifted limits, a forced direction, a start
         "/$defs/survey/properties/bonus": {"minimum": -1_000_000, "maximum": 1_000_000},  # change_survey_count may lower
         "/$defs/survey/properties/placed": COUNT,
+        "/$defs/survey/properties/skips/anyOf/0": COUNT,
         "/$defs/survey/properties/last/anyOf/0": ID,
         "/$defs/survey/properties/surveyed": {"maxItems": 64},
         "/$defs/survey/properties/surveyed/items": ID,

@@ -259,6 +259,20 @@ def test_apply_edits_changes_exactly_the_named_values():
     assert (edited.name, edited.source) == (DRAFT7.name, DRAFT7.source)
 
 
+def test_tune_paths_reach_the_numbers_of_this_turns_survey():
+    """S7's skip limit and S14's cubes on the start Planet are values a proposal may edit; a
+    limit below 0 is refused as the language refuses it (R7, R8)."""
+    ideas = load_ruleset("ideas")
+    data = ruleset_to_data(ideas)
+    assert locate(data, "crew.contrarian.skill[1].at_most").value == 1
+    assert locate(data, "crew.driller.skill[0].cubes").value == 2
+    edited = apply_edits(ideas, {"crew.contrarian.skill[1].at_most": 2, "crew.driller.skill[0].cubes": 3})
+    assert edited.crew_card("contrarian").skill[1].at_most == 2 and edited.crew_card("driller").skill[0].cubes == 3
+    with pytest.raises(RulesetError) as caught:
+        apply_edits(ideas, {"crew.contrarian.skill[1].at_most": -1})
+    assert [p.message for p in caught.value.problems] == ["expected at least 0, found -1"]
+
+
 def test_apply_edits_refuses_an_invalid_result_with_the_rulesets_problems():
     with pytest.raises(RulesetError) as caught:
         apply_edits(DRAFT7, {"rules.player_counts[1].planets": 15, "crew.engineer.survey_count": 2.5})

@@ -16,11 +16,13 @@ A plugin effect type that cannot say what it scores or adds to the survey count
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 
 import attrs
 
-from stargazer_rules.vocabulary.effects import Effect
+from stargazer_rules.vocabulary.abilities import PlanetRules
+from stargazer_rules.vocabulary.effects import Effect, UseSkill, list_landings, list_most_vp, most_skips
 from stargazer_rules.vocabulary.expressions import Limits
 from stargazer_rules.rulesets.model import Ruleset
 
@@ -33,10 +35,11 @@ class StateBounds:
     ring, crew slots with the always-in-play crew). ``most_hand``: cubes in one hand, and own
     cubes removed (R6, R13). ``most_stock``: free cubes in the stock (R13). ``most_free_on_crew``:
     free cubes on one crew (R11). ``most_vp``: VP one seat holds (starting VP and VP scored
-    during play), None when open.
+    during play, ``ability_vp`` of them from planet abilities), None when open.
     ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
-    (R7). ``most_steps``: steps left of any pending effect (each effect's own ``steps`` bounds
+    (R7). ``most_survey_skips``: the Planets a survey may still pass over under a skip limit
+    (``effects.most_skips``; -1 is no limit). ``most_steps``: steps left of any pending effect (each effect's own ``steps`` bounds
     it more tightly). ``most_pending``: effects pending at once (each effect of the ruleset at
     most once). ``most_turn_decisions``: the decisions one seat takes in a row in a turn, for
     every skill at once (what greedy's lookahead may play, the same in the kernel). The
@@ -50,10 +53,12 @@ class StateBounds:
     most_stock: int
     most_free_on_crew: int
     most_vp: int | None
+    ability_vp: int | None
     most_round: int
     least_survey_bonus: int | None
     most_survey_bonus: int | None
     most_survey_placed: int
+    most_survey_skips: int
     most_steps: int
     most_pending: int
     most_turn_decisions: int
@@ -71,18 +76,26 @@ class StateBounds:
         motivation = free_on_crew * ruleset.free_cube_vp + most_players * cubes * ruleset.player_cube_vp
         counts = [card.survey_count for card in ruleset.crew]
         limits = limits_of(ruleset, always)
-        skill_vp = [_total(effects, lambda e: e.most_vp(limits), positive=True) for effects in skills.values()]
-        starting = max(ruleset.starting_vp_by_position)  # a seat's VP at setup
-        most_vp = None if None in skill_vp else starting + ruleset.max_rounds * (motivation + max(skill_vp, default=0))
         own = {card: crew_limits(limits, counts[card]) for card in skills}
-        raised = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[1], positive=True) for card, effects in skills.items()]
-        lowered = [_total(effects, lambda e, c=card: e.survey_bonus_range(own[c])[0], positive=False) for card, effects in skills.items()]
+        borrowable = borrowable_cards(ruleset)
+        # Each step of an effect, use_skill's being the best skill it may apply (borrowed_bounds).
+        step = {card: _StepBounds(skills, borrowable, limits, own[card]) for card in skills}
+        skill_vp = [_total(effects, step[card].most_vp, positive=True) for card, effects in skills.items()]
+        starting = max(ruleset.starting_vp_by_position)  # a seat's VP at setup
+        raised = [_total(effects, step[card].most_survey_bonus, positive=True) for card, effects in skills.items()]
+        lowered = [_total(effects, step[card].least_survey_bonus, positive=False) for card, effects in skills.items()]
         open_bonus = None in raised or None in lowered
         if open_bonus:
             most_placed = cubes
         else:
             largest = max((counts[card] + raised[i] for i, card in enumerate(skills)), default=0)  # type: ignore[operator]
             most_placed = min(cubes, max(0, largest))
+        abilities = ability_vp(ruleset, most_placed, limits)
+        most_vp = (
+            None
+            if None in skill_vp or abilities is None
+            else starting + ruleset.max_rounds * (motivation + max(skill_vp, default=0)) + abilities  # type: ignore[type-var]
+        )
         most_planets = max(counts.planets for counts in ruleset.setups.values())
         most_crew = max(counts.crew for counts in ruleset.setups.values()) + always
         return cls(
@@ -93,14 +106,48 @@ class StateBounds:
             most_stock=ruleset.free_cubes,
             most_free_on_crew=free_on_crew,
             most_vp=most_vp,
+            ability_vp=abilities,
             most_round=ruleset.max_rounds,
             least_survey_bonus=None if open_bonus else min(lowered, default=0),  # type: ignore[type-var]
             most_survey_bonus=None if open_bonus else max(raised, default=0),  # type: ignore[type-var]
             most_survey_placed=most_placed,
+            most_survey_skips=most_skips(cubes, most_planets),
             most_steps=max((effect.steps for effect in effects), default=1),
-            most_pending=len(effects),
+            # use_skill queues the effects of another skill beside its own (each at most once).
+            most_pending=len(effects) + sum(isinstance(e, UseSkill) for e in effects) * max((len(skills[b]) for b in borrowable), default=0),
             most_turn_decisions=2 + most_placed + sum(effect.steps for effect in effects),
         )
+
+
+def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None:
+    """The most VP one seat can score from planet abilities in a game; None when an effect
+    cannot say. 0 for a ruleset without them.
+
+    Abilities set off no abilities (no chains), so their events are counted from play alone:
+    a ``cube_placed`` or ``becomes_full`` per cube that lands, at most the cubes of a survey
+    and of a crew's skill each turn (``Effect.most_landings``), each firing the triggers of
+    the Planet it lands on; the ``round_end`` triggers of every Planet once a round; the
+    ``game_end`` triggers once. Each event gives at most its triggers' ``Effect.most_vp``.
+    """
+    rules = [PlanetRules.of(card.abilities) for card in ruleset.planets]
+    if not any(card.abilities for card in ruleset.planets):
+        return 0
+
+    def vp(triggers) -> int | None:
+        values = [list_most_vp(trigger.do, limits) for trigger in triggers]
+        return None if None in values else sum(values)  # type: ignore[arg-type]
+
+    landing = [vp((*r.cube_placed, *r.becomes_full)) for r in rules]
+    round_end = [vp(r.round_end) for r in rules]
+    game_end = [vp(r.game_end) for r in rules]
+    # use_skill lands what the skill it applies lands: the most of the skills it may apply.
+    lent = [list_landings(ruleset.crew[card].skill, limits) for card in borrowable_cards(ruleset)]
+    borrowed = None if None in lent else max(lent, default=0)  # type: ignore[type-var]
+    skill_landings = [list_landings(card.skill, limits, borrowed) for card in ruleset.crew]
+    if None in (*landing, *round_end, *game_end, *skill_landings):
+        return None
+    landings = ruleset.max_rounds * limits.players * (most_placed + max(skill_landings, default=0))  # type: ignore[type-var,operator]
+    return landings * max(landing) + ruleset.max_rounds * sum(round_end) + sum(game_end)  # type: ignore[arg-type,type-var,operator]
 
 
 def most_moves(ruleset: Ruleset, bounds: StateBounds) -> int:
@@ -112,20 +159,96 @@ def most_moves(ruleset: Ruleset, bounds: StateBounds) -> int:
     decisions of the chosen crew's skill, its round-end effects included (R12).
     """
     table = (bounds.most_players, bounds.most_planets, bounds.most_crew)
-    skill = max((_most_decisions(card.skill, *table) for card in ruleset.crew), default=0)
+    crew = ruleset.crew
+    # use_skill asks, besides its own decision, those of the skill it applies.
+    borrowed = max((_most_decisions(crew[card].skill, *table, 0) for card in borrowable_cards(ruleset)), default=0)
+    skill = max((_most_decisions(card.skill, *table, borrowed) for card in crew), default=0)
     return ruleset.max_rounds * bounds.most_players * (1 + (ruleset.cubes_per_player + 1) + skill)
 
 
-def _most_decisions(effects: Iterable[Effect], players: int, planets: int, crews: int) -> int:
+def _most_decisions(effects: Iterable[Effect], players: int, planets: int, crews: int, borrowed: int) -> int:
     """The most decisions a list of effects asks for: one per step of each effect that asks any,
-    plus the longest of its options (the engine resolves each effect of a picked option once)."""
+    plus the longest of its options (the engine resolves each effect of a picked option once),
+    plus ``borrowed``, the most a skill applied by ``use_skill`` asks."""
     total = 0
     for effect in effects:
         asks = effect.most_choices(players=players, planets=planets, crews=crews) != 0
         total += effect.steps * asks + max(
-            (_most_decisions(option, players, planets, crews) for option in effect.branches), default=0
+            (_most_decisions(option, players, planets, crews, borrowed) for option in effect.branches), default=0
         )
+        if isinstance(effect, UseSkill):
+            total += borrowed
     return total
+
+
+def borrowable_cards(ruleset: Ruleset) -> frozenset[int]:
+    """The crew cards whose skill ``use_skill`` may apply (S10): not always in play, with a
+    skill, and applying no other crew's skill themselves, so that a program always ends (a
+    skill applied never applies a third) and its bounds are those of one skill."""
+    return frozenset(
+        index
+        for index, card in enumerate(ruleset.crew)
+        if not card.always_in_play and card.skill and not any(_uses_skill(effect) for effect in card.skill)
+    )
+
+
+def _uses_skill(effect: Effect) -> bool:
+    return isinstance(effect, UseSkill) or any(_uses_skill(inner) for nested in effect.branches for inner in nested)
+
+
+def borrowed_bounds(
+    skills: Mapping[int, tuple[Effect, ...]], borrowable: frozenset[int], limits: Limits, own: Limits
+) -> tuple[int | None, int | None, int | None]:
+    """What one ``use_skill`` step may do: the most VP, and the least and most survey change
+    (read against the applying crew's printed count, ``own``), of the best skill it may apply,
+    each resolving all its steps; None where an effect cannot say. ``skills`` maps each crew
+    card to every effect of its skill (branches included)."""
+    vp = [_total(skills[card], lambda e: e.most_vp(limits), positive=True) for card in borrowable]
+    most = [_total(skills[card], lambda e: e.survey_bonus_range(own)[1], positive=True) for card in borrowable]
+    least = [_total(skills[card], lambda e: e.survey_bonus_range(own)[0], positive=False) for card in borrowable]
+    return (
+        None if None in vp else max(vp, default=0),  # type: ignore[type-var]
+        None if None in least else min(least, default=0),  # type: ignore[type-var]
+        None if None in most else max(most, default=0),  # type: ignore[type-var]
+    )
+
+
+def use_skill_bounds(ruleset: Ruleset, card: int) -> tuple[int | None, int | None, int | None]:
+    """``borrowed_bounds`` of a ``use_skill`` in crew card ``card``'s skill, from the ruleset
+    alone (what ``kernel.native`` sends the kernel for its node)."""
+    always = sum(1 for crew in ruleset.crew if crew.always_in_play)
+    limits = limits_of(ruleset, always)
+    skills = {index: tuple(_every_effect(crew.skill)) for index, crew in enumerate(ruleset.crew)}
+    own = crew_limits(limits, ruleset.crew[card].survey_count)
+    return borrowed_bounds(skills, borrowable_cards(ruleset), limits, own)
+
+
+def _every_effect(skill: Iterable[Effect]) -> Iterable[Effect]:
+    for effect in skill:
+        yield effect
+        for option in effect.branches:
+            yield from _every_effect(option)
+
+
+class _StepBounds:
+    """What one step of each effect of one crew's skill may do, ``use_skill``'s being
+    ``borrowed_bounds`` (the same numbers cross into the kernel, ``kernel.native``)."""
+
+    def __init__(self, skills: Mapping[int, tuple[Effect, ...]], borrowable: frozenset[int], limits: Limits, own: Limits) -> None:
+        self.skills, self.borrowable, self.limits, self.own = skills, borrowable, limits, own
+
+    @functools.cached_property
+    def borrowed(self) -> tuple[int | None, int | None, int | None]:
+        return borrowed_bounds(self.skills, self.borrowable, self.limits, self.own)
+
+    def most_vp(self, effect: Effect) -> int | None:
+        return self.borrowed[0] if isinstance(effect, UseSkill) else effect.most_vp(self.limits)
+
+    def least_survey_bonus(self, effect: Effect) -> int | None:
+        return self.borrowed[1] if isinstance(effect, UseSkill) else effect.survey_bonus_range(self.own)[0]
+
+    def most_survey_bonus(self, effect: Effect) -> int | None:
+        return self.borrowed[2] if isinstance(effect, UseSkill) else effect.survey_bonus_range(self.own)[1]
 
 
 def limits_of(ruleset: Ruleset, always: int) -> Limits:

@@ -24,22 +24,30 @@ from typing import Any, TypeVar
 
 import attrs
 
-from stargazer_rules.engine.bounds import StateBounds, most_moves
+from stargazer_rules.engine import abilities
+from stargazer_rules.engine.bounds import StateBounds, borrowable_cards, most_moves
 from stargazer_rules.engine.scoring import ScoreSheet, TotalsTables, score_sheet
 from stargazer_rules.errors import IllegalActionError, SetupError
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.abilities import GAME_END, ROUND_END_EVENT, PlanetRules
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
+    COUNTER,
     DIRECTION,
+    NO_SKIP_LIMIT,
     ON_CHOOSE,
     REPEAT,
     ROUND_END,
     SKIP,
+    START,
+    STEP_RULES,
     SURVEY,
     Effect,
+    SurveyStart,
 )
+from stargazer_rules.vocabulary.expressions import PLANETS, Scope
 from stargazer_rules.vocabulary.events import Event
 from stargazer_rules.vocabulary.table import (
     AFTER_SURVEY_STAGE,
@@ -49,6 +57,7 @@ from stargazer_rules.vocabulary.table import (
     OVER,
     PICK_CREW,
     PLANETS_FULL,
+    PROTECTED_TURN,
     ROUND_END_STAGE,
     ROUND_LIMIT,
     SURVEYING,
@@ -95,6 +104,15 @@ class Game:
         self.planet_lengths = tuple(card.length for card in planets)
         self.special_capacities = tuple(card.special_capacity for card in planets)
         self.planet_colours = tuple(card.colour for card in planets)
+        #: its abilities (triggers by event, lasting effects), whether a cube landing on it
+        #: sets anything off, and whether a survey may not start on it (P5).
+        self.planet_rules = tuple(PlanetRules.of(card.abilities) for card in planets)
+        self.planet_lands = tuple(rules.lands for rules in self.planet_rules)
+        self._no_start = tuple(rules.no_survey_start for rules in self.planet_rules)
+        self._any_lands = any(self.planet_lands)
+        self._any_no_start = any(self._no_start)
+        self._round_end_abilities = any(rules.round_end for rules in self.planet_rules)
+        self._game_end_abilities = any(rules.game_end for rules in self.planet_rules)
         #: per crew card, its id.
         self.crew_ids = tuple(card.id for card in ruleset.crew)
         #: What ``scoring.provisional_totals``, the bots' evaluation, reads of the ruleset.
@@ -115,7 +133,15 @@ class Game:
         self._on_pick = tuple(_paths(card.skill, (SURVEY, ON_CHOOSE)) for card in ruleset.crew)
         self._after = tuple(_paths(card.skill, (AFTER_SURVEY,)) for card in ruleset.crew)
         self._round_end = tuple(_paths(card.skill, (ROUND_END,)) for card in ruleset.crew)
+        self._paths_by_stage = {BEFORE_SURVEY: self._on_pick, AFTER_SURVEY_STAGE: self._after, ROUND_END_STAGE: self._round_end}
+        #: The crew cards whose skill ``use_skill`` may apply (``bounds.borrowable_cards``).
+        self.borrowable = borrowable_cards(ruleset)
         self._effects: dict[tuple[int, tuple[int, ...]], Effect] = {}
+        #: Each crew card's ``survey_start`` (at most one per skill, ``rulesets.checks``), read
+        #: by the survey while its flag is set (R7, R8).
+        self._survey_starts = tuple(
+            next((e for _, e in _walk_effects(card.skill, ()) if isinstance(e, SurveyStart)), None) for card in ruleset.crew
+        )
         # What the layers above derive from the ruleset (``derived``), by the function that builds it.
         self._derived: dict[Callable[[Game], Any], Any] = {}
         self._derived_lock = threading.RLock()  # a builder may ask for another
@@ -181,6 +207,10 @@ class Game:
         a record listing more cannot be one of its games, and is refused before it is replayed
         (``bounds.most_moves``)."""
         return self._most_moves
+
+    def cube_landed(self, table: Table, p: int, square: int, owner: int) -> None:
+        """A cube landed on Planet ``p``: its abilities' triggers (``engine.abilities``)."""
+        abilities.cube_landed(self.planet_rules[table.planets[p]], table, p, square, owner)
 
     # -- setting up -----------------------------------------------------------------------
 
@@ -249,9 +279,13 @@ class Game:
             survey_placed=0,
             survey_last=-1,
             survey_direction=0,
+            survey_skips=NO_SKIP_LIMIT,
             surveyed=frozenset(),
             triggers=(),
             legal=(),
+            closed=frozenset(),
+            protected=(0,) * n,
+            borrowed=(-1,) * len(crew),
         )
         table = Table(self, state, None)
         table.legal = self._pick_options(table)
@@ -312,11 +346,19 @@ class Game:
             options = self._survey_options(table)
         elif state.pending:
             head = state.pending[0]
-            effect = self._effects.get((state.crew[head.slot], head.path))
+            effect = self._effects.get((head.skill_card(state.crew), head.path))
             options = effect.choices(table, head.seat, head.slot) if effect is not None else None
         else:
             options = None
         return options or None
+
+    def pending_of(self, card: int, stage: str, slot: int, seat: int, *, borrowed: bool = False) -> tuple[Pending, ...]:
+        """The top-level effects of crew card ``card``'s skill that ``stage`` queues (its pick's
+        ``on_choose`` and ``survey`` effects at ``BEFORE_SURVEY``), for crew ``slot`` and chooser
+        ``seat``; ``borrowed``: the card's skill applied by the slot (``use_skill``)."""
+        effects = self._effects
+        mark = card if borrowed else -1
+        return tuple(Pending(slot, path, effects[card, path].steps, seat, mark) for path in self._paths_by_stage[stage][card])
 
     def effect_at(self, card: int, path: tuple[int, ...]) -> Effect | None:
         """The effect at ``path`` of crew card ``card``'s skill, or None when there is none."""
@@ -382,6 +424,8 @@ class Game:
 
     def _pick_options(self, table: Table) -> tuple[Action, ...]:
         workers = table.workers
+        if table.closed:  # closed crews (close_crew) are not offered until the round ends
+            return tuple(action(A.PICK_CREW, slot) for slot in table.open_crews())
         options = self.picks_by_workers.get(workers)
         if options is None:
             options = self.picks_by_workers[workers] = tuple(
@@ -418,15 +462,16 @@ class Game:
         table.survey_placed = 0
         table.survey_last = -1
         table.survey_direction = 0
+        table.survey_skips = NO_SKIP_LIMIT
         table.surveyed = frozenset()
-        table.pending = tuple(Pending(slot, path, self._effects[card, path].steps, seat) for path in self._on_pick[card])
+        table.pending = self.pending_of(card, BEFORE_SURVEY, slot, seat)
         table.stage = BEFORE_SURVEY
 
     # -- skill effects (R9) ---------------------------------------------------------------
 
     def _decide_effect(self, table: Table, act: Action) -> None:
         head = table.pending[0]
-        effect = self._effects[table.crew[head.slot], head.path]
+        effect = self._effects[head.skill_card(table.crew), head.path]
         follow_up = effect.apply(table, head.seat, head.slot, act)
         self._finish_step(table, head, follow_up)
 
@@ -435,10 +480,10 @@ class Game:
         if head.remaining > 1:
             rest = (head._replace(remaining=head.remaining - 1),) + rest
         if follow_up:
-            card = table.crew[head.slot]
+            card = head.skill_card(table.crew)
             rest = (
                 tuple(
-                    Pending(head.slot, head.path + sub, self._effects[card, head.path + sub].steps, head.seat)
+                    Pending(head.slot, head.path + sub, self._effects[card, head.path + sub].steps, head.seat, head.card)
                     for sub in follow_up
                 )
                 + rest
@@ -449,7 +494,7 @@ class Game:
         """Resolve effects until one needs a decision (True) or none is left (False)."""
         while table.pending:
             head = table.pending[0]
-            effect = self._effects[table.crew[head.slot], head.path]
+            effect = self._effects[head.skill_card(table.crew), head.path]
             options = effect.choices(table, head.seat, head.slot)
             if options is None:
                 self._finish_step(table, head, effect.apply(table, head.seat, head.slot, None))
@@ -499,6 +544,8 @@ class Game:
         if table.events is not None:
             table.log("turn_ended", player=seat)
         table.turn += 1
+        if PROTECTED_TURN in table.protected:  # protect_cubes until the turn ends
+            table.protected = tuple(0 if until == PROTECTED_TURN else until for until in table.protected)
         if table.turn < table.players:
             table.stage = PICK_CREW
         else:
@@ -509,6 +556,8 @@ class Game:
         round-end effects (R12)."""
         if table.events is not None:
             table.log("round_ended", round=table.round)
+        if self._round_end_abilities:  # every round's end, before the end check (R10)
+            abilities.table_event(self.planet_rules, table, ROUND_END_EVENT)
         triggers = []
         if 0 in table.hands:
             triggers.append(HAND_EMPTY)
@@ -522,17 +571,20 @@ class Game:
             table.stage = OVER
             table.pending = ()
             table.log("game_over", round=table.round, triggers=list(triggers))
+            if self._game_end_abilities:  # before the winner is decided (R18)
+                abilities.table_event(self.planet_rules, table, GAME_END)
             return
         cap = self.ruleset.max_free_cubes_per_crew
         for slot, worker in enumerate(table.workers):
             if worker == NO_WORKER and table.stock > 0 and table.crew_free[slot] < cap:
                 table.stock_to_crew(slot)
-        pending = []
+        pending: tuple[Pending, ...] = ()
         for slot in table.chosen:
-            card = table.crew[slot]
             seat = table.workers[slot]
-            pending += [Pending(slot, path, self._effects[card, path].steps, seat) for path in self._round_end[card]]
-        table.pending = tuple(pending)
+            pending += self.pending_of(table.crew[slot], ROUND_END_STAGE, slot, seat)
+            if table.borrowed[slot] >= 0:  # the round-end effects of a skill applied with use_skill
+                pending += self.pending_of(table.borrowed[slot], ROUND_END_STAGE, slot, seat, borrowed=True)
+        table.pending = pending
         table.stage = ROUND_END_STAGE
 
     def _start_round(self, table: Table) -> None:
@@ -540,6 +592,12 @@ class Game:
         table.turn = 0
         table.chosen = ()
         table.workers = (NO_WORKER,) * len(table.crew)
+        # The lasting effects that last until the round ends end with it.
+        table.closed = frozenset()
+        if any(table.protected):
+            table.protected = (0,) * table.players
+        if table.borrowed.count(-1) != len(table.borrowed):
+            table.borrowed = (-1,) * len(table.crew)
         table.stage = PICK_CREW
         if table.events is not None:
             table.log("round_started", round=table.round, start_player=table.start_player)
@@ -559,8 +617,14 @@ class Game:
         return tuple(map(sub, lengths, map(len, table.tracks)))
 
     def _survey_options(self, table: Table) -> tuple[Action, ...]:
+        options = self._walks(table)
+        if self._any_no_start:  # P5: a survey may not start on such a Planet
+            options = tuple(act for act in options if act.kind != A.SURVEY or act.target < 0 or not self._no_start[table.planets[act.target]])
+        return options
+
+    def _walks(self, table: Table) -> tuple[Action, ...]:
         seat = (table.start_player + table.turn) % table.players
-        if table.survey_rules & (REPEAT | SKIP):
+        if table.survey_rules & STEP_RULES:
             return self._step_options(table, seat)
         limit = min(self._survey_count(table), table.hands[seat])
         rooms = self._rooms(table)
@@ -576,13 +640,29 @@ class Game:
             return options
         return _walk_options(rooms, limit, False, self.ruleset.survey_minimum)
 
+    def _survey_start(self, table: Table) -> SurveyStart | None:
+        """The chosen crew's ``survey_start`` when it is in force this turn."""
+        if not table.survey_rules & START:
+            return None
+        return self._survey_starts[table.crew[table.chosen[-1]]]
+
     def _step_options(self, table: Table, seat: int) -> tuple[Action, ...]:
-        """Cube-by-cube survey under lifted limits; () when the survey is over."""
+        """Cube-by-cube survey under changed walk rules; () when the survey is over."""
         placed = table.survey_placed
         rooms = self._rooms(table)
         steps: list[int] = []
         if placed < self._survey_count(table) and table.hands[seat] > 0:
-            steps = _next_planets(rooms, table.survey_last, table.survey_rules, table.survey_direction)
+            start = self._survey_start(table)
+            last = table.survey_last
+            if last < 0:
+                # The start: a Planet with room, of the survey_start's set where one is in force.
+                steps = [p for p, room in enumerate(rooms) if room > 0] if start is None else start.starts(Scope(table, seat, table.chosen[-1]))
+                if self._any_no_start:  # P5: not the first cube there
+                    steps = [p for p in steps if not self._no_start[table.planets[p]]]
+            elif start is not None and placed < start.cubes and rooms[last] > 0:
+                steps = [last]  # the start Planet's cubes, one after the other
+            else:
+                steps = _next_planets(rooms, last, table.survey_rules, table.survey_direction, table.survey_skips)
         if not steps:
             return (action(A.SURVEY_STOP),) if placed == 0 else ()
         options = [action(A.SURVEY_STEP, p) for p in steps]
@@ -598,15 +678,41 @@ class Game:
             self._finish_survey(table)
         elif act.kind == A.SURVEY_STEP:
             last = table.survey_last
-            if last >= 0 and act.target != last and not table.survey_direction:
-                table.survey_direction = _direction_of(len(table.planets), last, act.target, self._rooms(table))
+            if last < 0:
+                start = self._survey_start(table)
+                if start is not None:  # before the walk, on the start Planet
+                    start.begin(Scope(table, seat, table.chosen[-1]).bind(PLANETS, act.target))
+            elif act.target != last:
+                self._commit_step(table, last, act.target)
             self._place_survey_cube(table, seat, act.target)
             table.survey_last = act.target
         else:  # SURVEY_STOP
             self._finish_survey(table)
 
+    def _commit_step(self, table: Table, last: int, target: int) -> None:
+        """The direction a step from ``last`` to ``target`` walks, and the skips it uses."""
+        rooms = self._rooms(table)
+        rules = table.survey_rules
+        if rules & SKIP and table.survey_skips == NO_SKIP_LIMIT:
+            if not table.survey_direction:  # any Planet with room: the first step names a direction
+                table.survey_direction = _direction_of(len(rooms), last, target, rooms)
+            return
+        # The way that passes fewer Planets with room, clockwise on a tie.
+        passed, way = min((_passed(rooms, last, target, way), -way) for way in _ways(rules, table.survey_direction))
+        table.survey_direction = -way
+        if rules & SKIP:
+            table.survey_skips -= passed
+
     def _place_walk(self, table: Table, seat: int, placements: list[int]) -> None:
-        """Put a whole walk's cubes on their Planets at once (one new tuple per field)."""
+        """Put a whole walk's cubes on their Planets at once (one new tuple per field); with
+        planet abilities, one cube after the other as a cube-by-cube survey lands them."""
+        if self._any_lands:
+            for p in placements:
+                # An ability may have filled the Planet or emptied the hand since the walk was
+                # chosen: that cube stays in hand (docs/skills.md, "Planet abilities").
+                if table.room(p) > 0 and table.hands[seat] > 0:
+                    self._place_survey_cube(table, seat, p)
+            return
         tracks = list(table.tracks)
         for p in placements:
             tracks[p] += (seat,)
@@ -618,18 +724,21 @@ class Game:
         table.survey_placed = len(placements)
 
     def _place_survey_cube(self, table: Table, seat: int, p: int) -> None:
+        """One survey cube: out of the hand and counted in the survey, then onto the track,
+        where it may set off the Planet's abilities."""
         table.hands = _bump(table.hands, seat, -1)
-        table.place_on_track(p, seat)
         table.surveyed = table.surveyed | {p}
         table.survey_placed += 1
+        table.place_on_track(p, seat)
 
     def _finish_survey(self, table: Table) -> None:
         seat = (table.start_player + table.turn) % table.players
         if table.events is not None:
             table.log("survey_done", player=seat, cubes=table.survey_placed)
         slot = table.chosen[-1]
-        card = table.crew[slot]
-        table.pending = tuple(Pending(slot, path, self._effects[card, path].steps, seat) for path in self._after[card])
+        table.pending = self.pending_of(table.crew[slot], AFTER_SURVEY_STAGE, slot, seat)
+        if table.borrowed[slot] >= 0:  # the after-survey effects of a skill applied with use_skill
+            table.pending += self.pending_of(table.borrowed[slot], AFTER_SURVEY_STAGE, slot, seat, borrowed=True)
         table.stage = AFTER_SURVEY_STAGE
 
 
@@ -709,24 +818,47 @@ def _walk_options(rooms: tuple[int, ...], limit: int, both_ways: bool, minimum: 
     return tuple(options)
 
 
-def _next_planets(rooms: Sequence[int], last: int, rules: int, direction: int) -> list[int]:
-    """Where the next cube of a cube-by-cube survey may go (skills lifting R8's limits)."""
+def _ways(rules: int, direction: int) -> tuple[int, ...]:
+    """The directions a cube-by-cube survey may walk on in: the one it took, else either way
+    (``choose_direction``), counter-clockwise (forced), or clockwise (R8)."""
+    if direction:
+        return (direction,)
+    if rules & DIRECTION:
+        return (A.CLOCKWISE, A.COUNTER_CLOCKWISE)
+    return (A.COUNTER_CLOCKWISE,) if rules & COUNTER else (A.CLOCKWISE,)
+
+
+def _next_planets(rooms: Sequence[int], last: int, rules: int, direction: int, skips: int) -> list[int]:
+    """Where the next cube of a cube-by-cube survey may go after ``last`` (walk rules changed)."""
     n = len(rooms)
-    with_room = [p for p in range(n) if rooms[p] > 0]
-    if last < 0:
-        return with_room
-    if rules & SKIP:
-        return [p for p in with_room if p != last or rules & REPEAT]
-    # Repeat without skipping: stay on the Planet just surveyed, or walk on to the next one.
-    options = {last} if rooms[last] > 0 else set()
-    directions = (direction,) if direction else ((1, -1) if rules & DIRECTION else (1,))
-    for step in directions:
+    if rules & SKIP and skips == NO_SKIP_LIMIT:
+        return [p for p in range(n) if rooms[p] > 0 and (p != last or rules & REPEAT)]
+    # Stay on the Planet just surveyed (with repeat), or walk on to the next Planet with room,
+    # passing over at most ``skips`` more with room (a limited skip).
+    options = {last} if rules & REPEAT and rooms[last] > 0 else set()
+    reach = 1 + skips if rules & SKIP else 1
+    for step in _ways(rules, direction):
+        found = 0
         for k in range(1, n):
             q = (last + k * step) % n
             if rooms[q] > 0:
                 options.add(q)
-                break
+                found += 1
+                if found == reach:
+                    break
     return sorted(options)
+
+
+def _passed(rooms: Sequence[int], last: int, target: int, way: int) -> int:
+    """The Planets with room a step from ``last`` to ``target`` passes over, walking ``way``."""
+    n = len(rooms)
+    passed = 0
+    for k in range(1, n):
+        q = (last + k * way) % n
+        if q == target:
+            break
+        passed += rooms[q] > 0
+    return passed
 
 
 def _direction_of(n: int, last: int, target: int, rooms: Sequence[int]) -> int:

@@ -11,11 +11,14 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from stargazer_rules.vocabulary.abilities import EVERY_COLOUR, NO_COLOUR, PlanetRules
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 from stargazer_rules.vocabulary.majority import rank_order
 
 if TYPE_CHECKING:
-    from stargazer_rules.rulesets.model import Ruleset
+    from collections.abc import Sequence
+
+    from stargazer_rules.rulesets.model import PlanetCard, Ruleset
     from stargazer_rules.vocabulary.table import Rules, State
 
 
@@ -126,22 +129,41 @@ def winners(totals: tuple[int, ...], hands: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(seat for seat, key in enumerate(zip(totals, hands)) if key == best)
 
 
+def scored_values(card: PlanetCard) -> tuple[int, ...]:
+    """The VP its majority scores by row (R16): the track's values, times a lasting
+    ``majority_factor`` (P2)."""
+    factor = PlanetRules.of(card.abilities).majority_factor
+    return tuple(value * factor for value in card.track) if factor != 1 else card.track
+
+
+def counted_colours(card: PlanetCard, colours: Sequence[str]) -> tuple[str, ...]:
+    """The colours its cubes count toward for the major-planet bonus (R17): its own, or by a
+    lasting ``counts_toward`` every colour of the ruleset (P1) or none."""
+    toward = PlanetRules.of(card.abilities).counts_toward
+    if toward == EVERY_COLOUR:
+        return tuple(colours)
+    return () if toward == NO_COLOUR else (card.colour,)
+
+
 def score_sheet(game: Rules, state: State) -> ScoreSheet:
     rules = game.ruleset
     planets = []
     majority = [0] * state.players
     colour_counts: list[Counter[str]] = [Counter() for _ in range(state.players)]
+    colour_ids = [colour.id for colour in rules.colours]
     for p, card_index in enumerate(state.planets):
         card = rules.planets[card_index]
         track = state.tracks[p]
-        standings = rank_planet(track, card.track)
+        standings = rank_planet(track, scored_values(card))
         planets.append(PlanetResult(card.id, card.colour, len(track), len(track) == card.length, standings))
         for standing in standings:
             if standing.owner != FREE_CUBE_OWNER:
                 majority[standing.owner] += standing.vp
+        toward = counted_colours(card, colour_ids)
         for owner in track + state.specials[p]:
             if owner != FREE_CUBE_OWNER:
-                colour_counts[owner][card.colour] += 1
+                for colour in toward:
+                    colour_counts[owner][colour] += 1
     seats = []
     for seat in range(state.players):
         bonus, most, colours = major_planet_bonus(colour_counts[seat])
@@ -172,25 +194,26 @@ _PLANET_CACHE_LIMIT = 200_000
 class TotalsTables:
     """What ``provisional_totals`` reads of a ruleset, built once with its ``Game``.
 
-    ``track_values`` and ``colour_index`` per planet card (colours numbered in sorted id order,
-    ``colour_count`` of them), and ``planet_parts``, each Planet's part of the totals by
+    ``track_values`` (``scored_values``) and ``colour_index`` (the colours it counts toward,
+    ``counted_colours``) per planet card (colours numbered in sorted id order, ``colour_count``
+    of them: the ruleset's), and ``planet_parts``, each Planet's part of the totals by
     (card, track, special square): bots score hundreds of thousands of states that share most
     of their Planets, so each Planet's ranking is computed once and then looked up (the memo
     is emptied past ``_PLANET_CACHE_LIMIT`` entries).
     """
 
     track_values: tuple[tuple[int, ...], ...]
-    colour_index: tuple[int, ...]
+    colour_index: tuple[tuple[int, ...], ...]
     colour_count: int
     planet_parts: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> TotalsTables:
         planets = ruleset.planets
-        colour_ids = sorted({card.colour for card in planets})
+        colour_ids = sorted({colour.id for colour in ruleset.colours} | {card.colour for card in planets})
         return cls(
-            tuple(tuple(card.track) for card in planets),
-            tuple(colour_ids.index(card.colour) for card in planets),
+            tuple(tuple(scored_values(card)) for card in planets),
+            tuple(tuple(colour_ids.index(c) for c in counted_colours(card, colour_ids)) for card in planets),
             len(colour_ids),
         )
 
@@ -244,9 +267,9 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
             majority, cubes = part
             for seat, vp in majority:
                 totals[seat] += vp
-            colour = colours[card]
-            for seat, count in cubes:
-                counts[seat * colour_count + colour] += count
+            for colour in colours[card]:
+                for seat, count in cubes:
+                    counts[seat * colour_count + colour] += count
     for seat in range(players):
         row = counts[seat * colour_count : (seat + 1) * colour_count]
         most = max(row)

@@ -19,13 +19,14 @@ from collections import Counter
 from collections.abc import Sequence
 
 from stargazer_rules.vocabulary.actions import Action
-from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER, SURVEY_RULE_FLAGS
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER, NO_SKIP_LIMIT, SURVEY_RULE_FLAGS
 from stargazer_rules.engine.game import Game
 from stargazer_rules.vocabulary.table import (
     BEFORE_SURVEY,
     NO_WORKER,
     OVER,
     PICK_CREW,
+    PROTECTED_ROUND,
     ROUND_END_STAGE,
     SURVEYING,
     TRIGGERS,
@@ -106,6 +107,7 @@ class _Checker:
             self._conservation()
         self._pending()
         self._survey()
+        self._lasting()
         self._stage()
         if self.problems:
             return self.problems, None
@@ -126,7 +128,7 @@ class _Checker:
             supported = ", ".join(map(str, rules.player_counts))
             self.problem("$.players", f"{players} players are not supported by ruleset {rules.name} (supported: {supported})")
             return False
-        for values in (state.hands, state.vp, state.removed):
+        for values in (state.hands, state.vp, state.removed, state.protected):
             if len(values) != players:
                 self.problem("$.seats", f"lists {counted(len(values), 'seat|seats')} for {players} players")
                 return False
@@ -141,6 +143,7 @@ class _Checker:
             ("crew_free", state.crew_free, len(state.crew)),
             ("crew_cubes", state.crew_cubes, len(state.crew)),
             ("workers", state.workers, len(state.crew)),
+            ("borrowed", state.borrowed, len(state.crew)),
         ):
             if len(values) != size:
                 where = "$.planets" if name in ("tracks", "specials") else "$.crew"
@@ -269,8 +272,11 @@ class _Checker:
             if not 0 <= item.slot < len(state.crew):
                 self.problem(f"{at}.crew", f"crew slot {item.slot} is not in the crew area (slots 0..{len(state.crew) - 1})")
                 continue
-            card = rules.crew[state.crew[item.slot]]
-            effect = self.game.effect_at(state.crew[item.slot], tuple(item.path))
+            if not -1 <= item.card < len(rules.crew):
+                self.problem(f"{at}.skill_of", f"no crew card {item.card} in ruleset {rules.name}")
+                continue
+            card = rules.crew[item.skill_card(state.crew)]
+            effect = self.game.effect_at(item.skill_card(state.crew), tuple(item.path))
             if effect is None:
                 self.problem(f"{at}.path", f"{list(item.path)} is not the path of an effect in the skill of crew {card.id!r}")
                 continue
@@ -288,9 +294,25 @@ class _Checker:
         self.bound("$.survey.placed", state.survey_placed, 0, bounds.most_survey_placed)
         self.bound("$.survey.last", state.survey_last, -1, len(state.planets) - 1)
         self.bound("$.survey.direction", state.survey_direction, -1, 1)
+        # A skip limit is kept within what a survey could pass over (effects.skip_limit).
+        self.bound("$.survey.skips", state.survey_skips, NO_SKIP_LIMIT, bounds.most_survey_skips)
         for p in sorted(state.surveyed):
             if not 0 <= p < len(state.planets):
                 self.problem("$.survey.surveyed", f"{p} is not a ring position (0..{len(state.planets) - 1})")
+
+    # -- lasting effects of skills ---------------------------------------------------------
+
+    def _lasting(self) -> None:
+        state = self.state
+        for slot in sorted(state.closed):
+            if not 0 <= slot < len(state.crew):
+                self.problem("$.crew", f"closed crew slot {slot} is not in the crew area (slots 0..{len(state.crew) - 1})")
+            elif state.workers[slot] != NO_WORKER:
+                self.problem(f"$.crew[{slot}].closed", "a crew with a worker on it cannot be closed (close_crew closes unpicked crews)")
+        for seat, until in enumerate(state.protected):
+            self.bound(f"$.seats[{seat}].protected", until, 0, PROTECTED_ROUND)
+        for slot, card in enumerate(state.borrowed):
+            self.bound(f"$.crew[{slot}].borrowed", card, -1, len(self.rules.crew) - 1)
 
     def _stage(self) -> None:
         state = self.state

@@ -112,7 +112,7 @@ class ActionIndex:
             crews=bounds.most_crew,
             seats=bounds.most_players,
             survey_counts=bounds.most_survey_placed,
-            directions=2 if any(getattr(effect, "flag", 0) & DIRECTION for effect in effects) else 1,
+            directions=2 if any(getattr(effect, "survey_flags", 0) & DIRECTION for effect in effects) else 1,
             options=max((len(effect.branches) for effect in effects if _asks(effect, bounds)), default=0),
             seat_targets=bounds.most_players if any(getattr(effect, "set_kind", None) == SEATS and _asks(effect, bounds) for effect in effects) else 0,
         )

@@ -17,13 +17,19 @@ from __future__ import annotations
 import attrs
 
 from stargazer_rules.engine.game import Game
-from stargazer_rules.vocabulary.effects import DIRECTION, REPEAT, SKIP
-from stargazer_rules.vocabulary.table import State
+from stargazer_rules.vocabulary.effects import COUNTER, DIRECTION, REPEAT, SKIP, START
+from stargazer_rules.vocabulary.table import PROTECTED_ROUND, State
 
 #: The stages of play in the kernel's ``Stage`` order: the ``stage`` field's one-hot order.
 STAGES = ("pick_crew", "before_survey", "survey", "after_survey", "round_end", "over")
 #: The survey rule flags in the ``survey_rules`` field's order.
-SURVEY_RULES = ((REPEAT, "repeat_planet"), (SKIP, "skip_planets"), (DIRECTION, "choose_direction"))
+SURVEY_RULES = (
+    (REPEAT, "repeat_planet"),
+    (SKIP, "skip_planets"),
+    (DIRECTION, "choose_direction"),
+    (COUNTER, "counter_clockwise"),
+    (START, "survey_start"),
+)
 
 
 @attrs.frozen
@@ -66,9 +72,14 @@ class ObservationLayout:
             ("survey_placed", 1),  # cubes placed this survey
             ("survey_last", p),  # one-hot Planet that got the last cube
             ("survey_direction", 1),  # +1 clockwise, -1 counter-clockwise, 0 not yet
+            ("survey_skips", 1),  # Planets it may still pass over under a skip limit, -1 none
             ("pending", 1),  # effects left to resolve this turn
             ("pending_slot", c),  # one-hot crew slot of the effect that resolves next
             ("pending_remaining", 1),  # its steps left
+            # lasting effects of skills
+            ("crew_closed", c),  # crews closed until the round ends (close_crew)
+            ("protected", n),  # per relative seat, 1 until the turn ends, 2 the round (protect_cubes)
+            ("crew_borrowed", c * self.crew_cards),  # per crew slot, one-hot card whose skill it applies (use_skill)
         )
         fields, offset = [], 0
         for name, length in lengths:
@@ -100,7 +111,7 @@ class ObservationLayout:
 #: The fields that are 0/1 flags; every other field is a count with its own bound below.
 FLAG_FIELDS = frozenset({
     "seats", "to_move", "start_player", "stage", "planet_card", "track", "surveyed", "crew_card",
-    "worker", "survey_rules", "survey_last", "pending_slot",
+    "worker", "survey_rules", "survey_last", "pending_slot", "crew_closed", "crew_borrowed",
 })
 
 
@@ -124,10 +135,12 @@ def observation_range(game: Game, layout: ObservationLayout) -> tuple[tuple[floa
         "survey_bonus": bounds.most_survey_bonus,
         "survey_placed": bounds.most_survey_placed,
         "survey_direction": 1,
+        "survey_skips": bounds.most_survey_skips,
         "pending": bounds.most_pending,
         "pending_remaining": bounds.most_steps,
+        "protected": PROTECTED_ROUND,
     }
-    least = {"survey_bonus": bounds.least_survey_bonus, "survey_direction": -1}
+    least = {"survey_bonus": bounds.least_survey_bonus, "survey_direction": -1, "survey_skips": -1}
     low: list[float] = []
     high: list[float] = []
     for name, _offset, length in layout.fields:
@@ -186,11 +199,19 @@ def observe(game: Game, layout: ObservationLayout, state: State, viewer: int) ->
     if state.survey_last >= 0:
         out[at["survey_last"] + state.survey_last] = 1.0
     out[at["survey_direction"]] = state.survey_direction
+    out[at["survey_skips"]] = state.survey_skips
     out[at["pending"]] = len(state.pending)
     if state.pending:
         head = state.pending[0]
         out[at["pending_slot"] + head.slot] = 1.0
         out[at["pending_remaining"]] = head.remaining
+    for slot in state.closed:
+        out[at["crew_closed"] + slot] = 1.0
+    for seat in range(players):
+        out[at["protected"] + rel(seat)] = state.protected[seat]
+    for slot, card in enumerate(state.borrowed):
+        if card >= 0:
+            out[at["crew_borrowed"] + slot * layout.crew_cards + card] = 1.0
     del c
     return out
 

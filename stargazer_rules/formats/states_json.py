@@ -38,8 +38,11 @@ from stargazer_rules.formats.schema_checks import (
     validate,
 )
 from stargazer_rules.formats.shape_checks import ShapeCheck, compile_shape
-from stargazer_rules.vocabulary.effects import SURVEY_RULE_FLAGS, Effect
-from stargazer_rules.vocabulary.table import NO_WORKER, Pending, State
+from stargazer_rules.vocabulary.effects import NO_SKIP_LIMIT, SURVEY_RULE_FLAGS, Effect
+from stargazer_rules.vocabulary.table import NO_WORKER, PROTECTION_UNTIL, Pending, State
+
+#: A seat's protection (``State.protected``) by its JSON name, ``protect_cubes``'s ``until``.
+PROTECTION_NAMES = {code: name for name, code in PROTECTION_UNTIL.items()}
 
 __all__ = [
     "state_from_json",
@@ -93,6 +96,7 @@ def state_schema_for(game: Game) -> dict[str, Any]:
     if bounds.least_survey_bonus is not None:
         survey["bonus"].update(minimum=bounds.least_survey_bonus, maximum=bounds.most_survey_bonus)
     survey["placed"].update(maximum=bounds.most_survey_placed)
+    survey["skips"]["anyOf"][0].update(maximum=bounds.most_survey_skips)
     narrowed["description"] = f"{narrowed.get('description', '')} Narrowed to ruleset {rules.name}.".strip()
     return narrowed
 
@@ -135,38 +139,62 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
                 "free_cubes": free,
                 "cubes": list(cubes),
                 "worker": None if worker == NO_WORKER else worker,
+                **_crew_lasting(rules, state, slot),
             }
-            for crew_id, free, cubes, worker in zip(
+            for slot, (crew_id, free, cubes, worker) in enumerate(zip(
                 area, state.crew_free, state.crew_cubes, state.workers
-            )
+            ))
         ],
         "seats": [
-            {"hand": hand, "vp": vp, "removed": removed}
-            for hand, vp, removed in zip(state.hands, state.vp, state.removed)
+            {"hand": hand, "vp": vp, "removed": removed, **_seat_lasting(until)}
+            for hand, vp, removed, until in zip(state.hands, state.vp, state.removed, state.protected)
         ],
         "stock": state.stock,
         "chosen": [area[slot] for slot in state.chosen],
-        "pending": [
-            {
-                "crew": area[item.slot],
-                "effect": _effect_at(rules.crew[state.crew[item.slot]].skill, item.path).name,
-                "path": list(item.path),
-                "remaining": item.remaining,
-                "seat": item.seat,
-            }
-            for item in state.pending
-        ],
+        "pending": [_pending_json(rules, state, area, item) for item in state.pending],
         "survey": {
             "rules": [name for name, flag in SURVEY_RULE_FLAGS.items() if state.survey_rules & flag],
             "bonus": state.survey_bonus,
             "placed": state.survey_placed,
             "last": ring[state.survey_last] if state.survey_last >= 0 else None,
             "direction": DIRECTION_NAMES.get(state.survey_direction),
+            "skips": None if state.survey_skips == NO_SKIP_LIMIT else state.survey_skips,
             "surveyed": [ring[p] for p in sorted(state.surveyed)],
         },
         "triggers": list(state.triggers),
         "legal": [action_to_json(game, state, act) for act in state.legal],
     }
+
+
+def _crew_lasting(rules: Any, state: State, slot: int) -> dict[str, Any]:
+    """A crew's lasting effects, each only while in force (a state without any reads as before
+    they existed): ``closed`` (``close_crew``), ``borrowed`` (``use_skill``)."""
+    data: dict[str, Any] = {}
+    if slot in state.closed:
+        data["closed"] = True
+    if state.borrowed[slot] >= 0:
+        data["borrowed"] = rules.crew[state.borrowed[slot]].id
+    return data
+
+
+def _seat_lasting(until: int) -> dict[str, Any]:
+    """A seat's protection (``protect_cubes``), only while in force."""
+    return {"protected": PROTECTION_NAMES[until]} if until else {}
+
+
+def _pending_json(rules: Any, state: State, area: list[str], item: Pending) -> dict[str, Any]:
+    """A pending effect by crew id; ``skill_of`` names the card whose skill holds it when the
+    crew applies another's (``use_skill``)."""
+    data = {
+        "crew": area[item.slot],
+        "effect": _effect_at(rules.crew[item.skill_card(state.crew)].skill, item.path).name,
+        "path": list(item.path),
+        "remaining": item.remaining,
+        "seat": item.seat,
+    }
+    if item.card >= 0:
+        data["skill_of"] = rules.crew[item.card].id
+    return data
 
 
 def state_from_json(game: Game, data: Any, *, trusted: bool = False, checked: bool = False) -> State:
@@ -258,7 +286,13 @@ class _StateReader:
         survey = self._survey([card.id for card in (rules.planets[i] for i in planets)])
         if survey is None or pending is None or None in chosen:
             return None
-        rules_flags, bonus, placed, last, direction, surveyed = survey
+        rules_flags, bonus, placed, last, direction, skips, surveyed = survey
+        borrowed = tuple(
+            self._crew_card(member["borrowed"], f"$.crew[{slot}].borrowed") if "borrowed" in member else -1
+            for slot, member in enumerate(data["crew"])
+        )
+        if None in borrowed:
+            return None
         seats = data["seats"]
         state = State(
             players=data["players"],
@@ -284,9 +318,13 @@ class _StateReader:
             survey_placed=placed,
             survey_last=last,
             survey_direction=direction,
+            survey_skips=skips,
             surveyed=surveyed,
             triggers=tuple(data["triggers"]),
             legal=(),
+            closed=frozenset(slot for slot, member in enumerate(data["crew"]) if member.get("closed", False)),
+            protected=tuple(PROTECTION_UNTIL.get(seat.get("protected"), 0) for seat in seats),
+            borrowed=borrowed,
         )
         problems, legal = state_checks.check(self.game, state)
         self.problems += problems
@@ -331,6 +369,14 @@ class _StateReader:
                 indices.append(known[card_id])
         return tuple(indices) if ok else None
 
+    def _crew_card(self, crew_id: str, at: str) -> int | None:
+        """The index of the ruleset's crew card ``crew_id``; None, with a problem, if unknown."""
+        ids = [card.id for card in self.rules.crew]
+        if crew_id in ids:
+            return ids.index(crew_id)
+        self.problem(at, f"no crew card {crew_id!r} in ruleset {self.rules.name}")
+        return None
+
     def _pending(self, crew: tuple[int, ...], area: list[str]) -> tuple[Pending, ...] | None:
         """The pending effects with crew ids as slots; the effect name each names (derived)
         is checked here, the rest by ``state_checks``."""
@@ -342,7 +388,13 @@ class _StateReader:
             if slot is None:
                 ok = False
                 continue
-            card = self.rules.crew[crew[slot]]
+            borrowed = -1
+            if "skill_of" in item:  # an effect of a skill the crew applies with use_skill
+                borrowed = self._crew_card(item["skill_of"], f"{at}.skill_of")
+                if borrowed is None:
+                    ok = False
+                    continue
+            card = self.rules.crew[crew[slot] if borrowed < 0 else borrowed]
             path = tuple(item["path"])
             effect = _effect_at(card.skill, path)
             if effect is not None and item["effect"] != effect.name:
@@ -351,10 +403,10 @@ class _StateReader:
                     f"is {item['effect']!r}, but the effect at {list(path)} "
                     f"of crew {card.id!r} is {effect.name!r}",
                 )
-            items.append(Pending(slot, path, item["remaining"], item["seat"]))
+            items.append(Pending(slot, path, item["remaining"], item["seat"], borrowed))
         return tuple(items) if ok else None
 
-    def _survey(self, ring: list[str]) -> tuple[int, int, int, int, int, frozenset[int]] | None:
+    def _survey(self, ring: list[str]) -> tuple[int, int, int, int, int, int, frozenset[int]] | None:
         survey = self.data["survey"]
         flags = 0
         for name in survey["rules"]:
@@ -371,7 +423,9 @@ class _StateReader:
                 return None
             surveyed.add(position)
         direction = 0 if survey["direction"] is None else DIRECTION_VALUES[survey["direction"]]
-        return flags, survey["bonus"], survey["placed"], last, direction, frozenset(surveyed)
+        skips = survey.get("skips")  # left out by states written before skip limits: none
+        skips = NO_SKIP_LIMIT if skips is None else skips
+        return flags, survey["bonus"], survey["placed"], last, direction, skips, frozenset(surveyed)
 
 
 def _effect_at(skill: Sequence[Effect], path: Sequence[int]) -> Effect | None:

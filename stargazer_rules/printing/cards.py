@@ -24,7 +24,7 @@ from stargazer_rules.printing import fonts
 from stargazer_rules.printing.layout import CARD_HEIGHT, CARD_WIDTH
 from stargazer_rules.printing.words import each, joined, langs, names, say
 from stargazer_rules.rulesets.model import CrewCard, PlanetCard, Ruleset
-from stargazer_rules.text.messages import colour_name, join, skill_sentences
+from stargazer_rules.text.messages import ability_sentences, colour_name, join, skill_sentences
 
 PLANET = "planet"
 CREW = "crew"
@@ -207,6 +207,10 @@ def track_grid(length: int, width: float, height: float) -> tuple[int, int, floa
     return columns, rows, size
 
 
+#: The height of a planet card's abilities, between its track and its special square.
+ABILITY_HEIGHT = 20 * mm
+
+
 def draw_planet(canvas: Canvas, ruleset: Ruleset, card: PlanetCard, lang: str, bleed: float) -> None:
     _background(canvas, bleed)
     fill = colour_fill(card.colour)
@@ -221,9 +225,14 @@ def draw_planet(canvas: Canvas, ruleset: Ruleset, card: PlanetCard, lang: str, b
     )
     canvas.setFillColor(INK)
     _text(canvas, PAD + 5 * mm, y, colour_text, fonts.fit_size(colour_text, CARD_WIDTH - 2 * PAD - 5 * mm, 8, 3))
-    # The normal squares 1..L.
+    # The normal squares 1..L, above the abilities' sentences when it has abilities.
     top = y - 3 * mm
     bottom = 16 * mm
+    paragraphs = [sentence for one in langs(lang) for sentence in ability_sentences(card, ruleset, one)]
+    if paragraphs:
+        abilities_top = bottom + ABILITY_HEIGHT
+        _text_block(canvas, paragraphs, PAD, abilities_top, CARD_WIDTH - 2 * PAD, ABILITY_HEIGHT - 1 * mm, 7, ink=INK)
+        bottom = abilities_top + 1 * mm
     _track(canvas, card, lang, PAD, bottom, CARD_WIDTH - 2 * PAD, top - bottom)
     # The special square "0".
     _special(canvas, card, lang)

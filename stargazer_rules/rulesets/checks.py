@@ -16,8 +16,9 @@ from stargazer_rules.errors import Problem
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
+from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, SURVEY, Effect
-from stargazer_rules.vocabulary.expressions import AMOUNT, Limits, Parser, amount_bounds
+from stargazer_rules.vocabulary.expressions import AMOUNT, CREWS, PLANETS, SEATS, Limits, Parser, SeatsNamed, amount_bounds, walk
 
 @attrs.frozen
 class RulesetDocuments:
@@ -85,29 +86,40 @@ def semantic_problems(
         *_unused_params(documents.crew, sites),
         *_expressions(documents, sites),
         *_bodies(documents.crew, sites),
+        *ability_problems(documents, effect_types),
+        *_survey_starts(documents.crew, sites),
     ]
 
 
-def expression_paths(crew: YamlDocument, effect_types: Mapping[str, type[Effect]]) -> list[DocPath]:
-    """Where crew.yaml holds an expression of the rules language: the schema's errors there are
-    left to ``_expressions``, which words them for the language (with "did you mean")."""
-    return [
+def expression_paths(document: YamlDocument, effect_types: Mapping[str, type[Effect]]) -> list[DocPath]:
+    """Where crew.yaml (or planets.yaml's abilities) holds an expression of the rules language:
+    the schema's errors there are left to ``_expressions``, which words them for the language
+    (with "did you mean")."""
+    crew = _count(document, "crew") is not None
+    sites = effect_sites(document, effect_types) if crew else ability_sites(document, effect_types)
+    paths = [
         (*site.path, param.name)
-        for site in effect_sites(crew, effect_types)
+        for site in sites
         for param in site.cls.params
         if (param.kind in EXPRESSION_KINDS or param.kind == OWNER) and param.name in site.data
     ]
+    if not crew:  # an ability's event and lasting word: ``ability_problems`` words them
+        for path, card in entries(document, "planets"):
+            for number, ability in _ability_items(card):
+                paths += [(*path, "abilities", number, key) for key in ("on", AB.LASTING_KEY) if key in ability]
+    return paths
 
 
 #: Limits of any size: whether an amount has a bound does not depend on them.
 _ANY_LIMITS = Limits(*(1,) * len(attrs.fields(Limits)))
 
 
-def _expressions(documents: RulesetDocuments, sites: list[EffectSite]) -> Iterator[Problem]:
+def _expressions(documents: RulesetDocuments, sites: list[EffectSite], document: YamlDocument | None = None) -> Iterator[Problem]:
     """Every expression parsed (each problem at its place, with "did you mean"), and every
-    amount that gives VP or changes a survey bounded: one that reads VP could grow for ever."""
+    amount that gives VP or changes a survey bounded: one that reads VP could grow for ever.
+    ``document`` holds the sites: crew.yaml unless told (planets.yaml for abilities)."""
     colours = _colour_ids(documents) or []
-    crew = documents.crew
+    crew = document or documents.crew
     for site in sites:
         for param in site.cls.params:
             if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
@@ -140,17 +152,46 @@ def _expressions(documents: RulesetDocuments, sites: list[EffectSite]) -> Iterat
                 )
 
 
+#: The parameters that hold a body, performed at once: ``choose``'s and ``for_each``'s ``do``,
+#: ``survey_start``'s ``before_walk``.
+_BODY_PARAMS = ("do", "before_walk")
+
+
 def _bodies(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
-    """The body (``do``) of ``choose`` and ``for_each`` performs at once: no effect in it may
-    ask a decision."""
+    """A body (``do``, ``before_walk``) performs at once: no effect in it may ask a decision."""
     for site in sites:
         parent = site.parent
-        if parent is None or not site.path[-2:-1] == ("do",) or site.cls.immediate or site.cls.name == "if":
+        if parent is None or site.path[-2] not in _BODY_PARAMS or site.cls.immediate or site.cls.name == "if":
+            continue
+        if site.cls.name == "survey_start":
+            yield crew.problem(
+                (*site.path, "effect"),
+                f"survey_start names where this turn's survey starts, read when the survey is made, so it "
+                f"cannot stand in the {site.path[-2]} of {parent.cls.name}: put it at the top of the skill or in a branch",
+            )
             continue
         yield crew.problem(
             (*site.path, "effect"),
             f"{site.cls.name!r} asks a decision, so it cannot stand in the do of {parent.cls.name}, "
             f"which is performed at once; use an effect that asks none (docs/skills.md)",
+        )
+
+
+def _survey_starts(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
+    """A skill holds at most one ``survey_start``: the survey reads the one in force (R7)."""
+    first: dict[DocPath, DocPath] = {}
+    for site in sites:
+        if site.cls.name != "survey_start":
+            continue
+        card = site.path[:2]
+        if card not in first:
+            first[card] = site.path
+            continue
+        line = crew.position(first[card])[0]
+        yield crew.problem(
+            (*site.path, "effect"),
+            f"a skill holds at most one survey_start; {format_path(first[card])} at line {line} is this "
+            f"skill's: give one survey_start its planet, cubes and before_walk",
         )
 
 
@@ -248,7 +289,7 @@ def _planet_colours(documents: RulesetDocuments) -> Iterator[Problem]:
             yield _unknown_colour(documents.planets, (*path, "colour"), colour, known)
 
 
-def _effect_colours(documents: RulesetDocuments, sites: list[EffectSite]) -> Iterator[Problem]:
+def _effect_colours(documents: RulesetDocuments, sites: list[EffectSite], document: YamlDocument | None = None) -> Iterator[Problem]:
     known = _colour_ids(documents)
     if known is None:
         return
@@ -256,7 +297,7 @@ def _effect_colours(documents: RulesetDocuments, sites: list[EffectSite]) -> Ite
         for param in site.cls.params:
             value = site.data.get(param.name)
             if param.kind == "colour" and isinstance(value, str) and value not in known:
-                yield _unknown_colour(documents.crew, (*site.path, param.name), value, known)
+                yield _unknown_colour(document or documents.crew, (*site.path, param.name), value, known)
 
 
 @attrs.frozen
@@ -378,10 +419,11 @@ def _timing_location(site: EffectSite) -> DocPath:
 
 def _option_timings(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
     """An option's effects resolve when the choice is made: at its parent's timing, or at
-    ``survey`` under an ``on_choose`` parent (survey changes are made with ``on_choose``)."""
+    ``survey`` under an ``on_choose`` parent (survey changes are made with ``on_choose``). A
+    ``before_walk`` is performed when the survey starts, not at a timing: its effects keep theirs."""
     for site in sites:
         parent = site.parent
-        if parent is None or parent.when is None or site.when is None:
+        if parent is None or parent.when is None or site.when is None or site.path[-2] == "before_walk":
             continue
         if site.when == parent.when or (parent.when == ON_CHOOSE and site.when == SURVEY):
             continue
@@ -429,6 +471,188 @@ def _default(cls: type[Effect], name: str) -> Any:
         if param.name == name and param.default is not REQUIRED:
             return param.default
     return None
+
+
+# -- planet abilities (vocabulary.abilities) -------------------------------------------------
+
+#: The words that name "you" or read from "you": refused where nobody is "you".
+_YOU_WORDS = ("me", "left", "others")
+#: Every set kind bound: a parse that only looks for words, never for what is bound.
+_EVERY_KIND = frozenset({PLANETS, SEATS, CREWS})
+
+
+def ability_sites(planets: YamlDocument, effect_types: Mapping[str, type[Effect]]) -> Iterator[EffectSite]:
+    """Every effect of a known type in the ``do`` of planets.yaml's triggers, nested ones
+    included, with ``this_planet`` bound and the abilities' timing (``AB.ABILITY_WHEN``)."""
+    for path, card in entries(planets, "planets"):
+        for number, ability in _ability_items(card):
+            do = ability.get("do")
+            if isinstance(do, list):
+                at = (*path, "abilities", number, "do")
+                yield from _sites(do, at, None, effect_types, frozenset({PLANETS}))
+
+
+def _ability_items(card: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
+    items = card.get("abilities")
+    if not isinstance(items, list):
+        return []
+    return [(number, item) for number, item in enumerate(items) if isinstance(item, dict)]
+
+
+def ability_problems(documents: RulesetDocuments, effect_types: Mapping[str, type[Effect]]) -> Iterator[Problem]:
+    """Every problem of planets.yaml's abilities: their keys, events and lasting words (each
+    with "did you mean"), and their effects checked as a skill's are, plus what an ability
+    may not do: ask a decision, change a survey, or read "you" where nobody is."""
+    planets = documents.planets
+    for path, card in entries(planets, "planets"):
+        track = card.get("track")
+        length = len(track) if isinstance(track, list) else None
+        lasting_seen: dict[str, DocPath] = {}
+        for number, ability in _ability_items(card):
+            at = (*path, "abilities", number)
+            yield from _ability_shape(planets, at, ability, length, lasting_seen)
+    sites = list(ability_sites(planets, effect_types))
+    yield from _expressions(documents, sites, planets)
+    yield from _effect_colours(documents, sites, planets)
+    yield from _bodies(planets, sites)
+    for site in sites:
+        yield from _ability_effect(planets, site)
+
+
+def _ability_shape(
+    planets: YamlDocument, at: DocPath, ability: Mapping[str, Any], length: int | None, lasting_seen: dict[str, DocPath]
+) -> Iterator[Problem]:
+    if AB.LASTING_KEY in ability:
+        if any(key in ability for key in AB.TRIGGER_KEYS):
+            yield planets.problem(at, "an ability is either a trigger (on, do) or a lasting effect (lasting), not both")
+        yield from _lasting(planets, (*at, AB.LASTING_KEY), ability[AB.LASTING_KEY], lasting_seen)
+        return
+    missing = [key for key in AB.TRIGGER_KEYS if key not in ability]
+    if missing:
+        yield planets.problem(at, f"a trigger needs {' and '.join(missing)}: {{on: <event>, do: [<effects>]}} (or write {{lasting: <word>}})")
+    if "on" in ability:
+        yield from _event(planets, (*at, "on"), ability["on"], length)
+    do = ability.get("do")
+    if "do" in ability and (not isinstance(do, list) or not do):
+        yield planets.problem((*at, "do"), "a trigger's do is a list of at least one effect")
+
+
+def _event(planets: YamlDocument, at: DocPath, on: Any, length: int | None) -> Iterator[Problem]:
+    events = ", ".join(AB.EVENTS)
+    if isinstance(on, dict) and len(on) == 1:
+        (event, options), = on.items()
+    elif isinstance(on, str):
+        event, options = on, None
+    else:
+        yield planets.problem(at, f"an event is a word ({events}) or {{cube_placed: {{square: <n or special>}}}}")
+        return
+    if event not in AB.EVENTS:
+        where = at if isinstance(on, str) else (*at, event)
+        yield planets.problem(where, f"unknown event {event!r}; the events: {events}", close_match(str(event), AB.EVENTS), key=not isinstance(on, str))
+        return
+    if options is None:
+        return
+    if event != AB.CUBE_PLACED or not isinstance(options, dict):
+        yield planets.problem((*at, event), f"only cube_placed takes options ({{square: <n or special>}}), found {describe_value(options)}")
+        return
+    for key in options:
+        if key != "square":
+            yield planets.problem((*at, event, key), f"unknown cube_placed option {key!r}; it takes square", close_match(str(key), ("square",)), key=True)
+    square = options.get("square")
+    if "square" not in options:
+        return
+    if square == AB.SPECIAL:
+        return
+    if not isinstance(square, int) or isinstance(square, bool) or square < 1 or (length is not None and square > length):
+        most = f"1..{length}" if length is not None else "a normal square number"
+        hint = close_match(str(square), (AB.SPECIAL,)) if isinstance(square, str) else None
+        yield planets.problem((*at, event, "square"), f"square is {most} (a normal square of this Planet's track) or special, found {describe_value(square)}", hint)
+
+
+def _lasting(planets: YamlDocument, at: DocPath, value: Any, seen: dict[str, DocPath]) -> Iterator[Problem]:
+    words = ", ".join(AB.LASTING_WORDS)
+    if isinstance(value, str):
+        word, argument, where = value, True, at
+    elif isinstance(value, dict) and len(value) == 1:
+        (word, argument), = value.items()
+        where = (*at, word)
+    else:
+        yield planets.problem(at, f"a lasting effect is a word or {{word: value}}; the words: {words}")
+        return
+    if word not in AB.LASTING_WORDS:
+        yield planets.problem(where, f"unknown lasting effect {word!r}; the words: {words}", close_match(str(word), AB.LASTING_WORDS), key=where != at)
+        return
+    if word in seen:
+        yield planets.problem(where, f"this Planet already has a lasting {word} (at line {planets.position(seen[word])[0]})")
+    seen.setdefault(word, where)
+    if word == AB.NO_SURVEY_START:
+        if argument is not True:
+            yield planets.problem(where, f"no_survey_start takes no value: write lasting: no_survey_start, found {describe_value(argument)}")
+    elif word == AB.COUNTS_TOWARD:
+        if argument not in AB.COUNTS_TOWARD_VALUES:
+            yield planets.problem(
+                where,
+                f"counts_toward is one of {', '.join(AB.COUNTS_TOWARD_VALUES)}, found {describe_value(argument)}",
+                close_match(str(argument), AB.COUNTS_TOWARD_VALUES) if isinstance(argument, str) else None,
+            )
+    elif not isinstance(argument, int) or isinstance(argument, bool) or not 1 <= argument <= AB.MOST_MAJORITY_FACTOR:
+        yield planets.problem(where, f"majority_factor is a whole number 1..{AB.MOST_MAJORITY_FACTOR}, found {describe_value(argument)}")
+
+
+def _ability_effect(planets: YamlDocument, site: EffectSite) -> Iterator[Problem]:
+    """What an ability's effect may not do: carry a when, change a survey, ask a decision at
+    the top of a do, or read "you" at an event where nobody is "you"."""
+    if "when" in site.data:
+        yield planets.problem((*site.path, "when"), "an ability's effects resolve at its event: leave when out", key=True)
+    if AB.ABILITY_WHEN not in site.cls.timings:
+        yield planets.problem(
+            (*site.path, "effect"),
+            f"{site.cls.name!r} changes this turn's survey, which an ability cannot: its effects act on the board, the VP and the cubes",
+        )
+    if site.parent is None and not site.cls.immediate and site.cls.name != "if":
+        yield planets.problem(
+            (*site.path, "effect"),
+            f"{site.cls.name!r} asks a decision, so it cannot stand in a trigger's do, which is performed at once; use an effect that asks none (docs/skills.md)",
+        )
+    event = _site_event(planets, site.path)
+    if event not in AB.WITHOUT_YOU:
+        return
+    for param in site.cls.params:
+        if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
+            continue
+        given = param.name in site.data
+        value = site.data[param.name] if given else param.default
+        if value in (REQUIRED, None):
+            continue
+        parser = Parser([])
+        node = parser.owner(value, (), _EVERY_KIND) if param.kind == OWNER else parser.parse(param.kind, value, (), _EVERY_KIND)
+        words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS})
+        if not words:
+            continue
+        said = ", ".join(words)
+        if given:
+            message = f"at {event} nobody is \"you\", so {said} names nobody here; use for_each seat: everyone with this_seat"
+            yield planets.problem((*site.path, param.name), message)
+        else:
+            message = (
+                f"{site.cls.name}'s {param.name} is left out, so it is {describe_value(param.default)}, but at {event} nobody is "
+                f"\"you\": give {param.name} (for_each seat: everyone with this_seat)"
+            )
+            yield planets.problem((*site.path, "effect"), message)
+
+
+def _site_event(planets: YamlDocument, path: DocPath) -> str | None:
+    """The event of the trigger an ability effect stands in (path planets.i.abilities.j.do...)."""
+    data: Any = planets.data
+    for key in path[:4]:
+        try:
+            data = data[key]
+        except (KeyError, IndexError, TypeError):
+            return None
+    on = data.get("on") if isinstance(data, dict) else None
+    if isinstance(on, dict) and len(on) == 1:
+        on = next(iter(on))
+    return on if isinstance(on, str) else None
 
 
 # -- warnings: valid, but probably not what the designer meant -------------------------------

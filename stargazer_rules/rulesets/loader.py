@@ -39,8 +39,9 @@ from stargazer_rules.rulesets.resources import (
 )
 from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
+from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect
-from stargazer_rules.vocabulary.expressions import Parser
+from stargazer_rules.vocabulary.expressions import PLANETS, Parser
 
 PathLike = str | os.PathLike[str]
 
@@ -95,14 +96,14 @@ def check_documents(
     """Every problem of the three documents: reading, schema, then cross-checks; sorted by place."""
     # Imported here, not at the top: the package imports this module, and a module that the
     # package has already imported warns when run as ``python -m stargazer_rules.rulesets.schemas``.
-    from stargazer_rules.rulesets.schemas import crew_schema, load_schema
+    from stargazer_rules.rulesets.schemas import crew_schema, load_schema, planets_schema
 
-    schemas = (load_schema("rules"), load_schema("planets"), crew_schema(effect_types))
+    schemas = (load_schema("rules"), planets_schema(effect_types), crew_schema(effect_types))
     problems: list[Problem] = []
     for document, schema in zip(_in_order(documents), schemas, strict=True):
         problems.extend(document.problems)
         if document.loaded:
-            left_to = expression_paths(document, effect_types) if document is documents.crew else ()
+            left_to = expression_paths(document, effect_types) if document is not documents.rules else ()
             problems.extend(schema_problems(document, schema, left_to))
     problems.extend(semantic_problems(documents, effect_types))
     order = {document.file: index for index, document in enumerate(_in_order(documents))}
@@ -120,13 +121,17 @@ def build_ruleset(
     rules = documents.rules.data
     colours = [item["id"] for item in rules["colours"]]
     crew, problems = _build_crew(documents.crew, effect_types, colours)
+    planets = tuple(
+        _planet(documents.planets, index, item, effect_types, problems, Parser(colours))
+        for index, item in enumerate(documents.planets.data["planets"])
+    )
     if problems:
         raise RulesetError(problems)
     ruleset = Ruleset(
         name=rules["name"],
         title=_name(rules["title"]),
         colours=tuple(Colour(item["id"], _name(item["name"])) for item in rules["colours"]),
-        planets=tuple(_planet(item) for item in documents.planets.data["planets"]),
+        planets=planets,
         crew=crew,
         setups=_setups(rules["player_counts"]),
         cubes_per_player=int(rules["cubes_per_player"]),
@@ -211,21 +216,61 @@ def _name_data(name: Name) -> dict[str, str]:
     return {"ja": name.ja, "en": name.en}
 
 
-def _planet(data: Mapping[str, Any]) -> PlanetCard:
+def _planet(
+    document: YamlDocument,
+    index: int,
+    data: Mapping[str, Any],
+    effect_types: Mapping[str, type[Effect]],
+    problems: list[Problem],
+    parser: Parser,
+) -> PlanetCard:
     optional = {key: data[key] for key in ("special_capacity", "placeholder") if key in data}
     if "special_capacity" in optional:
         optional["special_capacity"] = int(optional["special_capacity"])
+    abilities = tuple(
+        _ability(document, ("planets", index, "abilities", number), item, effect_types, problems, parser)
+        for number, item in enumerate(data.get("abilities", ()))
+    )
     return PlanetCard(
         id=data["id"],
         name=_name(data["name"]),
         colour=data["colour"],
         track=tuple(int(value) for value in data["track"]),
+        abilities=abilities,
         **optional,
     )
 
 
+def _ability(
+    document: YamlDocument,
+    path: DocPath,
+    data: Mapping[str, Any],
+    effect_types: Mapping[str, type[Effect]],
+    problems: list[Problem],
+    parser: Parser,
+) -> AB.Ability:
+    """One ability of checked data (``checks.ability_problems`` found no problem in it)."""
+    if AB.LASTING_KEY in data:
+        lasting = data[AB.LASTING_KEY]
+        if isinstance(lasting, str):
+            return AB.Lasting(lasting)
+        (word, value), = lasting.items()
+        return AB.Lasting(word, int(value) if word == AB.MAJORITY_FACTOR else value)
+    on = data["on"]
+    event, square = (on, None) if isinstance(on, str) else (next(iter(on)), next(iter(on.values())).get("square"))
+    bound = frozenset({PLANETS})  # this_planet: the ability's own Planet
+    do = tuple(
+        _effect(document, (*path, "do", number), item, AB.ABILITY_WHEN, effect_types, problems, parser, bound)
+        for number, item in enumerate(data["do"])
+    )
+    for number, effect in enumerate(do):
+        if effect is not None and not effect.immediate:  # an ``if`` whose branches ask a decision
+            problems.append(document.problem((*path, "do", number), f"{effect.name!r} asks a decision here, so it cannot stand in a trigger's do, which is performed at once"))
+    return AB.Trigger(event, do, square)  # type: ignore[arg-type]
+
+
 def _planet_data(card: PlanetCard) -> dict[str, Any]:
-    return {
+    data = {
         "id": card.id,
         "name": _name_data(card.name),
         "colour": card.colour,
@@ -233,6 +278,9 @@ def _planet_data(card: PlanetCard) -> dict[str, Any]:
         "special_capacity": card.special_capacity,
         "placeholder": card.placeholder,
     }
+    if card.abilities:  # left out when there are none: the data (and fingerprint) of older rulesets
+        data["abilities"] = [ability.to_data() for ability in card.abilities]
+    return data
 
 
 def _setups(entries: list[Mapping[str, Any]]) -> dict[int, PlayerCountSetup]:

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 import attrs
 
 from stargazer_rules.rulesets.printable import printable
+from stargazer_rules.vocabulary.abilities import Ability
 from stargazer_rules.vocabulary.effects import Effect
 
 
@@ -40,7 +41,8 @@ class PlanetCard:
     """A planet card (R1): ``track[n - 1]`` is the VP value of normal square n; 0 is an accident.
 
     ``special_capacity`` is how many cubes its special square "0" holds (R3). ``placeholder``
-    marks values reconstructed for the designer to overwrite (R20).
+    marks values reconstructed for the designer to overwrite (R20). ``abilities``: its
+    triggers and lasting effects (``vocabulary.abilities``, docs/skills.md "Planet abilities").
     """
 
     id: str
@@ -49,6 +51,7 @@ class PlanetCard:
     track: tuple[int, ...]
     special_capacity: int = 1
     placeholder: bool = False
+    abilities: tuple[Ability, ...] = ()
 
     @property
     def length(self) -> int:

@@ -1,7 +1,7 @@
 """The JSON Schemas of the ruleset files, and the generator of the crew schema.
 
-``rules.schema.json`` and ``planets.schema.json`` are written by hand. The crew schema embeds
-one effect schema per effect type, generated here (``effect_schema``) from each effect class's
+``rules.schema.json`` is written by hand. The crew schema embeds one effect schema per effect
+type (and the planets schema, for the effects of planet abilities), generated here (``effect_schema``) from each effect class's
 declarations (parameters, timings, summary), so it is built in Python: the loader builds it in
 memory from the effect registry it is given (custom effect types validate too), and
 ``schemas/crew.schema.json`` is this module's output for the built-in registry, for editors.
@@ -21,11 +21,13 @@ from typing import Any
 
 from stargazer_rules.rulesets.printable import NAME_PATTERN
 from stargazer_rules.rulesets.resources import schemas_dir
+from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary import expressions as X
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect, Param
 
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 CREW_SCHEMA_FILE = "crew.schema.json"
+PLANETS_SCHEMA_FILE = "planets.schema.json"
 
 #: Card ids and colour ids: they go into game records and command lines.
 ID_PATTERN = "^[a-z0-9][a-z0-9_-]*$"
@@ -99,6 +101,154 @@ _CREW_CARD = {
     "required": ["id", "name", "survey_count", "skill"],
     "additionalProperties": False,
 }
+
+
+_PLANET_CARD: dict[str, Any] = {
+    "description": "One planet card (R1).",
+    "type": "object",
+    "properties": {
+        "id": {
+            "description": "The card's id (lowercase letters, digits, '-' and '_'), unique among the planets; game records name cards by id.",
+            "type": "string",
+            "pattern": "^[a-z0-9][a-z0-9_-]*$",
+            "maxLength": 64
+        },
+        "name": {
+            "$ref": "#/$defs/name",
+            "description": "The card's name, in Japanese and English."
+        },
+        "colour": {
+            "description": "The card's colour: a colour id from rules.yaml. The major-planet bonus counts cubes per colour (R17).",
+            "type": "string",
+            "maxLength": 64
+        },
+        "track": {
+            "description": "The VP value of normal squares 1, 2, 3, ... in order (R1); the track length is the number of values. 0 is an accident. Cubes fill square 1 first (R2).",
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 100,
+            "items": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": 100
+            }
+        },
+        "special_capacity": {
+            "description": "How many cubes the special square '0' holds (R3; default 1).",
+            "type": "integer",
+            "minimum": 0,
+            "maximum": 100,
+            "default": 1
+        },
+        "placeholder": {
+            "description": "True when the card's values are a reconstruction for the designer to overwrite (R20); default False.",
+            "type": "boolean",
+            "default": False
+        }
+    },
+    "required": [
+        "id",
+        "name",
+        "colour",
+        "track"
+    ],
+    "additionalProperties": False
+}
+_PLANET_CARD["properties"]["abilities"] = {
+    "description": (
+        "The card's abilities while it is in play: triggers ({on: <event>, do: [<effects>]}) and "
+        "lasting effects ({lasting: <word>}). See docs/skills.md, \"Planet abilities\"."
+    ),
+    "type": "array",
+    "maxItems": 10,
+    "items": {"$ref": "#/$defs/ability"},
+}
+
+_ABILITY = {
+    "description": "One ability: a trigger (on, do) or a lasting effect (lasting).",
+    "type": "object",
+    "properties": {
+        "on": {
+            "description": "The event: " + ", ".join(AB.EVENTS) + "; cube_placed may name a square: {cube_placed: {square: 3}} or {cube_placed: {square: special}}.",
+            "anyOf": [
+                {"enum": list(AB.EVENTS)},
+                {
+                    "type": "object",
+                    "properties": {
+                        AB.CUBE_PLACED: {
+                            "description": "A cube placed on the square given.",
+                            "type": "object",
+                            "properties": {
+                                "square": {
+                                    "description": "The normal square (1, 2, ...) or special; default any normal square.",
+                                    "anyOf": [{"type": "integer", "minimum": 1, "maximum": 100}, {"const": AB.SPECIAL}],
+                                }
+                            },
+                            "additionalProperties": False,
+                        }
+                    },
+                    "additionalProperties": False,
+                },
+            ],
+        },
+        "do": {
+            "description": "Effects that ask no decision, performed at once when the event happens, with this_planet bound to this Planet.",
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 20,
+            "items": {"$ref": "#/$defs/effect"},
+        },
+        AB.LASTING_KEY: {
+            "description": "A lasting effect while the Planet is in play: no_survey_start, {counts_toward: every_colour | none} or {majority_factor: n}.",
+            "anyOf": [
+                {"const": AB.NO_SURVEY_START},
+                {
+                    "type": "object",
+                    "properties": {
+                        AB.COUNTS_TOWARD: {"enum": list(AB.COUNTS_TOWARD_VALUES), "description": "The colours its cubes count toward for the major-planet bonus (R17)."},
+                        AB.MAJORITY_FACTOR: {"type": "integer", "minimum": 1, "maximum": AB.MOST_MAJORITY_FACTOR, "description": "What the VP its majority scores are multiplied by (R15, R16)."},
+                    },
+                    "additionalProperties": False,
+                },
+            ],
+        },
+    },
+    "additionalProperties": False,
+}
+
+
+def planets_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict[str, Any]:
+    """The JSON Schema of planets.yaml for the effect registry ``effect_types``: the abilities'
+    effects are checked as a skill's are."""
+    return {
+        "$schema": DIALECT,
+        "$id": "urn:stargazer-rules:schemas:planets.schema.json",
+        "title": "Stargazer ruleset: planets.yaml",
+        "description": (
+            "Every planet card of one Stargazer ruleset (R1). A game deals some of them into the "
+            "ring (R14); see docs/ruleset-format.md. Generated by `python -m "
+            "stargazer_rules.rulesets.schemas --write`: do not edit by hand."
+        ),
+        "type": "object",
+        "properties": {
+            "planets": {
+                "description": "The planet cards, in file order.",
+                "type": "array",
+                "minItems": 1,
+                "maxItems": 200,
+                "items": {"$ref": "#/$defs/planet"},
+            }
+        },
+        "required": ["planets"],
+        "additionalProperties": False,
+        "$defs": {
+            "name": _copy(_NAME),
+            "planet": _copy(_PLANET_CARD),
+            "ability": _copy(_ABILITY),
+            "effect": _described_effect_schema(effect_types),
+            **expression_defs(),
+        },
+    }
 
 
 def crew_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict[str, Any]:
@@ -371,9 +521,11 @@ def generated_schema_command(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write or check ``schemas/crew.schema.json`` against ``crew_schema()``."""
-    return generated_schema_command(
-        "stargazer_rules.rulesets.schemas", CREW_SCHEMA_FILE, crew_schema, "the effect declarations", argv
+    """Write or check ``schemas/crew.schema.json`` and ``schemas/planets.schema.json`` against
+    ``crew_schema()`` and ``planets_schema()``."""
+    return max(
+        generated_schema_command("stargazer_rules.rulesets.schemas", file, generate, "the effect declarations", argv)
+        for file, generate in ((CREW_SCHEMA_FILE, crew_schema), (PLANETS_SCHEMA_FILE, planets_schema))
     )
 
 

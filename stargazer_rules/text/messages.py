@@ -25,7 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 
-from stargazer_rules.rulesets.model import CrewCard, Ruleset
+from stargazer_rules.rulesets.model import CrewCard, PlanetCard, Ruleset
 from stargazer_rules.text.language import colour_name, phrase
 from stargazer_rules.text.catalogue import (  # noqa: F401 - the names callers import from here
     CATALOGUE_PATH,
@@ -45,6 +45,7 @@ from stargazer_rules.text.catalogue import (  # noqa: F401 - the names callers i
     sentences,
     template_fields,
 )
+from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, FREE_CUBE_OWNER, OWNER, Effect
@@ -68,6 +69,7 @@ ACTION_MESSAGES: Mapping[str, tuple[str, ...]] = {
     "target_crew": ("crew",),
     "target_crew_cube": ("crew",),
     "target_crew_free_cube": ("crew",),
+    "target_crew_skill": ("crew",),
     "choose_option": ("option", "effects"),
     "name_start_player": ("player",),
     "target_seat": ("player",),
@@ -112,7 +114,7 @@ def _shown(name: str, value: Any, ruleset: Ruleset, lang: str) -> Any:
         return player_name(value, lang)
     if name == "planet":
         return planet_name(ruleset, value, lang)
-    if name == "crew":
+    if name in ("crew", "skill_of"):
         return crew_name(ruleset, value, lang)
     if name == "colour":
         return colour_name(ruleset, value, lang)
@@ -228,6 +230,27 @@ def skill_sentences(card: CrewCard, ruleset: Ruleset, lang: str) -> tuple[str, .
     return tuple(describe_effect(effect, ruleset, lang) for effect in card.skill)
 
 
+# -- planet abilities -----------------------------------------------------------------------
+
+
+def describe_ability(ability: AB.Ability, ruleset: Ruleset, lang: str) -> str:
+    """A planet ability as a sentence: its event and its effects ("When a cube is placed on
+    square 3 of this Planet: Gain 1 VP."), or its lasting effect."""
+    check_lang(lang)
+    section = catalogue().section("abilities")
+    if isinstance(ability, AB.Lasting):
+        value = ability.value
+        return section[ability.word].render(lang, {"value": value}, {"value": value})
+    do = sentences((describe_effect(e, ruleset, lang, AB.ABILITY_WHEN) for e in ability.do), lang)
+    square = "any" if ability.square is None else ability.square
+    return section[ability.event].render(lang, {"square": square}, {"square": square, "do": do})
+
+
+def ability_sentences(card: PlanetCard, ruleset: Ruleset, lang: str) -> tuple[str, ...]:
+    """One sentence per ability of a planet card; none for a card without abilities."""
+    return tuple(describe_ability(ability, ruleset, lang) for ability in card.abilities)
+
+
 # -- actions --------------------------------------------------------------------------------
 
 
@@ -236,7 +259,7 @@ def pending_effect(game: Game, state: State) -> Effect | None:
     if not state.pending:
         return None
     head = state.pending[0]
-    effects: Sequence[Effect] = game.ruleset.crew[state.crew[head.slot]].skill
+    effects: Sequence[Effect] = game.ruleset.crew[head.skill_card(state.crew)].skill
     effect: Effect | None = None
     for depth, index in enumerate(head.path):
         if depth % 2 == 0:

@@ -16,7 +16,7 @@ import attrs
 
 from stargazer_rules.engine.scoring import ScoreSheet, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
-from stargazer_rules.text.messages import colour_name, join, label, planet_name, player_name, skill_sentences
+from stargazer_rules.text.messages import ability_sentences, colour_name, join, label, planet_name, player_name, skill_sentences
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
 if TYPE_CHECKING:
@@ -110,7 +110,9 @@ def colours_table(ruleset: Ruleset, lang: str) -> TextTable:
 
 
 def planets_table(ruleset: Ruleset, lang: str) -> TextTable:
-    """Every planet card: id (placeholders marked, R20), name, colour, special square, track."""
+    """Every planet card: id (placeholders marked, R20), name, colour, special square, track,
+    and its abilities when a card of the ruleset has any."""
+    abilities = any(card.abilities for card in ruleset.planets)
     return _table(
         [
             [
@@ -119,10 +121,13 @@ def planets_table(ruleset: Ruleset, lang: str) -> TextTable:
                 colour_name(ruleset, card.colour, lang),
                 str(card.special_capacity),
                 track_text(card),
+                *(["\n".join(ability_sentences(card, ruleset, lang))] if abilities else []),
             ]
             for card in ruleset.planets
         ],
-        headers=_labels(lang, "column_id", "column_name", "column_colour", "column_special", "column_track"),
+        headers=_labels(
+            lang, "column_id", "column_name", "column_colour", "column_special", "column_track", *(["column_abilities"] if abilities else [])
+        ),
         right=(3,),
     )
 

@@ -57,13 +57,14 @@ from stargazer_rules.vocabulary.expressions import (
     ConditionNode,
     Limits,
     Scope,
+    SeatsNamed,
     SetNode,
     amount_bounds,
     amount_data,
     amount_value,
 )
 
-from stargazer_rules.vocabulary.table import _bump
+from stargazer_rules.vocabulary.table import PROTECTION_UNTIL, _bump
 
 if TYPE_CHECKING:
     from stargazer_rules.vocabulary.table import Table
@@ -82,10 +83,18 @@ EXPRESSION_KINDS = (AMOUNT, CONDITION, PLANETS, SEATS, CREWS)
 #: Whose cubes a rules-language action moves: a set of seats, ``free`` or ``anyone``.
 OWNER = "owner"
 
-# Survey rule flags, set by the effects that lift the walk's limits (R8).
+# Survey rule flags, set by the effects that change the walk (R8): a limit lifted, a forced
+# counter-clockwise direction, or the skill's ``survey_start`` in force.
 REPEAT = 1
 SKIP = 2
 DIRECTION = 4
+COUNTER = 8
+START = 16
+#: The flags that make a survey cube by cube (``survey_step``, ``survey_stop``) instead of one
+#: whole-walk decision: each changes the walk in a way one ``survey`` action cannot say.
+STEP_RULES = REPEAT | SKIP | COUNTER | START
+#: ``survey_skips`` when a survey may skip without limit (or may not skip at all).
+NO_SKIP_LIMIT = -1
 
 
 class _Required:
@@ -184,6 +193,13 @@ class Effect:
         when it cannot say. By default ``vp_per_step``: the rules language's types compute it
         from their amounts' bounds."""
         return self.vp_per_step
+
+    def most_landings(self, limits: Limits) -> int | None:
+        """The most cubes one step lands on Planets (normal and special squares), each a
+        ``cube_placed`` event of the planet abilities (``bounds.ability_vp``); nested effect
+        lists are counted by the caller. None when the type cannot say: 0 for a type that
+        never moves a cube."""
+        return None if self.moves_cubes else 0
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         """The least and most one step changes this turn's survey count by (R7); by default
@@ -315,6 +331,11 @@ class _SurveyRule(Effect):
     immediate: ClassVar[bool] = True
     flag: ClassVar[int] = 0
 
+    @property
+    def survey_flags(self) -> int:
+        """The survey-rule flags this effect sets (the action index reads ``DIRECTION``)."""
+        return self.flag
+
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         table.survey_rules |= self.flag
         table.log_effect(seat, slot, self)
@@ -333,6 +354,9 @@ class _SurveyRule(Effect):
 
     @property
     def survey_bonus_per_step(self) -> int:
+        return 0
+
+    def most_landings(self, limits: Limits) -> int:
         return 0
 
 
@@ -370,6 +394,9 @@ class AddFreeCubes(_Counted):
     @property
     def moves_cubes(self) -> bool:
         return False
+
+    def most_landings(self, limits: Limits) -> int:
+        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -426,6 +453,9 @@ class ChangeSurveyCount(Effect):
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         return amount_bounds(self.delta, limits)
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class ChooseDirection(_SurveyRule):
@@ -437,6 +467,12 @@ class ChooseDirection(_SurveyRule):
         "with the start Planet."
     )
     flag: ClassVar[int] = DIRECTION
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        # The latest direction resolved this turn holds: either way, no longer a forced one.
+        table.survey_rules = (table.survey_rules & ~COUNTER) | DIRECTION
+        table.log_effect(seat, slot, self)
+        return _NO_FOLLOW_UP
 
 
 @attrs.frozen(kw_only=True)
@@ -491,22 +527,43 @@ class ChooseOne(Effect):
     def survey_bonus_per_step(self) -> int:
         return 0
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
+
+#: ``gain_vp``'s and ``lose_vp``'s default ``to``: the chooser.
+ME = SeatsNamed("me")
+_TO = Param("to", SEATS, "The seats that gain or lose, each the amount (default you, the chooser).", default="me")
+
+
+def _to_data(effect: Effect, data: dict[str, Any]) -> dict[str, Any]:
+    """An effect's data without ``to`` when it is the chooser: the form every ruleset written
+    before ``to`` keeps (and with it its fingerprint)."""
+    if data.get("to") == "me":
+        del data["to"]
+    return data
+
 
 @attrs.frozen(kw_only=True)
 class GainVP(Effect):
-    """Score VP at once (R18 counts them as VP scored during play)."""
+    """Score VP at once (R18 counts them as VP scored during play): the chooser, or each seat of ``to``."""
 
     name: ClassVar[str] = "gain_vp"
-    summary: ClassVar[str] = "Score VP at once."
+    summary: ClassVar[str] = "Score VP at once: you, or each seat of to."
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY, ROUND_END)
     params: ClassVar[tuple[Param, ...]] = (
         Param("vp", AMOUNT, "VP scored (an amount; below 0 scores nothing).", minimum=1),
+        _TO,
     )
     immediate: ClassVar[bool] = True
 
     vp: Amount
+    to: SetNode = ME
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        if self.to != ME:
+            self.perform(Scope(table, seat, slot))
+            return _NO_FOLLOW_UP
         vp = self.vp
         if type(vp) is not int:
             vp = max(0, amount_value(vp, Scope(table, seat, slot)))
@@ -515,7 +572,10 @@ class GainVP(Effect):
         return _NO_FOLLOW_UP
 
     def perform(self, scope: Scope) -> None:
-        _gain(scope, self.vp)
+        _gain(scope, self.vp, self.to)
+
+    def to_data(self) -> dict[str, Any]:
+        return _to_data(self, super().to_data())
 
     @property
     def moves_cubes(self) -> bool:
@@ -523,7 +583,7 @@ class GainVP(Effect):
 
     @property
     def vp_per_step(self) -> int | None:
-        return self.vp if type(self.vp) is int else None
+        return self.vp if type(self.vp) is int and self.to == ME else None
 
     def most_vp(self, limits: Limits) -> int | None:
         return _most(self.vp, limits)
@@ -535,14 +595,163 @@ class GainVP(Effect):
 
 @attrs.frozen(kw_only=True)
 class MaySkipPlanets(_SurveyRule):
-    """This turn's survey may skip Planets: each cube goes to any Planet with room (R8 lifted)."""
+    """This turn's survey may skip Planets (R8 lifted): each cube goes to any Planet with room,
+    or, with ``at_most``, walks on in its direction passing at most that many Planets with room
+    in all."""
 
     name: ClassVar[str] = "may_skip_planets"
     summary: ClassVar[str] = (
         "This turn's survey is made cube by cube and may skip Planets: each cube goes on any "
-        "Planet with room other than the one that just got a cube."
+        "Planet with room other than the one that just got a cube; with at_most, the survey "
+        "walks on in its direction and passes at most that many Planets with room in all."
+    )
+    params: ClassVar[tuple[Param, ...]] = (
+        Param(
+            "at_most",
+            AMOUNT,
+            "The most Planets with room the whole survey may pass over (an amount); left out, no limit.",
+            minimum=0,
+            default=None,
+        ),
     )
     flag: ClassVar[int] = SKIP
+
+    at_most: Amount | None = None
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        self.perform(Scope(table, seat, slot))
+        return _NO_FOLLOW_UP
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table  # the limit is read where it stands (a body's member bound)
+        table.survey_skips = NO_SKIP_LIMIT if self.at_most is None else skip_limit(amount_value(self.at_most, scope), table)
+        table.survey_rules |= SKIP
+        table.log_effect(scope.me, scope.crew, self)
+
+
+def most_skips(cubes_per_player: int, planets: int) -> int:
+    """The most Planets a survey could ever pass over: each cube of a hand (R13) passing every
+    other Planet of a ring of ``planets``. A skip limit past it changes nothing, so a state
+    keeps a limit within it (``skip_limit``) and ``StateBounds.most_survey_skips`` is it."""
+    return cubes_per_player * max(0, planets - 1)
+
+
+def skip_limit(value: int, table: Table) -> int:
+    """A survey's skip limit as a state keeps it: within 0 and ``most_skips`` of the ring."""
+    return max(0, min(value, most_skips(table.game.ruleset.cubes_per_player, len(table.planets))))
+
+
+#: The directions ``set_survey_direction`` may set: either way (the chooser decides, as
+#: ``choose_direction``), or one forced.
+SURVEY_DIRECTIONS = ("either", "clockwise", "counter_clockwise")
+
+
+@attrs.frozen(kw_only=True)
+class SetSurveyDirection(_SurveyRule):
+    """This turn's survey walks in the direction given (R8 walks clockwise): either way, or a
+    forced one; the latest direction resolved this turn holds."""
+
+    name: ClassVar[str] = "set_survey_direction"
+    summary: ClassVar[str] = (
+        "This turn's survey walks the way given: either (the chooser decides, as "
+        "choose_direction), clockwise, or counter-clockwise (then cube by cube)."
+    )
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("direction", "choice", "either, clockwise or counter_clockwise.", choices=SURVEY_DIRECTIONS),
+    )
+
+    direction: str
+
+    @property
+    def survey_flags(self) -> int:
+        return {"either": DIRECTION, "clockwise": 0, "counter_clockwise": COUNTER}[self.direction]
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        table.survey_rules = (table.survey_rules & ~(DIRECTION | COUNTER)) | self.survey_flags
+        table.log_effect(seat, slot, self)
+        return _NO_FOLLOW_UP
+
+
+@attrs.frozen(kw_only=True)
+class SurveyStart(_SurveyRule):
+    """Where this turn's survey may start, how many cubes go on its start Planet, and what is
+    done there before the walk (R7, R8); the survey is then made cube by cube."""
+
+    name: ClassVar[str] = "survey_start"
+    summary: ClassVar[str] = (
+        "This turn's survey starts on a Planet of a set, puts its first cubes there (one after "
+        "the other, within the survey count), then walks on as usual; the before_walk effects "
+        "are performed on the start Planet first."
+    )
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("planet", PLANETS, "The Planets where the survey may start (those with room).", default="all"),
+        Param("cubes", "integer", "Cubes the survey puts on its start Planet, one after the other.", minimum=1, default=1),
+        Param(
+            "before_walk",
+            "effects",
+            "Immediate effects performed on the start Planet (this_planet) before the survey's first cube.",
+            default=(),
+            binds=PLANETS,
+        ),
+    )
+    flag: ClassVar[int] = START
+    #: Not performed at once: it names the survey's start, read when the survey is made, so it
+    #: stands where nothing is bound (at the top of a skill, in a branch), never in a body.
+    immediate: ClassVar[bool] = False
+
+    planet: SetNode
+    cubes: int = 1
+    before_walk: tuple[Effect, ...] = ()
+
+    def __attrs_post_init__(self) -> None:
+        late = [effect.name for effect in self.before_walk if not effect.immediate]
+        if late:
+            raise ValueError(f"the before_walk of survey_start holds only effects that ask no decision, not {', '.join(late)}")
+
+    @property
+    def bodies(self) -> tuple[tuple[Effect, ...], ...]:
+        return (self.before_walk,)
+
+    @property
+    def moves_cubes(self) -> bool:
+        return any(effect.moves_cubes for effect in self.before_walk)
+
+    def most_vp(self, limits: Limits) -> int | None:
+        return list_most_vp(self.before_walk, limits)
+
+    def most_landings(self, limits: Limits) -> int | None:
+        return list_landings(self.before_walk, limits)  # S6's free cube lands before the walk
+
+    def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
+        return _list_survey(self.before_walk, limits)
+
+    def starts(self, scope: Scope) -> list[int]:
+        """The Planets the survey may start on: members of ``planet`` where, once the
+        before_walk is performed there, the survey's first cube has room (the room the walk
+        sees, which the before_walk may change either way) and the chooser a cube to put there."""
+        table = scope.table
+        if not self.before_walk:
+            return [p for p in self.planet.members(scope) if table.room(p) > 0]
+        return [p for p in self.planet.members(scope) if _room_after(self.before_walk, scope.bind(PLANETS, p))]
+
+    def begin(self, scope: Scope) -> None:
+        """The before_walk performed on the start Planet bound in ``scope``."""
+        for effect in self.before_walk:
+            if effect.can_perform(scope):
+                effect.perform(scope)
+
+
+def _room_after(effects: tuple[Effect, ...], scope: Scope) -> bool:
+    """Whether the survey's first cube can go on the bound Planet once ``effects`` are performed
+    there (on a copy): the Planet still has room, and the chooser still holds a cube (a
+    before_walk may put the chooser's own cubes on the board)."""
+    table = scope.table
+    trial = type(table)(table.game, table.freeze(), None)
+    bound = attrs.evolve(scope, table=trial)
+    for effect in effects:
+        if effect.can_perform(bound):
+            effect.perform(bound)
+    return trial.room(bound.planet) > 0 and trial.hands[bound.me] > 0
 
 
 @attrs.frozen(kw_only=True)
@@ -580,6 +789,9 @@ class NameStartPlayer(Effect):
     def survey_bonus_per_step(self) -> int:
         return 0
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class PlaceFreeCubes(_Counted):
@@ -607,6 +819,9 @@ class PlaceFreeCubes(_Counted):
         table.place_on_track(choice.target, FREE_CUBE_OWNER)
         return _NO_FOLLOW_UP
 
+    def most_landings(self, limits: Limits) -> int:
+        return 1
+
 
 @attrs.frozen(kw_only=True)
 class PlaceOnCrew(_Counted):
@@ -632,6 +847,9 @@ class PlaceOnCrew(_Counted):
         assert choice is not None
         table.hand_to_crew(seat, choice.target)
         return _NO_FOLLOW_UP
+
+    def most_landings(self, limits: Limits) -> int:
+        return 0
 
 
 #: Which Planets a ``place_on_special`` effect may use.
@@ -693,6 +911,9 @@ class PlaceOnSpecial(_Counted):
         table.hand_to_special(seat, choice.target)
         return _NO_FOLLOW_UP
 
+    def most_landings(self, limits: Limits) -> int:
+        return 1
+
 
 # -- the rules language's actions and control (docs/skills.md, "The rules language") -------
 
@@ -706,14 +927,16 @@ def _most(amount: Amount, limits: Limits) -> int | None:
     return None if hi is None else max(0, hi)
 
 
-def _gain(scope: Scope, amount: Amount) -> None:
+def _gain(scope: Scope, amount: Amount, to: SetNode) -> None:
+    """Each seat of ``to`` scores the amount, read once before the first gains."""
     table = scope.table
     vp = max(0, amount_value(amount, scope))
-    table.add_vp(scope.me, vp)
-    table.log("vp_gained", player=scope.me, crew=table.crew_id(scope.crew), vp=vp)
+    for seat in to.members(scope):
+        table.add_vp(seat, vp)
+        table.log("vp_gained", player=seat, crew=table.crew_id(scope.crew), vp=vp)
 
 
-def _list_most(effects: tuple[Effect, ...], limits: Limits) -> int | None:
+def list_most_vp(effects: tuple[Effect, ...], limits: Limits) -> int | None:
     """The most VP a list of effects scores once through, branches and bodies included."""
     total = 0
     for effect in effects:
@@ -722,7 +945,25 @@ def _list_most(effects: tuple[Effect, ...], limits: Limits) -> int | None:
             return None
         total += most * effect.steps
         for nested in (*effect.branches, *effect.bodies):
-            inner = _list_most(nested, limits)
+            inner = list_most_vp(nested, limits)
+            if inner is None:
+                return None
+            total += inner
+    return total
+
+
+def list_landings(effects: tuple[Effect, ...], limits: Limits, borrowed: int | None = None) -> int | None:
+    """The most cubes a list of effects lands on Planets once through, branches and bodies
+    included (``Effect.most_landings``); a ``use_skill`` lands ``borrowed``, the most the skill
+    it may apply lands (``bounds.ability_vp``; None: it cannot say)."""
+    total = 0
+    for effect in effects:
+        most = borrowed if isinstance(effect, UseSkill) else effect.most_landings(limits)
+        if most is None:
+            return None
+        total += most * effect.steps
+        for nested in (*effect.branches, *effect.bodies):
+            inner = list_landings(nested, limits, borrowed)
             if inner is None:
                 return None
             total += inner
@@ -784,17 +1025,23 @@ class LoseVP(_Immediate):
     """Lose VP scored during play; a seat's VP never drop below 0 (the loss takes what there is)."""
 
     name: ClassVar[str] = "lose_vp"
-    summary: ClassVar[str] = "Lose VP at once (an amount); VP never drop below 0."
+    summary: ClassVar[str] = "Lose VP at once (an amount): you, or each seat of to; VP never drop below 0."
     timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
-    params: ClassVar[tuple[Param, ...]] = (Param("vp", AMOUNT, "VP lost (an amount; below 0 loses nothing).", minimum=1),)
+    params: ClassVar[tuple[Param, ...]] = (Param("vp", AMOUNT, "VP lost (an amount; below 0 loses nothing).", minimum=1), _TO)
 
     vp: Amount
+    to: SetNode = ME
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
-        lost = min(max(0, amount_value(self.vp, scope)), table.vp[scope.me])
-        table.add_vp(scope.me, -lost)
-        table.log("vp_lost", player=scope.me, crew=table.crew_id(scope.crew), vp=lost)
+        amount = max(0, amount_value(self.vp, scope))
+        for seat in self.to.members(scope):
+            lost = min(amount, table.vp[seat])
+            table.add_vp(seat, -lost)
+            table.log("vp_lost", player=seat, crew=table.crew_id(scope.crew), vp=lost)
+
+    def to_data(self) -> dict[str, Any]:
+        return _to_data(self, super().to_data())
 
 
 @attrs.frozen(kw_only=True)
@@ -816,6 +1063,8 @@ class TakeVP(_Immediate):
     from_: SetNode
 
     def _victims(self, scope: Scope) -> list[int]:
+        if scope.me < 0:  # nobody is "you" (a planet ability): nobody takes
+            return []
         return [seat for seat in self.from_.members(scope) if seat != scope.me]
 
     def can_perform(self, scope: Scope) -> bool:
@@ -868,6 +1117,9 @@ class SetSurveyCount(_Immediate):
     def moves_cubes(self) -> bool:
         return True
 
+    def most_landings(self, limits: Limits) -> int:
+        return 0
+
 
 @attrs.frozen(kw_only=True)
 class If(Effect):
@@ -916,6 +1168,9 @@ class If(Effect):
 
     @property
     def survey_bonus_per_step(self) -> int:
+        return 0
+
+    def most_landings(self, limits: Limits) -> int:
         return 0
 
 
@@ -1017,10 +1272,13 @@ class Choose(_OverSet):
         return _NO_FOLLOW_UP
 
     def most_vp(self, limits: Limits) -> int | None:
-        return _list_most(self.do, limits)
+        return list_most_vp(self.do, limits)
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         return _list_survey(self.do, limits)
+
+    def most_landings(self, limits: Limits) -> int | None:
+        return list_landings(self.do, limits)
 
 
 @attrs.frozen(kw_only=True)
@@ -1047,11 +1305,14 @@ class ForEach(_OverSet):
         return None if value is None else value * self.over.most(limits)
 
     def most_vp(self, limits: Limits) -> int | None:
-        return self._scaled(_list_most(self.do, limits), limits)
+        return self._scaled(list_most_vp(self.do, limits), limits)
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         lo, hi = _list_survey(self.do, limits)
         return (self._scaled(lo, limits), self._scaled(hi, limits))
+
+    def most_landings(self, limits: Limits) -> int | None:
+        return self._scaled(list_landings(self.do, limits), limits)
 
 
 #: Where ``return_cube`` sends a cube: its owner's hand (a free cube to the stock), or the
@@ -1068,10 +1329,20 @@ def _owners(owner: SetNode | str, scope: Scope) -> tuple[int, ...] | None:
     return owner.members(scope)  # type: ignore[union-attr]
 
 
-def _rearmost(track: tuple[int, ...], owners: tuple[int, ...] | None) -> int:
-    """The index of the owners' cube that stands furthest back on a track, -1 when none."""
+def _placing(owner: SetNode | str, scope: Scope) -> tuple[int, ...]:
+    """The owners whose cubes ``place_cube`` and ``place_cube_on_crew`` take from hand (or the
+    stock): those ``owner`` names, less the seats protected from other players' skills."""
+    owners = _owners(owner, scope) or ()
+    shielded = scope.table.shielded(scope.me)
+    return tuple(o for o in owners if o not in shielded) if shielded else owners
+
+
+def _rearmost(track: tuple[int, ...], owners: tuple[int, ...] | None, shielded: frozenset[int] = frozenset()) -> int:
+    """The index of the owners' cube that stands furthest back on a track, -1 when none; a cube
+    of a ``shielded`` seat (``protect_cubes``) is passed over: it may not be moved."""
     for index in range(len(track) - 1, -1, -1):
-        if owners is None or track[index] in owners:
+        cube = track[index]
+        if (owners is None or cube in owners) and cube not in shielded:
             return index
     return -1
 
@@ -1101,13 +1372,15 @@ class ReturnCube(_Immediate):
     def can_perform(self, scope: Scope) -> bool:
         owners = _owners(self.owner, scope)
         tracks = scope.table.tracks
-        return any(_rearmost(tracks[p], owners) >= 0 for p in self.planet.members(scope))
+        shielded = scope.table.shielded(scope.me)
+        return any(_rearmost(tracks[p], owners, shielded) >= 0 for p in self.planet.members(scope))
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
         owners = _owners(self.owner, scope)
+        shielded = table.shielded(scope.me)
         for p in self.planet.members(scope):
-            index = _rearmost(table.tracks[p], owners)
+            index = _rearmost(table.tracks[p], owners, shielded)
             if index >= 0:
                 owner = table.take_from_track(p, index)
                 if owner == FREE_CUBE_OWNER:
@@ -1121,6 +1394,9 @@ class ReturnCube(_Immediate):
     @property
     def moves_cubes(self) -> bool:
         return True
+
+    def most_landings(self, limits: Limits) -> int:
+        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -1154,9 +1430,10 @@ class MoveCube(_Immediate):
     def _moves(self, scope: Scope) -> list[tuple[int, int, int]]:
         table = scope.table
         owners = _owners(self.owner, scope)
+        shielded = table.shielded(scope.me)
         moves = []
         for p in self.planet.members(scope):
-            index = _rearmost(table.tracks[p], owners)
+            index = _rearmost(table.tracks[p], owners, shielded)
             if index < 0:
                 continue
             target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
@@ -1170,8 +1447,9 @@ class MoveCube(_Immediate):
     def perform(self, scope: Scope) -> None:
         table = scope.table
         owners = _owners(self.owner, scope)
+        shielded = table.shielded(scope.me)
         for p in self.planet.members(scope):
-            index = _rearmost(table.tracks[p], owners)
+            index = _rearmost(table.tracks[p], owners, shielded)
             if index < 0:
                 continue
             target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
@@ -1184,6 +1462,9 @@ class MoveCube(_Immediate):
     @property
     def moves_cubes(self) -> bool:
         return True
+
+    def most_landings(self, limits: Limits) -> int:
+        return self.planet.most(limits)
 
 
 #: Where ``place_cube`` puts a cube on a Planet: its rearmost square (R2) or its special square (R3).
@@ -1227,13 +1508,13 @@ class PlaceCube(_Immediate):
 
     def can_perform(self, scope: Scope) -> bool:
         table = scope.table
-        owners = _owners(self.owner, scope) or ()
+        owners = _placing(self.owner, scope)
         planets = self.planet.members(scope)
         return any(_source_has_cube(table, o) for o in owners) and any(self._room(table, p) > 0 for p in planets)
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
-        owners = _owners(self.owner, scope) or ()
+        owners = _placing(self.owner, scope)
         for p in self.planet.members(scope):
             for owner in owners:
                 if not _source_has_cube(table, owner) or self._room(table, p) <= 0:
@@ -1250,6 +1531,10 @@ class PlaceCube(_Immediate):
     @property
     def moves_cubes(self) -> bool:
         return True
+
+    def most_landings(self, limits: Limits) -> int:
+        owners = 1 if isinstance(self.owner, str) else self.owner.most(limits)
+        return owners * self.planet.most(limits)
 
 
 @attrs.frozen(kw_only=True)
@@ -1283,12 +1568,12 @@ class PlaceCubeOnCrew(_Immediate):
 
     def can_perform(self, scope: Scope) -> bool:
         table = scope.table
-        owners = _owners(self.owner, scope) or ()
+        owners = _placing(self.owner, scope)
         return any(self._fits(table, o, slot) for slot in self.crew.members(scope) for o in owners)
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
-        owners = _owners(self.owner, scope) or ()
+        owners = _placing(self.owner, scope)
         for slot in self.crew.members(scope):
             for owner in owners:
                 if self._fits(table, owner, slot):
@@ -1297,6 +1582,9 @@ class PlaceCubeOnCrew(_Immediate):
     @property
     def moves_cubes(self) -> bool:
         return True
+
+    def most_landings(self, limits: Limits) -> int:
+        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -1314,6 +1602,8 @@ class CollectFreeCubes(_Immediate):
     crew: SetNode
 
     def can_perform(self, scope: Scope) -> bool:
+        if scope.me < 0:  # nobody is "you" (a planet ability): nobody scores the bonus
+            return False
         free = scope.table.crew_free
         return any(free[slot] > 0 for slot in self.crew.members(scope))
 
@@ -1332,6 +1622,133 @@ class CollectFreeCubes(_Immediate):
         return min(limits.free_cubes, self.crew.most(limits) * limits.free_on_crew) * limits.free_cube_vp
 
 
+@attrs.frozen(kw_only=True)
+class CloseCrew(_Immediate):
+    """Each crew of a set that nobody has picked this round is closed until the round ends:
+    the pick decision does not offer it (R5). A crew is closed only while enough crews stay
+    open for the turns left in the round, so every later player can still pick (R9)."""
+
+    name: ClassVar[str] = "close_crew"
+    summary: ClassVar[str] = (
+        "Each crew of a set that nobody has picked this round is closed: nobody may pick it "
+        "until the round ends (it still gets its free cube at the round's end, being unpicked). "
+        "A crew is closed only while enough crews stay open for the turns left in the round."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
+    params: ClassVar[tuple[Param, ...]] = (Param("crew", CREWS, "The crews.", default="this_crew"),)
+
+    crew: SetNode
+
+    def _closing(self, table: Table, slots: tuple[int, ...]) -> list[int]:
+        """The crews of ``slots`` that close, in crew-area order: open ones, while the open
+        crews left would still outnumber the turns left after this one (R5, R9)."""
+        turns_left = table.players - table.turn - 1
+        open_now = table.open_crews()
+        left = len(open_now)
+        closing = []
+        for slot in slots:
+            if slot in open_now and slot not in closing and left - 1 >= turns_left >= 0:
+                closing.append(slot)
+                left -= 1
+        return closing
+
+    def can_perform(self, scope: Scope) -> bool:
+        return bool(self._closing(scope.table, self.crew.members(scope)))
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        for slot in self._closing(table, self.crew.members(scope)):
+            table.closed = table.closed | {slot}
+            table.log("crew_closed", player=scope.me, crew=table.crew_id(slot))
+
+
+#: How long ``protect_cubes`` lasts, in the order of ``table.PROTECTION_UNTIL``.
+PROTECTION_UNTIL_WORDS = tuple(PROTECTION_UNTIL)
+
+
+@attrs.frozen(kw_only=True)
+class ProtectCubes(_Immediate):
+    """A lasting effect: until the turn (or the round) ends, no other player's skill may move
+    the chooser's cubes, on a Planet or in hand (``return_cube``, ``move_cube``, ``place_cube``
+    and ``place_cube_on_crew`` pass them over)."""
+
+    name: ClassVar[str] = "protect_cubes"
+    summary: ClassVar[str] = (
+        "Until the turn or the round ends, no other player's skill may return or move the "
+        "chooser's cubes, on a Planet or from hand: those effects pass them over."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param(
+            "until",
+            "choice",
+            "turn_end: until this turn ends; round_end: until the round ends (its round-end effects included).",
+            choices=PROTECTION_UNTIL_WORDS,
+            default="round_end",
+        ),
+    )
+
+    until: str = "round_end"
+
+    def can_perform(self, scope: Scope) -> bool:
+        return scope.table.protected[scope.me] < PROTECTION_UNTIL[self.until]
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        table.protected = _set_at(table.protected, scope.me, PROTECTION_UNTIL[self.until])
+        table.log("cubes_protected", player=scope.me, crew=table.crew_id(scope.crew), until=self.until)
+
+
+@attrs.frozen(kw_only=True)
+class UseSkill(Effect):
+    """The chooser picks a crew of a set and its skill resolves as this crew's (S10): its pick
+    effects at once, its later ones at their stage, ``this_crew`` meaning this crew."""
+
+    name: ClassVar[str] = "use_skill"
+    summary: ClassVar[str] = (
+        "The chooser picks another crew of a set and applies its skill as if it were this "
+        "crew's: its on_choose and survey effects resolve at once, its after_survey and "
+        "round_end effects at their stage. Always-in-play crews, crews whose skill applies "
+        "another's and crews without a skill are never offered."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE,)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("crew", CREWS, "The crews whose skill may be applied (this crew never is).", default="others"),
+    )
+    target_message: ClassVar[str] = "target_crew_skill"
+
+    crew: SetNode
+
+    def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
+        borrowable = table.game.borrowable
+        crew = table.crew
+        members = self.crew.members(Scope(table, seat, slot))
+        return tuple(action(TARGET_CREW, m) for m in members if m != slot and crew[m] in borrowable)
+
+    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
+        return crews - 1
+
+    def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
+        assert choice is not None
+        table.log("skill_applied", player=seat, crew=table.crew_id(slot), skill_of=table.crew_id(choice.target))
+        table.apply_skill_of(slot, table.crew[choice.target], seat)
+        return _NO_FOLLOW_UP
+
+    @property
+    def vp_per_step(self) -> int:
+        return 0  # what the skill applied scores is bounded by engine/bounds.py (borrowed_bounds)
+
+    @property
+    def survey_bonus_per_step(self) -> int:
+        return 0
+
+
+def _set_at(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
+
+
 _BUILT_IN: tuple[type[Effect], ...] = (
     AddFreeCubes,
     AllowRepeatPlanet,
@@ -1346,6 +1763,7 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     PlaceOnSpecial,
     # the rules language's actions and control
     Choose,
+    CloseCrew,
     CollectFreeCubes,
     ForEach,
     If,
@@ -1353,9 +1771,15 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     MoveCube,
     PlaceCube,
     PlaceCubeOnCrew,
+    ProtectCubes,
     ReturnCube,
     SetSurveyCount,
     TakeVP,
+    # this turn's survey: its direction and its start
+    SetSurveyDirection,
+    SurveyStart,
+    # another crew's skill
+    UseSkill,
 )
 
 
@@ -1390,8 +1814,17 @@ def extend_effect_types(
 #: The built-in vocabulary, alphabetised: effect name -> effect class.
 EFFECT_TYPES: Mapping[str, type[Effect]] = extend_effect_types({}, *_BUILT_IN)
 
-#: The survey rules by the name of the effect that sets each: name -> its flag (R8). A state's
-#: ``survey_rules`` holds their flags; its JSON names them so.
+#: The survey rules by name: name -> its flag (R8). A state's ``survey_rules`` holds their
+#: flags; its JSON names them so. A lifted limit and the survey's start are named by the effect
+#: that sets them; a forced counter-clockwise walk (``set_survey_direction``) by its direction.
 SURVEY_RULE_FLAGS: Mapping[str, int] = MappingProxyType(
-    {name: cls.flag for name, cls in EFFECT_TYPES.items() if issubclass(cls, _SurveyRule)}
+    dict(
+        sorted(
+            {
+                **{name: cls.flag for name, cls in EFFECT_TYPES.items() if issubclass(cls, _SurveyRule) and cls.flag},
+                "counter_clockwise": COUNTER,
+            }.items(),
+            key=lambda item: item[1],
+        )
+    )
 )

@@ -34,6 +34,12 @@ EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
     "cube_returned": ("owner", "planet", "square", "to"),
     "cube_moved": ("owner", "planet", "square"),
     "free_cubes_collected": ("player", "crew", "free_cubes", "vp"),
+    # planet abilities: the effects that follow carry crew "" (no crew acts)
+    "ability_triggered": ("planet", "event"),
+    # lasting effects of skills
+    "crew_closed": ("player", "crew"),
+    "cubes_protected": ("player", "crew", "until"),
+    "skill_applied": ("player", "crew", "skill_of"),
 }
 
 

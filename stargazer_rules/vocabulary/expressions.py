@@ -194,8 +194,11 @@ class _OverOne:
 
 
 def _seat_order(scope: Scope) -> range | list[int]:
+    """Every seat in turn order from "you", or from the start player when nobody is "you"
+    (a planet ability's event of the whole table, or a free cube's, docs/skills.md)."""
     players = scope.table.players
-    return [(scope.me + k) % players for k in range(players)]
+    first = scope.me if scope.me >= 0 else scope.table.start_player
+    return [(first + k) % players for k in range(players)]
 
 
 @attrs.frozen
@@ -289,15 +292,15 @@ class SeatsNamed(SetNode):
     def members(self, scope: Scope) -> tuple[int, ...]:
         name = self.name
         if name == "me":
-            return (scope.me,)
+            return (scope.me,) if scope.me >= 0 else ()
         if name == "this_seat":
             return (scope.seat,)
         if name == "start_player":
             return (scope.table.start_player,)
         if name == "left":
-            return ((scope.me + 1) % scope.table.players,)
+            return ((scope.me + 1) % scope.table.players,) if scope.me >= 0 else ()
         order = _seat_order(scope)
-        return tuple(order[1:]) if name == "others" else tuple(order)
+        return tuple(order[1:]) if name == "others" and scope.me >= 0 else tuple(order)
 
     def most(self, limits: Limits) -> int:
         if self.name in ("others",):
@@ -350,7 +353,8 @@ class CrewsNamed(SetNode):
     def members(self, scope: Scope) -> tuple[int, ...]:
         name = self.name
         if name == "this_crew":
-            return (scope.bound_crew if scope.bound_crew >= 0 else scope.crew,)
+            slot = scope.bound_crew if scope.bound_crew >= 0 else scope.crew
+            return (slot,) if slot >= 0 else ()  # a planet ability has no crew of its own
         count = scope.table.crew_count
         if name == "all":
             return tuple(range(count))
@@ -820,7 +824,7 @@ class OnCrew(ConditionNode):
 
     def holds(self, scope: Scope) -> bool:
         slot = scope.bound_crew if scope.bound_crew >= 0 else scope.crew
-        return scope.table.workers[slot] < 0
+        return slot >= 0 and scope.table.workers[slot] < 0  # a planet ability has no crew of its own
 
     def to_data(self) -> Any:
         return self.predicate

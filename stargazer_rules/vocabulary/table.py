@@ -31,14 +31,27 @@ TRIGGERS = (HAND_EMPTY, PLANETS_FULL, ROUND_LIMIT)
 
 NO_WORKER = -1
 
+#: How long a seat's cubes are protected (``State.protected``): until the turn ends, or until
+#: the round ends; 0 is unprotected. The names are ``protect_cubes``'s ``until`` values.
+PROTECTED_TURN = 1
+PROTECTED_ROUND = 2
+PROTECTION_UNTIL = {"turn_end": PROTECTED_TURN, "round_end": PROTECTED_ROUND}
+
 
 class Pending(NamedTuple):
-    """An effect waiting to resolve: crew ``slot``, its ``path`` in the skill, steps left, chooser."""
+    """An effect waiting to resolve: crew ``slot``, its ``path`` in the skill, steps left, chooser;
+    ``card``, the crew card whose skill holds it when that is not the slot's own (an effect of a
+    skill the slot applies with ``use_skill``, on its behalf), else -1."""
 
     slot: int
     path: tuple[int, ...]
     remaining: int
     seat: int
+    card: int = -1
+
+    def skill_card(self, crew: tuple[int, ...]) -> int:
+        """The crew card whose skill holds the effect, ``crew`` being the state's crew area."""
+        return self.card if self.card >= 0 else crew[self.slot]
 
 
 class State(NamedTuple):
@@ -52,9 +65,16 @@ class State(NamedTuple):
     during play, own cubes removed to the stock by the motivation bonus (R6). stock: free cubes
     in the stock. round (1-based), start_player, turn (turns taken this round), stage.
     chosen: crew slots chosen this round, in order. pending: effects left to resolve.
-    survey_rules (flags), survey_bonus, survey_placed, survey_last, survey_direction and
-    surveyed: the current turn's survey. triggers: why the game ended. legal: the legal
+    survey_rules (flags), survey_bonus, survey_placed, survey_last, survey_direction,
+    survey_skips (the Planets it may still pass over, -1 without a limit) and surveyed: the
+    current turn's survey. triggers: why the game ended. legal: the legal
     actions of the decision this state waits for (derived, kept so that asking is free).
+
+    The lasting effects of skills come last: closed, the crew slots nobody may pick until the
+    round ends (``close_crew``); protected, per seat, how long no other player's skill may move
+    its cubes (``protect_cubes``: 0 none, ``PROTECTED_TURN``, ``PROTECTED_ROUND``); borrowed,
+    per crew slot, the crew card whose skill it applies this round as its own (``use_skill``,
+    -1 none), whose later effects queue to their stage.
     """
 
     players: int
@@ -80,9 +100,14 @@ class State(NamedTuple):
     survey_placed: int
     survey_last: int
     survey_direction: int
+    survey_skips: int
     surveyed: frozenset[int]
     triggers: tuple[str, ...]
     legal: tuple[Action, ...]
+    # -- lasting effects of skills (docs/skills.md, "Lasting effects") --
+    closed: frozenset[int]
+    protected: tuple[int, ...]
+    borrowed: tuple[int, ...]
 
 
 _FIELDS = State._fields
@@ -106,6 +131,20 @@ class Rules(Protocol):
     planet_colours: tuple[str, ...]
     crew_ids: tuple[str, ...]
     totals_tables: Any
+    #: Per planet card, whether a cube landing on it can set off one of its abilities.
+    planet_lands: tuple[bool, ...]
+
+    def cube_landed(self, table: Table, p: int, square: int, owner: int) -> None:
+        """A cube of ``owner`` has just landed on square ``square`` (0: special) of Planet
+        ``p``: its abilities' triggers resolve (``engine.abilities``)."""
+
+    #: The crew cards whose skill ``use_skill`` may apply (``bounds.borrowable_cards``).
+    borrowable: frozenset[int]
+
+    def pending_of(self, card: int, stage: str, slot: int, seat: int, *, borrowed: bool = False) -> tuple[Pending, ...]:
+        """The top-level effects of crew card ``card``'s skill that ``stage`` queues, for crew
+        ``slot`` and chooser ``seat`` (``borrowed``: the card's skill applied by the slot)."""
+        ...
 
 
 class _Named(Protocol):
@@ -122,7 +161,7 @@ class Table:
     into a ``State`` is cheap and the input state is never touched.
     """
 
-    __slots__ = (*_FIELDS, "game", "events")
+    __slots__ = (*_FIELDS, "game", "events", "firing")
 
     def __init__(self, game: Rules, state: State, events: list[Event] | None) -> None:
         (
@@ -149,12 +188,19 @@ class Table:
             self.survey_placed,
             self.survey_last,
             self.survey_direction,
+            self.survey_skips,
             self.surveyed,
             self.triggers,
             self.legal,
+            # lasting effects of skills
+            self.closed,
+            self.protected,
+            self.borrowed,
         ) = state
         self.game = game
         self.events = events
+        #: True while a planet ability resolves: its effects set off no ability (no chains).
+        self.firing = False
 
     def freeze(self) -> State:
         # One C-level attribute fetch and tuple.__new__, skipping NamedTuple's Python-level
@@ -190,7 +236,8 @@ class Table:
         return self.game.planet_ids[self.planets[p]]
 
     def crew_id(self, slot: int) -> str:
-        return self.game.crew_ids[self.crew[slot]]
+        """The id of the crew in ``slot``; "" for a planet ability's effects (no crew, slot -1)."""
+        return self.game.crew_ids[self.crew[slot]] if slot >= 0 else ""
 
     # -- changing, for effects ------------------------------------------------------------
 
@@ -204,6 +251,25 @@ class Table:
                 Event("effect_applied", {"player": seat, "crew": self.crew_id(slot), "effect": effect.name})
             )
 
+    def shielded(self, me: int) -> frozenset[int]:
+        """The seats whose cubes a skill resolving for ``me`` may not move (``protect_cubes``):
+        every protected seat but ``me``."""
+        return frozenset(seat for seat, until in enumerate(self.protected) if until and seat != me)
+
+    def open_crews(self) -> list[int]:
+        """The crew slots a player may still pick this round: no worker on it, not closed (R5)."""
+        closed = self.closed
+        return [slot for slot, worker in enumerate(self.workers) if worker == NO_WORKER and slot not in closed]
+
+    def apply_skill_of(self, slot: int, card: int, seat: int) -> None:
+        """``use_skill``: crew ``slot`` applies crew card ``card``'s skill this round as its own.
+        Its pick-time effects resolve next, right after the effect at the head of ``pending``
+        (the one applying it); its later effects queue with the slot's own (``borrowed``)."""
+        borrowed = list(self.borrowed)
+        borrowed[slot] = card
+        self.borrowed = tuple(borrowed)
+        self.pending = self.pending[:1] + self.game.pending_of(card, BEFORE_SURVEY, slot, seat, borrowed=True) + self.pending[1:]
+
     def add_vp(self, seat: int, vp: int) -> None:
         self.vp = _bump(self.vp, seat, vp)
 
@@ -214,6 +280,8 @@ class Table:
         self.tracks = tuple(tracks)
         if self.events is not None:
             self.log("cube_placed", owner=owner, planet=self.planet_id(p), square=len(tracks[p]))
+        if self.game.planet_lands[self.planets[p]] and not self.firing:
+            self.game.cube_landed(self, p, len(tracks[p]), owner)
 
     def take_from_track(self, p: int, index: int) -> int:
         """Take the cube at ``index`` (square ``index + 1``) off Planet ``p``'s track and return
@@ -232,6 +300,8 @@ class Table:
         specials[p] = specials[p] + (seat,)
         self.specials = tuple(specials)
         self.log("cube_placed", owner=seat, planet=self.planet_id(p), square=0)
+        if self.game.planet_lands[self.planets[p]] and not self.firing:
+            self.game.cube_landed(self, p, 0, seat)
 
     def hand_to_crew(self, seat: int, slot: int) -> None:
         self.hands = _bump(self.hands, seat, -1)

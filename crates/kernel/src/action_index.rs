@@ -34,9 +34,11 @@ pub struct ActionIndex {
 impl ActionIndex {
     pub fn of(rules: &Rules) -> ActionIndex {
         let b = &rules.bounds;
-        // choose_direction as a skill's effect, or performed in a body.
+        // choose_direction (or set_survey_direction's either) as a skill's effect, or performed
+        // in a body.
         let direction = rules.nodes.iter().any(|node| {
-            node.op == Op::ChooseDirection || node.op.performs(&|act| *act == Act::SurveyRule(DIRECTION))
+            node.op == Op::ChooseDirection
+                || node.op.performs(&|act| *act == Act::SurveyDirection(DIRECTION))
         });
         let options = rules
             .nodes

@@ -13,7 +13,8 @@ use std::fmt;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::game::Game;
-use crate::state::{Pending, PendingStack, Stage, FREE_CUBE, NO_WORKER, TRIGGER_NAMES};
+use crate::rules::ALL_SURVEY_RULES;
+use crate::state::{Pending, PendingStack, Stage, FREE_CUBE, NO_WORKER, PROTECTED_ROUND, TRIGGER_NAMES};
 use crate::{State, MAX_PLAYERS};
 
 /// A state as plain numbers, as the bindings extract it from a Python `State` (the Python
@@ -37,15 +38,24 @@ pub struct StateFields {
     pub turn: i64,
     pub stage: String,
     pub chosen: Vec<i64>,
-    /// (crew slot, path, steps left, seat) of each pending effect, the next one first.
-    pub pending: Vec<(i64, Vec<i64>, i64, i64)>,
+    /// (crew slot, path, steps left, seat, card) of each pending effect, the next one first;
+    /// card is the crew card whose skill holds it when not the slot's own (`use_skill`), else -1.
+    pub pending: Vec<(i64, Vec<i64>, i64, i64, i64)>,
     pub survey_rules: i64,
     pub survey_bonus: i64,
     pub survey_placed: i64,
     pub survey_last: i64,
     pub survey_direction: i64,
+    pub survey_skips: i64,
     pub surveyed: Vec<i64>,
     pub triggers: Vec<String>,
+    // -- lasting effects of skills --
+    /// The crew slots closed until the round ends (`close_crew`).
+    pub closed: Vec<i64>,
+    /// Per seat, how long its cubes are protected (`protect_cubes`; 0 none).
+    pub protected: Vec<i64>,
+    /// Per crew slot, the crew card whose skill it applies this round (`use_skill`; -1 none).
+    pub borrowed: Vec<i64>,
 }
 
 impl StateFields {
@@ -78,8 +88,10 @@ impl StateFields {
                 .iter()
                 .rev()
                 .map(|p| {
-                    let path = game.rules.nodes[p.node as usize].path.iter().map(|&i| i as i64).collect();
-                    (p.slot as i64, path, p.remaining as i64, p.seat as i64)
+                    let node = &game.rules.nodes[p.node as usize];
+                    let path = node.path.iter().map(|&i| i as i64).collect();
+                    let card = if node.card == s.crew[p.slot as usize] { -1 } else { node.card as i64 };
+                    (p.slot as i64, path, p.remaining as i64, p.seat as i64, card)
                 })
                 .collect(),
             survey_rules: s.survey_rules as i64,
@@ -87,8 +99,12 @@ impl StateFields {
             survey_placed: s.survey_placed as i64,
             survey_last: s.survey_last as i64,
             survey_direction: s.survey_direction as i64,
+            survey_skips: s.survey_skips as i64,
             surveyed: (0..np as i64).filter(|&p| s.surveyed & (1 << p) != 0).collect(),
             triggers: TRIGGER_NAMES.iter().filter(|(f, _)| s.triggers & f != 0).map(|(_, n)| n.to_string()).collect(),
+            closed: (0..nc as i64).filter(|&slot| s.closed & (1 << slot) != 0).collect(),
+            protected: s.protected[..players].iter().map(|&p| p as i64).collect(),
+            borrowed: s.borrowed[..nc].iter().map(|&c| c as i64).collect(),
         }
     }
 }
@@ -139,9 +155,14 @@ pub enum At {
     SurveyPlaced,
     SurveyLast,
     SurveyDirection,
+    SurveySkips,
     Surveyed,
     Stage,
     Triggers,
+    CrewClosed(usize),
+    Protected(usize),
+    Borrowed(usize),
+    PendingSkillOf(usize),
 }
 
 impl fmt::Display for At {
@@ -181,9 +202,14 @@ impl fmt::Display for At {
             At::SurveyPlaced => write!(f, "$.survey.placed"),
             At::SurveyLast => write!(f, "$.survey.last"),
             At::SurveyDirection => write!(f, "$.survey.direction"),
+            At::SurveySkips => write!(f, "$.survey.skips"),
             At::Surveyed => write!(f, "$.survey.surveyed"),
             At::Stage => write!(f, "$.stage"),
             At::Triggers => write!(f, "$.triggers"),
+            At::CrewClosed(c) => write!(f, "$.crew[{c}].closed"),
+            At::Protected(s) => write!(f, "$.seats[{s}].protected"),
+            At::Borrowed(c) => write!(f, "$.crew[{c}].borrowed"),
+            At::PendingSkillOf(k) => write!(f, "$.pending[{k}].skill_of"),
         }
     }
 }
@@ -223,6 +249,8 @@ pub enum Reason {
     PendingOutsideEffects { stage: &'static str },
     HeadNeedsNoDecision,
     NoDecision { stage: &'static str },
+    ClosedNoSlot { slot: i64, slots: usize },
+    ClosedWithWorker,
 }
 
 fn joined<T: fmt::Display>(items: &[T]) -> String {
@@ -313,6 +341,12 @@ impl fmt::Display for Reason {
                 write!(f, "the first pending effect needs no decision, so no state waits on it")
             }
             Reason::NoDecision { stage } => write!(f, "the rules offer no decision in stage {stage} here"),
+            Reason::ClosedNoSlot { slot, slots } => {
+                write!(f, "closed crew slot {slot} is not in the crew area (slots 0..{})", *slots as i64 - 1)
+            }
+            Reason::ClosedWithWorker => {
+                write!(f, "a crew with a worker on it cannot be closed (close_crew closes unpicked crews)")
+            }
         }
     }
 }
@@ -385,7 +419,7 @@ impl Checker<'_> {
             self.problem(At::Players, Reason::PlayersUnsupported { players: f.players, ruleset: rules.name.clone(), supported });
             return false;
         };
-        for listed in [f.hands.len(), f.vp.len(), f.removed.len()] {
+        for listed in [f.hands.len(), f.vp.len(), f.removed.len(), f.protected.len()] {
             if listed as i64 != f.players {
                 self.problem(At::Seats, Reason::SeatsListed { listed, players: f.players });
                 return false;
@@ -405,6 +439,7 @@ impl Checker<'_> {
             ("crew_free", f.crew_free.len(), n_crew, At::Crew),
             ("crew_cubes", f.crew_cubes.len(), n_crew, At::Crew),
             ("workers", f.workers.len(), n_crew, At::Crew),
+            ("borrowed", f.borrowed.len(), n_crew, At::Crew),
         ];
         for (name, listed, expected, at) in shapes {
             if listed != expected {
@@ -567,13 +602,19 @@ impl Checker<'_> {
             return Vec::new();
         }
         let mut nodes = Vec::with_capacity(f.pending.len());
-        for (k, (slot, path, remaining, seat)) in f.pending.iter().enumerate() {
+        for (k, (slot, path, remaining, seat, skill_of)) in f.pending.iter().enumerate() {
             if *slot < 0 || *slot as usize >= f.crew.len() {
                 self.problem(At::PendingCrew(k), Reason::NoSlot { slot: *slot, slots: f.crew.len() });
                 nodes.push(None);
                 continue;
             }
-            let card = f.crew[*slot as usize] as u16;
+            if *skill_of < -1 || *skill_of >= rules.crew.len() as i64 {
+                let ruleset = rules.name.clone();
+                self.problem(At::PendingSkillOf(k), Reason::NoCard { kind: "crew", card: *skill_of, ruleset });
+                nodes.push(None);
+                continue;
+            }
+            let card = if *skill_of >= 0 { *skill_of as u16 } else { f.crew[*slot as usize] as u16 };
             let node = match path.iter().map(|&i| u16::try_from(i).ok()).collect::<Option<Vec<u16>>>() {
                 Some(path) => rules.node_at(card, &path),
                 None => None,
@@ -601,11 +642,12 @@ impl Checker<'_> {
 
     fn survey(&mut self) {
         let (f, b) = (self.f, self.game.rules.bounds);
-        self.bound_always(At::SurveyRules, f.survey_rules, 0, 7);
+        self.bound_always(At::SurveyRules, f.survey_rules, 0, ALL_SURVEY_RULES as i64);
         self.bound(At::SurveyBonus, f.survey_bonus, b.least_survey_bonus, b.most_survey_bonus);
         self.bound(At::SurveyPlaced, f.survey_placed, 0, b.most_survey_placed);
         self.bound_always(At::SurveyLast, f.survey_last, -1, f.planets.len() as i64 - 1);
         self.bound_always(At::SurveyDirection, f.survey_direction, -1, 1);
+        self.bound(At::SurveySkips, f.survey_skips, -1, b.most_survey_skips);
         let mut surveyed = f.surveyed.clone();
         surveyed.sort_unstable();
         surveyed.dedup();
@@ -613,6 +655,28 @@ impl Checker<'_> {
             if position < 0 || position as usize >= f.planets.len() {
                 self.problem(At::Surveyed, Reason::NotRingPosition { position, planets: f.planets.len() });
             }
+        }
+    }
+
+    /// The lasting effects of skills: closed crews are unpicked slots, protections known.
+    fn lasting(&mut self) {
+        let f = self.f;
+        let mut closed = f.closed.clone();
+        closed.sort_unstable();
+        closed.dedup();
+        for slot in closed {
+            if slot < 0 || slot as usize >= f.crew.len() {
+                self.problem(At::Crew, Reason::ClosedNoSlot { slot, slots: f.crew.len() });
+            } else if f.workers[slot as usize] != NO_WORKER as i64 {
+                self.problem(At::CrewClosed(slot as usize), Reason::ClosedWithWorker);
+            }
+        }
+        for (seat, &until) in f.protected.iter().enumerate() {
+            self.bound_always(At::Protected(seat), until, 0, PROTECTED_ROUND as i64);
+        }
+        let cards = self.game.rules.crew.len() as i64;
+        for (slot, &card) in f.borrowed.iter().enumerate() {
+            self.bound_always(At::Borrowed(slot), card, -1, cards - 1);
         }
     }
 
@@ -673,6 +737,7 @@ impl Game {
         }
         let nodes = c.pending();
         c.survey();
+        c.lasting();
         c.stage();
         if !c.problems.is_empty() {
             return Err(c.problems);
@@ -730,7 +795,7 @@ impl Game {
         }
         // The kernel's stack resolves its last element first.
         let mut pending = PendingStack::new();
-        for ((slot, _, remaining, seat), node) in f.pending.iter().zip(nodes).rev() {
+        for ((slot, _, remaining, seat, _), node) in f.pending.iter().zip(nodes).rev() {
             let node = node.expect("a checked pending effect");
             pending.push(Pending { node, slot: *slot as u8, seat: *seat as u8, remaining: *remaining as u32 });
         }
@@ -740,6 +805,7 @@ impl Game {
         s.survey_placed = f.survey_placed as i32;
         s.survey_last = f.survey_last as i32;
         s.survey_direction = f.survey_direction as i8;
+        s.survey_skips = f.survey_skips as i32;
         for &p in &f.surveyed {
             s.surveyed |= 1 << p;
         }
@@ -747,6 +813,15 @@ impl Game {
             if let Some((flag, _)) = TRIGGER_NAMES.iter().find(|(_, n)| n == trigger) {
                 s.triggers |= flag;
             }
+        }
+        for &slot in &f.closed {
+            s.closed |= 1 << slot;
+        }
+        for (seat, &until) in f.protected.iter().enumerate() {
+            s.protected[seat] = until as u8;
+        }
+        for (slot, &card) in f.borrowed.iter().enumerate() {
+            s.borrowed[slot] = card as i16;
         }
         self.recount(&mut s);
         s

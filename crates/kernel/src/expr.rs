@@ -8,6 +8,7 @@
 //! (`me`), as the Python engine lists them, so a bit set and that order give its members.
 
 use crate::game::Game;
+use crate::rules::{most_skips, COUNTER, DIRECTION, NO_SKIP_LIMIT, SKIP};
 use crate::state::{State, FREE_CUBE};
 use crate::{MAX_COLOURS, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
 
@@ -154,18 +155,43 @@ pub enum Condition {
 /// Where an effect of the language resolves: the chooser (`me`), the crew slot whose skill
 /// resolves, and the Planet, seat and crew bound by the innermost `for_each`, `choose` or
 /// filter (-1 when none): the Python engine's `Scope`.
+///
+/// A planet ability's scope has no crew (`NO_CREW`) and, where nobody is "you", `me` is
+/// `NOBODY`: `me` is then the empty set, and seats are listed from `first`, the start player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Scope {
     pub me: usize,
+    /// The seat a set of seats is listed from in turn order: `me`, or the start player.
+    pub first: usize,
     pub crew: usize,
     pub planet: i32,
     pub seat: i32,
     pub bound_crew: i32,
 }
 
+/// "You" when nobody is (a free cube's owner, an event of the whole table).
+pub const NOBODY: usize = usize::MAX;
+/// The crew slot of a planet ability's scope: none.
+pub const NO_CREW: usize = usize::MAX;
+
+/// The bit of `member` in a set, none for `NOBODY` / `NO_CREW`.
+fn bit(member: usize) -> u16 {
+    if member < 16 {
+        1 << member
+    } else {
+        0
+    }
+}
+
 impl Scope {
     pub fn new(me: usize, crew: usize) -> Scope {
-        Scope { me, crew, planet: -1, seat: -1, bound_crew: -1 }
+        Scope { me, first: me, crew, planet: -1, seat: -1, bound_crew: -1 }
+    }
+
+    /// A planet ability's scope on Planet `p`: "you" is `me` (or `NOBODY`), no crew.
+    pub fn ability(me: usize, start_player: usize, p: usize) -> Scope {
+        let first = if me == NOBODY { start_player } else { me };
+        Scope { me, first, crew: NO_CREW, planet: p as i32, seat: -1, bound_crew: -1 }
     }
 
     pub fn bind(self, kind: SetKind, member: usize) -> Scope {
@@ -198,11 +224,17 @@ pub enum PlaceOn {
 /// `for_each` is a list of them, and at the top of a skill each is one pending effect.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Act {
-    GainVp(Amount),
+    /// Each seat of `to` scores the amount (read once).
+    GainVp { vp: Amount, to: Set },
     ChangeSurveyCount(Amount),
     /// One of the survey-rule flags (R8 lifted).
     SurveyRule(u8),
-    LoseVp(Amount),
+    /// `may_skip_planets`: the `SKIP` flag, and the skips allowed (None: no limit).
+    SkipPlanets(Option<Amount>),
+    /// `set_survey_direction`: the direction flag it leaves (`DIRECTION`, `COUNTER` or none).
+    SurveyDirection(u8),
+    /// Each seat of `to` loses the amount, never going below 0.
+    LoseVp { vp: Amount, to: Set },
     TakeVp { vp: Amount, from: Set },
     SetSurveyCount(Amount),
     ReturnCube { planets: Set, owner: Owner, to_stock: bool },
@@ -211,6 +243,11 @@ pub enum Act {
     CollectFreeCubes(Set),
     ForEach { over: Set, body: Vec<Act> },
     If { condition: Condition, then: Vec<Act>, otherwise: Vec<Act> },
+    /// `close_crew`: the crews of a set closed until the round ends.
+    CloseCrew(Set),
+    /// `protect_cubes`: the chooser's cubes out of other players' skills' reach until the
+    /// turn (`PROTECTED_TURN`) or the round (`PROTECTED_ROUND`) ends.
+    ProtectCubes(u8),
 }
 
 /// The largest magnitude an amount of the kernel computes exactly: a program whose amounts
@@ -269,7 +306,7 @@ impl Amount {
 }
 
 impl Set {
-    fn exact(&self, m: &Magnitudes) -> bool {
+    pub(crate) fn exact(&self, m: &Magnitudes) -> bool {
         match self {
             Set::NextWithRoom(of) | Set::ByVp(_, of) => of.exact(m),
             Set::Where(_, condition, of) => condition.exact(m) && of.exact(m),
@@ -314,8 +351,12 @@ impl Act {
     /// Every amount of the action and its body within `LARGEST_AMOUNT`.
     pub fn exact(&self, m: &Magnitudes) -> bool {
         match self {
-            Act::GainVp(a) | Act::ChangeSurveyCount(a) | Act::LoseVp(a) | Act::SetSurveyCount(a) => a.exact(m),
-            Act::SurveyRule(_) => true,
+            Act::GainVp { vp, to } | Act::LoseVp { vp, to } => vp.exact(m) && to.exact(m),
+            Act::ChangeSurveyCount(a) | Act::SetSurveyCount(a) => a.exact(m),
+            Act::SurveyRule(_) | Act::SurveyDirection(_) | Act::SkipPlanets(None) => true,
+            Act::SkipPlanets(Some(a)) => a.exact(m),
+            Act::ProtectCubes(_) => true,
+            Act::CloseCrew(set) => set.exact(m),
             Act::TakeVp { vp, from } => vp.exact(m) && from.exact(m),
             Act::ReturnCube { planets, owner, .. } => planets.exact(m) && owner.exact(m),
             Act::MoveCube { planets, owner, to } => planets.exact(m) && owner.exact(m) && to.exact(m),
@@ -433,30 +474,31 @@ impl Game {
                 }
                 found
             }
-            Set::Me => 1 << sc.me,
-            Set::OtherSeats => every_seat & !(1 << sc.me),
+            Set::Me => bit(sc.me),
+            Set::OtherSeats => every_seat & !bit(sc.me),
             Set::Everyone => every_seat,
             Set::StartPlayer => 1 << s.start_player,
+            Set::Left if sc.me == NOBODY => 0,
             Set::Left => 1 << ((sc.me + 1) % players),
             Set::ThisSeat => one(sc.seat),
             Set::ByVp(most, of) => {
                 let seats = self.set_members(s, sc, of);
-                let vps = members(seats, SetKind::Seats, sc.me, players).map(|seat| s.vp[seat]);
+                let vps = members(seats, SetKind::Seats, sc.first, players).map(|seat| s.vp[seat]);
                 let best = if *most { vps.max() } else { vps.min() };
                 match best {
-                    Some(best) => members(seats, SetKind::Seats, sc.me, players)
+                    Some(best) => members(seats, SetKind::Seats, sc.first, players)
                         .filter(|&seat| s.vp[seat] == best)
                         .fold(0, |m, seat| m | 1 << seat),
                     None => 0,
                 }
             }
             Set::AllCrews => every_crew,
-            Set::OtherCrews => every_crew & !(1 << sc.crew),
+            Set::OtherCrews => every_crew & !bit(sc.crew),
             Set::UnpickedCrews => s.free_crew & every_crew,
-            Set::ThisCrew => 1 << sc.this_crew(),
+            Set::ThisCrew => bit(sc.this_crew()),
             Set::Where(kind, condition, of) => {
                 let mut kept = 0u16;
-                for member in members(self.set_members(s, sc, of), *kind, sc.me, players) {
+                for member in members(self.set_members(s, sc, of), *kind, sc.first, players) {
                     if self.holds(s, &sc.bind(*kind, member), condition) {
                         kept |= 1 << member;
                     }
@@ -475,11 +517,44 @@ impl Game {
         }
     }
 
+    /// The owners a skill resolving for `me` may not move (`protect_cubes`): every protected
+    /// seat but `me`, as `owner_bit`s.
+    fn shielded(&self, s: &State, me: usize) -> u16 {
+        (0..s.players as usize)
+            .filter(|&seat| seat != me && s.protected[seat] != 0)
+            .fold(0, |m, seat| m | owner_bit(seat as i8))
+    }
+
+    /// The owners an `owner` names whose cubes a skill resolving for `sc.me` may move.
+    fn movable_bits(&self, s: &State, sc: &Scope, owner: &Owner) -> u16 {
+        self.owner_bits(s, sc, owner) & !self.shielded(s, sc.me)
+    }
+
+    /// The crews of `crews` that `close_crew` closes now, as a bit set: open ones (no worker,
+    /// not closed) in crew-area order, while the open crews left still cover the turns left
+    /// in the round after this one (R5, R9).
+    fn closing(&self, s: &State, sc: &Scope, crews: &Set) -> u16 {
+        let turns_left = s.players as i64 - s.turn as i64 - 1;
+        if turns_left < 0 {
+            return 0;
+        }
+        let open = s.free_crew & !s.closed;
+        let mut left = open.count_ones() as i64;
+        let mut closing = 0u16;
+        for slot in members(self.set_members(s, sc, crews), SetKind::Crews, 0, 0) {
+            if open & (1 << slot) != 0 && left > turns_left {
+                closing |= 1 << slot;
+                left -= 1;
+            }
+        }
+        closing
+    }
+
     /// An amount's value now.
     pub fn amount(&self, s: &State, sc: &Scope, amount: &Amount) -> i64 {
         let positions = |set: &Set| {
             let mask = self.set_members(s, sc, set);
-            members(mask, set.kind(), sc.me, s.players as usize)
+            members(mask, set.kind(), sc.first, s.players as usize)
         };
         match amount {
             Amount::Number(value) => *value,
@@ -570,7 +645,7 @@ impl Game {
                 let owners = self.owner_bits(s, sc, owner);
                 s.track(p).iter().any(|&o| owners & owner_bit(o) != 0)
             }
-            Condition::Unpicked => s.workers[sc.this_crew()] < 0,
+            Condition::Unpicked => sc.this_crew() != NO_CREW && s.workers[sc.this_crew()] < 0,
         }
     }
 
@@ -578,16 +653,18 @@ impl Game {
     /// immediate effect that cannot is skipped (R9).
     pub fn can_perform(&self, s: &State, sc: &Scope, act: &Act) -> bool {
         match act {
+            // Nobody is "you" (a planet ability): nobody takes or scores the bonus.
+            Act::TakeVp { .. } | Act::CollectFreeCubes(_) if sc.me == NOBODY => false,
             Act::TakeVp { from, .. } => {
-                members(self.set_members(s, sc, from), SetKind::Seats, sc.me, s.players as usize)
+                members(self.set_members(s, sc, from), SetKind::Seats, sc.first, s.players as usize)
                     .any(|seat| seat != sc.me && s.vp[seat] > 0)
             }
             Act::ReturnCube { planets, owner, .. } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0).any(|p| rearmost(s.track(p), owners) >= 0)
             }
             Act::MoveCube { planets, owner, to } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0)
                     .any(|p| rearmost(s.track(p), owners) >= 0 && self.destination(s, sc, to, p).is_some())
             }
@@ -595,6 +672,8 @@ impl Game {
             Act::CollectFreeCubes(crews) => {
                 members(self.set_members(s, sc, crews), SetKind::Crews, 0, 0).any(|slot| s.crew_free[slot] > 0)
             }
+            Act::CloseCrew(crews) => self.closing(s, sc, crews) != 0,
+            Act::ProtectCubes(until) => s.protected[sc.me] < *until,
             _ => true,
         }
     }
@@ -621,17 +700,36 @@ impl Game {
         let players = s.players as usize;
         match act {
             // A gain below 0 gives nothing; VP never drop below 0.
-            Act::GainVp(vp) => s.vp[me] += self.amount(s, sc, vp).max(0) as i32,
+            Act::GainVp { vp, to } => {
+                let amount = self.amount(s, sc, vp).max(0) as i32;
+                for seat in members(self.set_members(s, sc, to), SetKind::Seats, sc.first, players) {
+                    s.vp[seat] += amount;
+                }
+            }
             Act::ChangeSurveyCount(delta) => s.survey_bonus += self.amount(s, sc, delta) as i32,
             Act::SurveyRule(flag) => s.survey_rules |= flag,
-            Act::LoseVp(vp) => {
-                let lost = self.amount(s, sc, vp).max(0).min(s.vp[me] as i64) as i32;
-                s.vp[me] -= lost;
+            Act::SkipPlanets(limit) => {
+                s.survey_rules |= SKIP;
+                s.survey_skips = match limit {
+                    None => NO_SKIP_LIMIT,
+                    // Kept within what a survey could pass over (Python's `effects.skip_limit`).
+                    Some(a) => {
+                        let most = most_skips(self.rules.cubes_per_player as i64, s.planet_count as usize);
+                        self.amount(s, sc, a).clamp(0, most) as i32
+                    }
+                };
+            }
+            Act::SurveyDirection(flag) => s.survey_rules = (s.survey_rules & !(DIRECTION | COUNTER)) | flag,
+            Act::LoseVp { vp, to } => {
+                let amount = self.amount(s, sc, vp).max(0);
+                for seat in members(self.set_members(s, sc, to), SetKind::Seats, sc.first, players) {
+                    s.vp[seat] -= amount.min(s.vp[seat] as i64) as i32;
+                }
             }
             Act::TakeVp { vp, from } => {
                 let amount = self.amount(s, sc, vp).max(0);
                 let victims = self.set_members(s, sc, from);
-                for seat in members(victims, SetKind::Seats, me, players).filter(|&seat| seat != me) {
+                for seat in members(victims, SetKind::Seats, sc.first, players).filter(|&seat| seat != me) {
                     let taken = amount.min(s.vp[seat] as i64) as i32;
                     s.vp[seat] -= taken;
                     s.vp[me] += taken;
@@ -643,7 +741,7 @@ impl Game {
                 s.survey_bonus = (self.amount(s, sc, count) - printed) as i32;
             }
             Act::ReturnCube { planets, owner, to_stock } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
                     let index = rearmost(s.track(p), owners);
                     if index < 0 {
@@ -658,7 +756,7 @@ impl Game {
                 }
             }
             Act::MoveCube { planets, owner, to } => {
-                let owners = self.owner_bits(s, sc, owner);
+                let owners = self.movable_bits(s, sc, owner);
                 for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
                     let index = rearmost(s.track(p), owners);
                     if index < 0 {
@@ -685,7 +783,7 @@ impl Game {
             }
             Act::ForEach { over, body } => {
                 let kind = over.kind();
-                for member in members(self.set_members(s, sc, over), kind, me, players) {
+                for member in members(self.set_members(s, sc, over), kind, sc.first, players) {
                     self.perform_all(s, &sc.bind(kind, member), body);
                 }
             }
@@ -693,6 +791,8 @@ impl Game {
                 let branch = if self.holds(s, sc, condition) { then } else { otherwise };
                 self.perform_all(s, sc, branch);
             }
+            Act::CloseCrew(crews) => s.closed |= self.closing(s, sc, crews),
+            Act::ProtectCubes(until) => s.protected[me] = *until,
         }
     }
 
@@ -701,11 +801,12 @@ impl Game {
     /// An iterator that can be cloned to list them again (no list is built).
     fn placing_owners(&self, s: &State, sc: &Scope, owner: &Owner) -> impl Iterator<Item = i8> + Clone {
         let seats = match owner {
-            Owner::Seats(set) => self.set_members(s, sc, set),
+            // Protected seats' cubes (protect_cubes) stay in their hands.
+            Owner::Seats(set) => self.set_members(s, sc, set) & !(self.shielded(s, sc.me) >> 1),
             Owner::Free | Owner::Anyone => 0,
         };
         let free = matches!(owner, Owner::Free).then_some(FREE_CUBE);
-        free.into_iter().chain(members(seats, SetKind::Seats, sc.me, s.players as usize).map(|o| o as i8))
+        free.into_iter().chain(members(seats, SetKind::Seats, sc.first, s.players as usize).map(|o| o as i8))
     }
 
     /// `place_cube`'s targets, Planets or crews, as a bit set in their order.

@@ -10,11 +10,19 @@ use crate::{Game, Rules};
 fn effect(name: &str, when: &str) -> EffectSpec {
     let spec = EffectSpec::new(name, when);
     match name {
+        "gain_vp" | "lose_vp" => spec.with("to", set(Set::Me)),
         "add_free_cubes" | "place_free_cubes" | "place_on_crew" => spec.with("count", ParamValue::Int(1)),
         "place_on_special" => spec
             .with("count", ParamValue::Int(1))
             .with("planets", ParamValue::Text("any".into()))
             .with("colour", ParamValue::None),
+        "may_skip_planets" => spec.with("at_most", ParamValue::None),
+        "set_survey_direction" => spec.with("direction", text("either")),
+        "survey_start" => spec
+            .with("planet", set(Set::AllPlanets))
+            .with("cubes", int(1))
+            .with("before_walk", ParamValue::Effects(Vec::new()))
+            .bounded(0, 0, 0),
         _ => spec,
     }
 }
@@ -60,7 +68,7 @@ fn owner_drawn(rng: &mut Rng) -> Owner {
 /// and 12 free cubes, survey counts 1..4). Its sets read no bound member, but `body` for the
 /// members `choose` and `for_each` bind.
 fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
-    let spec = EffectSpec::new(name, when);
+    let spec = effect(name, when);
     match name {
         "gain_vp" => spec.with("vp", ParamValue::Amount(Amount::Count(Set::FullPlanets))).bounded(8, 0, 0),
         "change_survey_count" => spec
@@ -100,6 +108,37 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
         "collect_free_cubes" => {
             spec.with("crew", set(if rng.below(2) == 0 { Set::AllCrews } else { Set::OtherCrews })).bounded(12, 0, 0)
         }
+        "may_skip_planets" => {
+            let at_most = if rng.below(2) == 0 { ParamValue::None } else { int(rng.below(3) as i64) };
+            spec.with("at_most", at_most).bounded(0, 0, 0)
+        }
+        "set_survey_direction" => {
+            spec.with("direction", text(["either", "clockwise", "counter_clockwise"][rng.below(3)])).bounded(0, 0, 0)
+        }
+        "survey_start" => {
+            let planet = match rng.below(3) {
+                0 => Set::AllPlanets,
+                1 => Set::WithRoom,
+                _ => Set::Where(SetKind::Planets, Box::new(Condition::HasCube(Owner::Seats(Set::Me))), Box::new(Set::AllPlanets)),
+            };
+            let before = if rng.below(2) == 0 {
+                Vec::new()
+            } else {
+                let free = EffectSpec::new("place_cube", when)
+                    .with("owner", owner(Owner::Free))
+                    .with("planet", set(Set::ThisPlanet))
+                    .with("square", text("rearmost"));
+                vec![free]
+            };
+            spec.with("planet", set(planet))
+                .with("cubes", int(1 + rng.below(3) as i64))
+                .with("before_walk", ParamValue::Effects(before))
+                .bounded(0, 0, 0)
+        }
+        "close_crew" => spec.with("crew", set(if rng.below(2) == 0 { Set::UnpickedCrews } else { Set::OtherCrews })).bounded(0, 0, 0),
+        "protect_cubes" => spec.with("until", text(if rng.below(2) == 0 { "turn_end" } else { "round_end" })).bounded(0, 0, 0),
+        // At most the best other skill: two effects of at most 16 VP and -6..6 survey each.
+        "use_skill" => spec.with("crew", set(Set::OtherCrews)).bounded(40, -12, 12),
         "for_each" | "choose" => {
             let (key, over, body) = match rng.below(3) {
                 0 => {
@@ -173,6 +212,7 @@ fn shaped_like_draft(skills: bool) -> Game {
             colour: colours[(i / 3).min(5)].clone(),
             track: track.to_vec(),
             special_capacity: if i == 13 { 2 } else { 1 },
+            ..Default::default()
         })
         .collect();
     let choose_one = effect("choose_one", "on_choose").with(
@@ -219,14 +259,22 @@ fn shaped_like_draft(skills: bool) -> Game {
         survey_minimum: 0,
         max_rounds: 30,
         turn_order_vp: vec![0; 4],
+        ability_vp: 0,
     };
     Game::new(Rules::compile(&spec).expect("the spec compiles"))
 }
 
 
-/// The rules language's effect types and the two older ones that take an amount.
-const LANGUAGE: [&str; 13] = [
+/// The rules language's effect types, the two older ones that take an amount, this turn's
+/// survey's words and its lasting effects.
+const LANGUAGE: [&str; 19] = [
+    "may_skip_planets",
+    "set_survey_direction",
+    "survey_start",
     "choose",
+    "close_crew",
+    "protect_cubes",
+    "use_skill",
     "collect_free_cubes",
     "for_each",
     "if",
@@ -258,6 +306,7 @@ pub fn generated(seed: u64) -> Game {
             colour: colours[rng.below(colours.len())].clone(),
             track: (0..1 + rng.below(8)).map(|_| if rng.below(4) == 0 { 0 } else { rng.below(10) as i64 }).collect(),
             special_capacity: rng.below(3) as i64,
+            ..Default::default()
         })
         .collect();
     let timings = ["on_choose", "survey", "after_survey", "round_end"];
@@ -294,10 +343,20 @@ pub fn generated(seed: u64) -> Game {
     let most_crew = setups.iter().map(|s| s.2 as usize).max().unwrap_or(4);
     for i in 0..most_crew + rng.below(3) {
         let mut skill = Vec::new();
+        let mut starts = 0;
+        // A skill holds at most one survey_start (the Python loader's check): a second becomes
+        // choose_direction.
+        let mut once = |spec: EffectSpec| {
+            if spec.name != "survey_start" {
+                return spec;
+            }
+            starts += 1;
+            if starts == 1 { spec } else { effect("choose_direction", &spec.when) }
+        };
         for _ in 0..1 + rng.below(2) {
-            let mut spec = draw_effect(&mut rng, false);
+            let mut spec = once(draw_effect(&mut rng, false));
             if spec.name == "choose_one" {
-                let options = (0..2).map(|_| vec![draw_effect(&mut rng, true)]).collect();
+                let options = (0..2).map(|_| vec![once(draw_effect(&mut rng, true))]).collect();
                 spec = spec.with("options", ParamValue::Options(options));
             }
             skill.push(spec);
@@ -318,6 +377,7 @@ pub fn generated(seed: u64) -> Game {
         survey_minimum: rng.below(2) as i64,
         max_rounds: 30,
         turn_order_vp: vec![0; 5],
+        ability_vp: 0,
     };
     Game::new(Rules::compile(&spec).expect("a generated spec compiles"))
 }

@@ -10,7 +10,7 @@
 use crate::error::KernelError;
 use crate::expr::{self, Scope, SetKind};
 use crate::rng::Rng;
-use crate::rules::{Op, Rules, SpecialTarget, DIRECTION, REPEAT, SKIP};
+use crate::rules::{Event, Op, Rules, SpecialTarget, COUNTER, DIRECTION, NO_SKIP_LIMIT, REPEAT, SKIP, START, STEP_RULES};
 use crate::state::*;
 use crate::survey;
 use crate::{MAX_BOARD, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
@@ -142,6 +142,7 @@ impl Game {
             survey_placed: 0,
             survey_last: -1,
             survey_direction: 0,
+            survey_skips: NO_SKIP_LIMIT,
             surveyed: 0,
             triggers: 0,
             legal: Actions::new(),
@@ -154,6 +155,10 @@ impl Game {
             scored_fill: [0; MAX_PLANETS],
             scored_special: [0; MAX_PLANETS],
             unscored: 0,
+            firing: false,
+            closed: 0,
+            protected: [0; MAX_PLAYERS],
+            borrowed: [-1; MAX_CREW],
         };
         let mut offset = 0usize;
         for (p, &card) in planets.iter().enumerate() {
@@ -306,7 +311,8 @@ impl Game {
 
     fn pick_options(&self, s: &mut State) {
         empty(&mut s.legal);
-        s.legal.extend(survey::positions(s.free_crew).map(|slot| Action::new(Kind::PickCrew, slot as i32)));
+        // Closed crews (close_crew) are not offered until the round ends.
+        s.legal.extend(survey::positions(s.free_crew & !s.closed).map(|slot| Action::new(Kind::PickCrew, slot as i32)));
     }
 
     fn pick_crew(&self, s: &mut State, slot: usize) {
@@ -334,6 +340,7 @@ impl Game {
         s.survey_placed = 0;
         s.survey_last = -1;
         s.survey_direction = 0;
+        s.survey_skips = NO_SKIP_LIMIT;
         s.surveyed = 0;
         empty(&mut s.pending);
         let card = &rules.crew[s.crew[slot] as usize];
@@ -439,12 +446,21 @@ impl Game {
                     }
                 }
             }
+            Op::UseSkill(crews) => {
+                let scope = Scope::new(seat, slot);
+                for member in expr::members(self.set_members(s, &scope, crews), SetKind::Crews, 0, 0) {
+                    if member != slot && rules.crew[s.crew[member] as usize].borrowable {
+                        s.legal.push(Action::new(Kind::TargetCrew, member as i32));
+                    }
+                }
+            }
             Op::AllowRepeatPlanet
             | Op::ChangeSurveyCount(_)
             | Op::ChooseDirection
             | Op::GainVp(_)
             | Op::If { .. }
-            | Op::MaySkipPlanets => return false,
+            | Op::MaySkipPlanets
+            | Op::SurveyStart { .. } => return false,
         }
         true
     }
@@ -463,8 +479,13 @@ impl Game {
                 s.crew_free[target as usize] += 1;
             }
             Op::AllowRepeatPlanet => s.survey_rules |= REPEAT,
-            Op::MaySkipPlanets => s.survey_rules |= SKIP,
-            Op::ChooseDirection => s.survey_rules |= DIRECTION,
+            Op::MaySkipPlanets => {
+                s.survey_rules |= SKIP;
+                s.survey_skips = NO_SKIP_LIMIT;
+            }
+            Op::SurveyStart { .. } => s.survey_rules |= START,
+            // The latest direction resolved this turn holds: either way, no longer a forced one.
+            Op::ChooseDirection => s.survey_rules = (s.survey_rules & !COUNTER) | DIRECTION,
             Op::ChangeSurveyCount(delta) => s.survey_bonus += delta,
             Op::ChooseOne(options) => follow = &options[target as usize],
             Op::GainVp(vp) => s.vp[seat] += vp,
@@ -489,6 +510,14 @@ impl Game {
             Op::Choose { over, body } => {
                 let scope = Scope::new(seat, head.slot as usize).bind(over.kind(), target as usize);
                 self.perform_all(s, &scope, body);
+            }
+            Op::UseSkill(_) => {
+                // The skill applied: its pick effects resolve next, its later ones at their stage.
+                let card = s.crew[target as usize];
+                s.borrowed[head.slot as usize] = card as i16;
+                for &node in rules.crew[card as usize].on_pick.iter().rev() {
+                    s.pending.push(Pending { node, slot: head.slot, seat: head.seat, remaining: rules.nodes[node as usize].steps });
+                }
             }
         }
         if head.remaining > 1 {
@@ -552,6 +581,11 @@ impl Game {
 
     fn end_turn(&self, s: &mut State) {
         s.turn += 1;
+        for until in &mut s.protected {
+            if *until == PROTECTED_TURN {
+                *until = 0; // protect_cubes until the turn ends
+            }
+        }
         if (s.turn as usize) < s.players as usize {
             s.stage = Stage::PickCrew;
         } else {
@@ -562,6 +596,9 @@ impl Game {
     /// R10 end check (and the round limit); if the game goes on, R11 free cubes and the
     /// round-end effects (R12).
     fn end_round(&self, s: &mut State) {
+        if self.rules.any_round_end {
+            self.table_event(s, Event::RoundEnd); // every round's end, before the end check (R10)
+        }
         let rules = &self.rules;
         let players = s.players as usize;
         let mut triggers = 0;
@@ -580,6 +617,9 @@ impl Game {
             s.triggers = triggers;
             s.stage = Stage::Over;
             empty(&mut s.pending);
+            if rules.any_game_end {
+                self.table_event(s, Event::GameEnd); // before the winner is decided (R18)
+            }
             return;
         }
         let cap = rules.max_free_cubes_per_crew;
@@ -593,6 +633,12 @@ impl Game {
         for i in (0..s.chosen_len as usize).rev() {
             let slot = s.chosen[i] as usize;
             let seat = s.workers[slot] as u8;
+            // The round-end effects of a skill applied with use_skill resolve after the crew's own.
+            if s.borrowed[slot] >= 0 {
+                for &node in rules.crew[s.borrowed[slot] as usize].round_end.iter().rev() {
+                    s.pending.push(Pending { node, slot: slot as u8, seat, remaining: rules.nodes[node as usize].steps });
+                }
+            }
             let card = &rules.crew[s.crew[slot] as usize];
             for &node in card.round_end.iter().rev() {
                 s.pending.push(Pending { node, slot: slot as u8, seat, remaining: rules.nodes[node as usize].steps });
@@ -607,6 +653,10 @@ impl Game {
         s.chosen_len = 0;
         s.workers = [NO_WORKER; MAX_CREW];
         s.free_crew = ((1u32 << s.crew_count) - 1) as u16;
+        // The lasting effects that last until the round ends end with it.
+        s.closed = 0;
+        s.protected = [0; MAX_PLAYERS];
+        s.borrowed = [-1; MAX_CREW];
         s.stage = Stage::PickCrew;
     }
 
@@ -622,17 +672,78 @@ impl Game {
     fn survey_options(&self, s: &mut State) -> bool {
         let seat = s.turn_seat();
         let minimum = self.rules.survey_minimum;
-        if s.survey_rules & (REPEAT | SKIP) != 0 {
+        if s.survey_rules & STEP_RULES != 0 {
             let mut steps = survey::Positions::new();
             if s.survey_placed < self.survey_count(s) && s.hands[seat] > 0 {
-                survey::next_planets(s.open, s.survey_last, s.survey_rules, s.survey_direction, &mut steps);
+                let start = self.survey_start(s);
+                let last = s.survey_last;
+                if last < 0 {
+                    match start {
+                        None => steps.extend(survey::positions(s.open).map(|p| p as u8)),
+                        Some(node) => self.survey_starts(s, node, seat, &mut steps),
+                    }
+                    if self.rules.any_no_start {
+                        steps.retain(|p| !self.no_survey_start(s, *p as usize)); // P5: not the first cube there
+                    }
+                } else if start.is_some_and(|node| s.survey_placed < self.start_cubes(node)) && s.rooms[last as usize] > 0 {
+                    steps.push(last as u8); // the start Planet's cubes, one after the other
+                } else {
+                    survey::next_planets(s.open, last, s.survey_rules, s.survey_direction, s.survey_skips, &mut steps);
+                }
             }
             survey::step_options(&steps, s.survey_placed, minimum, &mut s.legal);
         } else {
             let limit = self.survey_count(s).min(s.hands[seat]);
             survey::walk_options(&s.rooms, s.open, limit, s.survey_rules & DIRECTION != 0, minimum, &mut s.legal);
+            if self.rules.any_no_start {
+                // P5: a survey may not start on such a Planet.
+                let planets = s.planets;
+                let rules = &self.rules;
+                s.legal.retain(|a| a.target < 0 || !rules.planets[planets[a.target as usize] as usize].no_survey_start);
+            }
         }
         !s.legal.is_empty()
+    }
+
+    fn no_survey_start(&self, s: &State, p: usize) -> bool {
+        self.rules.planets[s.planets[p] as usize].no_survey_start
+    }
+
+    /// The chosen crew's `survey_start` node while its flag is set this turn.
+    fn survey_start(&self, s: &State) -> Option<u16> {
+        if s.survey_rules & START == 0 {
+            return None;
+        }
+        let slot = s.chosen[s.chosen_len as usize - 1] as usize;
+        self.rules.crew[s.crew[slot] as usize].survey_start
+    }
+
+    fn start_cubes(&self, node: u16) -> i32 {
+        match &self.rules.nodes[node as usize].op {
+            Op::SurveyStart { cubes, .. } => *cubes,
+            _ => 1,
+        }
+    }
+
+    /// The Planets a survey may start on under `survey_start` (Python: `SurveyStart.starts`):
+    /// members of its set where, once its actions before the walk are performed there (on a
+    /// copy), the first cube has room and the chooser a cube to put there.
+    fn survey_starts(&self, s: &State, node: u16, seat: usize, out: &mut survey::Positions) {
+        let Op::SurveyStart { planets, before, .. } = &self.rules.nodes[node as usize].op else { return };
+        let slot = s.chosen[s.chosen_len as usize - 1] as usize;
+        let scope = Scope::new(seat, slot);
+        let members = self.set_members(s, &scope, planets);
+        if before.is_empty() {
+            out.extend(survey::positions(members & s.open).map(|p| p as u8));
+            return;
+        }
+        for p in survey::positions(members) {
+            let mut trial = s.clone();
+            self.perform_all(&mut trial, &scope.bind(SetKind::Planets, p), before);
+            if trial.rooms[p] > 0 && trial.hands[seat] > 0 {
+                out.push(p as u8);
+            }
+        }
     }
 
     fn survey(&self, s: &mut State, act: Action) {
@@ -643,28 +754,76 @@ impl Game {
                     let mut placed = survey::Positions::new();
                     survey::walk(&s.rooms, s.open, act.target as usize, act.count as i32, act.direction, &mut placed);
                     s.surveyed = 0;
-                    for &p in &placed {
-                        self.place_on_track(s, p as usize, seat as i8);
-                        s.surveyed |= 1 << p;
+                    if self.rules.any_lands {
+                        for &p in &placed {
+                            // An ability may have filled the Planet or emptied the hand since
+                            // the walk was chosen: that cube stays in hand.
+                            if s.rooms[p as usize] > 0 && s.hands[seat] > 0 {
+                                self.survey_cube(s, seat, p as usize);
+                            }
+                        }
+                    } else {
+                        for &p in &placed {
+                            self.place_on_track(s, p as usize, seat as i8);
+                            s.surveyed |= 1 << p;
+                        }
+                        s.hands[seat] -= placed.len() as i32;
+                        s.survey_placed = placed.len() as i32;
                     }
-                    s.hands[seat] -= placed.len() as i32;
-                    s.survey_placed = placed.len() as i32;
                 }
                 self.finish_survey(s);
             }
             Kind::SurveyStep => {
                 let target = act.target as usize;
                 let last = s.survey_last;
-                if last >= 0 && act.target as i32 != last && s.survey_direction == 0 {
-                    s.survey_direction = survey::direction_of(last as usize, target, s.open);
+                if last < 0 {
+                    if let Some(node) = self.survey_start(s) {
+                        // Before the walk, on the start Planet.
+                        if let Op::SurveyStart { before, .. } = &self.rules.nodes[node as usize].op {
+                            let slot = s.chosen[s.chosen_len as usize - 1] as usize;
+                            self.perform_all(s, &Scope::new(seat, slot).bind(SetKind::Planets, target), before);
+                        }
+                    }
+                } else if target as i32 != last {
+                    self.commit_step(s, last as usize, target);
                 }
-                s.hands[seat] -= 1;
-                self.place_on_track(s, target, seat as i8);
-                s.surveyed |= 1 << target;
-                s.survey_placed += 1;
+                self.survey_cube(s, seat, target);
                 s.survey_last = act.target as i32;
             }
             _ => self.finish_survey(s),
+        }
+    }
+
+    /// One survey cube: out of the hand and counted in the survey, then onto the track, where
+    /// it may set off the Planet's abilities.
+    fn survey_cube(&self, s: &mut State, seat: usize, p: usize) {
+        s.hands[seat] -= 1;
+        s.surveyed |= 1 << p;
+        s.survey_placed += 1;
+        self.place_on_track(s, p, seat as i8);
+    }
+
+    /// The direction a step from `last` to `target` walks, and the skips it uses (Python:
+    /// `Game._commit_step`).
+    fn commit_step(&self, s: &mut State, last: usize, target: usize) {
+        if s.survey_rules & SKIP != 0 && s.survey_skips == NO_SKIP_LIMIT {
+            if s.survey_direction == 0 {
+                s.survey_direction = survey::direction_of(last, target, s.open);
+            }
+            return;
+        }
+        // The way that passes fewer Planets with room, clockwise on a tie.
+        let mut best: Option<(u32, i8)> = None;
+        for &way in survey::ways(s.survey_rules, s.survey_direction) {
+            let passed = survey::passed(s.open, s.planet_count as usize, last, target, way);
+            if best.is_none_or(|(fewest, _)| passed < fewest) {
+                best = Some((passed, way));
+            }
+        }
+        let (passed, way) = best.expect("a survey walks some way");
+        s.survey_direction = way;
+        if s.survey_rules & SKIP != 0 {
+            s.survey_skips -= passed as i32;
         }
     }
 
@@ -678,6 +837,9 @@ impl Game {
             s.open &= !(1 << p);
         }
         s.unscored |= 1 << p;
+        if !s.firing && self.rules.planets[s.planets[p] as usize].abilities.lands {
+            self.cube_landed(s, p, s.track_fill[p] as usize, owner);
+        }
     }
 
     /// A cube of seat `owner` on Planet `p`'s special square (R3).
@@ -686,6 +848,9 @@ impl Game {
         s.board[at] = owner;
         s.special_fill[p] += 1;
         s.unscored |= 1 << p;
+        if !s.firing && self.rules.planets[s.planets[p] as usize].abilities.lands {
+            self.cube_landed(s, p, 0, owner);
+        }
     }
 
     /// Take the cube at `index` (square `index + 1`) off Planet `p`'s track and return its
@@ -709,6 +874,12 @@ impl Game {
         let slot = s.chosen[s.chosen_len as usize - 1];
         let rules = &self.rules;
         empty(&mut s.pending);
+        // The after-survey effects of a skill applied with use_skill resolve after the crew's own.
+        if s.borrowed[slot as usize] >= 0 {
+            for &node in rules.crew[s.borrowed[slot as usize] as usize].after_survey.iter().rev() {
+                s.pending.push(Pending { node, slot, seat, remaining: rules.nodes[node as usize].steps });
+            }
+        }
         for &node in rules.crew[s.crew[slot as usize] as usize].after_survey.iter().rev() {
             s.pending.push(Pending { node, slot, seat, remaining: rules.nodes[node as usize].steps });
         }

@@ -9,6 +9,7 @@
 // Flat tables indexed by seat, ring position and crew slot read best as indexed loops.
 #![allow(clippy::needless_range_loop)]
 
+mod abilities;
 pub mod action_index;
 pub mod batch;
 pub mod bots;
@@ -31,6 +32,7 @@ pub use error::KernelError;
 pub use game::Game;
 pub use rules::{
     Bounds, Crew, EffectBounds, EffectSpec, EffectType, Node, Op, ParamValue, Planet, PlayerCount, Rules, SpecialTarget, Steps, Timing,
+    TriggerSpec,
     EFFECT_NAMES, EFFECT_TYPES,
 };
 pub use state::{Action, Kind, Pending, Stage, State};

@@ -6,11 +6,11 @@
 //! `(viewer + r) % players`). Values are raw counts or 0/1 flags.
 
 use crate::game::Game;
-use crate::rules::{Rules, DIRECTION, REPEAT, SKIP};
+use crate::rules::{Rules, COUNTER, DIRECTION, REPEAT, SKIP, START};
 use crate::state::{Stage, State};
 
 /// The survey rule flags in the `survey_rules` field's order.
-const SURVEY_RULES: [u8; 3] = [REPEAT, SKIP, DIRECTION];
+const SURVEY_RULES: [u8; 5] = [REPEAT, SKIP, DIRECTION, COUNTER, START];
 
 /// The fields of an observation: `(name, offset, length)` in vector order.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,9 +52,13 @@ struct Offsets {
     survey_placed: usize,
     survey_last: usize,
     survey_direction: usize,
+    survey_skips: usize,
     pending: usize,
     pending_slot: usize,
     pending_remaining: usize,
+    crew_closed: usize,
+    protected: usize,
+    crew_borrowed: usize,
 }
 
 impl ObservationLayout {
@@ -64,7 +68,7 @@ impl ObservationLayout {
         let squares = rules.planets.iter().map(|planet| planet.length()).max().unwrap_or(0);
         let (planet_cards, crew_cards) = (rules.planets.len(), rules.crew.len());
         let owners = n + 1;
-        let lengths: [(&'static str, usize); 26] = [
+        let lengths: [(&'static str, usize); 30] = [
             ("seats", n),
             ("to_move", n),
             ("start_player", n),
@@ -88,9 +92,14 @@ impl ObservationLayout {
             ("survey_placed", 1),
             ("survey_last", p),
             ("survey_direction", 1),
+            ("survey_skips", 1),
             ("pending", 1),
             ("pending_slot", c),
             ("pending_remaining", 1),
+            // lasting effects of skills
+            ("crew_closed", c),
+            ("protected", n),
+            ("crew_borrowed", c * crew_cards),
         ];
         let mut fields = Vec::with_capacity(lengths.len());
         let mut offset = 0;
@@ -123,9 +132,13 @@ impl ObservationLayout {
             survey_placed: o(20),
             survey_last: o(21),
             survey_direction: o(22),
-            pending: o(23),
-            pending_slot: o(24),
-            pending_remaining: o(25),
+            survey_skips: o(23),
+            pending: o(24),
+            pending_slot: o(25),
+            pending_remaining: o(26),
+            crew_closed: o(27),
+            protected: o(28),
+            crew_borrowed: o(29),
         };
         ObservationLayout { seats: n, planets: p, crews: c, squares, planet_cards, crew_cards, fields, size: offset, at }
     }
@@ -188,10 +201,22 @@ impl ObservationLayout {
             out[at.survey_last + s.survey_last as usize] = 1.0;
         }
         out[at.survey_direction] = s.survey_direction as f32;
+        out[at.survey_skips] = s.survey_skips as f32;
         out[at.pending] = s.pending.len() as f32;
         if let Some(head) = s.pending.last() {
             out[at.pending_slot + head.slot as usize] = 1.0;
             out[at.pending_remaining] = head.remaining as f32;
+        }
+        for slot in 0..s.crew_count as usize {
+            if s.closed & (1 << slot) != 0 {
+                out[at.crew_closed + slot] = 1.0;
+            }
+            if s.borrowed[slot] >= 0 {
+                out[at.crew_borrowed + slot * self.crew_cards + s.borrowed[slot] as usize] = 1.0;
+            }
+        }
+        for seat in 0..players {
+            out[at.protected + rel(seat)] = s.protected[seat] as f32;
         }
     }
 }

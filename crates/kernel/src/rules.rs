@@ -8,6 +8,7 @@
 use std::collections::HashMap;
 
 use crate::error::KernelError;
+use crate::state::{PROTECTED_ROUND, PROTECTED_TURN};
 use crate::expr::{Act, Amount, Condition, Magnitudes, Owner, PlaceOn, Set, SetKind};
 use crate::{MAX_BOARD, MAX_COLOURS, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
 
@@ -54,6 +55,7 @@ pub enum Op {
     ChooseOne(Vec<Vec<u16>>),
     /// A plain number, as `ChangeSurveyCount`.
     GainVp(i32),
+    /// `may_skip_planets` without a limit (with one it is an `Act`).
     MaySkipPlanets,
     NameStartPlayer,
     PlaceFreeCubes,
@@ -69,6 +71,13 @@ pub enum Op {
     /// A decision among the members of a set for which the body can be performed (R9); the
     /// body is performed for the chosen one at once.
     Choose { over: Set, body: Vec<Act> },
+    /// Where this turn's survey may start, the cubes it puts there first, and the actions
+    /// performed on the start Planet before them (`survey_start`); read by the survey while
+    /// the `START` flag is set.
+    SurveyStart { planets: Set, cubes: i32, before: Vec<Act> },
+    /// A decision among the crews of a set whose skill may be applied (`Crew::borrowable`);
+    /// the chosen crew's skill resolves as the deciding crew's (`use_skill`).
+    UseSkill(Set),
 }
 
 /// How many times an effect of a type resolves: once, or `count` times (one cube each).
@@ -88,19 +97,20 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 22] = [
+pub const EFFECT_TYPES: [EffectType; 27] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
     EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
     EffectType { name: "choose", parse: parse_choose, steps: Steps::Once },
     EffectType { name: "choose_direction", parse: |_, _| Ok(Op::ChooseDirection), steps: Steps::Once },
     EffectType { name: "choose_one", parse: parse_choose_one, steps: Steps::Once },
+    EffectType { name: "close_crew", parse: parse_act, steps: Steps::Once },
     EffectType { name: "collect_free_cubes", parse: parse_act, steps: Steps::Once },
     EffectType { name: "for_each", parse: parse_act, steps: Steps::Once },
     EffectType { name: "gain_vp", parse: parse_gain_vp, steps: Steps::Once },
     EffectType { name: "if", parse: parse_if, steps: Steps::Once },
     EffectType { name: "lose_vp", parse: parse_act, steps: Steps::Once },
-    EffectType { name: "may_skip_planets", parse: |_, _| Ok(Op::MaySkipPlanets), steps: Steps::Once },
+    EffectType { name: "may_skip_planets", parse: parse_may_skip_planets, steps: Steps::Once },
     EffectType { name: "move_cube", parse: parse_act, steps: Steps::Once },
     EffectType { name: "name_start_player", parse: |_, _| Ok(Op::NameStartPlayer), steps: Steps::Once },
     EffectType { name: "place_cube", parse: parse_act, steps: Steps::Once },
@@ -108,9 +118,13 @@ pub const EFFECT_TYPES: [EffectType; 22] = [
     EffectType { name: "place_free_cubes", parse: |_, _| Ok(Op::PlaceFreeCubes), steps: Steps::Count },
     EffectType { name: "place_on_crew", parse: |_, _| Ok(Op::PlaceOnCrew), steps: Steps::Count },
     EffectType { name: "place_on_special", parse: parse_place_on_special, steps: Steps::Count },
+    EffectType { name: "protect_cubes", parse: parse_act, steps: Steps::Once },
     EffectType { name: "return_cube", parse: parse_act, steps: Steps::Once },
     EffectType { name: "set_survey_count", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "set_survey_direction", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "survey_start", parse: parse_survey_start, steps: Steps::Once },
     EffectType { name: "take_vp", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "use_skill", parse: parse_use_skill, steps: Steps::Once },
 ];
 
 /// The effect type names the kernel knows, as in the crew YAML, alphabetised.
@@ -135,8 +149,8 @@ fn parse_choose_one(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, K
 }
 
 fn parse_gain_vp(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
-    match effect.param("vp")? {
-        ParamValue::Int(vp) => Ok(Op::GainVp(small(*vp, "gain_vp vp", VALUE_LIMIT)?)),
+    match (effect.param("vp")?, effect.set("to", SetKind::Seats)?) {
+        (ParamValue::Int(vp), Some(Set::Me)) => Ok(Op::GainVp(small(*vp, "gain_vp vp", VALUE_LIMIT)?)),
         _ => Ok(Op::Act(Box::new(act_of(effect)?))),
     }
 }
@@ -146,6 +160,22 @@ fn parse_change_survey_count(effect: &EffectSpec, _: &mut Compiling<'_>) -> Resu
         ParamValue::Int(delta) => Ok(Op::ChangeSurveyCount(small(*delta, "change_survey_count delta", VALUE_LIMIT)?)),
         _ => Ok(Op::Act(Box::new(act_of(effect)?))),
     }
+}
+
+fn parse_may_skip_planets(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    match effect.param("at_most")? {
+        ParamValue::None => Ok(Op::MaySkipPlanets),
+        _ => Ok(Op::Act(Box::new(act_of(effect)?))),
+    }
+}
+
+fn parse_survey_start(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    let planets = effect
+        .set("planet", SetKind::Planets)?
+        .ok_or_else(|| unsupported("effect \"survey_start\": parameter \"planet\" is none".to_string()))?;
+    let cubes = small(effect.int("cubes")?, "survey_start cubes", VALUE_LIMIT)?;
+    let before = effect.effects("before_walk")?.iter().map(act_of).collect::<Result<Vec<_>, _>>()?;
+    Ok(Op::SurveyStart { planets, cubes, before })
 }
 
 fn parse_act(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
@@ -162,6 +192,11 @@ fn parse_if(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelErr
     let otherwise = branches.pop().unwrap_or_default();
     let then = branches.pop().unwrap_or_default();
     Ok(Op::If { condition: Box::new(effect.condition("condition")?), then, otherwise })
+}
+
+fn parse_use_skill(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
+    let crews = effect.set("crew", SetKind::Crews)?;
+    Ok(Op::UseSkill(crews.ok_or_else(|| unsupported("effect \"use_skill\": parameter \"crew\" is none".to_string()))?))
 }
 
 fn parse_choose(effect: &EffectSpec, _: &mut Compiling<'_>) -> Result<Op, KernelError> {
@@ -191,12 +226,22 @@ fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
         effect.set(name, kind)?.ok_or_else(|| unsupported(format!("effect {:?}: parameter {name:?} is none", effect.name)))
     };
     Ok(match effect.name.as_str() {
-        "gain_vp" => Act::GainVp(effect.amount("vp")?),
+        "gain_vp" => Act::GainVp { vp: effect.amount("vp")?, to: required("to", SetKind::Seats)? },
         "change_survey_count" => Act::ChangeSurveyCount(effect.amount("delta")?),
         "allow_repeat_planet" => Act::SurveyRule(REPEAT),
-        "may_skip_planets" => Act::SurveyRule(SKIP),
-        "choose_direction" => Act::SurveyRule(DIRECTION),
-        "lose_vp" => Act::LoseVp(effect.amount("vp")?),
+        "may_skip_planets" => match effect.param("at_most")? {
+            ParamValue::None => Act::SkipPlanets(None),
+            _ => Act::SkipPlanets(Some(effect.amount("at_most")?)),
+        },
+        "set_survey_direction" => Act::SurveyDirection(match effect.text("direction")? {
+            Some("either") => DIRECTION,
+            Some("clockwise") => 0,
+            Some("counter_clockwise") => COUNTER,
+            other => return Err(unsupported(format!("set_survey_direction: unknown direction {other:?}"))),
+        }),
+        // Either way, as set_survey_direction's either: the latest direction holds.
+        "choose_direction" => Act::SurveyDirection(DIRECTION),
+        "lose_vp" => Act::LoseVp { vp: effect.amount("vp")?, to: required("to", SetKind::Seats)? },
         "take_vp" => Act::TakeVp { vp: effect.amount("vp")?, from: required("from", SetKind::Seats)? },
         "set_survey_count" => Act::SetSurveyCount(effect.amount("count")?),
         "return_cube" => Act::ReturnCube {
@@ -226,6 +271,12 @@ fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
             Act::PlaceCube { owner: effect.owner("owner")?, on: PlaceOn::Crews(required("crew", SetKind::Crews)?) }
         }
         "collect_free_cubes" => Act::CollectFreeCubes(required("crew", SetKind::Crews)?),
+        "close_crew" => Act::CloseCrew(required("crew", SetKind::Crews)?),
+        "protect_cubes" => Act::ProtectCubes(match effect.text("until")? {
+            Some("turn_end") => PROTECTED_TURN,
+            Some("round_end") => PROTECTED_ROUND,
+            other => return Err(unsupported(format!("protect_cubes: unknown until {other:?}"))),
+        }),
         "for_each" => {
             let (over, body) = over_set(effect)?;
             Act::ForEach { over, body }
@@ -265,10 +316,24 @@ pub struct Compiling<'a> {
     nodes: &'a mut Vec<Node>,
 }
 
-/// Survey-rule flags (R8 lifted), as in the Python engine.
+/// Survey-rule flags, as in the Python engine: a limit of R8 lifted, a forced
+/// counter-clockwise walk, the skill's `survey_start` in force.
 pub const REPEAT: u8 = 1;
 pub const SKIP: u8 = 2;
 pub const DIRECTION: u8 = 4;
+pub const COUNTER: u8 = 8;
+pub const START: u8 = 16;
+pub const ALL_SURVEY_RULES: u8 = REPEAT | SKIP | DIRECTION | COUNTER | START;
+/// The flags that make a survey cube by cube (Python's `STEP_RULES`).
+pub const STEP_RULES: u8 = REPEAT | SKIP | COUNTER | START;
+/// `State::survey_skips` without a limit.
+pub const NO_SKIP_LIMIT: i32 = -1;
+
+/// The most Planets a survey could pass over: each cube of a hand passing every other Planet
+/// of a ring of `planets` (Python's `effects.most_skips`); a skip limit is kept within it.
+pub fn most_skips(cubes_per_player: i64, planets: usize) -> i64 {
+    cubes_per_player * (planets as i64 - 1).max(0)
+}
 
 /// An effect of a crew card's skill: its operation, timing, how many times it resolves
 /// (`count` of the counted effects), and where it sits (card index and path in the skill,
@@ -289,13 +354,55 @@ pub struct Node {
     pub most_survey_bonus: i64,
 }
 
-/// A planet card (R1, R3): VP of normal squares 1..L, special-square capacity, colour index.
+/// A planet card (R1, R3): VP its majority scores by row (the track's values times a lasting
+/// `majority_factor`, P2), special-square capacity, colour index, the colours its cubes count
+/// toward for R17 (a bit per colour index: its own, or every one or none by a lasting
+/// `counts_toward`, P1), whether a survey may not start on it (P5), and its triggers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Planet {
     pub id: String,
     pub values: Vec<i32>,
     pub special_capacity: u32,
     pub colour: u16,
+    pub counts_toward: u32,
+    pub no_survey_start: bool,
+    pub abilities: Abilities,
+}
+
+/// When a planet trigger resolves (`vocabulary.abilities.EVENTS`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    CubePlaced,
+    BecomesFull,
+    RoundEnd,
+    GameEnd,
+}
+
+/// A planet trigger: its event, the square a `cube_placed` waits for (-1 any normal square,
+/// 0 the special square, n square n) and the acts it performs at once.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trigger {
+    pub event: Event,
+    pub square: i32,
+    pub body: Vec<Act>,
+}
+
+impl Trigger {
+    /// Whether a cube landing on `square` (0: the special square) sets it off.
+    pub fn matches(&self, square: usize) -> bool {
+        match self.square {
+            -1 => square > 0,
+            n => square as i32 == n,
+        }
+    }
+}
+
+/// A planet card's triggers, in card order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Abilities {
+    pub triggers: Vec<Trigger>,
+    /// Whether a cube landing on it can set one off.
+    pub lands: bool,
 }
 
 impl Planet {
@@ -314,6 +421,11 @@ pub struct Crew {
     pub on_pick: Vec<u16>,
     pub after_survey: Vec<u16>,
     pub round_end: Vec<u16>,
+    /// Its skill's `survey_start` node (at most one, as the Python loader checks).
+    pub survey_start: Option<u16>,
+    /// Whether `use_skill` may apply its skill: not always in play, a skill, and no
+    /// `use_skill` in it (a skill applied never applies a third: programs end).
+    pub borrowable: bool,
 }
 
 /// Setup counts of one player count (R14) and its end condition (R10).
@@ -475,13 +587,29 @@ pub struct CrewSpec {
     pub skill: Vec<EffectSpec>,
 }
 
-/// One planet card as the bindings read it.
+/// One planet card as the bindings read it, its abilities included (docs/skills.md, "Planet
+/// abilities"): triggers, and the lasting effects' values (`counts_toward` empty or `own` for
+/// its own colour, `majority_factor` 1 and `no_survey_start` false for a card without them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlanetSpec {
     pub id: String,
     pub colour: String,
     pub track: Vec<i64>,
     pub special_capacity: i64,
+    pub triggers: Vec<TriggerSpec>,
+    pub counts_toward: String,
+    pub majority_factor: i64,
+    pub no_survey_start: bool,
+}
+
+/// One trigger of a planet card as the bindings read it: its event, the square a
+/// `cube_placed` waits for (-1 any normal square, 0 the special square, n square n) and its
+/// `do` effects.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TriggerSpec {
+    pub event: String,
+    pub square: i64,
+    pub body: Vec<EffectSpec>,
 }
 
 /// A whole ruleset as the bindings read it: cards in file order, every knob.
@@ -503,6 +631,9 @@ pub struct RulesSpec {
     /// VP by turn position at setup (0: the start player), at least one per seat of the largest
     /// player count (docs/rules.md, "Turn-order VP").
     pub turn_order_vp: Vec<i64>,
+    /// The most VP one seat can score from planet abilities in a game, as Python derives it
+    /// (`bounds.ability_vp`).
+    pub ability_vp: i64,
 }
 
 /// What a state of the ruleset may hold: every count's least and most, derived once from the
@@ -519,15 +650,19 @@ pub struct Bounds {
     pub most_stock: i64,
     /// Free cubes on one crew (R11).
     pub most_free_on_crew: i64,
-    /// VP one seat holds: the most it starts with (`turn_order_vp`) and every round's best
-    /// motivation bonus and skill VP.
+    /// VP one seat holds: the most it starts with (`turn_order_vp`), every round's best
+    /// motivation bonus and skill VP, and the planet abilities' VP (`ability_vp`).
     pub most_vp: i64,
+    /// The most VP one seat scores from planet abilities in a game (Python's number).
+    pub ability_vp: i64,
     pub most_round: i64,
     /// This turn's change of the survey count: the most any crew's skill takes away or adds.
     pub least_survey_bonus: i64,
     pub most_survey_bonus: i64,
     /// Cubes one survey places (R7).
     pub most_survey_placed: i64,
+    /// Planets a survey may still pass over under a skip limit (Python's `effects.most_skips`).
+    pub most_survey_skips: i64,
     /// Steps left of any pending effect (each effect's own `steps` bounds it more tightly).
     pub most_steps: i64,
     /// Effects pending at once: each effect of the ruleset at most once.
@@ -559,7 +694,9 @@ impl Bounds {
         let motivation = free_on_crew * rules.free_cube_vp as i64 + most_players as i64 * cubes * rules.player_cube_vp as i64;
         // A seat starts with the turn_order_vp of its position; only the first most_players are used.
         let starting = rules.turn_order_vp.iter().take(most_players).copied().max().unwrap_or(0) as i64;
-        let most_vp = starting + rules.max_rounds as i64 * (motivation + skill_vp.iter().copied().max().unwrap_or(0));
+        let most_vp = starting
+            + rules.max_rounds as i64 * (motivation + skill_vp.iter().copied().max().unwrap_or(0))
+            + rules.ability_vp;
         let largest_survey =
             rules.crew.iter().zip(&raised).map(|(card, up)| card.survey_count as i64 + up).max().unwrap_or(0);
         Bounds {
@@ -570,12 +707,20 @@ impl Bounds {
             most_stock: rules.free_cubes as i64,
             most_free_on_crew: free_on_crew,
             most_vp,
+            ability_vp: rules.ability_vp,
             most_round: rules.max_rounds as i64,
             least_survey_bonus: lowered.iter().copied().min().unwrap_or(0).min(0),
             most_survey_bonus: raised.iter().copied().max().unwrap_or(0).max(0),
             most_survey_placed: cubes.min(largest_survey.max(0)),
+            most_survey_skips: most_skips(cubes, rules.setups.iter().map(|s| s.planets).max().unwrap_or(0)),
             most_steps: rules.nodes.iter().map(|n| n.steps as i64).max().unwrap_or(1),
-            most_pending: rules.nodes.len(),
+            // use_skill queues the nodes of another skill beside its own (each at most once).
+            most_pending: rules.nodes.len() + {
+                let borrowers = rules.nodes.iter().filter(|n| matches!(n.op, Op::UseSkill(_))).count();
+                let card_nodes = |card: usize| rules.nodes.iter().filter(|n| n.card as usize == card).count();
+                let largest = (0..rules.crew.len()).filter(|&c| rules.crew[c].borrowable).map(card_nodes).max().unwrap_or(0);
+                borrowers * largest
+            },
             most_turn_decisions: 2
                 + cubes.min(largest_survey.max(0)) as u64
                 + rules.nodes.iter().map(|n| n.steps as u64).sum::<u64>(),
@@ -601,6 +746,14 @@ pub struct Rules {
     pub max_rounds: u32,
     /// VP by turn position at setup (0: the start player), one per seat of the largest table.
     pub turn_order_vp: Vec<i32>,
+    /// The most VP one seat can score from planet abilities in a game (Python's number).
+    pub ability_vp: i64,
+    /// Whether any planet card has a trigger a landing cube sets off, one a round's end or the
+    /// game's end sets off, or a Planet no survey may start on.
+    pub any_lands: bool,
+    pub any_round_end: bool,
+    pub any_game_end: bool,
+    pub any_no_start: bool,
     /// The always-in-play crew, and the dealable ones, as card indices in file order.
     pub always: Vec<u16>,
     pub dealable: Vec<u16>,
@@ -649,11 +802,39 @@ impl Rules {
                     card.special_capacity
                 )));
             }
+            let factor = match card.majority_factor {
+                0 => 1, // a spec without abilities
+                f @ 1..=100 => f as i32,
+                f => return Err(unsupported(format!("planet {:?}: majority_factor {f} is beyond the kernel's limits", card.id))),
+            };
+            let every = ((1u64 << spec.colours.len()) - 1) as u32;
+            let counts_toward = match card.counts_toward.as_str() {
+                "" | "own" => 1 << colour,
+                "every_colour" => every,
+                "none" => 0,
+                other => return Err(unsupported(format!("planet {:?}: unknown counts_toward {other:?}", card.id))),
+            };
+            let mut triggers = Vec::with_capacity(card.triggers.len());
+            for trigger in &card.triggers {
+                let event = match trigger.event.as_str() {
+                    "cube_placed" => Event::CubePlaced,
+                    "becomes_full" => Event::BecomesFull,
+                    "round_end" => Event::RoundEnd,
+                    "game_end" => Event::GameEnd,
+                    other => return Err(unsupported(format!("planet {:?}: unknown event {other:?}", card.id))),
+                };
+                let body = trigger.body.iter().map(act_of).collect::<Result<Vec<_>, _>>()?;
+                triggers.push(Trigger { event, square: trigger.square.clamp(-1, 1024) as i32, body });
+            }
+            let lands = triggers.iter().any(|t| matches!(t.event, Event::CubePlaced | Event::BecomesFull));
             planets.push(Planet {
                 id: card.id.clone(),
-                values,
+                values: values.iter().map(|v| v * factor).collect(),
                 special_capacity: card.special_capacity as u32,
                 colour,
+                counts_toward,
+                no_survey_start: card.no_survey_start,
+                abilities: Abilities { triggers, lands },
             });
         }
         let mut nodes: Vec<Node> = Vec::new();
@@ -670,6 +851,16 @@ impl Rules {
                 on_pick: by(&[Timing::Survey, Timing::OnChoose]),
                 after_survey: by(&[Timing::AfterSurvey]),
                 round_end: by(&[Timing::RoundEnd]),
+                survey_start: {
+                    let mut starts = (0..nodes.len() as u16)
+                        .filter(|&n| nodes[n as usize].card == index as u16 && matches!(nodes[n as usize].op, Op::SurveyStart { .. }));
+                    let first = starts.next();
+                    if starts.next().is_some() {
+                        return Err(unsupported(format!("crew {:?}: a skill holds at most one survey_start", card.id)));
+                    }
+                    first
+                },
+                borrowable: false,
             });
         }
         let mut setups = Vec::new();
@@ -721,6 +912,15 @@ impl Rules {
                 _ => Err(unsupported(format!("setup.turn_order_vp = {vp} is beyond the kernel's limits (0..{VALUE_LIMIT})"))),
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let any_lands = planets.iter().any(|p| p.abilities.lands);
+        let has = |event| planets.iter().any(|p| p.abilities.triggers.iter().any(|t| t.event == event));
+        let (any_round_end, any_game_end) = (has(Event::RoundEnd), has(Event::GameEnd));
+        let any_no_start = planets.iter().any(|p| p.no_survey_start);
+        for (index, card) in crew.iter_mut().enumerate() {
+            let mut own = nodes.iter().filter(|node| node.card as usize == index).peekable();
+            let has_skill = own.peek().is_some();
+            card.borrowable = !card.always_in_play && has_skill && !own.any(|node| matches!(node.op, Op::UseSkill(_)));
+        }
         let mut node_index = HashMap::new();
         for (id, node) in nodes.iter().enumerate() {
             node_index.insert((node.card, node.path.clone()), id as u16);
@@ -742,6 +942,14 @@ impl Rules {
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
             max_rounds: small(spec.max_rounds, "max_rounds", VALUE_LIMIT)?.max(0) as u32,
             turn_order_vp,
+            ability_vp: match spec.ability_vp {
+                vp @ 0..=MOST_VP => vp,
+                vp => return Err(unsupported(format!("planet abilities may score {vp} VP, beyond the kernel's limit of {MOST_VP}"))),
+            },
+            any_lands,
+            any_round_end,
+            any_game_end,
+            any_no_start,
             always,
             dealable,
             bounds: Bounds::default(),
@@ -775,6 +983,11 @@ impl Rules {
                 node.name
             )));
         }
+        for planet in &rules.planets {
+            if planet.abilities.triggers.iter().any(|t| t.body.iter().any(|act| !act.exact(&magnitudes))) {
+                return Err(unsupported(format!("planet {:?}: an amount could pass the kernel's 64-bit arithmetic", planet.id)));
+            }
+        }
         Ok(rules)
     }
 
@@ -807,7 +1020,7 @@ impl Op {
     pub fn performs(&self, found: &impl Fn(&Act) -> bool) -> bool {
         match self {
             Op::Act(act) => act.contains(found),
-            Op::Choose { body, .. } => body.iter().any(|act| act.contains(found)),
+            Op::Choose { body, .. } | Op::SurveyStart { before: body, .. } => body.iter().any(|act| act.contains(found)),
             _ => false,
         }
     }
@@ -817,7 +1030,10 @@ impl Op {
         match self {
             Op::Act(act) => act.exact(m),
             Op::If { condition, .. } => condition.exact(m),
-            Op::Choose { over, body } => Act::ForEach { over: over.clone(), body: body.clone() }.exact(m),
+            Op::Choose { over, body } | Op::SurveyStart { planets: over, before: body, .. } => {
+                Act::ForEach { over: over.clone(), body: body.clone() }.exact(m)
+            }
+            Op::UseSkill(crews) => crews.exact(m),
             _ => true,
         }
     }
@@ -837,7 +1053,7 @@ fn step_bounds(effect: &EffectSpec, op: &Op) -> Result<(i64, i64, i64), KernelEr
         ),
         (None, Op::GainVp(vp)) => (*vp as i64, 0, 0),
         (None, Op::ChangeSurveyCount(delta)) => (0, *delta as i64, *delta as i64),
-        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. }) => {
+        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. } | Op::SurveyStart { .. } | Op::UseSkill(_)) => {
             return Err(unsupported(format!("effect {:?}: the bounds Python derives are missing", effect.name)))
         }
         (None, _) => (0, 0, 0),
@@ -912,7 +1128,7 @@ mod tests {
         RulesSpec {
             name: "t".into(),
             colours: vec!["red".into()],
-            planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1 }],
+            planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1, ..Default::default() }],
             crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill }],
             setups: vec![(1, 1, 1, 1)],
             cubes_per_player: 4,
@@ -937,7 +1153,7 @@ mod tests {
     fn a_parameter_python_did_not_send_is_refused_never_defaulted() {
         let error = Rules::compile(&spec_with(vec![EffectSpec::new("place_on_crew", "on_choose")])).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("effect \"place_on_crew\": parameter \"count\" is missing".into()));
-        let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into()));
+        let effect = EffectSpec::new("gain_vp", "on_choose").with("vp", ParamValue::Text("2".into())).with("to", ParamValue::Set(Set::Me));
         let error = Rules::compile(&spec_with(vec![effect])).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("effect \"gain_vp\": parameter \"vp\" is not an amount".into()));
     }

@@ -116,11 +116,14 @@ impl Game {
         let colours = self.rules.colour_count().max(1);
         let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
         for p in 0..s.planet_count as usize {
-            let colour = self.rules.planets[s.planets[p] as usize].colour as usize;
+            // Its own colour, or every colour or none by a lasting counts_toward (P1).
+            let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
             let (track, special) = cubes(p);
             // Special squares hold seats' cubes only; free cubes count for nobody.
             for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
-                counts[owner as usize * colours + colour] += 1;
+                for colour in survey::positions32(toward) {
+                    counts[owner as usize * colours + colour] += 1;
+                }
             }
         }
         let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
@@ -178,16 +181,19 @@ impl Game {
     /// count m, passes it by one, or leaves m as it is.
     fn score_new_colours(&self, s: &mut State) {
         let planets = &self.rules.planets;
-        let colour_of = |p: usize| planets[s.planets[p] as usize].colour;
+        let toward = |p: usize| planets[s.planets[p] as usize].counts_toward;
         let mut counted = 0u32; // colours done, a bit each (MAX_COLOURS is 32)
+        let mut changed = 0u32; // the colours the unscored Planets' cubes count toward
         for p in survey::positions(s.unscored) {
-            let colour = colour_of(p);
+            changed |= toward(p);
+        }
+        for colour in survey::positions32(changed) {
             if counted & 1 << colour != 0 {
                 continue;
             }
             counted |= 1 << colour;
             let (mut before, mut new) = ([0u16; MAX_PLAYERS], [0u16; MAX_PLAYERS]);
-            for q in (0..s.planet_count as usize).filter(|&q| colour_of(q) == colour) {
+            for q in (0..s.planet_count as usize).filter(|&q| toward(q) & 1 << colour != 0) {
                 let (track, special) = (s.track(q), s.special(q));
                 let (kept, kept_special) = (s.scored_fill[q] as usize, s.scored_special[q] as usize);
                 for &owner in track[..kept].iter().chain(&special[..kept_special]) {

@@ -140,8 +140,9 @@ pub const ROUND_LIMIT: u8 = 4;
 pub const TRIGGER_NAMES: [(u8, &str); 3] =
     [(HAND_EMPTY, "hand_empty"), (PLANETS_FULL, "planets_full"), (ROUND_LIMIT, "round_limit")];
 
-/// An effect waiting to resolve: its node, the crew slot whose skill it is, the chooser's
-/// seat and the steps left (a counted effect resolves once per cube).
+/// An effect waiting to resolve: its node, the crew slot whose skill it is (the node may be of
+/// another card's skill, applied by the slot with `use_skill`), the chooser's seat and the
+/// steps left (a counted effect resolves once per cube).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Pending {
     pub node: u16,
@@ -153,6 +154,11 @@ pub struct Pending {
 /// Owner number of a free cube on a Planet: the virtual player (R15).
 pub const FREE_CUBE: i8 = -1;
 pub const NO_WORKER: i8 = -1;
+
+/// How long a seat's cubes are protected (`State::protected`): until the turn ends, or the
+/// round (the Python engine's `PROTECTED_TURN`, `PROTECTED_ROUND`).
+pub const PROTECTED_TURN: u8 = 1;
+pub const PROTECTED_ROUND: u8 = 2;
 
 /// One moment of a game (the Python engine's `State`, field for field).
 ///
@@ -203,6 +209,8 @@ pub struct State {
     pub survey_placed: i32,
     pub survey_last: i32,
     pub survey_direction: i8,
+    /// Planets with room a cube-by-cube survey may still pass over, -1 without a limit.
+    pub survey_skips: i32,
     pub surveyed: u32,
     pub triggers: u8,
     pub legal: Actions,
@@ -215,6 +223,18 @@ pub struct State {
     pub scored_fill: [u16; MAX_PLANETS],
     pub scored_special: [u16; MAX_PLANETS],
     pub unscored: u16,
+    /// True while a planet ability resolves: its acts set off no ability (no chains). False
+    /// between steps.
+    pub firing: bool,
+    // -- lasting effects of skills (the Python engine's last fields) --
+    /// Bit `slot` set when a skill closed the crew until the round ends (`close_crew`).
+    pub closed: u16,
+    /// Per seat, how long no other player's skill may move its cubes (`protect_cubes`):
+    /// 0, `PROTECTED_TURN` or `PROTECTED_ROUND`.
+    pub protected: [u8; MAX_PLAYERS],
+    /// Per crew slot, the crew card whose skill it applies this round as its own (`use_skill`;
+    /// -1 none), whose later effects queue with the slot's own.
+    pub borrowed: [i16; MAX_CREW],
 }
 
 // `open`, `free_crew` and `surveyed` are bit sets over ring positions and crew slots.
@@ -249,8 +269,9 @@ impl State {
             players, planet_count, crew_count, planets, crew, track_start, track_fill, special_start,
             special_fill, board, crew_free, crew_cubes, workers, hands, vp, removed, stock, round,
             start_player, turn, stage, chosen, chosen_len, pending, survey_rules, survey_bonus, survey_placed,
-            survey_last, survey_direction, surveyed, triggers, legal: _, rooms, open, free_crew, majority,
-            colour_most, colour_ties, scored_fill, scored_special, unscored,
+            survey_last, survey_direction, survey_skips, surveyed, triggers, legal: _, rooms, open, free_crew, majority,
+            colour_most, colour_ties, scored_fill, scored_special, unscored, firing: _,
+            closed, protected, borrowed,
         } = source;
         copy_list(&mut self.board, board);
         copy_list(&mut self.pending, pending);
@@ -262,10 +283,11 @@ impl State {
         self.start_player = *start_player; self.turn = *turn; self.stage = *stage; self.chosen = *chosen;
         self.chosen_len = *chosen_len; self.survey_rules = *survey_rules; self.survey_bonus = *survey_bonus;
         self.survey_placed = *survey_placed; self.survey_last = *survey_last;
-        self.survey_direction = *survey_direction; self.surveyed = *surveyed; self.triggers = *triggers;
+        self.survey_direction = *survey_direction; self.survey_skips = *survey_skips; self.surveyed = *surveyed; self.triggers = *triggers;
         self.rooms = *rooms; self.open = *open; self.free_crew = *free_crew; self.majority = *majority;
         self.colour_most = *colour_most; self.colour_ties = *colour_ties; self.scored_fill = *scored_fill;
         self.scored_special = *scored_special; self.unscored = *unscored;
+        self.closed = *closed; self.protected = *protected; self.borrowed = *borrowed;
     }
 }
 

@@ -4,7 +4,7 @@
 //! The Planets with room are a bit set (`State::open`, bit `p` for ring position `p`), so the
 //! next Planet with room is found with bit operations instead of a scan of the ring.
 
-use crate::rules::{DIRECTION, REPEAT, SKIP};
+use crate::rules::{COUNTER, DIRECTION, NO_SKIP_LIMIT, REPEAT, SKIP};
 use smallvec::SmallVec;
 
 use crate::state::{empty, Action, Actions, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
@@ -17,6 +17,17 @@ pub(crate) type Rooms = [u16; MAX_PLANETS];
 
 /// The ring positions in the bit set `set`, lowest first.
 pub(crate) fn positions(mut set: u16) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (set != 0).then(|| {
+            let p = set.trailing_zeros() as usize;
+            set &= set - 1;
+            p
+        })
+    })
+}
+
+/// The members of a 32-bit set (colour indices), lowest first.
+pub(crate) fn positions32(mut set: u32) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         (set != 0).then(|| {
             let p = set.trailing_zeros() as usize;
@@ -147,35 +158,64 @@ pub(crate) fn walk_options(rooms: &Rooms, open: u16, limit: i32, both_ways: bool
     }
 }
 
-/// Where the next cube of a cube-by-cube survey may go (skills lifting R8's limits).
-pub(crate) fn next_planets(open: u16, last: i32, rules: u8, direction: i8, out: &mut Positions) {
-    empty(out);
-    if last < 0 {
-        out.extend(positions(open).map(|p| p as u8));
-        return;
+/// The directions a cube-by-cube survey may walk on in: the one it took, else either way
+/// (`choose_direction`), counter-clockwise (forced), or clockwise (R8); Python's `_ways`.
+pub(crate) fn ways(rules: u8, direction: i8) -> &'static [i8] {
+    const BOTH: [i8; 2] = [CLOCKWISE, COUNTER_CLOCKWISE];
+    if direction == CLOCKWISE {
+        &BOTH[..1]
+    } else if direction == COUNTER_CLOCKWISE {
+        &BOTH[1..]
+    } else if rules & DIRECTION != 0 {
+        &BOTH
+    } else if rules & COUNTER != 0 {
+        &BOTH[1..]
+    } else {
+        &BOTH[..1]
     }
+}
+
+/// Where the next cube of a cube-by-cube survey may go after `last` (walk rules changed).
+pub(crate) fn next_planets(open: u16, last: i32, rules: u8, direction: i8, skips: i32, out: &mut Positions) {
+    empty(out);
     let last = last as usize;
-    if rules & SKIP != 0 {
+    if rules & SKIP != 0 && skips == NO_SKIP_LIMIT {
         let allowed = if rules & REPEAT != 0 { open } else { open & !(1 << last) };
         out.extend(positions(allowed).map(|p| p as u8));
         return;
     }
-    // Repeat without skipping: stay on the Planet just surveyed, or walk on to the next one.
-    let mut allowed = open & (1 << last);
-    let both: [i8; 2] = [CLOCKWISE, COUNTER_CLOCKWISE];
-    let steps: &[i8] = if direction != 0 {
-        std::slice::from_ref(&direction)
-    } else if rules & DIRECTION != 0 {
-        &both
-    } else {
-        &both[..1]
-    };
-    for &step in steps {
-        if let Some(q) = next_open(open, last, step) {
-            allowed |= 1 << q;
+    // Stay on the Planet just surveyed (with repeat), or walk on to the next Planet with room,
+    // passing over at most `skips` more with room (a limited skip).
+    let mut allowed = if rules & REPEAT != 0 { open & (1 << last) } else { 0 };
+    let reach = if rules & SKIP != 0 { 1 + skips.max(0) } else { 1 };
+    for &way in ways(rules, direction) {
+        let (mut left, mut p) = (open & !(1 << last), last);
+        for _ in 0..reach {
+            match next_open(left, p, way) {
+                Some(q) => {
+                    allowed |= 1 << q;
+                    left &= !(1 << q);
+                    p = q;
+                }
+                None => break,
+            }
         }
     }
     out.extend(positions(allowed).map(|p| p as u8));
+}
+
+/// The Planets with room (`open`) a step from `last` to `target` passes over walking `way`
+/// around a ring of `n`.
+pub(crate) fn passed(open: u16, n: usize, last: usize, target: usize, way: i8) -> u32 {
+    let mut passed = 0;
+    let mut q = last;
+    loop {
+        q = if way == CLOCKWISE { (q + 1) % n } else { (q + n - 1) % n };
+        if q == target || q == last {
+            return passed;
+        }
+        passed += (open >> q) as u32 & 1;
+    }
 }
 
 /// The walk direction a step from `last` to `target` commits the survey to.
@@ -269,13 +309,13 @@ mod tests {
         let rooms = [1, 1, 0, 1];
         let open = open_of(&rooms);
         let mut out = Positions::new();
-        next_planets(open, 1, REPEAT, 0, &mut out);
+        next_planets(open, 1, REPEAT, 0, NO_SKIP_LIMIT, &mut out);
         assert_eq!(out.as_slice(), &[1, 3]);
-        next_planets(open, 1, SKIP, 0, &mut out);
+        next_planets(open, 1, SKIP, 0, NO_SKIP_LIMIT, &mut out);
         assert_eq!(out.as_slice(), &[0, 3]);
-        next_planets(open, 1, SKIP | REPEAT, 0, &mut out);
+        next_planets(open, 1, SKIP | REPEAT, 0, NO_SKIP_LIMIT, &mut out);
         assert_eq!(out.as_slice(), &[0, 1, 3]);
-        next_planets(open, 1, REPEAT | DIRECTION, 0, &mut out);
+        next_planets(open, 1, REPEAT | DIRECTION, 0, NO_SKIP_LIMIT, &mut out);
         assert_eq!(out.as_slice(), &[0, 1, 3]);
         assert_eq!(direction_of(1, 3, open), CLOCKWISE);
         assert_eq!(direction_of(1, 0, open), COUNTER_CLOCKWISE);

@@ -19,7 +19,7 @@ use pyo3::types::{PyDict, PyFrozenSet, PySequence, PyString, PyTuple};
 
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
-use stargazer_kernel::rules::{CrewSpec, EffectBounds, EffectSpec, ParamValue, PlanetSpec, RulesSpec, EFFECT_NAMES};
+use stargazer_kernel::rules::{CrewSpec, EffectBounds, EffectSpec, ParamValue, PlanetSpec, RulesSpec, TriggerSpec, EFFECT_NAMES};
 use stargazer_kernel::check::{self, Problem, StateFields, Trust};
 use stargazer_kernel::state::TRIGGER_NAMES;
 use stargazer_kernel::{Action, Game, KernelError, Kind, State};
@@ -127,11 +127,25 @@ fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {
     for card in item(spec, "planets")?.try_iter()? {
         let card = card?;
         let card = card.cast::<PyDict>()?;
+        let mut triggers = Vec::new();
+        for trigger in item(card, "triggers")?.try_iter()? {
+            let trigger = trigger?;
+            let trigger = trigger.cast::<PyDict>()?;
+            triggers.push(TriggerSpec {
+                event: item(trigger, "event")?.extract()?,
+                square: item(trigger, "square")?.extract()?,
+                body: item(trigger, "do")?.try_iter()?.map(|e| effect_spec(&e?, &reader)).collect::<PyResult<Vec<_>>>()?,
+            });
+        }
         planets.push(PlanetSpec {
             id: item(card, "id")?.extract()?,
             colour: item(card, "colour")?.extract()?,
             track: item(card, "track")?.extract()?,
             special_capacity: item(card, "special_capacity")?.extract()?,
+            triggers,
+            counts_toward: item(card, "counts_toward")?.extract()?,
+            majority_factor: item(card, "majority_factor")?.extract()?,
+            no_survey_start: item(card, "no_survey_start")?.extract()?,
         });
     }
     let mut crew = Vec::new();
@@ -158,6 +172,7 @@ fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {
         player_cube_vp: item(spec, "player_cube_vp")?.extract()?,
         survey_minimum: item(spec, "survey_minimum")?.extract()?,
         max_rounds: item(spec, "max_rounds")?.extract()?,
+        ability_vp: item(spec, "ability_vp")?.extract()?,
         turn_order_vp: item(spec, "turn_order_vp")?.extract()?,
     })
 }
@@ -268,11 +283,13 @@ impl Kernel {
         dict.set_item("most_hand", b.most_hand)?;
         dict.set_item("most_stock", b.most_stock)?;
         dict.set_item("most_free_on_crew", b.most_free_on_crew)?;
+        dict.set_item("ability_vp", b.ability_vp)?;
         dict.set_item("most_vp", b.most_vp)?;
         dict.set_item("most_round", b.most_round)?;
         dict.set_item("least_survey_bonus", b.least_survey_bonus)?;
         dict.set_item("most_survey_bonus", b.most_survey_bonus)?;
         dict.set_item("most_survey_placed", b.most_survey_placed)?;
+        dict.set_item("most_survey_skips", b.most_survey_skips)?;
         dict.set_item("most_steps", b.most_steps)?;
         dict.set_item("most_pending", b.most_pending)?;
         dict.set_item("most_turn_decisions", b.most_turn_decisions)?;
@@ -480,26 +497,31 @@ fn strings(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
 /// (the kernel's checker, `Game::state_from_fields`, checks the rest).
 fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
     let fields = fields.cast::<PySequence>().map_err(|_| corrupt("a state is a sequence of fields"))?;
-    if fields.len()? < 25 {
-        return Err(corrupt("a state has 26 fields"));
+    if fields.len()? < 30 {
+        return Err(corrupt("a state has 30 fields"));
     }
     let mut pending = Vec::new();
     for entry in field(fields, 17)?.try_iter().map_err(|_| corrupt("pending must be a sequence"))? {
         let entry = entry?;
-        let entry = entry.cast::<PySequence>().map_err(|_| corrupt("a pending effect is (slot, path, remaining, seat)"))?;
-        if entry.len()? != 4 {
-            return Err(corrupt("a pending effect is (slot, path, remaining, seat)"));
+        let entry = entry.cast::<PySequence>().map_err(|_| corrupt("a pending effect is (slot, path, remaining, seat, card)"))?;
+        if entry.len()? != 5 {
+            return Err(corrupt("a pending effect is (slot, path, remaining, seat, card)"));
         }
         pending.push((
             int(&entry.get_item(0)?, "a pending slot")?,
             ints(&entry.get_item(1)?, "a pending path")?,
             int(&entry.get_item(2)?, "remaining")?,
             int(&entry.get_item(3)?, "a pending seat")?,
+            int(&entry.get_item(4)?, "a pending card")?,
         ));
     }
     let mut surveyed = Vec::new();
-    for p in field(fields, 23)?.try_iter().map_err(|_| corrupt("surveyed must be a set"))? {
+    for p in field(fields, 24)?.try_iter().map_err(|_| corrupt("surveyed must be a set"))? {
         surveyed.push(int(&p?, "a surveyed Planet")?);
+    }
+    let mut closed = Vec::new();
+    for slot in field(fields, 27)?.try_iter().map_err(|_| corrupt("closed must be a set"))? {
+        closed.push(int(&slot?, "a closed crew slot")?);
     }
     Ok(StateFields {
         players: int(&field(fields, 0)?, "players")?,
@@ -525,8 +547,13 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
         survey_placed: int(&field(fields, 20)?, "survey_placed")?,
         survey_last: int(&field(fields, 21)?, "survey_last")?,
         survey_direction: int(&field(fields, 22)?, "survey_direction")?,
+        survey_skips: int(&field(fields, 23)?, "survey_skips")?,
         surveyed,
-        triggers: strings(&field(fields, 24)?, "triggers")?,
+        triggers: strings(&field(fields, 25)?, "triggers")?,
+        // lasting effects of skills (after `legal`, field 26)
+        closed,
+        protected: ints(&field(fields, 28)?, "protected")?,
+        borrowed: ints(&field(fields, 29)?, "borrowed")?,
     })
 }
 
@@ -559,8 +586,11 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         .iter()
         .rev()
         .map(|p| {
-            let path = PyTuple::new(py, rules.nodes[p.node as usize].path.iter().map(|&i| i as i64))?;
-            (p.slot as i64, path, p.remaining as i64, p.seat as i64).into_pyobject(py)
+            let node = &rules.nodes[p.node as usize];
+            let path = PyTuple::new(py, node.path.iter().map(|&i| i as i64))?;
+            // The card whose skill holds it, when the slot applies another's (use_skill).
+            let card = if node.card == s.crew[p.slot as usize] { -1 } else { node.card as i64 };
+            (p.slot as i64, path, p.remaining as i64, p.seat as i64, card).into_pyobject(py)
         })
         .collect::<PyResult<Vec<_>>>()?;
     let surveyed = PyFrozenSet::new(py, (0..np).filter(|&p| s.surveyed & (1 << p) != 0).map(|p| p as i64))?;
@@ -589,9 +619,14 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         (s.survey_placed as i64).into_pyobject(py)?.into_any(),
         (s.survey_last as i64).into_pyobject(py)?.into_any(),
         (s.survey_direction as i64).into_pyobject(py)?.into_any(),
+        (s.survey_skips as i64).into_pyobject(py)?.into_any(),
         surveyed.into_any(),
         PyTuple::new(py, triggers)?.into_any(),
         actions_to(py, &s.legal)?.into_any(),
+        // lasting effects of skills
+        PyFrozenSet::new(py, (0..nc).filter(|&slot| s.closed & (1 << slot) != 0).map(|slot| slot as i64))?.into_any(),
+        tuple_of(s.protected[..players].iter().map(|&p| p as i64).collect())?.into_any(),
+        tuple_of(s.borrowed[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
     ];
     PyTuple::new(py, items)
 }

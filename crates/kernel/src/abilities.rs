@@ -1,0 +1,114 @@
+//! Planet abilities in play (docs/skills.md, "Planet abilities"), mirroring
+//! `stargazer_rules.engine.abilities`: a trigger's acts are performed at once on a scope with
+//! `this_planet` bound to its Planet and no crew. While they resolve the state is `firing`: a
+//! cube they land sets off no ability (no chains), so every program ends.
+
+use crate::expr::{Scope, NOBODY};
+use crate::game::Game;
+use crate::rules::{Event, Trigger};
+use crate::state::State;
+
+impl Game {
+    /// The player whose turn it is; nobody at a round's end (R12 effects, round_end abilities).
+    fn turn_player(s: &State) -> usize {
+        if s.turn as usize >= s.players as usize {
+            NOBODY
+        } else {
+            s.turn_seat()
+        }
+    }
+
+    /// A cube of `owner` landed on `square` (0: the special square) of Planet `p`: its
+    /// `cube_placed` triggers that match the square, in card order ("you": the cube's owner, a
+    /// free cube's nobody), then, if the cube filled the last normal square (read as it lands),
+    /// its `becomes_full` triggers ("you": the player whose turn it is).
+    pub(crate) fn cube_landed(&self, s: &mut State, p: usize, square: usize, owner: i8) {
+        let planet = &self.rules.planets[s.planets[p] as usize];
+        let filled = square > 0 && s.rooms[p] == 0;
+        s.firing = true;
+        let me = if owner >= 0 { owner as usize } else { NOBODY };
+        for trigger in planet.abilities.triggers.iter().filter(|t| t.event == Event::CubePlaced && t.matches(square)) {
+            self.fire(s, trigger, p, me);
+        }
+        if filled {
+            let me = Self::turn_player(s);
+            for trigger in planet.abilities.triggers.iter().filter(|t| t.event == Event::BecomesFull) {
+                self.fire(s, trigger, p, me);
+            }
+        }
+        s.firing = false;
+    }
+
+    /// Every dealt Planet's triggers of a whole-table event (`RoundEnd`, `GameEnd`), in ring
+    /// order (R4) and card order; nobody is "you".
+    pub(crate) fn table_event(&self, s: &mut State, event: Event) {
+        s.firing = true;
+        for p in 0..s.planet_count as usize {
+            let planet = &self.rules.planets[s.planets[p] as usize];
+            for trigger in planet.abilities.triggers.iter().filter(|t| t.event == event) {
+                self.fire(s, trigger, p, NOBODY);
+            }
+        }
+        s.firing = false;
+    }
+
+    fn fire(&self, s: &mut State, trigger: &Trigger, p: usize, me: usize) {
+        let scope = Scope::ability(me, s.start_player as usize, p);
+        self.perform_all(s, &scope, &trigger.body);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::expr::Set;
+    use crate::rules::{CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, TriggerSpec};
+    use crate::state::{Action, Kind};
+    use crate::Game;
+
+    /// One seat, one Planet of 4 squares whose every landing gives the cube's owner 1 VP and
+    /// puts a free cube on it; one crew surveying 1 cube.
+    fn game() -> Game {
+        let gain = EffectSpec::new("gain_vp", "after_survey")
+            .with("vp", ParamValue::Int(1))
+            .with("to", ParamValue::Set(Set::Me))
+            .bounded(1, 0, 0);
+        let free_cube = EffectSpec::new("place_cube", "after_survey")
+            .with("owner", ParamValue::Text("free".into()))
+            .with("planet", ParamValue::Set(Set::ThisPlanet))
+            .with("square", ParamValue::Text("rearmost".into()))
+            .bounded(0, 0, 0);
+        let planet = PlanetSpec {
+            id: "a".into(),
+            colour: "red".into(),
+            track: vec![1, 2, 3, 4],
+            special_capacity: 1,
+            triggers: vec![TriggerSpec { event: "cube_placed".into(), square: -1, body: vec![gain, free_cube] }],
+            ..Default::default()
+        };
+        let spec = RulesSpec {
+            name: "t".into(),
+            colours: vec!["red".into()],
+            planets: vec![planet],
+            crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill: Vec::new() }],
+            setups: vec![(1, 1, 1, 1)],
+            cubes_per_player: 4,
+            free_cubes: 4,
+            max_free_cubes_per_crew: 1,
+            max_rounds: 3,
+            turn_order_vp: vec![0],
+            ability_vp: 12,
+            ..Default::default()
+        };
+        Game::new(Rules::compile(&spec).expect("the spec compiles"))
+    }
+
+    #[test]
+    fn a_landing_fires_its_planets_trigger_once_and_the_triggers_own_cube_fires_nothing() {
+        let game = game();
+        let mut s = game.new_state(1, &[0], &[0], 0).unwrap();
+        game.step(&mut s, Action::new(Kind::PickCrew, 0)).unwrap();
+        game.step(&mut s, Action { kind: Kind::Survey, target: 0, count: 1, direction: 1 }).unwrap();
+        // The survey cube (seat 0) fired the trigger: 1 VP and a free cube, which fired nothing.
+        assert_eq!((s.track(0).to_vec(), s.vp[0], s.stock, s.firing), (vec![0, -1], 1, 3, false));
+    }
+}

@@ -1,0 +1,61 @@
+"""Planet abilities in play: triggers resolved when their event happens, lasting effects read
+where the rule they change is played (docs/skills.md, "Planet abilities").
+
+A trigger's ``do`` effects are performed at once on a ``Scope`` with ``this_planet`` bound to
+its Planet and no crew (slot -1), after an ``ability_triggered`` event. While they resolve the
+table is ``firing``: a cube they land sets off no ability (no chains), so every program ends.
+The kernel fires the same triggers at the same points in the same order
+(``crates/kernel/src/abilities.rs``).
+"""
+
+from __future__ import annotations
+
+from stargazer_rules.vocabulary.abilities import GAME_END, NOBODY, ROUND_END_EVENT, PlanetRules, Trigger
+from stargazer_rules.vocabulary.expressions import Scope
+from stargazer_rules.vocabulary.table import Table
+
+
+def turn_seat(table: Table) -> int:
+    """The player whose turn it is; nobody at a round's end (R12 effects, round_end abilities)."""
+    if table.turn >= table.players:
+        return NOBODY
+    return (table.start_player + table.turn) % table.players
+
+
+def cube_landed(rules: PlanetRules, table: Table, p: int, square: int, owner: int) -> None:
+    """A cube of ``owner`` landed on ``square`` (0: the special square) of Planet ``p``: its
+    ``cube_placed`` triggers that match the square, in card order ("you": the cube's owner, a
+    free cube's nobody), then, if the cube filled the last normal square, its ``becomes_full``
+    triggers ("you": the player whose turn it is). Whether it filled the Planet is read as the
+    cube lands, before the cube_placed triggers resolve."""
+    filled = square > 0 and table.room(p) == 0
+    table.firing = True
+    for trigger in rules.cube_placed:
+        if trigger.matches(square):
+            _fire(table, trigger, p, owner if owner >= 0 else NOBODY)
+    if filled:
+        me = turn_seat(table)
+        for trigger in rules.becomes_full:
+            _fire(table, trigger, p, me)
+    table.firing = False
+
+
+def table_event(planet_rules: tuple[PlanetRules, ...], table: Table, event: str) -> None:
+    """Every dealt Planet's triggers of a whole-table event (``round_end``, ``game_end``), in
+    ring order (R4) and card order; nobody is "you"."""
+    assert event in (ROUND_END_EVENT, GAME_END)
+    table.firing = True
+    for p, card in enumerate(table.planets):
+        rules = planet_rules[card]
+        for trigger in rules.round_end if event == ROUND_END_EVENT else rules.game_end:
+            _fire(table, trigger, p, NOBODY)
+    table.firing = False
+
+
+def _fire(table: Table, trigger: Trigger, p: int, me: int) -> None:
+    table.log("ability_triggered", planet=table.planet_id(p), event=trigger.event)
+    scope = Scope(table, me, -1, planet=p)
+    for effect in trigger.do:
+        if effect.can_perform(scope):
+            effect.perform(scope)
+

@@ -1,0 +1,156 @@
+"""Planet abilities: what a planet card does while it is in play (docs/skills.md, "Planet abilities").
+
+An ability is either
+
+- a **trigger**, ``{on: <event>, do: [<effects>]}``: when the event happens to the Planet, its
+  ``do`` effects (the language's effects that ask no decision) are performed at once, with
+  ``this_planet`` bound to the Planet. Events: ``cube_placed`` (a cube lands on one of its
+  normal squares, or only square n: ``{cube_placed: {square: 3}}``, or its special square:
+  ``{cube_placed: {square: special}}``), ``becomes_full`` (its last normal square is filled),
+  ``round_end`` (every round's end, the last included, before the end check of R10) and
+  ``game_end`` (when the game ends, before the winner is decided);
+- a **lasting effect**, ``{lasting: <word>}`` or ``{lasting: {<word>: <value>}}``, in force
+  while the Planet is dealt: ``counts_toward`` (``every_colour`` or ``none``: its cubes count
+  toward the major-planet bonus of R17 for every colour, or for none), ``majority_factor`` (the
+  VP its majority scores, R15/R16, are multiplied by it), ``no_survey_start`` (a survey may not
+  start on it, R7).
+
+Who "you" (``me``) is: for ``cube_placed``, the owner of the placed cube (a free cube: nobody);
+for ``becomes_full``, the player whose turn it is (nobody at a round's end); for ``round_end``
+and ``game_end`` nobody, and the loader refuses ``me`` there. When nobody is "you", ``me`` is
+the empty set, seats are listed from the start player, and an effect that gives to "you"
+(``take_vp``, ``collect_free_cubes``) does nothing.
+
+Effects performed by an ability never set off abilities (no chains): every program ends and
+the bounds stay finite.
+
+This module is the bottom of the package with ``effects``: it imports nothing of the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from stargazer_rules.vocabulary.effects import Effect
+
+CUBE_PLACED = "cube_placed"
+BECOMES_FULL = "becomes_full"
+ROUND_END_EVENT = "round_end"
+GAME_END = "game_end"
+#: The events a trigger waits for, in the order the docs list them.
+EVENTS = (CUBE_PLACED, BECOMES_FULL, ROUND_END_EVENT, GAME_END)
+#: The events at which nobody is "you": ``me`` is refused in their effects.
+WITHOUT_YOU = (ROUND_END_EVENT, GAME_END)
+#: The keys of an ability mapping.
+TRIGGER_KEYS = ("on", "do")
+LASTING_KEY = "lasting"
+ABILITY_KEYS = (*TRIGGER_KEYS, LASTING_KEY)
+
+COUNTS_TOWARD = "counts_toward"
+MAJORITY_FACTOR = "majority_factor"
+NO_SURVEY_START = "no_survey_start"
+#: The lasting words: a bare word, or a word that takes a value.
+LASTING_WORDS = (COUNTS_TOWARD, MAJORITY_FACTOR, NO_SURVEY_START)
+EVERY_COLOUR = "every_colour"
+NO_COLOUR = "none"
+COUNTS_TOWARD_VALUES = (EVERY_COLOUR, NO_COLOUR)
+#: The largest majority factor: far past any card, small enough for the kernel's counters.
+MOST_MAJORITY_FACTOR = 10
+
+#: The square of a ``cube_placed`` trigger: None for any normal square, a square number, or
+#: ``special`` (square 0 in events).
+SPECIAL = "special"
+
+#: The timing an ability's effects carry (``Effect.when``): none of a crew's timings applies,
+#: and every effect an ability may perform (one that acts on the board, the VP and the cubes,
+#: never on a survey) has this one.
+ABILITY_WHEN = "after_survey"
+
+#: "You" when nobody is: a free cube's owner, or an event of the whole table.
+NOBODY = -1
+
+
+@attrs.frozen
+class Trigger:
+    """``on: event`` with ``do`` effects; ``square`` narrows ``cube_placed`` (None: any
+    normal square; a number: that normal square; ``special``: the special square)."""
+
+    event: str
+    do: tuple[Effect, ...]
+    square: int | str | None = None
+
+    def matches(self, square: int) -> bool:
+        """Whether a cube landing on ``square`` (0: the special square) sets off this trigger."""
+        if self.square is None:
+            return square > 0
+        if self.square == SPECIAL:
+            return square == 0
+        return square == self.square
+
+    def to_data(self) -> dict[str, Any]:
+        on: Any = self.event if self.square is None else {self.event: {"square": self.square}}
+        return {"on": on, "do": [_without_when(effect.to_data()) for effect in self.do]}
+
+
+def _without_when(data: Any) -> Any:
+    """An ability's effect data as written: its effects carry no ``when`` (they resolve at the
+    event), nested ones included."""
+    if isinstance(data, list):
+        return [_without_when(item) for item in data]
+    if isinstance(data, dict) and "effect" in data:
+        return {key: _without_when(value) for key, value in data.items() if key != "when"}
+    return data
+
+
+@attrs.frozen
+class Lasting:
+    """A lasting effect: ``word`` and its value (``True`` for the bare ``no_survey_start``)."""
+
+    word: str
+    value: Any = True
+
+    def to_data(self) -> dict[str, Any]:
+        return {LASTING_KEY: self.word if self.value is True else {self.word: self.value}}
+
+
+Ability = Trigger | Lasting
+
+
+@attrs.frozen
+class PlanetRules:
+    """What a planet card's abilities change, gathered once per card for the engines: its
+    triggers by event and its lasting effects' values (the defaults when it has none)."""
+
+    cube_placed: tuple[Trigger, ...] = ()
+    becomes_full: tuple[Trigger, ...] = ()
+    round_end: tuple[Trigger, ...] = ()
+    game_end: tuple[Trigger, ...] = ()
+    counts_toward: str | None = None
+    majority_factor: int = 1
+    no_survey_start: bool = False
+
+    @classmethod
+    def of(cls, abilities: tuple[Ability, ...]) -> PlanetRules:
+        by_event: dict[str, list[Trigger]] = {event: [] for event in EVENTS}
+        lasting: dict[str, Any] = {}
+        for ability in abilities:
+            if isinstance(ability, Trigger):
+                by_event[ability.event].append(ability)
+            else:
+                lasting[ability.word] = ability.value
+        return cls(
+            cube_placed=tuple(by_event[CUBE_PLACED]),
+            becomes_full=tuple(by_event[BECOMES_FULL]),
+            round_end=tuple(by_event[ROUND_END_EVENT]),
+            game_end=tuple(by_event[GAME_END]),
+            counts_toward=lasting.get(COUNTS_TOWARD),
+            majority_factor=int(lasting.get(MAJORITY_FACTOR, 1)),
+            no_survey_start=bool(lasting.get(NO_SURVEY_START, False)),
+        )
+
+    @property
+    def lands(self) -> bool:
+        """Whether a cube landing on the Planet can set anything off."""
+        return bool(self.cube_placed or self.becomes_full)
