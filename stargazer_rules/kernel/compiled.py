@@ -9,7 +9,8 @@ of it: ``Game.bounds`` (``StateBounds``, what a state may hold) and ``Game.actio
 and no block size of its own, and checks them only for what its types hold (`Rules::compile`).
 
 Built once per game (``Game.derived``); a ruleset the kernel cannot play (an effect type
-registered with ``extend_effect_types``, a bound that stays open) raises ``Unsupported``.
+registered with ``extend_effect_types``, a bound that stays open) raises ValueError saying why,
+as the kernel does for one beyond its limits.
 """
 
 from __future__ import annotations
@@ -22,10 +23,6 @@ from stargazer_rules.engine.bounds import ActionSizes, StateBounds
 from stargazer_rules.engine.game import Game
 from stargazer_rules.rulesets.model import PlayerCountSetup
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
-
-
-class Unsupported(Exception):
-    """A ruleset the kernel cannot play, and why."""
 
 
 @attrs.frozen
@@ -87,12 +84,12 @@ class CompiledRuleset:
 
 
 def compile_ruleset(game: Game) -> CompiledRuleset:
-    """The compiled form of ``game``'s ruleset; ``Unsupported`` says why the kernel cannot play it."""
+    """The compiled form of ``game``'s ruleset; ValueError says why the kernel cannot play it."""
     ruleset, bounds = game.ruleset, game.bounds
     crew = tuple(CompiledCrew(card.id, card.survey_count, card.always_in_play, _effects(card.skill)) for card in ruleset.crew)
     open_bounds = [name for name in ("most_vp", "least_survey_bonus", "most_survey_bonus") if getattr(bounds, name) is None]
     if open_bounds:
-        raise Unsupported(f"the ruleset's {', '.join(open_bounds)} has no bound (a skill cannot say what it scores or adds)")
+        raise ValueError(f"the ruleset's {', '.join(open_bounds)} has no bound (a skill cannot say what it scores or adds)")
     return CompiledRuleset(
         name=ruleset.name,
         colours=tuple(colour.id for colour in ruleset.colours),
@@ -119,7 +116,7 @@ def _effects(effects: tuple[Effect, ...]) -> tuple[CompiledEffect, ...]:
 def _effect(effect: Effect) -> CompiledEffect:
     """An effect of a built-in type with each declared parameter's value (effect lists compiled in turn)."""
     if type(effect) is not EFFECT_TYPES.get(effect.name):
-        raise Unsupported(f"effect type {effect.name!r} is not built in (the kernel knows {', '.join(EFFECT_TYPES)})")
+        raise ValueError(f"effect type {effect.name!r} is not built in (the kernel knows {', '.join(EFFECT_TYPES)})")
     parameters = []
     for param in effect.params:
         value = getattr(effect, param.attribute)

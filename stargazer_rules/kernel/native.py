@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from stargazer_rules.engine.game import Game
-from stargazer_rules.kernel.compiled import Unsupported, compile_ruleset
+from stargazer_rules.kernel.compiled import compile_ruleset
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.table import Pending, State
@@ -45,7 +45,7 @@ def _compile(game: Game) -> tuple[Any, str | None]:
         return None, f"the native kernel is not built ({_IMPORT_ERROR})"
     try:
         return _kernel.Kernel(game.derived(compile_ruleset)), None
-    except (Unsupported, ValueError) as error:
+    except ValueError as error:
         return None, str(error)
 
 
