@@ -61,7 +61,8 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use crate::expr::Set;
-    use crate::rules::{CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, TriggerSpec};
+    use crate::action_index::ActionSizes;
+    use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, TriggerSpec};
     use crate::state::{Action, Kind};
     use crate::Game;
 
@@ -96,7 +97,26 @@ mod tests {
             max_free_cubes_per_crew: 1,
             max_rounds: 3,
             turn_order_vp: vec![0],
-            ability_vp: 12,
+            // As Python would send them for this table: one seat, one Planet, one crew.
+            bounds: Bounds {
+                most_players: 1,
+                most_planets: 1,
+                most_crew: 1,
+                most_hand: 4,
+                most_stock: 4,
+                most_free_on_crew: 1,
+                most_vp: 1000,
+                ability_vp: 12,
+                most_round: 3,
+                least_survey_bonus: 0,
+                most_survey_bonus: 0,
+                most_survey_placed: 1,
+                most_survey_skips: 0,
+                most_steps: 1,
+                most_pending: 8,
+                most_turn_decisions: 100,
+            },
+            action_sizes: ActionSizes { planets: 1, crews: 1, seats: 1, survey_counts: 1, directions: 1, options: 0, seat_targets: 0 },
             ..Default::default()
         };
         Game::new(Rules::compile(&spec).expect("the spec compiles"))
