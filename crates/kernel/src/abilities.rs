@@ -62,7 +62,7 @@ impl Game {
 mod tests {
     use crate::expr::Set;
     use crate::action_index::ActionSizes;
-    use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, TriggerSpec};
+    use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
     use crate::state::{Action, Kind};
     use crate::Game;
 
@@ -71,13 +71,11 @@ mod tests {
     fn game() -> Game {
         let gain = EffectSpec::new("gain_vp", "after_survey")
             .with("vp", ParamValue::Int(1))
-            .with("to", ParamValue::Set(Set::Me))
-            .bounded(1, 0, 0);
+            .with("to", ParamValue::Set(Set::Me));
         let free_cube = EffectSpec::new("place_cube", "after_survey")
             .with("owner", ParamValue::Text("free".into()))
             .with("planet", ParamValue::Set(Set::ThisPlanet))
-            .with("square", ParamValue::Text("rearmost".into()))
-            .bounded(0, 0, 0);
+            .with("square", ParamValue::Text("rearmost".into()));
         let planet = PlanetSpec {
             id: "a".into(),
             colour: "red".into(),
@@ -91,7 +89,7 @@ mod tests {
             colours: vec!["red".into()],
             planets: vec![planet],
             crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill: Vec::new() }],
-            setups: vec![(1, 1, 1, 1)],
+            setups: vec![SetupSpec { players: 1, planets: 1, crew: 1, full_planets_to_end: 1 }],
             cubes_per_player: 4,
             free_cubes: 4,
             max_free_cubes_per_crew: 1,
