@@ -14,11 +14,12 @@ import json
 import re
 from pathlib import Path
 
+import attrs
 import pytest
 import yaml
 
-from stargazer_rules import _kernel, load_ruleset
-from stargazer_rules.kernel import native
+from stargazer_rules import Game, _kernel, load_ruleset
+from stargazer_rules.kernel.compiled import compile_ruleset
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
 
 REPO = Path(__file__).resolve().parent.parent
@@ -85,13 +86,15 @@ def test_a_type_with_no_place_but_its_class_is_told_every_file_to_write():
 
 
 def test_the_kernel_takes_every_parameter_and_its_default_from_python():
-    """``ruleset_spec`` sends each declared parameter, defaults included, and the bounds Python
-    derives of one step; a parameter left out is refused by the kernel, never filled in with a
-    default of its own."""
-    spec = native.ruleset_spec(load_ruleset("draft7"))
-    effects = [effect for card in spec["crew"] for effect in card["skill"]]
-    assert all(set(effect) == {"name", "when", "bounds", *(p.name for p in EFFECT_TYPES[effect["name"]].params)} for effect in effects)
-    counted = next(effect for effect in effects if "count" in effect)
-    del counted["count"]
-    with pytest.raises(ValueError, match=rf'^effect "{counted["name"]}": parameter "count" is missing$'):
-        _kernel.Kernel(spec)
+    """The compiled ruleset carries each declared parameter by name, defaults included; a
+    parameter left out is refused by the kernel, never filled in with a default of its own."""
+    compiled = compile_ruleset(Game(load_ruleset("draft7")))
+    effects = [effect for card in compiled.crew for effect in card.skill]
+    assert all([p.name for p in effect.parameters] == [p.name for p in EFFECT_TYPES[effect.name].params] for effect in effects)
+    index, card = next((i, card) for i, card in enumerate(compiled.crew) if any(p.name == "count" for p in card.skill[0].parameters))
+    counted = card.skill[0]
+    without = attrs.evolve(counted, parameters=tuple(p for p in counted.parameters if p.name != "count"))
+    crew = list(compiled.crew)
+    crew[index] = attrs.evolve(card, skill=(without, *card.skill[1:]))
+    with pytest.raises(ValueError, match=rf'^effect "{counted.name}": parameter "count" is missing$'):
+        _kernel.Kernel(attrs.evolve(compiled, crew=tuple(crew)))

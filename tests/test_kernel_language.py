@@ -25,6 +25,7 @@ from strategies import choose, generated_game, language_rulesets, seeds
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.engine.bounds import crew_limits, limits_of
 from stargazer_rules.kernel import native
+from stargazer_rules.kernel.compiled import compile_ruleset
 from stargazer_rules.vocabulary import actions as A
 
 #: Generated rulesets the lockstep test plays (each one game).
@@ -163,6 +164,7 @@ def test_generated_programs_play_alike_on_both_engines_and_keep_every_cube(docum
     kernel = native.kernel_for(game)
     assert kernel is not None, native.fallback_reason(game)
     assert kernel.bounds() == attrs.asdict(game.bounds)
+    assert kernel.action_sizes() == attrs.asdict(game.action_sizes)
     players = data.draw(st.sampled_from(sorted(game.ruleset.player_counts)), label="players")
     rng = random.Random(play_seed)
     play_lockstep(game, game.deal(players, deal_seed), rng, choose=_checked_choice(game, rng))
@@ -182,20 +184,21 @@ def test_an_amount_that_could_pass_64_bits_runs_on_the_python_engine(tmp_path) -
     assert "64-bit" in native.fallback_reason(game)
 
 
-def test_the_bounds_python_derives_reach_the_kernel_per_effect(tmp_path) -> None:
-    """Python derives each effect's bounds once (``most_vp``, ``survey_bonus_range``) and the
-    spec carries them: what the kernel adds up is Python's, not derived again."""
+def test_the_bounds_python_derives_reach_the_kernel_whole(tmp_path) -> None:
+    """Python derives the bounds once (``Game.bounds``, from each effect's ``most_vp`` and
+    ``survey_bonus_range``) and the compiled ruleset carries them: the kernel keeps what it
+    received and derives none of them."""
     folder = copy_ruleset(tmp_path)
     (folder / "crew.yaml").write_text(WORDS_CREW, encoding="utf-8")
-    ruleset = load_ruleset(folder)
-    spec = native.ruleset_spec(ruleset)
-    card = next(card for card in ruleset.crew if card.id == "fixed")
-    limits = crew_limits(limits_of(ruleset, 1), card.survey_count)  # a set count is relative to the crew's own (R7)
-    fixed = next(entry for entry in spec["crew"] if entry["id"] == "fixed")
+    game = Game(load_ruleset(folder))
+    card = next(card for card in game.ruleset.crew if card.id == "fixed")
+    limits = crew_limits(limits_of(game.ruleset, 1), card.survey_count)  # a set count is relative to the crew's own (R7)
     least, most = card.skill[0].survey_bonus_range(limits)
-    assert fixed["skill"][0]["bounds"] == {"most_vp": 0, "least_survey_bonus": least, "most_survey_bonus": most}
     assert least == most == 0 - card.survey_count  # set_survey_count 0 takes the crew's own 3 away
-    assert native.kernel_for(ruleset).bounds() == attrs.asdict(Game(ruleset).bounds)
+    assert game.bounds.least_survey_bonus <= least
+    assert game.derived(compile_ruleset).bounds is game.bounds
+    assert native.kernel_for(game).bounds() == attrs.asdict(game.bounds)
+    assert native.kernel_for(game).action_sizes() == attrs.asdict(game.action_sizes)
 
 
 def test_the_languages_actions_ask_no_decision_so_the_legal_actions_stay_bounded(tmp_path) -> None:

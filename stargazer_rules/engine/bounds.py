@@ -5,9 +5,10 @@ than ``cubes_per_player`` (R13; cubes only leave it), a pending effect never has
 left than its ``count``, a turn's survey bonus is at most the sum of its crew's
 ``change_survey_count`` deltas, a seat's VP at most the most VP a seat starts with
 (``turn_order_vp``) and every round's best motivation bonus (R6) and skill VP. The state checker (``state_checks``), the narrowed state schema
-(``states_json.state_schema_for``) and the native kernel's checker (``crates/kernel/src/rules.rs``,
-``Bounds``, held to this one by tests/test_state_checks.py) all read these numbers, so that
-the engines refuse the same states.
+(``states_json.state_schema_for``) and the native kernel's checker all read these numbers, so that
+the engines refuse the same states: the kernel receives them in the compiled ruleset
+(``kernel.compiled``; ``crates/kernel/src/rules.rs``, ``Bounds``) and derives none of them.
+``ActionSizes``, the numbers of the action index, cross the same way.
 
 A plugin effect type that cannot say what it scores or adds to the survey count
 (``Effect.vp_per_step``, ``Effect.survey_bonus_per_step`` return None) leaves that bound open
@@ -17,13 +18,13 @@ A plugin effect type that cannot say what it scores or adds to the survey count
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import attrs
 
 from stargazer_rules.vocabulary.abilities import PlanetRules
-from stargazer_rules.vocabulary.effects import Effect, UseSkill, list_landings, list_most_vp, most_skips
-from stargazer_rules.vocabulary.expressions import Limits
+from stargazer_rules.vocabulary.effects import DIRECTION, Effect, UseSkill, list_landings, list_most_vp, most_skips
+from stargazer_rules.vocabulary.expressions import SEATS, Limits
 from stargazer_rules.rulesets.model import Ruleset
 
 
@@ -150,6 +151,53 @@ def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None
     return landings * max(landing) + ruleset.max_rounds * sum(round_end) + sum(game_end)  # type: ignore[arg-type,type-var,operator]
 
 
+@attrs.frozen
+class ActionSizes:
+    """The numbers the action index's blocks are made of (``fast.action_index``): ``planets``
+    (P, the most Planets), ``crews`` (C, the most crew slots), ``seats`` (N, the most seats),
+    ``survey_counts`` (S, the most cubes a survey places, R7), ``directions`` (D, 2 when a
+    skill may ``choose_direction``, else 1), ``options`` (O, the most options a ``choose_one``
+    offers) and ``seat_targets`` (the most seats, or 0 when no ``choose`` asks for a seat).
+
+    Derived here once (``Game.action_sizes``); the kernel receives them in the compiled ruleset
+    (``kernel.compiled``) and derives none of them.
+    """
+
+    planets: int
+    crews: int
+    seats: int
+    survey_counts: int
+    directions: int
+    options: int
+    seat_targets: int
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, bounds: StateBounds) -> ActionSizes:
+        effects = [effect for card in ruleset.crew for effect in _every_effect(card.skill)]
+
+        def asks(effect: Effect) -> bool:
+            """Whether an effect asks a decision of its own (``choose_one``, ``choose``), not only its branches."""
+            return effect.most_choices(players=bounds.most_players, planets=bounds.most_planets, crews=bounds.most_crew) != 0
+
+        return cls(
+            planets=bounds.most_planets,
+            crews=bounds.most_crew,
+            seats=bounds.most_players,
+            survey_counts=bounds.most_survey_placed,
+            directions=2 if any(getattr(effect, "survey_flags", 0) & DIRECTION for effect in effects) else 1,
+            options=max((len(effect.branches) for effect in effects if asks(effect)), default=0),
+            seat_targets=bounds.most_players if any(getattr(effect, "set_kind", None) == SEATS and asks(effect) for effect in effects) else 0,
+        )
+
+
+def _every_effect(effects: Iterable[Effect]) -> Iterator[Effect]:
+    """Every effect of a list, those of its branches and bodies too."""
+    for effect in effects:
+        yield effect
+        for nested in (*effect.branches, *effect.bodies):
+            yield from _every_effect(nested)
+
+
 def most_moves(ruleset: Ruleset, bounds: StateBounds) -> int:
     """The most decisions a game of ``ruleset`` can ask for before the round limit ends it: a
     record listing more cannot be one of its games (``Game.most_moves``).
@@ -218,16 +266,18 @@ def use_skill_bounds(ruleset: Ruleset, card: int) -> tuple[int | None, int | Non
     alone (what ``kernel.native`` sends the kernel for its node)."""
     always = sum(1 for crew in ruleset.crew if crew.always_in_play)
     limits = limits_of(ruleset, always)
-    skills = {index: tuple(_every_effect(crew.skill)) for index, crew in enumerate(ruleset.crew)}
+    skills = {index: tuple(_skill_effects(crew.skill)) for index, crew in enumerate(ruleset.crew)}
     own = crew_limits(limits, ruleset.crew[card].survey_count)
     return borrowed_bounds(skills, borrowable_cards(ruleset), limits, own)
 
 
-def _every_effect(skill: Iterable[Effect]) -> Iterable[Effect]:
+def _skill_effects(skill: Iterable[Effect]) -> Iterable[Effect]:
+    """Every effect of a skill and of its branches (``choose_one``'s options, ``if``'s), as
+    ``Game`` lists a skill's effects for ``StateBounds.of``; bodies are their effect's own."""
     for effect in skill:
         yield effect
         for option in effect.branches:
-            yield from _every_effect(option)
+            yield from _skill_effects(option)
 
 
 class _StepBounds:

@@ -1,10 +1,11 @@
 """The action index: every decision of a ruleset as one integer, from the ruleset's bounds.
 
 The index is a fixed list of blocks, one per action kind, in the kernel's ``Kind`` order; the
-sizes come from ``Game.bounds`` (crew slots, ring positions, seats, cubes one survey places)
-and the skills (the most options of a ``choose_one``, whether ``choose_direction`` appears), so
-the ids are a function of the ruleset alone: stable for a fingerprint. The kernel builds the
-same index (``crates/kernel/src/action_index.rs``), held to this one by tests/test_fast_api.py.
+sizes are ``Game.action_sizes`` (``engine.bounds.ActionSizes``: crew slots, ring positions,
+seats, cubes one survey places, the most options of a ``choose_one``, whether
+``choose_direction`` appears), so the ids are a function of the ruleset alone: stable for a
+fingerprint. The kernel receives those sizes in the compiled ruleset and lays out the same
+blocks (``crates/kernel/src/action_index.rs``), held to this one by tests/test_fast_api.py.
 
 Blocks, with ``P`` = most Planets, ``C`` = most crew slots, ``N`` = most seats, ``S`` = most
 cubes a survey places, ``D`` = 2 with ``choose_direction`` else 1, ``O`` = most options:
@@ -27,7 +28,7 @@ target_seat        N or 0          seat (0 unless a ``choose`` asks for a seat)
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 
 import attrs
 
@@ -35,8 +36,6 @@ from stargazer_rules.engine.game import Game
 from stargazer_rules.fast.limits import integer
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action, action
-from stargazer_rules.vocabulary.effects import DIRECTION, Effect
-from stargazer_rules.vocabulary.expressions import SEATS
 
 #: The kinds in the kernel's ``Kind`` order: the order of the blocks.
 KIND_ORDER = (
@@ -50,18 +49,6 @@ KIND_ORDER = (
     A.NAME_START_PLAYER,
     A.TARGET_SEAT,
 )
-
-
-def _asks(effect: Effect, bounds) -> bool:
-    """Whether an effect asks a decision of its own (``choose_one``, ``choose``), not only its branches."""
-    return effect.most_choices(players=bounds.most_players, planets=bounds.most_planets, crews=bounds.most_crew) != 0
-
-
-def _every_effect(effects: Iterable[Effect]) -> Iterator[Effect]:
-    for effect in effects:
-        yield effect
-        for nested in (*effect.branches, *effect.bodies):
-            yield from _every_effect(nested)
 
 
 @attrs.frozen
@@ -105,17 +92,8 @@ class ActionIndex:
 
     @classmethod
     def of(cls, game: Game) -> ActionIndex:
-        bounds = game.bounds
-        effects = [effect for card in game.ruleset.crew for effect in _every_effect(card.skill)]
-        return cls(
-            planets=bounds.most_planets,
-            crews=bounds.most_crew,
-            seats=bounds.most_players,
-            survey_counts=bounds.most_survey_placed,
-            directions=2 if any(getattr(effect, "survey_flags", 0) & DIRECTION for effect in effects) else 1,
-            options=max((len(effect.branches) for effect in effects if _asks(effect, bounds)), default=0),
-            seat_targets=bounds.most_players if any(getattr(effect, "set_kind", None) == SEATS and _asks(effect, bounds) for effect in effects) else 0,
-        )
+        """The index of ``game``'s ruleset, from the sizes derived once (``Game.action_sizes``)."""
+        return cls(**attrs.asdict(game.action_sizes))
 
     def _enumerate(self) -> Iterator[Action]:
         yield from (action(A.PICK_CREW, slot) for slot in range(self.crews))

@@ -6,8 +6,9 @@ game stepped in place by action id; ``FastBatch`` N games stepped together, read
 as numpy arrays (numpy is imported only by the batch: the single-state API needs nothing but
 the kernel). The rules are the kernel's, proven equal to the Python engine's
 (``tests/test_kernel.py``); ``to_state`` gives the Python engine's ``State`` of any moment.
-The action index and observation layout are computed here (``action_index``, ``observation``:
-the oracles) and in the kernel, held equal by tests/test_fast_api.py.
+The action index is laid out from ``Game.action_sizes`` (``action_index``), which the kernel
+receives in the compiled ruleset; the observation layout is computed here (``observation``, the
+oracle) and in the kernel from the bounds it received; tests/test_fast_api.py holds both equal.
 """
 
 from __future__ import annotations

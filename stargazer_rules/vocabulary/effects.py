@@ -1691,6 +1691,8 @@ class ProtectCubes(_Immediate):
     until: str = "round_end"
 
     def can_perform(self, scope: Scope) -> bool:
+        if scope.me < 0:  # nobody is "you" (a planet ability): nobody's cubes to protect
+            return False
         return scope.table.protected[scope.me] < PROTECTION_UNTIL[self.until]
 
     def perform(self, scope: Scope) -> None:

@@ -61,7 +61,8 @@ impl Game {
 #[cfg(test)]
 mod tests {
     use crate::expr::Set;
-    use crate::rules::{CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, TriggerSpec};
+    use crate::action_index::ActionSizes;
+    use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
     use crate::state::{Action, Kind};
     use crate::Game;
 
@@ -70,13 +71,11 @@ mod tests {
     fn game() -> Game {
         let gain = EffectSpec::new("gain_vp", "after_survey")
             .with("vp", ParamValue::Int(1))
-            .with("to", ParamValue::Set(Set::Me))
-            .bounded(1, 0, 0);
+            .with("to", ParamValue::Set(Set::Me));
         let free_cube = EffectSpec::new("place_cube", "after_survey")
             .with("owner", ParamValue::Text("free".into()))
             .with("planet", ParamValue::Set(Set::ThisPlanet))
-            .with("square", ParamValue::Text("rearmost".into()))
-            .bounded(0, 0, 0);
+            .with("square", ParamValue::Text("rearmost".into()));
         let planet = PlanetSpec {
             id: "a".into(),
             colour: "red".into(),
@@ -90,13 +89,32 @@ mod tests {
             colours: vec!["red".into()],
             planets: vec![planet],
             crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill: Vec::new() }],
-            setups: vec![(1, 1, 1, 1)],
+            setups: vec![SetupSpec { players: 1, planets: 1, crew: 1, full_planets_to_end: 1 }],
             cubes_per_player: 4,
             free_cubes: 4,
             max_free_cubes_per_crew: 1,
             max_rounds: 3,
             turn_order_vp: vec![0],
-            ability_vp: 12,
+            // As Python would send them for this table: one seat, one Planet, one crew.
+            bounds: Bounds {
+                most_players: 1,
+                most_planets: 1,
+                most_crew: 1,
+                most_hand: 4,
+                most_stock: 4,
+                most_free_on_crew: 1,
+                most_vp: 1000,
+                ability_vp: 12,
+                most_round: 3,
+                least_survey_bonus: 0,
+                most_survey_bonus: 0,
+                most_survey_placed: 1,
+                most_survey_skips: 0,
+                most_steps: 1,
+                most_pending: 8,
+                most_turn_decisions: 100,
+            },
+            action_sizes: ActionSizes { planets: 1, crews: 1, seats: 1, survey_counts: 1, directions: 1, options: 0, seat_targets: 0 },
             ..Default::default()
         };
         Game::new(Rules::compile(&spec).expect("the spec compiles"))

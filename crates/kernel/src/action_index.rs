@@ -1,29 +1,61 @@
-//! The action index: every decision a ruleset can ask for as one integer id, computed from the
-//! ruleset's bounds, the same as `stargazer_rules/fast/action_index.py` (the Python side is
-//! the oracle; tests/test_fast_api.py holds the two equal).
+//! The action index: every decision a ruleset can ask for as one integer id, laid out from the
+//! block sizes Python derived (`stargazer_rules.engine.bounds.ActionSizes`, received in the
+//! compiled ruleset as `ActionSizes`), the same as `stargazer_rules/fast/action_index.py`
+//! (tests/test_fast_api.py holds the two equal). The kernel derives no size of its own.
 //!
 //! Blocks in `Kind` order, with `P` the most Planets, `C` the most crew slots, `N` the most
 //! seats, `S` the most cubes a survey places (R7), `D` 2 when a skill has `choose_direction`
 //! and 1 otherwise, `O` the most options of a `choose_one`:
 //! pick_crew `C`; survey `1 + D*P*S` (0 places nothing, then `1 + (d*P + start)*S + count - 1`);
 //! survey_step `P`; survey_stop 1; target_planet `P`; target_crew `C`; choose_option `O`;
-//! name_start_player `N`.
+//! name_start_player `N`; target_seat `N` or 0.
 
-use crate::expr::{Act, SetKind};
-use crate::rules::{Op, Rules, DIRECTION};
+use crate::error::KernelError;
 use crate::state::{Action, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
+use crate::{MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
+
+/// The numbers the blocks are made of, as Python derived them (`ActionSizes`, same names).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ActionSizes {
+    pub planets: u32,
+    pub crews: u32,
+    pub seats: u32,
+    /// Cubes one survey places (R7).
+    pub survey_counts: u32,
+    /// 2 when a skill may choose the direction, else 1.
+    pub directions: u32,
+    /// The most options of a `choose_one`.
+    pub options: u32,
+    /// Seats a `choose` may ask for: the most seats, or 0 when no `choose` asks for one.
+    pub seat_targets: u32,
+}
+
+impl ActionSizes {
+    /// The sizes as received, when each fits what an `Action` holds and the index's ids fit
+    /// 32 bits; nothing else is checked (the numbers are Python's).
+    pub(crate) fn checked(self) -> Result<ActionSizes, KernelError> {
+        let s = self;
+        let fits = s.planets as usize <= MAX_PLANETS
+            && s.crews as usize <= MAX_CREW
+            && s.seats as usize <= MAX_PLAYERS
+            && s.seat_targets as usize <= MAX_PLAYERS
+            && (1..=2).contains(&s.directions)
+            && s.options as usize <= MAX_NODES
+            && s.survey_counts <= i16::MAX as u32;
+        if !fits {
+            return Err(KernelError::Unsupported(format!(
+                "action sizes {s:?} are beyond the kernel's limits ({MAX_PLANETS} Planets, {MAX_CREW} crew, {MAX_PLAYERS} seats, 1 or 2 directions, {MAX_NODES} options, {} cubes a survey)",
+                i16::MAX
+            )));
+        }
+        Ok(s)
+    }
+}
 
 /// The blocks of one ruleset's action index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionIndex {
-    pub planets: u32,
-    pub crews: u32,
-    pub seats: u32,
-    pub survey_counts: u32,
-    pub directions: u32,
-    pub options: u32,
-    /// Seats a `choose` may ask for: the most seats, or 0 when no `choose` asks for one.
-    pub seat_targets: u32,
+    pub sizes: ActionSizes,
     /// The first id of each kind's block, in `Kind::ALL` order, and the size of the index.
     pub offsets: [u32; Kind::ALL.len()],
     pub size: u32,
@@ -32,37 +64,8 @@ pub struct ActionIndex {
 }
 
 impl ActionIndex {
-    pub fn of(rules: &Rules) -> ActionIndex {
-        let b = &rules.bounds;
-        // choose_direction (or set_survey_direction's either) as a skill's effect, or performed
-        // in a body.
-        let direction = rules.nodes.iter().any(|node| {
-            node.op == Op::ChooseDirection
-                || node.op.performs(&|act| *act == Act::SurveyDirection(DIRECTION))
-        });
-        let options = rules
-            .nodes
-            .iter()
-            .map(|node| match &node.op {
-                Op::ChooseOne(options) => options.len() as u32,
-                _ => 0,
-            })
-            .max()
-            .unwrap_or(0);
-        let seat_choice =
-            rules.nodes.iter().any(|node| matches!(&node.op, Op::Choose { over, .. } if over.kind() == SetKind::Seats));
-        let mut index = ActionIndex {
-            planets: b.most_planets as u32,
-            crews: b.most_crew as u32,
-            seats: b.most_players as u32,
-            survey_counts: b.most_survey_placed.max(0) as u32,
-            directions: if direction { 2 } else { 1 },
-            options,
-            seat_targets: if seat_choice { b.most_players as u32 } else { 0 },
-            offsets: [0; Kind::ALL.len()],
-            size: 0,
-            actions: Vec::new(),
-        };
+    pub fn new(sizes: ActionSizes) -> ActionIndex {
+        let mut index = ActionIndex { sizes, offsets: [0; Kind::ALL.len()], size: 0, actions: Vec::new() };
         let mut offset = 0;
         for (i, kind) in Kind::ALL.into_iter().enumerate() {
             index.offsets[i] = offset;
@@ -74,14 +77,15 @@ impl ActionIndex {
     }
 
     pub fn block_size(&self, kind: Kind) -> u32 {
+        let s = &self.sizes;
         match kind {
-            Kind::PickCrew | Kind::TargetCrew => self.crews,
-            Kind::Survey => 1 + self.directions * self.planets * self.survey_counts,
-            Kind::SurveyStep | Kind::TargetPlanet => self.planets,
+            Kind::PickCrew | Kind::TargetCrew => s.crews,
+            Kind::Survey => 1 + s.directions * s.planets * s.survey_counts,
+            Kind::SurveyStep | Kind::TargetPlanet => s.planets,
             Kind::SurveyStop => 1,
-            Kind::ChooseOption => self.options,
-            Kind::NameStartPlayer => self.seats,
-            Kind::TargetSeat => self.seat_targets,
+            Kind::ChooseOption => s.options,
+            Kind::NameStartPlayer => s.seats,
+            Kind::TargetSeat => s.seat_targets,
         }
     }
 
@@ -109,14 +113,14 @@ impl ActionIndex {
                 } else {
                     let d = match act.direction {
                         CLOCKWISE => 0,
-                        COUNTER_CLOCKWISE if self.directions == 2 => 1,
+                        COUNTER_CLOCKWISE if self.sizes.directions == 2 => 1,
                         _ => return None,
                     };
                     let count = act.count as i64;
-                    if target < 0 || target >= self.planets as i64 || count < 1 || count > self.survey_counts as i64 {
+                    if target < 0 || target >= self.sizes.planets as i64 || count < 1 || count > self.sizes.survey_counts as i64 {
                         return None;
                     }
-                    1 + (d * self.planets as i64 + target) * self.survey_counts as i64 + count - 1
+                    1 + (d * self.sizes.planets as i64 + target) * self.sizes.survey_counts as i64 + count - 1
                 }
             }
             _ => {
@@ -148,7 +152,7 @@ impl ActionIndex {
             Kind::Survey if act.count == 0 => offset,
             Kind::Survey => {
                 let d = (act.direction != CLOCKWISE) as u32;
-                offset + 1 + (d * self.planets + act.target as u32) * self.survey_counts + act.count as u32 - 1
+                offset + 1 + (d * self.sizes.planets + act.target as u32) * self.sizes.survey_counts + act.count as u32 - 1
             }
             Kind::SurveyStop => offset,
             _ => offset + act.target as u32,
@@ -169,10 +173,10 @@ impl ActionIndex {
             Kind::Survey if within == 0 => Action::survey(-1, 0, CLOCKWISE),
             Kind::Survey => {
                 let rest = within - 1;
-                let per_direction = (self.planets * self.survey_counts) as i32;
+                let per_direction = (self.sizes.planets * self.sizes.survey_counts) as i32;
                 let direction = if rest / per_direction == 0 { CLOCKWISE } else { COUNTER_CLOCKWISE };
                 let rest = rest % per_direction;
-                Action::survey(rest / self.survey_counts as i32, rest % self.survey_counts as i32 + 1, direction)
+                Action::survey(rest / self.sizes.survey_counts as i32, rest % self.sizes.survey_counts as i32 + 1, direction)
             }
             Kind::SurveyStop => Action::new(Kind::SurveyStop, -1),
             _ => Action::new(kind, within),
@@ -187,8 +191,7 @@ mod tests {
 
     #[test]
     fn every_id_maps_to_an_action_that_maps_back() {
-        let rules = fixtures::draft_like().rules;
-        let index = ActionIndex::of(&rules);
+        let index = ActionIndex::new(fixtures::draft_like().rules.action_sizes);
         assert!(index.size > 0);
         for id in 0..index.size {
             let act = index.action_of(id).unwrap();
@@ -196,7 +199,7 @@ mod tests {
             assert_eq!(index.id_of_legal(act), id, "{act:?}");
         }
         assert_eq!(index.action_of(index.size), None);
-        assert_eq!(index.id_of(Action::new(Kind::PickCrew, index.crews as i32)), None);
-        assert_eq!(index.id_of(Action::survey(0, index.survey_counts as i32 + 1, CLOCKWISE)), None);
+        assert_eq!(index.id_of(Action::new(Kind::PickCrew, index.sizes.crews as i32)), None);
+        assert_eq!(index.id_of(Action::survey(0, index.sizes.survey_counts as i32 + 1, CLOCKWISE)), None);
     }
 }

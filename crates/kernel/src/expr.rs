@@ -653,8 +653,8 @@ impl Game {
     /// immediate effect that cannot is skipped (R9).
     pub fn can_perform(&self, s: &State, sc: &Scope, act: &Act) -> bool {
         match act {
-            // Nobody is "you" (a planet ability): nobody takes or scores the bonus.
-            Act::TakeVp { .. } | Act::CollectFreeCubes(_) if sc.me == NOBODY => false,
+            // Nobody is "you" (a planet ability): nobody takes, scores the bonus or is protected.
+            Act::TakeVp { .. } | Act::CollectFreeCubes(_) | Act::ProtectCubes(_) if sc.me == NOBODY => false,
             Act::TakeVp { from, .. } => {
                 members(self.set_members(s, sc, from), SetKind::Seats, sc.first, s.players as usize)
                     .any(|seat| seat != sc.me && s.vp[seat] > 0)

@@ -31,7 +31,7 @@ pub use check::{Problem, StateFields, Trust};
 pub use error::KernelError;
 pub use game::Game;
 pub use rules::{
-    Bounds, Crew, EffectBounds, EffectSpec, EffectType, Node, Op, ParamValue, Planet, PlayerCount, Rules, SpecialTarget, Steps, Timing,
+    Bounds, Crew, EffectSpec, EffectType, Node, Op, ParamValue, Planet, PlayerCount, Rules, SpecialTarget, Steps, Timing,
     TriggerSpec,
     EFFECT_NAMES, EFFECT_TYPES,
 };

@@ -1,12 +1,15 @@
 //! The compiled ruleset: every card and knob as flat tables, every skill as effect nodes.
 //!
-//! Compiled from a validated Python `Ruleset` (never from the YAML): the bindings turn each
-//! card and effect into the plain specs below, and `Rules::compile` checks them against the
-//! kernel's vocabulary and limits. An effect type the kernel does not know is refused with
-//! `KernelError::Unsupported`, and the ruleset then runs on the Python engine.
+//! Compiled from the ruleset Python compiled (`stargazer_rules.kernel.compiled`, never from the
+//! YAML): the bindings read each card and effect into the plain specs below, with the bounds and
+//! action-index sizes Python derived, and `Rules::compile` checks them against the kernel's
+//! vocabulary and limits, keeping those numbers as received (it derives none of them). An
+//! effect type the kernel does not know is refused with `KernelError::Unsupported`, and the
+//! ruleset then runs on the Python engine.
 
 use std::collections::HashMap;
 
+use crate::action_index::ActionSizes;
 use crate::error::KernelError;
 use crate::state::{PROTECTED_ROUND, PROTECTED_TURN};
 use crate::expr::{Act, Amount, Condition, Magnitudes, Owner, PlaceOn, Set, SetKind};
@@ -347,11 +350,6 @@ pub struct Node {
     pub steps: u32,
     pub card: u16,
     pub path: Vec<u16>,
-    /// What one step can add to the chooser's VP and change this turn's survey count by
-    /// (`EffectBounds`, received from Python or read from the parameters of the older types).
-    pub most_vp: i64,
-    pub least_survey_bonus: i64,
-    pub most_survey_bonus: i64,
 }
 
 /// A planet card (R1, R3): VP its majority scores by row (the track's values times a lasting
@@ -453,44 +451,19 @@ pub enum ParamValue {
     Set(Set),
 }
 
-/// What one step of an effect can do to a seat's VP and to this turn's survey count, as the
-/// Python engine derives it from the ruleset's limits (`Effect.most_vp`,
-/// `Effect.survey_bonus_range`); None where Python cannot say (the bound is then open).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct EffectBounds {
-    pub most_vp: Option<i64>,
-    pub least_survey_bonus: Option<i64>,
-    pub most_survey_bonus: Option<i64>,
-}
-
-/// One effect as the bindings read it from a Python effect object: its type's name, its
-/// timing and every parameter its class declares, by name, defaults filled in by Python
-/// (`kernel.native.ruleset_spec`), so that no default is restated here.
-///
-/// `bounds` are Python's numbers for the effect (Python derives, the kernel receives): the
-/// rules language's types need them, and the older types, whose numbers are their parameters,
-/// read them from there when they are not sent (the kernel's own fixtures).
+/// One effect as the bindings read it from a compiled Python effect (`CompiledEffect`): its
+/// type's name, its timing and every parameter its class declares, by name, defaults filled in
+/// by Python (`kernel.compiled`), so that no default is restated here.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct EffectSpec {
     pub name: String,
     pub when: String,
     pub params: Vec<(String, ParamValue)>,
-    pub bounds: Option<EffectBounds>,
 }
 
 impl EffectSpec {
     pub fn new(name: &str, when: &str) -> EffectSpec {
-        EffectSpec { name: name.into(), when: when.into(), params: Vec::new(), bounds: None }
-    }
-
-    /// The spec with Python's bounds for one step.
-    pub fn bounded(mut self, most_vp: i64, least_survey_bonus: i64, most_survey_bonus: i64) -> EffectSpec {
-        self.bounds = Some(EffectBounds {
-            most_vp: Some(most_vp),
-            least_survey_bonus: Some(least_survey_bonus),
-            most_survey_bonus: Some(most_survey_bonus),
-        });
-        self
+        EffectSpec { name: name.into(), when: when.into(), params: Vec::new() }
     }
 
     /// The spec with parameter `name` set to `value` (fixtures build specs this way).
@@ -612,15 +585,27 @@ pub struct TriggerSpec {
     pub body: Vec<EffectSpec>,
 }
 
-/// A whole ruleset as the bindings read it: cards in file order, every knob.
+/// The setup counts of one player count as the bindings read them (R14, R10).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SetupSpec {
+    pub players: i64,
+    pub planets: i64,
+    pub crew: i64,
+    pub full_planets_to_end: i64,
+}
+
+/// A whole ruleset as the bindings read it from the compiled Python ruleset
+/// (`kernel.compiled.CompiledRuleset`): cards in file order, every knob, and what Python derived
+/// of it, `bounds` (`Game.bounds`) and `action_sizes` (`Game.action_sizes`), which the kernel
+/// keeps as received.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RulesSpec {
     pub name: String,
     pub colours: Vec<String>,
     pub planets: Vec<PlanetSpec>,
     pub crew: Vec<CrewSpec>,
-    /// (players, planets, crew, full_planets_to_end) per supported player count.
-    pub setups: Vec<(i64, i64, i64, i64)>,
+    /// The setup counts of each supported player count.
+    pub setups: Vec<SetupSpec>,
     pub cubes_per_player: i64,
     pub free_cubes: i64,
     pub max_free_cubes_per_crew: i64,
@@ -631,14 +616,14 @@ pub struct RulesSpec {
     /// VP by turn position at setup (0: the start player), at least one per seat of the largest
     /// player count (docs/rules.md, "Turn-order VP").
     pub turn_order_vp: Vec<i64>,
-    /// The most VP one seat can score from planet abilities in a game, as Python derives it
-    /// (`bounds.ability_vp`).
-    pub ability_vp: i64,
+    pub bounds: Bounds,
+    pub action_sizes: ActionSizes,
 }
 
-/// What a state of the ruleset may hold: every count's least and most, derived once from the
-/// ruleset as `stargazer_rules.engine.bounds.StateBounds` derives them (a test holds the two
-/// to the same numbers). The state checker (`check`) reads them.
+/// What a state of the ruleset may hold: every count's least and most, as Python derived them
+/// (`stargazer_rules.engine.bounds.StateBounds`, by the same names) and sent them in the
+/// compiled ruleset; the kernel derives none of them. The state checker (`check`), the
+/// observation layout and the greedy bot read them.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Bounds {
     pub most_players: usize,
@@ -677,54 +662,45 @@ pub struct Bounds {
 pub const MOST_VP: i64 = 1 << 30;
 
 impl Bounds {
-    fn of(rules: &Rules) -> Bounds {
-        let most_players = rules.setups.iter().map(|s| s.players).max().unwrap_or(0);
-        let free_on_crew = (rules.max_free_cubes_per_crew as i64).min(rules.free_cubes as i64);
-        let cubes = rules.cubes_per_player as i64;
-        // Per crew card, what its skill's nodes add up to, each resolving all its steps.
-        let mut skill_vp = vec![0i64; rules.crew.len()];
-        let mut raised = vec![0i64; rules.crew.len()];
-        let mut lowered = vec![0i64; rules.crew.len()];
-        for node in &rules.nodes {
-            let (card, steps) = (node.card as usize, node.steps as i64);
-            skill_vp[card] += (node.most_vp * steps).max(0);
-            raised[card] += (node.most_survey_bonus * steps).max(0);
-            lowered[card] += (node.least_survey_bonus * steps).min(0);
+    /// The bounds as received, when each fits what the kernel holds: its tables (seats, Planets
+    /// and crew slots up to `MAX_PLAYERS`, `MAX_PLANETS`, `MAX_CREW`, and every setup within the
+    /// largest table, which the observation and the batch are laid out by) and its counters
+    /// (VP and survey counts in 32 bits, `MOST_VP`). Nothing else is checked: the numbers are Python's.
+    fn checked(self, setups: &[PlayerCount], always: usize) -> Result<Bounds, KernelError> {
+        let b = self;
+        if b.most_players > MAX_PLAYERS || b.most_planets > MAX_PLANETS || b.most_crew > MAX_CREW {
+            return Err(unsupported(format!(
+                "{} players with {} Planets and {} crew are beyond the kernel's limits ({MAX_PLAYERS} players, {MAX_PLANETS} Planets, {MAX_CREW} crew)",
+                b.most_players, b.most_planets, b.most_crew
+            )));
         }
-        let motivation = free_on_crew * rules.free_cube_vp as i64 + most_players as i64 * cubes * rules.player_cube_vp as i64;
-        // A seat starts with the turn_order_vp of its position; only the first most_players are used.
-        let starting = rules.turn_order_vp.iter().take(most_players).copied().max().unwrap_or(0) as i64;
-        let most_vp = starting
-            + rules.max_rounds as i64 * (motivation + skill_vp.iter().copied().max().unwrap_or(0))
-            + rules.ability_vp;
-        let largest_survey =
-            rules.crew.iter().zip(&raised).map(|(card, up)| card.survey_count as i64 + up).max().unwrap_or(0);
-        Bounds {
-            most_players,
-            most_planets: rules.setups.iter().map(|s| s.planets).max().unwrap_or(0),
-            most_crew: rules.setups.iter().map(|s| s.crew).max().unwrap_or(0) + rules.always.len(),
-            most_hand: cubes,
-            most_stock: rules.free_cubes as i64,
-            most_free_on_crew: free_on_crew,
-            most_vp,
-            ability_vp: rules.ability_vp,
-            most_round: rules.max_rounds as i64,
-            least_survey_bonus: lowered.iter().copied().min().unwrap_or(0).min(0),
-            most_survey_bonus: raised.iter().copied().max().unwrap_or(0).max(0),
-            most_survey_placed: cubes.min(largest_survey.max(0)),
-            most_survey_skips: most_skips(cubes, rules.setups.iter().map(|s| s.planets).max().unwrap_or(0)),
-            most_steps: rules.nodes.iter().map(|n| n.steps as i64).max().unwrap_or(1),
-            // use_skill queues the nodes of another skill beside its own (each at most once).
-            most_pending: rules.nodes.len() + {
-                let borrowers = rules.nodes.iter().filter(|n| matches!(n.op, Op::UseSkill(_))).count();
-                let card_nodes = |card: usize| rules.nodes.iter().filter(|n| n.card as usize == card).count();
-                let largest = (0..rules.crew.len()).filter(|&c| rules.crew[c].borrowable).map(card_nodes).max().unwrap_or(0);
-                borrowers * largest
-            },
-            most_turn_decisions: 2
-                + cubes.min(largest_survey.max(0)) as u64
-                + rules.nodes.iter().map(|n| n.steps as u64).sum::<u64>(),
+        if let Some(s) = setups.iter().find(|s| s.players > b.most_players || s.planets > b.most_planets || s.crew + always > b.most_crew) {
+            return Err(unsupported(format!(
+                "bounds: the setup of {} players does not fit the largest table received ({} players, {} Planets, {} crew)",
+                s.players, b.most_players, b.most_planets, b.most_crew
+            )));
         }
+        if !(0..=MOST_VP).contains(&b.most_vp) {
+            return Err(unsupported(format!("a seat may score {} VP in play, beyond the kernel's limit of {MOST_VP}", b.most_vp)));
+        }
+        if b.least_survey_bonus < -MOST_VP || b.most_survey_bonus > MOST_VP {
+            return Err(unsupported(format!(
+                "a turn's survey count may change by {}..{}, beyond the kernel's limit of {MOST_VP}",
+                b.least_survey_bonus, b.most_survey_bonus
+            )));
+        }
+        let counts = [
+            ("most_hand", b.most_hand),
+            ("most_stock", b.most_stock),
+            ("most_free_on_crew", b.most_free_on_crew),
+            ("most_round", b.most_round),
+            ("most_survey_placed", b.most_survey_placed),
+            ("most_steps", b.most_steps),
+        ];
+        if let Some((name, value)) = counts.iter().find(|(_, value)| !(0..=MOST_VP).contains(value)) {
+            return Err(unsupported(format!("bounds: {name} = {value} is beyond the kernel's limits (0..{MOST_VP})")));
+        }
+        Ok(b)
     }
 }
 
@@ -746,8 +722,6 @@ pub struct Rules {
     pub max_rounds: u32,
     /// VP by turn position at setup (0: the start player), one per seat of the largest table.
     pub turn_order_vp: Vec<i32>,
-    /// The most VP one seat can score from planet abilities in a game (Python's number).
-    pub ability_vp: i64,
     /// Whether any planet card has a trigger a landing cube sets off, one a round's end or the
     /// game's end sets off, or a Planet no survey may start on.
     pub any_lands: bool,
@@ -757,8 +731,10 @@ pub struct Rules {
     /// The always-in-play crew, and the dealable ones, as card indices in file order.
     pub always: Vec<u16>,
     pub dealable: Vec<u16>,
-    /// What a state may hold (`Bounds`), derived once at `compile`.
+    /// What a state may hold (`Bounds`) and the action index's blocks (`ActionSizes`), as
+    /// Python derived them.
     pub bounds: Bounds,
+    pub action_sizes: ActionSizes,
     node_index: HashMap<(u16, Vec<u16>), u16>,
 }
 
@@ -864,7 +840,7 @@ impl Rules {
             });
         }
         let mut setups = Vec::new();
-        for &(players, planet_count, crew_count, full) in &spec.setups {
+        for &SetupSpec { players, planets: planet_count, crew: crew_count, full_planets_to_end: full } in &spec.setups {
             let always = spec.crew.iter().filter(|c| c.always_in_play).count() as i64;
             if players < 1
                 || players as usize > MAX_PLAYERS
@@ -885,18 +861,20 @@ impl Rules {
                 full_planets_to_end: full.max(0) as usize,
             });
         }
+        let always_in_play = spec.crew.iter().filter(|c| c.always_in_play).count();
+        let bounds = spec.bounds.checked(&setups, always_in_play)?;
+        let action_sizes = spec.action_sizes.checked()?;
         let board_worst: i64 = {
             let mut lengths: Vec<i64> = spec.planets.iter().map(|p| p.track.len() as i64 + p.special_capacity).collect();
             lengths.sort_unstable_by(|a, b| b.cmp(a));
-            let most_planets = setups.iter().map(|s| s.planets).max().unwrap_or(0);
-            lengths.iter().take(most_planets).sum()
+            lengths.iter().take(bounds.most_planets).sum()
         };
         if board_worst as usize > MAX_BOARD {
             return Err(unsupported(format!(
                 "the dealt Planets may hold {board_worst} squares, beyond the kernel's limit of {MAX_BOARD}"
             )));
         }
-        let most_players = setups.iter().map(|s| s.players).max().unwrap_or(0);
+        let most_players = bounds.most_players;
         if spec.turn_order_vp.len() < most_players {
             return Err(unsupported(format!(
                 "setup.turn_order_vp has {} values, but the largest table seats {most_players}: one per turn position is needed",
@@ -927,7 +905,7 @@ impl Rules {
         }
         let always = (0..crew.len() as u16).filter(|&i| crew[i as usize].always_in_play).collect();
         let dealable = (0..crew.len() as u16).filter(|&i| !crew[i as usize].always_in_play).collect();
-        let mut rules = Rules {
+        let rules = Rules {
             name: spec.name.clone(),
             colours: spec.colours.clone(),
             planets,
@@ -942,32 +920,16 @@ impl Rules {
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
             max_rounds: small(spec.max_rounds, "max_rounds", VALUE_LIMIT)?.max(0) as u32,
             turn_order_vp,
-            ability_vp: match spec.ability_vp {
-                vp @ 0..=MOST_VP => vp,
-                vp => return Err(unsupported(format!("planet abilities may score {vp} VP, beyond the kernel's limit of {MOST_VP}"))),
-            },
             any_lands,
             any_round_end,
             any_game_end,
             any_no_start,
+            bounds,
+            action_sizes,
             always,
             dealable,
-            bounds: Bounds::default(),
             node_index,
         };
-        rules.bounds = Bounds::of(&rules);
-        if rules.bounds.least_survey_bonus < -MOST_VP || rules.bounds.most_survey_bonus > MOST_VP {
-            return Err(unsupported(format!(
-                "a turn's survey count may change by {}..{}, beyond the kernel's limit of {MOST_VP}",
-                rules.bounds.least_survey_bonus, rules.bounds.most_survey_bonus
-            )));
-        }
-        if rules.bounds.most_vp > MOST_VP {
-            return Err(unsupported(format!(
-                "a seat may score {} VP in play, beyond the kernel's limit of {MOST_VP}",
-                rules.bounds.most_vp
-            )));
-        }
         let b = &rules.bounds;
         let magnitudes = Magnitudes {
             seats: b.most_players as f64,
@@ -1039,35 +1001,6 @@ impl Op {
     }
 }
 
-/// What one step of an effect can do to the chooser's VP and this turn's survey count: the
-/// numbers Python sent (`EffectBounds`), or, for an older type sent without them, its
-/// parameters (`gain_vp`'s VP, `change_survey_count`'s delta, none for the others). An open
-/// bound is refused: the kernel keeps VP and survey counts in bounded counters.
-fn step_bounds(effect: &EffectSpec, op: &Op) -> Result<(i64, i64, i64), KernelError> {
-    let open = || unsupported(format!("effect {:?}: its VP or survey count has no bound", effect.name));
-    let (most_vp, least, most) = match (effect.bounds, op) {
-        (Some(b), _) => (
-            b.most_vp.ok_or_else(open)?,
-            b.least_survey_bonus.ok_or_else(open)?,
-            b.most_survey_bonus.ok_or_else(open)?,
-        ),
-        (None, Op::GainVp(vp)) => (*vp as i64, 0, 0),
-        (None, Op::ChangeSurveyCount(delta)) => (0, *delta as i64, *delta as i64),
-        (None, Op::Act(_) | Op::If { .. } | Op::Choose { .. } | Op::SurveyStart { .. } | Op::UseSkill(_)) => {
-            return Err(unsupported(format!("effect {:?}: the bounds Python derives are missing", effect.name)))
-        }
-        (None, _) => (0, 0, 0),
-    };
-    // Past these the sums of a round's VP or a turn's survey changes could pass 32 bits.
-    if most_vp.abs() > MOST_VP || least.abs() > MOST_VP || most.abs() > MOST_VP {
-        return Err(unsupported(format!(
-            "effect {:?}: one step may change VP or the survey count by more than the kernel's limit of {MOST_VP}",
-            effect.name
-        )));
-    }
-    Ok((most_vp, least, most))
-}
-
 fn compile_list(
     skill: &[EffectSpec],
     card: u16,
@@ -1107,14 +1040,8 @@ fn compile_list(
             steps,
             card,
             path: path.clone(),
-            most_vp: 0,
-            least_survey_bonus: 0,
-            most_survey_bonus: 0,
         });
-        let op = (kind.parse)(effect, &mut Compiling { card, path: &path, colours, nodes })?;
-        let (most_vp, least, most) = step_bounds(effect, &op)?;
-        let node = &mut nodes[id as usize];
-        (node.op, node.most_vp, node.least_survey_bonus, node.most_survey_bonus) = (op, most_vp, least, most);
+        nodes[id as usize].op = (kind.parse)(effect, &mut Compiling { card, path: &path, colours, nodes })?;
         ids.push(id);
     }
     Ok(ids)
@@ -1130,14 +1057,21 @@ mod tests {
             colours: vec!["red".into()],
             planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1, ..Default::default() }],
             crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill }],
-            setups: vec![(1, 1, 1, 1)],
+            setups: vec![setup(1)],
             cubes_per_player: 4,
             free_cubes: 4,
             max_free_cubes_per_crew: 1,
             max_rounds: 3,
             turn_order_vp: vec![0],
+            // The largest table received (Python's numbers: the kernel checks that setups fit).
+            bounds: Bounds { most_players: 1, most_planets: 1, most_crew: 1, ..Default::default() },
+            action_sizes: ActionSizes { directions: 1, ..Default::default() },
             ..Default::default()
         }
+    }
+
+    fn setup(players: i64) -> SetupSpec {
+        SetupSpec { players, planets: 1, crew: 1, full_planets_to_end: 1 }
     }
 
     #[test]
@@ -1159,9 +1093,10 @@ mod tests {
     }
 
     #[test]
-    fn turn_order_vp_needs_a_value_per_seat_and_raises_the_most_vp_by_the_largest_used() {
+    fn turn_order_vp_needs_a_value_per_seat_of_the_largest_table() {
         let mut spec = spec_with(Vec::new());
-        spec.setups = vec![(1, 1, 1, 1), (2, 1, 1, 1)];
+        spec.setups = vec![setup(1), setup(2)];
+        spec.bounds.most_players = 2;
         spec.crew.push(CrewSpec { id: "d".into(), survey_count: 1, always_in_play: false, skill: Vec::new() });
         spec.turn_order_vp = vec![3];
         let error = Rules::compile(&spec).unwrap_err();
@@ -1170,10 +1105,33 @@ mod tests {
         spec.turn_order_vp = vec![0, -1];
         let error = Rules::compile(&spec).unwrap_err();
         assert_eq!(error, KernelError::Unsupported(format!("setup.turn_order_vp = -1 is beyond the kernel's limits (0..{VALUE_LIMIT})")));
-        // A value past the largest table is never used: neither kept nor counted in the bound.
+        // A value past the largest table is never used, nor kept.
         spec.turn_order_vp = vec![2, 5, 900];
         let rules = Rules::compile(&spec).unwrap();
-        assert_eq!((rules.turn_order_vp.clone(), rules.bounds.most_vp), (vec![2, 5], 5));
+        assert_eq!(rules.turn_order_vp, vec![2, 5]);
+    }
+
+    #[test]
+    fn the_bounds_and_action_sizes_are_kept_as_received_and_refused_only_past_the_kernels_types() {
+        let mut spec = spec_with(Vec::new());
+        spec.bounds.most_vp = 12_345;
+        spec.bounds.most_turn_decisions = 77;
+        spec.action_sizes.options = 5;
+        let rules = Rules::compile(&spec).unwrap();
+        assert_eq!((rules.bounds, rules.action_sizes), (spec.bounds, spec.action_sizes));
+        let mut beyond = spec.clone();
+        beyond.bounds.most_vp = MOST_VP + 1;
+        let expected = format!("a seat may score {} VP in play, beyond the kernel's limit of {MOST_VP}", MOST_VP + 1);
+        assert_eq!(Rules::compile(&beyond).unwrap_err(), KernelError::Unsupported(expected));
+        let mut small_table = spec.clone();
+        small_table.setups = vec![setup(3)];
+        small_table.turn_order_vp = vec![0; 3];
+        let expected = "bounds: the setup of 3 players does not fit the largest table received (1 players, 1 Planets, 1 crew)";
+        assert_eq!(Rules::compile(&small_table).unwrap_err(), KernelError::Unsupported(expected.into()));
+        let mut directions = spec.clone();
+        directions.action_sizes.directions = 3;
+        let error = Rules::compile(&directions).unwrap_err().to_string();
+        assert!(error.starts_with("action sizes ActionSizes {") && error.contains("directions: 3"), "{error}");
     }
 
     #[test]

@@ -5,6 +5,7 @@
 // Flat tables indexed by seat, ring position and crew slot read best as indexed loops.
 #![allow(clippy::needless_range_loop)]
 
+mod compiled;
 mod expressions;
 mod fast;
 
@@ -19,12 +20,12 @@ use pyo3::types::{PyDict, PyFrozenSet, PySequence, PyString, PyTuple};
 
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
-use stargazer_kernel::rules::{CrewSpec, EffectBounds, EffectSpec, ParamValue, PlanetSpec, RulesSpec, TriggerSpec, EFFECT_NAMES};
+use stargazer_kernel::rules::EFFECT_NAMES;
 use stargazer_kernel::check::{self, Problem, StateFields, Trust};
 use stargazer_kernel::state::TRIGGER_NAMES;
 use stargazer_kernel::{Action, Game, KernelError, Kind, State};
 
-use expressions::Reader;
+use compiled::Named;
 
 /// The kernel's errors as the Python engine's exceptions: an illegal action raises
 /// `IllegalActionError`, a bad setup `SetupError`, a state that does not fit the ruleset
@@ -49,132 +50,6 @@ fn to_py_err(py: Python<'_>, error: KernelError) -> PyErr {
 
 fn corrupt(message: impl Into<String>) -> PyErr {
     PyValueError::new_err(format!("not a state of this ruleset: {}", message.into()))
-}
-
-// -- reading a ruleset spec -----------------------------------------------------------------
-
-fn item<'py>(dict: &Bound<'py, PyDict>, key: &str) -> PyResult<Bound<'py, PyAny>> {
-    dict.get_item(key)?.ok_or_else(|| PyValueError::new_err(format!("ruleset spec: missing {key:?}")))
-}
-
-/// One effect of a ruleset spec: its name, timing and every parameter its Python class declares,
-/// converted by the value's type only (an expression of the rules language by its node's
-/// kind); the parameter names, and their defaults, are Python's. `bounds` holds what Python
-/// derived of one step (`Effect.most_vp`, `Effect.survey_bonus_range`).
-fn effect_spec(value: &Bound<'_, PyAny>, reader: &Reader<'_>) -> PyResult<EffectSpec> {
-    let dict = value.cast::<PyDict>()?;
-    let mut params = Vec::new();
-    for (key, value) in dict.iter() {
-        let key: String = key.extract()?;
-        if key == "name" || key == "when" || key == "bounds" {
-            continue;
-        }
-        params.push((key, param_value(&value, reader)?));
-    }
-    let bounds = match dict.get_item("bounds")? {
-        Some(bounds) => {
-            let bounds = bounds.cast::<PyDict>()?;
-            let number = |key: &str| -> PyResult<Option<i64>> { item(bounds, key)?.extract() };
-            Some(EffectBounds {
-                most_vp: number("most_vp")?,
-                least_survey_bonus: number("least_survey_bonus")?,
-                most_survey_bonus: number("most_survey_bonus")?,
-            })
-        }
-        None => None,
-    };
-    Ok(EffectSpec { name: item(dict, "name")?.extract()?, when: item(dict, "when")?.extract()?, params, bounds })
-}
-
-fn param_value(value: &Bound<'_, PyAny>, reader: &Reader<'_>) -> PyResult<ParamValue> {
-    if value.is_none() {
-        return Ok(ParamValue::None);
-    }
-    if let Ok(text) = value.cast::<PyString>() {
-        return Ok(ParamValue::Text(text.to_str()?.to_string()));
-    }
-    if let Some(kind) = expressions::kind_of(value)? {
-        return Ok(match kind.as_str() {
-            "amount" => ParamValue::Amount(reader.amount(value)?),
-            "condition" => ParamValue::Condition(reader.condition(value)?),
-            set => match expressions::set_kind(set) {
-                Some(kind) => ParamValue::Set(reader.set(value, kind)?),
-                None => return Err(PyValueError::new_err(format!("ruleset spec: unknown expression kind {set:?}"))),
-            },
-        });
-    }
-    if let Ok(number) = value.extract::<i64>() {
-        return Ok(ParamValue::Int(number));
-    }
-    let not_a_value = || PyValueError::new_err(format!("ruleset spec: an effect parameter of {value} is neither an integer, a text, an expression nor effect lists"));
-    // One effect list (mappings) or a list of them (choose_one's options, never empty).
-    let items: Vec<Bound<'_, PyAny>> = value.try_iter().map_err(|_| not_a_value())?.collect::<PyResult<_>>()?;
-    if items.first().is_none_or(|first| first.cast::<PyDict>().is_ok()) {
-        return Ok(ParamValue::Effects(items.iter().map(|e| effect_spec(e, reader)).collect::<PyResult<Vec<_>>>()?));
-    }
-    let mut options = Vec::new();
-    for option in items {
-        let option = option.try_iter().map_err(|_| not_a_value())?;
-        options.push(option.map(|e| effect_spec(&e?, reader)).collect::<PyResult<Vec<_>>>()?);
-    }
-    Ok(ParamValue::Options(options))
-}
-
-fn rules_spec(spec: &Bound<'_, PyDict>) -> PyResult<RulesSpec> {
-    let colours: Vec<String> = item(spec, "colours")?.extract()?;
-    let reader = Reader { colours: &colours };
-    let mut planets = Vec::new();
-    for card in item(spec, "planets")?.try_iter()? {
-        let card = card?;
-        let card = card.cast::<PyDict>()?;
-        let mut triggers = Vec::new();
-        for trigger in item(card, "triggers")?.try_iter()? {
-            let trigger = trigger?;
-            let trigger = trigger.cast::<PyDict>()?;
-            triggers.push(TriggerSpec {
-                event: item(trigger, "event")?.extract()?,
-                square: item(trigger, "square")?.extract()?,
-                body: item(trigger, "do")?.try_iter()?.map(|e| effect_spec(&e?, &reader)).collect::<PyResult<Vec<_>>>()?,
-            });
-        }
-        planets.push(PlanetSpec {
-            id: item(card, "id")?.extract()?,
-            colour: item(card, "colour")?.extract()?,
-            track: item(card, "track")?.extract()?,
-            special_capacity: item(card, "special_capacity")?.extract()?,
-            triggers,
-            counts_toward: item(card, "counts_toward")?.extract()?,
-            majority_factor: item(card, "majority_factor")?.extract()?,
-            no_survey_start: item(card, "no_survey_start")?.extract()?,
-        });
-    }
-    let mut crew = Vec::new();
-    for card in item(spec, "crew")?.try_iter()? {
-        let card = card?;
-        let card = card.cast::<PyDict>()?;
-        crew.push(CrewSpec {
-            id: item(card, "id")?.extract()?,
-            survey_count: item(card, "survey_count")?.extract()?,
-            always_in_play: item(card, "always_in_play")?.extract()?,
-            skill: item(card, "skill")?.try_iter()?.map(|e| effect_spec(&e?, &reader)).collect::<PyResult<Vec<_>>>()?,
-        });
-    }
-    Ok(RulesSpec {
-        name: item(spec, "name")?.extract()?,
-        colours: colours.clone(),
-        planets,
-        crew,
-        setups: item(spec, "setups")?.extract()?,
-        cubes_per_player: item(spec, "cubes_per_player")?.extract()?,
-        free_cubes: item(spec, "free_cubes")?.extract()?,
-        max_free_cubes_per_crew: item(spec, "max_free_cubes_per_crew")?.extract()?,
-        free_cube_vp: item(spec, "free_cube_vp")?.extract()?,
-        player_cube_vp: item(spec, "player_cube_vp")?.extract()?,
-        survey_minimum: item(spec, "survey_minimum")?.extract()?,
-        max_rounds: item(spec, "max_rounds")?.extract()?,
-        ability_vp: item(spec, "ability_vp")?.extract()?,
-        turn_order_vp: item(spec, "turn_order_vp")?.extract()?,
-    })
 }
 
 // -- actions ------------------------------------------------------------------------------
@@ -215,11 +90,11 @@ struct Kernel {
 
 #[pymethods]
 impl Kernel {
-    /// Compile a ruleset spec (built by `stargazer_rules.kernel.compile`); ValueError names
-    /// what the kernel cannot play.
+    /// Compile a ruleset compiled by Python (`stargazer_rules.kernel.compiled.CompiledRuleset`);
+    /// ValueError names a field missing or of the wrong type, or what the kernel cannot play.
     #[new]
-    fn new(py: Python<'_>, spec: &Bound<'_, PyDict>) -> PyResult<Kernel> {
-        let spec = rules_spec(spec)?;
+    fn new(py: Python<'_>, compiled: &Bound<'_, PyAny>) -> PyResult<Kernel> {
+        let spec = compiled::rules_spec(compiled)?;
         let rules = stargazer_kernel::Rules::compile(&spec).map_err(|e| to_py_err(py, e))?;
         Ok(Kernel { game: Arc::new(Game::new(rules)) })
     }
@@ -273,27 +148,14 @@ impl Kernel {
         })
     }
 
-    /// What a state of this ruleset may hold (`Bounds`), by the names of `StateBounds`.
+    /// The bounds the kernel received and keeps (`Bounds`), by the names of `StateBounds`.
     fn bounds<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
-        let b = self.game.rules.bounds;
-        let dict = PyDict::new(py);
-        dict.set_item("most_players", b.most_players)?;
-        dict.set_item("most_planets", b.most_planets)?;
-        dict.set_item("most_crew", b.most_crew)?;
-        dict.set_item("most_hand", b.most_hand)?;
-        dict.set_item("most_stock", b.most_stock)?;
-        dict.set_item("most_free_on_crew", b.most_free_on_crew)?;
-        dict.set_item("ability_vp", b.ability_vp)?;
-        dict.set_item("most_vp", b.most_vp)?;
-        dict.set_item("most_round", b.most_round)?;
-        dict.set_item("least_survey_bonus", b.least_survey_bonus)?;
-        dict.set_item("most_survey_bonus", b.most_survey_bonus)?;
-        dict.set_item("most_survey_placed", b.most_survey_placed)?;
-        dict.set_item("most_survey_skips", b.most_survey_skips)?;
-        dict.set_item("most_steps", b.most_steps)?;
-        dict.set_item("most_pending", b.most_pending)?;
-        dict.set_item("most_turn_decisions", b.most_turn_decisions)?;
-        Ok(dict)
+        self.game.rules.bounds.to_dict(py)
+    }
+
+    /// The action-index sizes the kernel received and keeps, by the names of `ActionSizes`.
+    fn action_sizes<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
+        self.game.rules.action_sizes.to_dict(py)
     }
 
     /// How many states any kernel has checked against the rules so far (a test counts that

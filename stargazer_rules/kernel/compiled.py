@@ -1,0 +1,163 @@
+"""The compiled ruleset: the one typed form in which a ruleset crosses into the native kernel.
+
+Python derives, Rust receives. ``compile_ruleset`` turns a ``Game``'s validated ruleset into
+frozen classes with named fields (every card, knob and effect, each effect's parameters by the
+names its class declares, with Python's defaults filled in), together with what Python derived
+of it: ``Game.bounds`` (``StateBounds``, what a state may hold) and ``Game.action_sizes``
+(``ActionSizes``, the action index's blocks). The kernel's bindings read it by attribute name
+(``crates/python/src/compiled.rs``) and keep those numbers as sent: the kernel derives no bound
+and no block size of its own, and checks them only for what its types hold (`Rules::compile`).
+
+Built once per game (``Game.derived``); a ruleset the kernel cannot play (an effect type
+registered with ``extend_effect_types``, a bound that stays open) raises ValueError saying why,
+as the kernel does for one beyond its limits.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from stargazer_rules.engine.bounds import ActionSizes, StateBounds
+from stargazer_rules.engine.game import Game
+from stargazer_rules.rulesets.model import PlanetCard, PlayerCountSetup
+from stargazer_rules.vocabulary.abilities import SPECIAL, PlanetRules, Trigger
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
+
+
+@attrs.frozen
+class EffectParameter:
+    """One declared parameter of an effect (``Param.name``) and its value: an integer, a text, None
+    (an optional parameter left out), an expression node of the rules language, one effect list
+    (a tuple of ``CompiledEffect``) or a list of them (``choose_one``'s options)."""
+
+    name: str
+    value: Any
+
+
+@attrs.frozen
+class CompiledEffect:
+    """An effect as the kernel reads it: its type's name, its timing and every parameter its class
+    declares, in declaration order."""
+
+    name: str
+    when: str
+    parameters: tuple[EffectParameter, ...]
+
+
+@attrs.frozen
+class CompiledTrigger:
+    """A planet ability's trigger: its event, the square a ``cube_placed`` waits for (-1 any
+    normal square, 0 the special square, n square n) and its ``do`` effects."""
+
+    event: str
+    square: int
+    do: tuple[CompiledEffect, ...]
+
+
+@attrs.frozen
+class CompiledPlanet:
+    """A planet card: its track, its triggers (in card order) and its lasting effects' values
+    (``abilities.PlanetRules``: ``counts_toward`` is ``own`` when none is in force)."""
+
+    id: str
+    colour: str
+    track: tuple[int, ...]
+    special_capacity: int
+    triggers: tuple[CompiledTrigger, ...]
+    counts_toward: str
+    majority_factor: int
+    no_survey_start: bool
+
+
+@attrs.frozen
+class CompiledCrew:
+    id: str
+    survey_count: int
+    always_in_play: bool
+    skill: tuple[CompiledEffect, ...]
+
+
+@attrs.frozen
+class CompiledRuleset:
+    """Every card (in file order) and knob of a ruleset, and the numbers Python derived of it:
+    ``bounds`` (``Game.bounds``) and ``action_sizes`` (``Game.action_sizes``)."""
+
+    name: str
+    colours: tuple[str, ...]
+    planets: tuple[CompiledPlanet, ...]
+    crew: tuple[CompiledCrew, ...]
+    setups: tuple[PlayerCountSetup, ...]
+    cubes_per_player: int
+    free_cubes: int
+    max_free_cubes_per_crew: int
+    free_cube_vp: int
+    player_cube_vp: int
+    survey_minimum: int
+    max_rounds: int
+    turn_order_vp: tuple[int, ...]
+    bounds: StateBounds
+    action_sizes: ActionSizes
+
+
+def compile_ruleset(game: Game) -> CompiledRuleset:
+    """The compiled form of ``game``'s ruleset; ValueError says why the kernel cannot play it."""
+    ruleset, bounds = game.ruleset, game.bounds
+    crew = tuple(CompiledCrew(card.id, card.survey_count, card.always_in_play, _effects(card.skill)) for card in ruleset.crew)
+    open_bounds = [name for name in ("most_vp", "ability_vp", "least_survey_bonus", "most_survey_bonus") if getattr(bounds, name) is None]
+    if open_bounds:
+        raise ValueError(f"the ruleset's {', '.join(open_bounds)} has no bound (a skill cannot say what it scores or adds)")
+    return CompiledRuleset(
+        name=ruleset.name,
+        colours=tuple(colour.id for colour in ruleset.colours),
+        planets=tuple(_planet(card) for card in ruleset.planets),
+        crew=crew,
+        setups=tuple(ruleset.setups.values()),
+        cubes_per_player=ruleset.cubes_per_player,
+        free_cubes=ruleset.free_cubes,
+        max_free_cubes_per_crew=ruleset.max_free_cubes_per_crew,
+        free_cube_vp=ruleset.free_cube_vp,
+        player_cube_vp=ruleset.player_cube_vp,
+        survey_minimum=ruleset.survey_minimum,
+        max_rounds=ruleset.max_rounds,
+        turn_order_vp=tuple(ruleset.turn_order_vp),
+        bounds=bounds,
+        action_sizes=game.action_sizes,
+    )
+
+
+def _planet(card: PlanetCard) -> CompiledPlanet:
+    rules = PlanetRules.of(card.abilities)
+    triggers = tuple(
+        CompiledTrigger(ability.event, _TRIGGER_SQUARES.get(ability.square, ability.square), _effects(ability.do))  # type: ignore[arg-type]
+        for ability in card.abilities
+        if isinstance(ability, Trigger)
+    )
+    return CompiledPlanet(
+        card.id, card.colour, tuple(card.track), card.special_capacity, triggers,
+        rules.counts_toward or "own", rules.majority_factor, rules.no_survey_start,
+    )
+
+
+#: A trigger's square as the kernel reads it: any normal square -1, the special square 0.
+_TRIGGER_SQUARES: dict[Any, int] = {None: -1, SPECIAL: 0}
+
+
+def _effects(effects: tuple[Effect, ...]) -> tuple[CompiledEffect, ...]:
+    return tuple(_effect(effect) for effect in effects)
+
+
+def _effect(effect: Effect) -> CompiledEffect:
+    """An effect of a built-in type with each declared parameter's value (effect lists compiled in turn)."""
+    if type(effect) is not EFFECT_TYPES.get(effect.name):
+        raise ValueError(f"effect type {effect.name!r} is not built in (the kernel knows {', '.join(EFFECT_TYPES)})")
+    parameters = []
+    for param in effect.params:
+        value = getattr(effect, param.attribute)
+        if param.kind == "options":
+            value = tuple(_effects(option) for option in value)
+        elif param.kind == "effects":
+            value = _effects(value)
+        parameters.append(EffectParameter(param.name, value))
+    return CompiledEffect(effect.name, effect.when, tuple(parameters))

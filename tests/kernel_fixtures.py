@@ -1,0 +1,129 @@
+"""The kernel's Rust-only fixtures, generated from the bundled rulesets as Python compiles them.
+
+The kernel derives no bound and no action-index size: it receives them in the compiled ruleset
+(``stargazer_rules.kernel.compiled``). Its own tests build rulesets without Python, so the
+bundled draft 7 and base reach them as Rust source written here, from ``compile_ruleset``,
+the bounds and action-index sizes included: ``crates/kernel/src/fixtures/compiled.rs``.
+The numbers live once, in Python's derivation; tests/test_compiled.py regenerates the file and
+compares, and ``python tests/kernel_fixtures.py --write`` rewrites it.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import attrs
+
+from stargazer_rules import Game, load_ruleset
+from stargazer_rules.kernel.compiled import CompiledEffect, CompiledRuleset, compile_ruleset
+from stargazer_rules.vocabulary.expressions import SeatsNamed
+
+#: The generated file, and the bundled rulesets it holds (a function of the same name returns each).
+FIXTURE = Path(__file__).resolve().parents[1] / "crates" / "kernel" / "src" / "fixtures" / "compiled.rs"
+RULESETS = ("draft7", "base")
+
+
+def _text(value: str) -> str:
+    return json.dumps(value) + ".into()"  # a JSON string is a Rust string literal for these ids
+
+
+def _value(value: object) -> str:
+    """One effect parameter as the kernel's ``ParamValue``; the bundled rulesets use one
+    expression only, ``gain_vp``'s default ``to: me``."""
+    if value is None:
+        return "ParamValue::None"
+    if value == SeatsNamed("me"):
+        return "ParamValue::Set(Set::Me)"
+    if isinstance(value, bool) or not isinstance(value, (int, str, tuple)):
+        raise ValueError(f"the kernel's fixtures hold integers, texts and effect lists, not {value!r}")
+    if isinstance(value, int):
+        return f"ParamValue::Int({value})"
+    if isinstance(value, str):
+        return f"ParamValue::Text({_text(value)})"
+    if value and isinstance(value[0], tuple):
+        return "ParamValue::Options(vec![" + ", ".join(_effects(option) for option in value) + "])"
+    return f"ParamValue::Effects({_effects(value)})"
+
+
+def _effect(effect: CompiledEffect) -> str:
+    text = f"EffectSpec::new({json.dumps(effect.name)}, {json.dumps(effect.when)})"
+    for parameter in effect.parameters:
+        text += f".with({json.dumps(parameter.name)}, {_value(parameter.value)})"
+    return text
+
+
+def _effects(effects: tuple[CompiledEffect, ...]) -> str:
+    return "vec![" + ", ".join(_effect(effect) for effect in effects) + "]"
+
+
+def _fields(name: str, instance: object) -> str:
+    """An attrs instance of plain integers as the Rust struct literal of the same name and fields."""
+    values = ", ".join(f"{field}: {value}" for field, value in attrs.asdict(instance).items())
+    return f"{name} {{ {values} }}"
+
+
+def rules_spec(compiled: CompiledRuleset) -> str:
+    """The body of a function returning ``compiled`` as the kernel's ``RulesSpec``."""
+    lines = [
+        "    RulesSpec {",
+        f"        name: {_text(compiled.name)},",
+        "        colours: vec![" + ", ".join(_text(colour) for colour in compiled.colours) + "],",
+        "        planets: vec![",
+    ]
+    for planet in compiled.planets:
+        track = ", ".join(str(value) for value in planet.track)
+        triggers = ", ".join(
+            f"TriggerSpec {{ event: {_text(trigger.event)}, square: {trigger.square}, body: {_effects(trigger.do)} }}"
+            for trigger in planet.triggers
+        )
+        lines.append(
+            f"            PlanetSpec {{ id: {_text(planet.id)}, colour: {_text(planet.colour)}, track: vec![{track}], "
+            f"special_capacity: {planet.special_capacity}, triggers: vec![{triggers}], counts_toward: {_text(planet.counts_toward)}, "
+            f"majority_factor: {planet.majority_factor}, no_survey_start: {str(planet.no_survey_start).lower()} }},"
+        )
+    lines.append("        ],")
+    lines.append("        crew: vec![")
+    for crew in compiled.crew:
+        lines.append(
+            f"            CrewSpec {{ id: {_text(crew.id)}, survey_count: {crew.survey_count}, always_in_play: {str(crew.always_in_play).lower()}, skill: {_effects(crew.skill)} }},"
+        )
+    lines.append("        ],")
+    lines.append("        setups: vec![" + ", ".join(_fields("SetupSpec", setup) for setup in compiled.setups) + "],")
+    for knob in ("cubes_per_player", "free_cubes", "max_free_cubes_per_crew", "free_cube_vp", "player_cube_vp", "survey_minimum", "max_rounds"):
+        lines.append(f"        {knob}: {getattr(compiled, knob)},")
+    lines.append("        turn_order_vp: vec![" + ", ".join(str(vp) for vp in compiled.turn_order_vp) + "],")
+    lines.append(f"        bounds: {_fields('Bounds', compiled.bounds)},")
+    lines.append(f"        action_sizes: {_fields('ActionSizes', compiled.action_sizes)},")
+    lines.append("    }")
+    return "\n".join(lines)
+
+
+def fixture_source() -> str:
+    """The whole generated file."""
+    parts = [
+        "//! The bundled rulesets as Python compiles them, with the bounds and action-index sizes Python",
+        "//! derived: generated by `python tests/kernel_fixtures.py --write`, never edited",
+        "//! (tests/test_compiled.py regenerates and compares).",
+        "",
+        "use crate::action_index::ActionSizes;",
+        "use crate::expr::Set;",
+    ]
+    compiled_rulesets = {name: compile_ruleset(Game(load_ruleset(name))) for name in RULESETS}
+    triggers = any(planet.triggers for compiled in compiled_rulesets.values() for planet in compiled.planets)
+    parts.append(
+        "use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
+        + (", TriggerSpec};" if triggers else "};")
+    )
+    for name, compiled in compiled_rulesets.items():
+        parts += ["", f"/// The bundled `{name}`.", f"pub fn {name}() -> RulesSpec {{", rules_spec(compiled), "}"]
+    return "\n".join(parts) + "\n"
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["--write"]:
+        sys.exit("usage: python tests/kernel_fixtures.py --write")
+    FIXTURE.parent.mkdir(exist_ok=True)
+    FIXTURE.write_text(fixture_source(), encoding="utf-8")
+    print(f"wrote {FIXTURE}")
