@@ -121,6 +121,25 @@ def test_effects_of_an_ability_set_off_no_ability(tmp_path):
     assert play_lockstep(game, game.deal(4, 3), rng) > 0  # the same in the kernel
 
 
+def test_a_protection_where_nobody_is_you_protects_nobody(tmp_path):
+    """protect_cubes in a round_end ability, where nobody is "you": nobody's cubes are protected,
+    in both engines (the kernel once read seat -1 there, and Python the last seat)."""
+    folder = copy_ruleset(tmp_path, "ideas")
+    text = (folder / "planets.yaml").read_text(encoding="utf-8")
+    ability = "    abilities:\n      - on: round_end\n        do:\n          - effect: protect_cubes\n            until: round_end\n"
+    text = re.sub(r"    abilities:\n(?:      .*\n|        .*\n)*", "", text)
+    text = text.replace("    placeholder: true\n", ability + "    placeholder: true\n")
+    (folder / "planets.yaml").write_text(text, encoding="utf-8")
+    game = Game(load_ruleset(folder))
+    state = game.new_state(4, seed=2)
+    rng = random.Random(2)
+    while not game.is_over(state) and state.round < 3:
+        state = game.step(state, rng.choice(state.legal))
+        assert state.protected == (0, 0, 0, 0)
+    assert state.round == 3  # two round ends passed, each setting off every Planet's ability
+    assert play_lockstep(game, game.deal(4, 5), random.Random(5)) > 0  # the same in the kernel
+
+
 def test_an_ability_event_renders_in_both_languages():
     from stargazer_rules.vocabulary.events import Event
 
