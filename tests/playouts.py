@@ -20,6 +20,10 @@ from stargazer_rules.vocabulary.table import State
 CONFIGS = [("draft7", 3), ("draft7", 4), ("base", 3), ("base", 4), ("ideas", 3), ("ideas", 4)]
 #: The seeds played for each configuration.
 SEEDS = (0, 1, 2)
+#: A crew every deal of a ruleset keeps: S8's Pirate is the ideas ruleset's only skill that asks
+#: for a seat (``target_seat``), and only on a tie for the most VP, so a random deal would leave
+#: that action kind to luck (picked in round 1, every other seat ties at 0 VP).
+KEPT_CREW = {"ideas": "pirate"}
 
 
 @attrs.frozen
@@ -44,6 +48,9 @@ def playout(ruleset: str, players: int, seed: int) -> Playout:
     the_game = game(ruleset)
     rng = random.Random(seed)
     setup = the_game.deal(players, seed)
+    kept = KEPT_CREW.get(ruleset)
+    if kept is not None and kept not in setup.crew:
+        setup = attrs.evolve(setup, crew=(kept, *setup.crew[1:]))
     state = the_game.new_state(setup=setup)
     states, actions, events = [state], [], []
     while not the_game.is_over(state):

@@ -318,7 +318,14 @@ def test_r6_choosing_a_crew_takes_its_cubes_as_motivation_bonus(source: str, dat
             "vp": vp,
         }
         assert bonus == ([expected] if free or cubes else [])
-        assert after.crew_free[slot] == 0 and after.crew_cubes[slot] == ()
+        # The crew's skill may put cubes back on it once the bonus is scored (S16's
+        # place_cube_on_crew on this_crew, or a free cube on every crew): only those stay.
+        crew_id = expected["crew"]
+        on_it = [event for event in events if event.params.get("crew") == crew_id]
+        free_back = sum(1 for event in on_it if event.key == "free_cube_to_crew")
+        free_back -= sum(event.params["free_cubes"] for event in on_it if event.key == "free_cubes_collected")
+        cubes_back = sorted(event.params["owner"] for event in on_it if event.key == "cube_to_crew")
+        assert after.crew_free[slot] == free_back and sorted(after.crew_cubes[slot]) == cubes_back
         for owner in range(before.players):
             assert after.removed[owner] == before.removed[owner] + cubes.count(owner)
 

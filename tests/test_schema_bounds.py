@@ -50,12 +50,14 @@ EXPECTED: dict[str, dict[str, dict[str, int]]] = {
         "/$defs/crew/properties/cubes": {"maxItems": 10_000},
         "/$defs/crew/properties/cubes/items": SEAT,
         "/$defs/crew/properties/worker": SEAT,
+        "/$defs/crew/properties/borrowed": ID,  # the crew whose skill it applies (use_skill)
         "/$defs/pending/properties/crew": ID,
         "/$defs/pending/properties/effect": ID,
         "/$defs/pending/properties/path": {"minItems": 1, "maxItems": 64},
         "/$defs/pending/properties/path/items": {"minimum": 0, "maximum": 1000},
         "/$defs/pending/properties/remaining": {"minimum": 1, "maximum": 1_000_000},
         "/$defs/pending/properties/seat": SEAT,
+        "/$defs/pending/properties/skill_of": ID,  # the crew card whose skill resolves (use_skill)
         "/$defs/planet/properties/id": ID,
         "/$defs/planet/properties/track": {"maxItems": 1000},
         "/$defs/planet/properties/track/items": {"minimum": -1, "maximum": 7},  # -1: a free cube

@@ -192,12 +192,19 @@ def test_every_survey_step_offered_puts_its_cube_there_once(documents, deal_seed
         if theirs is not None:  # the kernel lists the same options in the same order
             assert tuple(native.to_action(a) for a in theirs.legal()) == legal
         act = choose(game, state, rng)
-        after = game.step(state, act)
+        after, events = game.apply(state, act)
         if theirs is not None:
             theirs.step(act)
         if act.kind == A.SURVEY_STEP:
             seat = game.current_player(state)
-            assert after.tracks[act.target][-1] == seat and len(after.tracks[act.target]) > len(state.tracks[act.target])
+            placed = [dict(event.params) for event in events if event.key == "cube_placed"]
+            planet = game.ruleset.planets[state.planets[act.target]].id
+            # (a survey start's before-walk effects may place cubes first, in the same step)
+            assert any(cube["owner"] == seat and cube["planet"] == planet and cube["square"] > len(state.tracks[act.target]) for cube in placed)
+            # What follows in the same step (a planet ability the cube sets off, an after-survey
+            # skill once the survey ends) may move cubes on that track again.
+            if len(placed) == 1 and not {event.key for event in events} & {"ability_triggered", "cube_returned", "cube_moved"}:
+                assert after.tracks[act.target] == (*state.tracks[act.target], seat)
         # The bounds stay exact: the cubes a survey places and the skips it keeps (Game.bounds),
         # the options of a decision, and the decisions of a game (Game.most_moves).
         bounds = game.bounds

@@ -32,7 +32,7 @@ SECRET_ENV = "STARGAZER_SECRET"
 SIGNATURE_PATTERN = "^[0-9a-f]{64}$"
 #: Signed in front of every document: a new form of the states gets a new version here, so
 #: that a state signed by an older server under the same secret no longer checks.
-_CONTEXT = b"stargazer-rules state 1\n"
+_CONTEXT = b"stargazer-rules state 2\n"
 
 
 def canonical_json(document: Any) -> bytes:
