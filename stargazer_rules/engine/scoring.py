@@ -150,16 +150,16 @@ def score_sheet(game: Rules, state: State) -> ScoreSheet:
     planets = []
     majority = [0] * state.players
     colour_counts: list[Counter[str]] = [Counter() for _ in range(state.players)]
-    colour_ids = [colour.id for colour in rules.colours]
+    tables = game.totals_tables
     for p, card_index in enumerate(state.planets):
         card = rules.planets[card_index]
         track = state.tracks[p]
-        standings = rank_planet(track, scored_values(card))
+        standings = rank_planet(track, tables.track_values[card_index])
         planets.append(PlanetResult(card.id, card.colour, len(track), len(track) == card.length, standings))
         for standing in standings:
             if standing.owner != FREE_CUBE_OWNER:
                 majority[standing.owner] += standing.vp
-        toward = counted_colours(card, colour_ids)
+        toward = tables.counted_colours[card_index]
         for owner in track + state.specials[p]:
             if owner != FREE_CUBE_OWNER:
                 for colour in toward:
@@ -194,15 +194,16 @@ _PLANET_CACHE_LIMIT = 200_000
 class TotalsTables:
     """What ``provisional_totals`` reads of a ruleset, built once with its ``Game``.
 
-    ``track_values`` (``scored_values``) and ``colour_index`` (the colours it counts toward,
-    ``counted_colours``) per planet card (colours numbered in sorted id order, ``colour_count``
-    of them: the ruleset's), and ``planet_parts``, each Planet's part of the totals by
+    ``track_values`` (``scored_values``), ``counted_colours`` (the colour ids it counts toward,
+    for score sheets) and ``colour_index`` (the same colours numbered in sorted id order,
+    ``colour_count`` of them: the ruleset's) per planet card, and ``planet_parts``, each Planet's part of the totals by
     (card, track, special square): bots score hundreds of thousands of states that share most
     of their Planets, so each Planet's ranking is computed once and then looked up (the memo
     is emptied past ``_PLANET_CACHE_LIMIT`` entries).
     """
 
     track_values: tuple[tuple[int, ...], ...]
+    counted_colours: tuple[tuple[str, ...], ...]
     colour_index: tuple[tuple[int, ...], ...]
     colour_count: int
     planet_parts: dict = attrs.field(factory=dict, eq=False, repr=False)
@@ -211,8 +212,10 @@ class TotalsTables:
     def of(cls, ruleset: Ruleset) -> TotalsTables:
         planets = ruleset.planets
         colour_ids = sorted({colour.id for colour in ruleset.colours} | {card.colour for card in planets})
+        counted = tuple(counted_colours(card, [colour.id for colour in ruleset.colours]) for card in planets)
         return cls(
             tuple(tuple(scored_values(card)) for card in planets),
+            counted,
             tuple(tuple(colour_ids.index(c) for c in counted_colours(card, colour_ids)) for card in planets),
             len(colour_ids),
         )

@@ -133,6 +133,8 @@ class PlanetRules:
 
     @classmethod
     def of(cls, abilities: tuple[Ability, ...]) -> PlanetRules:
+        if not abilities:  # most cards: the defaults, shared
+            return _NO_ABILITIES
         by_event: dict[str, list[Trigger]] = {event: [] for event in EVENTS}
         lasting: dict[str, Any] = {}
         for ability in abilities:
@@ -154,3 +156,6 @@ class PlanetRules:
     def lands(self) -> bool:
         """Whether a cube landing on the Planet can set anything off."""
         return bool(self.cube_placed or self.becomes_full)
+
+
+_NO_ABILITIES = PlanetRules()
