@@ -1,12 +1,14 @@
-//! Planet abilities in play (docs/skills.md, "Planet abilities"), mirroring
-//! `stargazer_rules.engine.abilities`: a trigger's acts are performed at once on a scope with
-//! `this_planet` bound to its Planet and no crew. While they resolve the state is `firing`: a
-//! cube they land sets off no ability (no chains), so every program ends.
+//! Planet abilities and crew triggers in play (docs/skills.md, "Planet abilities", "Crew
+//! triggers"), mirroring `stargazer_rules.engine.abilities`: a planet trigger's acts are
+//! performed at once on a scope with `this_planet` bound to its Planet and no crew; a held
+//! crew's on a scope whose "you" is its holder and whose crew is the held one. While they
+//! resolve the state is `firing`: a cube they land sets off nothing (no chains), so every
+//! program ends.
 
 use crate::expr::{Scope, NOBODY};
 use crate::game::Game;
 use crate::rules::{Event, Trigger};
-use crate::state::State;
+use crate::state::{State, NO_WORKER};
 
 impl Game {
     /// The player whose turn it is; nobody at a round's end (R12 effects, round_end abilities).
@@ -36,6 +38,51 @@ impl Game {
                 self.fire(s, trigger, p, me);
             }
         }
+        // Then each held crew's, in crew-area order ("you": its holder).
+        for slot in 0..s.crew_count as usize {
+            let holder = s.workers[slot];
+            if holder == NO_WORKER {
+                continue;
+            }
+            let held = &self.rules.crew[s.crew[slot] as usize];
+            for trigger in &held.triggers {
+                let fires = match trigger.event {
+                    Event::CubePlaced => trigger.matches(square),
+                    Event::BecomesFull => filled,
+                    _ => false,
+                };
+                if fires {
+                    self.fire_crew(s, trigger, slot, holder as usize, p as i32);
+                }
+            }
+        }
+        s.firing = false;
+    }
+
+    /// `picker` has picked a crew and taken its motivation bonus (R6): every crew another
+    /// player holds fires its `another_pick` triggers ("you": its holder), in crew-area order.
+    pub(crate) fn another_pick(&self, s: &mut State, picker: usize) {
+        self.held_event(s, Event::AnotherPick, picker as i8);
+    }
+
+    /// The round ends: every held crew's `round_end` triggers, after the Planets'.
+    pub(crate) fn crew_round_end(&self, s: &mut State) {
+        self.held_event(s, Event::RoundEnd, NO_WORKER);
+    }
+
+    /// The `event` triggers of every crew held by a seat other than `except`, in crew-area order.
+    fn held_event(&self, s: &mut State, event: Event, except: i8) {
+        s.firing = true;
+        for slot in 0..s.crew_count as usize {
+            let holder = s.workers[slot];
+            if holder == NO_WORKER || holder == except {
+                continue;
+            }
+            let held = &self.rules.crew[s.crew[slot] as usize];
+            for trigger in held.triggers.iter().filter(|t| t.event == event) {
+                self.fire_crew(s, trigger, slot, holder as usize, -1);
+            }
+        }
         s.firing = false;
     }
 
@@ -54,6 +101,13 @@ impl Game {
 
     fn fire(&self, s: &mut State, trigger: &Trigger, p: usize, me: usize) {
         let scope = Scope::ability(me, s.start_player as usize, p);
+        self.perform_all(s, &scope, &trigger.body);
+    }
+
+    /// A held crew's trigger: `this_crew` is the crew (`slot`), "you" its holder, `this_planet`
+    /// the Planet a cube landed on (-1 at the other events).
+    fn fire_crew(&self, s: &mut State, trigger: &Trigger, slot: usize, holder: usize, p: i32) {
+        let scope = Scope { planet: p, ..Scope::new(holder, slot) };
         self.perform_all(s, &scope, &trigger.body);
     }
 }
@@ -88,7 +142,7 @@ mod tests {
             name: "t".into(),
             colours: vec!["red".into()],
             planets: vec![planet],
-            crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill: Vec::new() }],
+            crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill: Vec::new(), triggers: Vec::new() }],
             setups: vec![SetupSpec { players: 1, planets: 1, crew: 1, full_planets_to_end: 1 }],
             cubes_per_player: 4,
             free_cubes: 4,
