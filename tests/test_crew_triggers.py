@@ -18,6 +18,7 @@ from stargazer_rules import Game, Setup, load_ruleset
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.text.messages import render_event, skill_sentences
+from stargazer_rules.tuning.paths import Place, locate
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import action
 from stargazer_rules.vocabulary.events import Event
@@ -191,10 +192,12 @@ def test_me_is_refused_nowhere_and_this_planet_only_at_a_landing(tmp_path):
     assert any("this_planet" in message for message, _ in _messages(folder))
 
 
-def test_the_data_reads_back_and_crews_without_triggers_keep_their_data():
+def test_the_data_reads_back_tune_paths_reach_inside_and_crews_without_triggers_keep_their_data():
     data = ruleset_to_data(IDEAS.ruleset)
     informant = next(card for card in data["crew"]["crew"] if card["id"] == "informant")
     assert informant["triggers"] == [{"on": "another_pick", "do": [{"effect": "gain_vp", "vp": 1}]}]
+    place = locate(data, "crew.informant.triggers[0].do[0].vp")  # a tune path reaches inside
+    assert isinstance(place, Place) and place.value == 1 and place.doc_path[2:] == ("triggers", 0, "do", 0, "vp")
     assert all("triggers" not in card for card in ruleset_to_data(load_ruleset("draft7"))["crew"]["crew"])
 
 

@@ -117,12 +117,16 @@ mod tests {
     use crate::expr::Set;
     use crate::action_index::ActionSizes;
     use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
-    use crate::state::{Action, Kind};
+    use crate::state::{Action, Kind, CLOCKWISE};
     use crate::Game;
 
     /// One seat, one Planet of 4 squares whose every landing gives the cube's owner 1 VP and
     /// puts a free cube on it; one crew surveying 1 cube.
     fn game() -> Game {
+        Game::new(Rules::compile(&spec()).expect("the spec compiles"))
+    }
+
+    fn spec() -> RulesSpec {
         let gain = EffectSpec::new("gain_vp", "after_survey")
             .with("vp", ParamValue::Int(1))
             .with("to", ParamValue::Set(Set::Me));
@@ -138,7 +142,7 @@ mod tests {
             triggers: vec![TriggerSpec { event: "cube_placed".into(), square: -1, body: vec![gain, free_cube] }],
             ..Default::default()
         };
-        let spec = RulesSpec {
+        RulesSpec {
             name: "t".into(),
             colours: vec!["red".into()],
             planets: vec![planet],
@@ -170,8 +174,39 @@ mod tests {
             },
             action_sizes: ActionSizes { planets: 1, crews: 1, seats: 1, survey_counts: 1, directions: 1, options: 0, seat_targets: 0 },
             ..Default::default()
-        };
+        }
+    }
+
+    /// Two seats, the Planet without abilities, and two crews: "c" gives its holder 1 VP when
+    /// another player picks a crew and 2 VP at every round's end, "d" has no trigger.
+    fn crew_game() -> Game {
+        let gain = |vp| EffectSpec::new("gain_vp", "after_survey").with("vp", ParamValue::Int(vp)).with("to", ParamValue::Set(Set::Me));
+        let mut spec = spec();
+        spec.planets[0].triggers.clear();
+        spec.crew[0].triggers = vec![
+            TriggerSpec { event: "another_pick".into(), square: -1, body: vec![gain(1)] },
+            TriggerSpec { event: "round_end".into(), square: -1, body: vec![gain(2)] },
+        ];
+        spec.crew.push(CrewSpec { id: "d".into(), survey_count: 1, always_in_play: false, skill: Vec::new(), triggers: Vec::new() });
+        spec.setups = vec![SetupSpec { players: 2, planets: 1, crew: 2, full_planets_to_end: 1 }];
+        spec.turn_order_vp = vec![0, 0];
+        spec.bounds.most_players = 2;
+        spec.bounds.most_crew = 2;
+        spec.action_sizes = ActionSizes { planets: 1, crews: 2, seats: 2, survey_counts: 1, directions: 1, options: 0, seat_targets: 0 };
         Game::new(Rules::compile(&spec).expect("the spec compiles"))
+    }
+
+    #[test]
+    fn a_held_crew_fires_at_another_players_pick_and_at_the_rounds_end_for_its_holder() {
+        let game = crew_game();
+        let mut s = game.new_state(2, &[0], &[0, 1], 0).unwrap();
+        game.step(&mut s, Action::new(Kind::PickCrew, 0)).unwrap(); // seat 0 holds "c": nothing fires
+        assert_eq!(s.vp[..2], [0, 0]);
+        game.step(&mut s, Action::survey(-1, 0, CLOCKWISE)).unwrap();
+        game.step(&mut s, Action::new(Kind::PickCrew, 1)).unwrap(); // seat 1 picks "d": seat 0 gains 1
+        assert_eq!((s.vp[..2].to_vec(), s.firing), (vec![1, 0], false));
+        game.step(&mut s, Action::survey(-1, 0, CLOCKWISE)).unwrap();
+        assert_eq!((s.vp[..2].to_vec(), s.round), (vec![3, 0], 2)); // the round's end: seat 0 gains 2
     }
 
     #[test]
