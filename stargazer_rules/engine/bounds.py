@@ -36,7 +36,7 @@ class StateBounds:
     ring, crew slots with the always-in-play crew). ``most_hand``: cubes in one hand, and own
     cubes removed (R6, R13). ``most_stock``: free cubes in the stock (R13). ``most_free_on_crew``:
     free cubes on one crew (R11). ``most_vp``: VP one seat holds (starting VP and VP scored
-    during play, ``ability_vp`` of them from planet abilities), None when open.
+    during play, ``ability_vp`` of them from planet abilities and crew triggers), None when open.
     ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
     (R7). ``most_survey_skips``: the Planets a survey may still pass over under a skip limit
@@ -121,8 +121,8 @@ class StateBounds:
 
 
 def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None:
-    """The most VP one seat can score from planet abilities in a game; None when an effect
-    cannot say. 0 for a ruleset without them.
+    """The most VP one seat can score from planet abilities and crew triggers in a game; None
+    when an effect cannot say. 0 for a ruleset without them.
 
     Abilities set off no abilities (no chains), so their events are counted from play alone:
     a ``cube_placed`` or ``becomes_full`` per cube that lands, at most the cubes of a survey

@@ -516,9 +516,6 @@ def crew_trigger_problems(documents: RulesetDocuments, effect_types: Mapping[str
     the holder, so ``me`` is refused nowhere."""
     crew = documents.crew
     for path, card in entries(crew, "crew"):
-        items = card.get(AB.CREW_TRIGGERS_KEY)
-        if AB.CREW_TRIGGERS_KEY in card and not isinstance(items, list):
-            yield crew.problem((*path, AB.CREW_TRIGGERS_KEY), "a crew's triggers are a list of {on: <event>, do: [<effects>]}")
         for number, trigger in _ability_items(card, AB.CREW_TRIGGERS_KEY):
             yield from _trigger_shape(crew, (*path, AB.CREW_TRIGGERS_KEY, number), trigger, None, AB.CREW_EVENTS)
     sites = list(crew_trigger_sites(crew, effect_types))

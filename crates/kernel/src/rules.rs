@@ -662,9 +662,9 @@ pub struct Bounds {
     /// Free cubes on one crew (R11).
     pub most_free_on_crew: i64,
     /// VP one seat holds: the most it starts with (`turn_order_vp`), every round's best
-    /// motivation bonus and skill VP, and the planet abilities' VP (`ability_vp`).
+    /// motivation bonus and skill VP, and the planet abilities' and crew triggers' VP (`ability_vp`).
     pub most_vp: i64,
-    /// The most VP one seat scores from planet abilities in a game (Python's number).
+    /// The most VP one seat scores from planet abilities and crew triggers in a game (Python's number).
     pub ability_vp: i64,
     pub most_round: i64,
     /// This turn's change of the survey count: the most any crew's skill takes away or adds.
