@@ -17,7 +17,7 @@ from pathlib import Path
 import attrs
 
 from stargazer_rules import Game, load_ruleset
-from stargazer_rules.kernel.compiled import CompiledEffect, CompiledRuleset, compile_ruleset
+from stargazer_rules.kernel.compiled import CompiledEffect, CompiledRuleset, CompiledTrigger, compile_ruleset
 from stargazer_rules.vocabulary.expressions import SeatsNamed
 
 #: The generated file, and the bundled rulesets it holds (a function of the same name returns each).
@@ -64,6 +64,14 @@ def _fields(name: str, instance: object) -> str:
     return f"{name} {{ {values} }}"
 
 
+def _triggers(triggers: tuple[CompiledTrigger, ...]) -> str:
+    """A card's triggers (a planet's or a crew's) as the items of a Rust vec of ``TriggerSpec``."""
+    return ", ".join(
+        f"TriggerSpec {{ event: {_text(trigger.event)}, square: {trigger.square}, body: {_effects(trigger.do)} }}"
+        for trigger in triggers
+    )
+
+
 def rules_spec(compiled: CompiledRuleset) -> str:
     """The body of a function returning ``compiled`` as the kernel's ``RulesSpec``."""
     lines = [
@@ -74,10 +82,7 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     ]
     for planet in compiled.planets:
         track = ", ".join(str(value) for value in planet.track)
-        triggers = ", ".join(
-            f"TriggerSpec {{ event: {_text(trigger.event)}, square: {trigger.square}, body: {_effects(trigger.do)} }}"
-            for trigger in planet.triggers
-        )
+        triggers = _triggers(planet.triggers)
         lines.append(
             f"            PlanetSpec {{ id: {_text(planet.id)}, colour: {_text(planet.colour)}, track: vec![{track}], "
             f"special_capacity: {planet.special_capacity}, triggers: vec![{triggers}], counts_toward: {_text(planet.counts_toward)}, "
@@ -87,7 +92,7 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     lines.append("        crew: vec![")
     for crew in compiled.crew:
         lines.append(
-            f"            CrewSpec {{ id: {_text(crew.id)}, survey_count: {crew.survey_count}, always_in_play: {str(crew.always_in_play).lower()}, skill: {_effects(crew.skill)} }},"
+            f"            CrewSpec {{ id: {_text(crew.id)}, survey_count: {crew.survey_count}, always_in_play: {str(crew.always_in_play).lower()}, skill: {_effects(crew.skill)}, triggers: vec![{_triggers(crew.triggers)}] }},"
         )
     lines.append("        ],")
     lines.append("        setups: vec![" + ", ".join(_fields("SetupSpec", setup) for setup in compiled.setups) + "],")
@@ -111,7 +116,7 @@ def fixture_source() -> str:
         "use crate::expr::Set;",
     ]
     compiled_rulesets = {name: compile_ruleset(Game(load_ruleset(name))) for name in RULESETS}
-    triggers = any(planet.triggers for compiled in compiled_rulesets.values() for planet in compiled.planets)
+    triggers = any(card.triggers for compiled in compiled_rulesets.values() for card in (*compiled.planets, *compiled.crew))
     parts.append(
         "use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
         + (", TriggerSpec};" if triggers else "};")

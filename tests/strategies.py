@@ -657,6 +657,21 @@ def ability_data(draw: st.DrawFn, colours: Sequence[str], length: int, lasting_l
 
 
 @st.composite
+def crew_trigger_data(draw: st.DrawFn, colours: Sequence[str]) -> dict[str, Any]:
+    """One crew trigger (docs/skills.md, "Crew triggers"): a random event whose do holds 1..2
+    effects that ask no decision, "you" being the holder and this_planet bound at a landing."""
+    event = draw(st.sampled_from(("another_pick", "cube_placed", "becomes_full", "round_end")))
+    on: Any = event
+    if event == "cube_placed":
+        square = draw(st.none() | st.just("special") | st.integers(1, 4))
+        if square is not None:
+            on = {event: {"square": square}}
+    bound = frozenset({"planets"}) if event in ("cube_placed", "becomes_full") else frozenset()
+    body = effects(colours, frozenset({"after_survey"}), 1, "after_survey", bound, body=True)
+    return {"on": on, "do": _without_when(draw(st.lists(body, min_size=1, max_size=2)))}
+
+
+@st.composite
 def planets_data(
     draw: st.DrawFn, count: int, colours: Sequence[str], long: bool = False, language: bool = False
 ) -> list[dict[str, Any]]:
@@ -688,7 +703,8 @@ def planets_data(
 @st.composite
 def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool, language: bool = False) -> dict[str, Any]:
     """One crew card: survey count 0..5 and 0..3 effects of any type and timing (with
-    ``language``, 1..3 effects of the rules language at the top of the skill)."""
+    ``language``, 1..3 effects of the rules language at the top of the skill, and half of the
+    cards with crew triggers)."""
     skill = st.lists(language_effects(colours), min_size=1, max_size=3) if language else st.lists(effects(colours), max_size=3)
     card: dict[str, Any] = {
         "id": f"c{index}",
@@ -700,6 +716,8 @@ def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool,
         card["always_in_play"] = True
     elif draw(st.booleans()):
         card["always_in_play"] = False
+    if language and draw(st.booleans()):  # half of them with 1..2 crew triggers
+        card["triggers"] = [draw(crew_trigger_data(colours)) for _ in range(draw(st.integers(1, 2)))]
     return card
 
 

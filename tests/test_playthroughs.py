@@ -174,12 +174,13 @@ def test_the_transcript_replays_exactly(entry):
         differs(entry, "the final score sheet", expected_part, actual_part, f"first difference at {path}")
 
 
-#: What only the rules language's effect types and planet abilities make, which draft 7 has
+#: What only the rules language's effect types, planet abilities and crew triggers make, which draft 7 has
 #: none of: their worked examples (tests/test_effects.py, tests/test_ideas.py) and the ideas
 #: playouts (tests/playouts.py) show them.
 LANGUAGE_ONLY = frozenset({
     "cube_moved", "cube_returned", "free_cubes_collected", "vp_lost", "vp_taken", A.TARGET_SEAT,
     "ability_triggered",
+    "crew_triggered",  # crew triggers: tests/test_crew_triggers.py
     "crew_closed", "cubes_protected", "skill_applied",  # the lasting effects: no draft-7 crew has them
 })
 

@@ -1,5 +1,11 @@
-"""Planet abilities in play: triggers resolved when their event happens, lasting effects read
-where the rule they change is played (docs/skills.md, "Planet abilities").
+"""Planet abilities and crew triggers in play: triggers resolved when their event happens,
+lasting effects read where the rule they change is played (docs/skills.md, "Planet abilities",
+"Crew triggers").
+
+A crew's triggers are in force while a player holds it (a worker on it, R5): "you" is the
+holder, the scope's crew slot the held crew (``this_crew``). At a landing, the held crews fire
+after the Planet's own triggers; at a round's end, after every Planet's; each in crew-area
+order (slot order).
 
 A trigger's ``do`` effects are performed at once on a ``Scope`` with ``this_planet`` bound to
 its Planet and no crew (slot -1), after an ``ability_triggered`` event. While they resolve the
@@ -10,9 +16,9 @@ The kernel fires the same triggers at the same points in the same order
 
 from __future__ import annotations
 
-from stargazer_rules.vocabulary.abilities import GAME_END, NOBODY, ROUND_END_EVENT, PlanetRules, Trigger
+from stargazer_rules.vocabulary.abilities import GAME_END, NOBODY, ROUND_END_EVENT, CrewRules, PlanetRules, Trigger
 from stargazer_rules.vocabulary.expressions import Scope
-from stargazer_rules.vocabulary.table import Table
+from stargazer_rules.vocabulary.table import NO_WORKER, Table
 
 
 def turn_seat(table: Table) -> int:
@@ -22,12 +28,13 @@ def turn_seat(table: Table) -> int:
     return (table.start_player + table.turn) % table.players
 
 
-def cube_landed(rules: PlanetRules, table: Table, p: int, square: int, owner: int) -> None:
+def cube_landed(rules: PlanetRules, crew_rules: tuple[CrewRules, ...], table: Table, p: int, square: int, owner: int) -> None:
     """A cube of ``owner`` landed on ``square`` (0: the special square) of Planet ``p``: its
     ``cube_placed`` triggers that match the square, in card order ("you": the cube's owner, a
     free cube's nobody), then, if the cube filled the last normal square, its ``becomes_full``
-    triggers ("you": the player whose turn it is). Whether it filled the Planet is read as the
-    cube lands, before the cube_placed triggers resolve."""
+    triggers ("you": the player whose turn it is); then each held crew's (``crew_rules`` per
+    crew card) ``cube_placed`` and, if filled, ``becomes_full`` triggers ("you": its holder).
+    Whether it filled the Planet is read as the cube lands, before any trigger resolves."""
     filled = square > 0 and table.room(p) == 0
     table.firing = True
     for trigger in rules.cube_placed:
@@ -37,6 +44,38 @@ def cube_landed(rules: PlanetRules, table: Table, p: int, square: int, owner: in
         me = turn_seat(table)
         for trigger in rules.becomes_full:
             _fire(table, trigger, p, me)
+    for slot, holder in enumerate(table.workers):
+        if holder == NO_WORKER:
+            continue
+        held = crew_rules[table.crew[slot]]
+        for trigger in held.cube_placed:
+            if trigger.matches(square):
+                _fire_crew(table, trigger, slot, holder, p)
+        if filled:
+            for trigger in held.becomes_full:
+                _fire_crew(table, trigger, slot, holder, p)
+    table.firing = False
+
+
+def another_pick(crew_rules: tuple[CrewRules, ...], table: Table, picker: int) -> None:
+    """``picker`` has picked a crew and taken its motivation bonus (R6): every crew another
+    player holds fires its ``another_pick`` triggers ("you": its holder), in crew-area order."""
+    table.firing = True
+    for slot, holder in enumerate(table.workers):
+        if holder not in (NO_WORKER, picker):
+            for trigger in crew_rules[table.crew[slot]].another_pick:
+                _fire_crew(table, trigger, slot, holder, -1)
+    table.firing = False
+
+
+def crew_round_end(crew_rules: tuple[CrewRules, ...], table: Table) -> None:
+    """The round ends: every held crew's ``round_end`` triggers ("you": its holder), in
+    crew-area order, after the Planets' (``table_event``)."""
+    table.firing = True
+    for slot, holder in enumerate(table.workers):
+        if holder != NO_WORKER:
+            for trigger in crew_rules[table.crew[slot]].round_end:
+                _fire_crew(table, trigger, slot, holder, -1)
     table.firing = False
 
 
@@ -59,3 +98,12 @@ def _fire(table: Table, trigger: Trigger, p: int, me: int) -> None:
         if effect.can_perform(scope):
             effect.perform(scope)
 
+
+def _fire_crew(table: Table, trigger: Trigger, slot: int, holder: int, p: int) -> None:
+    """A held crew's trigger: ``this_crew`` is the crew (slot), "you" its holder, ``this_planet``
+    the Planet a cube landed on (-1 at the other events)."""
+    table.log("crew_triggered", player=holder, crew=table.crew_id(slot), event=trigger.event)
+    scope = Scope(table, holder, slot, planet=p)
+    for effect in trigger.do:
+        if effect.can_perform(scope):
+            effect.perform(scope)

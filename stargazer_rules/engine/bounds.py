@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import attrs
 
-from stargazer_rules.vocabulary.abilities import PlanetRules
+from stargazer_rules.vocabulary.abilities import CrewRules, PlanetRules
 from stargazer_rules.vocabulary.effects import DIRECTION, Effect, UseSkill, list_landings, list_most_vp, most_skips
 from stargazer_rules.vocabulary.expressions import SEATS, Limits
 from stargazer_rules.rulesets.model import Ruleset
@@ -36,7 +36,7 @@ class StateBounds:
     ring, crew slots with the always-in-play crew). ``most_hand``: cubes in one hand, and own
     cubes removed (R6, R13). ``most_stock``: free cubes in the stock (R13). ``most_free_on_crew``:
     free cubes on one crew (R11). ``most_vp``: VP one seat holds (starting VP and VP scored
-    during play, ``ability_vp`` of them from planet abilities), None when open.
+    during play, ``ability_vp`` of them from planet abilities and crew triggers), None when open.
     ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
     (R7). ``most_survey_skips``: the Planets a survey may still pass over under a skip limit
@@ -121,17 +121,22 @@ class StateBounds:
 
 
 def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None:
-    """The most VP one seat can score from planet abilities in a game; None when an effect
-    cannot say. 0 for a ruleset without them.
+    """The most VP one seat can score from planet abilities and crew triggers in a game; None
+    when an effect cannot say. 0 for a ruleset without them.
 
     Abilities set off no abilities (no chains), so their events are counted from play alone:
     a ``cube_placed`` or ``becomes_full`` per cube that lands, at most the cubes of a survey
     and of a crew's skill each turn (``Effect.most_landings``), each firing the triggers of
     the Planet it lands on; the ``round_end`` triggers of every Planet once a round; the
     ``game_end`` triggers once. Each event gives at most its triggers' ``Effect.most_vp``.
+
+    Crew triggers (``CrewRules``) count alike, for the crews held at once (at most one per
+    seat: the ``limits.players`` best cards): at each landing their landing triggers, each
+    round their ``round_end`` ones, and ``players - 1`` times a round their ``another_pick``.
     """
     rules = [PlanetRules.of(card.abilities) for card in ruleset.planets]
-    if not any(card.abilities for card in ruleset.planets):
+    crew_rules = [CrewRules.of(card.triggers) for card in ruleset.crew]
+    if not any(card.abilities for card in ruleset.planets) and not any(card.triggers for card in ruleset.crew):
         return 0
 
     def vp(triggers) -> int | None:
@@ -141,14 +146,24 @@ def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None
     landing = [vp((*r.cube_placed, *r.becomes_full)) for r in rules]
     round_end = [vp(r.round_end) for r in rules]
     game_end = [vp(r.game_end) for r in rules]
+    crew_landing = [vp((*r.cube_placed, *r.becomes_full)) for r in crew_rules]
+    # A held crew's another_pick fires once per other seat's pick: players - 1 times a round.
+    crew_round = [vp((*r.round_end, *(r.another_pick * (limits.players - 1)))) for r in crew_rules]
     # use_skill lands what the skill it applies lands: the most of the skills it may apply.
     lent = [list_landings(ruleset.crew[card].skill, limits) for card in borrowable_cards(ruleset)]
     borrowed = None if None in lent else max(lent, default=0)  # type: ignore[type-var]
     skill_landings = [list_landings(card.skill, limits, borrowed) for card in ruleset.crew]
-    if None in (*landing, *round_end, *game_end, *skill_landings):
+    if None in (*landing, *round_end, *game_end, *skill_landings, *crew_landing, *crew_round):
         return None
+
+    def held(values: list[int]) -> int:
+        """The most the crews held at once score: one crew per seat."""
+        return sum(sorted(values, reverse=True)[: limits.players])
+
     landings = ruleset.max_rounds * limits.players * (most_placed + max(skill_landings, default=0))  # type: ignore[type-var,operator]
-    return landings * max(landing) + ruleset.max_rounds * sum(round_end) + sum(game_end)  # type: ignore[arg-type,type-var,operator]
+    per_landing = max(landing, default=0) + held(crew_landing)  # type: ignore[arg-type,type-var]
+    per_round = sum(round_end) + held(crew_round)  # type: ignore[arg-type]
+    return landings * per_landing + ruleset.max_rounds * per_round + sum(game_end)  # type: ignore[arg-type,type-var,operator]
 
 
 @attrs.frozen

@@ -30,7 +30,7 @@ from stargazer_rules.engine.scoring import ScoreSheet, TotalsTables, score_sheet
 from stargazer_rules.errors import IllegalActionError, SetupError
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary import actions as A
-from stargazer_rules.vocabulary.abilities import GAME_END, ROUND_END_EVENT, PlanetRules
+from stargazer_rules.vocabulary.abilities import GAME_END, ROUND_END_EVENT, CrewRules, PlanetRules
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
@@ -107,11 +107,17 @@ class Game:
         #: its abilities (triggers by event, lasting effects), whether a cube landing on it
         #: sets anything off, and whether a survey may not start on it (P5).
         self.planet_rules = tuple(PlanetRules.of(card.abilities) for card in planets)
-        self.planet_lands = tuple(rules.lands for rules in self.planet_rules)
+        #: per crew card, its triggers by event (in force while a player holds it); a landing
+        #: on any Planet may set off a crew's landing triggers.
+        self.crew_rules = tuple(CrewRules.of(card.triggers) for card in ruleset.crew)
+        crews_land = any(rules.lands for rules in self.crew_rules)
+        self.planet_lands = tuple(rules.lands or crews_land for rules in self.planet_rules)
         self._no_start = tuple(rules.no_survey_start for rules in self.planet_rules)
         self._any_lands = any(self.planet_lands)
         self._any_no_start = any(self._no_start)
         self._round_end_abilities = any(rules.round_end for rules in self.planet_rules)
+        self._crew_round_end = any(rules.round_end for rules in self.crew_rules)
+        self._another_pick = any(rules.another_pick for rules in self.crew_rules)
         self._game_end_abilities = any(rules.game_end for rules in self.planet_rules)
         #: per crew card, its id.
         self.crew_ids = tuple(card.id for card in ruleset.crew)
@@ -211,8 +217,9 @@ class Game:
         return self._most_moves
 
     def cube_landed(self, table: Table, p: int, square: int, owner: int) -> None:
-        """A cube landed on Planet ``p``: its abilities' triggers (``engine.abilities``)."""
-        abilities.cube_landed(self.planet_rules[table.planets[p]], table, p, square, owner)
+        """A cube landed on Planet ``p``: its abilities' triggers, then the held crews'
+        (``engine.abilities``)."""
+        abilities.cube_landed(self.planet_rules[table.planets[p]], self.crew_rules, table, p, square, owner)
 
     # -- setting up -----------------------------------------------------------------------
 
@@ -459,6 +466,8 @@ class Game:
             table.log(
                 "motivation_bonus", player=seat, crew=table.crew_id(slot), free_cubes=free, player_cubes=len(cubes), vp=vp
             )
+        if self._another_pick:  # the other holders' triggers, before the picker's skill
+            abilities.another_pick(self.crew_rules, table, seat)
         table.survey_rules = 0
         table.survey_bonus = 0
         table.survey_placed = 0
@@ -560,6 +569,8 @@ class Game:
             table.log("round_ended", round=table.round)
         if self._round_end_abilities:  # every round's end, before the end check (R10)
             abilities.table_event(self.planet_rules, table, ROUND_END_EVENT)
+        if self._crew_round_end:  # the held crews' after the Planets', before the end check
+            abilities.crew_round_end(self.crew_rules, table)
         triggers = []
         if 0 in table.hands:
             triggers.append(HAND_EMPTY)

@@ -48,7 +48,7 @@ class CompiledEffect:
 
 @attrs.frozen
 class CompiledTrigger:
-    """A planet ability's trigger: its event, the square a ``cube_placed`` waits for (-1 any
+    """A planet ability's or a crew's trigger: its event, the square a ``cube_placed`` waits for (-1 any
     normal square, 0 the special square, n square n) and its ``do`` effects."""
 
     event: str
@@ -73,10 +73,13 @@ class CompiledPlanet:
 
 @attrs.frozen
 class CompiledCrew:
+    """A crew card: its skill and its triggers (in card order, in force while it is held)."""
+
     id: str
     survey_count: int
     always_in_play: bool
     skill: tuple[CompiledEffect, ...]
+    triggers: tuple[CompiledTrigger, ...]
 
 
 @attrs.frozen
@@ -104,7 +107,10 @@ class CompiledRuleset:
 def compile_ruleset(game: Game) -> CompiledRuleset:
     """The compiled form of ``game``'s ruleset; ValueError says why the kernel cannot play it."""
     ruleset, bounds = game.ruleset, game.bounds
-    crew = tuple(CompiledCrew(card.id, card.survey_count, card.always_in_play, _effects(card.skill)) for card in ruleset.crew)
+    crew = tuple(
+        CompiledCrew(card.id, card.survey_count, card.always_in_play, _effects(card.skill), _triggers(card.triggers))
+        for card in ruleset.crew
+    )
     open_bounds = [name for name in ("most_vp", "ability_vp", "least_survey_bonus", "most_survey_bonus") if getattr(bounds, name) is None]
     if open_bounds:
         raise ValueError(f"the ruleset's {', '.join(open_bounds)} has no bound (a skill cannot say what it scores or adds)")
@@ -129,14 +135,17 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
 
 def _planet(card: PlanetCard) -> CompiledPlanet:
     rules = PlanetRules.of(card.abilities)
-    triggers = tuple(
-        CompiledTrigger(ability.event, _TRIGGER_SQUARES.get(ability.square, ability.square), _effects(ability.do))  # type: ignore[arg-type]
-        for ability in card.abilities
-        if isinstance(ability, Trigger)
-    )
+    triggers = _triggers(tuple(ability for ability in card.abilities if isinstance(ability, Trigger)))
     return CompiledPlanet(
         card.id, card.colour, tuple(card.track), card.special_capacity, triggers,
         rules.counts_toward or "own", rules.majority_factor, rules.no_survey_start,
+    )
+
+
+def _triggers(triggers: tuple[Trigger, ...]) -> tuple[CompiledTrigger, ...]:
+    return tuple(
+        CompiledTrigger(trigger.event, _TRIGGER_SQUARES.get(trigger.square, trigger.square), _effects(trigger.do))  # type: ignore[arg-type]
+        for trigger in triggers
     )
 
 

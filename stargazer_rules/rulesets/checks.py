@@ -87,6 +87,7 @@ def semantic_problems(
         *_expressions(documents, sites),
         *_bodies(documents.crew, sites),
         *ability_problems(documents, effect_types),
+        *crew_trigger_problems(documents, effect_types),
         *_survey_starts(documents.crew, sites),
     ]
 
@@ -96,7 +97,7 @@ def expression_paths(document: YamlDocument, effect_types: Mapping[str, type[Eff
     the schema's errors there are left to ``_expressions``, which words them for the language
     (with "did you mean")."""
     crew = _count(document, "crew") is not None
-    sites = effect_sites(document, effect_types) if crew else ability_sites(document, effect_types)
+    sites = [*effect_sites(document, effect_types), *crew_trigger_sites(document, effect_types)] if crew else ability_sites(document, effect_types)
     paths = [
         (*site.path, param.name)
         for site in sites
@@ -107,6 +108,10 @@ def expression_paths(document: YamlDocument, effect_types: Mapping[str, type[Eff
         for path, card in entries(document, "planets"):
             for number, ability in _ability_items(card):
                 paths += [(*path, "abilities", number, key) for key in ("on", AB.LASTING_KEY) if key in ability]
+    else:  # a crew trigger's event: ``crew_trigger_problems`` words it
+        for path, card in entries(document, "crew"):
+            for number, trigger in _ability_items(card, AB.CREW_TRIGGERS_KEY):
+                paths += [(*path, AB.CREW_TRIGGERS_KEY, number, "on")] if "on" in trigger else []
     return paths
 
 
@@ -492,8 +497,37 @@ def ability_sites(planets: YamlDocument, effect_types: Mapping[str, type[Effect]
                 yield from _sites(do, at, None, effect_types, frozenset({PLANETS}))
 
 
-def _ability_items(card: Mapping[str, Any]) -> list[tuple[int, Mapping[str, Any]]]:
-    items = card.get("abilities")
+def crew_trigger_sites(crew: YamlDocument, effect_types: Mapping[str, type[Effect]]) -> Iterator[EffectSite]:
+    """Every effect of a known type in the ``do`` of crew.yaml's triggers, nested ones included,
+    with ``this_planet`` bound at the landing events (the Planet the cube landed on)."""
+    for path, card in entries(crew, "crew"):
+        for number, trigger in _ability_items(card, AB.CREW_TRIGGERS_KEY):
+            do = trigger.get("do")
+            if isinstance(do, list):
+                on = trigger.get("on")
+                event = next(iter(on)) if isinstance(on, dict) and len(on) == 1 else on
+                bound = frozenset({PLANETS}) if event in AB.LANDING_EVENTS else frozenset()
+                yield from _sites(do, (*path, AB.CREW_TRIGGERS_KEY, number, "do"), None, effect_types, bound)
+
+
+def crew_trigger_problems(documents: RulesetDocuments, effect_types: Mapping[str, type[Effect]]) -> Iterator[Problem]:
+    """Every problem of crew.yaml's triggers: their keys and events (with "did you mean"), and
+    their effects checked as a planet ability's are (no decision, no survey change); "you" is
+    the holder, so ``me`` is refused nowhere."""
+    crew = documents.crew
+    for path, card in entries(crew, "crew"):
+        for number, trigger in _ability_items(card, AB.CREW_TRIGGERS_KEY):
+            yield from _trigger_shape(crew, (*path, AB.CREW_TRIGGERS_KEY, number), trigger, None, AB.CREW_EVENTS)
+    sites = list(crew_trigger_sites(crew, effect_types))
+    yield from _expressions(documents, sites, crew)
+    yield from _effect_colours(documents, sites, crew)
+    yield from _bodies(crew, sites)
+    for site in sites:
+        yield from _ability_effect(crew, site, you_always=True)
+
+
+def _ability_items(card: Mapping[str, Any], key: str = "abilities") -> list[tuple[int, Mapping[str, Any]]]:
+    items = card.get(key)
     if not isinstance(items, list):
         return []
     return [(number, item) for number, item in enumerate(items) if isinstance(item, dict)]
@@ -527,18 +561,26 @@ def _ability_shape(
             yield planets.problem(at, "an ability is either a trigger (on, do) or a lasting effect (lasting), not both")
         yield from _lasting(planets, (*at, AB.LASTING_KEY), ability[AB.LASTING_KEY], lasting_seen)
         return
-    missing = [key for key in AB.TRIGGER_KEYS if key not in ability]
+    yield from _trigger_shape(planets, at, ability, length, AB.EVENTS)
+
+
+def _trigger_shape(
+    document: YamlDocument, at: DocPath, trigger: Mapping[str, Any], length: int | None, known: tuple[str, ...]
+) -> Iterator[Problem]:
+    """A trigger's keys, its event among ``known`` and its do list (a planet's or a crew's)."""
+    missing = [key for key in AB.TRIGGER_KEYS if key not in trigger]
     if missing:
-        yield planets.problem(at, f"a trigger needs {' and '.join(missing)}: {{on: <event>, do: [<effects>]}} (or write {{lasting: <word>}})")
-    if "on" in ability:
-        yield from _event(planets, (*at, "on"), ability["on"], length)
-    do = ability.get("do")
-    if "do" in ability and (not isinstance(do, list) or not do):
-        yield planets.problem((*at, "do"), "a trigger's do is a list of at least one effect")
+        lasting = " (or write {lasting: <word>})" if known == AB.EVENTS else ""
+        yield document.problem(at, f"a trigger needs {' and '.join(missing)}: {{on: <event>, do: [<effects>]}}{lasting}")
+    if "on" in trigger:
+        yield from _event(document, (*at, "on"), trigger["on"], length, known)
+    do = trigger.get("do")
+    if "do" in trigger and (not isinstance(do, list) or not do):
+        yield document.problem((*at, "do"), "a trigger's do is a list of at least one effect")
 
 
-def _event(planets: YamlDocument, at: DocPath, on: Any, length: int | None) -> Iterator[Problem]:
-    events = ", ".join(AB.EVENTS)
+def _event(planets: YamlDocument, at: DocPath, on: Any, length: int | None, known: tuple[str, ...] = AB.EVENTS) -> Iterator[Problem]:
+    events = ", ".join(known)
     if isinstance(on, dict) and len(on) == 1:
         (event, options), = on.items()
     elif isinstance(on, str):
@@ -546,9 +588,9 @@ def _event(planets: YamlDocument, at: DocPath, on: Any, length: int | None) -> I
     else:
         yield planets.problem(at, f"an event is a word ({events}) or {{cube_placed: {{square: <n or special>}}}}")
         return
-    if event not in AB.EVENTS:
+    if event not in known:
         where = at if isinstance(on, str) else (*at, event)
-        yield planets.problem(where, f"unknown event {event!r}; the events: {events}", close_match(str(event), AB.EVENTS), key=not isinstance(on, str))
+        yield planets.problem(where, f"unknown event {event!r}; the events: {events}", close_match(str(event), known), key=not isinstance(on, str))
         return
     if options is None:
         return
@@ -599,9 +641,10 @@ def _lasting(planets: YamlDocument, at: DocPath, value: Any, seen: dict[str, Doc
         yield planets.problem(where, f"majority_factor is a whole number 1..{AB.MOST_MAJORITY_FACTOR}, found {describe_value(argument)}")
 
 
-def _ability_effect(planets: YamlDocument, site: EffectSite) -> Iterator[Problem]:
+def _ability_effect(planets: YamlDocument, site: EffectSite, *, you_always: bool = False) -> Iterator[Problem]:
     """What an ability's effect may not do: carry a when, change a survey, ask a decision at
-    the top of a do, or read "you" at an event where nobody is "you"."""
+    the top of a do, or read "you" at an event where nobody is "you" (never, for a crew's
+    trigger: its holder is "you", ``you_always``)."""
     if "when" in site.data:
         yield planets.problem((*site.path, "when"), "an ability's effects resolve at its event: leave when out", key=True)
     if AB.ABILITY_WHEN not in site.cls.timings:
@@ -615,7 +658,7 @@ def _ability_effect(planets: YamlDocument, site: EffectSite) -> Iterator[Problem
             f"{site.cls.name!r} asks a decision, so it cannot stand in a trigger's do, which is performed at once; use an effect that asks none (docs/skills.md)",
         )
     event = _site_event(planets, site.path)
-    if event not in AB.WITHOUT_YOU:
+    if you_always or event not in AB.WITHOUT_YOU:
         return
     for param in site.cls.params:
         if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):

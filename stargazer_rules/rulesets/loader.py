@@ -258,7 +258,8 @@ def _ability(
         return AB.Lasting(word, int(value) if word == AB.MAJORITY_FACTOR else value)
     on = data["on"]
     event, square = (on, None) if isinstance(on, str) else (next(iter(on)), next(iter(on.values())).get("square"))
-    bound = frozenset({PLANETS})  # this_planet: the ability's own Planet
+    # this_planet: a planet ability's own Planet, or the Planet a crew trigger's cube landed on.
+    bound = frozenset({PLANETS}) if path[0] == "planets" or event in AB.LANDING_EVENTS else frozenset()
     do = tuple(
         _effect(document, (*path, "do", number), item, AB.ABILITY_WHEN, effect_types, problems, parser, bound)
         for number, item in enumerate(data["do"])
@@ -318,12 +319,17 @@ def _build_crew(
             for number, item in enumerate(data["skill"])
         )
         optional = {key: data[key] for key in ("always_in_play", "placeholder") if key in data}
+        triggers = tuple(
+            _ability(document, ("crew", index, AB.CREW_TRIGGERS_KEY, number), item, effect_types, problems, parser)
+            for number, item in enumerate(data.get(AB.CREW_TRIGGERS_KEY, ()))
+        )
         cards.append(
             CrewCard(
                 id=data["id"],
                 name=_name(data["name"]),
                 survey_count=int(data["survey_count"]),
                 skill=skill,
+                triggers=triggers,  # type: ignore[arg-type]
                 **optional,
             )
         )
@@ -383,7 +389,7 @@ def _effect(
 
 
 def _crew_data(card: CrewCard) -> dict[str, Any]:
-    return {
+    data: dict[str, Any] = {
         "id": card.id,
         "name": _name_data(card.name),
         "survey_count": card.survey_count,
@@ -391,3 +397,6 @@ def _crew_data(card: CrewCard) -> dict[str, Any]:
         "skill": [effect.to_data() for effect in card.skill],
         "placeholder": card.placeholder,
     }
+    if card.triggers:  # left out when there are none: the data (and fingerprint) of older rulesets
+        data[AB.CREW_TRIGGERS_KEY] = [trigger.to_data() for trigger in card.triggers]
+    return data

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import attrs
 
 from stargazer_rules.rulesets.printable import printable
-from stargazer_rules.vocabulary.abilities import Ability
+from stargazer_rules.vocabulary.abilities import Ability, Trigger
 from stargazer_rules.vocabulary.effects import Effect
 
 
@@ -63,7 +63,8 @@ class CrewCard:
     """A crew card: its survey count (R7) and its skill, a tuple of effect objects (R9).
 
     ``always_in_play`` crew are laid out at every setup rather than dealt (R19);
-    ``placeholder`` marks a reconstructed card (R20).
+    ``placeholder`` marks a reconstructed card (R20). ``triggers``: what it sets off while a
+    player holds it (``vocabulary.abilities.CrewRules``, docs/skills.md "Crew triggers").
     """
 
     id: str
@@ -72,6 +73,7 @@ class CrewCard:
     skill: tuple[Effect, ...]
     always_in_play: bool = False
     placeholder: bool = False
+    triggers: tuple[Trigger, ...] = ()
 
 
 @attrs.frozen

@@ -217,6 +217,45 @@ _ABILITY = {
 }
 
 
+_CREW_CARD["properties"][AB.CREW_TRIGGERS_KEY] = {
+    "description": (
+        "What the crew sets off while a player holds it (their worker is on it this round, R5): "
+        "triggers {on: <event>, do: [<effects>]}, with you the holder. See docs/skills.md, \"Crew triggers\"."
+    ),
+    "type": "array",
+    "maxItems": 10,
+    "items": {"$ref": "#/$defs/crew_trigger"},
+}
+
+_CREW_TRIGGER = {
+    "description": "One crew trigger: the event it waits for and the effects it performs at once.",
+    "type": "object",
+    "properties": {
+        "on": {
+            "description": (
+                "The event: " + ", ".join(AB.CREW_EVENTS) + "; cube_placed may name a square: "
+                "{cube_placed: {square: 3}} or {cube_placed: {square: special}}."
+            ),
+            "anyOf": [
+                {"enum": list(AB.CREW_EVENTS)},
+                _ABILITY["properties"]["on"]["anyOf"][1],  # type: ignore[index]
+            ],
+        },
+        "do": {
+            "description": (
+                "Effects that ask no decision, performed at once when the event happens, with you the holder, "
+                "this_crew this crew and, at cube_placed and becomes_full, this_planet the Planet the cube landed on."
+            ),
+            "type": "array",
+            "minItems": 1,
+            "maxItems": 20,
+            "items": {"$ref": "#/$defs/effect"},
+        },
+    },
+    "additionalProperties": False,
+}
+
+
 def planets_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict[str, Any]:
     """The JSON Schema of planets.yaml for the effect registry ``effect_types``: the abilities'
     effects are checked as a skill's are."""
@@ -278,6 +317,7 @@ def crew_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict
         "$defs": {
             "name": _copy(_NAME),
             "crew_card": _copy(_CREW_CARD),
+            "crew_trigger": _copy(_CREW_TRIGGER),
             "effect": _described_effect_schema(effect_types),
             **expression_defs(),
         },

@@ -224,10 +224,12 @@ def describe_skill(card: CrewCard, ruleset: Ruleset, lang: str) -> str:
 
 
 def skill_sentences(card: CrewCard, ruleset: Ruleset, lang: str) -> tuple[str, ...]:
-    """One sentence per effect of the card's skill; "No skill." for a card without one."""
-    if not card.skill:
+    """One sentence per effect of the card's skill, then one per trigger it sets off while held;
+    "No skill." for a card with neither."""
+    triggers = tuple(describe_crew_trigger(trigger, ruleset, lang) for trigger in card.triggers)
+    if not card.skill and not triggers:
         return (label("no_skill", lang),)
-    return tuple(describe_effect(effect, ruleset, lang) for effect in card.skill)
+    return tuple(describe_effect(effect, ruleset, lang) for effect in card.skill) + triggers
 
 
 # -- planet abilities -----------------------------------------------------------------------
@@ -244,6 +246,15 @@ def describe_ability(ability: AB.Ability, ruleset: Ruleset, lang: str) -> str:
     do = sentences((describe_effect(e, ruleset, lang, AB.ABILITY_WHEN) for e in ability.do), lang)
     square = "any" if ability.square is None else ability.square
     return section[ability.event].render(lang, {"square": square}, {"square": square, "do": do})
+
+
+def describe_crew_trigger(trigger: AB.Trigger, ruleset: Ruleset, lang: str) -> str:
+    """A crew's trigger as a sentence: "While you hold this crew, each time another player
+    picks a crew: Gain 1 VP." (docs/skills.md, "Crew triggers")."""
+    check_lang(lang)
+    do = sentences((describe_effect(e, ruleset, lang, AB.ABILITY_WHEN) for e in trigger.do), lang)
+    square = "any" if trigger.square is None else trigger.square
+    return catalogue().section("crew_triggers")[trigger.event].render(lang, {"square": square}, {"square": square, "do": do})
 
 
 def ability_sentences(card: PlanetCard, ruleset: Ruleset, lang: str) -> tuple[str, ...]:

@@ -21,8 +21,15 @@ and ``game_end`` nobody, and the loader refuses ``me`` there. When nobody is "yo
 the empty set, seats are listed from the start player, and an effect that gives to "you"
 (``take_vp``, ``collect_free_cubes``) does nothing.
 
-Effects performed by an ability never set off abilities (no chains): every program ends and
-the bounds stay finite.
+A crew card's ``triggers`` (``CrewRules``) are triggers of the same form, in force while a
+player holds the crew (their worker is on it, R5): "you" is the holder and ``this_crew`` the
+card. Their events: ``another_pick`` (another player picks a crew, after that pick's
+motivation bonus, R6), ``cube_placed`` and ``becomes_full`` (a cube lands on any Planet, which
+is bound as ``this_planet``; after that Planet's own triggers) and ``round_end`` (after the
+Planets' ``round_end`` triggers, in crew-area order).
+
+Effects performed by an ability or a crew trigger never set off one (no chains): every
+program ends and the bounds stay finite.
 
 This module is the bottom of the package with ``effects``: it imports nothing of the rules.
 """
@@ -41,8 +48,15 @@ ROUND_END_EVENT = "round_end"
 GAME_END = "game_end"
 #: The events a trigger waits for, in the order the docs list them.
 EVENTS = (CUBE_PLACED, BECOMES_FULL, ROUND_END_EVENT, GAME_END)
-#: The events at which nobody is "you": ``me`` is refused in their effects.
+#: The events at which nobody is "you": ``me`` is refused in their effects (planets only).
 WITHOUT_YOU = (ROUND_END_EVENT, GAME_END)
+ANOTHER_PICK = "another_pick"
+#: The events a crew's trigger waits for, in the order the docs list them; ``this_planet`` is
+#: bound at the landing ones.
+CREW_EVENTS = (ANOTHER_PICK, CUBE_PLACED, BECOMES_FULL, ROUND_END_EVENT)
+LANDING_EVENTS = (CUBE_PLACED, BECOMES_FULL)
+#: The key of a crew card's triggers (crew.yaml).
+CREW_TRIGGERS_KEY = "triggers"
 #: The keys of an ability mapping.
 TRIGGER_KEYS = ("on", "do")
 LASTING_KEY = "lasting"
@@ -159,3 +173,25 @@ class PlanetRules:
 
 
 _NO_ABILITIES = PlanetRules()
+
+
+@attrs.frozen
+class CrewRules:
+    """A crew card's triggers by event, gathered once per card for the engines."""
+
+    another_pick: tuple[Trigger, ...] = ()
+    cube_placed: tuple[Trigger, ...] = ()
+    becomes_full: tuple[Trigger, ...] = ()
+    round_end: tuple[Trigger, ...] = ()
+
+    @classmethod
+    def of(cls, triggers: tuple[Trigger, ...]) -> CrewRules:
+        def on(event: str) -> tuple[Trigger, ...]:
+            return tuple(trigger for trigger in triggers if trigger.event == event)
+
+        return cls(on(ANOTHER_PICK), on(CUBE_PLACED), on(BECOMES_FULL), on(ROUND_END_EVENT))
+
+    @property
+    def lands(self) -> bool:
+        """Whether a cube landing on any Planet can set one of its triggers off."""
+        return bool(self.cube_placed or self.becomes_full)

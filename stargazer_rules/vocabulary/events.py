@@ -36,6 +36,8 @@ EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
     "free_cubes_collected": ("player", "crew", "free_cubes", "vp"),
     # planet abilities: the effects that follow carry crew "" (no crew acts)
     "ability_triggered": ("planet", "event"),
+    # crew triggers: the held crew, its holder and the event; the effects that follow carry the crew
+    "crew_triggered": ("player", "crew", "event"),
     # lasting effects of skills
     "crew_closed": ("player", "crew"),
     "cubes_protected": ("player", "crew", "until"),

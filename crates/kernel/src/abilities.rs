@@ -1,12 +1,14 @@
-//! Planet abilities in play (docs/skills.md, "Planet abilities"), mirroring
-//! `stargazer_rules.engine.abilities`: a trigger's acts are performed at once on a scope with
-//! `this_planet` bound to its Planet and no crew. While they resolve the state is `firing`: a
-//! cube they land sets off no ability (no chains), so every program ends.
+//! Planet abilities and crew triggers in play (docs/skills.md, "Planet abilities", "Crew
+//! triggers"), mirroring `stargazer_rules.engine.abilities`: a planet trigger's acts are
+//! performed at once on a scope with `this_planet` bound to its Planet and no crew; a held
+//! crew's on a scope whose "you" is its holder and whose crew is the held one. While they
+//! resolve the state is `firing`: a cube they land sets off nothing (no chains), so every
+//! program ends.
 
 use crate::expr::{Scope, NOBODY};
 use crate::game::Game;
 use crate::rules::{Event, Trigger};
-use crate::state::State;
+use crate::state::{State, NO_WORKER};
 
 impl Game {
     /// The player whose turn it is; nobody at a round's end (R12 effects, round_end abilities).
@@ -36,6 +38,51 @@ impl Game {
                 self.fire(s, trigger, p, me);
             }
         }
+        // Then each held crew's, in crew-area order ("you": its holder).
+        for slot in 0..s.crew_count as usize {
+            let holder = s.workers[slot];
+            if holder == NO_WORKER {
+                continue;
+            }
+            let held = &self.rules.crew[s.crew[slot] as usize];
+            for trigger in &held.triggers {
+                let fires = match trigger.event {
+                    Event::CubePlaced => trigger.matches(square),
+                    Event::BecomesFull => filled,
+                    _ => false,
+                };
+                if fires {
+                    self.fire_crew(s, trigger, slot, holder as usize, p as i32);
+                }
+            }
+        }
+        s.firing = false;
+    }
+
+    /// `picker` has picked a crew and taken its motivation bonus (R6): every crew another
+    /// player holds fires its `another_pick` triggers ("you": its holder), in crew-area order.
+    pub(crate) fn another_pick(&self, s: &mut State, picker: usize) {
+        self.held_event(s, Event::AnotherPick, picker as i8);
+    }
+
+    /// The round ends: every held crew's `round_end` triggers, after the Planets'.
+    pub(crate) fn crew_round_end(&self, s: &mut State) {
+        self.held_event(s, Event::RoundEnd, NO_WORKER);
+    }
+
+    /// The `event` triggers of every crew held by a seat other than `except`, in crew-area order.
+    fn held_event(&self, s: &mut State, event: Event, except: i8) {
+        s.firing = true;
+        for slot in 0..s.crew_count as usize {
+            let holder = s.workers[slot];
+            if holder == NO_WORKER || holder == except {
+                continue;
+            }
+            let held = &self.rules.crew[s.crew[slot] as usize];
+            for trigger in held.triggers.iter().filter(|t| t.event == event) {
+                self.fire_crew(s, trigger, slot, holder as usize, -1);
+            }
+        }
         s.firing = false;
     }
 
@@ -56,6 +103,13 @@ impl Game {
         let scope = Scope::ability(me, s.start_player as usize, p);
         self.perform_all(s, &scope, &trigger.body);
     }
+
+    /// A held crew's trigger: `this_crew` is the crew (`slot`), "you" its holder, `this_planet`
+    /// the Planet a cube landed on (-1 at the other events).
+    fn fire_crew(&self, s: &mut State, trigger: &Trigger, slot: usize, holder: usize, p: i32) {
+        let scope = Scope { planet: p, ..Scope::new(holder, slot) };
+        self.perform_all(s, &scope, &trigger.body);
+    }
 }
 
 #[cfg(test)]
@@ -63,12 +117,16 @@ mod tests {
     use crate::expr::Set;
     use crate::action_index::ActionSizes;
     use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
-    use crate::state::{Action, Kind};
+    use crate::state::{Action, Kind, CLOCKWISE};
     use crate::Game;
 
     /// One seat, one Planet of 4 squares whose every landing gives the cube's owner 1 VP and
     /// puts a free cube on it; one crew surveying 1 cube.
     fn game() -> Game {
+        Game::new(Rules::compile(&spec()).expect("the spec compiles"))
+    }
+
+    fn spec() -> RulesSpec {
         let gain = EffectSpec::new("gain_vp", "after_survey")
             .with("vp", ParamValue::Int(1))
             .with("to", ParamValue::Set(Set::Me));
@@ -84,11 +142,11 @@ mod tests {
             triggers: vec![TriggerSpec { event: "cube_placed".into(), square: -1, body: vec![gain, free_cube] }],
             ..Default::default()
         };
-        let spec = RulesSpec {
+        RulesSpec {
             name: "t".into(),
             colours: vec!["red".into()],
             planets: vec![planet],
-            crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill: Vec::new() }],
+            crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill: Vec::new(), triggers: Vec::new() }],
             setups: vec![SetupSpec { players: 1, planets: 1, crew: 1, full_planets_to_end: 1 }],
             cubes_per_player: 4,
             free_cubes: 4,
@@ -116,8 +174,39 @@ mod tests {
             },
             action_sizes: ActionSizes { planets: 1, crews: 1, seats: 1, survey_counts: 1, directions: 1, options: 0, seat_targets: 0 },
             ..Default::default()
-        };
+        }
+    }
+
+    /// Two seats, the Planet without abilities, and two crews: "c" gives its holder 1 VP when
+    /// another player picks a crew and 2 VP at every round's end, "d" has no trigger.
+    fn crew_game() -> Game {
+        let gain = |vp| EffectSpec::new("gain_vp", "after_survey").with("vp", ParamValue::Int(vp)).with("to", ParamValue::Set(Set::Me));
+        let mut spec = spec();
+        spec.planets[0].triggers.clear();
+        spec.crew[0].triggers = vec![
+            TriggerSpec { event: "another_pick".into(), square: -1, body: vec![gain(1)] },
+            TriggerSpec { event: "round_end".into(), square: -1, body: vec![gain(2)] },
+        ];
+        spec.crew.push(CrewSpec { id: "d".into(), survey_count: 1, always_in_play: false, skill: Vec::new(), triggers: Vec::new() });
+        spec.setups = vec![SetupSpec { players: 2, planets: 1, crew: 2, full_planets_to_end: 1 }];
+        spec.turn_order_vp = vec![0, 0];
+        spec.bounds.most_players = 2;
+        spec.bounds.most_crew = 2;
+        spec.action_sizes = ActionSizes { planets: 1, crews: 2, seats: 2, survey_counts: 1, directions: 1, options: 0, seat_targets: 0 };
         Game::new(Rules::compile(&spec).expect("the spec compiles"))
+    }
+
+    #[test]
+    fn a_held_crew_fires_at_another_players_pick_and_at_the_rounds_end_for_its_holder() {
+        let game = crew_game();
+        let mut s = game.new_state(2, &[0], &[0, 1], 0).unwrap();
+        game.step(&mut s, Action::new(Kind::PickCrew, 0)).unwrap(); // seat 0 holds "c": nothing fires
+        assert_eq!(s.vp[..2], [0, 0]);
+        game.step(&mut s, Action::survey(-1, 0, CLOCKWISE)).unwrap();
+        game.step(&mut s, Action::new(Kind::PickCrew, 1)).unwrap(); // seat 1 picks "d": seat 0 gains 1
+        assert_eq!((s.vp[..2].to_vec(), s.firing), (vec![1, 0], false));
+        game.step(&mut s, Action::survey(-1, 0, CLOCKWISE)).unwrap();
+        assert_eq!((s.vp[..2].to_vec(), s.round), (vec![3, 0], 2)); // the round's end: seat 0 gains 2
     }
 
     #[test]

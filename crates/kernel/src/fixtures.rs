@@ -292,6 +292,7 @@ pub fn generated(seed: u64) -> Game {
         survey_count: 2,
         always_in_play: true,
         skill: vec![effect("name_start_player", "round_end")],
+        triggers: Vec::new(),
     }];
     let most_crew = setups.iter().map(|s| s.crew as usize).max().unwrap_or(4);
     for i in 0..most_crew + rng.below(3) {
@@ -314,7 +315,7 @@ pub fn generated(seed: u64) -> Game {
             }
             skill.push(spec);
         }
-        crew.push(CrewSpec { id: format!("k{i}"), survey_count: 1 + rng.below(4) as i64, always_in_play: false, skill });
+        crew.push(CrewSpec { id: format!("k{i}"), survey_count: 1 + rng.below(4) as i64, always_in_play: false, skill, triggers: Vec::new() });
     }
     let spec = RulesSpec {
         name: format!("generated{seed}"),

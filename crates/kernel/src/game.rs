@@ -335,6 +335,9 @@ impl Game {
             }
             s.vp[seat] += free * rules.free_cube_vp + cubes * rules.player_cube_vp;
         }
+        if rules.any_another_pick {
+            self.another_pick(s, seat); // the other holders' triggers, before the picker's skill
+        }
         s.survey_rules = 0;
         s.survey_bonus = 0;
         s.survey_placed = 0;
@@ -598,6 +601,9 @@ impl Game {
     fn end_round(&self, s: &mut State) {
         if self.rules.any_round_end {
             self.table_event(s, Event::RoundEnd); // every round's end, before the end check (R10)
+        }
+        if self.rules.any_crew_round_end {
+            self.crew_round_end(s); // the held crews' after the Planets', before the end check
         }
         let rules = &self.rules;
         let players = s.players as usize;

@@ -224,6 +224,27 @@ fn over_set(effect: &EffectSpec) -> Result<(Set, Vec<Act>), KernelError> {
 
 /// An effect that asks no decision as the kernel performs it, at the top of a skill or in a
 /// body: the Python types whose `immediate` is true.
+/// A card's triggers, each event among `known` (a planet's or a crew's), compiled in card order.
+fn triggers_of(specs: &[TriggerSpec], known: &[Event], what: &str, id: &str) -> Result<Vec<Trigger>, KernelError> {
+    let mut triggers = Vec::with_capacity(specs.len());
+    for trigger in specs {
+        let event = match trigger.event.as_str() {
+            "cube_placed" => Event::CubePlaced,
+            "becomes_full" => Event::BecomesFull,
+            "round_end" => Event::RoundEnd,
+            "game_end" => Event::GameEnd,
+            "another_pick" => Event::AnotherPick,
+            other => return Err(unsupported(format!("{what} {id:?}: unknown event {other:?}"))),
+        };
+        if !known.contains(&event) {
+            return Err(unsupported(format!("{what} {id:?}: no {} trigger waits for {:?}", what, trigger.event)));
+        }
+        let body = trigger.body.iter().map(act_of).collect::<Result<Vec<_>, _>>()?;
+        triggers.push(Trigger { event, square: trigger.square.clamp(-1, 1024) as i32, body });
+    }
+    Ok(triggers)
+}
+
 fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
     let required = |name: &str, kind: SetKind| {
         effect.set(name, kind)?.ok_or_else(|| unsupported(format!("effect {:?}: parameter {name:?} is none", effect.name)))
@@ -367,13 +388,15 @@ pub struct Planet {
     pub abilities: Abilities,
 }
 
-/// When a planet trigger resolves (`vocabulary.abilities.EVENTS`).
+/// When a planet's or a crew's trigger resolves (`vocabulary.abilities.EVENTS`, `CREW_EVENTS`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Event {
     CubePlaced,
     BecomesFull,
     RoundEnd,
     GameEnd,
+    /// Another player picks a crew while this crew is held (crews only).
+    AnotherPick,
 }
 
 /// A planet trigger: its event, the square a `cube_placed` waits for (-1 any normal square,
@@ -424,6 +447,8 @@ pub struct Crew {
     /// Whether `use_skill` may apply its skill: not always in play, a skill, and no
     /// `use_skill` in it (a skill applied never applies a third: programs end).
     pub borrowable: bool,
+    /// Its triggers, in card order: in force while a player holds it.
+    pub triggers: Vec<Trigger>,
 }
 
 /// Setup counts of one player count (R14) and its end condition (R10).
@@ -558,6 +583,7 @@ pub struct CrewSpec {
     pub survey_count: i64,
     pub always_in_play: bool,
     pub skill: Vec<EffectSpec>,
+    pub triggers: Vec<TriggerSpec>,
 }
 
 /// One planet card as the bindings read it, its abilities included (docs/skills.md, "Planet
@@ -575,7 +601,7 @@ pub struct PlanetSpec {
     pub no_survey_start: bool,
 }
 
-/// One trigger of a planet card as the bindings read it: its event, the square a
+/// One trigger of a planet or crew card as the bindings read it: its event, the square a
 /// `cube_placed` waits for (-1 any normal square, 0 the special square, n square n) and its
 /// `do` effects.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -636,9 +662,9 @@ pub struct Bounds {
     /// Free cubes on one crew (R11).
     pub most_free_on_crew: i64,
     /// VP one seat holds: the most it starts with (`turn_order_vp`), every round's best
-    /// motivation bonus and skill VP, and the planet abilities' VP (`ability_vp`).
+    /// motivation bonus and skill VP, and the planet abilities' and crew triggers' VP (`ability_vp`).
     pub most_vp: i64,
-    /// The most VP one seat scores from planet abilities in a game (Python's number).
+    /// The most VP one seat scores from planet abilities and crew triggers in a game (Python's number).
     pub ability_vp: i64,
     pub most_round: i64,
     /// This turn's change of the survey count: the most any crew's skill takes away or adds.
@@ -727,6 +753,9 @@ pub struct Rules {
     pub any_lands: bool,
     pub any_round_end: bool,
     pub any_game_end: bool,
+    /// Whether any crew card has an `another_pick` or a `round_end` trigger.
+    pub any_another_pick: bool,
+    pub any_crew_round_end: bool,
     pub any_no_start: bool,
     /// The always-in-play crew, and the dealable ones, as card indices in file order.
     pub always: Vec<u16>,
@@ -790,18 +819,7 @@ impl Rules {
                 "none" => 0,
                 other => return Err(unsupported(format!("planet {:?}: unknown counts_toward {other:?}", card.id))),
             };
-            let mut triggers = Vec::with_capacity(card.triggers.len());
-            for trigger in &card.triggers {
-                let event = match trigger.event.as_str() {
-                    "cube_placed" => Event::CubePlaced,
-                    "becomes_full" => Event::BecomesFull,
-                    "round_end" => Event::RoundEnd,
-                    "game_end" => Event::GameEnd,
-                    other => return Err(unsupported(format!("planet {:?}: unknown event {other:?}", card.id))),
-                };
-                let body = trigger.body.iter().map(act_of).collect::<Result<Vec<_>, _>>()?;
-                triggers.push(Trigger { event, square: trigger.square.clamp(-1, 1024) as i32, body });
-            }
+            let triggers = triggers_of(&card.triggers, &[Event::CubePlaced, Event::BecomesFull, Event::RoundEnd, Event::GameEnd], "planet", &card.id)?;
             let lands = triggers.iter().any(|t| matches!(t.event, Event::CubePlaced | Event::BecomesFull));
             planets.push(Planet {
                 id: card.id.clone(),
@@ -837,6 +855,7 @@ impl Rules {
                     first
                 },
                 borrowable: false,
+                triggers: triggers_of(&card.triggers, &[Event::AnotherPick, Event::CubePlaced, Event::BecomesFull, Event::RoundEnd], "crew", &card.id)?,
             });
         }
         let mut setups = Vec::new();
@@ -890,8 +909,15 @@ impl Rules {
                 _ => Err(unsupported(format!("setup.turn_order_vp = {vp} is beyond the kernel's limits (0..{VALUE_LIMIT})"))),
             })
             .collect::<Result<Vec<_>, _>>()?;
+        // A landing on any Planet may set off a crew's landing triggers (while it is held).
+        let crews_land = crew.iter().any(|c| c.triggers.iter().any(|t| matches!(t.event, Event::CubePlaced | Event::BecomesFull)));
+        for planet in planets.iter_mut() {
+            planet.abilities.lands |= crews_land;
+        }
         let any_lands = planets.iter().any(|p| p.abilities.lands);
         let has = |event| planets.iter().any(|p| p.abilities.triggers.iter().any(|t| t.event == event));
+        let crew_has = |event| crew.iter().any(|c| c.triggers.iter().any(|t| t.event == event));
+        let (any_another_pick, any_crew_round_end) = (crew_has(Event::AnotherPick), crew_has(Event::RoundEnd));
         let (any_round_end, any_game_end) = (has(Event::RoundEnd), has(Event::GameEnd));
         let any_no_start = planets.iter().any(|p| p.no_survey_start);
         for (index, card) in crew.iter_mut().enumerate() {
@@ -923,6 +949,8 @@ impl Rules {
             any_lands,
             any_round_end,
             any_game_end,
+            any_another_pick,
+            any_crew_round_end,
             any_no_start,
             bounds,
             action_sizes,
@@ -948,6 +976,11 @@ impl Rules {
         for planet in &rules.planets {
             if planet.abilities.triggers.iter().any(|t| t.body.iter().any(|act| !act.exact(&magnitudes))) {
                 return Err(unsupported(format!("planet {:?}: an amount could pass the kernel's 64-bit arithmetic", planet.id)));
+            }
+        }
+        for card in &rules.crew {
+            if card.triggers.iter().any(|t| t.body.iter().any(|act| !act.exact(&magnitudes))) {
+                return Err(unsupported(format!("crew {:?}: an amount could pass the kernel's 64-bit arithmetic", card.id)));
             }
         }
         Ok(rules)
@@ -1056,7 +1089,7 @@ mod tests {
             name: "t".into(),
             colours: vec!["red".into()],
             planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1, ..Default::default() }],
-            crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill }],
+            crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill, triggers: Vec::new() }],
             setups: vec![setup(1)],
             cubes_per_player: 4,
             free_cubes: 4,
@@ -1097,7 +1130,7 @@ mod tests {
         let mut spec = spec_with(Vec::new());
         spec.setups = vec![setup(1), setup(2)];
         spec.bounds.most_players = 2;
-        spec.crew.push(CrewSpec { id: "d".into(), survey_count: 1, always_in_play: false, skill: Vec::new() });
+        spec.crew.push(CrewSpec { id: "d".into(), survey_count: 1, always_in_play: false, skill: Vec::new(), triggers: Vec::new() });
         spec.turn_order_vp = vec![3];
         let error = Rules::compile(&spec).unwrap_err();
         let expected = "setup.turn_order_vp has 1 values, but the largest table seats 2: one per turn position is needed";

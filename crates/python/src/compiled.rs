@@ -101,6 +101,20 @@ numbers_by_name! {
     SetupSpec { players, planets, crew, full_planets_to_end }
 }
 
+/// A card's `triggers` (a planet's or a crew's `CompiledTrigger`s) as the kernel's `TriggerSpec`s.
+fn trigger_specs(card: &Fields<'_>, reader: &Reader<'_>) -> PyResult<Vec<TriggerSpec>> {
+    card.items("triggers")?
+        .iter()
+        .map(|trigger| {
+            Ok(TriggerSpec {
+                event: trigger.get("event")?,
+                square: trigger.get("square")?,
+                body: trigger.items("do")?.iter().map(|effect| effect_spec(effect, reader)).collect::<PyResult<_>>()?,
+            })
+        })
+        .collect()
+}
+
 /// A `CompiledRuleset` as the kernel's `RulesSpec`.
 pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
     let root = Fields { object: compiled.clone(), at: String::new() };
@@ -110,17 +124,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         .items("planets")?
         .iter()
         .map(|card| {
-            let triggers = card
-                .items("triggers")?
-                .iter()
-                .map(|trigger| {
-                    Ok(TriggerSpec {
-                        event: trigger.get("event")?,
-                        square: trigger.get("square")?,
-                        body: trigger.items("do")?.iter().map(|effect| effect_spec(effect, &reader)).collect::<PyResult<_>>()?,
-                    })
-                })
-                .collect::<PyResult<Vec<_>>>()?;
+            let triggers = trigger_specs(card, &reader)?;
             Ok(PlanetSpec {
                 id: card.get("id")?,
                 colour: card.get("colour")?,
@@ -142,6 +146,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
                 survey_count: card.get("survey_count")?,
                 always_in_play: card.get("always_in_play")?,
                 skill: card.items("skill")?.iter().map(|effect| effect_spec(effect, &reader)).collect::<PyResult<_>>()?,
+                triggers: trigger_specs(card, &reader)?,
             })
         })
         .collect::<PyResult<Vec<_>>>()?;
