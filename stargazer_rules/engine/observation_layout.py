@@ -47,7 +47,7 @@ class ObservationField(NamedTuple):
 class ObservationLayout:
     """The fields of an observation, in vector order, from the table's largest sizes: ``seats``
     (N), ``planets`` (P), ``crews`` (C), ``squares`` (T, the longest track), ``planet_cards``
-    and ``crew_cards`` (the ruleset's cards), and ``sets``, the names of the language's
+    and ``crew_cards`` (the ruleset's cards), and ``optional_blocks``, the names of the language's
     optional blocks some effect of the ruleset can set (``blocks_set``; the others are left out)."""
 
     seats: int
@@ -56,14 +56,14 @@ class ObservationLayout:
     squares: int
     planet_cards: int
     crew_cards: int
-    sets: frozenset[str]
+    optional_blocks: frozenset[str]
     fields: tuple[ObservationField, ...] = attrs.field(init=False)
 
     def __attrs_post_init__(self) -> None:
         n, p, c, owners = self.seats, self.planets, self.crews, self.seats + 1
 
         def optional(name: str, length: int) -> tuple[str, int] | None:
-            return (name, length) if name in self.sets else None
+            return (name, length) if name in self.optional_blocks else None
 
         lengths = (
             ("seats", n),  # 1 for each relative seat at the table
@@ -115,7 +115,7 @@ class ObservationLayout:
             squares=max((card.length for card in ruleset.planets), default=0),
             planet_cards=len(ruleset.planets),
             crew_cards=len(ruleset.crew),
-            sets=blocks_set(ruleset),
+            optional_blocks=blocks_set(ruleset),
         )
 
     @property

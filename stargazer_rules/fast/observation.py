@@ -9,8 +9,9 @@ different vectors unless the state looks the same from both.
 
 Values are raw counts (cubes, VP, rounds) or 0/1 flags, never scaled: ``Game.bounds`` gives
 each count's most. The layout is the game's (``Game.observation_layout``, derived once by
-``engine.observation_layout``; a block the ruleset can never set is left out of it). This module is the oracle of the kernel's ``observation.rs``, which fills the
-layout it receives in the compiled ruleset; tests/test_fast_api.py holds them equal.
+``engine.observation_layout``; a block the ruleset can never set is left out of it). This
+module is the oracle of the kernel's ``observation.rs``, which fills the layout it receives in
+the compiled ruleset; tests/test_fast_api.py holds them equal.
 """
 
 from __future__ import annotations
