@@ -1,9 +1,11 @@
 """The kernel's Rust-only fixtures, generated from the bundled rulesets as Python compiles them.
 
-The kernel derives no bound and no action-index size: it receives them in the compiled ruleset
-(``stargazer_rules.kernel.compiled``). Its own tests build rulesets without Python, so the
-bundled draft 7 and base reach them as Rust source written here, from ``compile_ruleset``,
-the bounds and action-index sizes included: ``crates/kernel/src/fixtures/compiled.rs``.
+The kernel derives no bound, no action-index size and no observation layout: it receives them
+in the compiled ruleset (``stargazer_rules.kernel.compiled``). Its own tests build rulesets
+without Python, so the bundled draft 7 and base reach them as Rust source written here, from
+``compile_ruleset``, the bounds, action-index sizes and observation fields included (the
+fields as a function of their own, ``<name>_observation``, since the layout crosses beside the
+kernel's ``RulesSpec``): ``crates/kernel/src/fixtures/compiled.rs``.
 The numbers live once, in Python's derivation; tests/test_compiled.py regenerates the file and
 compares, and ``python tests/kernel_fixtures.py --write`` rewrites it.
 """
@@ -105,6 +107,12 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     return "\n".join(lines)
 
 
+def observation_fields(compiled: CompiledRuleset) -> str:
+    """The body of a function returning ``compiled``'s observation fields as the kernel's ``FieldSpec``s."""
+    fields = ", ".join(f"({_text(field.name)}, {field.offset}, {field.length})" for field in compiled.observation)
+    return f"    vec![{fields}]"
+
+
 def fixture_source() -> str:
     """The whole generated file."""
     parts = [
@@ -114,6 +122,7 @@ def fixture_source() -> str:
         "",
         "use crate::action_index::ActionSizes;",
         "use crate::expr::Set;",
+        "use crate::observation::FieldSpec;",
     ]
     compiled_rulesets = {name: compile_ruleset(Game(load_ruleset(name))) for name in RULESETS}
     triggers = any(card.triggers for compiled in compiled_rulesets.values() for card in (*compiled.planets, *compiled.crew))
@@ -123,6 +132,13 @@ def fixture_source() -> str:
     )
     for name, compiled in compiled_rulesets.items():
         parts += ["", f"/// The bundled `{name}`.", f"pub fn {name}() -> RulesSpec {{", rules_spec(compiled), "}"]
+        parts += [
+            "",
+            f"/// The observation fields of the bundled `{name}`, as Python derived them.",
+            f"pub fn {name}_observation() -> Vec<FieldSpec> {{",
+            observation_fields(compiled),
+            "}",
+        ]
     return "\n".join(parts) + "\n"
 
 

@@ -9,22 +9,30 @@ rulesets; a batch plays game for game as single states do.
 
 from __future__ import annotations
 
+import json
 import random
 import subprocess
 import sys
 
+import attrs
 import pytest
 from differential import canonical
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from ruleset_edits import CUSTOM_EFFECT_TYPES, copy_ruleset, replace
-from strategies import BUNDLED, Playout, bundled_game, choose, playouts
+from strategies import BUNDLED, Playout, bundled_game, choose, generated_game, language_rulesets, playouts, seeds
 
 from stargazer_rules import IllegalActionError, Setup, SetupError, load_ruleset
+from stargazer_rules.engine.observation_layout import ObservationField
 from stargazer_rules.errors import SeedError
 from stargazer_rules.fast import FastGame
 from stargazer_rules.fast.action_index import ActionIndex
 from stargazer_rules.fast.observation import observe
+from stargazer_rules.kernel import native
+from stargazer_rules.kernel.compiled import compile_ruleset
 from stargazer_rules.vocabulary.actions import action
+from stargazer_rules.vocabulary.effects import COUNTER, NO_SKIP_LIMIT, START
+from stargazer_rules.vocabulary.table import State
 
 _FAST: dict[str, FastGame] = {}
 
@@ -53,6 +61,7 @@ def play_lockstep(fast: FastGame, players: int, deal_seed: int, rng: random.Rand
         assert ours.current_player() == (-1 if theirs.stage == "over" else game.current_player(theirs))
         viewer = max(ours.current_player(), 0)
         assert ours.observation(viewer) == observe(game, fast.layout, theirs, viewer)
+        assert_no_block_left_out_is_set(fast, theirs)
         if not legal:
             break
         act = policy(theirs) if policy else legal[rng.randrange(len(legal))]
@@ -65,6 +74,21 @@ def play_lockstep(fast: FastGame, players: int, deal_seed: int, rng: random.Rand
     assert [seat for seat, share in enumerate(ours.returns()) if share] == sorted(winners)
     assert ours.scores() == [seat.total for seat in game.score(theirs).seats]
     return decisions
+
+
+def assert_no_block_left_out_is_set(fast: FastGame, state: State) -> None:
+    """A block the layout leaves out (the ruleset cannot set it) holds nothing in the state:
+    the observation loses nothing by leaving it out."""
+    names = {name for name, _, _ in fast.observation_fields}
+    held = {
+        "survey_counter_clockwise": bool(state.survey_rules & COUNTER),
+        "survey_start": bool(state.survey_rules & START),
+        "survey_skips": state.survey_skips != NO_SKIP_LIMIT,
+        "crew_closed": bool(state.closed),
+        "protected": any(state.protected),
+        "crew_borrowed": any(card >= 0 for card in state.borrowed),
+    }
+    assert not [name for name, set_ in held.items() if set_ and name not in names]
 
 
 @pytest.mark.parametrize("name", BUNDLED)
@@ -242,6 +266,98 @@ def test_legal_mask_marks_the_legal_ids() -> None:
 
 
 # -- observations ---------------------------------------------------------------------------
+
+
+#: Draft 7's observation before the rules language (a8b0189's ``fast/observation.py``), 565
+#: floats: the fields and lengths it must keep, since its crews close, protect and borrow
+#: nothing, and set no skip limit, counter-clockwise walk nor survey_start.
+DRAFT7_FIELDS = (
+    ("seats", 4), ("to_move", 4), ("start_player", 4), ("stage", 6), ("round", 1), ("turn", 1), ("stock", 1),
+    ("hands", 4), ("vp", 4), ("removed", 4), ("planet_card", 98), ("track", 245), ("special", 35), ("surveyed", 7),
+    ("crew_card", 72), ("crew_free", 6), ("crew_cubes", 24), ("worker", 24), ("survey_rules", 3), ("survey_bonus", 1),
+    ("survey_placed", 1), ("survey_last", 7), ("survey_direction", 1), ("pending", 1), ("pending_slot", 6),
+    ("pending_remaining", 1),
+)
+
+
+@pytest.mark.parametrize("name", BUNDLED)
+def test_the_bundled_rulesets_observe_the_fields_they_did_before_the_rules_language(name: str) -> None:
+    fast = fast_of(name)
+    assert tuple((name, length) for name, _, length in fast.observation_fields) == DRAFT7_FIELDS
+    assert fast.observation_size == 565 == sum(length for _, length in DRAFT7_FIELDS)
+    assert fast.core.observation_fields() == fast.observation_fields
+
+
+def test_the_kernel_refuses_a_layout_without_a_field_it_fills_or_with_one_it_does_not() -> None:
+    """The layout crosses in the compiled ruleset and the kernel fills the fields it received
+    by name: one renamed, left out or of another length is refused, naming it."""
+    from stargazer_rules._kernel import Kernel
+
+    compiled = compile_ruleset(fast_of("draft7").game)
+    fields = list(compiled.observation)
+
+    def refused(altered: list[ObservationField]) -> str:
+        with pytest.raises(ValueError) as caught:
+            Kernel(attrs.evolve(compiled, observation=tuple(altered)))
+        return str(caught.value)
+
+    at = {field.name: i for i, field in enumerate(fields)}
+    renamed = fields.copy()
+    renamed[at["stock"]] = fields[at["stock"]]._replace(name="stocks")
+    assert refused(renamed) == "observation layout: the kernel fills no field `stocks`"
+    missing = [field for field in fields if field.name != "worker"]
+    assert refused(missing) == "observation layout: no field `worker`, which the kernel fills"
+    end = fields[-1].offset + fields[-1].length
+    assert refused([*fields, ObservationField("crew_closed", end, 1)]) == (
+        "observation layout: field `crew_closed` is 1 long; the kernel writes 6 entries there"
+    )
+    assert Kernel(attrs.evolve(compiled, observation=tuple(fields))) is not None
+
+
+def test_a_ruleset_that_can_close_a_crew_observes_the_closed_crews(tmp_path) -> None:
+    """Draft 7 with a close_crew in one skill: the crew_closed block appears (one entry per
+    crew slot) right after pending_remaining, and both engines agree on it (S9)."""
+    folder = copy_ruleset(tmp_path)
+    crew_yaml = (folder / "crew.yaml").read_text(encoding="utf-8")
+    assert "    skill:\n" in crew_yaml
+    (folder / "crew.yaml").write_text(
+        crew_yaml.replace("    skill:\n", "    skill:\n      - effect: close_crew\n        when: on_choose\n", 1), encoding="utf-8"
+    )
+    fast = FastGame(load_ruleset(folder))
+    names = [name for name, _, _ in fast.observation_fields]
+    assert names[-2:] == ["pending_remaining", "crew_closed"] and fast.observation_fields[-1][2] == fast.game.bounds.most_crew
+    assert fast.observation_size == 565 + fast.game.bounds.most_crew
+    assert fast.core.observation_fields() == fast.observation_fields
+    for seed in range(3):
+        play_lockstep(fast, 4, seed, random.Random(seed))
+
+
+#: Each optional block and the text of the effect that sets it, as the generated documents write it.
+BLOCK_WORDS = {
+    "crew_closed": '"effect": "close_crew"',
+    "protected": '"effect": "protect_cubes"',
+    "crew_borrowed": '"effect": "use_skill"',
+    "survey_start": '"effect": "survey_start"',
+    "survey_counter_clockwise": '"direction": "counter_clockwise"',
+}
+
+
+@settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
+@given(documents=language_rulesets(), deal_seed=seeds, play_seed=seeds, data=st.data())
+def test_generated_programs_observe_a_block_exactly_when_they_can_set_it(documents, deal_seed, play_seed, data) -> None:
+    """A generated program of the rules language: each optional block is in the layout exactly
+    when the documents hold the effect that sets it; the kernel fills the layout it received
+    as the Python oracle does, and no block left out is ever set in play."""
+    game = generated_game(documents)
+    assert native.kernel_for(game) is not None, native.fallback_reason(game)
+    fast = FastGame(game)
+    text = json.dumps(documents)
+    names = {name for name, _, _ in fast.observation_fields}
+    assert {block for block, word in BLOCK_WORDS.items() if word in text} == names & set(BLOCK_WORDS)
+    assert fast.core.observation_fields() == fast.observation_fields
+    players = data.draw(st.sampled_from(sorted(game.ruleset.player_counts)), label="players")
+    rng = random.Random(play_seed)
+    play_lockstep(fast, players, deal_seed, rng, policy=lambda state: choose(game, state, rng))
 
 
 def test_the_observation_fields_tile_the_vector() -> None:
@@ -487,10 +603,16 @@ def test_a_batchs_seat_past_every_range_is_a_value_error():
         batch.observations(seat=10**30)
 
 
-def test_the_observation_shows_the_lasting_effects_alike_in_both_engines() -> None:
+def test_the_observation_shows_the_lasting_effects_alike_in_both_engines(tmp_path) -> None:
     """A crew closed (S9, close_crew), a crew applying another's skill (S10, use_skill) and a
-    protected seat are seen in the kernel's vector as in the Python oracle's."""
-    fast = fast_of("ideas")
+    protected seat are seen in the kernel's vector as in the Python oracle's (the ideas
+    ruleset, its Analyst given protect_cubes so that the ruleset can protect cubes)."""
+    folder = copy_ruleset(tmp_path, "ideas")
+    replace(
+        folder, "crew.yaml", "        vp: {planets: {from: surveyed, where: {ranks_first: me}}}\n",
+        "        vp: {planets: {from: surveyed, where: {ranks_first: me}}}\n      - effect: protect_cubes\n        when: after_survey\n",
+    )
+    fast = FastGame(load_ruleset(folder))
     game = fast.game
     crew = game.ruleset.crew
     ring = tuple(card.id for card in game.ruleset.planets[:7])

@@ -188,7 +188,7 @@ class ActionSizes:
 
     @classmethod
     def of(cls, ruleset: Ruleset, bounds: StateBounds) -> ActionSizes:
-        effects = [effect for card in ruleset.crew for effect in _every_effect(card.skill)]
+        effects = [effect for card in ruleset.crew for effect in every_effect(card.skill)]
 
         def asks(effect: Effect) -> bool:
             """Whether an effect asks a decision of its own (``choose_one``, ``choose``), not only its branches."""
@@ -205,12 +205,12 @@ class ActionSizes:
         )
 
 
-def _every_effect(effects: Iterable[Effect]) -> Iterator[Effect]:
+def every_effect(effects: Iterable[Effect]) -> Iterator[Effect]:
     """Every effect of a list, those of its branches and bodies too."""
     for effect in effects:
         yield effect
         for nested in (*effect.branches, *effect.bodies):
-            yield from _every_effect(nested)
+            yield from every_effect(nested)
 
 
 def most_moves(ruleset: Ruleset, bounds: StateBounds) -> int:

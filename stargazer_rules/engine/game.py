@@ -26,6 +26,7 @@ import attrs
 
 from stargazer_rules.engine import abilities
 from stargazer_rules.engine.bounds import ActionSizes, StateBounds, borrowable_cards, most_moves
+from stargazer_rules.engine.observation_layout import ObservationLayout
 from stargazer_rules.engine.scoring import ScoreSheet, TotalsTables, score_sheet
 from stargazer_rules.errors import IllegalActionError, SetupError
 from stargazer_rules.rulesets.model import Ruleset
@@ -169,6 +170,8 @@ class Game:
         self._most_moves = most_moves(ruleset, self.bounds)
         #: The numbers of the action index's blocks (``bounds.ActionSizes``), derived once.
         self.action_sizes = ActionSizes.of(ruleset, self.bounds)
+        #: The observation's fields (``observation_layout.ObservationLayout``), derived once.
+        self.observation_layout = ObservationLayout.of(ruleset, self.bounds)
 
     def derived(self, build: Callable[[Game], T]) -> T:
         """What ``build`` makes of this game, built on its first use and kept as long as the game.

@@ -7,8 +7,9 @@ as numpy arrays (numpy is imported only by the batch: the single-state API needs
 the kernel). The rules are the kernel's, proven equal to the Python engine's
 (``tests/test_kernel.py``); ``to_state`` gives the Python engine's ``State`` of any moment.
 The action index is laid out from ``Game.action_sizes`` (``action_index``), which the kernel
-receives in the compiled ruleset; the observation layout is computed here (``observation``, the
-oracle) and in the kernel from the bounds it received; tests/test_fast_api.py holds both equal.
+receives in the compiled ruleset, and so is the observation's (``Game.observation_layout``),
+which the kernel fills as received (``observation`` the oracle); tests/test_fast_api.py holds
+both equal.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.seeds import check_seed
 from stargazer_rules.fast.action_index import ActionIndex
 from stargazer_rules.fast.limits import check_batch_size, integer
-from stargazer_rules.fast.observation import ObservationLayout, observation_range, observation_text
+from stargazer_rules.fast.observation import observation_range, observation_text
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import Ruleset
@@ -55,7 +56,7 @@ class FastGame:
         self.game = game
         self.ruleset = game.ruleset
         self.index = ActionIndex.of(game)
-        self.layout = ObservationLayout.of(game)
+        self.layout = game.observation_layout
         self.num_actions = self.index.size
         self.observation_size = self.layout.size
         self.observation_fields = list(self.layout.fields)

@@ -8,110 +8,24 @@ gives the same vector). Equal states give equal vectors; two viewers of one stat
 different vectors unless the state looks the same from both.
 
 Values are raw counts (cubes, VP, rounds) or 0/1 flags, never scaled: ``Game.bounds`` gives
-each count's most. This module is the oracle of the kernel's ``observation.rs``, which fills
-the same layout; tests/test_fast_api.py holds them equal.
+each count's most. The layout is the game's (``Game.observation_layout``, derived once by
+``engine.observation_layout``; a block the ruleset can never set is left out of it). This
+module is the oracle of the kernel's ``observation.rs``, which fills the layout it receives in
+the compiled ruleset; tests/test_fast_api.py holds them equal.
 """
 
 from __future__ import annotations
 
-import attrs
-
 from stargazer_rules.engine.game import Game
-from stargazer_rules.vocabulary.effects import COUNTER, DIRECTION, REPEAT, SKIP, START
+from stargazer_rules.engine.observation_layout import ALL_SURVEY_RULES, LANGUAGE_SURVEY_FIELDS, STAGES, SURVEY_RULES, ObservationLayout
 from stargazer_rules.vocabulary.table import PROTECTED_ROUND, State
-
-#: The stages of play in the kernel's ``Stage`` order: the ``stage`` field's one-hot order.
-STAGES = ("pick_crew", "before_survey", "survey", "after_survey", "round_end", "over")
-#: The survey rule flags in the ``survey_rules`` field's order.
-SURVEY_RULES = (
-    (REPEAT, "repeat_planet"),
-    (SKIP, "skip_planets"),
-    (DIRECTION, "choose_direction"),
-    (COUNTER, "counter_clockwise"),
-    (START, "survey_start"),
-)
-
-
-@attrs.frozen
-class ObservationLayout:
-    """The fields of an observation, ``(name, offset, length)`` in vector order, from the
-    table's largest sizes: ``seats`` (N), ``planets`` (P), ``crews`` (C), ``squares`` (T, the
-    longest track), ``planet_cards`` and ``crew_cards`` (the ruleset's cards)."""
-
-    seats: int
-    planets: int
-    crews: int
-    squares: int
-    planet_cards: int
-    crew_cards: int
-    fields: tuple[tuple[str, int, int], ...] = attrs.field(init=False)
-
-    def __attrs_post_init__(self) -> None:
-        n, p, c, owners = self.seats, self.planets, self.crews, self.seats + 1
-        lengths = (
-            ("seats", n),  # 1 for each relative seat at the table
-            ("to_move", n),  # one-hot relative seat of the player to move; 0s when over
-            ("start_player", n),  # one-hot relative seat
-            ("stage", len(STAGES)),  # one-hot, STAGES order
-            ("round", 1),
-            ("turn", 1),  # turns taken this round
-            ("stock", 1),  # free cubes in the stock (R13)
-            ("hands", n),  # cubes in hand, per relative seat
-            ("vp", n),  # VP scored during play
-            ("removed", n),  # own cubes removed by motivation bonuses (R6)
-            ("planet_card", p * self.planet_cards),  # per ring position, one-hot planet card
-            ("track", p * self.squares * owners),  # per position, square, one-hot owner (N: free cube)
-            ("special", p * owners),  # per position, cubes of each owner on the special square (R3)
-            ("surveyed", p),  # Planets surveyed this turn
-            ("crew_card", c * self.crew_cards),  # per crew slot, one-hot crew card
-            ("crew_free", c),  # free cubes on each crew (R11)
-            ("crew_cubes", c * n),  # player cubes on each crew by relative owner (R6)
-            ("worker", c * n),  # one-hot relative seat of the worker on each crew
-            ("survey_rules", len(SURVEY_RULES)),  # this turn's survey rule flags
-            ("survey_bonus", 1),  # this turn's change of the survey count (R7)
-            ("survey_placed", 1),  # cubes placed this survey
-            ("survey_last", p),  # one-hot Planet that got the last cube
-            ("survey_direction", 1),  # +1 clockwise, -1 counter-clockwise, 0 not yet
-            ("survey_skips", 1),  # Planets it may still pass over under a skip limit, -1 none
-            ("pending", 1),  # effects left to resolve this turn
-            ("pending_slot", c),  # one-hot crew slot of the effect that resolves next
-            ("pending_remaining", 1),  # its steps left
-            # lasting effects of skills
-            ("crew_closed", c),  # crews closed until the round ends (close_crew)
-            ("protected", n),  # per relative seat, 1 until the turn ends, 2 the round (protect_cubes)
-            ("crew_borrowed", c * self.crew_cards),  # per crew slot, one-hot card whose skill it applies (use_skill)
-        )
-        fields, offset = [], 0
-        for name, length in lengths:
-            fields.append((name, offset, length))
-            offset += length
-        object.__setattr__(self, "fields", tuple(fields))
-
-    @classmethod
-    def of(cls, game: Game) -> ObservationLayout:
-        bounds = game.bounds
-        return cls(
-            seats=bounds.most_players,
-            planets=bounds.most_planets,
-            crews=bounds.most_crew,
-            squares=max(game.planet_lengths, default=0),
-            planet_cards=len(game.ruleset.planets),
-            crew_cards=len(game.ruleset.crew),
-        )
-
-    @property
-    def size(self) -> int:
-        name, offset, length = self.fields[-1]
-        return offset + length
-
-    def offsets(self) -> dict[str, int]:
-        return {name: offset for name, offset, _ in self.fields}
 
 
 #: The fields that are 0/1 flags; every other field is a count with its own bound below.
 FLAG_FIELDS = frozenset({
     "seats", "to_move", "start_player", "stage", "planet_card", "track", "surveyed", "crew_card",
-    "worker", "survey_rules", "survey_last", "pending_slot", "crew_closed", "crew_borrowed",
+    "worker", "survey_rules", "survey_counter_clockwise", "survey_start", "survey_last", "pending_slot", "crew_closed",
+    "crew_borrowed",
 })
 
 
@@ -194,24 +108,32 @@ def observe(game: Game, layout: ObservationLayout, state: State, viewer: int) ->
             out[at["worker"] + slot * n + rel(state.workers[slot])] = 1.0
     for i, (flag, _) in enumerate(SURVEY_RULES):
         out[at["survey_rules"] + i] = 1.0 if state.survey_rules & flag else 0.0
+    for flag, name in LANGUAGE_SURVEY_FIELDS:
+        if name in at:
+            out[at[name]] = 1.0 if state.survey_rules & flag else 0.0
     out[at["survey_bonus"]] = state.survey_bonus
     out[at["survey_placed"]] = state.survey_placed
     if state.survey_last >= 0:
         out[at["survey_last"] + state.survey_last] = 1.0
     out[at["survey_direction"]] = state.survey_direction
-    out[at["survey_skips"]] = state.survey_skips
+    if "survey_skips" in at:
+        out[at["survey_skips"]] = state.survey_skips
     out[at["pending"]] = len(state.pending)
     if state.pending:
         head = state.pending[0]
         out[at["pending_slot"] + head.slot] = 1.0
         out[at["pending_remaining"]] = head.remaining
-    for slot in state.closed:
-        out[at["crew_closed"] + slot] = 1.0
-    for seat in range(players):
-        out[at["protected"] + rel(seat)] = state.protected[seat]
-    for slot, card in enumerate(state.borrowed):
-        if card >= 0:
-            out[at["crew_borrowed"] + slot * layout.crew_cards + card] = 1.0
+    # The lasting effects' blocks, when the ruleset can set them (else left out).
+    if "crew_closed" in at:
+        for slot in state.closed:
+            out[at["crew_closed"] + slot] = 1.0
+    if "protected" in at:
+        for seat in range(players):
+            out[at["protected"] + rel(seat)] = state.protected[seat]
+    if "crew_borrowed" in at:
+        for slot, card in enumerate(state.borrowed):
+            if card >= 0:
+                out[at["crew_borrowed"] + slot * layout.crew_cards + card] = 1.0
     del c
     return out
 
@@ -253,7 +175,7 @@ def observation_text(game: Game, state: State, viewer: int) -> str:
         cubes = " ".join(who(owner) for owner in sorted(state.crew_cubes[slot], key=lambda s: (s - viewer) % players)) or "-"
         worker = who(state.workers[slot]) if state.workers[slot] >= 0 else "-"
         lines.append(f"crew {slot} {game.crew_ids[card]}: free {state.crew_free[slot]}; cubes {cubes}; worker {worker}")
-    rules = ", ".join(name for flag, name in SURVEY_RULES if state.survey_rules & flag) or "-"
+    rules = ", ".join(name for flag, name in ALL_SURVEY_RULES if state.survey_rules & flag) or "-"
     last = state.survey_last if state.survey_last >= 0 else "-"
     lines.append(
         f"survey: rules {rules}; bonus {state.survey_bonus}; placed {state.survey_placed}; "

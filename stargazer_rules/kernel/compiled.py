@@ -3,8 +3,9 @@
 Python derives, Rust receives. ``compile_ruleset`` turns a ``Game``'s validated ruleset into
 frozen classes with named fields (every card, knob and effect, each effect's parameters by the
 names its class declares, with Python's defaults filled in), together with what Python derived
-of it: ``Game.bounds`` (``StateBounds``, what a state may hold) and ``Game.action_sizes``
-(``ActionSizes``, the action index's blocks). The kernel's bindings read it by attribute name
+of it: ``Game.bounds`` (``StateBounds``, what a state may hold), ``Game.action_sizes``
+(``ActionSizes``, the action index's blocks) and ``Game.observation_layout``'s fields (the
+observation's, which the kernel fills by name). The kernel's bindings read it by attribute name
 (``crates/python/src/compiled.rs``) and keep those numbers as sent: the kernel derives no bound
 and no block size of its own, and checks them only for what its types hold (`Rules::compile`).
 
@@ -21,6 +22,7 @@ import attrs
 
 from stargazer_rules.engine.bounds import ActionSizes, StateBounds
 from stargazer_rules.engine.game import Game
+from stargazer_rules.engine.observation_layout import ObservationField
 from stargazer_rules.rulesets.model import PlanetCard, PlayerCountSetup
 from stargazer_rules.vocabulary.abilities import SPECIAL, PlanetRules, Trigger
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
@@ -85,7 +87,8 @@ class CompiledCrew:
 @attrs.frozen
 class CompiledRuleset:
     """Every card (in file order) and knob of a ruleset, and the numbers Python derived of it:
-    ``bounds`` (``Game.bounds``) and ``action_sizes`` (``Game.action_sizes``)."""
+    ``bounds`` (``Game.bounds``), ``action_sizes`` (``Game.action_sizes``) and ``observation``
+    (``Game.observation_layout.fields``: name, offset and length of each field, in vector order)."""
 
     name: str
     colours: tuple[str, ...]
@@ -102,6 +105,7 @@ class CompiledRuleset:
     turn_order_vp: tuple[int, ...]
     bounds: StateBounds
     action_sizes: ActionSizes
+    observation: tuple[ObservationField, ...]
 
 
 def compile_ruleset(game: Game) -> CompiledRuleset:
@@ -130,6 +134,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         turn_order_vp=tuple(ruleset.turn_order_vp),
         bounds=bounds,
         action_sizes=game.action_sizes,
+        observation=game.observation_layout.fields,
     )
 
 

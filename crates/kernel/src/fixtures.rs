@@ -4,6 +4,7 @@
 
 use crate::action_index::ActionSizes;
 use crate::expr::{Amount, Comparison, Condition, Owner, Set, SetKind};
+use crate::observation::{FieldSpec, ObservationLayout};
 use crate::rng::Rng;
 use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec};
 use crate::{Game, Rules};
@@ -181,9 +182,24 @@ pub fn draft_like() -> Game {
     Game::new(Rules::compile(&compiled::draft7()).expect("the compiled draft 7 compiles"))
 }
 
+/// The observation layout Python derived for the bundled draft 7, as the kernel receives it.
+pub fn draft_like_observation(game: &Game) -> ObservationLayout {
+    ObservationLayout::received(&game.rules, &compiled::draft7_observation()).expect("the compiled draft 7's observation layout is received")
+}
+
+/// The observation fields Python derived for the bundled draft 7, unchecked (to alter in tests).
+pub fn draft_like_observation_fields() -> Vec<FieldSpec> {
+    compiled::draft7_observation()
+}
+
 /// The bundled base ruleset (no skills but Armstrong's) as Python compiles it.
 pub fn plain_like() -> Game {
     Game::new(Rules::compile(&compiled::base()).expect("the compiled base compiles"))
+}
+
+/// The observation layout Python derived for the bundled base, as the kernel receives it.
+pub fn plain_like_observation(game: &Game) -> ObservationLayout {
+    ObservationLayout::received(&game.rules, &compiled::base_observation()).expect("the compiled base's observation layout is received")
 }
 
 /// The largest table and counts any `generated` ruleset can reach, from the generator's own

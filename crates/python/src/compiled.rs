@@ -9,6 +9,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
 use stargazer_kernel::action_index::ActionSizes;
+use stargazer_kernel::observation::FieldSpec;
 use stargazer_kernel::rules::{CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec};
 use stargazer_kernel::Bounds;
 
@@ -167,6 +168,13 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         bounds: Bounds::read(&root.field("bounds")?)?,
         action_sizes: ActionSizes::read(&root.field("action_sizes")?)?,
     })
+}
+
+/// The `observation` fields of a `CompiledRuleset` (`ObservationField`: name, offset, length,
+/// each by attribute), for `ObservationLayout::received`.
+pub fn observation_fields(compiled: &Bound<'_, PyAny>) -> PyResult<Vec<FieldSpec>> {
+    let root = Fields { object: compiled.clone(), at: String::new() };
+    root.items("observation")?.iter().map(|field| Ok((field.get("name")?, field.get("offset")?, field.get("length")?))).collect()
 }
 
 /// One `CompiledEffect`: its name, timing and every parameter its Python class declares, by

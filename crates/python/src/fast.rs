@@ -14,7 +14,7 @@ use pyo3::types::{PyBool, PyBytes, PyTuple};
 
 use stargazer_kernel::action_index::ActionIndex;
 use stargazer_kernel::batch::{self, Batch};
-use stargazer_kernel::observation::ObservationLayout;
+use stargazer_kernel::observation::{FieldSpec, ObservationLayout};
 use stargazer_kernel::python_deal::python_deal;
 use stargazer_kernel::{Game, KernelError, State};
 
@@ -101,7 +101,7 @@ impl FastCore {
     fn new(py: Python<'_>, kernel: &Kernel) -> PyResult<FastCore> {
         let game = kernel.game.clone();
         let index = ActionIndex::new(game.rules.action_sizes);
-        let layout = ObservationLayout::of(&game.rules);
+        let layout = kernel.observation.clone();
         let ints = (0..index.size).map(|id| Ok(id.into_pyobject(py)?.into_any().unbind())).collect::<PyResult<Vec<_>>>()?;
         Ok(FastCore { core: Arc::new(Core { game, index, layout, ints, tuples: Mutex::default() }) })
     }
@@ -118,7 +118,7 @@ impl FastCore {
     }
 
     /// The observation layout as (name, offset, length) fields.
-    fn observation_fields(&self) -> Vec<(&'static str, usize, usize)> {
+    fn observation_fields(&self) -> Vec<FieldSpec> {
         self.core.layout.fields.clone()
     }
 

@@ -22,6 +22,7 @@ use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollo
 use stargazer_kernel::rng::Rng;
 use stargazer_kernel::rules::EFFECT_NAMES;
 use stargazer_kernel::check::{self, Problem, StateFields, Trust};
+use stargazer_kernel::observation::ObservationLayout;
 use stargazer_kernel::state::TRIGGER_NAMES;
 use stargazer_kernel::{Action, Game, KernelError, Kind, State};
 
@@ -86,6 +87,8 @@ fn actions_to<'py>(py: Python<'py>, actions: &[Action]) -> PyResult<Bound<'py, P
 #[pyclass(frozen, module = "stargazer_rules._kernel")]
 struct Kernel {
     game: Arc<Game>,
+    /// The observation layout received with the ruleset (read by the fast API).
+    observation: ObservationLayout,
 }
 
 #[pymethods]
@@ -96,7 +99,8 @@ impl Kernel {
     fn new(py: Python<'_>, compiled: &Bound<'_, PyAny>) -> PyResult<Kernel> {
         let spec = compiled::rules_spec(compiled)?;
         let rules = stargazer_kernel::Rules::compile(&spec).map_err(|e| to_py_err(py, e))?;
-        Ok(Kernel { game: Arc::new(Game::new(rules)) })
+        let observation = ObservationLayout::received(&rules, &compiled::observation_fields(compiled)?).map_err(|e| to_py_err(py, e))?;
+        Ok(Kernel { game: Arc::new(Game::new(rules)), observation })
     }
 
     /// The effect type names the kernel knows.
