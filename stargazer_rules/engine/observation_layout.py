@@ -152,9 +152,12 @@ def blocks_set(ruleset: Ruleset) -> frozenset[str]:
 
 
 def _programs(ruleset: Ruleset) -> Iterator[Effect]:
-    """Every effect of the ruleset's crew skills and Planet triggers, nested ones included."""
+    """Every effect of the ruleset's crew skills, crew triggers and Planet triggers, nested
+    ones included."""
     for crew in ruleset.crew:
         yield from every_effect(crew.skill)
+        for trigger in crew.triggers:
+            yield from every_effect(trigger.do)
     for planet in ruleset.planets:
         for ability in planet.abilities:
             if isinstance(ability, Trigger):
