@@ -8,8 +8,9 @@ whole state seen from a seat as a fixed-size vector of floats. Its layout is der
 A block for a lasting effect of the rules language (a crew closed, cubes protected, a skill
 borrowed, a skip limit, the counter-clockwise and ``survey_start`` survey flags) is sized by
 what the ruleset's programs can do: it is left out of the layout when no effect of a crew's
-skill or a Planet's trigger, nested ones included, can set it, so a ruleset without the
-language (draft 7, base) observes exactly the fields it did before it (565 floats for draft 7).
+skill, a crew's trigger or a Planet's trigger, nested ones included, can set it, so a ruleset
+without the language (draft 7, base) observes exactly the fields it did before it (565 floats
+for draft 7).
 """
 
 from __future__ import annotations
