@@ -32,6 +32,7 @@ from collections.abc import Iterator
 
 import attrs
 
+from stargazer_rules.engine.bounds import ActionSizes
 from stargazer_rules.engine.game import Game
 from stargazer_rules.fast.limits import integer
 from stargazer_rules.vocabulary import actions as A
@@ -53,32 +54,26 @@ KIND_ORDER = (
 
 @attrs.frozen
 class ActionIndex:
-    """The blocks of a ruleset's action index: ``(kind, offset, size)`` in id order, and the
-    numbers they are made of (``planets``, ``crews``, ``seats``, ``survey_counts``,
-    ``directions``, ``options``, ``seat_targets``)."""
+    """The blocks of a ruleset's action index: ``(kind, offset, size)`` in id order, from the
+    numbers they are made of, ``sizes`` (``Game.action_sizes``, derived once in
+    ``engine.bounds``)."""
 
-    planets: int
-    crews: int
-    seats: int
-    survey_counts: int
-    directions: int
-    options: int
-    seat_targets: int = 0
+    sizes: ActionSizes
     blocks: tuple[tuple[str, int, int], ...] = attrs.field(init=False)
     _ids: dict[Action, int] = attrs.field(init=False, repr=False, eq=False)
     _actions: tuple[Action, ...] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
         sizes = {
-            A.PICK_CREW: self.crews,
-            A.SURVEY: 1 + self.directions * self.planets * self.survey_counts,
-            A.SURVEY_STEP: self.planets,
+            A.PICK_CREW: self.sizes.crews,
+            A.SURVEY: 1 + self.sizes.directions * self.sizes.planets * self.sizes.survey_counts,
+            A.SURVEY_STEP: self.sizes.planets,
             A.SURVEY_STOP: 1,
-            A.TARGET_PLANET: self.planets,
-            A.TARGET_CREW: self.crews,
-            A.CHOOSE_OPTION: self.options,
-            A.NAME_START_PLAYER: self.seats,
-            A.TARGET_SEAT: self.seat_targets,
+            A.TARGET_PLANET: self.sizes.planets,
+            A.TARGET_CREW: self.sizes.crews,
+            A.CHOOSE_OPTION: self.sizes.options,
+            A.NAME_START_PLAYER: self.sizes.seats,
+            A.TARGET_SEAT: self.sizes.seat_targets,
         }
         blocks, offset = [], 0
         for kind in KIND_ORDER:
@@ -93,22 +88,22 @@ class ActionIndex:
     @classmethod
     def of(cls, game: Game) -> ActionIndex:
         """The index of ``game``'s ruleset, from the sizes derived once (``Game.action_sizes``)."""
-        return cls(**attrs.asdict(game.action_sizes))
+        return cls(game.action_sizes)
 
     def _enumerate(self) -> Iterator[Action]:
-        yield from (action(A.PICK_CREW, slot) for slot in range(self.crews))
+        yield from (action(A.PICK_CREW, slot) for slot in range(self.sizes.crews))
         yield action(A.SURVEY, -1, 0)
-        for direction in (A.CLOCKWISE, A.COUNTER_CLOCKWISE)[: self.directions]:
-            for start in range(self.planets):
-                for count in range(1, self.survey_counts + 1):
+        for direction in (A.CLOCKWISE, A.COUNTER_CLOCKWISE)[: self.sizes.directions]:
+            for start in range(self.sizes.planets):
+                for count in range(1, self.sizes.survey_counts + 1):
                     yield action(A.SURVEY, start, count, direction)
-        yield from (action(A.SURVEY_STEP, p) for p in range(self.planets))
+        yield from (action(A.SURVEY_STEP, p) for p in range(self.sizes.planets))
         yield action(A.SURVEY_STOP)
-        yield from (action(A.TARGET_PLANET, p) for p in range(self.planets))
-        yield from (action(A.TARGET_CREW, slot) for slot in range(self.crews))
-        yield from (action(A.CHOOSE_OPTION, option) for option in range(self.options))
-        yield from (action(A.NAME_START_PLAYER, seat) for seat in range(self.seats))
-        yield from (action(A.TARGET_SEAT, seat) for seat in range(self.seat_targets))
+        yield from (action(A.TARGET_PLANET, p) for p in range(self.sizes.planets))
+        yield from (action(A.TARGET_CREW, slot) for slot in range(self.sizes.crews))
+        yield from (action(A.CHOOSE_OPTION, option) for option in range(self.sizes.options))
+        yield from (action(A.NAME_START_PLAYER, seat) for seat in range(self.sizes.seats))
+        yield from (action(A.TARGET_SEAT, seat) for seat in range(self.sizes.seat_targets))
 
     @property
     def size(self) -> int:
@@ -133,20 +128,20 @@ class ActionIndex:
     def _expected(self, act: object) -> str:
         """What the index holds of ``act``'s kind, for the message that refuses it."""
         kind = act[0] if isinstance(act, tuple) and act else None
-        last_planet, last_crew = self.planets - 1, self.crews - 1
+        last_planet, last_crew = self.sizes.planets - 1, self.sizes.crews - 1
         expected = {
             A.PICK_CREW: f"pick_crew takes a crew slot 0..{last_crew}",
             A.SURVEY: (
                 f"survey takes target -1 with count 0, or a start 0..{last_planet} with count "
-                f"1..{self.survey_counts} and direction {'1 or -1' if self.directions == 2 else '1'}"
+                f"1..{self.sizes.survey_counts} and direction {'1 or -1' if self.sizes.directions == 2 else '1'}"
             ),
             A.SURVEY_STEP: f"survey_step takes a Planet 0..{last_planet}",
             A.SURVEY_STOP: "survey_stop takes no numbers (target -1, count 0, direction 1)",
             A.TARGET_PLANET: f"target_planet takes a Planet 0..{last_planet}",
             A.TARGET_CREW: f"target_crew takes a crew slot 0..{last_crew}",
-            A.CHOOSE_OPTION: f"choose_option takes an option 0..{self.options - 1}",
-            A.NAME_START_PLAYER: f"name_start_player takes a seat 0..{self.seats - 1}",
-            A.TARGET_SEAT: f"target_seat takes a seat 0..{self.seat_targets - 1}" if self.seat_targets else "target_seat is never asked by this ruleset",
+            A.CHOOSE_OPTION: f"choose_option takes an option 0..{self.sizes.options - 1}",
+            A.NAME_START_PLAYER: f"name_start_player takes a seat 0..{self.sizes.seats - 1}",
+            A.TARGET_SEAT: f"target_seat takes a seat 0..{self.sizes.seat_targets - 1}" if self.sizes.seat_targets else "target_seat is never asked by this ruleset",
         }
         if kind in expected:
             return expected[kind] + (", and no count or direction" if kind != A.SURVEY and kind != A.SURVEY_STOP else "")
