@@ -51,7 +51,27 @@ pub enum Set {
     Where(SetKind, Box<Condition>, Box<Set>),
 }
 
+impl Owner {
+    /// Whether whose cubes it names can depend on the Planet bound (`this_planet`).
+    fn reads_planet(&self) -> bool {
+        match self {
+            Owner::Free | Owner::Anyone => false,
+            Owner::Seats(set) => set.reads_planet(),
+        }
+    }
+}
+
 impl Set {
+    /// Whether its members can depend on the Planet bound (`this_planet`): read as a yes for
+    /// any filter, whose condition may read it.
+    fn reads_planet(&self) -> bool {
+        match self {
+            Set::ThisPlanet | Set::NextWithRoom(_) | Set::Where(..) => true,
+            Set::ByVp(_, of) => of.reads_planet(),
+            _ => false,
+        }
+    }
+
     pub fn kind(&self) -> SetKind {
         match self {
             Set::AllPlanets
@@ -441,6 +461,24 @@ fn rearmost(track: &[i8], owners: u16) -> i32 {
     track.iter().rposition(|&o| owners & owner_bit(o) != 0).map_or(-1, |i| i as i32)
 }
 
+/// Whether the owner ranked first on a track (R15) is one of `owner`'s (`owners`: its
+/// `owner_bits`); an empty track has nobody first.
+fn ranks_first(track: &[i8], owner: &Owner, owners: u16) -> bool {
+    match first_place(track) {
+        None => false,
+        Some(first) => match owner {
+            Owner::Free => first == FREE_CUBE,
+            Owner::Anyone => first >= 0,
+            Owner::Seats(_) => first >= 0 && owners & owner_bit(first) != 0,
+        },
+    }
+}
+
+/// Whether a track holds a cube of one of `owners` (`owner_bit`s).
+fn has_cube(track: &[i8], owners: u16) -> bool {
+    track.iter().any(|&o| owners & owner_bit(o) != 0)
+}
+
 impl Game {
     fn colour_of(&self, s: &State, p: usize) -> u16 {
         self.rules.planets[s.planets[p] as usize].colour
@@ -496,15 +534,39 @@ impl Game {
             Set::OtherCrews => every_crew & !bit(sc.crew),
             Set::UnpickedCrews => s.free_crew & every_crew,
             Set::ThisCrew => bit(sc.this_crew()),
-            Set::Where(kind, condition, of) => {
-                let mut kept = 0u16;
-                for member in members(self.set_members(s, sc, of), *kind, sc.first, players) {
-                    if self.holds(s, &sc.bind(*kind, member), condition) {
-                        kept |= 1 << member;
-                    }
-                }
-                kept
+            Set::Where(kind, condition, of) => self.members_where(s, sc, *kind, condition, self.set_members(s, sc, of)),
+        }
+    }
+
+    /// The members of `candidates` (of `kind`) for which `condition` holds, each bound in
+    /// turn: `holds` member by member, as bit sets where it can. Conditions change nothing, so
+    /// `all` narrows the candidates item by item, `any` tries each item on the members not yet
+    /// kept, and on Planets a seat set that reads no Planet is read once, not once per Planet.
+    fn members_where(&self, s: &State, sc: &Scope, kind: SetKind, condition: &Condition, candidates: u16) -> u16 {
+        if candidates == 0 {
+            return 0;
+        }
+        let players = s.players as usize;
+        let each = |keep: &dyn Fn(usize) -> bool| members(candidates, kind, sc.first, players).filter(|&m| keep(m)).fold(0u16, |m, p| m | 1 << p);
+        match (kind, condition) {
+            (_, Condition::All(items)) => items.iter().fold(candidates, |left, item| self.members_where(s, sc, kind, item, left)),
+            (_, Condition::Any(items)) => {
+                items.iter().fold(0, |kept, item| kept | self.members_where(s, sc, kind, item, candidates & !kept))
             }
+            (_, Condition::Not(item)) => candidates & !self.members_where(s, sc, kind, item, candidates),
+            (SetKind::Planets, Condition::Full) => candidates & !s.open,
+            (SetKind::Planets, Condition::HasRoom) => candidates & s.open,
+            (SetKind::Planets, Condition::Surveyed) => candidates & s.surveyed as u16,
+            (SetKind::Planets, Condition::HasCube(owner)) if !owner.reads_planet() => {
+                let owners = self.owner_bits(s, sc, owner);
+                each(&|p| has_cube(s.track(p), owners))
+            }
+            (SetKind::Planets, Condition::RanksFirst(owner)) if !owner.reads_planet() => {
+                let owners = self.owner_bits(s, sc, owner);
+                each(&|p| ranks_first(s.track(p), owner, owners))
+            }
+            (SetKind::Crews, Condition::Unpicked) => each(&|slot| s.workers[slot] < 0),
+            _ => each(&|member| self.holds(s, &sc.bind(kind, member), condition)),
         }
     }
 
@@ -633,18 +695,8 @@ impl Game {
             Condition::SpecialHasRoom => self.special_room_of(s, p) > 0,
             Condition::Surveyed => s.surveyed & (1 << p) != 0,
             Condition::IsColour(colour) => self.colour_of(s, p) == *colour,
-            Condition::RanksFirst(owner) => match first_place(s.track(p)) {
-                None => false,
-                Some(first) => match owner {
-                    Owner::Free => first == FREE_CUBE,
-                    Owner::Anyone => first >= 0,
-                    Owner::Seats(_) => first >= 0 && self.owner_bits(s, sc, owner) & owner_bit(first) != 0,
-                },
-            },
-            Condition::HasCube(owner) => {
-                let owners = self.owner_bits(s, sc, owner);
-                s.track(p).iter().any(|&o| owners & owner_bit(o) != 0)
-            }
+            Condition::RanksFirst(owner) => ranks_first(s.track(p), owner, self.owner_bits(s, sc, owner)),
+            Condition::HasCube(owner) => has_cube(s.track(p), self.owner_bits(s, sc, owner)),
             Condition::Unpicked => sc.this_crew() != NO_CREW && s.workers[sc.this_crew()] < 0,
         }
     }

@@ -584,9 +584,11 @@ impl Game {
 
     fn end_turn(&self, s: &mut State) {
         s.turn += 1;
-        for until in &mut s.protected {
-            if *until == PROTECTED_TURN {
-                *until = 0; // protect_cubes until the turn ends
+        if s.protected != [0; MAX_PLAYERS] {
+            for until in &mut s.protected {
+                if *until == PROTECTED_TURN {
+                    *until = 0; // protect_cubes until the turn ends
+                }
             }
         }
         if (s.turn as usize) < s.players as usize {
@@ -689,7 +691,8 @@ impl Game {
                         Some(node) => self.survey_starts(s, node, seat, &mut steps),
                     }
                     if self.rules.any_no_start {
-                        steps.retain(|p| !self.no_survey_start(s, *p as usize)); // P5: not the first cube there
+                        let allowed = self.survey_starts_allowed(s);
+                        steps.retain(|p| allowed & (1 << *p) != 0); // P5: not the first cube there
                     }
                 } else if start.is_some_and(|node| s.survey_placed < self.start_cubes(node)) && s.rooms[last as usize] > 0 {
                     steps.push(last as u8); // the start Planet's cubes, one after the other
@@ -700,19 +703,17 @@ impl Game {
             survey::step_options(&steps, s.survey_placed, minimum, &mut s.legal);
         } else {
             let limit = self.survey_count(s).min(s.hands[seat]);
-            survey::walk_options(&s.rooms, s.open, limit, s.survey_rules & DIRECTION != 0, minimum, &mut s.legal);
-            if self.rules.any_no_start {
-                // P5: a survey may not start on such a Planet.
-                let planets = s.planets;
-                let rules = &self.rules;
-                s.legal.retain(|a| a.target < 0 || !rules.planets[planets[a.target as usize] as usize].no_survey_start);
-            }
+            // P5: a survey may not start on a Planet whose card says no_survey_start.
+            let allowed = if self.rules.any_no_start { self.survey_starts_allowed(s) } else { u16::MAX };
+            survey::walk_options(&s.rooms, s.open, allowed, limit, s.survey_rules & DIRECTION != 0, minimum, &mut s.legal);
         }
         !s.legal.is_empty()
     }
 
-    fn no_survey_start(&self, s: &State, p: usize) -> bool {
-        self.rules.planets[s.planets[p] as usize].no_survey_start
+    /// The ring positions a survey may start on (P5: all but the `no_survey_start` Planets).
+    fn survey_starts_allowed(&self, s: &State) -> u16 {
+        let planets = &self.rules.planets;
+        (0..s.planet_count as usize).filter(|&p| !planets[s.planets[p] as usize].no_survey_start).fold(0, |m, p| m | 1 << p)
     }
 
     /// The chosen crew's `survey_start` node while its flag is set this turn.
@@ -834,6 +835,7 @@ impl Game {
     }
 
     /// A cube of `owner` on Planet `p`'s rearmost empty square (R2), and the counts it changes.
+    #[inline]
     pub(crate) fn place_on_track(&self, s: &mut State, p: usize, owner: i8) {
         let at = s.track_start[p] as usize + s.track_fill[p] as usize;
         s.board[at] = owner;
@@ -843,18 +845,19 @@ impl Game {
             s.open &= !(1 << p);
         }
         s.unscored |= 1 << p;
-        if !s.firing && self.rules.planets[s.planets[p] as usize].abilities.lands {
+        if self.rules.any_lands && !s.firing && self.rules.planets[s.planets[p] as usize].abilities.lands {
             self.cube_landed(s, p, s.track_fill[p] as usize, owner);
         }
     }
 
     /// A cube of seat `owner` on Planet `p`'s special square (R3).
+    #[inline]
     pub(crate) fn place_on_special(&self, s: &mut State, p: usize, owner: i8) {
         let at = s.special_start[p] as usize + s.special_fill[p] as usize;
         s.board[at] = owner;
         s.special_fill[p] += 1;
         s.unscored |= 1 << p;
-        if !s.firing && self.rules.planets[s.planets[p] as usize].abilities.lands {
+        if self.rules.any_lands && !s.firing && self.rules.planets[s.planets[p] as usize].abilities.lands {
             self.cube_landed(s, p, 0, owner);
         }
     }

@@ -120,9 +120,13 @@ impl Game {
             let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
             let (track, special) = cubes(p);
             // Special squares hold seats' cubes only; free cubes count for nobody.
+            let mut owned = [0u16; MAX_PLAYERS];
             for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
-                for colour in survey::positions32(toward) {
-                    counts[owner as usize * colours + colour] += 1;
+                owned[owner as usize] += 1;
+            }
+            for colour in survey::positions32(toward) {
+                for (seat, &cubes) in owned[..players].iter().enumerate() {
+                    counts[seat * colours + colour] += cubes;
                 }
             }
         }

@@ -96,8 +96,10 @@ fn tally(difference: &mut [i16; MAX_PLANETS], unequal: &mut u32, p: usize, by: i
 }
 
 /// The legal survey choices of R7: each start and each count the walk can place, no two with
-/// the same outcome from one start; in the Python engine's order.
-pub(crate) fn walk_options(rooms: &Rooms, open: u16, limit: i32, both_ways: bool, minimum: i32, out: &mut Actions) {
+/// the same outcome from one start; in the Python engine's order. Only Planets of `starts`
+/// are offered as starts (P5's `no_survey_start` leaves some out); the walks and the least
+/// count are read over every Planet with room, as if the options were filtered afterwards.
+pub(crate) fn walk_options(rooms: &Rooms, open: u16, starts_allowed: u16, limit: i32, both_ways: bool, minimum: i32, out: &mut Actions) {
     empty(out);
     let starts = open.count_ones() as i32;
     if limit <= 0 || starts == 0 {
@@ -111,7 +113,7 @@ pub(crate) fn walk_options(rooms: &Rooms, open: u16, limit: i32, both_ways: bool
             out.push(Action::survey(-1, 0, CLOCKWISE));
         }
         out.reserve((starts * (limit - least + 1)) as usize);
-        out.extend(positions(open).flat_map(|p| (least..limit + 1).map(move |count| Action::survey(p as i32, count, CLOCKWISE))));
+        out.extend(positions(open & starts_allowed).flat_map(|p| (least..limit + 1).map(move |count| Action::survey(p as i32, count, CLOCKWISE))));
         return;
     }
     // The least count is the survey minimum, or the longest walk when that is shorter; a
@@ -132,7 +134,7 @@ pub(crate) fn walk_options(rooms: &Rooms, open: u16, limit: i32, both_ways: bool
         out.push(Action::survey(-1, 0, CLOCKWISE));
     }
     let (mut clockwise, mut counter) = (Positions::new(), Positions::new());
-    for p in positions(open) {
+    for p in positions(open & starts_allowed) {
         if !both_ways {
             let length = lengths[p].0 as usize;
             out.extend((least..length + 1).map(|count| Action::survey(p as i32, count as i32, CLOCKWISE)));
@@ -263,8 +265,12 @@ mod tests {
     }
 
     fn options_of(rooms: &[u16], limit: i32, both_ways: bool, minimum: i32) -> Actions {
+        options_from(rooms, u16::MAX, limit, both_ways, minimum)
+    }
+
+    fn options_from(rooms: &[u16], starts_allowed: u16, limit: i32, both_ways: bool, minimum: i32) -> Actions {
         let mut out = Actions::new();
-        walk_options(&ring(rooms), open_of(rooms), limit, both_ways, minimum, &mut out);
+        walk_options(&ring(rooms), open_of(rooms), starts_allowed, limit, both_ways, minimum, &mut out);
         out
     }
 
@@ -384,14 +390,17 @@ mod tests {
     }
 
     #[test]
-    fn bit_set_walks_and_options_equal_the_ring_scan_on_random_rings() {
+    fn bit_set_walks_and_options_equal_the_ring_scan_on_random_rings_and_allowed_starts() {
         let mut rng = Rng::new(7);
         for _ in 0..20_000 {
             let n = 1 + rng.below(MAX_PLANETS);
             let rooms: Vec<u16> = (0..n).map(|_| if rng.below(3) == 0 { 0 } else { rng.below(4) as u16 }).collect();
             let limit = rng.below(8) as i32;
             let (both_ways, minimum) = (rng.below(2) == 1, rng.below(3) as i32);
-            assert_eq!(options_of(&rooms, limit, both_ways, minimum).to_vec(), scan::walk_options(&rooms, limit, both_ways, minimum), "{rooms:?} {limit} {both_ways} {minimum}");
+            // Some starts left out (P5): the scan's options from the other starts, in its order.
+            let allowed = if rng.below(2) == 0 { u16::MAX } else { rng.below(1 << n) as u16 };
+            let expected: Vec<Action> = scan::walk_options(&rooms, limit, both_ways, minimum).into_iter().filter(|a| a.target < 0 || allowed & (1 << a.target) != 0).collect();
+            assert_eq!(options_from(&rooms, allowed, limit, both_ways, minimum).to_vec(), expected, "{rooms:?} {allowed:b} {limit} {both_ways} {minimum}");
             let start = rng.below(n);
             for direction in [CLOCKWISE, COUNTER_CLOCKWISE] {
                 assert_eq!(walk_of(&rooms, start, limit.max(1), direction), scan::walk(&rooms, start, limit.max(1), direction));
