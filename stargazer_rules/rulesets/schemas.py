@@ -251,7 +251,6 @@ _CREW_TRIGGER = {
                                     "description": "The ids of the crews (of crew.yaml) whose pick sets it off; default any crew.",
                                     "type": "array",
                                     "minItems": 1,
-                                    "uniqueItems": True,
                                     "items": {"type": "string"},
                                 }
                             },

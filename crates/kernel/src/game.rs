@@ -336,7 +336,7 @@ impl Game {
             s.vp[seat] += free * rules.free_cube_vp + cubes * rules.player_cube_vp;
         }
         if rules.any_another_pick {
-            self.another_pick(s, seat, s.crew[slot] as u16); // the other holders' triggers, before the picker's skill
+            self.another_pick(s, seat, s.crew[slot]); // the other holders' triggers, before the picker's skill
         }
         s.survey_rules = 0;
         s.survey_bonus = 0;
