@@ -17,6 +17,7 @@ from differential import canonical, play_lockstep
 from ruleset_edits import copy_ruleset, problems_of, replace
 from stargazer_rules import Game, Setup, load_ruleset
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.text.messages import render_event, skill_sentences
 from stargazer_rules.tuning.paths import Place, locate
@@ -219,6 +220,16 @@ def test_an_unknown_crew_in_another_picks_filter_is_refused_at_its_place_with_a_
         f"crew.yaml:{line}:44: crew.informant.triggers[0].on.another_pick.crew[1]: "
         f"unknown crew 'stewart'; expected one of the crews of crew.yaml: {crews} (did you mean 'steward'?)"
     ), str(problem)
+
+
+def test_another_pick_naming_its_own_crew_loads_with_a_warning(tmp_path):
+    """Nobody else can pick the informant while it is held (R5): naming it never fires."""
+    game = with_trigger(tmp_path, INFORMANT.replace("another_pick", "{another_pick: {crew: [steward, informant]}}"))
+    assert ruleset_warnings(game.ruleset) == [
+        f"{game.ruleset.source}/crew.yaml: informant's another_pick names informant itself, which nobody else "
+        "can pick while it is held (R5): that name never sets it off"
+    ]
+    assert ruleset_warnings(IDEAS.ruleset) == []
 
 
 def test_a_wrong_option_a_decision_and_a_survey_change_are_refused(tmp_path):

@@ -748,6 +748,9 @@ def ruleset_warnings(ruleset: Ruleset) -> list[str]:
     A game ends (R10) when a hand is empty or enough Planets are full. If no crew surveys a
     cube and no skill moves one (``Effect.moves_cubes``), neither can happen and every game runs
     to the round limit, a safety net that is not a rule of the game (docs/rules.md).
+
+    A crew's ``another_pick`` that names the crew itself never fires for that name: while the
+    crew is held, nobody else can pick it (R5).
     """
     warnings = []
     crew_file = f"{ruleset.source}/crew.yaml" if ruleset.source else "crew.yaml"
@@ -759,4 +762,10 @@ def ruleset_warnings(ruleset: Ruleset) -> list[str]:
             "one on a Planet, so no hand empties and no Planet fills (R10): every game would end "
             f"at the round limit (max_rounds: {ruleset.max_rounds})"
         )
+    for card in ruleset.crew:
+        if any(card.id in trigger.crew for trigger in card.triggers):
+            warnings.append(
+                f"{crew_file}: {card.id}'s another_pick names {card.id} itself, which nobody else can pick "
+                "while it is held (R5): that name never sets it off"
+            )
     return warnings
