@@ -241,6 +241,17 @@ def test_a_wrong_option_a_decision_and_a_survey_change_are_refused(tmp_path):
     folder = copy_ruleset(tmp_path, "ideas", "empty")
     replace(folder, "crew.yaml", "      - on: another_pick", "      - on: {another_pick: {crew: []}}")
     assert any("crew is a list of at least one crew id" in message for message, _ in _messages(folder))
+    folder = copy_ruleset(tmp_path, "ideas", "null")
+    replace(folder, "crew.yaml", "      - on: another_pick", "      - on: {another_pick: null}")
+    assert [message.split(": ", 1)[1] for message, _ in _messages(folder)] == [
+        "another_pick's options are a mapping, {another_pick: {crew: [<crew ids>]}}, or write another_pick alone; found nothing (null)"
+    ]
+    folder = copy_ruleset(tmp_path, "ideas", "round_end")
+    replace(folder, "crew.yaml", "      - on: another_pick", "      - on: {round_end: {crew: [steward]}}")
+    assert [message.split(": ", 1)[1] for message, _ in _messages(folder)] == [
+        "only cube_placed and another_pick take options ({cube_placed: {square: <n or special>}} or "
+        "{another_pick: {crew: [<crew ids>]}}), found a mapping"
+    ]
     folder = copy_ruleset(tmp_path, "ideas", "decision")
     replace(folder, "crew.yaml", INFORMANT, "      - on: another_pick\n        do:\n          - effect: place_free_cubes\n")
     assert any("'place_free_cubes' asks a decision" in message for message, _ in _messages(folder))

@@ -612,12 +612,16 @@ def _event(
         where = at if isinstance(on, str) else (*at, event)
         yield document.problem(where, f"unknown event {event!r}; the events: {events}", close_match(str(event), known), key=not isinstance(on, str))
         return
-    if options is None:
+    if isinstance(on, str):
         return
-    if event not in optional or not isinstance(options, dict):
+    if event not in optional:
         yield document.problem((*at, event), f"only {' and '.join(optional)} take{'s' if len(optional) == 1 else ''} options ({written}), found {describe_value(options)}")
         return
     option = _EVENT_OPTIONS[event][0]
+    if not isinstance(options, dict):  # {cube_placed: null} included
+        shape = f"{{{event}: {{{option}: {_EVENT_OPTIONS[event][1]}}}}}"
+        yield document.problem((*at, event), f"{event}'s options are a mapping, {shape}, or write {event} alone; found {describe_value(options)}")
+        return
     for key in options:
         if key != option:
             yield document.problem((*at, event, key), f"unknown {event} option {key!r}; it takes {option}", close_match(str(key), (option,)), key=True)
