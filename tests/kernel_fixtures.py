@@ -69,7 +69,8 @@ def _fields(name: str, instance: object) -> str:
 def _triggers(triggers: tuple[CompiledTrigger, ...]) -> str:
     """A card's triggers (a planet's or a crew's) as the items of a Rust vec of ``TriggerSpec``."""
     return ", ".join(
-        f"TriggerSpec {{ event: {_text(trigger.event)}, square: {trigger.square}, body: {_effects(trigger.do)} }}"
+        f"TriggerSpec {{ event: {_text(trigger.event)}, square: {trigger.square}, body: {_effects(trigger.do)}, "
+        f"crew: vec![{', '.join(_text(crew_id) for crew_id in trigger.crew)}] }}"
         for trigger in triggers
     )
 

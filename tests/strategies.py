@@ -657,15 +657,18 @@ def ability_data(draw: st.DrawFn, colours: Sequence[str], length: int, lasting_l
 
 
 @st.composite
-def crew_trigger_data(draw: st.DrawFn, colours: Sequence[str]) -> dict[str, Any]:
+def crew_trigger_data(draw: st.DrawFn, colours: Sequence[str], crew_ids: Sequence[str]) -> dict[str, Any]:
     """One crew trigger (docs/skills.md, "Crew triggers"): a random event whose do holds 1..2
-    effects that ask no decision, "you" being the holder and this_planet bound at a landing."""
-    event = draw(st.sampled_from(("another_pick", "cube_placed", "becomes_full", "round_end")))
+    effects that ask no decision, "you" being the holder and this_planet bound at a landing;
+    half of the ``another_pick`` ones narrowed to 1..2 of ``crew_ids``."""
+    event = draw(st.sampled_from(("another_pick", "cube_placed", "becomes_full", "round_end", "game_end")))
     on: Any = event
     if event == "cube_placed":
         square = draw(st.none() | st.just("special") | st.integers(1, 4))
         if square is not None:
             on = {event: {"square": square}}
+    if event == "another_pick" and draw(st.booleans()):
+        on = {event: {"crew": draw(st.lists(st.sampled_from(crew_ids), min_size=1, max_size=2, unique=True))}}
     bound = frozenset({"planets"}) if event in ("cube_placed", "becomes_full") else frozenset()
     body = effects(colours, frozenset({"after_survey"}), 1, "after_survey", bound, body=True)
     return {"on": on, "do": _without_when(draw(st.lists(body, min_size=1, max_size=2)))}
@@ -701,10 +704,12 @@ def planets_data(
 
 
 @st.composite
-def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool, language: bool = False) -> dict[str, Any]:
+def crew_card(
+    draw: st.DrawFn, index: int, colours: Sequence[str], always: bool, language: bool = False, crew_ids: Sequence[str] = ()
+) -> dict[str, Any]:
     """One crew card: survey count 0..5 and 0..3 effects of any type and timing (with
     ``language``, 1..3 effects of the rules language at the top of the skill, and half of the
-    cards with crew triggers)."""
+    cards with crew triggers, which may name the crews ``crew_ids``)."""
     skill = st.lists(language_effects(colours), min_size=1, max_size=3) if language else st.lists(effects(colours), max_size=3)
     card: dict[str, Any] = {
         "id": f"c{index}",
@@ -717,7 +722,7 @@ def crew_card(draw: st.DrawFn, index: int, colours: Sequence[str], always: bool,
     elif draw(st.booleans()):
         card["always_in_play"] = False
     if language and draw(st.booleans()):  # half of them with 1..2 crew triggers
-        card["triggers"] = [draw(crew_trigger_data(colours)) for _ in range(draw(st.integers(1, 2)))]
+        card["triggers"] = [draw(crew_trigger_data(colours, crew_ids or (card["id"],))) for _ in range(draw(st.integers(1, 2)))]
     return card
 
 
@@ -781,8 +786,11 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
         entries.append(entry)
     planet_cards = max(entry["planets"] for entry in entries) + draw(st.integers(0, 3))
     dealable = max(entry["crew"] for entry in entries) + draw(st.integers(0, 2))
-    crew = [draw(crew_card(index, colours, always=True, language=language)) for index in range(always_count)]
-    crew += [draw(crew_card(always_count + index, colours, always=False, language=language)) for index in range(dealable)]
+    crew_ids = [f"c{index}" for index in range(always_count + dealable)]
+    crew = [draw(crew_card(index, colours, always=True, language=language, crew_ids=crew_ids)) for index in range(always_count)]
+    crew += [
+        draw(crew_card(always_count + index, colours, always=False, language=language, crew_ids=crew_ids)) for index in range(dealable)
+    ]
     crew = draw(st.permutations(crew))
     rules: dict[str, Any] = {
         "name": "generated",

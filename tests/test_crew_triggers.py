@@ -11,11 +11,13 @@ import re
 
 import attrs
 import pytest
+import yaml
 
 from differential import canonical, play_lockstep
 from ruleset_edits import copy_ruleset, problems_of, replace
 from stargazer_rules import Game, Setup, load_ruleset
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import ruleset_to_data
 from stargazer_rules.text.messages import render_event, skill_sentences
 from stargazer_rules.tuning.paths import Place, locate
@@ -50,6 +52,12 @@ def pick(game: Game, state: State, crew_id: str) -> tuple[State, tuple[Event, ..
 def start(game: Game = IDEAS) -> State:
     """Four players, seat 0 to pick first, the ring and crews above (Armstrong in slot 0)."""
     return game.new_state(setup=Setup(4, RING, DEALT, 0))
+
+
+def idle(state: State):
+    """A legal action that places no cube: a survey of none, or stopping a cube-by-cube one
+    before its first cube; else the first legal action."""
+    return next((act for act in state.legal if act.kind == A.SURVEY_STOP or (act.kind == A.SURVEY and act.count == 0)), state.legal[0])
 
 
 def with_trigger(tmp_path, trigger: str) -> Game:
@@ -144,6 +152,39 @@ def test_round_end_the_holder_gains_before_the_end_check(tmp_path):
     assert ended.index("round_ended") < ended.index("crew_triggered") < ended.index("round_started")
 
 
+def test_game_end_the_last_rounds_holder_gains_after_the_planets_and_before_the_winner(tmp_path):
+    """The rewritten informant gives its holder 5 VP when the game ends: seat 2 picks it in the
+    last round (the round limit, R10), whose workers are still on the crews when the game ends;
+    it fires after primordial-3's game_end trigger (P6) and turns seat 0's lead into seat 2's win."""
+    game = with_trigger(tmp_path, "      - on: game_end\n        do:\n          - effect: gain_vp\n            vp: 5\n")
+    ring = tuple("primordial-3" if planet == "primordial-1" else planet for planet in RING)
+    state = game.new_state(setup=Setup(4, ring, DEALT, 0))
+    state = state._replace(round=game.ruleset.max_rounds, vp=(3, 0, 0, 0))
+    for crew in ("contrarian", "steward", "informant", "driller"):
+        state, _ = pick(game, state, crew)
+        while state.stage not in ("pick_crew", "over"):
+            state, events = both(game, state, idle(state))
+    assert state.stage == "over" and state.vp == (3, 0, 5, 0) and game.score(state).winners == (2,)
+    fired = [(e.key, e.params.get("event")) for e in events if e.key in ("game_over", "ability_triggered", "crew_triggered")]
+    assert fired == [("game_over", None), ("ability_triggered", "game_end"), ("crew_triggered", "game_end")]
+    assert next(e for e in events if e.key == "crew_triggered").params == {"player": 2, "crew": "informant", "event": "game_end"}
+
+
+def test_another_pick_narrowed_to_the_steward_fires_for_it_and_not_for_the_contrarian(tmp_path):
+    """{another_pick: {crew: [steward]}}: seat 0 holds the informant; seat 1's pick of the
+    contrarian sets nothing off, seat 2's pick of the steward gives seat 0 1 VP."""
+    game = with_trigger(tmp_path, "      - on: {another_pick: {crew: [steward]}}\n        do:\n          - effect: gain_vp\n            vp: 1\n")
+    assert game.ruleset.crew_card("informant").triggers[0].crew == ("steward",)
+    state = start(game)
+    seen = []
+    for crew in ("informant", "contrarian", "steward"):
+        state, events = pick(game, state, crew)
+        seen.append((state.vp[0], [e.params["event"] for e in events if e.key == "crew_triggered"]))
+        while state.stage != "pick_crew":
+            state, _ = both(game, state, idle(state))
+    assert seen == [(0, []), (0, []), (1, ["another_pick"])]
+
+
 def test_the_ideas_ruleset_with_the_informant_plays_alike_on_both_engines():
     dealt = tuple(card.id for card in IDEAS.ruleset.crew if card.id in ("informant", "pirate", "steward", "pathfinder", "driller"))
     for seed in range(3):
@@ -166,13 +207,51 @@ def test_a_misspelt_key_and_event_are_refused_at_their_place_with_a_suggestion(t
     folder = copy_ruleset(tmp_path, "ideas", "second")
     replace(folder, "crew.yaml", "      - on: another_pick", "      - on: another_pik")
     (message, suggestion), = _messages(folder)
-    assert suggestion == "another_pick" and "unknown event 'another_pik'; the events: another_pick, cube_placed, becomes_full, round_end" in message
+    assert suggestion == "another_pick" and "unknown event 'another_pik'; the events: another_pick, cube_placed, becomes_full, round_end, game_end" in message
 
 
-def test_a_planets_event_a_decision_and_a_survey_change_are_refused(tmp_path):
+def test_an_unknown_crew_in_another_picks_filter_is_refused_at_its_place_with_a_suggestion(tmp_path):
     folder = copy_ruleset(tmp_path, "ideas")
-    replace(folder, "crew.yaml", "      - on: another_pick", "      - on: game_end")
-    assert any("unknown event 'game_end'" in message for message, _ in _messages(folder))
+    replace(folder, "crew.yaml", "      - on: another_pick", "      - on: {another_pick: {crew: [pirate, stewart]}}")
+    (problem,) = problems_of(folder)
+    line = next(number for number, text in enumerate((folder / "crew.yaml").read_text().splitlines(), 1) if "stewart" in text)
+    crews = ", ".join(card.id for card in IDEAS.ruleset.crew)
+    assert str(problem).endswith(
+        f"crew.yaml:{line}:44: crew.informant.triggers[0].on.another_pick.crew[1]: "
+        f"unknown crew 'stewart'; expected one of the crews of crew.yaml: {crews} (did you mean 'steward'?)"
+    ), str(problem)
+
+
+def test_another_pick_naming_its_own_crew_loads_with_a_warning(tmp_path):
+    """Nobody else can pick the informant while it is held (R5): naming it never fires."""
+    game = with_trigger(tmp_path, INFORMANT.replace("another_pick", "{another_pick: {crew: [steward, informant]}}"))
+    assert ruleset_warnings(game.ruleset) == [
+        f"{game.ruleset.source}/crew.yaml: informant's another_pick names informant itself, which nobody else "
+        "can pick while it is held (R5): that name never sets it off"
+    ]
+    assert ruleset_warnings(IDEAS.ruleset) == []
+
+
+def test_a_wrong_option_a_decision_and_a_survey_change_are_refused(tmp_path):
+    folder = copy_ruleset(tmp_path, "ideas")
+    replace(folder, "crew.yaml", "      - on: another_pick", "      - on: {another_pick: {square: 3}}")
+    assert [(message.split(": ", 1)[1], suggestion) for message, suggestion in _messages(folder)] == [
+        ("unknown another_pick option 'square'; it takes crew", None)
+    ]
+    folder = copy_ruleset(tmp_path, "ideas", "empty")
+    replace(folder, "crew.yaml", "      - on: another_pick", "      - on: {another_pick: {crew: []}}")
+    assert any("crew is a list of at least one crew id" in message for message, _ in _messages(folder))
+    folder = copy_ruleset(tmp_path, "ideas", "null")
+    replace(folder, "crew.yaml", "      - on: another_pick", "      - on: {another_pick: null}")
+    assert [message.split(": ", 1)[1] for message, _ in _messages(folder)] == [
+        "another_pick's options are a mapping, {another_pick: {crew: [<crew ids>]}}, or write another_pick alone; found nothing (null)"
+    ]
+    folder = copy_ruleset(tmp_path, "ideas", "round_end")
+    replace(folder, "crew.yaml", "      - on: another_pick", "      - on: {round_end: {crew: [steward]}}")
+    assert [message.split(": ", 1)[1] for message, _ in _messages(folder)] == [
+        "only cube_placed and another_pick take options ({cube_placed: {square: <n or special>}} or "
+        "{another_pick: {crew: [<crew ids>]}}), found a mapping"
+    ]
     folder = copy_ruleset(tmp_path, "ideas", "decision")
     replace(folder, "crew.yaml", INFORMANT, "      - on: another_pick\n        do:\n          - effect: place_free_cubes\n")
     assert any("'place_free_cubes' asks a decision" in message for message, _ in _messages(folder))
@@ -213,9 +292,32 @@ def test_the_trigger_reads_as_a_sentence_and_its_event_renders(lang):
         "ja": ("このクルーを持っている間、他のプレイヤーがクルーを選ぶたび：1VPを得る。",),
     }
     assert said == expected[lang]
-    for event in ("another_pick", "cube_placed", "becomes_full", "round_end"):
+    for event in ("another_pick", "cube_placed", "becomes_full", "round_end", "game_end"):
         text = render_event(Event("crew_triggered", {"player": 0, "crew": "informant", "event": event}), IDEAS.ruleset, lang)
         assert "{" not in text and ("Informant" in text or "情報屋" in text)
+
+
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_a_narrowed_another_pick_and_a_game_end_read_as_sentences(tmp_path, lang):
+    expected = {
+        "en": (
+            "While you hold this crew, each time another player picks Steward: Gain 1 VP.",
+            "While you hold this crew, each time another player picks one of Pirate, Steward: Gain 1 VP.",
+            "If you hold this crew when the game ends, before the winner is decided: Gain 1 VP.",
+        ),
+        "ja": (
+            "このクルーを持っている間、他のプレイヤーが執事を選ぶたび：1VPを得る。",
+            "このクルーを持っている間、他のプレイヤーが宇宙海賊、執事のいずれかを選ぶたび：1VPを得る。",
+            "ゲームが終わったときにこのクルーを持っていれば、勝者を決める前に：1VPを得る。",
+        ),
+    }
+    said = []
+    for number, on in enumerate(("{another_pick: {crew: [steward]}}", "{another_pick: {crew: [pirate, steward]}}", "game_end")):
+        game = with_trigger(tmp_path / str(number), INFORMANT.replace("another_pick", on))
+        informant = game.ruleset.crew_card("informant")
+        said += skill_sentences(informant, game.ruleset, lang)
+        assert ruleset_to_data(game.ruleset)["crew"]["crew"][-1]["triggers"][0]["on"] == yaml.safe_load(on)
+    assert tuple(said) == expected[lang]
 
 
 def test_the_trigger_vp_are_in_the_vp_bound_and_the_moves_unchanged():

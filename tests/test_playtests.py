@@ -252,7 +252,18 @@ def test_a_log_with_problems_is_named_by_list_and_stops_report(tmp_path, capsys)
     assert f"{logs / 'b.yaml'}:11:50: scores.Chie.total: the total 61" in captured.err
     assert captured.out.splitlines()[-1] == "1 log; 1 with problems (above), not counted"
     assert main(["playtest", "report", "--from", str(logs)]) == 1
-    assert "fix the logs above first" in capsys.readouterr().err
+    assert capsys.readouterr().err.splitlines()[-1] == "stargazer playtest report: fix the logs above first: a report counts every log"
+    assert main(["calibrate", "--from", str(logs)]) == 1
+    assert capsys.readouterr().err.splitlines()[-1] == "stargazer calibrate: fix the logs above first: a calibration counts every log"
+
+
+def test_report_and_calibrate_stop_without_logs(tmp_path, capsys):
+    empty = tmp_path / "none"
+    empty.mkdir()
+    for command in (["playtest", "report"], ["calibrate"]):
+        assert main([*command, "--from", str(empty)]) == 1
+        said = capsys.readouterr().err.splitlines()
+        assert said == [f"stargazer {' '.join(command)}: no playtest logs in {empty}: add one with stargazer playtest add"]
 
 
 # -- calibration -----------------------------------------------------------------------------

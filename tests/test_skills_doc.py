@@ -24,13 +24,14 @@ import yaml
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.text.messages import describe_skill
 from stargazer_rules.text.catalogue import catalogue
+from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary import expressions as X
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, REQUIRED, Effect, Param
 
 try:  # run as a script to print the reference blocks
-    from ruleset_edits import copy_ruleset
+    from ruleset_edits import copy_ruleset, replace
 except ImportError:  # pragma: no cover
-    copy_ruleset = None  # type: ignore[assignment]
+    copy_ruleset = replace = None  # type: ignore[assignment]
 
 REPO = Path(__file__).resolve().parent.parent
 DOC = REPO / "docs" / "skills.md"
@@ -228,3 +229,29 @@ def test_the_language_tables_are_the_grammar_and_its_phrases():
     text = DOC.read_text(encoding="utf-8")
     for kind in X.KINDS:
         assert language_table(kind) in text, f"docs/skills.md, the {kind} table:\n{language_table(kind)}"
+
+
+def _section(title: str) -> str:
+    """The doc's ``## title`` section, up to the next ``## `` heading."""
+    text = DOC.read_text(encoding="utf-8")
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start:end]
+
+
+def test_the_crew_trigger_table_lists_the_events_and_its_examples_read_as_the_doc_says(tmp_path):
+    """"Crew triggers": one table row per crew event (``CREW_EVENTS``, in order), and each YAML
+    example, as the informant's triggers in a copy of the ideas ruleset, loads and reads as its
+    "Reads:" line."""
+    section = _section("Crew triggers")
+    rows = re.findall(r"^\| `([a-z_]+)` \|", section, re.MULTILINE)
+    assert tuple(rows) == AB.CREW_EVENTS
+    blocks, reads = _YAML_BLOCK.findall(section), _READS.findall(section)
+    assert len(blocks) == len(reads) >= 2
+    informant = "      - on: another_pick\n        do:\n          - effect: gain_vp\n            vp: 1\n"
+    for number, (block, said) in enumerate(zip(blocks, reads)):
+        triggers = block[block.index("triggers:\n") + len("triggers:\n") :]  # its items, as written
+        folder = copy_ruleset(tmp_path, "ideas", str(number))
+        replace(folder, "crew.yaml", informant, triggers)
+        ruleset = load_ruleset(folder)
+        assert describe_skill(ruleset.crew_card("informant"), ruleset, "en") == said

@@ -4,8 +4,8 @@ lasting effects read where the rule they change is played (docs/skills.md, "Plan
 
 A crew's triggers are in force while a player holds it (a worker on it, R5): "you" is the
 holder, the scope's crew slot the held crew (``this_crew``). At a landing, the held crews fire
-after the Planet's own triggers; at a round's end, after every Planet's; each in crew-area
-order (slot order).
+after the Planet's own triggers; at a round's end and at the game's end, after every Planet's;
+each in crew-area order (slot order).
 
 A trigger's ``do`` effects are performed at once on a ``Scope`` with ``this_planet`` bound to
 its Planet and no crew (slot -1), after an ``ability_triggered`` event. While they resolve the
@@ -57,24 +57,28 @@ def cube_landed(rules: PlanetRules, crew_rules: tuple[CrewRules, ...], table: Ta
     table.firing = False
 
 
-def another_pick(crew_rules: tuple[CrewRules, ...], table: Table, picker: int) -> None:
-    """``picker`` has picked a crew and taken its motivation bonus (R6): every crew another
-    player holds fires its ``another_pick`` triggers ("you": its holder), in crew-area order."""
+def another_pick(crew_rules: tuple[CrewRules, ...], table: Table, picker: int, picked: str) -> None:
+    """``picker`` has picked the crew ``picked`` (its id) and taken its motivation bonus (R6):
+    every crew another player holds fires its ``another_pick`` triggers that wait for that crew
+    ("you": its holder), in crew-area order."""
     table.firing = True
     for slot, holder in enumerate(table.workers):
         if holder not in (NO_WORKER, picker):
             for trigger in crew_rules[table.crew[slot]].another_pick:
-                _fire_crew(table, trigger, slot, holder, -1)
+                if trigger.picks(picked):
+                    _fire_crew(table, trigger, slot, holder, -1)
     table.firing = False
 
 
-def crew_round_end(crew_rules: tuple[CrewRules, ...], table: Table) -> None:
-    """The round ends: every held crew's ``round_end`` triggers ("you": its holder), in
-    crew-area order, after the Planets' (``table_event``)."""
+def held_event(crew_rules: tuple[CrewRules, ...], table: Table, event: str) -> None:
+    """A whole-table event (``round_end``, ``game_end``): every held crew's triggers of it
+    ("you": its holder), in crew-area order, after the Planets' (``table_event``)."""
+    assert event in (ROUND_END_EVENT, GAME_END)
     table.firing = True
     for slot, holder in enumerate(table.workers):
         if holder != NO_WORKER:
-            for trigger in crew_rules[table.crew[slot]].round_end:
+            rules = crew_rules[table.crew[slot]]
+            for trigger in rules.round_end if event == ROUND_END_EVENT else rules.game_end:
                 _fire_crew(table, trigger, slot, holder, -1)
     table.firing = False
 

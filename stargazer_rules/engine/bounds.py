@@ -132,7 +132,8 @@ def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None
 
     Crew triggers (``CrewRules``) count alike, for the crews held at once (at most one per
     seat: the ``limits.players`` best cards): at each landing their landing triggers, each
-    round their ``round_end`` ones, and ``players - 1`` times a round their ``another_pick``.
+    round their ``round_end`` ones, ``players - 1`` times a round their ``another_pick`` (a
+    crew filter only makes it rarer), and once their ``game_end`` ones.
     """
     rules = [PlanetRules.of(card.abilities) for card in ruleset.planets]
     crew_rules = [CrewRules.of(card.triggers) for card in ruleset.crew]
@@ -149,11 +150,12 @@ def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None
     crew_landing = [vp((*r.cube_placed, *r.becomes_full)) for r in crew_rules]
     # A held crew's another_pick fires once per other seat's pick: players - 1 times a round.
     crew_round = [vp((*r.round_end, *(r.another_pick * (limits.players - 1)))) for r in crew_rules]
+    crew_game_end = [vp(r.game_end) for r in crew_rules]
     # use_skill lands what the skill it applies lands: the most of the skills it may apply.
     lent = [list_landings(ruleset.crew[card].skill, limits) for card in borrowable_cards(ruleset)]
     borrowed = None if None in lent else max(lent, default=0)  # type: ignore[type-var]
     skill_landings = [list_landings(card.skill, limits, borrowed) for card in ruleset.crew]
-    if None in (*landing, *round_end, *game_end, *skill_landings, *crew_landing, *crew_round):
+    if None in (*landing, *round_end, *game_end, *skill_landings, *crew_landing, *crew_round, *crew_game_end):
         return None
 
     def held(values: list[int]) -> int:
@@ -163,7 +165,8 @@ def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None
     landings = ruleset.max_rounds * limits.players * (most_placed + max(skill_landings, default=0))  # type: ignore[type-var,operator]
     per_landing = max(landing, default=0) + held(crew_landing)  # type: ignore[arg-type,type-var]
     per_round = sum(round_end) + held(crew_round)  # type: ignore[arg-type]
-    return landings * per_landing + ruleset.max_rounds * per_round + sum(game_end)  # type: ignore[arg-type,type-var,operator]
+    at_end = sum(game_end) + held(crew_game_end)  # type: ignore[arg-type]
+    return landings * per_landing + ruleset.max_rounds * per_round + at_end  # type: ignore[arg-type,type-var,operator]
 
 
 @attrs.frozen

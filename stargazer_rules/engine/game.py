@@ -120,6 +120,7 @@ class Game:
         self._crew_round_end = any(rules.round_end for rules in self.crew_rules)
         self._another_pick = any(rules.another_pick for rules in self.crew_rules)
         self._game_end_abilities = any(rules.game_end for rules in self.planet_rules)
+        self._crew_game_end = any(rules.game_end for rules in self.crew_rules)
         #: per crew card, its id.
         self.crew_ids = tuple(card.id for card in ruleset.crew)
         #: What ``scoring.provisional_totals``, the bots' evaluation, reads of the ruleset.
@@ -470,7 +471,7 @@ class Game:
                 "motivation_bonus", player=seat, crew=table.crew_id(slot), free_cubes=free, player_cubes=len(cubes), vp=vp
             )
         if self._another_pick:  # the other holders' triggers, before the picker's skill
-            abilities.another_pick(self.crew_rules, table, seat)
+            abilities.another_pick(self.crew_rules, table, seat, self.crew_ids[card])
         table.survey_rules = 0
         table.survey_bonus = 0
         table.survey_placed = 0
@@ -573,7 +574,7 @@ class Game:
         if self._round_end_abilities:  # every round's end, before the end check (R10)
             abilities.table_event(self.planet_rules, table, ROUND_END_EVENT)
         if self._crew_round_end:  # the held crews' after the Planets', before the end check
-            abilities.crew_round_end(self.crew_rules, table)
+            abilities.held_event(self.crew_rules, table, ROUND_END_EVENT)
         triggers = []
         if 0 in table.hands:
             triggers.append(HAND_EMPTY)
@@ -589,6 +590,8 @@ class Game:
             table.log("game_over", round=table.round, triggers=list(triggers))
             if self._game_end_abilities:  # before the winner is decided (R18)
                 abilities.table_event(self.planet_rules, table, GAME_END)
+            if self._crew_game_end:  # the crews of the last round, still held, after the Planets'
+                abilities.held_event(self.crew_rules, table, GAME_END)
             return
         cap = self.ruleset.max_free_cubes_per_crew
         for slot, worker in enumerate(table.workers):

@@ -51,11 +51,13 @@ class CompiledEffect:
 @attrs.frozen
 class CompiledTrigger:
     """A planet ability's or a crew's trigger: its event, the square a ``cube_placed`` waits for (-1 any
-    normal square, 0 the special square, n square n) and its ``do`` effects."""
+    normal square, 0 the special square, n square n), its ``do`` effects and the ids of the crews
+    whose pick sets off a crew's ``another_pick`` (empty: any crew; the loader refuses an empty list)."""
 
     event: str
     square: int
     do: tuple[CompiledEffect, ...]
+    crew: tuple[str, ...]
 
 
 @attrs.frozen
@@ -149,7 +151,7 @@ def _planet(card: PlanetCard) -> CompiledPlanet:
 
 def _triggers(triggers: tuple[Trigger, ...]) -> tuple[CompiledTrigger, ...]:
     return tuple(
-        CompiledTrigger(trigger.event, _TRIGGER_SQUARES.get(trigger.square, trigger.square), _effects(trigger.do))  # type: ignore[arg-type]
+        CompiledTrigger(trigger.event, _TRIGGER_SQUARES.get(trigger.square, trigger.square), _effects(trigger.do), trigger.crew)  # type: ignore[arg-type]
         for trigger in triggers
     )
 

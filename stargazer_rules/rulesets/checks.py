@@ -515,9 +515,10 @@ def crew_trigger_problems(documents: RulesetDocuments, effect_types: Mapping[str
     their effects checked as a planet ability's are (no decision, no survey change); "you" is
     the holder, so ``me`` is refused nowhere."""
     crew = documents.crew
+    crew_ids = [card["id"] for _, card in entries(crew, "crew") if isinstance(card.get("id"), str)]
     for path, card in entries(crew, "crew"):
         for number, trigger in _ability_items(card, AB.CREW_TRIGGERS_KEY):
-            yield from _trigger_shape(crew, (*path, AB.CREW_TRIGGERS_KEY, number), trigger, None, AB.CREW_EVENTS)
+            yield from _trigger_shape(crew, (*path, AB.CREW_TRIGGERS_KEY, number), trigger, None, AB.CREW_EVENTS, crew_ids)
     sites = list(crew_trigger_sites(crew, effect_types))
     yield from _expressions(documents, sites, crew)
     yield from _effect_colours(documents, sites, crew)
@@ -565,50 +566,94 @@ def _ability_shape(
 
 
 def _trigger_shape(
-    document: YamlDocument, at: DocPath, trigger: Mapping[str, Any], length: int | None, known: tuple[str, ...]
+    document: YamlDocument,
+    at: DocPath,
+    trigger: Mapping[str, Any],
+    length: int | None,
+    known: tuple[str, ...],
+    crew_ids: list[str] | None = None,
 ) -> Iterator[Problem]:
-    """A trigger's keys, its event among ``known`` and its do list (a planet's or a crew's)."""
+    """A trigger's keys, its event among ``known`` and its do list (a planet's or a crew's;
+    ``crew_ids``: the ruleset's crews, which a crew's ``another_pick`` may name)."""
     missing = [key for key in AB.TRIGGER_KEYS if key not in trigger]
     if missing:
         lasting = " (or write {lasting: <word>})" if known == AB.EVENTS else ""
         yield document.problem(at, f"a trigger needs {' and '.join(missing)}: {{on: <event>, do: [<effects>]}}{lasting}")
     if "on" in trigger:
-        yield from _event(document, (*at, "on"), trigger["on"], length, known)
+        yield from _event(document, (*at, "on"), trigger["on"], length, known, crew_ids)
     do = trigger.get("do")
     if "do" in trigger and (not isinstance(do, list) or not do):
         yield document.problem((*at, "do"), "a trigger's do is a list of at least one effect")
 
 
-def _event(planets: YamlDocument, at: DocPath, on: Any, length: int | None, known: tuple[str, ...] = AB.EVENTS) -> Iterator[Problem]:
+#: The events that take options, with the one option each takes and how it is written.
+_EVENT_OPTIONS = {AB.CUBE_PLACED: (AB.SQUARE, "<n or special>"), AB.ANOTHER_PICK: (AB.PICKED_CREW, "[<crew ids>]")}
+
+
+def _event(
+    document: YamlDocument,
+    at: DocPath,
+    on: Any,
+    length: int | None,
+    known: tuple[str, ...] = AB.EVENTS,
+    crew_ids: list[str] | None = None,
+) -> Iterator[Problem]:
     events = ", ".join(known)
+    optional = [event for event in _EVENT_OPTIONS if event in known]
+    written = " or ".join(f"{{{event}: {{{_EVENT_OPTIONS[event][0]}: {_EVENT_OPTIONS[event][1]}}}}}" for event in optional)
     if isinstance(on, dict) and len(on) == 1:
         (event, options), = on.items()
     elif isinstance(on, str):
         event, options = on, None
     else:
-        yield planets.problem(at, f"an event is a word ({events}) or {{cube_placed: {{square: <n or special>}}}}")
+        yield document.problem(at, f"an event is a word ({events}) or {written}")
         return
     if event not in known:
         where = at if isinstance(on, str) else (*at, event)
-        yield planets.problem(where, f"unknown event {event!r}; the events: {events}", close_match(str(event), known), key=not isinstance(on, str))
+        yield document.problem(where, f"unknown event {event!r}; the events: {events}", close_match(str(event), known), key=not isinstance(on, str))
         return
-    if options is None:
+    if isinstance(on, str):
         return
-    if event != AB.CUBE_PLACED or not isinstance(options, dict):
-        yield planets.problem((*at, event), f"only cube_placed takes options ({{square: <n or special>}}), found {describe_value(options)}")
+    if event not in optional:
+        yield document.problem((*at, event), f"only {' and '.join(optional)} take{'s' if len(optional) == 1 else ''} options ({written}), found {describe_value(options)}")
+        return
+    option = _EVENT_OPTIONS[event][0]
+    if not isinstance(options, dict):  # {cube_placed: null} included
+        shape = f"{{{event}: {{{option}: {_EVENT_OPTIONS[event][1]}}}}}"
+        yield document.problem((*at, event), f"{event}'s options are a mapping, {shape}, or write {event} alone; found {describe_value(options)}")
         return
     for key in options:
-        if key != "square":
-            yield planets.problem((*at, event, key), f"unknown cube_placed option {key!r}; it takes square", close_match(str(key), ("square",)), key=True)
-    square = options.get("square")
-    if "square" not in options:
+        if key != option:
+            yield document.problem((*at, event, key), f"unknown {event} option {key!r}; it takes {option}", close_match(str(key), (option,)), key=True)
+    if option not in options:
         return
+    if event == AB.ANOTHER_PICK:
+        yield from _picked_crew(document, (*at, event, option), options[option], crew_ids)
+        return
+    square = options[option]
     if square == AB.SPECIAL:
         return
     if not isinstance(square, int) or isinstance(square, bool) or square < 1 or (length is not None and square > length):
         most = f"1..{length}" if length is not None else "a normal square number"
         hint = close_match(str(square), (AB.SPECIAL,)) if isinstance(square, str) else None
-        yield planets.problem((*at, event, "square"), f"square is {most} (a normal square of this Planet's track) or special, found {describe_value(square)}", hint)
+        yield document.problem((*at, event, "square"), f"square is {most} (a normal square of this Planet's track) or special, found {describe_value(square)}", hint)
+
+
+def _picked_crew(document: YamlDocument, at: DocPath, value: Any, crew_ids: list[str] | None) -> Iterator[Problem]:
+    """``{another_pick: {crew: [...]}}``: a list of at least one crew id of crew.yaml, each once."""
+    if not isinstance(value, list) or not value:
+        yield document.problem(at, f"crew is a list of at least one crew id (the crews whose pick sets it off), found {describe_value(value)}")
+        return
+    seen: set[Any] = set()
+    for number, ident in enumerate(value):
+        if not isinstance(ident, str):
+            yield document.problem((*at, number), f"a crew id is a word, found {describe_value(ident)}")
+        elif ident in seen:
+            yield document.problem((*at, number), f"crew {ident!r} is named twice")
+        elif crew_ids is not None and ident not in crew_ids:
+            message = f"unknown crew {ident!r}; expected one of the crews of crew.yaml: {', '.join(crew_ids)}"
+            yield document.problem((*at, number), message, close_match(ident, crew_ids))
+        seen.add(ident)
 
 
 def _lasting(planets: YamlDocument, at: DocPath, value: Any, seen: dict[str, DocPath]) -> Iterator[Problem]:
@@ -707,6 +752,9 @@ def ruleset_warnings(ruleset: Ruleset) -> list[str]:
     A game ends (R10) when a hand is empty or enough Planets are full. If no crew surveys a
     cube and no skill moves one (``Effect.moves_cubes``), neither can happen and every game runs
     to the round limit, a safety net that is not a rule of the game (docs/rules.md).
+
+    A crew's ``another_pick`` that names the crew itself never fires for that name: while the
+    crew is held, nobody else can pick it (R5).
     """
     warnings = []
     crew_file = f"{ruleset.source}/crew.yaml" if ruleset.source else "crew.yaml"
@@ -718,4 +766,10 @@ def ruleset_warnings(ruleset: Ruleset) -> list[str]:
             "one on a Planet, so no hand empties and no Planet fills (R10): every game would end "
             f"at the round limit (max_rounds: {ruleset.max_rounds})"
         )
+    for card in ruleset.crew:
+        if any(card.id in trigger.crew for trigger in card.triggers):
+            warnings.append(
+                f"{crew_file}: {card.id}'s another_pick names {card.id} itself, which nobody else can pick "
+                "while it is held (R5): that name never sets it off"
+            )
     return warnings

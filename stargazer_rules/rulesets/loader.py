@@ -257,7 +257,7 @@ def _ability(
         (word, value), = lasting.items()
         return AB.Lasting(word, int(value) if word == AB.MAJORITY_FACTOR else value)
     on = data["on"]
-    event, square = (on, None) if isinstance(on, str) else (next(iter(on)), next(iter(on.values())).get("square"))
+    event, options = (on, {}) if isinstance(on, str) else next(iter(on.items()))
     # this_planet: a planet ability's own Planet, or the Planet a crew trigger's cube landed on.
     bound = frozenset({PLANETS}) if path[0] == "planets" or event in AB.LANDING_EVENTS else frozenset()
     do = tuple(
@@ -267,7 +267,7 @@ def _ability(
     for number, effect in enumerate(do):
         if effect is not None and not effect.immediate:  # an ``if`` whose branches ask a decision
             problems.append(document.problem((*path, "do", number), f"{effect.name!r} asks a decision here, so it cannot stand in a trigger's do, which is performed at once"))
-    return AB.Trigger(event, do, square)  # type: ignore[arg-type]
+    return AB.Trigger(event, do, options.get(AB.SQUARE), tuple(options.get(AB.PICKED_CREW, ())))  # type: ignore[arg-type]
 
 
 def _planet_data(card: PlanetCard) -> dict[str, Any]:

@@ -234,11 +234,31 @@ _CREW_TRIGGER = {
         "on": {
             "description": (
                 "The event: " + ", ".join(AB.CREW_EVENTS) + "; cube_placed may name a square: "
-                "{cube_placed: {square: 3}} or {cube_placed: {square: special}}."
+                "{cube_placed: {square: 3}} or {cube_placed: {square: special}}; another_pick the crews "
+                "whose pick sets it off: {another_pick: {crew: [pirate, steward]}}."
             ),
             "anyOf": [
                 {"enum": list(AB.CREW_EVENTS)},
                 _ABILITY["properties"]["on"]["anyOf"][1],  # type: ignore[index]
+                {
+                    "type": "object",
+                    "properties": {
+                        AB.ANOTHER_PICK: {
+                            "description": "Another player picks one of the crews given.",
+                            "type": "object",
+                            "properties": {
+                                AB.PICKED_CREW: {
+                                    "description": "The ids of the crews (of crew.yaml) whose pick sets it off; default any crew.",
+                                    "type": "array",
+                                    "minItems": 1,
+                                    "items": {"type": "string"},
+                                }
+                            },
+                            "additionalProperties": False,
+                        }
+                    },
+                    "additionalProperties": False,
+                },
             ],
         },
         "do": {

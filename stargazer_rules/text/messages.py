@@ -250,11 +250,15 @@ def describe_ability(ability: AB.Ability, ruleset: Ruleset, lang: str) -> str:
 
 def describe_crew_trigger(trigger: AB.Trigger, ruleset: Ruleset, lang: str) -> str:
     """A crew's trigger as a sentence: "While you hold this crew, each time another player
-    picks a crew: Gain 1 VP." (docs/skills.md, "Crew triggers")."""
+    picks a crew: Gain 1 VP." (docs/skills.md, "Crew triggers"); an ``another_pick`` narrowed
+    to crews names them ("each time another player picks Pirate: ...")."""
     check_lang(lang)
     do = sentences((describe_effect(e, ruleset, lang, AB.ABILITY_WHEN) for e in trigger.do), lang)
     square = "any" if trigger.square is None else trigger.square
-    return catalogue().section("crew_triggers")[trigger.event].render(lang, {"square": square}, {"square": square, "do": do})
+    crews = "any" if not trigger.crew else "one" if len(trigger.crew) == 1 else "some"
+    crew = join((crew_name(ruleset, crew_id, lang) for crew_id in trigger.crew), lang)
+    params = {"square": square, "crews": crews}
+    return catalogue().section("crew_triggers")[trigger.event].render(lang, params, {"square": square, "crew": crew, "do": do})
 
 
 def ability_sentences(card: PlanetCard, ruleset: Ruleset, lang: str) -> tuple[str, ...]:

@@ -24,9 +24,11 @@ the empty set, seats are listed from the start player, and an effect that gives 
 A crew card's ``triggers`` (``CrewRules``) are triggers of the same form, in force while a
 player holds the crew (their worker is on it, R5): "you" is the holder and ``this_crew`` the
 card. Their events: ``another_pick`` (another player picks a crew, after that pick's
-motivation bonus, R6), ``cube_placed`` and ``becomes_full`` (a cube lands on any Planet, which
-is bound as ``this_planet``; after that Planet's own triggers) and ``round_end`` (after the
-Planets' ``round_end`` triggers, in crew-area order).
+motivation bonus, R6; ``{another_pick: {crew: [<crew ids>]}}`` only when the crew picked is one
+of those), ``cube_placed`` and ``becomes_full`` (a cube lands on any Planet, which is bound as
+``this_planet``; after that Planet's own triggers), ``round_end`` (after the Planets'
+``round_end`` triggers) and ``game_end`` (after the Planets' ``game_end`` triggers, before the
+winner is decided: the crews picked in the last round are still held), in crew-area order.
 
 Effects performed by an ability or a crew trigger never set off one (no chains): every
 program ends and the bounds stay finite.
@@ -53,7 +55,7 @@ WITHOUT_YOU = (ROUND_END_EVENT, GAME_END)
 ANOTHER_PICK = "another_pick"
 #: The events a crew's trigger waits for, in the order the docs list them; ``this_planet`` is
 #: bound at the landing ones.
-CREW_EVENTS = (ANOTHER_PICK, CUBE_PLACED, BECOMES_FULL, ROUND_END_EVENT)
+CREW_EVENTS = (ANOTHER_PICK, CUBE_PLACED, BECOMES_FULL, ROUND_END_EVENT, GAME_END)
 LANDING_EVENTS = (CUBE_PLACED, BECOMES_FULL)
 #: The key of a crew card's triggers (crew.yaml).
 CREW_TRIGGERS_KEY = "triggers"
@@ -73,6 +75,11 @@ COUNTS_TOWARD_VALUES = (EVERY_COLOUR, NO_COLOUR)
 #: The largest majority factor: far past any card, small enough for the kernel's counters.
 MOST_MAJORITY_FACTOR = 10
 
+#: The option of ``another_pick`` naming the crews whose pick sets it off (a list of crew ids).
+PICKED_CREW = "crew"
+#: The option of ``cube_placed`` naming the square a cube lands on.
+SQUARE = "square"
+
 #: The square of a ``cube_placed`` trigger: None for any normal square, a square number, or
 #: ``special`` (square 0 in events).
 SPECIAL = "special"
@@ -89,11 +96,14 @@ NOBODY = -1
 @attrs.frozen
 class Trigger:
     """``on: event`` with ``do`` effects; ``square`` narrows ``cube_placed`` (None: any
-    normal square; a number: that normal square; ``special``: the special square)."""
+    normal square; a number: that normal square; ``special``: the special square) and
+    ``crew`` a crew's ``another_pick`` (the ids of the crews whose pick sets it off; empty:
+    any crew)."""
 
     event: str
     do: tuple[Effect, ...]
     square: int | str | None = None
+    crew: tuple[str, ...] = ()
 
     def matches(self, square: int) -> bool:
         """Whether a cube landing on ``square`` (0: the special square) sets off this trigger."""
@@ -103,8 +113,16 @@ class Trigger:
             return square == 0
         return square == self.square
 
+    def picks(self, crew_id: str) -> bool:
+        """Whether another player's pick of the crew ``crew_id`` sets off this trigger."""
+        return not self.crew or crew_id in self.crew
+
     def to_data(self) -> dict[str, Any]:
-        on: Any = self.event if self.square is None else {self.event: {"square": self.square}}
+        on: Any = self.event
+        if self.square is not None:
+            on = {self.event: {SQUARE: self.square}}
+        elif self.crew:
+            on = {self.event: {PICKED_CREW: list(self.crew)}}
         return {"on": on, "do": [_without_when(effect.to_data()) for effect in self.do]}
 
 
@@ -183,13 +201,14 @@ class CrewRules:
     cube_placed: tuple[Trigger, ...] = ()
     becomes_full: tuple[Trigger, ...] = ()
     round_end: tuple[Trigger, ...] = ()
+    game_end: tuple[Trigger, ...] = ()
 
     @classmethod
     def of(cls, triggers: tuple[Trigger, ...]) -> CrewRules:
         def on(event: str) -> tuple[Trigger, ...]:
             return tuple(trigger for trigger in triggers if trigger.event == event)
 
-        return cls(on(ANOTHER_PICK), on(CUBE_PLACED), on(BECOMES_FULL), on(ROUND_END_EVENT))
+        return cls(**{event: on(event) for event in CREW_EVENTS})  # a field per event, named for it
 
     @property
     def lands(self) -> bool:

@@ -7,7 +7,7 @@
 
 use crate::expr::{Scope, NOBODY};
 use crate::game::Game;
-use crate::rules::{Event, Trigger};
+use crate::rules::{Event, Trigger, LANDING_EVENTS};
 use crate::state::{State, NO_WORKER};
 
 impl Game {
@@ -45,6 +45,9 @@ impl Game {
                 continue;
             }
             let held = &self.rules.crew[s.crew[slot] as usize];
+            if held.events & LANDING_EVENTS == 0 {
+                continue;
+            }
             for trigger in &held.triggers {
                 let fires = match trigger.event {
                     Event::CubePlaced => trigger.matches(square),
@@ -59,19 +62,23 @@ impl Game {
         s.firing = false;
     }
 
-    /// `picker` has picked a crew and taken its motivation bonus (R6): every crew another
-    /// player holds fires its `another_pick` triggers ("you": its holder), in crew-area order.
-    pub(crate) fn another_pick(&self, s: &mut State, picker: usize) {
-        self.held_event(s, Event::AnotherPick, picker as i8);
+    /// `picker` has picked the crew card `picked` and taken its motivation bonus (R6): every
+    /// crew another player holds fires its `another_pick` triggers that wait for that crew
+    /// ("you": its holder), in crew-area order.
+    pub(crate) fn another_pick(&self, s: &mut State, picker: usize, picked: u16) {
+        self.held_event(s, Event::AnotherPick, picker as i8, picked);
     }
 
-    /// The round ends: every held crew's `round_end` triggers, after the Planets'.
-    pub(crate) fn crew_round_end(&self, s: &mut State) {
-        self.held_event(s, Event::RoundEnd, NO_WORKER);
+    /// A whole-table event (`RoundEnd`, `GameEnd`): every held crew's triggers of it, after
+    /// the Planets'.
+    pub(crate) fn crew_table_event(&self, s: &mut State, event: Event) {
+        self.held_event(s, event, NO_WORKER, 0);
     }
 
-    /// The `event` triggers of every crew held by a seat other than `except`, in crew-area order.
-    fn held_event(&self, s: &mut State, event: Event, except: i8) {
+    /// The `event` triggers of every crew held by a seat other than `except`, in crew-area
+    /// order, that wait for the crew card `picked` (only an `another_pick` names crews). A
+    /// held crew with no trigger of `event` costs one bit test (`Crew::events`).
+    fn held_event(&self, s: &mut State, event: Event, except: i8, picked: u16) {
         s.firing = true;
         for slot in 0..s.crew_count as usize {
             let holder = s.workers[slot];
@@ -79,7 +86,10 @@ impl Game {
                 continue;
             }
             let held = &self.rules.crew[s.crew[slot] as usize];
-            for trigger in held.triggers.iter().filter(|t| t.event == event) {
+            if held.events & event.bit() == 0 {
+                continue;
+            }
+            for trigger in held.triggers.iter().filter(|t| t.event == event && t.picks(picked)) {
                 self.fire_crew(s, trigger, slot, holder as usize, -1);
             }
         }
@@ -116,8 +126,8 @@ impl Game {
 mod tests {
     use crate::expr::Set;
     use crate::action_index::ActionSizes;
-    use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
-    use crate::state::{Action, Kind, CLOCKWISE};
+    use crate::rules::{Bounds, CrewSpec, EffectSpec, Event, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
+    use crate::state::{Action, Kind, Stage, CLOCKWISE};
     use crate::Game;
 
     /// One seat, one Planet of 4 squares whose every landing gives the cube's owner 1 VP and
@@ -139,7 +149,7 @@ mod tests {
             colour: "red".into(),
             track: vec![1, 2, 3, 4],
             special_capacity: 1,
-            triggers: vec![TriggerSpec { event: "cube_placed".into(), square: -1, body: vec![gain, free_cube] }],
+            triggers: vec![TriggerSpec { event: "cube_placed".into(), square: -1, body: vec![gain, free_cube], crew: vec![] }],
             ..Default::default()
         };
         RulesSpec {
@@ -177,23 +187,36 @@ mod tests {
         }
     }
 
-    /// Two seats, the Planet without abilities, and two crews: "c" gives its holder 1 VP when
-    /// another player picks a crew and 2 VP at every round's end, "d" has no trigger.
-    fn crew_game() -> Game {
-        let gain = |vp| EffectSpec::new("gain_vp", "after_survey").with("vp", ParamValue::Int(vp)).with("to", ParamValue::Set(Set::Me));
+    fn gain(vp: i64) -> EffectSpec {
+        EffectSpec::new("gain_vp", "after_survey").with("vp", ParamValue::Int(vp)).with("to", ParamValue::Set(Set::Me))
+    }
+
+    fn crew_trigger(event: &str, crew: &[&str], vp: i64) -> TriggerSpec {
+        TriggerSpec { event: event.into(), square: -1, body: vec![gain(vp)], crew: crew.iter().map(|&id| id.into()).collect() }
+    }
+
+    /// Two seats, the Planet without abilities, and crews "c" with `triggers`, then "d", "e"...
+    /// (`others` of them) with none.
+    fn crews_game(triggers: Vec<TriggerSpec>, others: usize) -> Game {
         let mut spec = spec();
         spec.planets[0].triggers.clear();
-        spec.crew[0].triggers = vec![
-            TriggerSpec { event: "another_pick".into(), square: -1, body: vec![gain(1)] },
-            TriggerSpec { event: "round_end".into(), square: -1, body: vec![gain(2)] },
-        ];
-        spec.crew.push(CrewSpec { id: "d".into(), survey_count: 1, always_in_play: false, skill: Vec::new(), triggers: Vec::new() });
-        spec.setups = vec![SetupSpec { players: 2, planets: 1, crew: 2, full_planets_to_end: 1 }];
+        spec.crew[0].triggers = triggers;
+        for id in ["d", "e"].iter().take(others) {
+            spec.crew.push(CrewSpec { id: (*id).into(), survey_count: 1, always_in_play: false, skill: Vec::new(), triggers: Vec::new() });
+        }
+        let crews = 1 + others;
+        spec.setups = vec![SetupSpec { players: 2, planets: 1, crew: crews as i64, full_planets_to_end: 1 }];
         spec.turn_order_vp = vec![0, 0];
         spec.bounds.most_players = 2;
-        spec.bounds.most_crew = 2;
-        spec.action_sizes = ActionSizes { planets: 1, crews: 2, seats: 2, survey_counts: 1, directions: 1, options: 0, seat_targets: 0 };
+        spec.bounds.most_crew = crews;
+        spec.action_sizes = ActionSizes { planets: 1, crews: crews as u32, seats: 2, survey_counts: 1, directions: 1, options: 0, seat_targets: 0 };
         Game::new(Rules::compile(&spec).expect("the spec compiles"))
+    }
+
+    /// "c" gives its holder 1 VP when another player picks a crew and 2 VP at every round's
+    /// end, "d" has no trigger.
+    fn crew_game() -> Game {
+        crews_game(vec![crew_trigger("another_pick", &[], 1), crew_trigger("round_end", &[], 2)], 1)
     }
 
     #[test]
@@ -207,6 +230,32 @@ mod tests {
         assert_eq!((s.vp[..2].to_vec(), s.firing), (vec![1, 0], false));
         game.step(&mut s, Action::survey(-1, 0, CLOCKWISE)).unwrap();
         assert_eq!((s.vp[..2].to_vec(), s.round), (vec![3, 0], 2)); // the round's end: seat 0 gains 2
+    }
+
+    #[test]
+    fn an_another_pick_narrowed_to_a_crew_fires_for_that_crew_and_not_for_another() {
+        let game = crews_game(vec![crew_trigger("another_pick", &["e"], 1)], 2);
+        assert_eq!(game.rules.crew.iter().map(|c| c.events).collect::<Vec<_>>(), [Event::AnotherPick.bit(), 0, 0]);
+        for (picked, vp) in [(1, 0), (2, 1)] {
+            let mut s = game.new_state(2, &[0], &[0, 1, 2], 0).unwrap();
+            game.step(&mut s, Action::new(Kind::PickCrew, 0)).unwrap(); // seat 0 holds "c"
+            game.step(&mut s, Action::survey(-1, 0, CLOCKWISE)).unwrap();
+            game.step(&mut s, Action::new(Kind::PickCrew, picked)).unwrap(); // seat 1 picks "d", then "e"
+            assert_eq!(s.vp[..2], [vp, 0], "seat 1 picked {:?}", game.rules.crew[s.crew[picked as usize] as usize].id);
+        }
+    }
+
+    #[test]
+    fn a_game_end_trigger_fires_for_the_crew_held_in_the_last_round_after_the_game_is_over() {
+        let mut game = crews_game(vec![crew_trigger("game_end", &[], 5)], 1);
+        game.rules.max_rounds = 1; // the game ends at the first round's end
+        let mut s = game.new_state(2, &[0], &[0, 1], 0).unwrap();
+        game.step(&mut s, Action::new(Kind::PickCrew, 1)).unwrap(); // seat 0 holds "d"
+        game.step(&mut s, Action::survey(-1, 0, CLOCKWISE)).unwrap();
+        game.step(&mut s, Action::new(Kind::PickCrew, 0)).unwrap(); // seat 1 holds "c"
+        assert_eq!(s.vp[..2], [0, 0]);
+        game.step(&mut s, Action::survey(-1, 0, CLOCKWISE)).unwrap();
+        assert_eq!((s.stage, s.vp[..2].to_vec(), s.firing), (Stage::Over, vec![0, 5], false));
     }
 
     #[test]

@@ -336,7 +336,7 @@ impl Game {
             s.vp[seat] += free * rules.free_cube_vp + cubes * rules.player_cube_vp;
         }
         if rules.any_another_pick {
-            self.another_pick(s, seat); // the other holders' triggers, before the picker's skill
+            self.another_pick(s, seat, s.crew[slot]); // the other holders' triggers, before the picker's skill
         }
         s.survey_rules = 0;
         s.survey_bonus = 0;
@@ -605,7 +605,7 @@ impl Game {
             self.table_event(s, Event::RoundEnd); // every round's end, before the end check (R10)
         }
         if self.rules.any_crew_round_end {
-            self.crew_round_end(s); // the held crews' after the Planets', before the end check
+            self.crew_table_event(s, Event::RoundEnd); // the held crews' after the Planets', before the end check
         }
         let rules = &self.rules;
         let players = s.players as usize;
@@ -627,6 +627,9 @@ impl Game {
             empty(&mut s.pending);
             if rules.any_game_end {
                 self.table_event(s, Event::GameEnd); // before the winner is decided (R18)
+            }
+            if rules.any_crew_game_end {
+                self.crew_table_event(s, Event::GameEnd); // the last round's crews, still held, after the Planets'
             }
             return;
         }

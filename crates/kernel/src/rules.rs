@@ -224,8 +224,9 @@ fn over_set(effect: &EffectSpec) -> Result<(Set, Vec<Act>), KernelError> {
 
 /// An effect that asks no decision as the kernel performs it, at the top of a skill or in a
 /// body: the Python types whose `immediate` is true.
-/// A card's triggers, each event among `known` (a planet's or a crew's), compiled in card order.
-fn triggers_of(specs: &[TriggerSpec], known: &[Event], what: &str, id: &str) -> Result<Vec<Trigger>, KernelError> {
+/// A card's triggers, each event among `known` (a planet's or a crew's), compiled in card order;
+/// `crew_ids` are the ruleset's crews (file order), which a crew's `another_pick` may name.
+fn triggers_of(specs: &[TriggerSpec], known: &[Event], what: &str, id: &str, crew_ids: &[String]) -> Result<Vec<Trigger>, KernelError> {
     let mut triggers = Vec::with_capacity(specs.len());
     for trigger in specs {
         let event = match trigger.event.as_str() {
@@ -239,8 +240,22 @@ fn triggers_of(specs: &[TriggerSpec], known: &[Event], what: &str, id: &str) -> 
         if !known.contains(&event) {
             return Err(unsupported(format!("{what} {id:?}: no {} trigger waits for {:?}", what, trigger.event)));
         }
+        if !trigger.crew.is_empty() && event != Event::AnotherPick {
+            return Err(unsupported(format!("{what} {id:?}: only another_pick names crews, not {:?}", trigger.event)));
+        }
+        let crew = trigger
+            .crew
+            .iter()
+            .map(|name| {
+                crew_ids
+                    .iter()
+                    .position(|known| known == name)
+                    .map(|card| card as u16)
+                    .ok_or_else(|| unsupported(format!("{what} {id:?}: another_pick names the unknown crew {name:?}")))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
         let body = trigger.body.iter().map(act_of).collect::<Result<Vec<_>, _>>()?;
-        triggers.push(Trigger { event, square: trigger.square.clamp(-1, 1024) as i32, body });
+        triggers.push(Trigger { event, square: trigger.square.clamp(-1, 1024) as i32, body, crew });
     }
     Ok(triggers)
 }
@@ -399,13 +414,25 @@ pub enum Event {
     AnotherPick,
 }
 
-/// A planet trigger: its event, the square a `cube_placed` waits for (-1 any normal square,
-/// 0 the special square, n square n) and the acts it performs at once.
+impl Event {
+    /// The event's bit in a card's set of events (`Crew::events`).
+    pub const fn bit(self) -> u8 {
+        1 << self as u8
+    }
+}
+
+/// The events a landing cube sets off, as `Event::bit`s.
+pub const LANDING_EVENTS: u8 = Event::CubePlaced.bit() | Event::BecomesFull.bit();
+
+/// A planet's or a crew's trigger: its event, the square a `cube_placed` waits for (-1 any
+/// normal square, 0 the special square, n square n), the acts it performs at once, and the
+/// crew cards whose pick sets off a crew's `another_pick` (empty: any crew).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Trigger {
     pub event: Event,
     pub square: i32,
     pub body: Vec<Act>,
+    pub crew: Vec<u16>,
 }
 
 impl Trigger {
@@ -415,6 +442,11 @@ impl Trigger {
             -1 => square > 0,
             n => square as i32 == n,
         }
+    }
+
+    /// Whether another player's pick of the crew card `card` sets it off.
+    pub fn picks(&self, card: u16) -> bool {
+        self.crew.is_empty() || self.crew.contains(&card)
     }
 }
 
@@ -449,6 +481,9 @@ pub struct Crew {
     pub borrowable: bool,
     /// Its triggers, in card order: in force while a player holds it.
     pub triggers: Vec<Trigger>,
+    /// The events it has triggers for (`Event::bit`), derived from `triggers`: an event none
+    /// of them waits for costs a held crew one bit test.
+    pub events: u8,
 }
 
 /// Setup counts of one player count (R14) and its end condition (R10).
@@ -602,13 +637,15 @@ pub struct PlanetSpec {
 }
 
 /// One trigger of a planet or crew card as the bindings read it: its event, the square a
-/// `cube_placed` waits for (-1 any normal square, 0 the special square, n square n) and its
-/// `do` effects.
+/// `cube_placed` waits for (-1 any normal square, 0 the special square, n square n), its
+/// `do` effects and the ids of the crews whose pick sets off a crew's `another_pick` (empty:
+/// any crew).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct TriggerSpec {
     pub event: String,
     pub square: i64,
     pub body: Vec<EffectSpec>,
+    pub crew: Vec<String>,
 }
 
 /// The setup counts of one player count as the bindings read them (R14, R10).
@@ -753,9 +790,10 @@ pub struct Rules {
     pub any_lands: bool,
     pub any_round_end: bool,
     pub any_game_end: bool,
-    /// Whether any crew card has an `another_pick` or a `round_end` trigger.
+    /// Whether any crew card has an `another_pick`, a `round_end` or a `game_end` trigger.
     pub any_another_pick: bool,
     pub any_crew_round_end: bool,
+    pub any_crew_game_end: bool,
     pub any_no_start: bool,
     /// The always-in-play crew, and the dealable ones, as card indices in file order.
     pub always: Vec<u16>,
@@ -819,7 +857,7 @@ impl Rules {
                 "none" => 0,
                 other => return Err(unsupported(format!("planet {:?}: unknown counts_toward {other:?}", card.id))),
             };
-            let triggers = triggers_of(&card.triggers, &[Event::CubePlaced, Event::BecomesFull, Event::RoundEnd, Event::GameEnd], "planet", &card.id)?;
+            let triggers = triggers_of(&card.triggers, &[Event::CubePlaced, Event::BecomesFull, Event::RoundEnd, Event::GameEnd], "planet", &card.id, &[])?;
             let lands = triggers.iter().any(|t| matches!(t.event, Event::CubePlaced | Event::BecomesFull));
             planets.push(Planet {
                 id: card.id.clone(),
@@ -833,7 +871,10 @@ impl Rules {
         }
         let mut nodes: Vec<Node> = Vec::new();
         let mut crew = Vec::with_capacity(spec.crew.len());
+        let crew_ids: Vec<String> = spec.crew.iter().map(|card| card.id.clone()).collect();
+        let crew_events = [Event::AnotherPick, Event::CubePlaced, Event::BecomesFull, Event::RoundEnd, Event::GameEnd];
         for (index, card) in spec.crew.iter().enumerate() {
+            let triggers = triggers_of(&card.triggers, &crew_events, "crew", &card.id, &crew_ids)?;
             let top = compile_list(&card.skill, index as u16, &[], &spec.colours, &mut nodes)?;
             let by = |timings: &[Timing]| -> Vec<u16> {
                 top.iter().copied().filter(|&n| timings.contains(&nodes[n as usize].timing)).collect()
@@ -855,7 +896,8 @@ impl Rules {
                     first
                 },
                 borrowable: false,
-                triggers: triggers_of(&card.triggers, &[Event::AnotherPick, Event::CubePlaced, Event::BecomesFull, Event::RoundEnd], "crew", &card.id)?,
+                events: triggers.iter().fold(0, |events, t| events | t.event.bit()),
+                triggers,
             });
         }
         let mut setups = Vec::new();
@@ -910,14 +952,15 @@ impl Rules {
             })
             .collect::<Result<Vec<_>, _>>()?;
         // A landing on any Planet may set off a crew's landing triggers (while it is held).
-        let crews_land = crew.iter().any(|c| c.triggers.iter().any(|t| matches!(t.event, Event::CubePlaced | Event::BecomesFull)));
+        let crews_land = crew.iter().any(|c| c.events & LANDING_EVENTS != 0);
         for planet in planets.iter_mut() {
             planet.abilities.lands |= crews_land;
         }
         let any_lands = planets.iter().any(|p| p.abilities.lands);
         let has = |event| planets.iter().any(|p| p.abilities.triggers.iter().any(|t| t.event == event));
-        let crew_has = |event| crew.iter().any(|c| c.triggers.iter().any(|t| t.event == event));
+        let crew_has = |event: Event| crew.iter().any(|c| c.events & event.bit() != 0);
         let (any_another_pick, any_crew_round_end) = (crew_has(Event::AnotherPick), crew_has(Event::RoundEnd));
+        let any_crew_game_end = crew_has(Event::GameEnd);
         let (any_round_end, any_game_end) = (has(Event::RoundEnd), has(Event::GameEnd));
         let any_no_start = planets.iter().any(|p| p.no_survey_start);
         for (index, card) in crew.iter_mut().enumerate() {
@@ -951,6 +994,7 @@ impl Rules {
             any_game_end,
             any_another_pick,
             any_crew_round_end,
+            any_crew_game_end,
             any_no_start,
             bounds,
             action_sizes,

@@ -111,6 +111,7 @@ fn trigger_specs(card: &Fields<'_>, reader: &Reader<'_>) -> PyResult<Vec<Trigger
                 event: trigger.get("event")?,
                 square: trigger.get("square")?,
                 body: trigger.items("do")?.iter().map(|effect| effect_spec(effect, reader)).collect::<PyResult<_>>()?,
+                crew: trigger.get("crew")?,
             })
         })
         .collect()

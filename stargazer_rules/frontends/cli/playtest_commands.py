@@ -181,6 +181,18 @@ def _read(args: argparse.Namespace, ruleset: Ruleset, command: str) -> playtests
     return found
 
 
+def _logs_or_stop(args: argparse.Namespace, ruleset: Ruleset, command: str, what: str) -> playtests.ReadLogs | None:
+    """Every log read, or None once it has said why ``command`` stops: there are none, or one
+    has problems (printed above), which ``what`` ("a report") cannot leave out."""
+    found = _read(args, ruleset, command)
+    if found is None:
+        return None
+    if found.problems:
+        say_error(command, f"fix the logs above first: {what} counts every log")
+        return None
+    return found
+
+
 def run_playtest_list(args: argparse.Namespace) -> int:
     command = f"{PLAYTEST} list"
     ruleset = ruleset_or_stop(args.ruleset, command)
@@ -198,11 +210,8 @@ def run_playtest_list(args: argparse.Namespace) -> int:
 def run_playtest_report(args: argparse.Namespace) -> int:
     command = f"{PLAYTEST} report"
     ruleset = ruleset_or_stop(args.ruleset, command)
-    found = _read(args, ruleset, command)
+    found = _logs_or_stop(args, ruleset, command, "a report")
     if found is None:
-        return EXIT_INVALID
-    if found.problems:
-        say_error(command, "fix the logs above first: a report counts every log")
         return EXIT_INVALID
     report = playtest_report(found.logs)
     print(json.dumps(report, indent=2, ensure_ascii=False) if args.json else "\n".join(report_lines(report)))
@@ -257,11 +266,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from stargazer_rules.simulation.rung_runs import one_per_deal, rung_run
 
     ruleset = ruleset_or_stop(args.ruleset, CALIBRATE)
-    found = _read(args, ruleset, CALIBRATE)
+    found = _logs_or_stop(args, ruleset, CALIBRATE, "a calibration")
     if found is None:
-        return EXIT_INVALID
-    if found.problems:
-        say_error(CALIBRATE, "fix the logs above first: a calibration counts every log")
         return EXIT_INVALID
     counts = Counter(log.players for log in found.logs)
     players = args.players or counts.most_common(1)[0][0]
