@@ -150,6 +150,13 @@ class Lasting:
 Ability = Trigger | Lasting
 
 
+def _by_event(triggers: tuple[Trigger, ...], events: tuple[str, ...]) -> dict[str, tuple[Trigger, ...]]:
+    """A card's triggers sorted once by event, card order kept within each: the engines look
+    up an event's triggers when it happens (the ``PlanetRules`` and ``CrewRules`` field named
+    for it) instead of filtering the card's triggers each time."""
+    return {event: tuple(trigger for trigger in triggers if trigger.event == event) for event in events}
+
+
 @attrs.frozen
 class PlanetRules:
     """What a planet card's abilities change, gathered once per card for the engines: its
@@ -167,18 +174,10 @@ class PlanetRules:
     def of(cls, abilities: tuple[Ability, ...]) -> PlanetRules:
         if not abilities:  # most cards: the defaults, shared
             return _NO_ABILITIES
-        by_event: dict[str, list[Trigger]] = {event: [] for event in EVENTS}
-        lasting: dict[str, Any] = {}
-        for ability in abilities:
-            if isinstance(ability, Trigger):
-                by_event[ability.event].append(ability)
-            else:
-                lasting[ability.word] = ability.value
+        triggers = tuple(ability for ability in abilities if isinstance(ability, Trigger))
+        lasting = {ability.word: ability.value for ability in abilities if isinstance(ability, Lasting)}
         return cls(
-            cube_placed=tuple(by_event[CUBE_PLACED]),
-            becomes_full=tuple(by_event[BECOMES_FULL]),
-            round_end=tuple(by_event[ROUND_END_EVENT]),
-            game_end=tuple(by_event[GAME_END]),
+            **_by_event(triggers, EVENTS),
             counts_toward=lasting.get(COUNTS_TOWARD),
             majority_factor=int(lasting.get(MAJORITY_FACTOR, 1)),
             no_survey_start=bool(lasting.get(NO_SURVEY_START, False)),
@@ -205,10 +204,7 @@ class CrewRules:
 
     @classmethod
     def of(cls, triggers: tuple[Trigger, ...]) -> CrewRules:
-        def on(event: str) -> tuple[Trigger, ...]:
-            return tuple(trigger for trigger in triggers if trigger.event == event)
-
-        return cls(**{event: on(event) for event in CREW_EVENTS})  # a field per event, named for it
+        return cls(**_by_event(triggers, CREW_EVENTS))
 
     @property
     def lands(self) -> bool:
