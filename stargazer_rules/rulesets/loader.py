@@ -42,6 +42,7 @@ from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect
 from stargazer_rules.vocabulary.expressions import PLANETS, Parser
+from stargazer_rules.vocabulary.majority import R15_R16, Majority
 
 PathLike = str | os.PathLike[str]
 
@@ -144,6 +145,7 @@ def build_ruleset(
         turn_order_vp=_turn_order_vp(rules),
         fingerprint="",
         source=source,
+        majority=_majority(rules.get("majority", {})),
     )
     return attrs.evolve(ruleset, fingerprint=fingerprint(ruleset_to_data(ruleset)))
 
@@ -151,8 +153,10 @@ def build_ruleset(
 def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
     """The ruleset as plain data, defaults filled: ``{"rules": ..., "planets": ..., "crew": ...}``,
     each the document its YAML file would hold. Loading these documents gives back an equal
-    ruleset; the fingerprint is the hash of this data."""
-    return {
+    ruleset; the fingerprint is the hash of this data. The ``majority`` section is written only
+    when it differs from R15/R16, so that the rulesets written before it keep their fingerprints
+    (their records and cached runs stay theirs) and any other majority rule has its own."""
+    data: dict[str, Any] = {
         "rules": {
             "name": ruleset.name,
             "title": _name_data(ruleset.title),
@@ -172,6 +176,9 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
         "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},
     }
+    if ruleset.majority != R15_R16:
+        data["rules"]["majority"] = ruleset.majority.to_data()
+    return data
 
 
 def fingerprint(data: Any) -> str:
@@ -304,6 +311,14 @@ def _turn_order_vp(rules: Mapping[str, Any]) -> tuple[int, ...]:
     if values is None:
         values = [0] * max(int(entry["players"]) for entry in rules["player_counts"])
     return tuple(int(value) for value in values)
+
+
+def _majority(section: Mapping[str, Any]) -> Majority:
+    """The majority rule of a checked ``majority`` section; a key left out keeps R15/R16's value."""
+    fields = {key: section[key] for key in attrs.fields_dict(Majority) if key in section}
+    if "rank_percent" in fields:
+        fields["rank_percent"] = tuple(int(value) for value in fields["rank_percent"])
+    return Majority(**fields)
 
 
 def _build_crew(
