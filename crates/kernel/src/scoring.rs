@@ -359,8 +359,10 @@ mod tests {
         // Seats 0 and 1 one cube each, seat 2 one: all three share rank 1 and read row 3.
         let shared = Majority { ties: Ties::Shared, ..R15_R16 };
         assert_eq!(ranked_by(&[0, 1, 2], &[1, 3, 5], &shared), vec![(2, 5), (1, 5), (0, 5)]);
-        // Seat 0 two cubes, seats 1 and 2 one each: 1, 2, 2; then a single owner after them is 4th.
+        // Seat 0 two cubes, seats 1 and 2 one each: 1, 2, 2.
         assert_eq!(ranked_by(&[0, 1, 2, 0], &[1, 3, 5, 7], &shared), vec![(0, 7), (2, 5), (1, 5)]);
+        // Seats 0 and 1 two cubes each, seat 2 one: 1, 1, 3; rank 3 reads row k - 2.
+        assert_eq!(ranked_by(&[0, 0, 1, 1, 2], &[1, 2, 3, 4, 5], &shared), vec![(1, 5), (0, 5), (2, 3)]);
     }
 
     #[test]
