@@ -147,16 +147,14 @@ def build_ruleset(
         source=source,
         majority=_majority(rules.get("majority", {})),
     )
-    return attrs.evolve(ruleset, fingerprint=fingerprint(ruleset_to_data(ruleset)))
+    return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
 
 def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
     """The ruleset as plain data, defaults filled: ``{"rules": ..., "planets": ..., "crew": ...}``,
     each the document its YAML file would hold. Loading these documents gives back an equal
-    ruleset; the fingerprint is the hash of this data. The ``majority`` section is written only
-    when it differs from R15/R16, so that the rulesets written before it keep their fingerprints
-    (their records and cached runs stay theirs) and any other majority rule has its own."""
-    data: dict[str, Any] = {
+    ruleset; the fingerprint is the hash of this data (``fingerprinted_data``)."""
+    return {
         "rules": {
             "name": ruleset.name,
             "title": _name_data(ruleset.title),
@@ -172,12 +170,20 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             "survey": {"minimum": ruleset.survey_minimum},
             "max_rounds": ruleset.max_rounds,
             "setup": {"turn_order_vp": list(ruleset.turn_order_vp)},
+            "majority": ruleset.majority.to_data(),
         },
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
         "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},
     }
-    if ruleset.majority != R15_R16:
-        data["rules"]["majority"] = ruleset.majority.to_data()
+
+
+def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
+    """What the fingerprint hashes: ``ruleset_to_data`` without a ``majority`` section equal to
+    R15/R16, so that the rulesets written before the section keep their fingerprints (their
+    records and cached runs stay theirs) while any other majority rule has its own."""
+    data = ruleset_to_data(ruleset)
+    if ruleset.majority == R15_R16:
+        del data["rules"]["majority"]
     return data
 
 
