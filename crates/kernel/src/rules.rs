@@ -833,8 +833,10 @@ pub struct Rules {
     pub max_rounds: u32,
     /// VP by turn position at setup (0: the start player), one per seat of the largest table.
     pub turn_order_vp: Vec<i32>,
-    /// How a Planet's majority ranks and reads its rows (R15, R16).
+    /// How a Planet's majority ranks and reads its rows (R15, R16), and whether it is R15/R16's
+    /// (`Majority::default()`: scoring then takes its fast path).
     pub majority: Majority,
+    pub majority_is_r15_r16: bool,
     /// Whether any planet card has a trigger a landing cube sets off, one a round's end or the
     /// game's end sets off, or a Planet no survey may start on.
     pub any_lands: bool,
@@ -1018,6 +1020,7 @@ impl Rules {
         }
         let always = (0..crew.len() as u16).filter(|&i| crew[i as usize].always_in_play).collect();
         let dealable = (0..crew.len() as u16).filter(|&i| !crew[i as usize].always_in_play).collect();
+        let majority = Majority::compile(&spec.majority)?;
         let rules = Rules {
             name: spec.name.clone(),
             colours: spec.colours.clone(),
@@ -1033,7 +1036,8 @@ impl Rules {
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
             max_rounds: small(spec.max_rounds, "max_rounds", VALUE_LIMIT)?.max(0) as u32,
             turn_order_vp,
-            majority: Majority::compile(&spec.majority)?,
+            majority,
+            majority_is_r15_r16: majority == Majority::default(),
             any_lands,
             any_round_end,
             any_game_end,
@@ -1230,6 +1234,20 @@ mod tests {
         spec.turn_order_vp = vec![2, 5, 900];
         let rules = Rules::compile(&spec).unwrap();
         assert_eq!(rules.turn_order_vp, vec![2, 5]);
+    }
+
+    #[test]
+    fn the_majority_is_compiled_with_one_share_per_rank_and_an_unknown_tie_rule_refused() {
+        let mut spec = spec_with(Vec::new());
+        assert_eq!(Rules::compile(&spec).unwrap().majority, Majority::default());
+        spec.majority = MajoritySpec { ties: "shared".into(), row_step: 2, rank_percent: vec![100, 50], accident_vp: -2, free_cubes_take_a_row: false };
+        let majority = Rules::compile(&spec).unwrap().majority;
+        assert_eq!((majority.ties, majority.row_step, majority.accident_vp, majority.free_cubes_take_a_row), (Ties::Shared, 2, -2, false));
+        // Ranks past the list score like its last entry.
+        assert_eq!(majority.rank_percent, [100, 50, 50, 50, 50, 50, 50, 50, 50]);
+        spec.majority.ties = "first_cube_further_bak".into();
+        let error = Rules::compile(&spec).unwrap_err();
+        assert_eq!(error, KernelError::Unsupported("majority.ties: unknown tie rule \"first_cube_further_bak\"".into()));
     }
 
     #[test]

@@ -70,6 +70,31 @@ pub(crate) fn ranking(t: &Tally, players: usize, m: &Majority) -> ([(u8, u8); MA
     (order, ranked)
 }
 
+/// `rank` for draft 7's majority (R15, R16: `Majority::default()`), the bots' hot path: the same
+/// keys sorted, each rank r scoring V[k - r + 1] at once, with no share or accident to read.
+fn rank_r15_r16(t: &Tally, players: usize, top: usize, values: &[i32], mut score: impl FnMut(usize, i32)) {
+    let mut keys = [0u32; MAX_PLAYERS + 1];
+    let mut ranked = 0;
+    for o in 0..=players {
+        if t.counts[o] > 0 {
+            let key = (t.counts[o] as u32) << 15 | (t.first[o] as u32) << 4 | o as u32;
+            let mut at = ranked;
+            while at > 0 && keys[at - 1] < key {
+                keys[at] = keys[at - 1];
+                at -= 1;
+            }
+            keys[at] = key;
+            ranked += 1;
+        }
+    }
+    for (rank, &key) in keys[..ranked].iter().enumerate().take(top) {
+        let o = (key & 0xF) as usize;
+        if o > 0 {
+            score(o - 1, values[top - rank - 1]);
+        }
+    }
+}
+
 /// R15 ranking and R16 VP of a track of `top` cubes owned as `t` says, read by `m`: calls
 /// `score(seat, vp)` for each seat that scores (the virtual player's row is taken and its VP lost).
 fn rank(t: &Tally, players: usize, top: usize, values: &[i32], m: &Majority, mut score: impl FnMut(usize, i32)) {
@@ -110,6 +135,15 @@ fn rank_track(track: &[i8], values: &[i32], players: usize, m: &Majority, mut sc
 }
 
 impl Game {
+    /// `rank` by the ruleset's majority, through `rank_r15_r16` when it is R15/R16's.
+    fn rank_by_rules(&self, t: &Tally, players: usize, top: usize, values: &[i32], score: impl FnMut(usize, i32)) {
+        if self.rules.majority_is_r15_r16 {
+            rank_r15_r16(t, players, top, values, score);
+        } else {
+            rank(t, players, top, values, &self.rules.majority, score);
+        }
+    }
+
     /// The board's scores counted from every square: each seat's R15-R16 majority VP, ranked
     /// on every Planet, and its R17 counts (its largest cube count of one colour m, and the
     /// number of colours at m). The reference the kept scores are held to.
@@ -119,7 +153,7 @@ impl Game {
         for p in 0..s.planet_count as usize {
             let card = &self.rules.planets[s.planets[p] as usize];
             let track = s.track(p);
-            rank(&tally(track), players, track.len(), &card.values, &self.rules.majority, |seat, vp| majority[seat] += vp);
+            self.rank_by_rules(&tally(track), players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
         }
         (majority, self.colour_counts(s, |q| (s.track(q), s.special(q))))
     }
@@ -166,7 +200,7 @@ impl Game {
         let players = s.players as usize;
         let values = &self.rules.planets[s.planets[p] as usize].values;
         let mut given_back = [0i32; MAX_PLAYERS];
-        rank(&tally(&s.track(p)[..kept]), players, kept, values, &self.rules.majority, |seat, vp| given_back[seat] += vp);
+        self.rank_by_rules(&tally(&s.track(p)[..kept]), players, kept, values, |seat, vp| given_back[seat] += vp);
         for seat in 0..players {
             s.majority[seat] -= given_back[seat];
         }
@@ -258,11 +292,11 @@ impl Game {
             let values = &self.rules.planets[s.planets[p] as usize].values;
             let track = s.track(p);
             let mut owners = tally(track);
-            rank(&owners, players, top, values, &self.rules.majority, |seat, vp| change[seat] += vp);
+            self.rank_by_rules(&owners, players, top, values, |seat, vp| change[seat] += vp);
             for &owner in &track[before..] {
                 owners.counts[(owner + 1) as usize] -= 1;
             }
-            rank(&owners, players, before, values, &self.rules.majority, |seat, vp| change[seat] -= vp);
+            self.rank_by_rules(&owners, players, before, values, |seat, vp| change[seat] -= vp);
         }
         for seat in 0..players {
             s.majority[seat] += change[seat];
@@ -345,6 +379,21 @@ mod tests {
     #[test]
     fn the_default_majority_is_r15_r16() {
         assert_eq!(Majority::default(), R15_R16);
+    }
+
+    #[test]
+    fn the_r15_r16_fast_path_scores_every_small_track_as_the_general_ranking() {
+        // Every track of up to 6 squares over the virtual player and three seats.
+        let values = [1, 0, 3, 5, 0, 8];
+        for len in 0..=6u32 {
+            for code in 0..4u32.pow(len) {
+                let track: Vec<i8> = (0..len).map(|i| (code / 4u32.pow(i) % 4) as i8 - 1).collect();
+                let (mut fast, mut general) = (Vec::new(), Vec::new());
+                rank_r15_r16(&tally(&track), 3, track.len(), &values, |seat, vp| fast.push((seat, vp)));
+                rank(&tally(&track), 3, track.len(), &values, &R15_R16, |seat, vp| general.push((seat, vp)));
+                assert_eq!(fast, general, "{track:?}");
+            }
+        }
     }
 
     #[test]
