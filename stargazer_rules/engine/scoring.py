@@ -231,7 +231,8 @@ def _planet_part(
 ) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """One Planet's part of the totals: ((seat, majority VP), ...) by R15/R16 for the seats that
     score, and ((seat, cubes), ...) for the seats' cubes of its colour (normal and special
-    squares, R17). Free cubes rank as the virtual player and are then dropped."""
+    squares, R17). Free cubes rank as the virtual player and are then dropped. R15/R16 is
+    ranked inline (the bots' hot path); any other ``majority`` by ``rank_planet``."""
     if majority != R15_R16:
         standings = rank_planet(track, values, majority)
         scored = tuple((s.owner, s.vp) for s in standings if s.owner != FREE_CUBE_OWNER and s.vp)
