@@ -106,7 +106,9 @@ def majority_paragraphs(ruleset: Ruleset, lang: str) -> tuple[str, str]:
         rows.append(label("majority_percent", lang, shares=join(shares, lang)))
     if majority.free_cubes_take_a_row:
         rows.append(label("majority_virtual_row", lang))
-    rows.append(label("majority_accident_vp", lang, vp=majority.accident_vp) if majority.accident_vp else label("majority_accident", lang))
+    rows.append(label("majority_accident", lang))
+    if majority.accident_vp:
+        rows.append(label("majority_accident_vp", lang, vp=majority.accident_vp))
     return sentences(ranking, lang), sentences(rows, lang)
 
 
