@@ -102,6 +102,12 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     for knob in ("cubes_per_player", "free_cubes", "max_free_cubes_per_crew", "free_cube_vp", "player_cube_vp", "survey_minimum", "max_rounds"):
         lines.append(f"        {knob}: {getattr(compiled, knob)},")
     lines.append("        turn_order_vp: vec![" + ", ".join(str(vp) for vp in compiled.turn_order_vp) + "],")
+    majority = compiled.majority
+    lines.append(
+        f"        majority: MajoritySpec {{ ties: {_text(majority.ties)}, row_step: {majority.row_step}, "
+        f"rank_percent: vec![{', '.join(str(p) for p in majority.rank_percent)}], accident_vp: {majority.accident_vp}, "
+        f"free_cubes_take_a_row: {str(majority.free_cubes_take_a_row).lower()} }},"
+    )
     lines.append(f"        bounds: {_fields('Bounds', compiled.bounds)},")
     lines.append(f"        action_sizes: {_fields('ActionSizes', compiled.action_sizes)},")
     lines.append("    }")
@@ -128,7 +134,7 @@ def fixture_source() -> str:
     compiled_rulesets = {name: compile_ruleset(Game(load_ruleset(name))) for name in RULESETS}
     triggers = any(card.triggers for compiled in compiled_rulesets.values() for card in (*compiled.planets, *compiled.crew))
     parts.append(
-        "use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
+        "use crate::rules::{Bounds, CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
         + (", TriggerSpec};" if triggers else "};")
     )
     for name, compiled in compiled_rulesets.items():

@@ -44,6 +44,7 @@ from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, ON_CHOOSE, REQUIRED, SURVEY, TIMINGS, Effect, Param
+from stargazer_rules.vocabulary.majority import TIE_RULES
 from stargazer_rules.vocabulary.table import PICK_CREW, SURVEYING, State
 
 #: The rulesets shipped with the package that the properties run on.
@@ -763,6 +764,20 @@ def turn_order_setup(draw: st.DrawFn, most_players: int) -> dict[str, Any]:
 
 
 @st.composite
+def majority_section(draw: st.DrawFn) -> dict[str, Any]:
+    """A rules.yaml ``majority`` section (docs/rules.md, "The majority as data"): each key left
+    out or drawn, often away from R15/R16 so that an engine ignoring a key plays another game."""
+    choices: dict[str, st.SearchStrategy[Any]] = {
+        "ties": st.sampled_from(TIE_RULES),
+        "row_step": st.integers(1, 3),
+        "rank_percent": st.lists(st.sampled_from((0, 33, 50, 100)) | st.integers(0, 100), min_size=1, max_size=4),
+        "accident_vp": st.integers(-3, 0) | st.integers(-100, 0),
+        "free_cubes_take_a_row": st.booleans(),
+    }
+    return {key: draw(value) for key, value in choices.items() if draw(st.booleans())}
+
+
+@st.composite
 def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict[str, Any]]:
     """The three documents of a valid ruleset folder, keyed by file name (see module docstring);
     with ``language``, every crew's skill a program of the rules language (``language_rulesets``)."""
@@ -812,6 +827,9 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
     setup = draw(st.sampled_from(("values", "left out", "values", "empty")))
     if setup != "left out":
         rules["setup"] = draw(turn_order_setup(max(player_counts))) if setup == "values" else {}
+    # Left out (R15/R16), or a section drawing each key: most rulesets play another majority.
+    if draw(st.integers(0, 3)):
+        rules["majority"] = draw(majority_section())
     return {
         "rules.yaml": rules,
         "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long, language))},

@@ -83,10 +83,11 @@ def test_the_ideas_ruleset_runs_on_the_kernel():
 
 
 def test_s1_a_vp_for_each_planet_where_you_rank_first():
-    """Seat 0 ranks first on lava-1 (more cubes) and on ocean-1 (a tie, its first cube further
-    back, R15); the virtual player ranks first on gas-1 (two free cubes to one), and nobody is
+    """Seat 0 ranks first on lava-1 (more cubes) and on ocean-1: a tie with seat 1, where R15
+    would rank seat 1 first (its first cube further back) but the ideas' shared ranks (R1) rank
+    both first; the virtual player ranks first on gas-1 (two free cubes to one), and nobody is
     on the rest."""
-    state = position(("surveyor", "steward", "underdog", "recaller", "ferryman"), tracks={0: (0, 0, 1), 1: (1, 0), 2: (FREE, 0, FREE)})
+    state = position(("surveyor", "steward", "underdog", "recaller", "ferryman"), tracks={0: (0, 0, 1), 1: (0, 1), 2: (FREE, 0, FREE)})
     after = pick(state, "surveyor")
     assert after.vp[0] == 2
 
@@ -369,11 +370,41 @@ def test_p1_the_dark_planets_cubes_count_toward_every_colour():
 
 def test_p2_the_diamond_planets_majority_vp_are_doubled():
     """R16 with P2: two cubes of seat 0 and one of seat 1 on the Diamond Planet (track 2 3 4 ...):
-    first place reads row 3 (4 VP, doubled to 8), second row 2 (3 VP, doubled to 6)."""
+    first place reads row 3 (4 VP, doubled to 8), second row 2 (3 VP, doubled to 6, and halved
+    by the ideas' R2 to 3)."""
     state = position(PLAIN, tracks={5: (0, 1, 0)})
-    assert [majority for majority, _, _ in scores(state)] == [8, 6, 0, 0]
-    plain = position(PLAIN, tracks={6: (0, 1, 0)})  # ocean-2 (1 2 3 ...), no ability: rows 3 and 2
-    assert [majority for majority, _, _ in scores(plain)] == [3, 2, 0, 0]
+    assert [majority for majority, _, _ in scores(state)] == [8, 3, 0, 0]
+    plain = position(PLAIN, tracks={6: (0, 1, 0)})  # ocean-2 (1 2 3 ...), no ability: rows 3 and 2 (halved)
+    assert [majority for majority, _, _ in scores(plain)] == [3, 1, 0, 0]
+
+
+# -- the majority's R ideas (rules.yaml ``majority``; docs/rules.md, "The majority as data") --
+
+
+def test_r1_tied_players_share_the_better_rank_and_each_scores_its_row():
+    """R1: one cube each on ocean-2 (1 2 3 ...): both rank first and read row 2 (2 VP each);
+    under R15 seat 1 would read row 2 and seat 0 row 1."""
+    assert [majority for majority, _, _ in scores(position(PLAIN, tracks={6: (0, 1)}))] == [2, 2, 0, 0]
+    # Two seats tied at rank 1 read row 5; the next owner is rank 3 and reads row 3.
+    assert scores(position(PLAIN, tracks={6: (0, 0, 1, 1, 2)}))[2][0] == 0  # row 3 (3 VP) at rank 3: nothing (R2)
+    assert [majority for majority, _, _ in scores(position(PLAIN, tracks={6: (0, 0, 1, 1, 2)}))][:2] == [5, 5]
+
+
+def test_r2_second_place_scores_half_rounded_down_and_third_nothing():
+    """R2: on ocean-2 seat 0 (three cubes) reads row 6 (6 VP), seat 1 (two) row 5 (5 VP, half:
+    2), seat 2 (one) row 4 (4 VP at rank 3: nothing)."""
+    state = position(PLAIN, tracks={6: (0, 1, 0, 1, 0, 2)})
+    assert [majority for majority, _, _ in scores(state)] == [6, 2, 0, 0]
+
+
+def test_r3_an_accident_row_costs_its_reader_two_vp():
+    """R3: on lava-1 (1 3 0 5 7 0) seat 0's two cubes put first place on row 3, an accident:
+    -2 VP, taken from its total; second place reads row 2 (3 VP, half: 1)."""
+    state = position(PLAIN, tracks={0: (0, 1, 0)})
+    assert scores(state) == ((-2, 2, 0), (1, 1, 2), (0, 0, 0), (0, 0, 0))  # two red cubes: bonus 2
+    # Three seats tied at rank 1 on the accident of square 6 each lose 2 (R1 with R3).
+    tied = position(PLAIN, tracks={0: (0, 0, 1, 1, 2, 2)})
+    assert [majority for majority, _, _ in scores(tied)] == [-2, -2, -2, 0]
 
 
 def test_p3_a_cube_on_square_3_makes_a_discovery():

@@ -27,6 +27,7 @@ from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.abilities import PlanetRules
 from stargazer_rules.vocabulary.effects import COUNTER, DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, NO_SKIP_LIMIT, REPEAT, SKIP, START
+from stargazer_rules.vocabulary.majority import R15_R16
 from stargazer_rules.vocabulary.table import (
     HAND_EMPTY,
     NO_WORKER,
@@ -155,7 +156,8 @@ def test_survey_placements_are_where_playing_the_survey_puts_its_cubes(source: s
 @by_source
 @given(data=st.data())
 def test_each_seat_takes_one_turn_a_round_clockwise_from_the_start_player(source: str, data: st.DataObject) -> None:
-    """R4, R5: a round is one turn per seat from the start player clockwise; free crews are offered."""
+    """R4, R5: a round is one turn per seat from the start player clockwise; free crews are offered
+    (but those a skill closed for the round, S9)."""
     playout = draw_playout(data, source)
     game = playout.game
     turns: dict[int, list[int]] = {}
@@ -167,7 +169,7 @@ def test_each_seat_takes_one_turn_a_round_clockwise_from_the_start_player(source
         expected = (state.start_player + len(turns[state.round])) % state.players
         assert seat == expected, f"round {state.round}: seat {seat} picks, expected {expected}"
         turns[state.round].append(seat)
-        free = {slot for slot, worker in enumerate(state.workers) if worker == NO_WORKER}
+        free = {slot for slot, worker in enumerate(state.workers) if worker == NO_WORKER and slot not in state.closed}  # S9
         assert {act.target for act in state.legal} == free and all(act.kind == A.PICK_CREW for act in state.legal)
     for round_number, seats in turns.items():
         assert sorted(seats) == list(range(playout.players)), f"round {round_number}: turns {seats}"
@@ -481,8 +483,13 @@ def test_scores_add_up_at_every_step(source: str, data: st.DataObject) -> None:
                 standing.vp for planet in sheet.planets for standing in planet.standings if standing.owner == seat.seat
             )
         for planet, track in zip(sheet.planets, state.tracks):
-            assert sum(standing.cubes for standing in planet.standings) == len(track)
-            assert [standing.rank for standing in planet.standings] == list(range(1, len(planet.standings) + 1))
+            unranked = 0 if game.ruleset.majority.free_cubes_take_a_row else track.count(FREE_CUBE_OWNER)
+            assert sum(standing.cubes for standing in planet.standings) == len(track) - unranked
+            cubes = [standing.cubes for standing in planet.standings]
+            if game.ruleset.majority.ties == "shared":  # competition ranking: 1, 1, 3
+                assert [standing.rank for standing in planet.standings] == [1 + sum(c > n for c in cubes) for n in cubes]
+            else:
+                assert [standing.rank for standing in planet.standings] == list(range(1, len(planet.standings) + 1))
         for seat, (majority, bonus) in enumerate(_r15_r17_oracle(game, state)):
             assert (sheet.seats[seat].majority_vp, sheet.seats[seat].bonus_vp) == (majority, bonus), seat
         assert sheet.winners, "no winner"
@@ -491,18 +498,29 @@ def test_scores_add_up_at_every_step(source: str, data: st.DataObject) -> None:
 
 
 def _r15_r17_oracle(game: Game, state: State) -> list[tuple[int, int]]:
-    """(majority VP, major-planet bonus) per seat, computed from R15, R16 and R17 as written."""
+    """(majority VP, major-planet bonus) per seat, computed from R15, R16 and R17 as written,
+    with the ruleset's majority section (docs/rules.md, "The majority as data") read anew."""
     majority = [0] * state.players
     colours: list[Counter[str]] = [Counter() for _ in range(state.players)]
+    rule = game.ruleset.majority
     for track, special, card_index in zip(state.tracks, state.specials, state.planets):
         card = game.ruleset.planets[card_index]
-        owners = set(track)
+        owners = set(track) - (set() if rule.free_cubes_take_a_row else {FREE_CUBE_OWNER})
         first = {owner: track.index(owner) + 1 for owner in owners}
-        ranked = sorted(owners, key=lambda owner: (track.count(owner), first[owner]), reverse=True)
         k = len(track)
-        for rank, owner in enumerate(ranked, start=1):
-            if owner != FREE_CUBE_OWNER and k - rank + 1 >= 1:
-                majority[owner] += card.track[k - rank]  # V[k - r + 1], squares counted from 1
+        for owner in owners:
+            more = sum(track.count(other) > track.count(owner) for other in owners)
+            tied = [other for other in owners if other != owner and track.count(other) == track.count(owner)]
+            if rule.ties == "first_cube_further_back":
+                more += sum(first[other] > first[owner] for other in tied)
+            elif rule.ties == "first_cube_further_forward":
+                more += sum(first[other] < first[owner] for other in tied)
+            rank = more + 1
+            row = k - (rank - 1) * rule.row_step  # V[k - r + 1] with a step of 1
+            if owner != FREE_CUBE_OWNER and row >= 1:
+                value = card.track[row - 1]  # squares counted from 1
+                percent = rule.rank_percent[min(rank, len(rule.rank_percent)) - 1]
+                majority[owner] += rule.accident_vp if value == 0 else value * percent // 100
         for owner in track + special:
             if owner != FREE_CUBE_OWNER:
                 colours[owner][card.colour] += 1
@@ -534,6 +552,8 @@ def test_generated_rulesets_load_with_their_knobs(documents: dict) -> None:
     assert ruleset.max_rounds == rules.get("max_rounds", DEFAULT_MAX_ROUNDS)
     zeros = [0] * max(ruleset.player_counts)
     assert list(ruleset.turn_order_vp) == rules.get("setup", {}).get("turn_order_vp", zeros)
+    drawn = rules.get("majority", {})
+    assert ruleset.majority.to_data() == {**R15_R16.to_data(), **drawn}
     assert [len(card.skill) for card in ruleset.crew] == [len(card["skill"]) for card in documents["crew.yaml"]["crew"]]
 
 

@@ -11,7 +11,9 @@ from collections import Counter
 
 from builders import Script, game, planet
 
-from stargazer_rules.engine.scoring import Standing, major_planet_bonus, rank_planet, winners
+from stargazer_rules.engine.scoring import Standing, major_planet_bonus, provisional_totals, rank_planet, winners
+from stargazer_rules.kernel import native
+from stargazer_rules.vocabulary.majority import Majority
 
 PLANETS = [
     planet("a", "red", [1, 2, 0, 4]),
@@ -23,15 +25,28 @@ PLANETS = [
 RING = ["a", "b", "c", "d", "e"]
 
 
-def sheet(tracks=None, specials=None, vp=(0, 0, 0), hands=(12, 12, 12)):
-    """The score sheet of a 3-player board with the given tracks and special squares by Planet id."""
-    g = game(planets=PLANETS)
-    state = Script(g).state._replace(
-        tracks=tuple(tuple((tracks or {}).get(p, ())) for p in RING),
-        specials=tuple(tuple((specials or {}).get(p, ())) for p in RING),
+def board(tracks=None, specials=None, vp=(0, 0, 0), hands=None, majority=None):
+    """A 3-player game (with rules.yaml's ``majority`` section when given) and a state of it with
+    the given tracks and special squares by Planet id; left out, the hands and the stock hold
+    the cubes not on the board (R13), as a state the kernel reads must."""
+    g = game(planets=PLANETS) if majority is None else game(planets=PLANETS, majority=majority)
+    start = Script(g).state
+    board_tracks = tuple(tuple((tracks or {}).get(p, ())) for p in RING)
+    board_specials = tuple(tuple((specials or {}).get(p, ())) for p in RING)
+    placed = Counter(owner for squares in board_tracks + board_specials for owner in squares)
+    state = start._replace(
+        tracks=board_tracks,
+        specials=board_specials,
         vp=tuple(vp),
-        hands=tuple(hands),
+        hands=tuple(hands) if hands is not None else tuple(hand - placed[seat] for seat, hand in enumerate(start.hands)),
+        stock=start.stock - placed[-1],
     )
+    return g, state
+
+
+def sheet(tracks=None, specials=None, vp=(0, 0, 0), hands=(12, 12, 12), majority=None):
+    """The score sheet of a 3-player board with the given tracks and special squares by Planet id."""
+    g, state = board(tracks, specials, vp, hands, majority)
     return g.score(state)
 
 
@@ -210,3 +225,73 @@ def test_r16_each_seat_has_its_line_of_majority_vp_per_planet():
     ]
     assert [(planet, s.rank, s.row, s.vp) for planet, s in result.majority_of(2)] == [("e", 2, 3, 6)]
     assert [seat.majority_vp for seat in result.seats] == [4, 10, 6]
+
+
+# -- the majority as data (rules.yaml ``majority``; docs/rules.md, "The majority as data") ------
+
+
+def majority_vp(tracks, majority=None):
+    """Each seat's majority VP on ``tracks`` in the Python engine, after checking that the
+    kernel's totals of the same state (kept scores and from the board) are the Python engine's."""
+    g, state = board(tracks, majority=majority)
+    theirs = native.to_kernel(g, state)
+    assert tuple(theirs.totals()) == provisional_totals(g, state) == tuple(seat.total for seat in g.score(state).seats)
+    return [seat.majority_vp for seat in g.score(state).seats]
+
+
+def test_majority_ties_first_cube_further_forward_reverses_r15():
+    """ties: first_cube_further_forward: on equal counts the owner whose first cube stands
+    nearer square 1 ranks higher; R15 gave seat 1 the 4 and seat 0 the 3, now the reverse."""
+    tracks = {"c": [0, 1, 1, 0]}  # V = 1, 2, 3, 4; two cubes each, seat 0's first on square 1
+    assert majority_vp(tracks) == [3, 4, 0]
+    assert majority_vp(tracks, {"ties": "first_cube_further_forward"}) == [4, 3, 0]
+    assert vp_by_owner(sheet(tracks, majority={"ties": "first_cube_further_forward"}), "c") == [(0, 1, 4, 4), (1, 2, 3, 3)]
+
+
+def test_majority_shared_ranks_read_the_better_row_and_the_next_rank_skips():
+    """ties: shared (ideas R1): seats 1 and 2 tie on one cube and both read rank 2's row (6 VP
+    each, where R15 gave the later first cube 6 and the other 4); after two owners tied at rank 1
+    the next is rank 3 (1, 1, 3) and reads row k - 2."""
+    tracks = {"e": [0, 0, 1, 2]}  # V = 2, 4, 6, 8; k = 4
+    assert majority_vp(tracks) == [8, 4, 6]
+    assert majority_vp(tracks, {"ties": "shared"}) == [8, 6, 6]
+    assert vp_by_owner(sheet(tracks, majority={"ties": "shared"}), "e") == [(0, 1, 4, 8), (2, 2, 3, 6), (1, 2, 3, 6)]
+    skipped = {"c": [-1, 0, 1, -1]}  # V = 1, 2, 3, 4: the virtual player 2 cubes, seats 0 and 1 one each
+    assert vp_by_owner(sheet(skipped, majority={"ties": "shared"}), "c") == [(-1, 1, 4, 4), (1, 2, 3, 3), (0, 2, 3, 3)]
+    assert majority_vp(skipped, {"ties": "shared"}) == [3, 3, 0]
+    standings = rank_planet((0, 0, 1, 1, 2), (1, 2, 3, 4, 5), Majority(ties="shared"))
+    assert [(s.owner, s.rank, s.row, s.vp) for s in standings] == [(1, 1, 5, 5), (0, 1, 5, 5), (2, 3, 3, 3)]
+
+
+def test_majority_row_step_two_reads_every_other_row_and_a_row_below_square_one_scores_nothing():
+    """row_step: 2: rank r reads row k - 2(r - 1); with k = 4 rank 3 would read row 0 and scores 0."""
+    tracks = {"c": [0, 0, 1, 2]}  # V = 1, 2, 3, 4
+    assert majority_vp(tracks) == [4, 2, 3]
+    assert majority_vp(tracks, {"row_step": 2}) == [4, 0, 2]
+    assert vp_by_owner(sheet(tracks, majority={"row_step": 2}), "c") == [(0, 1, 4, 4), (2, 2, 2, 2), (1, 3, None, 0)]
+
+
+def test_majority_rank_percent_halves_second_place_rounded_down_and_third_scores_nothing():
+    """rank_percent: [100, 50, 0] (ideas R2): second place reads 3 and scores 1; third nothing."""
+    tracks = {"c": [0, 0, 1, 2]}  # V = 1, 2, 3, 4
+    assert majority_vp(tracks, {"rank_percent": [100, 50, 0]}) == [4, 0, 1]
+    # Ranks past the list score like its last entry: [100, 50] halves third place too (2 // 2).
+    assert majority_vp(tracks, {"rank_percent": [100, 50]}) == [4, 1, 1]
+
+
+def test_majority_accident_vp_costs_whoever_reads_an_accident_row():
+    """accident_vp: -2 (ideas R3): first place on a's square 3 (VP 0) loses 2 instead of scoring 0."""
+    tracks = {"a": [0, 0, 1]}  # V = 1, 2, 0, 4
+    assert majority_vp(tracks) == [0, 2, 0]
+    assert majority_vp(tracks, {"accident_vp": -2}) == [-2, 2, 0]
+    result = sheet(tracks, majority={"accident_vp": -2})
+    assert planet_result(result, "a").accident is True
+    assert [seat.total for seat in result.seats] == [-2 + 2, 2 + 1, 0]  # the bonus: one colour group each
+
+
+def test_majority_free_cubes_left_out_take_no_row():
+    """free_cubes_take_a_row: false: the virtual player is not ranked, so the players move up a row."""
+    tracks = {"e": [-1, -1, 0, 1]}  # V = 2, 4, 6, 8
+    assert majority_vp(tracks) == [4, 6, 0]
+    assert majority_vp(tracks, {"free_cubes_take_a_row": False}) == [6, 8, 0]
+    assert vp_by_owner(sheet(tracks, majority={"free_cubes_take_a_row": False}), "e") == [(1, 1, 4, 8), (0, 2, 3, 6)]

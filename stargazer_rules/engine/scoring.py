@@ -13,7 +13,7 @@ import attrs
 
 from stargazer_rules.vocabulary.abilities import EVERY_COLOUR, NO_COLOUR, PlanetRules
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
-from stargazer_rules.vocabulary.majority import rank_order
+from stargazer_rules.vocabulary.majority import R15_R16, Majority, rank_order
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -48,11 +48,9 @@ class PlanetResult:
     top_square: int
     full: bool
     standings: tuple[Standing, ...]
-
-    @property
-    def accident(self) -> bool:
-        """True when first place scores the 0 of an accident row."""
-        return bool(self.standings) and self.standings[0].row is not None and self.standings[0].vp == 0
+    #: True when first place reads an accident row (printed VP 0, R1): what it scores is the
+    #: ruleset's ``majority.accident_vp``, so the row's value says it, not the VP.
+    accident: bool = False
 
 
 @attrs.frozen
@@ -101,17 +99,22 @@ class ScoreSheet:
         return None
 
 
-def rank_planet(track: tuple[int, ...], values: tuple[int, ...]) -> tuple[Standing, ...]:
-    """R15 ranking and R16 VP for one Planet's track (owners of squares 1, 2, ...)."""
-    order, counts, first = rank_order(track)
+def rank_planet(track: tuple[int, ...], values: tuple[int, ...], majority: Majority = R15_R16) -> tuple[Standing, ...]:
+    """R15 ranking and R16 VP for one Planet's track (owners of squares 1, 2, ...), read by the
+    ruleset's ``majority``."""
+    ranked, counts, first = rank_order(track, majority)
     top = len(track)
     standings = []
-    for rank, owner in enumerate(order, start=1):
-        row = top - rank + 1
-        standings.append(
-            Standing(owner, counts[owner], first[owner], rank, row if row >= 1 else None, values[row - 1] if row >= 1 else 0)
-        )
+    for owner, rank in ranked:
+        row = majority.row(top, rank)
+        vp = majority.vp(None if row is None else values[row - 1], rank)
+        standings.append(Standing(owner, counts[owner], first[owner], rank, row, vp))
     return tuple(standings)
+
+
+def first_reads_accident(standings: tuple[Standing, ...], values: tuple[int, ...]) -> bool:
+    """True when the first standing reads a row of printed VP 0 (an accident, R1)."""
+    return bool(standings) and standings[0].row is not None and values[standings[0].row - 1] == 0  # type: ignore[operator]
 
 
 def major_planet_bonus(counts: Counter[str]) -> tuple[int, int, tuple[str, ...]]:
@@ -154,8 +157,10 @@ def score_sheet(game: Rules, state: State) -> ScoreSheet:
     for p, card_index in enumerate(state.planets):
         card = rules.planets[card_index]
         track = state.tracks[p]
-        standings = rank_planet(track, tables.track_values[card_index])
-        planets.append(PlanetResult(card.id, card.colour, len(track), len(track) == card.length, standings))
+        values = tables.track_values[card_index]
+        standings = rank_planet(track, values, rules.majority)
+        accident = first_reads_accident(standings, values)
+        planets.append(PlanetResult(card.id, card.colour, len(track), len(track) == card.length, standings, accident))
         for standing in standings:
             if standing.owner != FREE_CUBE_OWNER:
                 majority[standing.owner] += standing.vp
@@ -222,11 +227,17 @@ class TotalsTables:
 
 
 def _planet_part(
-    values: tuple[int, ...], track: tuple[int, ...], special: tuple[int, ...]
+    values: tuple[int, ...], track: tuple[int, ...], special: tuple[int, ...], majority: Majority
 ) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """One Planet's part of the totals: ((seat, majority VP), ...) by R15/R16 for the seats that
     score, and ((seat, cubes), ...) for the seats' cubes of its colour (normal and special
-    squares, R17). Free cubes rank as the virtual player and are then dropped."""
+    squares, R17). Free cubes rank as the virtual player and are then dropped. R15/R16 is
+    ranked inline (the bots' hot path); any other ``majority`` by ``rank_planet``."""
+    if majority != R15_R16:
+        standings = rank_planet(track, values, majority)
+        scored = tuple((s.owner, s.vp) for s in standings if s.owner != FREE_CUBE_OWNER and s.vp)
+        owned = Counter(track + special)
+        return scored, tuple((owner, count) for owner, count in owned.items() if owner != FREE_CUBE_OWNER)
     counts: dict[int, int] = {}
     first: dict[int, int] = {}
     for square, owner in enumerate(track, start=1):
@@ -266,7 +277,7 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
             if part is None:
                 if len(cache) > _PLANET_CACHE_LIMIT:
                     cache.clear()
-                part = cache[key] = _planet_part(values[card], track, special)
+                part = cache[key] = _planet_part(values[card], track, special, game.ruleset.majority)
             majority, cubes = part
             for seat, vp in majority:
                 totals[seat] += vp

@@ -72,7 +72,7 @@ def setup_from_json(data: Any, game: Game | None = None) -> Setup:
 
 
 def score_sheet_to_json(sheet: ScoreSheet) -> dict[str, Any]:
-    """``sheet`` as JSON; ``accident`` is included for front ends (derived)."""
+    """``sheet`` as JSON; ``accident`` (first place reads a row of VP 0) is included for front ends."""
     return {
         "final": sheet.final,
         "winners": list(sheet.winners),
@@ -128,19 +128,15 @@ def score_sheet_from_json(data: Any) -> ScoreSheet:
     validate("score_sheet", data, "score sheet")
     planets = []
     problems = []
-    for p, result in enumerate(data["planets"]):
+    for result in data["planets"]:
         planet = PlanetResult(
             result["planet"],
             result["colour"],
             result["top_square"],
             result["full"],
             tuple(Standing(**standing) for standing in result["standings"]),
+            result["accident"],
         )
-        if planet.accident != result["accident"]:
-            problems.append(
-                f"$.planets[{p}].accident: is {result['accident']}, "
-                f"but the standings make it {planet.accident}"
-            )
         planets.append(planet)
     seats = tuple(
         SeatScore(

@@ -26,6 +26,7 @@ from stargazer_rules.engine.observation_layout import ObservationField
 from stargazer_rules.rulesets.model import PlanetCard, PlayerCountSetup
 from stargazer_rules.vocabulary.abilities import SPECIAL, PlanetRules, Trigger
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
+from stargazer_rules.vocabulary.majority import Majority
 
 
 @attrs.frozen
@@ -105,6 +106,7 @@ class CompiledRuleset:
     survey_minimum: int
     max_rounds: int
     turn_order_vp: tuple[int, ...]
+    majority: Majority
     bounds: StateBounds
     action_sizes: ActionSizes
     observation: tuple[ObservationField, ...]
@@ -134,6 +136,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         survey_minimum=ruleset.survey_minimum,
         max_rounds=ruleset.max_rounds,
         turn_order_vp=tuple(ruleset.turn_order_vp),
+        majority=ruleset.majority,
         bounds=bounds,
         action_sizes=game.action_sizes,
         observation=game.observation_layout.fields,

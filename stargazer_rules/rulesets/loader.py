@@ -42,6 +42,7 @@ from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect
 from stargazer_rules.vocabulary.expressions import PLANETS, Parser
+from stargazer_rules.vocabulary.majority import R15_R16, Majority
 
 PathLike = str | os.PathLike[str]
 
@@ -144,14 +145,15 @@ def build_ruleset(
         turn_order_vp=_turn_order_vp(rules),
         fingerprint="",
         source=source,
+        majority=_majority(rules.get("majority", {})),
     )
-    return attrs.evolve(ruleset, fingerprint=fingerprint(ruleset_to_data(ruleset)))
+    return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
 
 def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
     """The ruleset as plain data, defaults filled: ``{"rules": ..., "planets": ..., "crew": ...}``,
     each the document its YAML file would hold. Loading these documents gives back an equal
-    ruleset; the fingerprint is the hash of this data."""
+    ruleset; the fingerprint is the hash of this data (``fingerprinted_data``)."""
     return {
         "rules": {
             "name": ruleset.name,
@@ -168,10 +170,21 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             "survey": {"minimum": ruleset.survey_minimum},
             "max_rounds": ruleset.max_rounds,
             "setup": {"turn_order_vp": list(ruleset.turn_order_vp)},
+            "majority": ruleset.majority.to_data(),
         },
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
         "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},
     }
+
+
+def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
+    """What the fingerprint hashes: ``ruleset_to_data`` without a ``majority`` section equal to
+    R15/R16, so that the rulesets written before the section keep their fingerprints (their
+    records and cached runs stay theirs) while any other majority rule has its own."""
+    data = ruleset_to_data(ruleset)
+    if ruleset.majority == R15_R16:
+        del data["rules"]["majority"]
+    return data
 
 
 def fingerprint(data: Any) -> str:
@@ -304,6 +317,14 @@ def _turn_order_vp(rules: Mapping[str, Any]) -> tuple[int, ...]:
     if values is None:
         values = [0] * max(int(entry["players"]) for entry in rules["player_counts"])
     return tuple(int(value) for value in values)
+
+
+def _majority(section: Mapping[str, Any]) -> Majority:
+    """The majority rule of a checked ``majority`` section; a key left out keeps R15/R16's value."""
+    fields = {key: section[key] for key in attrs.fields_dict(Majority) if key in section}
+    if "rank_percent" in fields:
+        fields["rank_percent"] = tuple(int(value) for value in fields["rank_percent"])
+    return Majority(**fields)
 
 
 def _build_crew(

@@ -13,6 +13,7 @@ import attrs
 from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.vocabulary.abilities import Ability, Trigger
 from stargazer_rules.vocabulary.effects import Effect
+from stargazer_rules.vocabulary.majority import R15_R16, Majority
 
 
 @attrs.frozen
@@ -94,7 +95,9 @@ class Ruleset:
     supported player count to its counts. ``max_rounds`` ends the game at the end of that
     round at the latest (docs/rules.md, "Round limit"). ``turn_order_vp[i]`` is the VP the
     player at turn position i (0: the start player) starts with, at least one value per seat
-    of the largest player count (docs/rules.md, "Turn-order VP"). ``fingerprint`` is a hash of
+    of the largest player count (docs/rules.md, "Turn-order VP"). ``majority``: how a Planet's
+    majority ranks and reads its rows (R15, R16; docs/rules.md, "The majority as data").
+    ``fingerprint`` is a hash of
     the canonical content, carried by game records so that a record is never replayed under
     other rules.
     """
@@ -115,6 +118,7 @@ class Ruleset:
     turn_order_vp: tuple[int, ...]
     fingerprint: str = attrs.field(eq=False)
     source: str = attrs.field(default="", eq=False)
+    majority: Majority = R15_R16
 
     @property
     def player_counts(self) -> tuple[int, ...]:

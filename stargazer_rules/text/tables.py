@@ -16,6 +16,7 @@ import attrs
 
 from stargazer_rules.engine.scoring import ScoreSheet, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
+from stargazer_rules.text.catalogue import sentences
 from stargazer_rules.text.messages import ability_sentences, colour_name, join, label, planet_name, player_name, skill_sentences
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
@@ -86,6 +87,29 @@ def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
 def turn_order_vp_text(ruleset: Ruleset, lang: str) -> str:
     """The starting VP by turn position, start player first: ``0, 1, 1, 2 VP``."""
     return label("vp_value", lang, vp=join((str(vp) for vp in ruleset.starting_vp_by_position), lang))
+
+
+def majority_paragraphs(ruleset: Ruleset, lang: str) -> tuple[str, str]:
+    """The ruleset's majority (its ``majority`` section, R15 and R16) in two paragraphs, the
+    ranking and the rows, each sentence saying one key; a key at R15/R16's value says what the
+    draft says, so draft 7's text is the draft's."""
+    majority = ruleset.majority
+    free = "majority_free_ranked" if majority.free_cubes_take_a_row else "majority_free_unranked"
+    ranking = [label("majority_rank", lang), label(f"majority_ties_{majority.ties}", lang), label(free, lang)]
+    if majority.row_step == 1:
+        rows = [label("majority_rows", lang)]
+    else:
+        rows = [label("majority_rows_step", lang, step=majority.row_step), label("majority_above_square_one", lang)]
+    if majority.rank_percent != (100,):
+        shares = [label("majority_share", lang, rank=rank, percent=percent) for rank, percent in enumerate(majority.rank_percent[:-1], start=1)]
+        shares.append(label("majority_share_and_below", lang, rank=len(majority.rank_percent), percent=majority.rank_percent[-1]))
+        rows.append(label("majority_percent", lang, shares=join(shares, lang)))
+    if majority.free_cubes_take_a_row:
+        rows.append(label("majority_virtual_row", lang))
+    rows.append(label("majority_accident", lang))
+    if majority.accident_vp:
+        rows.append(label("majority_accident_vp", lang, vp=majority.accident_vp))
+    return sentences(ranking, lang), sentences(rows, lang)
 
 
 def setups_table(ruleset: Ruleset, lang: str) -> TextTable:
@@ -189,7 +213,8 @@ def score_table(game: Game, sheet: ScoreSheet, lang: str) -> TextTable:
             planet=planet_name(ruleset, result.planet, lang),
             colour=colour_name(ruleset, result.colour, lang),
         )
-        rows.append([name] + [_standing_cell(by_owner.get(owner), lang) for owner in owners])
+        track = ruleset.planet(result.planet).track
+        rows.append([name] + [_standing_cell(by_owner.get(owner), track, lang) for owner in owners])
     rows.append([label("score_majority_total", lang)] + [str(seat.majority_vp) for seat in sheet.seats])
     rows.append(
         [label("score_bonus", lang)]
@@ -212,10 +237,12 @@ def score_table(game: Game, sheet: ScoreSheet, lang: str) -> TextTable:
     return _table(rows, headers=headers, totals=(len(rows) - 2,))
 
 
-def _standing_cell(standing: Standing | None, lang: str) -> str:
+def _standing_cell(standing: Standing | None, track: tuple[int, ...], lang: str) -> str:
+    """A seat's cell: its VP, rank and row, marked when the row is an accident (VP 0, R1),
+    whatever the ruleset's majority makes the accident score."""
     if standing is None:
         return "-"
     if standing.row is None:
         return label("score_cell_off", lang, vp=standing.vp, rank=standing.rank)
-    key = "score_cell_accident" if standing.vp == 0 else "score_cell"
+    key = "score_cell_accident" if track[standing.row - 1] == 0 else "score_cell"
     return label(key, lang, vp=standing.vp, rank=standing.rank, row=standing.row)

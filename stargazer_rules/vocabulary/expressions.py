@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Union
 
 import attrs
 
-from stargazer_rules.vocabulary.majority import first_place
+from stargazer_rules.vocabulary.majority import first_places
 
 if TYPE_CHECKING:
     from stargazer_rules.vocabulary.table import Table
@@ -791,12 +791,13 @@ class OnPlanet(ConditionNode):
         owner = self.of
         track = table.tracks[p]
         if predicate == "ranks_first":
-            first = first_place(track)
-            if first is None:
-                return False
+            first = first_places(track, table.game.ruleset.majority)
             if owner == "free":
-                return first == FREE
-            return first >= 0 and (owner == "anyone" or first in owner.members(scope))  # type: ignore[union-attr]
+                return FREE in first
+            if owner == "anyone":
+                return any(o >= 0 for o in first)
+            owners = owner.members(scope)  # type: ignore[union-attr]
+            return any(o in owners for o in first)
         if owner == "anyone":
             return bool(track)
         if owner == "free":

@@ -8,7 +8,10 @@
 //! (`me`), as the Python engine lists them, so a bit set and that order give its members.
 
 use crate::game::Game;
-use crate::rules::{most_skips, COUNTER, DIRECTION, NO_SKIP_LIMIT, SKIP};
+use crate::rules::{most_skips, Majority, COUNTER, DIRECTION, NO_SKIP_LIMIT, SKIP};
+#[cfg(test)]
+use crate::rules::Ties;
+use crate::scoring;
 use crate::state::{State, FREE_CUBE};
 use crate::{MAX_COLOURS, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
 
@@ -440,19 +443,11 @@ fn owner_bit(owner: i8) -> u16 {
     1 << (owner + 1) as u16
 }
 
-/// The owner of the cube on a track ranked first (R15: most cubes, ties to the owner whose
-/// first cube stands further back), None on an empty track; -1 is the virtual player.
-fn first_place(track: &[i8]) -> Option<i8> {
-    let mut counts = [0u16; MAX_PLAYERS + 1];
-    let mut first = [0u16; MAX_PLAYERS + 1];
-    for (square, &owner) in track.iter().enumerate() {
-        let o = (owner + 1) as usize;
-        if counts[o] == 0 {
-            first[o] = square as u16 + 1;
-        }
-        counts[o] += 1;
-    }
-    (0..=MAX_PLAYERS).filter(|&o| counts[o] > 0).max_by_key(|&o| (counts[o], first[o])).map(|o| o as i8 - 1)
+/// The owners ranked first on a track as a bit set of `owner_bit`s (R15, by the ruleset's
+/// majority: one owner, or every owner sharing rank 1), 0 on an empty track.
+fn first_places(track: &[i8], m: &Majority) -> u16 {
+    let (order, ranked) = scoring::ranking(&scoring::tally(track), MAX_PLAYERS, m);
+    order[..ranked].iter().filter(|&&(_, rank)| rank == 1).fold(0, |bits, &(o, _)| bits | 1 << o)
 }
 
 /// The index of the cube furthest back on a track among the owners' (`owners` a bit set of
@@ -461,16 +456,15 @@ fn rearmost(track: &[i8], owners: u16) -> i32 {
     track.iter().rposition(|&o| owners & owner_bit(o) != 0).map_or(-1, |i| i as i32)
 }
 
-/// Whether the owner ranked first on a track (R15) is one of `owner`'s (`owners`: its
-/// `owner_bits`); an empty track has nobody first.
-fn ranks_first(track: &[i8], owner: &Owner, owners: u16) -> bool {
-    match first_place(track) {
-        None => false,
-        Some(first) => match owner {
-            Owner::Free => first == FREE_CUBE,
-            Owner::Anyone => first >= 0,
-            Owner::Seats(_) => first >= 0 && owners & owner_bit(first) != 0,
-        },
+/// Whether an owner ranked first on a track (R15, by the ruleset's majority: under shared
+/// ranks several are) is one of `owner`'s (`owners`: its `owner_bits`); an empty track has
+/// nobody first.
+fn ranks_first(track: &[i8], m: &Majority, owner: &Owner, owners: u16) -> bool {
+    let first = first_places(track, m);
+    match owner {
+        Owner::Free => first & owner_bit(FREE_CUBE) != 0,
+        Owner::Anyone => first & !owner_bit(FREE_CUBE) != 0,
+        Owner::Seats(_) => first & !owner_bit(FREE_CUBE) & owners != 0,
     }
 }
 
@@ -563,7 +557,7 @@ impl Game {
             }
             (SetKind::Planets, Condition::RanksFirst(owner)) if !owner.reads_planet() => {
                 let owners = self.owner_bits(s, sc, owner);
-                each(&|p| ranks_first(s.track(p), owner, owners))
+                each(&|p| ranks_first(s.track(p), &self.rules.majority, owner, owners))
             }
             (SetKind::Crews, Condition::Unpicked) => each(&|slot| s.workers[slot] < 0),
             _ => each(&|member| self.holds(s, &sc.bind(kind, member), condition)),
@@ -695,7 +689,7 @@ impl Game {
             Condition::SpecialHasRoom => self.special_room_of(s, p) > 0,
             Condition::Surveyed => s.surveyed & (1 << p) != 0,
             Condition::IsColour(colour) => self.colour_of(s, p) == *colour,
-            Condition::RanksFirst(owner) => ranks_first(s.track(p), owner, self.owner_bits(s, sc, owner)),
+            Condition::RanksFirst(owner) => ranks_first(s.track(p), &self.rules.majority, owner, self.owner_bits(s, sc, owner)),
             Condition::HasCube(owner) => has_cube(s.track(p), self.owner_bits(s, sc, owner)),
             Condition::Unpicked => sc.this_crew() != NO_CREW && s.workers[sc.this_crew()] < 0,
         }
@@ -925,10 +919,23 @@ mod tests {
 
     #[test]
     fn r15_first_place_is_the_most_cubes_then_the_first_cube_further_back() {
-        assert_eq!(first_place(&[]), None);
-        assert_eq!(first_place(&[0, 1, 1]), Some(1));
-        assert_eq!(first_place(&[0, 1]), Some(1));
-        assert_eq!(first_place(&[-1, -1, 2]), Some(-1));
+        let r15 = Majority::default();
+        assert_eq!(first_places(&[], &r15), 0);
+        assert_eq!(first_places(&[0, 1, 1], &r15), owner_bit(1));
+        assert_eq!(first_places(&[0, 1], &r15), owner_bit(1));
+        assert_eq!(first_places(&[-1, -1, 2], &r15), owner_bit(-1));
+    }
+
+    #[test]
+    fn ranks_first_follows_the_majority_tie_rule() {
+        // One cube each: further forward ranks seat 0 first; shared ranks both first.
+        let forward = Majority { ties: Ties::FurtherForward, ..Majority::default() };
+        assert_eq!(first_places(&[0, 1], &forward), owner_bit(0));
+        let shared = Majority { ties: Ties::Shared, ..Majority::default() };
+        assert_eq!(first_places(&[0, 1], &shared), owner_bit(0) | owner_bit(1));
+        // Free cubes left out of the ranking never rank first.
+        let no_virtual = Majority { free_cubes_take_a_row: false, ..Majority::default() };
+        assert_eq!(first_places(&[-1, -1, 2], &no_virtual), owner_bit(2));
     }
 
     #[test]

@@ -679,8 +679,93 @@ pub struct RulesSpec {
     /// VP by turn position at setup (0: the start player), at least one per seat of the largest
     /// player count (docs/rules.md, "Turn-order VP").
     pub turn_order_vp: Vec<i64>,
+    /// How a Planet's majority ranks and reads its rows (R15, R16).
+    pub majority: MajoritySpec,
     pub bounds: Bounds,
     pub action_sizes: ActionSizes,
+}
+
+/// The `majority` section as the bindings read it (`vocabulary.majority.Majority`, field by
+/// field); its default is draft 7's R15 and R16, as a rules.yaml without the section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MajoritySpec {
+    pub ties: String,
+    pub row_step: i64,
+    pub rank_percent: Vec<i64>,
+    pub accident_vp: i64,
+    pub free_cubes_take_a_row: bool,
+}
+
+impl Default for MajoritySpec {
+    fn default() -> MajoritySpec {
+        MajoritySpec { ties: "first_cube_further_back".into(), row_step: 1, rank_percent: vec![100], accident_vp: 0, free_cubes_take_a_row: true }
+    }
+}
+
+/// Who ranks higher of two owners with as many cubes on a Planet (`majority.ties`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ties {
+    /// R15: the owner whose lowest-numbered cube stands further back.
+    FurtherBack,
+    /// The owner whose lowest-numbered cube stands further forward.
+    FurtherForward,
+    /// Both take the better rank; the next rank skips (1, 1, 3).
+    Shared,
+}
+
+/// How a Planet's majority ranks and reads its rows (`vocabulary.majority.Majority`): rank r
+/// reads row k - (r - 1) x `row_step` and scores its VP x `rank_percent[r - 1]` / 100 rounded
+/// down (the list's last entry repeated to one per owner), an accident row (VP 0) `accident_vp`,
+/// a row below square 1 nothing; the virtual player ranks only when `free_cubes_take_a_row`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Majority {
+    pub ties: Ties,
+    pub row_step: i32,
+    pub rank_percent: [i32; MAX_PLAYERS + 1],
+    pub accident_vp: i32,
+    pub free_cubes_take_a_row: bool,
+}
+
+impl Default for Majority {
+    /// Draft 7's R15 and R16.
+    fn default() -> Majority {
+        Majority { ties: Ties::FurtherBack, row_step: 1, rank_percent: [100; MAX_PLAYERS + 1], accident_vp: 0, free_cubes_take_a_row: true }
+    }
+}
+
+impl Majority {
+    fn compile(spec: &MajoritySpec) -> Result<Majority, KernelError> {
+        let ties = match spec.ties.as_str() {
+            "first_cube_further_back" => Ties::FurtherBack,
+            "first_cube_further_forward" => Ties::FurtherForward,
+            "shared" => Ties::Shared,
+            other => return Err(unsupported(format!("majority.ties: unknown tie rule {other:?}"))),
+        };
+        let last = *spec.rank_percent.last().ok_or_else(|| unsupported("majority.rank_percent is empty".into()))?;
+        let mut rank_percent = [0; MAX_PLAYERS + 1];
+        for (rank, percent) in rank_percent.iter_mut().enumerate() {
+            *percent = small(*spec.rank_percent.get(rank).unwrap_or(&last), "majority.rank_percent", 100)?.max(0);
+        }
+        Ok(Majority {
+            ties,
+            row_step: small(spec.row_step, "majority.row_step", 1024)?.max(1),
+            rank_percent,
+            accident_vp: small(spec.accident_vp, "majority.accident_vp", VALUE_LIMIT)?,
+            free_cubes_take_a_row: spec.free_cubes_take_a_row,
+        })
+    }
+
+    /// What rank `rank` (1-based) scores with the rearmost cube on square `top` of `values`.
+    pub fn vp(&self, values: &[i32], top: usize, rank: usize) -> i32 {
+        let row = top as i64 - (rank as i64 - 1) * self.row_step as i64;
+        if row < 1 {
+            return 0;
+        }
+        match values[row as usize - 1] {
+            0 => self.accident_vp,
+            value => (value as i64 * self.rank_percent[rank - 1] as i64 / 100) as i32,
+        }
+    }
 }
 
 /// What a state of the ruleset may hold: every count's least and most, as Python derived them
@@ -785,6 +870,10 @@ pub struct Rules {
     pub max_rounds: u32,
     /// VP by turn position at setup (0: the start player), one per seat of the largest table.
     pub turn_order_vp: Vec<i32>,
+    /// How a Planet's majority ranks and reads its rows (R15, R16), and whether it is R15/R16's
+    /// (`Majority::default()`: scoring then takes its fast path).
+    pub majority: Majority,
+    pub majority_is_r15_r16: bool,
     /// Whether any planet card has a trigger a landing cube sets off, one a round's end or the
     /// game's end sets off, or a Planet no survey may start on.
     pub any_lands: bool,
@@ -974,6 +1063,7 @@ impl Rules {
         }
         let always = (0..crew.len() as u16).filter(|&i| crew[i as usize].always_in_play).collect();
         let dealable = (0..crew.len() as u16).filter(|&i| !crew[i as usize].always_in_play).collect();
+        let majority = Majority::compile(&spec.majority)?;
         let rules = Rules {
             name: spec.name.clone(),
             colours: spec.colours.clone(),
@@ -989,6 +1079,8 @@ impl Rules {
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
             max_rounds: small(spec.max_rounds, "max_rounds", VALUE_LIMIT)?.max(0) as u32,
             turn_order_vp,
+            majority,
+            majority_is_r15_r16: majority == Majority::default(),
             any_lands,
             any_round_end,
             any_game_end,
@@ -1186,6 +1278,20 @@ mod tests {
         spec.turn_order_vp = vec![2, 5, 900];
         let rules = Rules::compile(&spec).unwrap();
         assert_eq!(rules.turn_order_vp, vec![2, 5]);
+    }
+
+    #[test]
+    fn the_majority_is_compiled_with_one_share_per_rank_and_an_unknown_tie_rule_refused() {
+        let mut spec = spec_with(Vec::new());
+        assert_eq!(Rules::compile(&spec).unwrap().majority, Majority::default());
+        spec.majority = MajoritySpec { ties: "shared".into(), row_step: 2, rank_percent: vec![100, 50], accident_vp: -2, free_cubes_take_a_row: false };
+        let majority = Rules::compile(&spec).unwrap().majority;
+        assert_eq!((majority.ties, majority.row_step, majority.accident_vp, majority.free_cubes_take_a_row), (Ties::Shared, 2, -2, false));
+        // Ranks past the list score like its last entry.
+        assert_eq!(majority.rank_percent, [100, 50, 50, 50, 50, 50, 50, 50, 50]);
+        spec.majority.ties = "first_cube_further_bak".into();
+        let error = Rules::compile(&spec).unwrap_err();
+        assert_eq!(error, KernelError::Unsupported("majority.ties: unknown tie rule \"first_cube_further_bak\"".into()));
     }
 
     #[test]

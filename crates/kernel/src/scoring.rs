@@ -3,6 +3,7 @@
 //! `scoring.provisional_totals`, mid-game as at the end.
 
 use crate::game::Game;
+use crate::rules::{Majority, Ties};
 use crate::survey;
 use crate::state::State;
 use crate::{MAX_COLOURS, MAX_PLAYERS};
@@ -20,12 +21,12 @@ pub struct SeatTotals {
 /// The owners of a track's cubes: cube count and first (lowest) square number per owner, the
 /// virtual player at index 0 and seat `s` at `s + 1`.
 #[derive(Clone, Copy)]
-struct Tally {
+pub(crate) struct Tally {
     counts: [u16; MAX_PLAYERS + 1],
     first: [u16; MAX_PLAYERS + 1],
 }
 
-fn tally(track: &[i8]) -> Tally {
+pub(crate) fn tally(track: &[i8]) -> Tally {
     let mut t = Tally { counts: [0; MAX_PLAYERS + 1], first: [0; MAX_PLAYERS + 1] };
     for (square, &owner) in track.iter().enumerate() {
         let o = (owner + 1) as usize;
@@ -37,13 +38,41 @@ fn tally(track: &[i8]) -> Tally {
     t
 }
 
-/// R15 ranking and R16 VP of a track of `top` cubes owned as `t` says: calls `score(seat, vp)`
-/// for each seat that scores (the virtual player's row is taken and its VP lost).
-fn rank(t: &Tally, players: usize, top: usize, values: &[i32], mut score: impl FnMut(usize, i32)) {
-    // R15: most cubes first; a tie goes to the owner whose first cube stands further back.
-    // One key per owner (count, first square, owner; tracks hold at most 1024 squares, so
-    // count and square fit 11 bits each), sorted descending.
-    // An insertion sort: a track has at most players + 1 owners.
+/// R15: the owners of `t` (index 0 the virtual player, `s + 1` seat `s`) with their ranks, best
+/// first, by `m.ties`: most cubes first, equal counts to the owner whose first cube stands
+/// further back (or forward), or sharing the better rank; the virtual player only when free
+/// cubes take a row. One key per owner (count, first square or its mirror, owner; tracks hold
+/// at most 1024 squares, so count and square fit 11 bits each), sorted descending by an
+/// insertion sort: a track has at most players + 1 owners.
+pub(crate) fn ranking(t: &Tally, players: usize, m: &Majority) -> ([(u8, u8); MAX_PLAYERS + 1], usize) {
+    let mut keys = [0u32; MAX_PLAYERS + 1];
+    let mut ranked = 0;
+    let from = if m.free_cubes_take_a_row { 0 } else { 1 };
+    for o in from..=players {
+        if t.counts[o] > 0 {
+            let square = if m.ties == Ties::FurtherForward { 2047 - t.first[o] } else { t.first[o] } as u32;
+            let key = (t.counts[o] as u32) << 15 | square << 4 | o as u32;
+            let mut at = ranked;
+            while at > 0 && keys[at - 1] < key {
+                keys[at] = keys[at - 1];
+                at -= 1;
+            }
+            keys[at] = key;
+            ranked += 1;
+        }
+    }
+    let mut order = [(0u8, 0u8); MAX_PLAYERS + 1];
+    for place in 0..ranked {
+        let tied = place > 0 && m.ties == Ties::Shared && keys[place - 1] >> 15 == keys[place] >> 15;
+        let rank = if tied { order[place - 1].1 } else { place as u8 + 1 };
+        order[place] = ((keys[place] & 0xF) as u8, rank);
+    }
+    (order, ranked)
+}
+
+/// `rank` for draft 7's majority (R15, R16: `Majority::default()`), the bots' hot path: the same
+/// keys sorted, each rank r scoring V[k - r + 1] at once, with no share or accident to read.
+fn rank_r15_r16(t: &Tally, players: usize, top: usize, values: &[i32], mut score: impl FnMut(usize, i32)) {
     let mut keys = [0u32; MAX_PLAYERS + 1];
     let mut ranked = 0;
     for o in 0..=players {
@@ -62,6 +91,17 @@ fn rank(t: &Tally, players: usize, top: usize, values: &[i32], mut score: impl F
         let o = (key & 0xF) as usize;
         if o > 0 {
             score(o - 1, values[top - rank - 1]);
+        }
+    }
+}
+
+/// R15 ranking and R16 VP of a track of `top` cubes owned as `t` says, read by `m`: calls
+/// `score(seat, vp)` for each seat that scores (the virtual player's row is taken and its VP lost).
+fn rank(t: &Tally, players: usize, top: usize, values: &[i32], m: &Majority, mut score: impl FnMut(usize, i32)) {
+    let (order, ranked) = ranking(t, players, m);
+    for &(o, rank) in &order[..ranked] {
+        if o > 0 {
+            score(o as usize - 1, m.vp(values, top, rank as usize));
         }
     }
 }
@@ -90,11 +130,20 @@ fn sheet(s: &State, majority: &[i32; MAX_PLAYERS], colours: &[(u16, u8); MAX_PLA
 }
 
 #[cfg(test)]
-fn rank_track(track: &[i8], values: &[i32], players: usize, mut score: impl FnMut(i8, i32)) {
-    rank(&tally(track), players, track.len(), values, |seat, vp| score(seat as i8, vp));
+fn rank_track(track: &[i8], values: &[i32], players: usize, m: &Majority, mut score: impl FnMut(i8, i32)) {
+    rank(&tally(track), players, track.len(), values, m, |seat, vp| score(seat as i8, vp));
 }
 
 impl Game {
+    /// `rank` by the ruleset's majority, through `rank_r15_r16` when it is R15/R16's.
+    fn rank_by_rules(&self, t: &Tally, players: usize, top: usize, values: &[i32], score: impl FnMut(usize, i32)) {
+        if self.rules.majority_is_r15_r16 {
+            rank_r15_r16(t, players, top, values, score);
+        } else {
+            rank(t, players, top, values, &self.rules.majority, score);
+        }
+    }
+
     /// The board's scores counted from every square: each seat's R15-R16 majority VP, ranked
     /// on every Planet, and its R17 counts (its largest cube count of one colour m, and the
     /// number of colours at m). The reference the kept scores are held to.
@@ -104,7 +153,7 @@ impl Game {
         for p in 0..s.planet_count as usize {
             let card = &self.rules.planets[s.planets[p] as usize];
             let track = s.track(p);
-            rank(&tally(track), players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
+            self.rank_by_rules(&tally(track), players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
         }
         (majority, self.colour_counts(s, |q| (s.track(q), s.special(q))))
     }
@@ -155,7 +204,7 @@ impl Game {
         let players = s.players as usize;
         let values = &self.rules.planets[s.planets[p] as usize].values;
         let mut given_back = [0i32; MAX_PLAYERS];
-        rank(&tally(&s.track(p)[..kept]), players, kept, values, |seat, vp| given_back[seat] += vp);
+        self.rank_by_rules(&tally(&s.track(p)[..kept]), players, kept, values, |seat, vp| given_back[seat] += vp);
         for seat in 0..players {
             s.majority[seat] -= given_back[seat];
         }
@@ -247,11 +296,11 @@ impl Game {
             let values = &self.rules.planets[s.planets[p] as usize].values;
             let track = s.track(p);
             let mut owners = tally(track);
-            rank(&owners, players, top, values, |seat, vp| change[seat] += vp);
+            self.rank_by_rules(&owners, players, top, values, |seat, vp| change[seat] += vp);
             for &owner in &track[before..] {
                 owners.counts[(owner + 1) as usize] -= 1;
             }
-            rank(&owners, players, before, values, |seat, vp| change[seat] -= vp);
+            self.rank_by_rules(&owners, players, before, values, |seat, vp| change[seat] -= vp);
         }
         for seat in 0..players {
             s.majority[seat] += change[seat];
@@ -314,9 +363,79 @@ mod tests {
     use super::*;
 
     fn ranked(track: &[i8], values: &[i32]) -> Vec<(i8, i32)> {
+        ranked_by(track, values, &R15_R16)
+    }
+
+    fn ranked_by(track: &[i8], values: &[i32], m: &Majority) -> Vec<(i8, i32)> {
         let mut out = Vec::new();
-        rank_track(track, values, MAX_PLAYERS, |owner, vp| out.push((owner, vp)));
+        rank_track(track, values, MAX_PLAYERS, m, |owner, vp| out.push((owner, vp)));
         out
+    }
+
+    const R15_R16: Majority = Majority {
+        ties: Ties::FurtherBack,
+        row_step: 1,
+        rank_percent: [100; MAX_PLAYERS + 1],
+        accident_vp: 0,
+        free_cubes_take_a_row: true,
+    };
+
+    #[test]
+    fn the_default_majority_is_r15_r16() {
+        assert_eq!(Majority::default(), R15_R16);
+    }
+
+    #[test]
+    fn the_r15_r16_fast_path_scores_every_small_track_as_the_general_ranking() {
+        // Every track of up to 6 squares over the virtual player and three seats.
+        let values = [1, 0, 3, 5, 0, 8];
+        for len in 0..=6u32 {
+            for code in 0..4u32.pow(len) {
+                let track: Vec<i8> = (0..len).map(|i| (code / 4u32.pow(i) % 4) as i8 - 1).collect();
+                let (mut fast, mut general) = (Vec::new(), Vec::new());
+                rank_r15_r16(&tally(&track), 3, track.len(), &values, |seat, vp| fast.push((seat, vp)));
+                rank(&tally(&track), 3, track.len(), &values, &R15_R16, |seat, vp| general.push((seat, vp)));
+                assert_eq!(fast, general, "{track:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn majority_ties_further_forward_gives_the_tie_to_the_first_cube_nearer_square_one() {
+        // One cube each, seat 0 on square 1: R15 ranks seat 1 first, the reverse rule seat 0.
+        let forward = Majority { ties: Ties::FurtherForward, ..R15_R16 };
+        assert_eq!(ranked_by(&[0, 1], &[2, 4], &forward), vec![(0, 4), (1, 2)]);
+    }
+
+    #[test]
+    fn majority_shared_ranks_score_the_better_row_and_the_next_rank_skips() {
+        // Seats 0 and 1 one cube each, seat 2 one: all three share rank 1 and read row 3.
+        let shared = Majority { ties: Ties::Shared, ..R15_R16 };
+        assert_eq!(ranked_by(&[0, 1, 2], &[1, 3, 5], &shared), vec![(2, 5), (1, 5), (0, 5)]);
+        // Seat 0 two cubes, seats 1 and 2 one each: 1, 2, 2.
+        assert_eq!(ranked_by(&[0, 1, 2, 0], &[1, 3, 5, 7], &shared), vec![(0, 7), (2, 5), (1, 5)]);
+        // Seats 0 and 1 two cubes each, seat 2 one: 1, 1, 3; rank 3 reads row k - 2.
+        assert_eq!(ranked_by(&[0, 0, 1, 1, 2], &[1, 2, 3, 4, 5], &shared), vec![(1, 5), (0, 5), (2, 3)]);
+    }
+
+    #[test]
+    fn majority_row_step_percent_and_accident_vp() {
+        // k = 4, step 2: rank 1 reads row 4, rank 2 row 2, rank 3 row 0 (below square 1: 0).
+        let step = Majority { row_step: 2, ..R15_R16 };
+        assert_eq!(ranked_by(&[0, 0, 1, 2], &[1, 3, 5, 7], &step), vec![(0, 7), (2, 3), (1, 0)]);
+        // Second place half, rounded down; third and below nothing.
+        let mut percent = R15_R16;
+        percent.rank_percent = [100, 50, 0, 0, 0, 0, 0, 0, 0];
+        assert_eq!(ranked_by(&[0, 0, 1, 2], &[1, 3, 5, 7], &percent), vec![(0, 7), (2, 2), (1, 0)]);
+        // An accident row (VP 0) costs 2 whoever reads it.
+        let accident = Majority { accident_vp: -2, ..R15_R16 };
+        assert_eq!(ranked_by(&[0, 0, 1], &[1, 3, 0], &accident), vec![(0, -2), (1, 3)]);
+    }
+
+    #[test]
+    fn majority_free_cubes_left_out_of_the_ranking_take_no_row() {
+        let no_virtual = Majority { free_cubes_take_a_row: false, ..R15_R16 };
+        assert_eq!(ranked_by(&[-1, -1, 0], &[1, 3, 5], &no_virtual), vec![(0, 5)]);
     }
 
     #[test]

@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 
 use stargazer_kernel::action_index::ActionSizes;
 use stargazer_kernel::observation::FieldSpec;
-use stargazer_kernel::rules::{CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec};
+use stargazer_kernel::rules::{CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec};
 use stargazer_kernel::Bounds;
 
 use crate::expressions::{self, Reader};
@@ -102,6 +102,17 @@ numbers_by_name! {
     SetupSpec { players, planets, crew, full_planets_to_end }
 }
 
+/// The `majority` rule (`vocabulary.majority.Majority`), every field by its name.
+fn majority_spec(majority: &Fields<'_>) -> PyResult<MajoritySpec> {
+    Ok(MajoritySpec {
+        ties: majority.get("ties")?,
+        row_step: majority.get("row_step")?,
+        rank_percent: majority.get("rank_percent")?,
+        accident_vp: majority.get("accident_vp")?,
+        free_cubes_take_a_row: majority.get("free_cubes_take_a_row")?,
+    })
+}
+
 /// A card's `triggers` (a planet's or a crew's `CompiledTrigger`s) as the kernel's `TriggerSpec`s.
 fn trigger_specs(card: &Fields<'_>, reader: &Reader<'_>) -> PyResult<Vec<TriggerSpec>> {
     card.items("triggers")?
@@ -166,6 +177,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         survey_minimum: root.get("survey_minimum")?,
         max_rounds: root.get("max_rounds")?,
         turn_order_vp: root.get("turn_order_vp")?,
+        majority: majority_spec(&root.field("majority")?)?,
         bounds: Bounds::read(&root.field("bounds")?)?,
         action_sizes: ActionSizes::read(&root.field("action_sizes")?)?,
     })
