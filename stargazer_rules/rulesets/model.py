@@ -13,6 +13,7 @@ import attrs
 from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.vocabulary.abilities import Ability, Trigger
 from stargazer_rules.vocabulary.effects import Effect
+from stargazer_rules.vocabulary.expressions import Amount
 
 
 @attrs.frozen
@@ -87,6 +88,21 @@ class PlayerCountSetup:
 
 
 @attrs.frozen
+class UnpickedCrews:
+    """What each crew nobody picked receives at a round's end when the game goes on (R11;
+    rules.yaml ``round_end.unpicked_crews``).
+
+    ``free_cubes`` is an amount of the rules language, read with ``this_crew`` bound to the crew
+    and nobody as "you"; the crew receives max(0, that many) free cubes from the stock, at most
+    what the stock holds and what ``cap`` leaves (the most free cubes a crew holds; None: no
+    cap). Crews are served in crew-area order, each amount read just before its crew receives.
+    """
+
+    free_cubes: Amount
+    cap: int | None
+
+
+@attrs.frozen
 class Ruleset:
     """A complete, validated ruleset.
 
@@ -107,7 +123,7 @@ class Ruleset:
     setups: Mapping[int, PlayerCountSetup]
     cubes_per_player: int
     free_cubes: int
-    max_free_cubes_per_crew: int
+    unpicked_crews: UnpickedCrews
     free_cube_vp: int
     player_cube_vp: int
     survey_minimum: int
@@ -119,6 +135,13 @@ class Ruleset:
     @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted(self.setups))
+
+    @property
+    def max_free_cubes_per_crew(self) -> int:
+        """The most free cubes one crew holds (R11): the cap, or every free cube when there is
+        none. A skill's free cubes stop at it too (``add_free_cubes``)."""
+        cap = self.unpicked_crews.cap
+        return self.free_cubes if cap is None else cap
 
     @property
     def starting_vp_by_position(self) -> tuple[int, ...]:
