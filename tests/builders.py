@@ -137,6 +137,7 @@ def ruleset_data(
         "survey": {"minimum": 0},
     }
     data.update(rules)
+    data = {key: value for key, value in data.items() if value is not None}  # a key given None is left out
     return {
         "rules.yaml": data,
         "planets.yaml": {"planets": [dict(card) for card in planets]},
