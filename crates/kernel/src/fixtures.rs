@@ -3,7 +3,7 @@
 //! derived, so that those facts live once), and rulesets drawn at random here (`generated`).
 
 use crate::action_index::ActionSizes;
-use crate::expr::{Amount, Arithmetic, Comparison, Condition, Owner, Set, SetKind};
+use crate::expr::{Amount, Comparison, Condition, Owner, Set, SetKind};
 use crate::observation::{FieldSpec, ObservationLayout};
 use crate::rng::Rng;
 use crate::rules::{Bounds, CrewSpec, EffectSpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, UnpickedCrews};
@@ -171,20 +171,6 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
     }
 }
 
-/// What a crew nobody picked receives at a round's end (R11): none, one or two, or ideas R9's
-/// one while it holds none (`{difference: [1, {min: [{free_cubes: this_crew}, 1]}]}`).
-fn unpicked_free_cubes(rng: &mut Rng) -> Amount {
-    match rng.below(4) {
-        0 => Amount::Number(0),
-        1 => Amount::Number(2),
-        2 => {
-            let held = Amount::CrewCubes(true, Set::ThisCrew);
-            Amount::Arithmetic(Arithmetic::Difference, vec![Amount::Number(1), Amount::Arithmetic(Arithmetic::Min, vec![held, Amount::Number(1)])])
-        }
-        _ => Amount::Number(1),
-    }
-}
-
 fn text(value: &str) -> ParamValue {
     ParamValue::Text(value.into())
 }
@@ -194,6 +180,12 @@ fn text(value: &str) -> ParamValue {
 /// crate's tests, examples and profiling.
 pub fn draft_like() -> Game {
     Game::new(Rules::compile(&compiled::draft7()).expect("the compiled draft 7 compiles"))
+}
+
+/// Draft 7 whose crews nobody picked receive `free_cubes` at a round's end (R11), its cap kept.
+pub fn draft_like_round_end(free_cubes: Amount) -> Game {
+    let spec = RulesSpec { unpicked_crews: UnpickedCrews { free_cubes }, ..compiled::draft7() };
+    Game::new(Rules::compile(&spec).expect("the compiled draft 7 compiles"))
 }
 
 /// The observation layout Python derived for the bundled draft 7, as the kernel receives it.
@@ -356,7 +348,9 @@ pub fn generated(seed: u64) -> Game {
         cubes_per_player: 6 + rng.below(8) as i64,
         free_cubes: rng.below(13) as i64,
         max_free_cubes_per_crew: 1 + rng.below(3) as i64,
-        unpicked_crews: UnpickedCrews { free_cubes: unpicked_free_cubes(&mut rng) },
+        // Draft 7's one free cube: the lockstep tests' generated rulesets draw R11's amounts
+        // and caps (tests/strategies.py, round_end_data).
+        unpicked_crews: UnpickedCrews { free_cubes: Amount::Number(1) },
         free_cube_vp: 1,
         player_cube_vp: 2,
         survey_minimum: rng.below(2) as i64,
