@@ -110,7 +110,9 @@ class Ruleset:
     supported player count to its counts. ``max_rounds`` ends the game at the end of that
     round at the latest (docs/rules.md, "Round limit"). ``turn_order_vp[i]`` is the VP the
     player at turn position i (0: the start player) starts with, at least one value per seat
-    of the largest player count (docs/rules.md, "Turn-order VP"). ``fingerprint`` is a hash of
+    of the largest player count (docs/rules.md, "Turn-order VP"). ``unpicked_crews`` is what a
+    crew nobody picked receives at a round's end (R11, rules.yaml ``round_end``); its cap, or
+    every free cube, is ``max_free_cubes_per_crew``. ``fingerprint`` is a hash of
     the canonical content, carried by game records so that a record is never replayed under
     other rules.
     """
