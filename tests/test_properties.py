@@ -22,7 +22,7 @@ from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import IllegalActionError
 from stargazer_rules.formats import jsonio
 from stargazer_rules.formats import records
-from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS
+from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS, ruleset_to_data
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.abilities import PlanetRules
@@ -532,6 +532,8 @@ def test_generated_rulesets_load_with_their_knobs(documents: dict) -> None:
     assert ruleset.free_cubes == rules["free_cubes"]
     assert ruleset.survey_minimum == rules.get("survey", {}).get("minimum", 0)
     assert ruleset.max_rounds == rules.get("max_rounds", DEFAULT_MAX_ROUNDS)
+    older = {"free_cubes": 1, "cap": rules.get("max_free_cubes_per_crew")}  # R11's older knob
+    assert ruleset_to_data(ruleset)["rules"]["round_end"]["unpicked_crews"] == rules.get("round_end", {}).get("unpicked_crews", older)
     zeros = [0] * max(ruleset.player_counts)
     assert list(ruleset.turn_order_vp) == rules.get("setup", {}).get("turn_order_vp", zeros)
     assert [len(card.skill) for card in ruleset.crew] == [len(card["skill"]) for card in documents["crew.yaml"]["crew"]]
