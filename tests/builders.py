@@ -6,7 +6,7 @@ crew.yaml) as plain Python data, overriding only what it is about::
     rules = ruleset(
         planets=[planet("a", "red", [1, 2, 0, 4]), planet("b", "blue", [1, 2])],
         crew=[armstrong(), crew("x", 2, [effect("gain_vp", vp=2)])],
-        max_free_cubes_per_crew=3,
+        round_end=unpicked_crews(cap=3),
     )
 
 ``ruleset`` writes the three files into a temporary folder and loads them with the real
@@ -71,6 +71,12 @@ def armstrong(survey_count: int = 2) -> dict:
     return crew("armstrong", survey_count, [effect("name_start_player")], always_in_play=True)
 
 
+def unpicked_crews(free_cubes: Any = 1, cap: int | None = 3) -> dict:
+    """rules.yaml's ``round_end`` (R11): each crew nobody picked receives ``free_cubes`` (an
+    amount of the rules language, this_crew bound to the crew) up to ``cap`` (None: no cap)."""
+    return {"unpicked_crews": {"free_cubes": free_cubes, "cap": cap}}
+
+
 def player_count(players: int, planets: int, crew: int, full_planets_to_end: int | None = None) -> dict:
     """One rules.yaml ``player_counts`` entry (R14, R10)."""
     data = {"players": players, "planets": planets, "crew": crew}
@@ -126,11 +132,12 @@ def ruleset_data(
         ],
         "cubes_per_player": 12,
         "free_cubes": 12,
-        "max_free_cubes_per_crew": 3,
+        "round_end": unpicked_crews(),
         "motivation": {"free_cube_vp": 1, "player_cube_vp": 2},
         "survey": {"minimum": 0},
     }
     data.update(rules)
+    data = {key: value for key, value in data.items() if value is not None}  # a key given None is left out
     return {
         "rules.yaml": data,
         "planets.yaml": {"planets": [dict(card) for card in planets]},

@@ -101,6 +101,10 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     lines.append("        setups: vec![" + ", ".join(_fields("SetupSpec", setup) for setup in compiled.setups) + "],")
     for knob in ("cubes_per_player", "free_cubes", "max_free_cubes_per_crew", "free_cube_vp", "player_cube_vp", "survey_minimum", "max_rounds"):
         lines.append(f"        {knob}: {getattr(compiled, knob)},")
+    free_cubes = compiled.unpicked_crews.free_cubes
+    if type(free_cubes) is not int:
+        raise ValueError(f"the kernel's fixtures hold a number of free cubes at a round's end (R11), not {free_cubes!r}")
+    lines.append(f"        unpicked_crews: UnpickedCrews {{ free_cubes: Amount::Number({free_cubes}) }},")
     lines.append("        turn_order_vp: vec![" + ", ".join(str(vp) for vp in compiled.turn_order_vp) + "],")
     majority = compiled.majority
     lines.append(
@@ -128,14 +132,15 @@ def fixture_source() -> str:
         "//! (tests/test_compiled.py regenerates and compares).",
         "",
         "use crate::action_index::ActionSizes;",
-        "use crate::expr::Set;",
+        "use crate::expr::{Amount, Set};",
         "use crate::observation::FieldSpec;",
     ]
     compiled_rulesets = {name: compile_ruleset(Game(load_ruleset(name))) for name in RULESETS}
     triggers = any(card.triggers for compiled in compiled_rulesets.values() for card in (*compiled.planets, *compiled.crew))
     parts.append(
         "use crate::rules::{Bounds, CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
-        + (", TriggerSpec};" if triggers else "};")
+        + (", TriggerSpec" if triggers else "")
+        + ", UnpickedCrews};"
     )
     for name, compiled in compiled_rulesets.items():
         parts += ["", f"/// The bundled `{name}`.", f"pub fn {name}() -> RulesSpec {{", rules_spec(compiled), "}"]

@@ -763,6 +763,25 @@ def turn_order_setup(draw: st.DrawFn, most_players: int) -> dict[str, Any]:
     return {"turn_order_vp": draw(st.lists(values, min_size=length, max_size=length))}
 
 
+#: Ideas R9 written in the language: a free cube only while the crew holds none.
+R9_FREE_CUBES = {"difference": [1, {"free_cubes": "this_crew"}]}
+
+
+@st.composite
+def round_end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = False) -> dict[str, Any]:
+    """rules.yaml's R11 (docs/rules.md): the older ``max_free_cubes_per_crew``, or ``round_end``
+    whose crews nobody picked receive a number, R9's amount or (with ``language``) any amount
+    with this_crew bound and nobody as "you", with a cap or none."""
+    form = draw(st.sampled_from(("older", "section", "section")))
+    if form == "older":
+        return {"max_free_cubes_per_crew": draw(st.integers(0, 4))}
+    amounts = st.integers(-1, 3) | st.just(R9_FREE_CUBES)
+    if language:
+        amounts = amounts | amount_expr(colours, frozenset({"crews", NOBODY}), reads_vp=True)
+    cap = draw(st.none() | st.integers(0, 4))
+    return {"round_end": {"unpicked_crews": {"free_cubes": draw(amounts), "cap": cap}}}
+
+
 @st.composite
 def majority_section(draw: st.DrawFn) -> dict[str, Any]:
     """A rules.yaml ``majority`` section (docs/rules.md, "The majority as data"): each key left
@@ -814,7 +833,7 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
         "player_counts": entries,
         "cubes_per_player": draw(st.integers(8, 15) if long else st.integers(1, 15)),
         "free_cubes": draw(st.integers(0, 15)),
-        "max_free_cubes_per_crew": draw(st.integers(0, 4)),
+        **draw(round_end_data(colours, language)),
         "motivation": {"free_cube_vp": draw(st.integers(0, 3)), "player_cube_vp": draw(st.integers(0, 3))},
     }
     minimum = draw(st.none() | st.integers(0, 2))

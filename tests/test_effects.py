@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import ClassVar
 
 import attrs
-from builders import Script, armstrong, crew, effect, game, keys, of, planet
+from builders import Script, armstrong, crew, effect, game, keys, of, planet, unpicked_crews
 from ruleset_edits import TakeCubesBack, copy_ruleset, replace
 
 from stargazer_rules.engine.game import Game
@@ -69,7 +69,7 @@ def test_every_effect_type_has_a_worked_example():
 def test_add_free_cubes__onto_other_crews_below_the_cap_on_choose():
     """add_free_cubes (on_choose): each free cube goes from the stock onto another crew under the R11 cap."""
     s = with_crew(
-        crew("r", 2, [effect("add_free_cubes", count=2)]), crew("w"), crew("x"), crew("y"), max_free_cubes_per_crew=1
+        crew("r", 2, [effect("add_free_cubes", count=2)]), crew("w"), crew("x"), crew("y"), round_end=unpicked_crews(cap=1)
     )
     for crew_id in ("w", "x", "y"):
         s.turn(crew_id)

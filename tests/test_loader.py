@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from stargazer_rules.errors import Problem, RulesetError
 import stargazer_rules.rulesets.loader
 from stargazer_rules.rulesets.loader import fingerprint, fingerprinted_data, load_ruleset, ruleset_to_data
-from stargazer_rules.rulesets.model import PlayerCountSetup
+from stargazer_rules.rulesets.model import PlayerCountSetup, UnpickedCrews
 from stargazer_rules.rulesets.resources import bundled_ruleset_names, cards_dir
 from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
@@ -84,7 +84,9 @@ def test_knobs_equal_the_yaml_values(name):
     ruleset = load_ruleset(name)
     assert ruleset.cubes_per_player == rules["cubes_per_player"] == 12
     assert ruleset.free_cubes == rules["free_cubes"] == 12
-    assert ruleset.max_free_cubes_per_crew == rules["max_free_cubes_per_crew"] == 3
+    assert ruleset.unpicked_crews == UnpickedCrews(free_cubes=1, cap=3)
+    assert rules["round_end"] == {"unpicked_crews": {"free_cubes": 1, "cap": 3}}
+    assert ruleset.max_free_cubes_per_crew == 3
     assert ruleset.free_cube_vp == rules["motivation"]["free_cube_vp"] == 1
     assert ruleset.player_cube_vp == rules["motivation"]["player_cube_vp"] == 2
     assert ruleset.survey_minimum == rules["survey"]["minimum"] == 0
@@ -195,9 +197,10 @@ def test_a_file_given_as_folder_is_a_problem(tmp_path):
 def test_fingerprint_is_the_hash_of_the_canonical_data():
     ruleset = load_ruleset("draft7")
     assert ruleset.fingerprint == fingerprint(fingerprinted_data(ruleset))
-    # R15/R16's majority section is left out of what is hashed (docs/rules.md, "The majority as data").
-    assert fingerprinted_data(ruleset) == {**ruleset_to_data(ruleset), "rules": {
-        key: value for key, value in ruleset_to_data(ruleset)["rules"].items() if key != "majority"}}
+    # R15/R16's majority section is left out of what is hashed (docs/rules.md, "The majority as
+    # data"), and R11's 1 free cube with a cap is hashed as the older max_free_cubes_per_crew.
+    rules = {key: value for key, value in ruleset_to_data(ruleset)["rules"].items() if key not in ("majority", "round_end")}
+    assert fingerprinted_data(ruleset) == {**ruleset_to_data(ruleset), "rules": {**rules, "max_free_cubes_per_crew": 3}}
     assert len(ruleset.fingerprint) == 64
 
 
@@ -861,14 +864,14 @@ def test_several_problems_in_all_files_are_reported_together(tmp_path):
     replace(
         folder, "crew.yaml", "      - effect: may_skip_planets", "      - effect: may_skip_planet"
     )
-    replace(folder, "rules.yaml", "max_free_cubes_per_crew: 3", "max_free_cubes_per_crew: three")
+    replace(folder, "rules.yaml", "    cap: 3 ", "    cap: three ")
     replace(folder, "planets.yaml", "colour: green", "colour: gren", count=3)
     replace(folder, "crew.yaml", "    survey_count: 3\n", "    survey_count: -3\n")
     with pytest.raises(RulesetError) as caught:
         load_ruleset(folder)
     problems = caught.value.problems
     assert [(Path(p.file).name, p.path) for p in problems] == [
-        ("rules.yaml", "max_free_cubes_per_crew"),
+        ("rules.yaml", "round_end.unpicked_crews.cap"),
         ("planets.yaml", "planets.primordial-1.colour"),
         ("planets.yaml", "planets.primordial-2.colour"),
         ("planets.yaml", "planets.primordial-3.colour"),

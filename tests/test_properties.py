@@ -22,12 +22,13 @@ from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import IllegalActionError
 from stargazer_rules.formats import jsonio
 from stargazer_rules.formats import records
-from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS
+from stargazer_rules.rulesets.loader import DEFAULT_MAX_ROUNDS, ruleset_to_data
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.abilities import PlanetRules
 from stargazer_rules.vocabulary.effects import COUNTER, DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, NO_SKIP_LIMIT, REPEAT, SKIP, START
 from stargazer_rules.vocabulary.majority import R15_R16
+from stargazer_rules.vocabulary.expressions import amount_data
 from stargazer_rules.vocabulary.table import (
     HAND_EMPTY,
     NO_WORKER,
@@ -40,6 +41,7 @@ from stargazer_rules.vocabulary.table import (
     State,
 )
 from strategies import (
+    R9_FREE_CUBES,
     SOURCES,
     Playout,
     effect_of_type,
@@ -335,12 +337,15 @@ def test_r6_choosing_a_crew_takes_its_cubes_as_motivation_bonus(source: str, dat
 @by_source
 @given(data=st.data())
 def test_r11_free_cubes_go_to_the_unchosen_crews_in_crew_area_order(source: str, data: st.DataObject) -> None:
-    """R11, R12: at the end of a round that does not end the game, each crew nobody chose gets a
-    free cube from the stock, in crew-area order, while under the cap and while the stock lasts;
-    the start player changes only when named."""
+    """R11, R12: at the end of a round that does not end the game, each crew nobody chose gets
+    its free cubes from the stock (``round_end.unpicked_crews``: a number, or R9's one while it
+    holds none), in crew-area order, up to the cap and while the stock lasts; the start player
+    changes only when named."""
     playout = draw_playout(data, source)
     game = playout.game
     cap = game.ruleset.max_free_cubes_per_crew
+    amount = game.ruleset.unpicked_crews.free_cubes
+    assert type(amount) is int or amount_data(amount) == R9_FREE_CUBES  # what ruleset_documents draws
     for before, act, after in play(playout).steps():
         _state, events = game.apply(before, act)
         if after.start_player != before.start_player:
@@ -348,6 +353,8 @@ def test_r11_free_cubes_go_to_the_unchosen_crews_in_crew_area_order(source: str,
         keys = [event.key for event in events]
         if "round_ended" not in keys or after.stage == OVER:
             continue
+        if any(effect.when == "round_end" for slot in before.chosen for effect in game.ruleset.crew[after.crew[slot]].skill):
+            continue  # a round-end effect (R12) resolved in the same step moves cubes after R11's: after is not R11's state
         at_round_end = events[keys.index("round_ended") :]  # not those of skills before it
         given_to = [event.params["crew"] for event in at_round_end if event.key == "free_cube_to_crew"]
         area = [game.ruleset.crew[card].id for card in after.crew]
@@ -355,9 +362,13 @@ def test_r11_free_cubes_go_to_the_unchosen_crews_in_crew_area_order(source: str,
         stock = after.stock + len(given_to)
         expected = []
         for slot, crew_id in enumerate(area):
-            if slot not in before.chosen and stock > 0 and after.crew_free[slot] - added[crew_id] < cap:
-                expected.append(crew_id)
-                stock -= 1
+            if slot in before.chosen:
+                continue
+            held = after.crew_free[slot] - added[crew_id]
+            wanted = amount if type(amount) is int else 1 - held
+            count = max(0, min(wanted, stock, cap - held))
+            expected += [crew_id] * count
+            stock -= count
         assert given_to == expected, f"free cubes went to {given_to}, expected {expected}"
 
 
@@ -550,6 +561,8 @@ def test_generated_rulesets_load_with_their_knobs(documents: dict) -> None:
     assert ruleset.free_cubes == rules["free_cubes"]
     assert ruleset.survey_minimum == rules.get("survey", {}).get("minimum", 0)
     assert ruleset.max_rounds == rules.get("max_rounds", DEFAULT_MAX_ROUNDS)
+    older = {"free_cubes": 1, "cap": rules.get("max_free_cubes_per_crew")}  # R11's older knob
+    assert ruleset_to_data(ruleset)["rules"]["round_end"]["unpicked_crews"] == rules.get("round_end", {}).get("unpicked_crews", older)
     zeros = [0] * max(ruleset.player_counts)
     assert list(ruleset.turn_order_vp) == rules.get("setup", {}).get("turn_order_vp", zeros)
     drawn = rules.get("majority", {})

@@ -21,6 +21,7 @@ from builders import (
     planet,
     player_count,
     ruleset,
+    unpicked_crews,
 )
 
 from stargazer_rules.engine.game import Game, Setup
@@ -401,7 +402,7 @@ def test_r9_choices_are_only_among_options_that_can_be_applied():
     g = game(
         crew=[armstrong(), crew("r", 2, [effect("add_free_cubes", count=2)]), crew("w"), crew("x")],
         players=2,
-        max_free_cubes_per_crew=1,
+        round_end=unpicked_crews(cap=1),
     )
     s = Script(g)
     s.pick("r")
@@ -533,7 +534,7 @@ def test_r11_free_cubes_go_to_unchosen_crews_in_crew_area_order():
 
 
 def test_r11_a_crew_holds_at_most_three_free_cubes():
-    """R11: an unchosen crew stops collecting at max_free_cubes_per_crew (3 by default)."""
+    """R11: an unchosen crew stops collecting at round_end.unpicked_crews.cap (3 by default)."""
     s = Script(game())
     seen = []
     for _ in range(4):
@@ -544,8 +545,8 @@ def test_r11_a_crew_holds_at_most_three_free_cubes():
 
 
 def test_r11_the_cap_is_a_knob():
-    """R11: max_free_cubes_per_crew comes from rules.yaml."""
-    s = Script(game(max_free_cubes_per_crew=1))
+    """R11: the cap comes from rules.yaml's round_end.unpicked_crews."""
+    s = Script(game(round_end=unpicked_crews(cap=1)))
     for _ in range(2):
         for crew_id in ("w", "y", "z"):
             s.turn(crew_id)

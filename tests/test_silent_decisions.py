@@ -7,7 +7,7 @@ a..e and crew follow tests/builders.py: Armstrong in slot 0, then the crew in fi
 
 from __future__ import annotations
 
-from builders import Script, armstrong, crew, effect, game, of, planet
+from builders import Script, armstrong, crew, effect, game, of, planet, unpicked_crews
 
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import action
@@ -40,7 +40,7 @@ def test_place_on_crew_is_not_capped_like_free_cubes():
     """R11's cap counts free cubes only: place_on_crew may stack more player cubes on one crew."""
     g = game(
         crew=[armstrong(), crew("q", 2, [effect("place_on_crew", count=4)]), crew("x"), crew("y")],
-        max_free_cubes_per_crew=3,
+        round_end=unpicked_crews(cap=3),
     )
     s = Script(g)
     s.pick("q")

@@ -31,7 +31,7 @@ from stargazer_rules.engine.scoring import ScoreSheet, TotalsTables, score_sheet
 from stargazer_rules.errors import IllegalActionError, SetupError
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary import actions as A
-from stargazer_rules.vocabulary.abilities import GAME_END, ROUND_END_EVENT, CrewRules, PlanetRules
+from stargazer_rules.vocabulary.abilities import GAME_END, NOBODY, ROUND_END_EVENT, CrewRules, PlanetRules
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.effects import (
     AFTER_SURVEY,
@@ -48,7 +48,7 @@ from stargazer_rules.vocabulary.effects import (
     Effect,
     SurveyStart,
 )
-from stargazer_rules.vocabulary.expressions import PLANETS, Scope
+from stargazer_rules.vocabulary.expressions import PLANETS, Scope, amount_value
 from stargazer_rules.vocabulary.events import Event
 from stargazer_rules.vocabulary.table import (
     AFTER_SURVEY_STAGE,
@@ -593,10 +593,7 @@ class Game:
             if self._crew_game_end:  # the crews of the last round, still held, after the Planets'
                 abilities.held_event(self.crew_rules, table, GAME_END)
             return
-        cap = self.ruleset.max_free_cubes_per_crew
-        for slot, worker in enumerate(table.workers):
-            if worker == NO_WORKER and table.stock > 0 and table.crew_free[slot] < cap:
-                table.stock_to_crew(slot)
+        self._unpicked_crews_receive(table)
         pending: tuple[Pending, ...] = ()
         for slot in table.chosen:
             seat = table.workers[slot]
@@ -605,6 +602,20 @@ class Game:
                 pending += self.pending_of(table.borrowed[slot], ROUND_END_STAGE, slot, seat, borrowed=True)
         table.pending = pending
         table.stage = ROUND_END_STAGE
+
+    def _unpicked_crews_receive(self, table: Table) -> None:
+        """R11: each crew with no worker receives its free cubes, in crew-area order: the amount
+        of rules.yaml's ``round_end.unpicked_crews.free_cubes`` (read with this_crew bound to the
+        crew and nobody as "you", just before the crew receives), at least 0, at most what the
+        stock holds and what the cap leaves."""
+        amount = self.ruleset.unpicked_crews.free_cubes
+        cap = self.ruleset.max_free_cubes_per_crew
+        for slot, worker in enumerate(table.workers):
+            if worker != NO_WORKER:
+                continue
+            wanted = amount if type(amount) is int else amount_value(amount, Scope(table, NOBODY, -1, bound_crew=slot))
+            for _ in range(min(wanted, table.stock, cap - table.crew_free[slot])):
+                table.stock_to_crew(slot)
 
     def _start_round(self, table: Table) -> None:
         table.round += 1

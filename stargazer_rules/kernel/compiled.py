@@ -88,6 +88,15 @@ class CompiledCrew:
 
 
 @attrs.frozen
+class CompiledUnpickedCrews:
+    """What a crew nobody picked receives at a round's end (R11, ``Ruleset.unpicked_crews``): its
+    amount of free cubes, an integer or an expression node; its cap crosses as the ruleset's
+    ``max_free_cubes_per_crew``."""
+
+    free_cubes: Any
+
+
+@attrs.frozen
 class CompiledRuleset:
     """Every card (in file order) and knob of a ruleset, and the numbers Python derived of it:
     ``bounds`` (``Game.bounds``), ``action_sizes`` (``Game.action_sizes``) and ``observation``
@@ -101,6 +110,7 @@ class CompiledRuleset:
     cubes_per_player: int
     free_cubes: int
     max_free_cubes_per_crew: int
+    unpicked_crews: CompiledUnpickedCrews
     free_cube_vp: int
     player_cube_vp: int
     survey_minimum: int
@@ -131,6 +141,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         cubes_per_player=ruleset.cubes_per_player,
         free_cubes=ruleset.free_cubes,
         max_free_cubes_per_crew=ruleset.max_free_cubes_per_crew,
+        unpicked_crews=CompiledUnpickedCrews(ruleset.unpicked_crews.free_cubes),
         free_cube_vp=ruleset.free_cube_vp,
         player_cube_vp=ruleset.player_cube_vp,
         survey_minimum=ruleset.survey_minimum,

@@ -84,6 +84,12 @@ def _styles(lang: str) -> dict[str, ParagraphStyle]:
     }
 
 
+def _cap_limit(ruleset: Ruleset, lang: str) -> str:
+    """R11's cap as the round's end sentence says it."""
+    cap = ruleset.unpicked_crews.cap
+    return say("round_end_no_cap", lang) if cap is None else say("round_end_cap", lang, cap=cap)
+
+
 def _capacities(ruleset: Ruleset, lang: str) -> str:
     values = sorted({card.special_capacity for card in ruleset.planets})
     return say("capacity_list", lang, capacity=join((str(v) for v in values), lang))
@@ -118,7 +124,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
         ("body", say("step_3", lang)),
         ("heading", say("sheet_end", lang)),
         ("body", say("end_text", lang, full=full_planets_text(ruleset, lang), max_rounds=ruleset.max_rounds)),
-        ("body", say("round_end", lang, cap=ruleset.max_free_cubes_per_crew)),
+        ("body", say("round_end", lang, free=tables.unpicked_free_cubes_text(ruleset, lang), limit=_cap_limit(ruleset, lang))),
         ("heading", say("sheet_scoring", lang)),
         *(("body", paragraph) for paragraph in tables.majority_paragraphs(ruleset, lang)),
         ("body", say("score_r17", lang)),

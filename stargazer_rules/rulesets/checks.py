@@ -89,6 +89,7 @@ def semantic_problems(
         *ability_problems(documents, effect_types),
         *crew_trigger_problems(documents, effect_types),
         *_survey_starts(documents.crew, sites),
+        *round_end_problems(documents),
     ]
 
 
@@ -773,3 +774,53 @@ def ruleset_warnings(ruleset: Ruleset) -> list[str]:
                 "while it is held (R5): that name never sets it off"
             )
     return warnings
+
+
+# -- the round's end (R11): rules.yaml round_end ------------------------------------------------
+
+#: Where rules.yaml holds what a crew nobody picked receives at a round's end (R11).
+UNPICKED_CREWS_PATH: DocPath = ("round_end", "unpicked_crews")
+#: Its amount of the rules language; the schema leaves its errors to ``round_end_problems``.
+FREE_CUBES_PATH: DocPath = (*UNPICKED_CREWS_PATH, "free_cubes")
+#: The older knob of R11's cap, read as ``round_end.unpicked_crews.cap`` with 1 free cube.
+OLDER_CAP_KEY = "max_free_cubes_per_crew"
+
+
+def round_end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
+    """Every problem of rules.yaml's ``round_end``: the section or the older
+    ``max_free_cubes_per_crew`` given (not both, not neither), and its amount parsed with
+    ``this_crew`` bound to the crew and nobody as "you" (``me`` refused, as at a planet
+    ability's ``round_end``)."""
+    rules = documents.rules
+    data = rules.data
+    if not isinstance(data, Mapping):
+        return
+    if OLDER_CAP_KEY in data and "round_end" in data:
+        yield rules.problem(
+            (OLDER_CAP_KEY,),
+            f"{OLDER_CAP_KEY} is the older form of round_end.unpicked_crews.cap: with round_end given, leave it out",
+            key=True,
+        )
+    elif OLDER_CAP_KEY not in data and "round_end" not in data:
+        yield rules.problem(
+            (),
+            "round_end is missing: write what a crew nobody picked receives at a round's end (R11), "
+            "e.g. round_end: {unpicked_crews: {free_cubes: 1, cap: 3}}",
+        )
+    section = data.get("round_end")
+    crews = section.get("unpicked_crews") if isinstance(section, Mapping) else None
+    if not isinstance(crews, Mapping) or "free_cubes" not in crews:
+        return
+    parser = Parser(_colour_ids(documents) or [])
+    node = parser.parse(AMOUNT, crews["free_cubes"], FREE_CUBES_PATH, frozenset({CREWS}))
+    for path, message in parser.problems:
+        yield rules.problem(path, message)
+    words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS}) if node is not None else []
+    if words:
+        said = ", ".join(words)
+        yield rules.problem(
+            FREE_CUBES_PATH,
+            f"at a round's end nobody is \"you\", so {said} names nobody here; read the crew as this_crew "
+            f"(e.g. {{free_cubes: this_crew}})",
+        )
+

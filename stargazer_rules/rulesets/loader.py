@@ -22,7 +22,14 @@ from typing import Any
 import attrs
 
 from stargazer_rules.errors import Problem, RulesetError
-from stargazer_rules.rulesets.checks import RulesetDocuments, expression_paths, resolve_when, semantic_problems
+from stargazer_rules.rulesets.checks import (
+    FREE_CUBES_PATH,
+    OLDER_CAP_KEY,
+    RulesetDocuments,
+    expression_paths,
+    resolve_when,
+    semantic_problems,
+)
 from stargazer_rules.rulesets.model import (
     Colour,
     CrewCard,
@@ -30,6 +37,7 @@ from stargazer_rules.rulesets.model import (
     PlanetCard,
     PlayerCountSetup,
     Ruleset,
+    UnpickedCrews,
 )
 from stargazer_rules.rulesets.resources import (
     DEFAULT_RULESET,
@@ -41,7 +49,7 @@ from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect
-from stargazer_rules.vocabulary.expressions import PLANETS, Parser
+from stargazer_rules.vocabulary.expressions import CREWS, PLANETS, Parser, amount_data
 from stargazer_rules.vocabulary.majority import R15_R16, Majority
 
 PathLike = str | os.PathLike[str]
@@ -104,7 +112,7 @@ def check_documents(
     for document, schema in zip(_in_order(documents), schemas, strict=True):
         problems.extend(document.problems)
         if document.loaded:
-            left_to = expression_paths(document, effect_types) if document is not documents.rules else ()
+            left_to = expression_paths(document, effect_types) if document is not documents.rules else (FREE_CUBES_PATH,)
             problems.extend(schema_problems(document, schema, left_to))
     problems.extend(semantic_problems(documents, effect_types))
     order = {document.file: index for index, document in enumerate(_in_order(documents))}
@@ -137,7 +145,7 @@ def build_ruleset(
         setups=_setups(rules["player_counts"]),
         cubes_per_player=int(rules["cubes_per_player"]),
         free_cubes=int(rules["free_cubes"]),
-        max_free_cubes_per_crew=int(rules["max_free_cubes_per_crew"]),
+        unpicked_crews=_unpicked_crews(rules, colours),
         free_cube_vp=int(rules["motivation"]["free_cube_vp"]),
         player_cube_vp=int(rules["motivation"]["player_cube_vp"]),
         survey_minimum=int(rules.get("survey", {}).get("minimum", 0)),
@@ -162,7 +170,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             "player_counts": [attrs.asdict(ruleset.setups[n]) for n in ruleset.player_counts],
             "cubes_per_player": ruleset.cubes_per_player,
             "free_cubes": ruleset.free_cubes,
-            "max_free_cubes_per_crew": ruleset.max_free_cubes_per_crew,
+            "round_end": _round_end_data(ruleset.unpicked_crews),
             "motivation": {
                 "free_cube_vp": ruleset.free_cube_vp,
                 "player_cube_vp": ruleset.player_cube_vp,
@@ -178,12 +186,18 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
-    """What the fingerprint hashes: ``ruleset_to_data`` without a ``majority`` section equal to
-    R15/R16, so that the rulesets written before the section keep their fingerprints (their
-    records and cached runs stay theirs) while any other majority rule has its own."""
+    """What the fingerprint hashes: ``ruleset_to_data`` with the sections a ruleset written before
+    them would not have held, when they say what it said, in its older form: no ``majority``
+    when it is R15/R16's, and a ``round_end`` of 1 free cube and a cap as the older
+    ``max_free_cubes_per_crew``. So such rulesets keep their fingerprints (their records and
+    cached runs stay theirs) while any other rule has its own."""
     data = ruleset_to_data(ruleset)
+    rules = data["rules"]
     if ruleset.majority == R15_R16:
-        del data["rules"]["majority"]
+        del rules["majority"]
+    crews = ruleset.unpicked_crews
+    if type(crews.free_cubes) is int and crews.free_cubes == 1 and crews.cap is not None:
+        rules[OLDER_CAP_KEY] = rules.pop("round_end")["unpicked_crews"]["cap"]
     return data
 
 
@@ -219,6 +233,22 @@ def _no_folder_problem(given: str, names: tuple[str, ...]) -> Problem:
     )
     suggestion = close_match(given, names) if _is_bare_name(given) else None
     return Problem(given, 0, 0, "", message, suggestion)
+
+
+def _unpicked_crews(rules: Mapping[str, Any], colours: list[str]) -> UnpickedCrews:
+    """R11 of checked rules.yaml: its ``round_end.unpicked_crews``, or the older
+    ``max_free_cubes_per_crew`` read as the cap with 1 free cube (docs/rules.md, R11)."""
+    if "round_end" not in rules:
+        return UnpickedCrews(free_cubes=1, cap=int(rules[OLDER_CAP_KEY]))
+    section = rules["round_end"]["unpicked_crews"]
+    free_cubes = Parser(colours).amount(section["free_cubes"], FREE_CUBES_PATH, frozenset({CREWS}))
+    assert free_cubes is not None  # checks.round_end_problems found no problem in it
+    cap = section["cap"]
+    return UnpickedCrews(free_cubes=free_cubes, cap=None if cap is None else int(cap))
+
+
+def _round_end_data(crews: UnpickedCrews) -> dict[str, Any]:
+    return {"unpicked_crews": {"free_cubes": amount_data(crews.free_cubes), "cap": crews.cap}}
 
 
 def _name(data: Mapping[str, str]) -> Name:

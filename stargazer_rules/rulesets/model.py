@@ -13,6 +13,7 @@ import attrs
 from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.vocabulary.abilities import Ability, Trigger
 from stargazer_rules.vocabulary.effects import Effect
+from stargazer_rules.vocabulary.expressions import Amount
 from stargazer_rules.vocabulary.majority import R15_R16, Majority
 
 
@@ -88,6 +89,21 @@ class PlayerCountSetup:
 
 
 @attrs.frozen
+class UnpickedCrews:
+    """What each crew nobody picked receives at a round's end when the game goes on (R11;
+    rules.yaml ``round_end.unpicked_crews``).
+
+    ``free_cubes`` is an amount of the rules language, read with ``this_crew`` bound to the crew
+    and nobody as "you"; the crew receives max(0, that many) free cubes from the stock, at most
+    what the stock holds and what ``cap`` leaves (the most free cubes a crew holds; None: no
+    cap). Crews are served in crew-area order, each amount read just before its crew receives.
+    """
+
+    free_cubes: Amount
+    cap: int | None
+
+
+@attrs.frozen
 class Ruleset:
     """A complete, validated ruleset.
 
@@ -97,7 +113,9 @@ class Ruleset:
     player at turn position i (0: the start player) starts with, at least one value per seat
     of the largest player count (docs/rules.md, "Turn-order VP"). ``majority``: how a Planet's
     majority ranks and reads its rows (R15, R16; docs/rules.md, "The majority as data").
-    ``fingerprint`` is a hash of
+    ``unpicked_crews`` is what a crew nobody picked receives at a round's end (R11, rules.yaml
+    ``round_end``); its cap, or every free cube, is ``max_free_cubes_per_crew``. ``fingerprint``
+    is a hash of
     the canonical content, carried by game records so that a record is never replayed under
     other rules.
     """
@@ -110,7 +128,7 @@ class Ruleset:
     setups: Mapping[int, PlayerCountSetup]
     cubes_per_player: int
     free_cubes: int
-    max_free_cubes_per_crew: int
+    unpicked_crews: UnpickedCrews
     free_cube_vp: int
     player_cube_vp: int
     survey_minimum: int
@@ -123,6 +141,13 @@ class Ruleset:
     @property
     def player_counts(self) -> tuple[int, ...]:
         return tuple(sorted(self.setups))
+
+    @property
+    def max_free_cubes_per_crew(self) -> int:
+        """The most free cubes one crew holds (R11): the cap, or every free cube when there is
+        none. A skill's free cubes stop at it too (``add_free_cubes``)."""
+        cap = self.unpicked_crews.cap
+        return self.free_cubes if cap is None else cap
 
     @property
     def starting_vp_by_position(self) -> tuple[int, ...]:

@@ -17,6 +17,7 @@ import attrs
 from stargazer_rules.engine.scoring import ScoreSheet, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
 from stargazer_rules.text.catalogue import sentences
+from stargazer_rules.text.language import amount_phrase
 from stargazer_rules.text.messages import ability_sentences, colour_name, join, label, planet_name, player_name, skill_sentences
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
@@ -71,7 +72,8 @@ def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
             [label("count_cubes", lang), str(ruleset.cubes_per_player)],
             *shown_starting,
             [label("count_free_cubes", lang), str(ruleset.free_cubes)],
-            [label("count_cap", lang), str(ruleset.max_free_cubes_per_crew)],
+            [label("count_unpicked_free_cubes", lang), unpicked_free_cubes_text(ruleset, lang)],
+            [label("count_cap", lang), cap_text(ruleset, lang)],
             [label("count_free_cube_vp", lang), label("vp_value", lang, vp=ruleset.free_cube_vp)],
             [label("count_player_cube_vp", lang), label("vp_value", lang, vp=ruleset.player_cube_vp)],
             [label("count_survey_minimum", lang), str(ruleset.survey_minimum)],
@@ -82,6 +84,21 @@ def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
             ],
         ]
     )
+
+
+def unpicked_free_cubes_text(ruleset: Ruleset, lang: str) -> str:
+    """How many free cubes each crew with no worker receives at a round's end (R11): the
+    number, or the amount in words, none when it is below 1."""
+    amount = ruleset.unpicked_crews.free_cubes
+    if type(amount) is int:
+        return str(max(0, amount))
+    return label("unpicked_amount", lang, amount=amount_phrase(amount, ruleset, lang))
+
+
+def cap_text(ruleset: Ruleset, lang: str) -> str:
+    """The most free cubes a crew holds (R11), or that there is no cap."""
+    cap = ruleset.unpicked_crews.cap
+    return label("no_cap", lang) if cap is None else str(cap)
 
 
 def turn_order_vp_text(ruleset: Ruleset, lang: str) -> str:

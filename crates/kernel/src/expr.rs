@@ -217,6 +217,12 @@ impl Scope {
         Scope { me, first, crew: NO_CREW, planet: p as i32, seat: -1, bound_crew: -1 }
     }
 
+    /// The scope of an event of the whole table (a round's end, R11): nobody is "you", no crew
+    /// of its own, no Planet; seats are listed from the start player.
+    pub fn table(start_player: usize) -> Scope {
+        Scope { me: NOBODY, first: start_player, crew: NO_CREW, planet: -1, seat: -1, bound_crew: -1 }
+    }
+
     pub fn bind(self, kind: SetKind, member: usize) -> Scope {
         match kind {
             SetKind::Planets => Scope { planet: member as i32, ..self },

@@ -633,13 +633,7 @@ impl Game {
             }
             return;
         }
-        let cap = rules.max_free_cubes_per_crew;
-        for slot in 0..s.crew_count as usize {
-            if s.workers[slot] == NO_WORKER && s.stock > 0 && s.crew_free[slot] < cap {
-                s.stock -= 1;
-                s.crew_free[slot] += 1;
-            }
-        }
+        self.unpicked_crews_receive(s);
         empty(&mut s.pending);
         for i in (0..s.chosen_len as usize).rev() {
             let slot = s.chosen[i] as usize;
@@ -656,6 +650,28 @@ impl Game {
             }
         }
         s.stage = Stage::RoundEnd;
+    }
+
+    /// R11: each crew with no worker receives its free cubes, in crew-area order: the amount of
+    /// `round_end.unpicked_crews.free_cubes` (read with this_crew bound to the crew and nobody as
+    /// "you", just before the crew receives), at least 0, at most what the stock holds and what
+    /// the cap leaves.
+    fn unpicked_crews_receive(&self, s: &mut State) {
+        let rules = &self.rules;
+        let nobody = Scope::table(s.start_player as usize);
+        for slot in 0..s.crew_count as usize {
+            if s.workers[slot] != NO_WORKER {
+                continue;
+            }
+            let wanted = match &rules.unpicked_crews.free_cubes {
+                expr::Amount::Number(n) => *n,
+                amount => self.amount(s, &nobody.bind(SetKind::Crews, slot), amount),
+            };
+            let most = s.stock.min(rules.max_free_cubes_per_crew - s.crew_free[slot]);
+            let given = wanted.min(most as i64).max(0) as i32;
+            s.stock -= given;
+            s.crew_free[slot] += given;
+        }
     }
 
     fn start_round(&self, s: &mut State) {

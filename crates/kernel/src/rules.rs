@@ -672,6 +672,8 @@ pub struct RulesSpec {
     pub cubes_per_player: i64,
     pub free_cubes: i64,
     pub max_free_cubes_per_crew: i64,
+    /// What a crew nobody picked receives at a round's end (R11).
+    pub unpicked_crews: UnpickedCrews,
     pub free_cube_vp: i64,
     pub player_cube_vp: i64,
     pub survey_minimum: i64,
@@ -765,6 +767,22 @@ impl Majority {
             0 => self.accident_vp,
             value => (value as i64 * self.rank_percent[rank - 1] as i64 / 100) as i32,
         }
+    }
+}
+
+/// What each crew nobody picked receives at a round's end when the game goes on (R11; rules.yaml
+/// `round_end.unpicked_crews`): `free_cubes`, an amount read with `this_crew` bound to the crew
+/// and nobody as "you"; at least 0, at most what the stock holds and what
+/// `max_free_cubes_per_crew` (Python's cap, or every free cube when there is none) leaves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnpickedCrews {
+    pub free_cubes: Amount,
+}
+
+impl Default for UnpickedCrews {
+    /// Draft 7's one free cube, for the specs the kernel's own tests write (the bindings always send it).
+    fn default() -> Self {
+        UnpickedCrews { free_cubes: Amount::Number(1) }
     }
 }
 
@@ -864,6 +882,8 @@ pub struct Rules {
     pub cubes_per_player: i32,
     pub free_cubes: i32,
     pub max_free_cubes_per_crew: i32,
+    /// What a crew nobody picked receives at a round's end (R11), as received.
+    pub unpicked_crews: UnpickedCrews,
     pub free_cube_vp: i32,
     pub player_cube_vp: i32,
     pub survey_minimum: i32,
@@ -1073,7 +1093,8 @@ impl Rules {
             setups,
             cubes_per_player: small(spec.cubes_per_player, "cubes_per_player", 8_000)?,
             free_cubes: small(spec.free_cubes, "free_cubes", 1 << 20)?,
-            max_free_cubes_per_crew: small(spec.max_free_cubes_per_crew, "max_free_cubes_per_crew", VALUE_LIMIT)?,
+            max_free_cubes_per_crew: small(spec.max_free_cubes_per_crew, "max_free_cubes_per_crew", 1 << 20)?,
+            unpicked_crews: spec.unpicked_crews.clone(),
             free_cube_vp: small(spec.free_cube_vp, "motivation.free_cube_vp", VALUE_LIMIT)?,
             player_cube_vp: small(spec.player_cube_vp, "motivation.player_cube_vp", VALUE_LIMIT)?,
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,

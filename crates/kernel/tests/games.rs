@@ -3,7 +3,8 @@
 
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
-use stargazer_kernel::fixtures::draft_like;
+use stargazer_kernel::expr::{Amount, Arithmetic, Set};
+use stargazer_kernel::fixtures::{draft_like, draft_like_round_end};
 use stargazer_kernel::{Game, Stage, State};
 
 fn new_game(game: &Game, players: usize, seed: u64) -> State {
@@ -232,6 +233,42 @@ fn r11_each_crew_nobody_chose_gets_a_free_cube_in_crew_area_order_within_the_cap
             s = next;
         }
     }
+}
+
+#[test]
+fn r11_ideas_r9_a_crew_holding_a_free_cube_gets_none_and_an_empty_one_gets_one() {
+    // {difference: [1, {free_cubes: this_crew}]}: 1 less the crew's free cubes, none below 1.
+    let held = Amount::CrewCubes(true, Set::ThisCrew);
+    let game = draft_like_round_end(Amount::Arithmetic(Arithmetic::Difference, vec![Amount::Number(1), held]));
+    let mut checked = 0;
+    for seed in 0..40 {
+        let mut s = new_game(&game, 4, seed);
+        let mut rng = Rng::new(seed);
+        loop {
+            let act = s.legal[rng.below(s.legal.len())];
+            let mut next = s.clone();
+            game.step(&mut next, act).unwrap();
+            if next.round != s.round || next.stage == Stage::RoundEnd || next.is_over() {
+                let unchosen: Vec<usize> = (0..s.crew_count as usize).filter(|&slot| s.workers[slot] == -1).collect();
+                let mut before = s.clone();
+                let moved = before.crew_free[unchosen[0]] + before.crew_free[unchosen[1]] - 1;
+                if before.stock + moved < 1 {
+                    break; // no free cube left for the empty crew
+                }
+                before.stock += moved; // the stock keeps every free cube
+                (before.crew_free[unchosen[0]], before.crew_free[unchosen[1]]) = (1, 0);
+                let mut after = before.clone();
+                game.step(&mut after, act).unwrap();
+                if !after.is_over() {
+                    assert_eq!((after.crew_free[unchosen[0]], after.crew_free[unchosen[1]]), (1, 1), "seed {seed}");
+                    checked += 1;
+                }
+                break;
+            }
+            s = next;
+        }
+    }
+    assert!(checked > 20, "{checked} rounds ended with the game going on");
 }
 
 /// A state waiting on Armstrong's name_start_player (R12) with `remaining` steps left, read as

@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 
 use stargazer_kernel::action_index::ActionSizes;
 use stargazer_kernel::observation::FieldSpec;
-use stargazer_kernel::rules::{CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec};
+use stargazer_kernel::rules::{CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec, UnpickedCrews};
 use stargazer_kernel::Bounds;
 
 use crate::expressions::{self, Reader};
@@ -172,6 +172,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         cubes_per_player: root.get("cubes_per_player")?,
         free_cubes: root.get("free_cubes")?,
         max_free_cubes_per_crew: root.get("max_free_cubes_per_crew")?,
+        unpicked_crews: UnpickedCrews { free_cubes: reader.amount(&root.field("unpicked_crews")?.field("free_cubes")?.object)? },
         free_cube_vp: root.get("free_cube_vp")?,
         player_cube_vp: root.get("player_cube_vp")?,
         survey_minimum: root.get("survey_minimum")?,
