@@ -711,12 +711,12 @@ def crew_card(
     """One crew card: survey count 0..5 and 0..3 effects of any type and timing (with
     ``language``, 1..3 effects of the rules language at the top of the skill, and half of the
     cards with crew triggers, which may name the crews ``crew_ids``)."""
-    skill = st.lists(language_effects(colours), min_size=1, max_size=3) if language else st.lists(effects(colours), max_size=3)
+    skill = language_skills(colours) if language else st.lists(effects(colours), max_size=3)
     card: dict[str, Any] = {
         "id": f"c{index}",
         "name": name(f"crew {index}"),
         "survey_count": draw(st.integers(0, 5)),
-        "skill": _one_survey_start(draw(skill)),
+        "skill": draw(skill),
     }
     if always:
         card["always_in_play"] = True
@@ -727,7 +727,13 @@ def crew_card(
     return card
 
 
-def _one_survey_start(skill: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def language_skills(colours: Sequence[str]) -> st.SearchStrategy[list[dict[str, Any]]]:
+    """A skill of 1..3 effects of the rules language that the loader takes: at most one
+    ``survey_start`` in it (R7; ``one_survey_start``)."""
+    return st.lists(language_effects(colours), min_size=1, max_size=3).map(one_survey_start)
+
+
+def one_survey_start(skill: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """``skill`` with at most one ``survey_start`` (the loader's rule, R7): each further one, at
     the top or in a branch, becomes ``choose_direction``, which stands wherever it stood."""
     seen = 0

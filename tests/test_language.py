@@ -19,7 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from invariants import check_cubes, check_legal
-from strategies import language_effects, language_rulesets, load_documents
+from strategies import language_rulesets, language_skills, load_documents
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.errors import RulesetError
 from stargazer_rules.rulesets.resources import cards_dir
@@ -172,7 +172,7 @@ _NO_CODE = re.compile(r"[{}]|None|<|\b[A-Z][a-z]+[A-Z]\w*\b|_")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(skill=st.lists(language_effects(COLOURS), min_size=1, max_size=3))
+@given(skill=language_skills(COLOURS))
 def test_generated_programs_load_and_read_as_sentences_in_both_languages(tmp_path_factory, skill):
     folder = _with_skill(tmp_path_factory.mktemp("read"), skill)
     ruleset = load_ruleset(folder)
@@ -259,7 +259,7 @@ def test_a_proposal_writes_a_number_inside_a_program_in_place(tmp_path):
 
 
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(skill=st.lists(language_effects(COLOURS), min_size=1, max_size=3))
+@given(skill=language_skills(COLOURS))
 def test_validate_and_rules_read_generated_programs_without_a_traceback(tmp_path_factory, capsys, skill):
     from stargazer_rules.frontends.cli import main
 
