@@ -716,7 +716,7 @@ def crew_card(
         "id": f"c{index}",
         "name": name(f"crew {index}"),
         "survey_count": draw(st.integers(0, 5)),
-        "skill": draw(skill),
+        "skill": one_survey_start(draw(skill)),  # the non-language effects may hold survey_start too
     }
     if always:
         card["always_in_play"] = True
