@@ -52,12 +52,7 @@ pub(crate) fn ranking(t: &Tally, players: usize, m: &Majority) -> ([(u8, u8); MA
         if t.counts[o] > 0 {
             let square = if m.ties == Ties::FurtherForward { 2047 - t.first[o] } else { t.first[o] } as u32;
             let key = (t.counts[o] as u32) << 15 | square << 4 | o as u32;
-            let mut at = ranked;
-            while at > 0 && keys[at - 1] < key {
-                keys[at] = keys[at - 1];
-                at -= 1;
-            }
-            keys[at] = key;
+            insert_descending(&mut keys, ranked, key);
             ranked += 1;
         }
     }
@@ -70,6 +65,18 @@ pub(crate) fn ranking(t: &Tally, players: usize, m: &Majority) -> ([(u8, u8); MA
     (order, ranked)
 }
 
+/// Put `key` into `keys[..ranked]`, kept in descending order: one step of the insertion sort
+/// both rankings use (a track has at most players + 1 owners).
+#[inline]
+fn insert_descending(keys: &mut [u32; MAX_PLAYERS + 1], ranked: usize, key: u32) {
+    let mut at = ranked;
+    while at > 0 && keys[at - 1] < key {
+        keys[at] = keys[at - 1];
+        at -= 1;
+    }
+    keys[at] = key;
+}
+
 /// `rank` for draft 7's majority (R15, R16: `Majority::default()`), the bots' hot path: the same
 /// keys sorted, each rank r scoring V[k - r + 1] at once, with no share or accident to read.
 fn rank_r15_r16(t: &Tally, players: usize, top: usize, values: &[i32], mut score: impl FnMut(usize, i32)) {
@@ -78,12 +85,7 @@ fn rank_r15_r16(t: &Tally, players: usize, top: usize, values: &[i32], mut score
     for o in 0..=players {
         if t.counts[o] > 0 {
             let key = (t.counts[o] as u32) << 15 | (t.first[o] as u32) << 4 | o as u32;
-            let mut at = ranked;
-            while at > 0 && keys[at - 1] < key {
-                keys[at] = keys[at - 1];
-                at -= 1;
-            }
-            keys[at] = key;
+            insert_descending(&mut keys, ranked, key);
             ranked += 1;
         }
     }
