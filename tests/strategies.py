@@ -182,9 +182,20 @@ def _takes_cubes_off_tracks(effects: Sequence[Effect]) -> bool:
 
 
 def sure_to_survey(game: Game, card_index: int) -> bool:
-    """True when the crew card surveys at least one cube whatever its skill's choices (R7)."""
+    """True when the crew card surveys at least one cube whatever its skill's choices (R7)
+    and the table: a survey_start that narrows where the survey may start (``full``, a colour)
+    may find no such Planet with room, and the survey is then not made."""
     card = game.ruleset.crew[card_index]
-    return card.survey_count + progress_lower_bound(card.skill) >= 1
+    return card.survey_count + progress_lower_bound(card.skill) >= 1 and not _narrows_the_start(card.skill)
+
+
+def _narrows_the_start(effects: Sequence[Effect]) -> bool:
+    """Whether a skill may name a survey_start on fewer Planets than every one with room."""
+    return any(
+        (effect.name == "survey_start" and effect.planet.to_data() not in ("all", "with_room"))  # type: ignore[attr-defined]
+        or any(_narrows_the_start(option) for option in effect.branches)
+        for effect in effects
+    )
 
 
 def places_nothing(state: State, act: Action) -> bool:

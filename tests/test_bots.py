@@ -399,8 +399,8 @@ def largest_table(tmp_path):
     rules = (folder / "rules.yaml").read_text(encoding="utf-8")
     rules = re.sub(r"player_counts:.*?\n\n", "player_counts:\n  - {players: 8, planets: 16, crew: 9, full_planets_to_end: 16}\n\n", rules, flags=re.S)
     rules = rules.replace("name: draft7", "name: largest").replace("[0, 0, 0, 0]", "[0, 0, 0, 0, 0, 0, 0, 0]")
-    rules = re.sub(r"cubes_per_player: \d+", "cubes_per_player: 10000", rules)
-    rules = re.sub(r"free_cubes: \d+", "free_cubes: 10000", rules)
+    rules = re.sub(r"^cubes_per_player: \d+", "cubes_per_player: 10000", rules, flags=re.M)
+    rules = re.sub(r"^free_cubes: \d+", "free_cubes: 10000", rules, flags=re.M)
     (folder / "rules.yaml").write_text(rules, encoding="utf-8")
     colours = ("red", "blue", "yellow", "green", "black", "white")
     planets = ["planets:"]

@@ -66,6 +66,13 @@ def test_standings_are_shares_of_the_provisional_totals_and_even_while_nobody_sc
         [1 / 3, 1 / 3, 1 / 3], [0.5, 0.25, 0.25], [0.75, 0.0, 0.25]]
 
 
+
+def test_standings_count_totals_below_zero_from_the_lowest() -> None:
+    """Accidents that cost VP (majority.accident_vp) put totals below 0: (-2, 0, 2) reads as
+    (0, 2, 4), and (-2, -2) as even."""
+    assert trajectory(line([[-2, 0, 2], [-1, -1, 0]], [2])) == [[0.0, 1 / 3, 2 / 3], [0.0, 0.0, 1.0]]
+    assert trajectory(line([[-2, -2]], [0])) == [[0.5, 0.5]]
+
 def test_a_game_led_from_the_first_round_has_no_drama_and_is_decided_at_round_one() -> None:
     """Seat 0 leads every round: no lead change, never behind, decided after round 1 of 3."""
     figures = feel_figures(line([[1, 0], [3, 1], [6, 2]], [0]))

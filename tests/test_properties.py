@@ -330,8 +330,10 @@ def test_r6_choosing_a_crew_takes_its_cubes_as_motivation_bonus(source: str, dat
         free_back -= sum(event.params["free_cubes"] for event in on_it if event.key == "free_cubes_collected")
         cubes_back = sorted(event.params["owner"] for event in on_it if event.key == "cube_to_crew")
         assert after.crew_free[slot] == free_back and sorted(after.crew_cubes[slot]) == cubes_back
+        # A skill performed at the pick may also take a cube out of play (return_cube to the stock).
+        returned = [event.params["owner"] for event in events if event.key == "cube_returned" and event.params["to"] == "stock"]
         for owner in range(before.players):
-            assert after.removed[owner] == before.removed[owner] + cubes.count(owner)
+            assert after.removed[owner] == before.removed[owner] + cubes.count(owner) + returned.count(owner)
 
 
 @by_source

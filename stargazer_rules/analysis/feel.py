@@ -73,11 +73,15 @@ FEEL_FIGURES: tuple[FeelFigure, ...] = (
 
 def trajectory(game: Mapping[str, Any]) -> list[list[float]]:
     """Each seat's standing after every round: its share of the provisional totals (``1/players``
-    each while they sum to 0); rounds in order, seats as the table seats of the line."""
+    each while they sum to 0); rounds in order, seats as the table seats of the line. A ruleset
+    whose accidents cost VP can put totals below 0: the totals are then counted from the
+    lowest, so standings keep their order, lie in [0, 1] and still sum to 1."""
     rows = []
     for totals in game["score_by_round"]:
-        whole = sum(totals)
-        rows.append([total / whole for total in totals] if whole else [1 / len(totals)] * len(totals))
+        floor = min(0, *totals)
+        above = [total - floor for total in totals]
+        whole = sum(above)
+        rows.append([total / whole for total in above] if whole else [1 / len(above)] * len(above))
     return rows
 
 
