@@ -351,6 +351,9 @@ pub fn generated(seed: u64) -> Game {
         // Draft 7's one free cube: the lockstep tests' generated rulesets draw R11's amounts
         // and caps (tests/strategies.py, round_end_data).
         unpicked_crews: UnpickedCrews { free_cubes: Amount::Number(1) },
+        // No round-end effects: the lockstep tests' generated rulesets draw them
+        // (tests/strategies.py, round_end_data).
+        round_end_effects: Vec::new(),
         free_cube_vp: 1,
         player_cube_vp: 2,
         survey_minimum: rng.below(2) as i64,
