@@ -22,8 +22,12 @@ from differential import canonical
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RulesetError
 from stargazer_rules.kernel import native
+from stargazer_rules.printing.sheet import sheet_items
 from stargazer_rules.rulesets.loader import load_ruleset, ruleset_to_data
 from stargazer_rules.rulesets.model import UnpickedCrews
+from stargazer_rules.text.catalogue import label
+from stargazer_rules.text.messages import round_end_effects_sentence
+from stargazer_rules.text.reports import ruleset_report
 from stargazer_rules.tuning.edits import apply_edits
 from stargazer_rules.tuning.paths import locate
 from stargazer_rules.vocabulary import actions as A
@@ -319,3 +323,23 @@ def test_at_most_twenty_effects(count, refused):
         assert [path for path, _ in _problems(round_end=round_end(*effects))] == ["round_end.effects"]
     else:
         assert len(ruleset(round_end=round_end(*effects)).round_end_effects) == count
+
+
+# -- the rules text and the printed sheet --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        ("en", "At the end of every round (the last one too), before the end check: For each of the player with the fewest VP among every player: That player gains 1 VP."),
+        ("ja", "各ラウンドの終わりに（最後のラウンドも）、終了判定の前に：全プレイヤーのうちVPが最も少ないプレイヤーのそれぞれについて：そのプレイヤーが1VPを得る。"),
+    ],
+)
+def test_stargazer_rules_and_the_sheet_read_r7_back(lang, said):
+    ideas, draft7 = load_ruleset("ideas"), load_ruleset("draft7")
+    assert round_end_effects_sentence(ideas, lang) == said
+    assert f"\n  {said}\n" in ruleset_report(ideas, lang)
+    assert ("body", said) in sheet_items(ideas, lang)
+    # No effects, nothing said: draft 7's text and sheet stay as they were.
+    assert round_end_effects_sentence(draft7, lang) is None
+    assert label("section_round_end", lang) not in ruleset_report(draft7, lang).splitlines()
