@@ -77,6 +77,12 @@ def unpicked_crews(free_cubes: Any = 1, cap: int | None = 3) -> dict:
     return {"unpicked_crews": {"free_cubes": free_cubes, "cap": cap}}
 
 
+def round_end(*effects: Mapping, free_cubes: Any = 1, cap: int | None = 3) -> dict:
+    """rules.yaml's ``round_end`` with ``effects`` performed at every round's end (idea R7) and
+    R11's ``unpicked_crews`` (``unpicked_crews``'s defaults: draft 7's)."""
+    return {"effects": list(effects), **unpicked_crews(free_cubes, cap)}
+
+
 def player_count(players: int, planets: int, crew: int, full_planets_to_end: int | None = None) -> dict:
     """One rules.yaml ``player_counts`` entry (R14, R10)."""
     data = {"players": players, "planets": planets, "crew": crew}

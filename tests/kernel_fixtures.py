@@ -105,6 +105,7 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     if type(free_cubes) is not int:
         raise ValueError(f"the kernel's fixtures hold a number of free cubes at a round's end (R11), not {free_cubes!r}")
     lines.append(f"        unpicked_crews: UnpickedCrews {{ free_cubes: Amount::Number({free_cubes}) }},")
+    lines.append(f"        round_end_effects: {_effects(compiled.round_end_effects)},")
     lines.append("        turn_order_vp: vec![" + ", ".join(str(vp) for vp in compiled.turn_order_vp) + "],")
     majority = compiled.majority
     lines.append(

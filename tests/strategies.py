@@ -230,10 +230,12 @@ def round_bound(game: Game, state: State) -> int:
     ``max_rounds`` bounds every game. Past the explore rounds, when the crew area has a crew
     sure to survey, each round also puts a cube on a normal square or ends the game, so the
     game ends once the squares of the ring are full, if not before (unless a skill in play
-    takes cubes off the tracks, ``return_cube``).
+    takes cubes off the tracks, ``return_cube``, or the round's end effects of rules.yaml do).
     """
     bound = game.ruleset.max_rounds
     if any(_takes_cubes_off_tracks(game.ruleset.crew[card].skill) for card in state.crew):
+        return bound
+    if _takes_cubes_off_tracks(game.ruleset.round_end_effects):
         return bound
     if any(sure_to_survey(game, card) for card in state.crew):
         squares = sum(game.ruleset.planets[index].length for index in state.planets)
@@ -784,11 +786,17 @@ def turn_order_setup(draw: st.DrawFn, most_players: int) -> dict[str, Any]:
 R9_FREE_CUBES = {"difference": [1, {"free_cubes": "this_crew"}]}
 
 
+#: Ideas R7 written in the language: each seat of the fewest VP (ties: all of them) gains 1 VP.
+R7_EFFECT = {"effect": "for_each", "seat": {"fewest_vp": "everyone"}, "do": [{"effect": "gain_vp", "vp": 1, "to": "this_seat"}]}
+
+
 @st.composite
 def round_end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = False) -> dict[str, Any]:
     """rules.yaml's R11 (docs/rules.md): the older ``max_free_cubes_per_crew``, or ``round_end``
     whose crews nobody picked receive a number, R9's amount or (with ``language``) any amount
-    with this_crew bound and nobody as "you", with a cap or none."""
+    with this_crew bound and nobody as "you", with a cap or none; and its ``effects`` (idea R7)
+    left out, none, R7's, or (with ``language``) 1..2 effects that ask no decision, nothing
+    bound and nobody as "you"."""
     form = draw(st.sampled_from(("older", "section", "section")))
     if form == "older":
         return {"max_free_cubes_per_crew": draw(st.integers(0, 4))}
@@ -796,7 +804,17 @@ def round_end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = Fal
     if language:
         amounts = amounts | amount_expr(colours, frozenset({"crews", NOBODY}), reads_vp=True)
     cap = draw(st.none() | st.integers(0, 4))
-    return {"round_end": {"unpicked_crews": {"free_cubes": draw(amounts), "cap": cap}}}
+    section: dict[str, Any] = {"unpicked_crews": {"free_cubes": draw(amounts), "cap": cap}}
+    written = st.sampled_from(("left out", "none", "r7"))
+    form = draw(written | st.just("language")) if language else draw(written)
+    if form == "none":
+        section["effects"] = []
+    elif form == "r7":
+        section["effects"] = [R7_EFFECT]
+    elif form == "language":
+        body = effects(colours, frozenset({"after_survey"}), 1, "after_survey", frozenset({NOBODY}), body=True)
+        section["effects"] = _without_when(draw(st.lists(body, min_size=1, max_size=2)))
+    return {"round_end": section}
 
 
 @st.composite

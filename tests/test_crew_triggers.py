@@ -155,7 +155,9 @@ def test_round_end_the_holder_gains_before_the_end_check(tmp_path):
 def test_game_end_the_last_rounds_holder_gains_after_the_planets_and_before_the_winner(tmp_path):
     """The rewritten informant gives its holder 5 VP when the game ends: seat 2 picks it in the
     last round (the round limit, R10), whose workers are still on the crews when the game ends;
-    it fires after primordial-3's game_end trigger (P6) and turns seat 0's lead into seat 2's win."""
+    it fires after primordial-3's game_end trigger (P6) and turns seat 0's lead into seat 2's win.
+    At the last round's end, before the game ends, R7 gives the fewest (seats 1, 2 and 3, tied on
+    0) 1 VP each."""
     game = with_trigger(tmp_path, "      - on: game_end\n        do:\n          - effect: gain_vp\n            vp: 5\n")
     ring = tuple("primordial-3" if planet == "primordial-1" else planet for planet in RING)
     state = game.new_state(setup=Setup(4, ring, DEALT, 0))
@@ -164,7 +166,7 @@ def test_game_end_the_last_rounds_holder_gains_after_the_planets_and_before_the_
         state, _ = pick(game, state, crew)
         while state.stage not in ("pick_crew", "over"):
             state, events = both(game, state, idle(state))
-    assert state.stage == "over" and state.vp == (3, 0, 5, 0) and game.score(state).winners == (2,)
+    assert state.stage == "over" and state.vp == (3, 1, 6, 1) and game.score(state).winners == (2,)
     fired = [(e.key, e.params.get("event")) for e in events if e.key in ("game_over", "ability_triggered", "crew_triggered")]
     assert fired == [("game_over", None), ("ability_triggered", "game_end"), ("crew_triggered", "game_end")]
     assert next(e for e in events if e.key == "crew_triggered").params == {"player": 2, "crew": "informant", "event": "game_end"}

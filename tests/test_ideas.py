@@ -205,12 +205,14 @@ def _to_round_end(state: State, crew_ids: list[str]) -> State:
 
 
 def test_s12_three_vp_at_the_round_end_with_a_cube_on_every_planet():
+    """S12's 3 VP come with the skills' round-end effects (R12), after the round's end effects of
+    rules.yaml: R7 first gives every seat, tied on 0 VP, 1 VP."""
     everywhere = {p: (0,) for p in range(len(RING))}
     done = _to_round_end(position(("cartographer", "surveyor", "steward", "underdog", "recaller"), tracks=everywhere), ["cartographer", "surveyor", "steward", "underdog"])
-    assert done.round == 2 and done.vp[0] == 3
+    assert done.round == 2 and done.vp[0] == 1 + 3
     missing = {p: (0,) for p in range(len(RING) - 1)}
     short = _to_round_end(position(("cartographer", "surveyor", "steward", "underdog", "recaller"), tracks=missing), ["cartographer", "surveyor", "steward", "underdog"])
-    assert short.round == 2 and short.vp[0] == 0
+    assert short.round == 2 and short.vp[0] == 1
 
 
 def test_s13_a_cube_on_the_special_square_of_a_planet_without_yours():
@@ -455,7 +457,8 @@ P6_RING = ("lava-1", "ocean-1", "gas-1", "primordial-3", "dark", "diamond", "oce
 def test_p6_each_cube_on_the_special_square_scores_1_vp_at_game_end():
     """P6: primordial-3's special square holds 3 cubes (R3 knob); seat 1's hand is empty, so the
     game ends after this round (R10), and before the winner is decided each cube on the special
-    square scores its owner 1 VP (game_end: nobody is "you", for each seat)."""
+    square scores its owner 1 VP (game_end: nobody is "you", for each seat). At the last round's
+    end, before the game ends, R7 gives every seat, tied on 0 VP, 1 VP."""
     assert IDEAS.ruleset.planet("primordial-3").special_capacity == 3
     state = position(PLAIN, ring=P6_RING, specials={3: (0, 2, 0)}, hands={1: 0})
     # The round's last turn: seats 1, 2 and 3 have picked; seat 0 picks last.
@@ -463,4 +466,4 @@ def test_p6_each_cube_on_the_special_square_scores_1_vp_at_game_end():
     state = state._replace(legal=IDEAS.derive_legal(state))
     after = survey_nothing(pick(state, "steward"))
     assert after.stage == "over" and after.triggers == ("hand_empty",)
-    assert after.vp == (2, 0, 1, 0)
+    assert after.vp == (1 + 2, 1, 1 + 1, 1)

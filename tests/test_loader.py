@@ -85,7 +85,8 @@ def test_knobs_equal_the_yaml_values(name):
     assert ruleset.cubes_per_player == rules["cubes_per_player"] == 12
     assert ruleset.free_cubes == rules["free_cubes"] == 12
     assert ruleset.unpicked_crews == UnpickedCrews(free_cubes=1, cap=3)
-    assert rules["round_end"] == {"unpicked_crews": {"free_cubes": 1, "cap": 3}}
+    assert rules["round_end"] == {"effects": [], "unpicked_crews": {"free_cubes": 1, "cap": 3}}
+    assert ruleset.round_end_effects == ()
     assert ruleset.max_free_cubes_per_crew == 3
     assert ruleset.free_cube_vp == rules["motivation"]["free_cube_vp"] == 1
     assert ruleset.player_cube_vp == rules["motivation"]["player_cube_vp"] == 2

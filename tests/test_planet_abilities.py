@@ -86,11 +86,13 @@ def test_the_ability_vp_are_in_the_vp_bound_and_the_moves_unchanged():
     Game.most_moves counts decisions only, which abilities never ask."""
     game = Game(IDEAS)
     assert game.bounds.ability_vp is not None and game.bounds.ability_vp >= 3
-    # Without the planets' abilities, nor the informant's crew trigger (tests/test_crew_triggers.py).
+    # Without the planets' abilities, nor the informant's crew trigger (tests/test_crew_triggers.py),
+    # nor R7's round-end effects (tests/test_round_end.py).
     without = Game(attrs.evolve(
         IDEAS,
         planets=tuple(attrs.evolve(card, abilities=()) for card in IDEAS.planets),
         crew=tuple(attrs.evolve(card, triggers=()) for card in IDEAS.crew),
+        round_end_effects=(),
     ))
     assert without.bounds.ability_vp == 0 and game.bounds.most_vp > without.bounds.most_vp
     assert game.most_moves == without.most_moves

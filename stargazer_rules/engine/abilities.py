@@ -17,6 +17,7 @@ The kernel fires the same triggers at the same points in the same order
 from __future__ import annotations
 
 from stargazer_rules.vocabulary.abilities import GAME_END, NOBODY, ROUND_END_EVENT, CrewRules, PlanetRules, Trigger
+from stargazer_rules.vocabulary.effects import Effect
 from stargazer_rules.vocabulary.expressions import Scope
 from stargazer_rules.vocabulary.table import NO_WORKER, Table
 
@@ -95,19 +96,29 @@ def table_event(planet_rules: tuple[PlanetRules, ...], table: Table, event: str)
     table.firing = False
 
 
+def round_end_effects(effects: tuple[Effect, ...], table: Table) -> None:
+    """rules.yaml's ``round_end.effects`` (idea R7), at every round's end after the held crews'
+    ``round_end`` triggers, before the end check: performed at once in list order, each if it
+    can be, on a scope where nobody is "you" and nothing is bound (no Planet, no crew)."""
+    table.firing = True
+    _perform(Scope(table, NOBODY, -1), effects)
+    table.firing = False
+
+
 def _fire(table: Table, trigger: Trigger, p: int, me: int) -> None:
     table.log("ability_triggered", planet=table.planet_id(p), event=trigger.event)
-    scope = Scope(table, me, -1, planet=p)
-    for effect in trigger.do:
-        if effect.can_perform(scope):
-            effect.perform(scope)
+    _perform(Scope(table, me, -1, planet=p), trigger.do)
 
 
 def _fire_crew(table: Table, trigger: Trigger, slot: int, holder: int, p: int) -> None:
     """A held crew's trigger: ``this_crew`` is the crew (slot), "you" its holder, ``this_planet``
     the Planet a cube landed on (-1 at the other events)."""
     table.log("crew_triggered", player=holder, crew=table.crew_id(slot), event=trigger.event)
-    scope = Scope(table, holder, slot, planet=p)
-    for effect in trigger.do:
+    _perform(Scope(table, holder, slot, planet=p), trigger.do)
+
+
+def _perform(scope: Scope, effects: tuple[Effect, ...]) -> None:
+    """Each effect in turn, if it can be performed (R9: skipped if not)."""
+    for effect in effects:
         if effect.can_perform(scope):
             effect.perform(scope)

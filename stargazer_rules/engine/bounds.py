@@ -36,7 +36,8 @@ class StateBounds:
     ring, crew slots with the always-in-play crew). ``most_hand``: cubes in one hand, and own
     cubes removed (R6, R13). ``most_stock``: free cubes in the stock (R13). ``most_free_on_crew``:
     free cubes on one crew (R11). ``most_vp``: VP one seat holds (starting VP and VP scored
-    during play, ``ability_vp`` of them from planet abilities and crew triggers), None when open.
+    during play, ``ability_vp`` of them from planet abilities, crew triggers and rules.yaml's
+    ``round_end.effects``), None when open.
     ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
     (R7). ``most_survey_skips``: the Planets a survey may still pass over under a skip limit
@@ -129,6 +130,7 @@ def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None
     and of a crew's skill each turn (``Effect.most_landings``), each firing the triggers of
     the Planet it lands on; the ``round_end`` triggers of every Planet once a round; the
     ``game_end`` triggers once. Each event gives at most its triggers' ``Effect.most_vp``.
+    rules.yaml's ``round_end.effects`` (idea R7) count as one more ``round_end`` trigger.
 
     Crew triggers (``CrewRules``) count alike, for the crews held at once (at most one per
     seat: the ``limits.players`` best cards): at each landing their landing triggers, each
@@ -137,7 +139,7 @@ def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None
     """
     rules = [PlanetRules.of(card.abilities) for card in ruleset.planets]
     crew_rules = [CrewRules.of(card.triggers) for card in ruleset.crew]
-    if not any(card.abilities for card in ruleset.planets) and not any(card.triggers for card in ruleset.crew):
+    if not any(card.abilities for card in ruleset.planets) and not any(card.triggers for card in ruleset.crew) and not ruleset.round_end_effects:
         return 0
 
     def vp(triggers) -> int | None:
@@ -145,7 +147,7 @@ def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None
         return None if None in values else sum(values)  # type: ignore[arg-type]
 
     landing = [vp((*r.cube_placed, *r.becomes_full)) for r in rules]
-    round_end = [vp(r.round_end) for r in rules]
+    round_end = [vp(r.round_end) for r in rules] + [list_most_vp(ruleset.round_end_effects, limits)]
     game_end = [vp(r.game_end) for r in rules]
     crew_landing = [vp((*r.cube_placed, *r.becomes_full)) for r in crew_rules]
     # A held crew's another_pick fires once per other seat's pick: players - 1 times a round.

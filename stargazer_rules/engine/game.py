@@ -567,14 +567,17 @@ class Game:
             self._end_round(table)
 
     def _end_round(self, table: Table) -> None:
-        """R10 end check (and the round limit); if the game goes on, R11 free cubes and the
-        round-end effects (R12)."""
+        """Every round's end: the Planets' and the held crews' ``round_end`` triggers and
+        rules.yaml's ``round_end.effects``; then the R10 end check (and the round limit); if the
+        game goes on, R11 free cubes and the skills' round-end effects (R12)."""
         if table.events is not None:
             table.log("round_ended", round=table.round)
         if self._round_end_abilities:  # every round's end, before the end check (R10)
             abilities.table_event(self.planet_rules, table, ROUND_END_EVENT)
         if self._crew_round_end:  # the held crews' after the Planets', before the end check
             abilities.held_event(self.crew_rules, table, ROUND_END_EVENT)
+        if self.ruleset.round_end_effects:  # rules.yaml's round_end.effects (idea R7), after the crews'
+            abilities.round_end_effects(self.ruleset.round_end_effects, table)
         triggers = []
         if 0 in table.hands:
             triggers.append(HAND_EMPTY)

@@ -98,7 +98,8 @@ class CompiledUnpickedCrews:
 
 @attrs.frozen
 class CompiledRuleset:
-    """Every card (in file order) and knob of a ruleset, and the numbers Python derived of it:
+    """Every card (in file order) and knob of a ruleset (``round_end_effects``: rules.yaml's
+    ``round_end.effects``, compiled as a trigger's do), and the numbers Python derived of it:
     ``bounds`` (``Game.bounds``), ``action_sizes`` (``Game.action_sizes``) and ``observation``
     (``Game.observation_layout.fields``: name, offset and length of each field, in vector order)."""
 
@@ -111,6 +112,7 @@ class CompiledRuleset:
     free_cubes: int
     max_free_cubes_per_crew: int
     unpicked_crews: CompiledUnpickedCrews
+    round_end_effects: tuple[CompiledEffect, ...]
     free_cube_vp: int
     player_cube_vp: int
     survey_minimum: int
@@ -142,6 +144,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         free_cubes=ruleset.free_cubes,
         max_free_cubes_per_crew=ruleset.max_free_cubes_per_crew,
         unpicked_crews=CompiledUnpickedCrews(ruleset.unpicked_crews.free_cubes),
+        round_end_effects=_effects(ruleset.round_end_effects),
         free_cube_vp=ruleset.free_cube_vp,
         player_cube_vp=ruleset.player_cube_vp,
         survey_minimum=ruleset.survey_minimum,

@@ -22,7 +22,7 @@ from stargazer_rules.printing.layout import FOOTER_BAND, MARGIN
 from stargazer_rules.printing.words import langs, say
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.text import tables
-from stargazer_rules.text.messages import join
+from stargazer_rules.text.messages import join, round_end_effects_sentence
 from stargazer_rules.text.reports import ruleset_title
 from stargazer_rules.text.tables import TextTable
 
@@ -123,6 +123,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
     items += [
         ("body", say("step_3", lang)),
         ("heading", say("sheet_end", lang)),
+        *(("body", text) for text in (round_end_effects_sentence(ruleset, lang),) if text is not None),
         ("body", say("end_text", lang, full=full_planets_text(ruleset, lang), max_rounds=ruleset.max_rounds)),
         ("body", say("round_end", lang, free=tables.unpicked_free_cubes_text(ruleset, lang), limit=_cap_limit(ruleset, lang))),
         ("heading", say("sheet_scoring", lang)),

@@ -7,7 +7,7 @@ cannot read (a wrong type there is already a schema problem) and a file that fai
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 import attrs
@@ -90,6 +90,7 @@ def semantic_problems(
         *crew_trigger_problems(documents, effect_types),
         *_survey_starts(documents.crew, sites),
         *round_end_problems(documents),
+        *round_end_effect_problems(documents, effect_types),
     ]
 
 
@@ -99,12 +100,7 @@ def expression_paths(document: YamlDocument, effect_types: Mapping[str, type[Eff
     (with "did you mean")."""
     crew = _count(document, "crew") is not None
     sites = [*effect_sites(document, effect_types), *crew_trigger_sites(document, effect_types)] if crew else ability_sites(document, effect_types)
-    paths = [
-        (*site.path, param.name)
-        for site in sites
-        for param in site.cls.params
-        if (param.kind in EXPRESSION_KINDS or param.kind == OWNER) and param.name in site.data
-    ]
+    paths = _expression_params(sites)
     if not crew:  # an ability's event and lasting word: ``ability_problems`` words them
         for path, card in entries(document, "planets"):
             for number, ability in _ability_items(card):
@@ -114,6 +110,16 @@ def expression_paths(document: YamlDocument, effect_types: Mapping[str, type[Eff
             for number, trigger in _ability_items(card, AB.CREW_TRIGGERS_KEY):
                 paths += [(*path, AB.CREW_TRIGGERS_KEY, number, "on")] if "on" in trigger else []
     return paths
+
+
+def _expression_params(sites: Iterable[EffectSite]) -> list[DocPath]:
+    """Where the effects of ``sites`` hold an expression, as written."""
+    return [
+        (*site.path, param.name)
+        for site in sites
+        for param in site.cls.params
+        if (param.kind in EXPRESSION_KINDS or param.kind == OWNER) and param.name in site.data
+    ]
 
 
 #: Limits of any size: whether an amount has a bound does not depend on them.
@@ -525,7 +531,7 @@ def crew_trigger_problems(documents: RulesetDocuments, effect_types: Mapping[str
     yield from _effect_colours(documents, sites, crew)
     yield from _bodies(crew, sites)
     for site in sites:
-        yield from _ability_effect(crew, site, you_always=True)
+        yield from _ability_effect(crew, site, None)
 
 
 def _ability_items(card: Mapping[str, Any], key: str = "abilities") -> list[tuple[int, Mapping[str, Any]]]:
@@ -552,7 +558,7 @@ def ability_problems(documents: RulesetDocuments, effect_types: Mapping[str, typ
     yield from _effect_colours(documents, sites, planets)
     yield from _bodies(planets, sites)
     for site in sites:
-        yield from _ability_effect(planets, site)
+        yield from _ability_effect(planets, site, _site_event(planets, site.path))
 
 
 def _ability_shape(
@@ -687,24 +693,29 @@ def _lasting(planets: YamlDocument, at: DocPath, value: Any, seen: dict[str, Doc
         yield planets.problem(where, f"majority_factor is a whole number 1..{AB.MOST_MAJORITY_FACTOR}, found {describe_value(argument)}")
 
 
-def _ability_effect(planets: YamlDocument, site: EffectSite, *, you_always: bool = False) -> Iterator[Problem]:
-    """What an ability's effect may not do: carry a when, change a survey, ask a decision at
-    the top of a do, or read "you" at an event where nobody is "you" (never, for a crew's
-    trigger: its holder is "you", ``you_always``)."""
+#: What a trigger's effects stand in, for messages; the round's end effects of rules.yaml stand in
+#: ``ROUND_END_EFFECTS_HOLDER``.
+_TRIGGER_HOLDER = "a trigger's do"
+
+
+def _ability_effect(planets: YamlDocument, site: EffectSite, event: str | None, holder: str = _TRIGGER_HOLDER) -> Iterator[Problem]:
+    """What an effect performed at an event (an ability's, a crew trigger's or the round's end
+    effects of rules.yaml, standing in ``holder``) may not do: carry a when, change a survey,
+    ask a decision at the top of its list, or read "you" at an ``event`` where nobody is "you"
+    (None: "you" is always someone, a crew trigger's holder)."""
     if "when" in site.data:
-        yield planets.problem((*site.path, "when"), "an ability's effects resolve at its event: leave when out", key=True)
+        yield planets.problem((*site.path, "when"), f"the effects of {holder} resolve at its event: leave when out", key=True)
     if AB.ABILITY_WHEN not in site.cls.timings:
         yield planets.problem(
             (*site.path, "effect"),
-            f"{site.cls.name!r} changes this turn's survey, which an ability cannot: its effects act on the board, the VP and the cubes",
+            f"{site.cls.name!r} changes this turn's survey, which {holder} cannot: its effects act on the board, the VP and the cubes",
         )
     if site.parent is None and not site.cls.immediate and site.cls.name != "if":
         yield planets.problem(
             (*site.path, "effect"),
-            f"{site.cls.name!r} asks a decision, so it cannot stand in a trigger's do, which is performed at once; use an effect that asks none (docs/skills.md)",
+            f"{site.cls.name!r} asks a decision, so it cannot stand in {holder}, which is performed at once; use an effect that asks none (docs/skills.md)",
         )
-    event = _site_event(planets, site.path)
-    if you_always or event not in AB.WITHOUT_YOU:
+    if event not in AB.WITHOUT_YOU:
         return
     for param in site.cls.params:
         if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
@@ -824,3 +835,38 @@ def round_end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
             f"(e.g. {{free_cubes: this_crew}})",
         )
 
+
+
+#: Where rules.yaml holds the effects performed at every round's end (idea R7).
+ROUND_END_EFFECTS_PATH: DocPath = ("round_end", "effects")
+#: What they stand in, for messages.
+ROUND_END_EFFECTS_HOLDER = "round_end.effects"
+
+
+def round_end_effect_sites(rules: YamlDocument, effect_types: Mapping[str, type[Effect]]) -> list[EffectSite]:
+    """Every effect of a known type in rules.yaml's ``round_end.effects``, nested ones included:
+    nothing is bound (no Planet, no crew) and nobody is "you"."""
+    data = rules.data if rules.loaded else None
+    section = data.get("round_end") if isinstance(data, Mapping) else None
+    effects = section.get("effects") if isinstance(section, Mapping) else None
+    return list(_sites(effects, ROUND_END_EFFECTS_PATH, None, effect_types)) if isinstance(effects, list) else []
+
+
+def round_end_effect_paths(rules: YamlDocument, effect_types: Mapping[str, type[Effect]]) -> list[DocPath]:
+    """Where ``round_end.effects`` holds an expression: the schema leaves them to
+    ``round_end_effect_problems``, which words them for the language (with "did you mean")."""
+    return _expression_params(round_end_effect_sites(rules, effect_types))
+
+
+def round_end_effect_problems(documents: RulesetDocuments, effect_types: Mapping[str, type[Effect]]) -> Iterator[Problem]:
+    """Every problem of rules.yaml's ``round_end.effects``, checked as a planet ability's
+    ``round_end`` do: its expressions (``this_planet`` and ``this_crew`` bound nowhere), its
+    colours, no decision (nested bodies included), no survey change, no ``when``, and no word of
+    "you" (nobody is "you" at a round's end)."""
+    rules = documents.rules
+    sites = round_end_effect_sites(rules, effect_types)
+    yield from _expressions(documents, sites, rules)
+    yield from _effect_colours(documents, sites, rules)
+    yield from _bodies(rules, sites)
+    for site in sites:
+        yield from _ability_effect(rules, site, AB.ROUND_END_EVENT, ROUND_END_EFFECTS_HOLDER)

@@ -25,9 +25,12 @@ from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.checks import (
     FREE_CUBES_PATH,
     OLDER_CAP_KEY,
+    ROUND_END_EFFECTS_HOLDER,
+    ROUND_END_EFFECTS_PATH,
     RulesetDocuments,
     expression_paths,
     resolve_when,
+    round_end_effect_paths,
     semantic_problems,
 )
 from stargazer_rules.rulesets.model import (
@@ -105,14 +108,17 @@ def check_documents(
     """Every problem of the three documents: reading, schema, then cross-checks; sorted by place."""
     # Imported here, not at the top: the package imports this module, and a module that the
     # package has already imported warns when run as ``python -m stargazer_rules.rulesets.schemas``.
-    from stargazer_rules.rulesets.schemas import crew_schema, load_schema, planets_schema
+    from stargazer_rules.rulesets.schemas import crew_schema, planets_schema, rules_schema
 
-    schemas = (load_schema("rules"), planets_schema(effect_types), crew_schema(effect_types))
+    schemas = (rules_schema(effect_types), planets_schema(effect_types), crew_schema(effect_types))
     problems: list[Problem] = []
     for document, schema in zip(_in_order(documents), schemas, strict=True):
         problems.extend(document.problems)
         if document.loaded:
-            left_to = expression_paths(document, effect_types) if document is not documents.rules else (FREE_CUBES_PATH,)
+            if document is documents.rules:
+                left_to = [FREE_CUBES_PATH, *round_end_effect_paths(document, effect_types)]
+            else:
+                left_to = expression_paths(document, effect_types)
             problems.extend(schema_problems(document, schema, left_to))
     problems.extend(semantic_problems(documents, effect_types))
     order = {document.file: index for index, document in enumerate(_in_order(documents))}
@@ -134,6 +140,7 @@ def build_ruleset(
         _planet(documents.planets, index, item, effect_types, problems, Parser(colours))
         for index, item in enumerate(documents.planets.data["planets"])
     )
+    round_end_effects = _round_end_effects(documents.rules, effect_types, problems, Parser(colours))
     if problems:
         raise RulesetError(problems)
     ruleset = Ruleset(
@@ -154,6 +161,7 @@ def build_ruleset(
         fingerprint="",
         source=source,
         majority=_majority(rules.get("majority", {})),
+        round_end_effects=round_end_effects,
     )
     return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
@@ -170,7 +178,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             "player_counts": [attrs.asdict(ruleset.setups[n]) for n in ruleset.player_counts],
             "cubes_per_player": ruleset.cubes_per_player,
             "free_cubes": ruleset.free_cubes,
-            "round_end": _round_end_data(ruleset.unpicked_crews),
+            "round_end": _round_end_data(ruleset),
             "motivation": {
                 "free_cube_vp": ruleset.free_cube_vp,
                 "player_cube_vp": ruleset.player_cube_vp,
@@ -188,13 +196,17 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
 def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
     """What the fingerprint hashes: ``ruleset_to_data`` with the sections a ruleset written before
     them would not have held, when they say what it said, in its older form: no ``majority``
-    when it is R15/R16's, and a ``round_end`` of 1 free cube and a cap as the older
-    ``max_free_cubes_per_crew``. So such rulesets keep their fingerprints (their records and
-    cached runs stay theirs) while any other rule has its own."""
+    when it is R15/R16's, no ``round_end.effects`` when there are none, and then a ``round_end``
+    of 1 free cube and a cap as the older ``max_free_cubes_per_crew``. So such rulesets keep
+    their fingerprints (their records and cached runs stay theirs) while any other rule has its
+    own."""
     data = ruleset_to_data(ruleset)
     rules = data["rules"]
     if ruleset.majority == R15_R16:
         del rules["majority"]
+    if ruleset.round_end_effects:
+        return data
+    del rules["round_end"]["effects"]
     crews = ruleset.unpicked_crews
     if type(crews.free_cubes) is int and crews.free_cubes == 1 and crews.cap is not None:
         rules[OLDER_CAP_KEY] = rules.pop("round_end")["unpicked_crews"]["cap"]
@@ -247,8 +259,37 @@ def _unpicked_crews(rules: Mapping[str, Any], colours: list[str]) -> UnpickedCre
     return UnpickedCrews(free_cubes=free_cubes, cap=None if cap is None else int(cap))
 
 
-def _round_end_data(crews: UnpickedCrews) -> dict[str, Any]:
-    return {"unpicked_crews": {"free_cubes": amount_data(crews.free_cubes), "cap": crews.cap}}
+def _round_end_data(ruleset: Ruleset) -> dict[str, Any]:
+    crews = ruleset.unpicked_crews
+    return {
+        "unpicked_crews": {"free_cubes": amount_data(crews.free_cubes), "cap": crews.cap},
+        "effects": AB.effects_data(ruleset.round_end_effects),
+    }
+
+
+def _round_end_effects(
+    document: YamlDocument, effect_types: Mapping[str, type[Effect]], problems: list[Problem], parser: Parser
+) -> tuple[Effect, ...]:
+    """The effects of checked rules.yaml's ``round_end.effects`` (none when left out), built as a
+    planet ability's do with nothing bound (``checks.round_end_effect_problems``)."""
+    items = document.data.get("round_end", {}).get("effects", ())
+    path = ROUND_END_EFFECTS_PATH
+    effects = tuple(
+        _effect(document, (*path, number), item, AB.ABILITY_WHEN, effect_types, problems, parser, frozenset())
+        for number, item in enumerate(items)
+    )
+    _refuse_decisions(document, path, effects, ROUND_END_EFFECTS_HOLDER, problems)
+    return effects  # type: ignore[return-value]  # None only with a problem added
+
+
+def _refuse_decisions(
+    document: YamlDocument, path: DocPath, effects: tuple[Effect | None, ...], holder: str, problems: list[Problem]
+) -> None:
+    """A problem for each built effect of the list at ``path`` that asks a decision (an ``if``
+    whose branches do): ``holder`` is performed at once."""
+    for number, effect in enumerate(effects):
+        if effect is not None and not effect.immediate:
+            problems.append(document.problem((*path, number), f"{effect.name!r} asks a decision here, so it cannot stand in {holder}, which is performed at once"))
 
 
 def _name(data: Mapping[str, str]) -> Name:
@@ -307,9 +348,7 @@ def _ability(
         _effect(document, (*path, "do", number), item, AB.ABILITY_WHEN, effect_types, problems, parser, bound)
         for number, item in enumerate(data["do"])
     )
-    for number, effect in enumerate(do):
-        if effect is not None and not effect.immediate:  # an ``if`` whose branches ask a decision
-            problems.append(document.problem((*path, "do", number), f"{effect.name!r} asks a decision here, so it cannot stand in a trigger's do, which is performed at once"))
+    _refuse_decisions(document, (*path, "do"), do, "a trigger's do", problems)  # an ``if`` whose branches ask a decision
     return AB.Trigger(event, do, options.get(AB.SQUARE), tuple(options.get(AB.PICKED_CREW, ())))  # type: ignore[arg-type]
 
 

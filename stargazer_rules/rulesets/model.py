@@ -114,9 +114,11 @@ class Ruleset:
     of the largest player count (docs/rules.md, "Turn-order VP"). ``majority``: how a Planet's
     majority ranks and reads its rows (R15, R16; docs/rules.md, "The majority as data").
     ``unpicked_crews`` is what a crew nobody picked receives at a round's end (R11, rules.yaml
-    ``round_end``); its cap, or every free cube, is ``max_free_cubes_per_crew``. ``fingerprint``
-    is a hash of
-    the canonical content, carried by game records so that a record is never replayed under
+    ``round_end``); its cap, or every free cube, is ``max_free_cubes_per_crew``.
+    ``round_end_effects`` are effects of the rules language performed at every round's end, the
+    last included, after the Planets' and the held crews' ``round_end`` triggers and before the
+    end check (R10), nobody being "you" (rules.yaml ``round_end.effects``; idea R7; none when
+    left out). ``fingerprint`` is a hash of the canonical content, carried by game records so that a record is never replayed under
     other rules.
     """
 
@@ -137,6 +139,7 @@ class Ruleset:
     fingerprint: str = attrs.field(eq=False)
     source: str = attrs.field(default="", eq=False)
     majority: Majority = R15_R16
+    round_end_effects: tuple[Effect, ...] = ()
 
     @property
     def player_counts(self) -> tuple[int, ...]:

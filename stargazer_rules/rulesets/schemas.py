@@ -310,6 +310,23 @@ def planets_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> d
     }
 
 
+#: Where rules.yaml holds the effects performed at every round's end (idea R7).
+ROUND_END_EFFECTS_SCHEMA_PATH = ("properties", "round_end", "properties", "effects", "items")
+
+
+def rules_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict[str, Any]:
+    """The JSON Schema of rules.yaml the loader checks against: the hand-written
+    ``schemas/rules.schema.json`` whose ``round_end.effects`` items are the effect schema of the
+    registry ``effect_types`` (the file, for editors, says only that each is a mapping)."""
+    schema = load_schema("rules")
+    items: dict[str, Any] = schema
+    for key in ROUND_END_EFFECTS_SCHEMA_PATH[:-1]:
+        items = items[key]
+    items[ROUND_END_EFFECTS_SCHEMA_PATH[-1]] = {"$ref": "#/$defs/effect"}
+    schema["$defs"] = {**schema.get("$defs", {}), "effect": _described_effect_schema(effect_types), **expression_defs()}
+    return schema
+
+
 def crew_schema(effect_types: Mapping[str, type[Effect]] = EFFECT_TYPES) -> dict[str, Any]:
     """The JSON Schema of crew.yaml for the effect registry ``effect_types``."""
     return {

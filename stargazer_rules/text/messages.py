@@ -261,6 +261,16 @@ def describe_crew_trigger(trigger: AB.Trigger, ruleset: Ruleset, lang: str) -> s
     return catalogue().section("crew_triggers")[trigger.event].render(lang, params, {"square": square, "crew": crew, "do": do})
 
 
+def round_end_effects_sentence(ruleset: Ruleset, lang: str) -> str | None:
+    """rules.yaml's ``round_end.effects`` (idea R7) as one sentence, read as a planet ability's
+    do is ("At the end of every round (the last one too), before the end check: ..."); None when
+    there are none."""
+    if not ruleset.round_end_effects:
+        return None
+    do = sentences((describe_effect(e, ruleset, lang, AB.ABILITY_WHEN) for e in ruleset.round_end_effects), lang)
+    return label("round_end_effects", lang, do=do)
+
+
 def ability_sentences(card: PlanetCard, ruleset: Ruleset, lang: str) -> tuple[str, ...]:
     """One sentence per ability of a planet card; none for a card without abilities."""
     return tuple(describe_ability(ability, ruleset, lang) for ability in card.abilities)

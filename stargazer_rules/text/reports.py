@@ -22,6 +22,7 @@ from stargazer_rules.text.messages import (
     label,
     player_name,
     render_event,
+    round_end_effects_sentence,
     skill_sentences,
 )
 from stargazer_rules.text.tables import TextTable, track_text
@@ -99,6 +100,9 @@ def ruleset_report(ruleset: Ruleset, lang: str) -> str:
     lines += table_lines(tables.counts_table(ruleset, lang))
     lines += ["", label("section_setups", lang)]
     lines += table_lines(tables.setups_table(ruleset, lang))
+    round_end = round_end_effects_sentence(ruleset, lang)
+    if round_end is not None:
+        lines += ["", label("section_round_end", lang), INDENT + round_end]
     lines += ["", label("section_majority", lang), *(INDENT + text for text in tables.majority_paragraphs(ruleset, lang))]
     lines += ["", label("section_colours", lang)]
     lines += table_lines(tables.colours_table(ruleset, lang))

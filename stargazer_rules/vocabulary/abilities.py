@@ -123,7 +123,13 @@ class Trigger:
             on = {self.event: {SQUARE: self.square}}
         elif self.crew:
             on = {self.event: {PICKED_CREW: list(self.crew)}}
-        return {"on": on, "do": [_without_when(effect.to_data()) for effect in self.do]}
+        return {"on": on, "do": effects_data(self.do)}
+
+
+def effects_data(effects: tuple[Effect, ...]) -> list[Any]:
+    """Effects performed at an event as written: a trigger's do, or rules.yaml's
+    ``round_end.effects``."""
+    return [_without_when(effect.to_data()) for effect in effects]
 
 
 def _without_when(data: Any) -> Any:

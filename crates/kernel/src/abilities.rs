@@ -109,6 +109,15 @@ impl Game {
         s.firing = false;
     }
 
+    /// rules.yaml's `round_end.effects` (idea R7), at every round's end after the held crews'
+    /// `round_end` triggers, before the end check: performed at once in list order, each if it
+    /// can be, on a scope where nobody is "you" and nothing is bound (no Planet, no crew).
+    pub(crate) fn round_end_effects(&self, s: &mut State) {
+        s.firing = true;
+        self.perform_all(s, &Scope::table(s.start_player as usize), &self.rules.round_end_effects);
+        s.firing = false;
+    }
+
     fn fire(&self, s: &mut State, trigger: &Trigger, p: usize, me: usize) {
         let scope = Scope::ability(me, s.start_player as usize, p);
         self.perform_all(s, &scope, &trigger.body);

@@ -188,6 +188,23 @@ pub fn draft_like_round_end(free_cubes: Amount) -> Game {
     Game::new(Rules::compile(&spec).expect("the compiled draft 7 compiles"))
 }
 
+/// Draft 7 with `effects` performed at every round's end (rules.yaml `round_end.effects`).
+pub fn draft_like_round_end_effects(effects: Vec<EffectSpec>) -> Game {
+    let spec = RulesSpec { round_end_effects: effects, ..compiled::draft7() };
+    Game::new(Rules::compile(&spec).expect("the compiled draft 7 compiles"))
+}
+
+/// Ideas R7 as Python compiles it: each seat of the fewest VP (ties: all of them) gains 1 VP,
+/// `{effect: for_each, seat: {fewest_vp: everyone}, do: [{effect: gain_vp, vp: 1, to: this_seat}]}`.
+pub fn ideas_r7() -> EffectSpec {
+    let gain = EffectSpec::new("gain_vp", "after_survey").with("vp", ParamValue::Int(1)).with("to", ParamValue::Set(Set::ThisSeat));
+    EffectSpec::new("for_each", "after_survey")
+        .with("planet", ParamValue::None)
+        .with("seat", ParamValue::Set(Set::ByVp(false, Box::new(Set::Everyone))))
+        .with("crew", ParamValue::None)
+        .with("do", ParamValue::Effects(vec![gain]))
+}
+
 /// The observation layout Python derived for the bundled draft 7, as the kernel receives it.
 pub fn draft_like_observation(game: &Game) -> ObservationLayout {
     ObservationLayout::received(&game.rules, &compiled::draft7_observation()).expect("the compiled draft 7's observation layout is received")
@@ -351,6 +368,9 @@ pub fn generated(seed: u64) -> Game {
         // Draft 7's one free cube: the lockstep tests' generated rulesets draw R11's amounts
         // and caps (tests/strategies.py, round_end_data).
         unpicked_crews: UnpickedCrews { free_cubes: Amount::Number(1) },
+        // No round-end effects: the lockstep tests' generated rulesets draw them
+        // (tests/strategies.py, round_end_data).
+        round_end_effects: Vec::new(),
         free_cube_vp: 1,
         player_cube_vp: 2,
         survey_minimum: rng.below(2) as i64,

@@ -598,14 +598,18 @@ impl Game {
         }
     }
 
-    /// R10 end check (and the round limit); if the game goes on, R11 free cubes and the
-    /// round-end effects (R12).
+    /// Every round's end: the Planets' and the held crews' `round_end` triggers and rules.yaml's
+    /// `round_end.effects`; then the R10 end check (and the round limit); if the game goes on,
+    /// R11 free cubes and the skills' round-end effects (R12).
     fn end_round(&self, s: &mut State) {
         if self.rules.any_round_end {
             self.table_event(s, Event::RoundEnd); // every round's end, before the end check (R10)
         }
         if self.rules.any_crew_round_end {
             self.crew_table_event(s, Event::RoundEnd); // the held crews' after the Planets', before the end check
+        }
+        if !self.rules.round_end_effects.is_empty() {
+            self.round_end_effects(s); // rules.yaml's round_end.effects (idea R7), after the crews'
         }
         let rules = &self.rules;
         let players = s.players as usize;

@@ -674,6 +674,9 @@ pub struct RulesSpec {
     pub max_free_cubes_per_crew: i64,
     /// What a crew nobody picked receives at a round's end (R11).
     pub unpicked_crews: UnpickedCrews,
+    /// The effects performed at every round's end (rules.yaml `round_end.effects`, idea R7), in
+    /// list order; none ask a decision (Python's loader refused the others).
+    pub round_end_effects: Vec<EffectSpec>,
     pub free_cube_vp: i64,
     pub player_cube_vp: i64,
     pub survey_minimum: i64,
@@ -884,6 +887,9 @@ pub struct Rules {
     pub max_free_cubes_per_crew: i32,
     /// What a crew nobody picked receives at a round's end (R11), as received.
     pub unpicked_crews: UnpickedCrews,
+    /// The effects performed at every round's end, after the held crews' `round_end` triggers
+    /// and before the end check, nobody being "you" (rules.yaml `round_end.effects`, idea R7).
+    pub round_end_effects: Vec<Act>,
     pub free_cube_vp: i32,
     pub player_cube_vp: i32,
     pub survey_minimum: i32,
@@ -1095,6 +1101,7 @@ impl Rules {
             free_cubes: small(spec.free_cubes, "free_cubes", 1 << 20)?,
             max_free_cubes_per_crew: small(spec.max_free_cubes_per_crew, "max_free_cubes_per_crew", 1 << 20)?,
             unpicked_crews: spec.unpicked_crews.clone(),
+            round_end_effects: spec.round_end_effects.iter().map(act_of).collect::<Result<Vec<_>, _>>()?,
             free_cube_vp: small(spec.free_cube_vp, "motivation.free_cube_vp", VALUE_LIMIT)?,
             player_cube_vp: small(spec.player_cube_vp, "motivation.player_cube_vp", VALUE_LIMIT)?,
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,

@@ -4,7 +4,7 @@
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
 use stargazer_kernel::expr::{Amount, Arithmetic, Set};
-use stargazer_kernel::fixtures::{draft_like, draft_like_round_end};
+use stargazer_kernel::fixtures::{draft_like, draft_like_round_end, draft_like_round_end_effects, ideas_r7};
 use stargazer_kernel::{Game, Stage, State};
 
 fn new_game(game: &Game, players: usize, seed: u64) -> State {
@@ -372,4 +372,38 @@ fn kept_counts_equal_the_full_scoring_after_every_step_of_generated_rulesets() {
     assert!(steps > 10_000, "{steps} steps");
     // Tracks shrink (return_cube, move_cube): the kept scores give a Planet back and rank it anew.
     assert!(shrinking > 500, "{shrinking} steps took a cube off a track");
+}
+
+#[test]
+fn ideas_r7_the_fewest_vp_gain_1_at_every_rounds_end_ties_all_the_last_round_too() {
+    // Each round's last step played on draft 7 and on draft 7 with R7: they differ only by 1 VP
+    // to every seat holding the fewest VP once the round (and draft 7's end of it) is played.
+    let (plain, r7) = (draft_like(), draft_like_round_end_effects(vec![ideas_r7()]));
+    let (mut ends, mut ties, mut last) = (0, 0, 0);
+    for seed in 0..30 {
+        let mut s = new_game(&r7, 4, seed);
+        let mut rng = Rng::new(seed);
+        while !s.legal.is_empty() {
+            let act = s.legal[rng.below(s.legal.len())];
+            let (mut with, mut without) = (s.clone(), s.clone());
+            r7.step(&mut with, act).unwrap();
+            plain.step(&mut without, act).unwrap();
+            // The round ends on the step that leaves its last turn (not on the round-end decisions after it).
+            let ended = s.stage != Stage::RoundEnd && (with.round != s.round || with.stage == Stage::RoundEnd || with.is_over());
+            if ended {
+                let fewest = *without.vp[..4].iter().min().unwrap();
+                let gained: Vec<i32> = (0..4).map(|seat| with.vp[seat] - without.vp[seat]).collect();
+                let expected: Vec<i32> = (0..4).map(|seat| (without.vp[seat] == fewest) as i32).collect();
+                assert_eq!(gained, expected, "seed {seed}, round {}", s.round);
+                assert_eq!((with.stock, with.crew_free, with.is_over()), (without.stock, without.crew_free, without.is_over()));
+                ends += 1;
+                ties += (expected.iter().sum::<i32>() > 1) as usize;
+                last += with.is_over() as usize;
+            } else {
+                assert_eq!(with.vp, without.vp);
+            }
+            s = with;
+        }
+    }
+    assert!(ends > 100 && ties > 0 && last == 30, "{ends} round ends, {ties} with a tie, {last} last rounds");
 }

@@ -173,6 +173,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         free_cubes: root.get("free_cubes")?,
         max_free_cubes_per_crew: root.get("max_free_cubes_per_crew")?,
         unpicked_crews: UnpickedCrews { free_cubes: reader.amount(&root.field("unpicked_crews")?.field("free_cubes")?.object)? },
+        round_end_effects: root.items("round_end_effects")?.iter().map(|effect| effect_spec(effect, &reader)).collect::<PyResult<_>>()?,
         free_cube_vp: root.get("free_cube_vp")?,
         player_cube_vp: root.get("player_cube_vp")?,
         survey_minimum: root.get("survey_minimum")?,
