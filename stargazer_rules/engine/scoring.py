@@ -205,7 +205,8 @@ class TotalsTables:
 
     ``track_values`` (``scored_values``), ``counted_colours`` (the colour ids it counts toward,
     for score sheets) and ``colour_index`` (the same colours numbered in sorted id order,
-    ``colour_count`` of them: the ruleset's) per planet card, and ``planet_parts``, each Planet's part of the totals by
+    ``colour_count`` of them: the ruleset's) per planet card, ``bonus_is_r17`` (whether the
+    totals score R17 inline), and ``planet_parts``, each Planet's part of the totals by
     (card, track, special square): bots score hundreds of thousands of states that share most
     of their Planets, so each Planet's ranking is computed once and then looked up (the memo
     is emptied past ``_PLANET_CACHE_LIMIT`` entries).
@@ -215,6 +216,7 @@ class TotalsTables:
     counted_colours: tuple[tuple[str, ...], ...]
     colour_index: tuple[tuple[int, ...], ...]
     colour_count: int
+    bonus_is_r17: bool
     planet_parts: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     @classmethod
@@ -227,6 +229,7 @@ class TotalsTables:
             counted,
             tuple(tuple(colour_ids.index(c) for c in counted_colours(card, colour_ids)) for card in planets),
             len(colour_ids),
+            ruleset.bonus == R17,
         )
 
 
@@ -291,7 +294,7 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
             for colour in colours[card]:
                 for seat, count in cubes:
                     counts[seat * colour_count + colour] += count
-    r17 = bonus == R17
+    r17 = tables.bonus_is_r17
     for seat in range(players):
         row = counts[seat * colour_count : (seat + 1) * colour_count]
         if not r17:
