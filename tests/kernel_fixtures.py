@@ -113,6 +113,11 @@ def rules_spec(compiled: CompiledRuleset) -> str:
         f"rank_percent: vec![{', '.join(str(p) for p in majority.rank_percent)}], accident_vp: {majority.accident_vp}, "
         f"free_cubes_take_a_row: {str(majority.free_cubes_take_a_row).lower()} }},"
     )
+    bonus = compiled.bonus
+    lines.append(
+        f"        bonus: BonusSpec {{ squares: {_text(bonus.squares)}, formula: {_text(bonus.formula)}, set_size: {bonus.set_size}, "
+        f"set_vp: {bonus.set_vp}, vp_by_count: vec![{', '.join(str(vp) for vp in bonus.vp_by_count)}] }},"
+    )
     lines.append(f"        bounds: {_fields('Bounds', compiled.bounds)},")
     lines.append(f"        action_sizes: {_fields('ActionSizes', compiled.action_sizes)},")
     lines.append("    }")
@@ -139,7 +144,7 @@ def fixture_source() -> str:
     compiled_rulesets = {name: compile_ruleset(Game(load_ruleset(name))) for name in RULESETS}
     triggers = any(card.triggers for compiled in compiled_rulesets.values() for card in (*compiled.planets, *compiled.crew))
     parts.append(
-        "use crate::rules::{Bounds, CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
+        "use crate::rules::{BonusSpec, Bounds, CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
         + (", TriggerSpec" if triggers else "")
         + ", UnpickedCrews};"
     )

@@ -44,6 +44,7 @@ from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, ON_CHOOSE, REQUIRED, SURVEY, TIMINGS, Effect, Param
+from stargazer_rules.vocabulary.bonus import DISTINCT_COLOUR_SETS, LARGEST_GROUPS, SQUARES, VP_BY_COUNT
 from stargazer_rules.vocabulary.majority import TIE_RULES
 from stargazer_rules.vocabulary.table import PICK_CREW, SURVEYING, State
 
@@ -832,6 +833,17 @@ def majority_section(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @st.composite
+def bonus_section(draw: st.DrawFn, colours: int) -> dict[str, Any]:
+    """A rules.yaml ``bonus`` section (docs/rules.md, "The major-planet bonus as data") for a
+    ruleset of ``colours`` colours: each key left out or drawn, the formula R17's or another."""
+    formulas = st.sampled_from((LARGEST_GROUPS,)) | st.fixed_dictionaries(
+        {DISTINCT_COLOUR_SETS: st.fixed_dictionaries({"size": st.integers(1, colours), "vp": st.integers(0, 5) | st.integers(0, 100)})}
+    ) | st.fixed_dictionaries({VP_BY_COUNT: st.lists(st.integers(0, 10) | st.integers(0, 100), min_size=1, max_size=6)})
+    choices: dict[str, st.SearchStrategy[Any]] = {"squares": st.sampled_from(SQUARES), "formula": formulas}
+    return {key: draw(value) for key, value in choices.items() if draw(st.booleans())}
+
+
+@st.composite
 def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict[str, Any]]:
     """The three documents of a valid ruleset folder, keyed by file name (see module docstring);
     with ``language``, every crew's skill a program of the rules language (``language_rulesets``)."""
@@ -884,6 +896,9 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
     # Left out (R15/R16), or a section drawing each key: most rulesets play another majority.
     if draw(st.integers(0, 3)):
         rules["majority"] = draw(majority_section())
+    # Left out (R17), or a section drawing its squares and formula.
+    if draw(st.integers(0, 3)):
+        rules["bonus"] = draw(bonus_section(len(colours)))
     return {
         "rules.yaml": rules,
         "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long, language))},

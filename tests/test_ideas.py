@@ -361,13 +361,15 @@ def scores(state: State) -> tuple[tuple[int, int, int], ...]:
 
 
 def test_p1_the_dark_planets_cubes_count_toward_every_colour():
-    """R17 with P1: seat 0's one cube on the Dark Planet counts toward each of the ruleset's six
-    colours (1 x 6 = 6 VP); seat 1's cube on lava-1 counts toward red alone (1 VP)."""
+    """P1 under the ideas' bonus (R4: 3 VP for each complete set of four colours): seat 0's one
+    cube on the Dark Planet counts toward each of the ruleset's six colours, a set of four
+    colours by itself (3 VP); seat 1's cube on lava-1 counts toward red alone, no set (0 VP)."""
     assert len(IDEAS.ruleset.colours) == 6
     state = position(PLAIN, tracks={4: (0,), 0: (1,)})
-    assert [bonus for _, bonus, _ in scores(state)] == [6, 1, 0, 0]
-    # A second cube, on lava-1: red 2, every other colour 1, so the bonus is 2 x 1.
-    assert scores(position(PLAIN, tracks={4: (0,), 0: (0,)}))[0][1] == 2
+    assert [bonus for _, bonus, _ in scores(state)] == [3, 0, 0, 0]
+    # A second cube, on lava-1: red 2, every other colour 1: 7 counted cubes, one set of four
+    # (a second would take 8).
+    assert scores(position(PLAIN, tracks={4: (0,), 0: (0,)}))[0][1] == 3
 
 
 def test_p2_the_diamond_planets_majority_vp_are_doubled():
@@ -403,7 +405,7 @@ def test_r3_an_accident_row_costs_its_reader_two_vp():
     """R3: on lava-1 (1 3 0 5 7 0) seat 0's two cubes put first place on row 3, an accident:
     -2 VP, taken from its total; second place reads row 2 (3 VP, half: 1)."""
     state = position(PLAIN, tracks={0: (0, 1, 0)})
-    assert scores(state) == ((-2, 2, 0), (1, 1, 2), (0, 0, 0), (0, 0, 0))  # two red cubes: bonus 2
+    assert scores(state) == ((-2, 0, -2), (1, 0, 1), (0, 0, 0), (0, 0, 0))  # red cubes alone: no set of four (R4)
     # Three seats tied at rank 1 on the accident of square 6 each lose 2 (R1 with R3).
     tied = position(PLAIN, tracks={0: (0, 0, 1, 1, 2, 2)})
     assert [majority for majority, _, _ in scores(tied)] == [-2, -2, -2, 0]

@@ -199,8 +199,9 @@ def test_fingerprint_is_the_hash_of_the_canonical_data():
     ruleset = load_ruleset("draft7")
     assert ruleset.fingerprint == fingerprint(fingerprinted_data(ruleset))
     # R15/R16's majority section is left out of what is hashed (docs/rules.md, "The majority as
-    # data"), and R11's 1 free cube with a cap is hashed as the older max_free_cubes_per_crew.
-    rules = {key: value for key, value in ruleset_to_data(ruleset)["rules"].items() if key not in ("majority", "round_end")}
+    # data"), so is R17's bonus section ("The major-planet bonus as data"), and R11's 1 free cube
+    # with a cap is hashed as the older max_free_cubes_per_crew.
+    rules = {key: value for key, value in ruleset_to_data(ruleset)["rules"].items() if key not in ("majority", "bonus", "round_end")}
     assert fingerprinted_data(ruleset) == {**ruleset_to_data(ruleset), "rules": {**rules, "max_free_cubes_per_crew": 3}}
     assert len(ruleset.fingerprint) == 64
 

@@ -27,6 +27,7 @@ from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.abilities import PlanetRules
 from stargazer_rules.vocabulary.effects import COUNTER, DIRECTION, EFFECT_TYPES, FREE_CUBE_OWNER, NO_SKIP_LIMIT, REPEAT, SKIP, START
+from stargazer_rules.vocabulary.bonus import LARGEST_GROUPS, R17, Bonus
 from stargazer_rules.vocabulary.majority import R15_R16
 from stargazer_rules.vocabulary.expressions import amount_data
 from stargazer_rules.vocabulary.table import (
@@ -491,7 +492,8 @@ def test_scores_add_up_at_every_step(source: str, data: st.DataObject) -> None:
         for seat in sheet.seats:
             assert seat.total == seat.majority_vp + seat.bonus_vp + seat.play_vp, seat
             assert seat.play_vp == state.vp[seat.seat]
-            assert seat.bonus_vp == seat.bonus_count * len(seat.bonus_colours), seat
+            if game.ruleset.bonus.formula == LARGEST_GROUPS:
+                assert seat.bonus_vp == seat.bonus_count * len(seat.bonus_colours), seat
             assert seat.majority_vp == sum(
                 standing.vp for planet in sheet.planets for standing in planet.standings if standing.owner == seat.seat
             )
@@ -512,7 +514,8 @@ def test_scores_add_up_at_every_step(source: str, data: st.DataObject) -> None:
 
 def _r15_r17_oracle(game: Game, state: State) -> list[tuple[int, int]]:
     """(majority VP, major-planet bonus) per seat, computed from R15, R16 and R17 as written,
-    with the ruleset's majority section (docs/rules.md, "The majority as data") read anew."""
+    with the ruleset's majority and bonus sections (docs/rules.md, "The majority as data", "The
+    major-planet bonus as data") read anew."""
     majority = [0] * state.players
     colours: list[Counter[str]] = [Counter() for _ in range(state.players)]
     rule = game.ruleset.majority
@@ -534,14 +537,28 @@ def _r15_r17_oracle(game: Game, state: State) -> list[tuple[int, int]]:
                 value = card.track[row - 1]  # squares counted from 1
                 percent = rule.rank_percent[min(rank, len(rule.rank_percent)) - 1]
                 majority[owner] += rule.accident_vp if value == 0 else value * percent // 100
-        for owner in track + special:
+        squares = game.ruleset.bonus.squares
+        for owner in (track if squares != "special" else ()) + (special if squares != "normal" else ()):
             if owner != FREE_CUBE_OWNER:
                 colours[owner][card.colour] += 1
-    result = []
-    for seat in range(state.players):
-        most = max(colours[seat].values(), default=0)
-        result.append((majority[seat], most * sum(count == most for count in colours[seat].values())))
-    return result
+    return [(majority[seat], _bonus_oracle(game.ruleset.bonus, list(colours[seat].values()))) for seat in range(state.players)]
+
+
+def _bonus_oracle(bonus: Bonus, counts: list[int]) -> int:
+    """R17 and the other formulas as written: sets made one at a time, each from the colours
+    with the most cubes left (the greedy that makes the most sets), not by the engines' sum."""
+    most = max(counts, default=0)
+    if most == 0:
+        return 0
+    if bonus.formula == "distinct_colour_sets":
+        left, sets = sorted(counts, reverse=True), 0
+        while len([count for count in left if count > 0]) >= bonus.set_size:
+            left = sorted([count - 1 for count in left[: bonus.set_size]] + left[bonus.set_size :], reverse=True)
+            sets += 1
+        return sets * bonus.set_vp
+    if bonus.formula == "vp_by_count":
+        return bonus.vp_by_count[min(most, len(bonus.vp_by_count)) - 1]
+    return most * counts.count(most)
 
 
 # -- the generated rulesets themselves ------------------------------------------------------
@@ -569,6 +586,7 @@ def test_generated_rulesets_load_with_their_knobs(documents: dict) -> None:
     assert list(ruleset.turn_order_vp) == rules.get("setup", {}).get("turn_order_vp", zeros)
     drawn = rules.get("majority", {})
     assert ruleset.majority.to_data() == {**R15_R16.to_data(), **drawn}
+    assert ruleset.bonus.to_data() == {**R17.to_data(), **rules.get("bonus", {})}
     assert [len(card.skill) for card in ruleset.crew] == [len(card["skill"]) for card in documents["crew.yaml"]["crew"]]
 
 
@@ -581,6 +599,7 @@ def test_every_effect_type_is_generated_and_loads(effect_name: str, data: st.Dat
     item = data.draw(effect_of_type(effect_name, colours), label="effect")
     documents = data.draw(ruleset_documents(), label="documents")
     documents["rules.yaml"]["colours"] = [{"id": c, "name": {"ja": c, "en": c}} for c in colours]
+    documents["rules.yaml"].pop("bonus", None)  # a set size drawn for the drawn colours may exceed these two
     for card in documents["planets.yaml"]["planets"]:
         card["colour"] = "k0"
     for card in documents["crew.yaml"]["crew"]:

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import attrs
 
-from stargazer_rules.vocabulary.abilities import CrewRules, PlanetRules
+from stargazer_rules.vocabulary.abilities import EVERY_COLOUR, CrewRules, PlanetRules
 from stargazer_rules.vocabulary.effects import DIRECTION, Effect, UseSkill, list_landings, list_most_vp, most_skips
 from stargazer_rules.vocabulary.expressions import SEATS, Limits
 from stargazer_rules.rulesets.model import Ruleset
@@ -38,6 +38,9 @@ class StateBounds:
     free cubes on one crew (R11). ``most_vp``: VP one seat holds (starting VP and VP scored
     during play, ``ability_vp`` of them from planet abilities, crew triggers and rules.yaml's
     ``round_end.effects``), None when open.
+    ``most_bonus_vp``: the most the major-planet bonus gives one seat (R17, ``Bonus.most_vp``:
+    a seat owns ``cubes_per_player`` cubes, each counted once, or once per colour on a Planet
+    whose cubes count toward every colour, P1).
     ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
     (R7). ``most_survey_skips``: the Planets a survey may still pass over under a skip limit
@@ -56,6 +59,7 @@ class StateBounds:
     most_free_on_crew: int
     most_vp: int | None
     ability_vp: int | None
+    most_bonus_vp: int
     most_round: int
     least_survey_bonus: int | None
     most_survey_bonus: int | None
@@ -109,6 +113,7 @@ class StateBounds:
             most_free_on_crew=free_on_crew,
             most_vp=most_vp,
             ability_vp=abilities,
+            most_bonus_vp=most_bonus_vp(ruleset),
             most_round=ruleset.max_rounds,
             least_survey_bonus=None if open_bonus else min(lowered, default=0),  # type: ignore[type-var]
             most_survey_bonus=None if open_bonus else max(raised, default=0),  # type: ignore[type-var]
@@ -119,6 +124,13 @@ class StateBounds:
             most_pending=len(effects) + sum(isinstance(e, UseSkill) for e in effects) * max((len(skills[b]) for b in borrowable), default=0),
             most_turn_decisions=2 + most_placed + sum(effect.steps for effect in effects),
         )
+
+
+def most_bonus_vp(ruleset: Ruleset) -> int:
+    """The most VP the major-planet bonus gives one seat (R17, the ruleset's ``bonus``)."""
+    cubes = ruleset.cubes_per_player
+    every = any(PlanetRules.of(card.abilities).counts_toward == EVERY_COLOUR for card in ruleset.planets)
+    return ruleset.bonus.most_vp(cubes, cubes * len(ruleset.colours) if every else cubes)
 
 
 def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None:

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from stargazer_rules.vocabulary.abilities import EVERY_COLOUR, NO_COLOUR, PlanetRules
+from stargazer_rules.vocabulary.bonus import R17, Bonus
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 from stargazer_rules.vocabulary.majority import R15_R16, Majority, rank_order
 
@@ -57,7 +58,8 @@ class PlanetResult:
 class SeatScore:
     """One seat's sheet: majority VP, the major-planet bonus (R17), VP from play, total (R18).
 
-    ``colour_counts`` are the seat's cubes per colour, normal and special squares together;
+    ``colour_counts`` are the seat's cubes per colour on the squares the ruleset's bonus counts
+    (normal and special together in R17); ``bonus_vp`` what its formula scores;
     ``bonus_colours`` the colours that share the largest count, ``bonus_count`` that count.
     """
 
@@ -117,13 +119,14 @@ def first_reads_accident(standings: tuple[Standing, ...], values: tuple[int, ...
     return bool(standings) and standings[0].row is not None and values[standings[0].row - 1] == 0  # type: ignore[operator]
 
 
-def major_planet_bonus(counts: Counter[str]) -> tuple[int, int, tuple[str, ...]]:
-    """R17: (bonus, largest count m, colours with m). With three cubes in each of four colours: 12."""
+def major_planet_bonus(counts: Counter[str], bonus: Bonus = R17) -> tuple[int, int, tuple[str, ...]]:
+    """R17: (bonus, largest count m, colours with m), the bonus by the ruleset's formula. With
+    three cubes in each of four colours R17 gives 12."""
     most = max(counts.values(), default=0)
     if most == 0:
         return 0, 0, ()
     colours = tuple(sorted(colour for colour, count in counts.items() if count == most))
-    return most * len(colours), most, colours
+    return bonus.vp(counts.values()), most, colours
 
 
 def winners(totals: tuple[int, ...], hands: tuple[int, ...]) -> tuple[int, ...]:
@@ -165,13 +168,14 @@ def score_sheet(game: Rules, state: State) -> ScoreSheet:
             if standing.owner != FREE_CUBE_OWNER:
                 majority[standing.owner] += standing.vp
         toward = tables.counted_colours[card_index]
-        for owner in track + state.specials[p]:
+        counted = (track if rules.bonus.counts_normal else ()) + (state.specials[p] if rules.bonus.counts_special else ())
+        for owner in counted:
             if owner != FREE_CUBE_OWNER:
                 for colour in toward:
                     colour_counts[owner][colour] += 1
     seats = []
     for seat in range(state.players):
-        bonus, most, colours = major_planet_bonus(colour_counts[seat])
+        bonus, most, colours = major_planet_bonus(colour_counts[seat], rules.bonus)
         total = majority[seat] + bonus + state.vp[seat]
         seats.append(
             SeatScore(
@@ -201,7 +205,8 @@ class TotalsTables:
 
     ``track_values`` (``scored_values``), ``counted_colours`` (the colour ids it counts toward,
     for score sheets) and ``colour_index`` (the same colours numbered in sorted id order,
-    ``colour_count`` of them: the ruleset's) per planet card, and ``planet_parts``, each Planet's part of the totals by
+    ``colour_count`` of them: the ruleset's) per planet card, ``bonus_is_r17`` (whether the
+    totals score R17 inline), and ``planet_parts``, each Planet's part of the totals by
     (card, track, special square): bots score hundreds of thousands of states that share most
     of their Planets, so each Planet's ranking is computed once and then looked up (the memo
     is emptied past ``_PLANET_CACHE_LIMIT`` entries).
@@ -211,6 +216,7 @@ class TotalsTables:
     counted_colours: tuple[tuple[str, ...], ...]
     colour_index: tuple[tuple[int, ...], ...]
     colour_count: int
+    bonus_is_r17: bool
     planet_parts: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     @classmethod
@@ -223,20 +229,22 @@ class TotalsTables:
             counted,
             tuple(tuple(colour_ids.index(c) for c in counted_colours(card, colour_ids)) for card in planets),
             len(colour_ids),
+            ruleset.bonus == R17,
         )
 
 
 def _planet_part(
-    values: tuple[int, ...], track: tuple[int, ...], special: tuple[int, ...], majority: Majority
+    values: tuple[int, ...], track: tuple[int, ...], special: tuple[int, ...], majority: Majority, bonus: Bonus = R17
 ) -> tuple[tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]:
     """One Planet's part of the totals: ((seat, majority VP), ...) by R15/R16 for the seats that
-    score, and ((seat, cubes), ...) for the seats' cubes of its colour (normal and special
-    squares, R17). Free cubes rank as the virtual player and are then dropped. R15/R16 is
-    ranked inline (the bots' hot path); any other ``majority`` by ``rank_planet``."""
-    if majority != R15_R16:
+    score, and ((seat, cubes), ...) for the seats' cubes of its colour (on the squares the
+    bonus counts: normal and special in R17). Free cubes rank as the virtual player and are
+    then dropped. R15/R16 with R17's squares is ranked inline (the bots' hot path); any other
+    ``majority`` or squares by ``rank_planet``."""
+    if majority != R15_R16 or bonus.squares != R17.squares:
         standings = rank_planet(track, values, majority)
         scored = tuple((s.owner, s.vp) for s in standings if s.owner != FREE_CUBE_OWNER and s.vp)
-        owned = Counter(track + special)
+        owned = Counter((track if bonus.counts_normal else ()) + (special if bonus.counts_special else ()))
         return scored, tuple((owner, count) for owner, count in owned.items() if owner != FREE_CUBE_OWNER)
     counts: dict[int, int] = {}
     first: dict[int, int] = {}
@@ -261,6 +269,7 @@ def _planet_part(
 
 def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
     """Each seat's total (R18: majority VP + major-planet bonus + VP from play), as ``score`` gives.
+    R17 is scored inline (the bots' hot path), any other bonus by ``Bonus.vp``.
 
     The same numbers as ``tuple(seat.total for seat in game.score(state).seats)``, without
     building a score sheet: the bots' evaluation, called on every state they look at.
@@ -268,6 +277,7 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
     tables = game.totals_tables
     values, colours, colour_count, cache = tables.track_values, tables.colour_index, tables.colour_count, tables.planet_parts
     players = state.players
+    bonus = game.ruleset.bonus
     totals = list(state.vp)
     counts = [0] * (players * colour_count)
     for card, track, special in zip(state.planets, state.tracks, state.specials):
@@ -277,15 +287,19 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
             if part is None:
                 if len(cache) > _PLANET_CACHE_LIMIT:
                     cache.clear()
-                part = cache[key] = _planet_part(values[card], track, special, game.ruleset.majority)
+                part = cache[key] = _planet_part(values[card], track, special, game.ruleset.majority, bonus)
             majority, cubes = part
             for seat, vp in majority:
                 totals[seat] += vp
             for colour in colours[card]:
                 for seat, count in cubes:
                     counts[seat * colour_count + colour] += count
+    r17 = tables.bonus_is_r17
     for seat in range(players):
         row = counts[seat * colour_count : (seat + 1) * colour_count]
+        if not r17:
+            totals[seat] += bonus.vp(row)
+            continue
         most = max(row)
         if most:
             totals[seat] += most * row.count(most)

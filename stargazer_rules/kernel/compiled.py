@@ -26,6 +26,7 @@ from stargazer_rules.engine.observation_layout import ObservationField
 from stargazer_rules.rulesets.model import PlanetCard, PlayerCountSetup
 from stargazer_rules.vocabulary.abilities import SPECIAL, PlanetRules, Trigger
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
+from stargazer_rules.vocabulary.bonus import Bonus
 from stargazer_rules.vocabulary.majority import Majority
 
 
@@ -119,6 +120,7 @@ class CompiledRuleset:
     max_rounds: int
     turn_order_vp: tuple[int, ...]
     majority: Majority
+    bonus: Bonus
     bounds: StateBounds
     action_sizes: ActionSizes
     observation: tuple[ObservationField, ...]
@@ -151,6 +153,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         max_rounds=ruleset.max_rounds,
         turn_order_vp=tuple(ruleset.turn_order_vp),
         majority=ruleset.majority,
+        bonus=ruleset.bonus,
         bounds=bounds,
         action_sizes=game.action_sizes,
         observation=game.observation_layout.fields,

@@ -115,7 +115,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
         ("body", say("play_rounds", lang)),
         ("body", say("step_1", lang)),
         ("body", say("motivation", lang, free_vp=ruleset.free_cube_vp, player_vp=ruleset.player_cube_vp)),
-        ("body", say("special", lang, capacity=_capacities(ruleset, lang))),
+        ("body", say("special" if ruleset.bonus.counts_special else "special_uncounted", lang, capacity=_capacities(ruleset, lang))),
         ("body", say("step_2", lang)),
     ]
     if ruleset.survey_minimum > 0:
@@ -128,7 +128,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
         ("body", say("round_end", lang, free=tables.unpicked_free_cubes_text(ruleset, lang), limit=_cap_limit(ruleset, lang))),
         ("heading", say("sheet_scoring", lang)),
         *(("body", paragraph) for paragraph in tables.majority_paragraphs(ruleset, lang)),
-        ("body", say("score_r17", lang)),
+        ("body", tables.bonus_paragraph(ruleset, lang)),
         ("body", say("score_r18", lang)),
         ("heading", say("sheet_counts", lang)),
         ("table:counts", ""),

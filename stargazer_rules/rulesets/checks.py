@@ -91,6 +91,7 @@ def semantic_problems(
         *_survey_starts(documents.crew, sites),
         *round_end_problems(documents),
         *round_end_effect_problems(documents, effect_types),
+        *bonus_problems(documents),
     ]
 
 
@@ -870,3 +871,48 @@ def round_end_effect_problems(documents: RulesetDocuments, effect_types: Mapping
     yield from _bodies(rules, sites)
     for site in sites:
         yield from _ability_effect(rules, site, AB.ROUND_END_EVENT, ROUND_END_EFFECTS_HOLDER)
+#: rules.yaml's ``bonus.formula`` (R17): the schema leaves its errors to ``bonus_problems``,
+#: which checks it against the one branch of the schema its shape names.
+BONUS_FORMULA_PATH: DocPath = ("bonus", "formula")
+
+
+def bonus_problems(documents: RulesetDocuments) -> Iterator[Problem]:
+    """Every problem of rules.yaml's ``bonus.formula``: a formula's name (with a did-you-mean),
+    then its numbers against that formula's schema (so a mistake is placed at its own key, not
+    reported as matching none of the formulas), and a set of more colours than the ruleset has."""
+    from stargazer_rules.rulesets.schemas import load_schema  # see check_documents
+    from stargazer_rules.rulesets.validation import schema_problems
+    from stargazer_rules.vocabulary.bonus import DISTINCT_COLOUR_SETS, FORMULAS, LARGEST_GROUPS
+
+    rules = documents.rules
+    section = rules.data.get("bonus") if isinstance(rules.data, Mapping) else None
+    if not isinstance(section, Mapping) or "formula" not in section:
+        return
+    formula = section["formula"]
+    branches = load_schema("rules")["properties"]["bonus"]["properties"]["formula"]["anyOf"]
+    if isinstance(formula, Mapping):
+        names = list(formula)
+        if len(names) != 1 or names[0] not in FORMULAS or names[0] == LARGEST_GROUPS:
+            word = names[0] if len(names) == 1 else None
+            yield rules.problem(
+                BONUS_FORMULA_PATH if word is None else (*BONUS_FORMULA_PATH, word),
+                f"a formula is {LARGEST_GROUPS}, {{{DISTINCT_COLOUR_SETS}: {{size: n, vp: n}}}} or "
+                f"{{vp_by_count: [...]}}, found " + (f"the key {word!r}" if word is not None else describe_value(dict(formula))),
+                close_match(word, FORMULAS[1:]) if word is not None else None,
+                key=word is not None,
+            )
+            return
+        branch = next(b for b in branches if names[0] in b.get("properties", {}))
+    else:
+        branch = branches[0]
+    schema = {"properties": {"bonus": {"properties": {"formula": branch}}}}
+    found = schema_problems(rules, schema)
+    yield from found
+    colours = _colour_ids(documents)
+    if not found and isinstance(formula, Mapping) and DISTINCT_COLOUR_SETS in formula and colours:
+        size = formula[DISTINCT_COLOUR_SETS]["size"]
+        if size > len(colours):
+            yield rules.problem(
+                (*BONUS_FORMULA_PATH, DISTINCT_COLOUR_SETS, "size"),
+                f"a set of {size} different colours, but the ruleset has {len(colours)} colours: no set could be complete",
+            )

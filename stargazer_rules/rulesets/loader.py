@@ -23,6 +23,7 @@ import attrs
 
 from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.checks import (
+    BONUS_FORMULA_PATH,
     FREE_CUBES_PATH,
     OLDER_CAP_KEY,
     ROUND_END_EFFECTS_HOLDER,
@@ -51,6 +52,7 @@ from stargazer_rules.rulesets.resources import (
 from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
 from stargazer_rules.vocabulary import abilities as AB
+from stargazer_rules.vocabulary.bonus import R17, Bonus
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect
 from stargazer_rules.vocabulary.expressions import CREWS, PLANETS, Parser, amount_data
 from stargazer_rules.vocabulary.majority import R15_R16, Majority
@@ -116,7 +118,7 @@ def check_documents(
         problems.extend(document.problems)
         if document.loaded:
             if document is documents.rules:
-                left_to = [FREE_CUBES_PATH, *round_end_effect_paths(document, effect_types)]
+                left_to = [FREE_CUBES_PATH, BONUS_FORMULA_PATH, *round_end_effect_paths(document, effect_types)]
             else:
                 left_to = expression_paths(document, effect_types)
             problems.extend(schema_problems(document, schema, left_to))
@@ -162,6 +164,7 @@ def build_ruleset(
         source=source,
         majority=_majority(rules.get("majority", {})),
         round_end_effects=round_end_effects,
+        bonus=Bonus.from_data(rules.get("bonus", {})),
     )
     return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
@@ -187,6 +190,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             "max_rounds": ruleset.max_rounds,
             "setup": {"turn_order_vp": list(ruleset.turn_order_vp)},
             "majority": ruleset.majority.to_data(),
+            "bonus": ruleset.bonus.to_data(),
         },
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
         "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},
@@ -196,14 +200,16 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
 def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
     """What the fingerprint hashes: ``ruleset_to_data`` with the sections a ruleset written before
     them would not have held, when they say what it said, in its older form: no ``majority``
-    when it is R15/R16's, no ``round_end.effects`` when there are none, and then a ``round_end``
-    of 1 free cube and a cap as the older ``max_free_cubes_per_crew``. So such rulesets keep
-    their fingerprints (their records and cached runs stay theirs) while any other rule has its
-    own."""
+    when it is R15/R16's, no ``bonus`` when it is R17's, no ``round_end.effects`` when there are
+    none, and then a ``round_end`` of 1 free cube and a cap as the older
+    ``max_free_cubes_per_crew``. So such rulesets keep their fingerprints (their records and
+    cached runs stay theirs) while any other rule has its own."""
     data = ruleset_to_data(ruleset)
     rules = data["rules"]
     if ruleset.majority == R15_R16:
         del rules["majority"]
+    if ruleset.bonus == R17:
+        del rules["bonus"]
     if ruleset.round_end_effects:
         return data
     del rules["round_end"]["effects"]

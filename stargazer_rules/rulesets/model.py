@@ -12,6 +12,7 @@ import attrs
 
 from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.vocabulary.abilities import Ability, Trigger
+from stargazer_rules.vocabulary.bonus import R17, Bonus
 from stargazer_rules.vocabulary.effects import Effect
 from stargazer_rules.vocabulary.expressions import Amount
 from stargazer_rules.vocabulary.majority import R15_R16, Majority
@@ -113,6 +114,8 @@ class Ruleset:
     player at turn position i (0: the start player) starts with, at least one value per seat
     of the largest player count (docs/rules.md, "Turn-order VP"). ``majority``: how a Planet's
     majority ranks and reads its rows (R15, R16; docs/rules.md, "The majority as data").
+    ``bonus``: which cubes the major-planet bonus counts and what it scores (R17; docs/rules.md,
+    "The major-planet bonus as data").
     ``unpicked_crews`` is what a crew nobody picked receives at a round's end (R11, rules.yaml
     ``round_end``); its cap, or every free cube, is ``max_free_cubes_per_crew``.
     ``round_end_effects`` are effects of the rules language performed at every round's end, the
@@ -140,6 +143,7 @@ class Ruleset:
     source: str = attrs.field(default="", eq=False)
     majority: Majority = R15_R16
     round_end_effects: tuple[Effect, ...] = ()
+    bonus: Bonus = R17
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -104,6 +104,7 @@ def ruleset_report(ruleset: Ruleset, lang: str) -> str:
     if round_end is not None:
         lines += ["", label("section_round_end", lang), INDENT + round_end]
     lines += ["", label("section_majority", lang), *(INDENT + text for text in tables.majority_paragraphs(ruleset, lang))]
+    lines += ["", label("section_bonus", lang), INDENT + tables.bonus_paragraph(ruleset, lang)]
     lines += ["", label("section_colours", lang)]
     lines += table_lines(tables.colours_table(ruleset, lang))
     lines += ["", label("section_planets", lang, count=len(ruleset.planets))]

@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from stargazer_rules.engine.scoring import ScoreSheet, Standing
+from stargazer_rules.engine.scoring import ScoreSheet, SeatScore, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
 from stargazer_rules.text.catalogue import sentences
 from stargazer_rules.text.language import amount_phrase
 from stargazer_rules.text.messages import ability_sentences, colour_name, join, label, planet_name, player_name, skill_sentences
+from stargazer_rules.vocabulary.bonus import DISTINCT_COLOUR_SETS, VP_BY_COUNT, complete_sets
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
 if TYPE_CHECKING:
@@ -129,6 +130,23 @@ def majority_paragraphs(ruleset: Ruleset, lang: str) -> tuple[str, str]:
     return sentences(ranking, lang), sentences(rows, lang)
 
 
+def bonus_paragraph(ruleset: Ruleset, lang: str) -> str:
+    """The ruleset's major-planet bonus (its ``bonus`` section, R17) in one paragraph: which
+    cubes count, then what they score; draft 7's R17 reads as the draft says it."""
+    bonus = ruleset.bonus
+    said = [label(f"bonus_squares_{bonus.squares}", lang)]
+    if bonus.formula == DISTINCT_COLOUR_SETS:
+        said.append(label("bonus_distinct_colour_sets", lang, size=bonus.set_size, vp=bonus.set_vp))
+    elif bonus.formula == VP_BY_COUNT:
+        table = bonus.vp_by_count
+        entries = [label("bonus_count_vp", lang, count=count, vp=vp) for count, vp in enumerate(table[:-1], start=1)]
+        entries.append(label("bonus_count_and_more_vp", lang, count=len(table), vp=table[-1]))
+        said.append(label("bonus_vp_by_count", lang, table=join(entries, lang)))
+    else:
+        said.append(label("bonus_largest_groups", lang))
+    return sentences(said, lang)
+
+
 def setups_table(ruleset: Ruleset, lang: str) -> TextTable:
     """Per player count: Planets, crew dealt, the crew area with the always-in-play cards
     (R19) and the full Planets that end the game (R10)."""
@@ -233,25 +251,25 @@ def score_table(game: Game, sheet: ScoreSheet, lang: str) -> TextTable:
         track = ruleset.planet(result.planet).track
         rows.append([name] + [_standing_cell(by_owner.get(owner), track, lang) for owner in owners])
     rows.append([label("score_majority_total", lang)] + [str(seat.majority_vp) for seat in sheet.seats])
-    rows.append(
-        [label("score_bonus", lang)]
-        + [
-            label(
-                "score_bonus_cell",
-                lang,
-                vp=seat.bonus_vp,
-                colours=label("score_colour_separator", lang).join(
-                    label("score_colour_count", lang, colour=colour_name(ruleset, colour, lang), count=seat.bonus_count)
-                    for colour in seat.bonus_colours
-                ),
-            )
-            for seat in sheet.seats
-        ]
-    )
+    rows.append([label("score_bonus", lang)] + [_bonus_cell(ruleset, seat, lang) for seat in sheet.seats])
     rows.append([label("score_play", lang)] + [str(seat.play_vp) for seat in sheet.seats])
     rows.append([label("score_total", lang)] + [str(seat.total) for seat in sheet.seats])
     rows.append([label("score_hand", lang)] + [str(seat.hand) for seat in sheet.seats])
     return _table(rows, headers=headers, totals=(len(rows) - 2,))
+
+
+def _bonus_cell(ruleset: Ruleset, seat: SeatScore, lang: str) -> str:
+    """A seat's major-planet bonus: its VP with the colours of its largest count (R17, a VP table),
+    or with its complete sets (``distinct_colour_sets``)."""
+    bonus = ruleset.bonus
+    if bonus.formula == DISTINCT_COLOUR_SETS:
+        sets = complete_sets((count for _, count in seat.colour_counts), bonus.set_size)
+        return label("score_bonus_sets_cell", lang, vp=seat.bonus_vp, sets=sets, size=bonus.set_size)
+    colours = label("score_colour_separator", lang).join(
+        label("score_colour_count", lang, colour=colour_name(ruleset, colour, lang), count=seat.bonus_count)
+        for colour in seat.bonus_colours
+    )
+    return label("score_bonus_cell", lang, vp=seat.bonus_vp, colours=colours)
 
 
 def _standing_cell(standing: Standing | None, track: tuple[int, ...], lang: str) -> str:

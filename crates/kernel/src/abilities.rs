@@ -182,6 +182,7 @@ mod tests {
                 most_free_on_crew: 1,
                 most_vp: 1000,
                 ability_vp: 12,
+                most_bonus_vp: 4,
                 most_round: 3,
                 least_survey_bonus: 0,
                 most_survey_bonus: 0,

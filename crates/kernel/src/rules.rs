@@ -686,6 +686,8 @@ pub struct RulesSpec {
     pub turn_order_vp: Vec<i64>,
     /// How a Planet's majority ranks and reads its rows (R15, R16).
     pub majority: MajoritySpec,
+    /// Which cubes the major-planet bonus counts and what it scores (R17).
+    pub bonus: BonusSpec,
     pub bounds: Bounds,
     pub action_sizes: ActionSizes,
 }
@@ -773,6 +775,99 @@ impl Majority {
     }
 }
 
+/// The `bonus` section as the bindings read it (`vocabulary.bonus.Bonus`, field by field); its
+/// default is draft 7's R17, as a rules.yaml without the section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BonusSpec {
+    pub squares: String,
+    pub formula: String,
+    pub set_size: i64,
+    pub set_vp: i64,
+    pub vp_by_count: Vec<i64>,
+}
+
+impl Default for BonusSpec {
+    fn default() -> BonusSpec {
+        BonusSpec { squares: "all".into(), formula: "largest_groups".into(), set_size: 0, set_vp: 0, vp_by_count: Vec::new() }
+    }
+}
+
+/// What a seat's cube counts per colour score (`bonus.formula`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Formula {
+    /// R17: the largest count m times the number of colours at m.
+    LargestGroups,
+    /// `vp` for each complete set of one cube of each of `size` different colours, each cube in
+    /// one set at most (ideas R4).
+    DistinctColourSets { size: u32, vp: i32 },
+    /// The VP of the largest count m: entry m - 1, counts past the table its last entry.
+    VpByCount(Vec<i32>),
+}
+
+/// The major-planet bonus (R17; `vocabulary.bonus.Bonus`): which squares' cubes count toward
+/// their Planet's colours, and the formula that scores a seat's counts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bonus {
+    pub normal: bool,
+    pub special: bool,
+    pub formula: Formula,
+}
+
+impl Default for Bonus {
+    /// Draft 7's R17.
+    fn default() -> Bonus {
+        Bonus { normal: true, special: true, formula: Formula::LargestGroups }
+    }
+}
+
+impl Bonus {
+    fn compile(spec: &BonusSpec) -> Result<Bonus, KernelError> {
+        let (normal, special) = match spec.squares.as_str() {
+            "all" => (true, true),
+            "normal" => (true, false),
+            "special" => (false, true),
+            other => return Err(unsupported(format!("bonus.squares: unknown squares {other:?}"))),
+        };
+        let formula = match spec.formula.as_str() {
+            "largest_groups" => Formula::LargestGroups,
+            "distinct_colour_sets" => Formula::DistinctColourSets {
+                size: small(spec.set_size, "bonus.formula.distinct_colour_sets.size", MAX_COLOURS as i64)?.max(1) as u32,
+                vp: small(spec.set_vp, "bonus.formula.distinct_colour_sets.vp", VALUE_LIMIT)?,
+            },
+            "vp_by_count" if !spec.vp_by_count.is_empty() => Formula::VpByCount(
+                spec.vp_by_count.iter().map(|&vp| small(vp, "bonus.formula.vp_by_count", VALUE_LIMIT)).collect::<Result<_, _>>()?,
+            ),
+            "vp_by_count" => return Err(unsupported("bonus.formula.vp_by_count is empty".into())),
+            other => return Err(unsupported(format!("bonus.formula: unknown formula {other:?}"))),
+        };
+        Ok(Bonus { normal, special, formula })
+    }
+
+    /// The bonus of one seat's cube counts, one per colour.
+    pub fn vp(&self, counts: &[u16]) -> i32 {
+        let most = counts.iter().copied().max().unwrap_or(0);
+        if most == 0 {
+            return 0;
+        }
+        match &self.formula {
+            Formula::LargestGroups => most as i32 * counts.iter().filter(|&&c| c == most).count() as i32,
+            Formula::DistinctColourSets { size, vp } => vp * complete_sets(counts, *size) as i32,
+            Formula::VpByCount(table) => table[(most as usize).min(table.len()) - 1],
+        }
+    }
+}
+
+/// How many sets of one cube of each of `size` different colours `counts` make, each cube in one
+/// set at most: the largest k with the sum over colours of min(count, k) at least size x k (the
+/// k that satisfy it are 0, 1, ..., the answer; Python's `bonus.complete_sets`).
+pub fn complete_sets(counts: &[u16], size: u32) -> u32 {
+    let mut sets = 0u32;
+    while counts.iter().map(|&c| (c as u32).min(sets + 1)).sum::<u32>() >= size * (sets + 1) {
+        sets += 1;
+    }
+    sets
+}
+
 /// What each crew nobody picked receives at a round's end when the game goes on (R11; rules.yaml
 /// `round_end.unpicked_crews`): `free_cubes`, an amount read with `this_crew` bound to the crew
 /// and nobody as "you"; at least 0, at most what the stock holds and what
@@ -809,6 +904,8 @@ pub struct Bounds {
     pub most_vp: i64,
     /// The most VP one seat scores from planet abilities and crew triggers in a game (Python's number).
     pub ability_vp: i64,
+    /// The most the major-planet bonus gives one seat (R17, Python's number).
+    pub most_bonus_vp: i64,
     pub most_round: i64,
     /// This turn's change of the survey count: the most any crew's skill takes away or adds.
     pub least_survey_bonus: i64,
@@ -851,6 +948,9 @@ impl Bounds {
         }
         if !(0..=MOST_VP).contains(&b.most_vp) {
             return Err(unsupported(format!("a seat may score {} VP in play, beyond the kernel's limit of {MOST_VP}", b.most_vp)));
+        }
+        if !(0..=MOST_VP).contains(&b.most_bonus_vp) {
+            return Err(unsupported(format!("the major-planet bonus may give {} VP, beyond the kernel's limit of {MOST_VP}", b.most_bonus_vp)));
         }
         if b.least_survey_bonus < -MOST_VP || b.most_survey_bonus > MOST_VP {
             return Err(unsupported(format!(
@@ -900,6 +1000,11 @@ pub struct Rules {
     /// (`Majority::default()`: scoring then takes its fast path).
     pub majority: Majority,
     pub majority_is_r15_r16: bool,
+    /// The major-planet bonus (R17), and whether it is R17's (`Bonus::default()`: the state
+    /// then keeps each seat's largest count and its colours as the board changes, the bots'
+    /// fast path; any other bonus is scored from the board when asked).
+    pub bonus: Bonus,
+    pub bonus_is_r17: bool,
     /// Whether any planet card has a trigger a landing cube sets off, one a round's end or the
     /// game's end sets off, or a Planet no survey may start on.
     pub any_lands: bool,
@@ -1090,6 +1195,7 @@ impl Rules {
         let always = (0..crew.len() as u16).filter(|&i| crew[i as usize].always_in_play).collect();
         let dealable = (0..crew.len() as u16).filter(|&i| !crew[i as usize].always_in_play).collect();
         let majority = Majority::compile(&spec.majority)?;
+        let bonus = Bonus::compile(&spec.bonus)?;
         let rules = Rules {
             name: spec.name.clone(),
             colours: spec.colours.clone(),
@@ -1109,6 +1215,8 @@ impl Rules {
             turn_order_vp,
             majority,
             majority_is_r15_r16: majority == Majority::default(),
+            bonus_is_r17: bonus == Bonus::default(),
+            bonus,
             any_lands,
             any_round_end,
             any_game_end,
@@ -1320,6 +1428,26 @@ mod tests {
         spec.majority.ties = "first_cube_further_bak".into();
         let error = Rules::compile(&spec).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("majority.ties: unknown tie rule \"first_cube_further_bak\"".into()));
+    }
+
+    #[test]
+    fn the_bonus_is_compiled_by_name_and_an_unknown_formula_refused() {
+        let mut spec = spec_with(Vec::new());
+        let rules = Rules::compile(&spec).unwrap();
+        assert!(rules.bonus_is_r17 && rules.bonus == Bonus::default());
+        spec.bonus = BonusSpec { squares: "normal".into(), formula: "distinct_colour_sets".into(), set_size: 4, set_vp: 3, vp_by_count: Vec::new() };
+        let rules = Rules::compile(&spec).unwrap();
+        assert_eq!(rules.bonus, Bonus { normal: true, special: false, formula: Formula::DistinctColourSets { size: 4, vp: 3 } });
+        assert!(!rules.bonus_is_r17);
+        // Ideas R4: counts giving 0, 1 and 2 complete sets of four colours.
+        assert_eq!([[3, 2, 1, 0, 0], [3, 1, 1, 1, 0], [3, 2, 2, 2, 0]].map(|c| rules.bonus.vp(&c)), [0, 3, 6]);
+        spec.bonus = BonusSpec { formula: "vp_by_count".into(), vp_by_count: vec![1, 4], ..BonusSpec::default() };
+        let rules = Rules::compile(&spec).unwrap();
+        assert_eq!([[0, 0], [1, 1], [2, 0], [3, 1]].map(|c| rules.bonus.vp(&c)), [0, 1, 4, 4]);
+        assert_eq!(Bonus::default().vp(&[2, 2, 1]), 4);
+        spec.bonus.formula = "largest_group".into();
+        let error = Rules::compile(&spec).unwrap_err();
+        assert_eq!(error, KernelError::Unsupported("bonus.formula: unknown formula \"largest_group\"".into()));
     }
 
     #[test]

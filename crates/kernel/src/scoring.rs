@@ -108,9 +108,8 @@ fn rank(t: &Tally, players: usize, top: usize, values: &[i32], m: &Majority, mut
     }
 }
 
-/// R15 ranking and R16 VP of one track: calls `score(owner, vp)` for each owner that scores.
 /// The board's part of every seat's score: R15-R16 majority VP, and the R17 colour counts as
-/// (largest count m, colours at m).
+/// (largest count m, colours at m) (all zero when the ruleset's bonus is not R17's).
 type BoardScores = ([i32; MAX_PLAYERS], [(u16, u8); MAX_PLAYERS]);
 
 /// R17: the largest colour count m times the number of colours at m.
@@ -118,12 +117,12 @@ fn bonus((most, ties): (u16, u8)) -> i32 {
     most as i32 * ties as i32
 }
 
-/// One sheet from the board's scores; R18's total is the sum of the three parts.
-fn sheet(s: &State, majority: &[i32; MAX_PLAYERS], colours: &[(u16, u8); MAX_PLAYERS]) -> [SeatTotals; MAX_PLAYERS] {
+/// One sheet from the board's scores and each seat's bonus; R18's total is the sum of the three parts.
+fn sheet(s: &State, majority: &[i32; MAX_PLAYERS], bonuses: &[i32; MAX_PLAYERS]) -> [SeatTotals; MAX_PLAYERS] {
     let mut sheet = [SeatTotals::default(); MAX_PLAYERS];
     for (seat, line) in sheet.iter_mut().enumerate().take(s.players as usize) {
         line.majority = majority[seat];
-        line.bonus = bonus(colours[seat]);
+        line.bonus = bonuses[seat];
         line.play = s.vp[seat];
         line.total = line.majority + line.bonus + line.play;
         line.hand = s.hands[seat];
@@ -161,8 +160,47 @@ impl Game {
     }
 
     /// R17's counts of every seat (its largest cube count of one colour m, and the number of
-    /// colours at m) over the cubes `cubes(p)` gives of each Planet (normal squares, special square).
+    /// colours at m) over the cubes `cubes(p)` gives of each Planet (normal squares, special
+    /// square); all zero when the ruleset's bonus is not R17's (`bonuses` scores it from the board).
     fn colour_counts<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [(u16, u8); MAX_PLAYERS] {
+        let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
+        if !self.rules.bonus_is_r17 {
+            return bonus;
+        }
+        let colours = self.rules.colour_count().max(1);
+        let counts = self.count_colours(s, cubes);
+        for seat in 0..s.players as usize {
+            let row = &counts[seat * colours..(seat + 1) * colours];
+            let most = row.iter().copied().max().unwrap_or(0);
+            if most > 0 {
+                bonus[seat] = (most, row.iter().filter(|&&c| c == most).count() as u8);
+            }
+        }
+        bonus
+    }
+
+    /// Each seat's major-planet bonus: R17's from `colours` (the kept or recounted counts), any
+    /// other bonus scored from the cubes on the squares it counts.
+    fn bonuses(&self, s: &State, colours: &[(u16, u8); MAX_PLAYERS]) -> [i32; MAX_PLAYERS] {
+        if self.rules.bonus_is_r17 {
+            return std::array::from_fn(|seat| bonus(colours[seat]));
+        }
+        let rules = &self.rules.bonus;
+        let counts = self.count_colours(s, |p| {
+            let (track, special) = (s.track(p), s.special(p));
+            (if rules.normal { track } else { &track[..0] }, if rules.special { special } else { &special[..0] })
+        });
+        let per_seat = self.rules.colour_count().max(1);
+        let mut bonuses = [0i32; MAX_PLAYERS];
+        for (seat, vp) in bonuses.iter_mut().enumerate().take(s.players as usize) {
+            *vp = rules.vp(&counts[seat * per_seat..(seat + 1) * per_seat]);
+        }
+        bonuses
+    }
+
+    /// Every seat's cube count per colour (seat `s`'s row at `s` x the ruleset's colour count)
+    /// over the cubes `cubes(p)` gives of each Planet (normal squares, special square).
+    fn count_colours<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [u16; MAX_PLAYERS * MAX_COLOURS] {
         let players = s.players as usize;
         let colours = self.rules.colour_count().max(1);
         let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
@@ -181,15 +219,7 @@ impl Game {
                 }
             }
         }
-        let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
-        for seat in 0..players {
-            let row = &counts[seat * colours..(seat + 1) * colours];
-            let most = row.iter().copied().max().unwrap_or(0);
-            if most > 0 {
-                bonus[seat] = (most, row.iter().filter(|&&c| c == most).count() as u8);
-            }
-        }
-        bonus
+        counts
     }
 
     /// Give back Planet `p`'s part of the kept scores before its track shrinks
@@ -235,6 +265,9 @@ impl Game {
     /// Counts only grow one at a time, so each new count either ties the seat's largest
     /// count m, passes it by one, or leaves m as it is.
     fn score_new_colours(&self, s: &mut State) {
+        if !self.rules.bonus_is_r17 {
+            return; // no counts kept: `bonuses` scores the board
+        }
         let planets = &self.rules.planets;
         let toward = |p: usize| planets[s.planets[p] as usize].counts_toward;
         let mut counted = 0u32; // colours done, a bit each (MAX_COLOURS is 32)
@@ -324,21 +357,21 @@ impl Game {
         if s.unscored != 0 {
             return self.rescored_totals(s);
         }
-        let bonus: [(u16, u8); MAX_PLAYERS] = std::array::from_fn(|seat| (s.colour_most[seat], s.colour_ties[seat]));
-        sheet(s, &s.majority, &bonus)
+        let colours: [(u16, u8); MAX_PLAYERS] = std::array::from_fn(|seat| (s.colour_most[seat], s.colour_ties[seat]));
+        sheet(s, &s.majority, &self.bonuses(s, &colours))
     }
 
     /// `seat_totals` scored from every square of the board instead of the kept scores: the
     /// reference for tests and checks.
     pub fn rescored_totals(&self, s: &State) -> [SeatTotals; MAX_PLAYERS] {
-        let (majority, bonus) = self.board_scores(s);
-        sheet(s, &majority, &bonus)
+        let (majority, colours) = self.board_scores(s);
+        sheet(s, &majority, &self.bonuses(s, &colours))
     }
 
     /// Each seat's total, as `scoring.provisional_totals` gives.
     pub fn totals(&self, s: &State) -> [i32; MAX_PLAYERS] {
         let mut totals = [0; MAX_PLAYERS];
-        if s.unscored == 0 {
+        if s.unscored == 0 && self.rules.bonus_is_r17 {
             // The bots' path: the sheet's sum (R18) from the kept scores, without the sheet.
             for seat in 0..s.players as usize {
                 totals[seat] = s.majority[seat] + bonus((s.colour_most[seat], s.colour_ties[seat])) + s.vp[seat];

@@ -4,7 +4,8 @@
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
 use stargazer_kernel::expr::{Amount, Arithmetic, Set};
-use stargazer_kernel::fixtures::{draft_like, draft_like_round_end, draft_like_round_end_effects, ideas_r7};
+use stargazer_kernel::fixtures::{draft_like, draft_like_bonus, draft_like_round_end, draft_like_round_end_effects, ideas_r7};
+use stargazer_kernel::rules::BonusSpec;
 use stargazer_kernel::{Game, Stage, State};
 
 fn new_game(game: &Game, players: usize, seed: u64) -> State {
@@ -269,6 +270,59 @@ fn r11_ideas_r9_a_crew_holding_a_free_cube_gets_none_and_an_empty_one_gets_one()
         }
     }
     assert!(checked > 20, "{checked} rounds ended with the game going on");
+}
+
+/// A seat's major-planet bonus counted from the board as written (R17, or ideas R4's sets made
+/// one at a time from the colours with the most cubes left), not by the kernel's scoring.
+fn bonus_as_written(game: &Game, s: &State, seat: usize, bonus: &BonusSpec) -> i32 {
+    let mut counts = vec![0i32; game.rules.colour_count()];
+    for p in 0..s.planet_count as usize {
+        let colour = game.rules.planets[s.planets[p] as usize].counts_toward.trailing_zeros() as usize;
+        let normal: &[i8] = if bonus.squares != "special" { s.track(p) } else { &[] };
+        let special: &[i8] = if bonus.squares != "normal" { s.special(p) } else { &[] };
+        counts[colour] += normal.iter().chain(special).filter(|&&o| o == seat as i8).count() as i32;
+    }
+    if bonus.formula == "distinct_colour_sets" {
+        let mut sets = 0;
+        loop {
+            counts.sort_unstable_by(|a, b| b.cmp(a));
+            let size = bonus.set_size as usize;
+            if counts.len() < size || counts[size - 1] == 0 {
+                return sets * bonus.set_vp as i32;
+            }
+            counts[..size].iter_mut().for_each(|c| *c -= 1);
+            sets += 1;
+        }
+    }
+    let most = counts.iter().copied().max().unwrap_or(0);
+    most * counts.iter().filter(|&&c| c == most && most > 0).count() as i32
+}
+
+#[test]
+fn r17_as_data_ideas_r4_and_normal_squares_score_the_bonus_as_written_at_every_step() {
+    let r4 = BonusSpec { formula: "distinct_colour_sets".into(), set_size: 4, set_vp: 3, ..BonusSpec::default() };
+    let normal = BonusSpec { squares: "normal".into(), ..BonusSpec::default() };
+    let mut sets = 0;
+    for bonus in [r4, normal] {
+        let game = draft_like_bonus(bonus.clone());
+        assert!(!game.rules.bonus_is_r17);
+        for seed in 0..60 {
+            let mut s = new_game(&game, 4, seed);
+            let mut rng = Rng::new(seed ^ 0xB0);
+            while !s.legal.is_empty() {
+                let act = s.legal[rng.below(s.legal.len())];
+                game.step(&mut s, act).unwrap();
+                let (kept, board) = (game.seat_totals(&s), game.rescored_totals(&s));
+                for seat in 0..4 {
+                    assert_eq!(kept[seat], board[seat], "seed {seed}");
+                    assert_eq!(kept[seat].bonus, bonus_as_written(&game, &s, seat, &bonus), "seed {seed} seat {seat}");
+                    assert_eq!(game.totals(&s)[seat], kept[seat].total);
+                    sets += (kept[seat].bonus >= 3 && bonus.set_vp == 3) as i32;
+                }
+            }
+        }
+    }
+    assert!(sets > 100, "only {sets} seat-steps scored a complete set");
 }
 
 /// A state waiting on Armstrong's name_start_player (R12) with `remaining` steps left, read as

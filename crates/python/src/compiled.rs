@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 
 use stargazer_kernel::action_index::ActionSizes;
 use stargazer_kernel::observation::FieldSpec;
-use stargazer_kernel::rules::{CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec, UnpickedCrews};
+use stargazer_kernel::rules::{BonusSpec, CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec, UnpickedCrews};
 use stargazer_kernel::Bounds;
 
 use crate::expressions::{self, Reader};
@@ -94,7 +94,7 @@ pub(crate) trait Named: Sized {
 
 numbers_by_name! {
     Bounds {
-        most_players, most_planets, most_crew, most_hand, most_stock, most_free_on_crew, most_vp, ability_vp, most_round,
+        most_players, most_planets, most_crew, most_hand, most_stock, most_free_on_crew, most_vp, ability_vp, most_bonus_vp, most_round,
         least_survey_bonus, most_survey_bonus, most_survey_placed, most_survey_skips, most_steps, most_pending,
         most_turn_decisions,
     }
@@ -110,6 +110,17 @@ fn majority_spec(majority: &Fields<'_>) -> PyResult<MajoritySpec> {
         rank_percent: majority.get("rank_percent")?,
         accident_vp: majority.get("accident_vp")?,
         free_cubes_take_a_row: majority.get("free_cubes_take_a_row")?,
+    })
+}
+
+/// The major-planet bonus (`vocabulary.bonus.Bonus`), every field by its name.
+fn bonus_spec(bonus: &Fields<'_>) -> PyResult<BonusSpec> {
+    Ok(BonusSpec {
+        squares: bonus.get("squares")?,
+        formula: bonus.get("formula")?,
+        set_size: bonus.get("set_size")?,
+        set_vp: bonus.get("set_vp")?,
+        vp_by_count: bonus.get("vp_by_count")?,
     })
 }
 
@@ -180,6 +191,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         max_rounds: root.get("max_rounds")?,
         turn_order_vp: root.get("turn_order_vp")?,
         majority: majority_spec(&root.field("majority")?)?,
+        bonus: bonus_spec(&root.field("bonus")?)?,
         bounds: Bounds::read(&root.field("bounds")?)?,
         action_sizes: ActionSizes::read(&root.field("action_sizes")?)?,
     })
