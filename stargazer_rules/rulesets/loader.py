@@ -23,6 +23,7 @@ import attrs
 
 from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.checks import (
+    EACH_PLAYER_PATH,
     FREE_CUBES_PATH,
     OLDER_CAP_KEY,
     RulesetDocuments,
@@ -48,7 +49,7 @@ from stargazer_rules.rulesets.resources import (
 from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
 from stargazer_rules.vocabulary import abilities as AB
-from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, Effect
 from stargazer_rules.vocabulary.expressions import CREWS, PLANETS, Parser, amount_data
 from stargazer_rules.vocabulary.majority import R15_R16, Majority
 
@@ -112,7 +113,7 @@ def check_documents(
     for document, schema in zip(_in_order(documents), schemas, strict=True):
         problems.extend(document.problems)
         if document.loaded:
-            left_to = expression_paths(document, effect_types) if document is not documents.rules else (FREE_CUBES_PATH,)
+            left_to = expression_paths(document, effect_types) if document is not documents.rules else (FREE_CUBES_PATH, EACH_PLAYER_PATH)
             problems.extend(schema_problems(document, schema, left_to))
     problems.extend(semantic_problems(documents, effect_types))
     order = {document.file: index for index, document in enumerate(_in_order(documents))}
@@ -134,6 +135,7 @@ def build_ruleset(
         _planet(documents.planets, index, item, effect_types, problems, Parser(colours))
         for index, item in enumerate(documents.planets.data["planets"])
     )
+    steps = _setup_steps(documents.rules, effect_types, problems, Parser(colours))
     if problems:
         raise RulesetError(problems)
     ruleset = Ruleset(
@@ -154,6 +156,7 @@ def build_ruleset(
         fingerprint="",
         source=source,
         majority=_majority(rules.get("majority", {})),
+        setup_steps=steps,  # type: ignore[arg-type]
     )
     return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
@@ -177,7 +180,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             },
             "survey": {"minimum": ruleset.survey_minimum},
             "max_rounds": ruleset.max_rounds,
-            "setup": {"turn_order_vp": list(ruleset.turn_order_vp)},
+            "setup": _setup_data(ruleset),
             "majority": ruleset.majority.to_data(),
         },
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
@@ -347,6 +350,27 @@ def _turn_order_vp(rules: Mapping[str, Any]) -> tuple[int, ...]:
     if values is None:
         values = [0] * max(int(entry["players"]) for entry in rules["player_counts"])
     return tuple(int(value) for value in values)
+
+
+def _setup_steps(
+    document: YamlDocument, effect_types: Mapping[str, type[Effect]], problems: list[Problem], parser: Parser
+) -> tuple[Effect | None, ...]:
+    """rules.yaml's ``setup.each_player`` of checked data (``checks.setup_problems`` found no
+    problem in it): each effect resolves as a skill's ``on_choose`` effect, with no crew bound."""
+    steps = document.data.get("setup", {}).get("each_player") or ()
+    return tuple(
+        _effect(document, (*EACH_PLAYER_PATH, number), item, ON_CHOOSE, effect_types, problems, parser, frozenset())
+        for number, item in enumerate(steps)
+    )
+
+
+def _setup_data(ruleset: Ruleset) -> dict[str, Any]:
+    """The ``setup`` section; ``each_player`` is left out when empty: the data (and fingerprint)
+    of the rulesets written before it."""
+    data: dict[str, Any] = {"turn_order_vp": list(ruleset.turn_order_vp)}
+    if ruleset.setup_steps:
+        data["each_player"] = [effect.to_data() for effect in ruleset.setup_steps]
+    return data
 
 
 def _majority(section: Mapping[str, Any]) -> Majority:

@@ -114,7 +114,9 @@ class Ruleset:
     of the largest player count (docs/rules.md, "Turn-order VP"). ``majority``: how a Planet's
     majority ranks and reads its rows (R15, R16; docs/rules.md, "The majority as data").
     ``unpicked_crews`` is what a crew nobody picked receives at a round's end (R11, rules.yaml
-    ``round_end``); its cap, or every free cube, is ``max_free_cubes_per_crew``. ``fingerprint``
+    ``round_end``); its cap, or every free cube, is ``max_free_cubes_per_crew``. ``setup_steps``
+    are the effects each player performs before the first round, in turn order from the start
+    player, as "you" (rules.yaml ``setup.each_player``; empty: none). ``fingerprint``
     is a hash of
     the canonical content, carried by game records so that a record is never replayed under
     other rules.
@@ -137,6 +139,7 @@ class Ruleset:
     fingerprint: str = attrs.field(eq=False)
     source: str = attrs.field(default="", eq=False)
     majority: Majority = R15_R16
+    setup_steps: tuple[Effect, ...] = ()
 
     @property
     def player_counts(self) -> tuple[int, ...]:
