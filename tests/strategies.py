@@ -110,9 +110,9 @@ def bundled_playouts(name: str) -> st.SearchStrategy[Playout]:
 
 
 @st.composite
-def generated_playouts(draw: st.DrawFn) -> Playout:
-    """Random games on a generated ruleset (``ruleset_documents``)."""
-    documents = draw(ruleset_documents())
+def generated_playouts(draw: st.DrawFn, setup: bool = False) -> Playout:
+    """Random games on a generated ruleset (``ruleset_documents``; ``setup``: sometimes with setup steps)."""
+    documents = draw(ruleset_documents(setup=setup))
     counts = sorted(entry["players"] for entry in documents["rules.yaml"]["player_counts"])
     return Playout(
         players=draw(st.sampled_from(counts)),
@@ -122,9 +122,10 @@ def generated_playouts(draw: st.DrawFn) -> Playout:
     )
 
 
-def playouts(source: str) -> st.SearchStrategy[Playout]:
-    """Playouts of a bundled ruleset by name, or of generated rulesets for ``"generated"``."""
-    return generated_playouts() if source == "generated" else bundled_playouts(source)
+def playouts(source: str, setup: bool = False) -> st.SearchStrategy[Playout]:
+    """Playouts of a bundled ruleset by name, or of generated rulesets for ``"generated"``
+    (``setup``: sometimes with setup steps, which the Python engine alone plays)."""
+    return generated_playouts(setup) if source == "generated" else bundled_playouts(source)
 
 
 #: The sources every property runs on.
@@ -799,6 +800,22 @@ def round_end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = Fal
     return {"round_end": {"unpicked_crews": {"free_cubes": draw(amounts), "cap": cap}}}
 
 
+#: Setup steps (rules.yaml ``setup.each_player``) the generated rulesets draw from: ideas R6
+#: (a cube on a Planet of one's choice), VP, free cubes onto a crew of one's choice.
+SETUP_STEPS = (
+    {"effect": "choose", "planet": "with_room", "do": [{"effect": "place_cube"}]},
+    {"effect": "gain_vp", "vp": 1},
+    {"effect": "add_free_cubes", "count": 2},
+    {"effect": "choose", "crew": "all", "do": [{"effect": "gain_vp", "vp": {"free_cubes": "this_crew"}}]},
+)
+
+
+@st.composite
+def setup_steps(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A rules.yaml ``setup.each_player``: none, or up to three steps of ``SETUP_STEPS``."""
+    return draw(st.lists(st.sampled_from(SETUP_STEPS), max_size=3))
+
+
 @st.composite
 def majority_section(draw: st.DrawFn) -> dict[str, Any]:
     """A rules.yaml ``majority`` section (docs/rules.md, "The majority as data"): each key left
@@ -814,9 +831,11 @@ def majority_section(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @st.composite
-def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict[str, Any]]:
+def ruleset_documents(draw: st.DrawFn, language: bool = False, setup: bool = False) -> dict[str, dict[str, Any]]:
     """The three documents of a valid ruleset folder, keyed by file name (see module docstring);
-    with ``language``, every crew's skill a program of the rules language (``language_rulesets``)."""
+    with ``language``, every crew's skill a program of the rules language (``language_rulesets``);
+    with ``setup``, sometimes setup steps (the Python engine alone plays them: the kernel
+    refuses such rulesets, ``kernel.native``)."""
     # Hypothesis favours small numbers, which end most games in the first round; half of the
     # rulesets are drawn "long" (more cubes, longer tracks, more Planets) to play whole games.
     long = draw(st.booleans())
@@ -860,9 +879,11 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
     if max_rounds is not None:
         rules["max_rounds"] = max_rounds
     # Left out, written empty, or given values: half of the rulesets start seats with VP.
-    setup = draw(st.sampled_from(("values", "left out", "values", "empty")))
-    if setup != "left out":
-        rules["setup"] = draw(turn_order_setup(max(player_counts))) if setup == "values" else {}
+    section = draw(st.sampled_from(("values", "left out", "values", "empty")))
+    if section != "left out":
+        rules["setup"] = draw(turn_order_setup(max(player_counts))) if section == "values" else {}
+    if setup and draw(st.booleans()):
+        rules.setdefault("setup", {})["each_player"] = draw(setup_steps())
     # Left out (R15/R16), or a section drawing each key: most rulesets play another majority.
     if draw(st.integers(0, 3)):
         rules["majority"] = draw(majority_section())
