@@ -112,6 +112,7 @@ def rules_spec(compiled: CompiledRuleset) -> str:
         f"rank_percent: vec![{', '.join(str(p) for p in majority.rank_percent)}], accident_vp: {majority.accident_vp}, "
         f"free_cubes_take_a_row: {str(majority.free_cubes_take_a_row).lower()} }},"
     )
+    lines.append(f"        setup_steps: {_effects(compiled.setup_steps)},")
     lines.append(f"        bounds: {_fields('Bounds', compiled.bounds)},")
     lines.append(f"        action_sizes: {_fields('ActionSizes', compiled.action_sizes)},")
     lines.append("    }")

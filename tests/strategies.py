@@ -110,9 +110,9 @@ def bundled_playouts(name: str) -> st.SearchStrategy[Playout]:
 
 
 @st.composite
-def generated_playouts(draw: st.DrawFn, setup: bool = False) -> Playout:
-    """Random games on a generated ruleset (``ruleset_documents``; ``setup``: sometimes with setup steps)."""
-    documents = draw(ruleset_documents(setup=setup))
+def generated_playouts(draw: st.DrawFn) -> Playout:
+    """Random games on a generated ruleset (``ruleset_documents``)."""
+    documents = draw(ruleset_documents())
     counts = sorted(entry["players"] for entry in documents["rules.yaml"]["player_counts"])
     return Playout(
         players=draw(st.sampled_from(counts)),
@@ -122,10 +122,9 @@ def generated_playouts(draw: st.DrawFn, setup: bool = False) -> Playout:
     )
 
 
-def playouts(source: str, setup: bool = False) -> st.SearchStrategy[Playout]:
-    """Playouts of a bundled ruleset by name, or of generated rulesets for ``"generated"``
-    (``setup``: sometimes with setup steps, which the Python engine alone plays)."""
-    return generated_playouts(setup) if source == "generated" else bundled_playouts(source)
+def playouts(source: str) -> st.SearchStrategy[Playout]:
+    """Playouts of a bundled ruleset by name, or of generated rulesets for ``"generated"``."""
+    return generated_playouts() if source == "generated" else bundled_playouts(source)
 
 
 #: The sources every property runs on.
@@ -831,11 +830,9 @@ def majority_section(draw: st.DrawFn) -> dict[str, Any]:
 
 
 @st.composite
-def ruleset_documents(draw: st.DrawFn, language: bool = False, setup: bool = False) -> dict[str, dict[str, Any]]:
+def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict[str, Any]]:
     """The three documents of a valid ruleset folder, keyed by file name (see module docstring);
-    with ``language``, every crew's skill a program of the rules language (``language_rulesets``);
-    with ``setup``, sometimes setup steps (the Python engine alone plays them: the kernel
-    refuses such rulesets, ``kernel.native``)."""
+    with ``language``, every crew's skill a program of the rules language (``language_rulesets``)."""
     # Hypothesis favours small numbers, which end most games in the first round; half of the
     # rulesets are drawn "long" (more cubes, longer tracks, more Planets) to play whole games.
     long = draw(st.booleans())
@@ -882,7 +879,7 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False, setup: bool = Fal
     section = draw(st.sampled_from(("values", "left out", "values", "empty")))
     if section != "left out":
         rules["setup"] = draw(turn_order_setup(max(player_counts))) if section == "values" else {}
-    if setup and draw(st.booleans()):
+    if draw(st.booleans()):  # sometimes steps before the first round (setup.each_player)
         rules.setdefault("setup", {})["each_player"] = draw(setup_steps())
     # Left out (R15/R16), or a section drawing each key: most rulesets play another majority.
     if draw(st.integers(0, 3)):

@@ -61,7 +61,7 @@ fewer_examples = settings(max_examples=max(1, settings().max_examples // 3))
 
 
 def draw_playout(data: st.DataObject, source: str) -> Playout:
-    return data.draw(playouts(source, setup=True), label="playout")
+    return data.draw(playouts(source), label="playout")
 
 
 # -- cube conservation and legal actions ----------------------------------------------------

@@ -117,6 +117,8 @@ class CompiledRuleset:
     max_rounds: int
     turn_order_vp: tuple[int, ...]
     majority: Majority
+    #: The effects each seat performs before the first round (``Ruleset.setup_steps``).
+    setup_steps: tuple[CompiledEffect, ...]
     bounds: StateBounds
     action_sizes: ActionSizes
     observation: tuple[ObservationField, ...]
@@ -148,6 +150,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         max_rounds=ruleset.max_rounds,
         turn_order_vp=tuple(ruleset.turn_order_vp),
         majority=ruleset.majority,
+        setup_steps=_effects(ruleset.setup_steps),
         bounds=bounds,
         action_sizes=game.action_sizes,
         observation=game.observation_layout.fields,

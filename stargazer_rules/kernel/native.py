@@ -43,8 +43,6 @@ def _compile(game: Game) -> tuple[Any, str | None]:
     (``Game.derived``), so that each ``Game`` compiles its kernel once."""
     if _kernel is None:
         return None, f"the native kernel is not built ({_IMPORT_ERROR})"
-    if game.ruleset.setup_steps:
-        return None, "the native kernel does not play setup steps yet (rules.yaml setup.each_player)"
     try:
         return _kernel.Kernel(game.derived(compile_ruleset)), None
     except ValueError as error:

@@ -357,6 +357,7 @@ pub fn generated(seed: u64) -> Game {
         max_rounds: 30,
         turn_order_vp: vec![0; 5],
         majority: MajoritySpec::default(),
+        setup_steps: Vec::new(),
         bounds: GENERATED_BOUNDS,
         action_sizes: GENERATED_ACTION_SIZES,
     };
