@@ -119,3 +119,24 @@ def test_this_crew_is_refused_outside_a_for_each_over_crews():
 def test_a_misspelt_effect_is_located_with_a_did_you_mean():
     problems = _problems([{"effect": "place_cub"}])
     assert any(path.startswith("setup.each_player[0]") and suggestion == "place_cube" for path, _, suggestion in problems), problems
+
+
+def test_at_most_twenty_setup_steps():
+    gain = {"effect": "gain_vp", "vp": 1}
+    assert len(ruleset(setup={"turn_order_vp": [0, 0, 0, 0], "each_player": [gain] * 20}).setup_steps) == 20
+    [(path, message, _)] = _problems([gain] * 21)
+    assert path == "setup.each_player" and "20" in message
+
+
+def test_the_observation_shows_the_setup_and_its_range_bounds_it():
+    from stargazer_rules.fast.observation import observation_range, observe
+
+    g = Game(load_ruleset("ideas"))
+    layout = g.observation_layout
+    at = layout.offsets()
+    low, high = observation_range(g, layout)
+    state = g.new_state(players=3, seed=4)
+    seen = observe(g, layout, state, 0)
+    assert seen[at["setup"]] == 1.0 and all(low[i] <= v <= high[i] for i, v in enumerate(seen))
+    assert observe(g, layout, g.step(state, state.legal[0]), 1)[at["setup"]] == 1.0
+    assert "setup" not in Game(load_ruleset("draft7")).observation_layout.offsets()

@@ -25,7 +25,7 @@ from stargazer_rules.vocabulary.table import PROTECTED_ROUND, State
 FLAG_FIELDS = frozenset({
     "seats", "to_move", "start_player", "stage", "planet_card", "track", "surveyed", "crew_card",
     "worker", "survey_rules", "survey_counter_clockwise", "survey_start", "survey_last", "pending_slot", "crew_closed",
-    "crew_borrowed",
+    "crew_borrowed", "setup",
 })
 
 

@@ -832,6 +832,8 @@ def round_end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
 #: Where rules.yaml holds the effects each player performs before the first round; the schema
 #: leaves its errors to ``setup_problems``, which checks them against the effect schema.
 EACH_PLAYER_PATH: DocPath = ("setup", "each_player")
+#: The most setup steps rules.yaml holds (as schemas/rules.schema.json says).
+MOST_SETUP_STEPS = 20
 #: Effect types of the on_choose timing a setup step may not use: ``use_skill`` applies another
 #: crew's skill as the crew's own, and a setup step has no crew of its own.
 _NOT_AT_SETUP = ("use_skill",)
@@ -859,7 +861,7 @@ def setup_problems(documents: RulesetDocuments, effect_types: Mapping[str, type[
     sites = list(_sites(steps, EACH_PLAYER_PATH, None, effect_types))
     schema = {
         "type": "object",
-        "properties": {"setup": {"type": "object", "properties": {"each_player": {"type": "array", "items": {"$ref": "#/$defs/effect"}}}}},
+        "properties": {"setup": {"type": "object", "properties": {"each_player": {"type": "array", "maxItems": MOST_SETUP_STEPS, "items": {"$ref": "#/$defs/effect"}}}}},
         "$defs": {"effect": effect_schema(effect_types), **expression_defs()},
     }
     left_to = [
