@@ -707,15 +707,7 @@ def _ability_effect(planets: YamlDocument, site: EffectSite, *, you_always: bool
     event = _site_event(planets, site.path)
     if you_always or event not in AB.WITHOUT_YOU:
         return
-    for param in site.cls.params:
-        if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
-            continue
-        given = param.name in site.data
-        value = site.data[param.name] if given else param.default
-        if value in (REQUIRED, None):
-            continue
-        parser = Parser([])
-        node = parser.owner(value, (), _EVERY_KIND) if param.kind == OWNER else parser.parse(param.kind, value, (), _EVERY_KIND)
+    for param, given, node in _read_params(site):
         words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS})
         if not words:
             continue
@@ -729,6 +721,20 @@ def _ability_effect(planets: YamlDocument, site: EffectSite, *, you_always: bool
                 f"\"you\": give {param.name} (for_each seat: everyone with this_seat)"
             )
             yield planets.problem((*site.path, "effect"), message)
+
+
+def _read_params(site: EffectSite) -> Iterator[tuple[Any, bool, Any]]:
+    """Each expression or owner parameter of an effect with a value, given or by default: the
+    parameter, whether it is given, and its node read with every kind bound."""
+    for param in site.cls.params:
+        if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
+            continue
+        given = param.name in site.data
+        value = site.data[param.name] if given else param.default
+        if value in (REQUIRED, None):
+            continue
+        parser = Parser([])
+        yield param, given, parser.owner(value, (), _EVERY_KIND) if param.kind == OWNER else parser.parse(param.kind, value, (), _EVERY_KIND)
 
 
 def _site_event(planets: YamlDocument, path: DocPath) -> str | None:
@@ -892,18 +898,9 @@ def _setup_effect(rules: YamlDocument, site: EffectSite, allowed: list[str]) -> 
             f"and no survey is made; use one of {', '.join(allowed)}",
             suggestion=close_match(site.cls.name, allowed),
         )
-    for param in site.cls.params:
-        if param.kind not in EXPRESSION_KINDS:
+    for param, given, node in _read_params(site):
+        if CREWS in site.bound | site.cls.binds(param, site.data):
             continue
-        bound = site.bound | site.cls.binds(param, site.data)
-        if CREWS in bound:
-            continue
-        given = param.name in site.data
-        value = site.data[param.name] if given else param.default
-        if value in (REQUIRED, None):
-            continue
-        parser = Parser([])
-        node = parser.parse(param.kind, value, (), _EVERY_KIND)
         if node is None or not any(isinstance(n, CrewsNamed) and n.name == "this_crew" for n in walk(node)):
             continue
         at = (*site.path, param.name) if given else (*site.path, "effect")
