@@ -118,6 +118,7 @@ def rules_spec(compiled: CompiledRuleset) -> str:
         f"        bonus: BonusSpec {{ squares: {_text(bonus.squares)}, formula: {_text(bonus.formula)}, set_size: {bonus.set_size}, "
         f"set_vp: {bonus.set_vp}, vp_by_count: vec![{', '.join(str(vp) for vp in bonus.vp_by_count)}] }},"
     )
+    lines.append(f"        setup_steps: {_effects(compiled.setup_steps)},")
     lines.append(f"        bounds: {_fields('Bounds', compiled.bounds)},")
     lines.append(f"        action_sizes: {_fields('ActionSizes', compiled.action_sizes)},")
     lines.append("    }")

@@ -818,6 +818,22 @@ def round_end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = Fal
     return {"round_end": section}
 
 
+#: Setup steps (rules.yaml ``setup.each_player``) the generated rulesets draw from: ideas R6
+#: (a cube on a Planet of one's choice), VP, free cubes onto a crew of one's choice.
+SETUP_STEPS = (
+    {"effect": "choose", "planet": "with_room", "do": [{"effect": "place_cube"}]},
+    {"effect": "gain_vp", "vp": 1},
+    {"effect": "add_free_cubes", "count": 2},
+    {"effect": "choose", "crew": "all", "do": [{"effect": "gain_vp", "vp": {"free_cubes": "this_crew"}}]},
+)
+
+
+@st.composite
+def setup_steps(draw: st.DrawFn) -> list[dict[str, Any]]:
+    """A rules.yaml ``setup.each_player``: none, or up to three steps of ``SETUP_STEPS``."""
+    return draw(st.lists(st.sampled_from(SETUP_STEPS), max_size=3))
+
+
 @st.composite
 def majority_section(draw: st.DrawFn) -> dict[str, Any]:
     """A rules.yaml ``majority`` section (docs/rules.md, "The majority as data"): each key left
@@ -890,9 +906,11 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
     if max_rounds is not None:
         rules["max_rounds"] = max_rounds
     # Left out, written empty, or given values: half of the rulesets start seats with VP.
-    setup = draw(st.sampled_from(("values", "left out", "values", "empty")))
-    if setup != "left out":
-        rules["setup"] = draw(turn_order_setup(max(player_counts))) if setup == "values" else {}
+    section = draw(st.sampled_from(("values", "left out", "values", "empty")))
+    if section != "left out":
+        rules["setup"] = draw(turn_order_setup(max(player_counts))) if section == "values" else {}
+    if draw(st.booleans()):  # sometimes steps before the first round (setup.each_player)
+        rules.setdefault("setup", {})["each_player"] = draw(setup_steps())
     # Left out (R15/R16), or a section drawing each key: most rulesets play another majority.
     if draw(st.integers(0, 3)):
         rules["majority"] = draw(majority_section())

@@ -49,9 +49,12 @@ def pick(game: Game, state: State, crew_id: str) -> tuple[State, tuple[Event, ..
     return both(game, state, action(A.PICK_CREW, slot))
 
 
-def start(game: Game = IDEAS) -> State:
-    """Four players, seat 0 to pick first, the ring and crews above (Armstrong in slot 0)."""
-    return game.new_state(setup=Setup(4, RING, DEALT, 0))
+def start(game: Game = IDEAS, ring: tuple[str, ...] = RING) -> State:
+    """Four players, seat 0 to pick first, the ring and crews above (Armstrong in slot 0): the
+    board empty, past ideas R6's setup step."""
+    state = game.new_state(setup=Setup(4, ring, DEALT, 0))
+    state = state._replace(stage="pick_crew", pending=())
+    return state._replace(legal=game.derive_legal(state))
 
 
 def idle(state: State):
@@ -160,8 +163,7 @@ def test_game_end_the_last_rounds_holder_gains_after_the_planets_and_before_the_
     0) 1 VP each."""
     game = with_trigger(tmp_path, "      - on: game_end\n        do:\n          - effect: gain_vp\n            vp: 5\n")
     ring = tuple("primordial-3" if planet == "primordial-1" else planet for planet in RING)
-    state = game.new_state(setup=Setup(4, ring, DEALT, 0))
-    state = state._replace(round=game.ruleset.max_rounds, vp=(3, 0, 0, 0))
+    state = start(game, ring)._replace(round=game.ruleset.max_rounds, vp=(3, 0, 0, 0))
     for crew in ("contrarian", "steward", "informant", "driller"):
         state, _ = pick(game, state, crew)
         while state.stage not in ("pick_crew", "over"):

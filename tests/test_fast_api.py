@@ -617,6 +617,8 @@ def test_the_observation_shows_the_lasting_effects_alike_in_both_engines(tmp_pat
     crew = game.ruleset.crew
     ring = tuple(card.id for card in game.ruleset.planets[:7])
     state = game.new_state(setup=Setup(4, ring, ("gatekeeper", "understudy", "diplomat", "surveyor", "analyst"), 0))
+    while state.stage == "setup":  # ideas R6: each seat's cube before the first round
+        state = game.step(state, state.legal[0])
     state = game.step(state, action("pick_crew", 1))  # the Gatekeeper
     state = game.step(state, action("target_crew", 3))  # closes the Diplomat
     state = game.step(state, action("survey", -1, 0))

@@ -46,6 +46,8 @@ def position(
     removed = tuple(CUBES - placed[seat] - in_hand[seat] for seat in range(4))
     free_out = sum(list(t).count(FREE) for t in tracks_all) + sum(free_all)
     state = state._replace(
+        stage="pick_crew",  # the position itself, past R6's setup step
+        pending=(),
         tracks=tracks_all,
         specials=specials_all,
         crew_cubes=cubes_all,

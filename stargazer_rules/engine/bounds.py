@@ -88,6 +88,10 @@ class StateBounds:
         step = {card: _StepBounds(skills, borrowable, limits, own[card]) for card in skills}
         skill_vp = [_total(effects, step[card].most_vp, positive=True) for card, effects in skills.items()]
         starting = max(ruleset.starting_vp_by_position)  # a seat's VP at setup
+        # The setup steps, performed once by each seat before the first round: what they may give one seat.
+        setup_steps = tuple(every_effect(ruleset.setup_steps))
+        setup_vp = _total(setup_steps, _StepBounds(skills, borrowable, limits, limits).most_vp, positive=True)
+        starting = None if setup_vp is None else starting + most_players * setup_vp
         raised = [_total(effects, step[card].most_survey_bonus, positive=True) for card, effects in skills.items()]
         lowered = [_total(effects, step[card].least_survey_bonus, positive=False) for card, effects in skills.items()]
         open_bonus = None in raised or None in lowered
@@ -99,7 +103,7 @@ class StateBounds:
         abilities = ability_vp(ruleset, most_placed, limits)
         most_vp = (
             None
-            if None in skill_vp or abilities is None
+            if None in skill_vp or abilities is None or starting is None
             else starting + ruleset.max_rounds * (motivation + max(skill_vp, default=0)) + abilities  # type: ignore[type-var]
         )
         most_planets = max(counts.planets for counts in ruleset.setups.values())
@@ -119,10 +123,14 @@ class StateBounds:
             most_survey_bonus=None if open_bonus else max(raised, default=0),  # type: ignore[type-var]
             most_survey_placed=most_placed,
             most_survey_skips=most_skips(cubes, most_planets),
-            most_steps=max((effect.steps for effect in effects), default=1),
+            most_steps=max((effect.steps for effect in (*effects, *setup_steps)), default=1),
             # use_skill queues the effects of another skill beside its own (each at most once).
-            most_pending=len(effects) + sum(isinstance(e, UseSkill) for e in effects) * max((len(skills[b]) for b in borrowable), default=0),
-            most_turn_decisions=2 + most_placed + sum(effect.steps for effect in effects),
+            # The setup steps of every seat are queued at once, before any skill's.
+            most_pending=max(
+                len(effects) + sum(isinstance(e, UseSkill) for e in effects) * max((len(skills[b]) for b in borrowable), default=0),
+                most_players * len(setup_steps),
+            ),
+            most_turn_decisions=max(2 + most_placed + sum(effect.steps for effect in effects), sum(effect.steps for effect in setup_steps)),
         )
 
 
@@ -236,14 +244,16 @@ def most_moves(ruleset: Ruleset, bounds: StateBounds) -> int:
 
     R4: a round is one turn per seat; a turn is a pick (R5), a survey (one walk, or a
     cube-by-cube survey of at most a hand of cubes and a stop: R7, R8 lifted), and the
-    decisions of the chosen crew's skill, its round-end effects included (R12).
+    decisions of the chosen crew's skill, its round-end effects included (R12); before the
+    first round, each seat's setup steps (rules.yaml ``setup.each_player``).
     """
     table = (bounds.most_players, bounds.most_planets, bounds.most_crew)
     crew = ruleset.crew
     # use_skill asks, besides its own decision, those of the skill it applies.
     borrowed = max((_most_decisions(crew[card].skill, *table, 0) for card in borrowable_cards(ruleset)), default=0)
     skill = max((_most_decisions(card.skill, *table, borrowed) for card in crew), default=0)
-    return ruleset.max_rounds * bounds.most_players * (1 + (ruleset.cubes_per_player + 1) + skill)
+    setup = _most_decisions(ruleset.setup_steps, *table, 0)
+    return ruleset.max_rounds * bounds.most_players * (1 + (ruleset.cubes_per_player + 1) + skill) + bounds.most_players * setup
 
 
 def _most_decisions(effects: Iterable[Effect], players: int, planets: int, crews: int, borrowed: int) -> int:

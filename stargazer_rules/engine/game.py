@@ -61,6 +61,8 @@ from stargazer_rules.vocabulary.table import (
     PROTECTED_TURN,
     ROUND_END_STAGE,
     ROUND_LIMIT,
+    SETUP_CARD,
+    SETUP_STAGE,
     SURVEYING,
     Pending,
     State,
@@ -156,6 +158,8 @@ class Game:
         for index, card in enumerate(ruleset.crew):
             for path, effect in _walk_effects(card.skill, ()):
                 self._effects[index, path] = effect
+        for path, effect in _walk_effects(ruleset.setup_steps, ()):  # held by no crew card
+            self._effects[SETUP_CARD, path] = effect
         #: What a state of this ruleset may hold (``bounds.StateBounds``), derived once.
         self.bounds = StateBounds.of(
             ruleset,
@@ -301,8 +305,21 @@ class Game:
             borrowed=(-1,) * len(crew),
         )
         table = Table(self, state, None)
-        table.legal = self._pick_options(table)
+        if rules.setup_steps:
+            table.pending = self._setup_pending(n, setup.start_player)
+            table.stage = SETUP_STAGE
+        self._advance(table)
         return table.freeze()
+
+    def _setup_pending(self, players: int, start_player: int) -> tuple[Pending, ...]:
+        """The setup steps (rules.yaml ``setup.each_player``) of every seat, in turn order from
+        the start player (R4), each seat as "you" and no crew of its own."""
+        steps = self.ruleset.setup_steps
+        return tuple(
+            Pending(-1, (i,), effect.steps, (start_player + k) % players, SETUP_CARD)
+            for k in range(players)
+            for i, effect in enumerate(steps)
+        )
 
     def check_setup(self, setup: Setup) -> None:
         """Raise ``SetupError`` unless ``setup`` fits this ruleset's counts and cards (R14)."""
@@ -335,7 +352,7 @@ class Game:
         stage = state.stage
         if stage == OVER:
             return None
-        if stage == ROUND_END_STAGE:
+        if stage in (ROUND_END_STAGE, SETUP_STAGE):
             return state.pending[0].seat
         return (state.start_player + state.turn) % state.players
 
@@ -532,13 +549,15 @@ class Game:
     def _advance(self, table: Table) -> None:
         while True:
             stage = table.stage
-            if stage in (BEFORE_SURVEY, AFTER_SURVEY_STAGE, ROUND_END_STAGE):
+            if stage in (BEFORE_SURVEY, AFTER_SURVEY_STAGE, ROUND_END_STAGE, SETUP_STAGE):
                 if self._resolve_pending(table):
                     return
                 if stage == BEFORE_SURVEY:
                     table.stage = SURVEYING
                 elif stage == AFTER_SURVEY_STAGE:
                     self._end_turn(table)
+                elif stage == SETUP_STAGE:  # the first round starts (R4)
+                    table.stage = PICK_CREW
                 else:
                     self._start_round(table)
             elif stage == SURVEYING:

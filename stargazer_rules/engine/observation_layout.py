@@ -93,6 +93,7 @@ class ObservationLayout:
             ("survey_last", p),  # one-hot Planet that got the last cube
             ("survey_direction", 1),  # +1 clockwise, -1 counter-clockwise, 0 not yet
             optional("survey_skips", 1),  # Planets it may still pass over under a skip limit, -1 none
+            optional("setup", 1),  # 1 before the first round, while setup steps resolve (stage all 0s)
             ("pending", 1),  # effects left to resolve this turn
             ("pending_slot", c),  # one-hot crew slot of the effect that resolves next
             ("pending_remaining", 1),  # its steps left
@@ -134,7 +135,7 @@ def blocks_set(ruleset: Ruleset) -> frozenset[str]:
     (``set_survey_direction`` counter-clockwise), ``survey_start`` (``survey_start``),
     ``survey_skips`` (``may_skip_planets`` with ``at_most``), ``crew_closed`` (``close_crew``),
     ``protected`` (``protect_cubes``), ``crew_borrowed`` (``use_skill``)."""
-    sets: set[str] = set()
+    sets: set[str] = {"setup"} if ruleset.setup_steps else set()
     for effect in _programs(ruleset):
         flags = getattr(effect, "survey_flags", 0)
         if flags & COUNTER:

@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from stargazer_rules.vocabulary.actions import Action
-from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER, NO_SKIP_LIMIT, SURVEY_RULE_FLAGS
+from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER, NO_SKIP_LIMIT, SURVEY_RULE_FLAGS, Effect
 from stargazer_rules.engine.game import Game
 from stargazer_rules.vocabulary.table import (
     BEFORE_SURVEY,
@@ -28,6 +28,9 @@ from stargazer_rules.vocabulary.table import (
     PICK_CREW,
     PROTECTED_ROUND,
     ROUND_END_STAGE,
+    SETUP_CARD,
+    SETUP_STAGE,
+    Pending,
     SURVEYING,
     TRIGGERS,
     AFTER_SURVEY_STAGE,
@@ -38,8 +41,8 @@ from stargazer_rules.errors import RecordError, counted
 __all__ = ["checked_state", "state_problems"]
 
 #: The stages in which the head of ``pending`` is the decision the state waits for.
-EFFECT_STAGES = (BEFORE_SURVEY, AFTER_SURVEY_STAGE, ROUND_END_STAGE)
-STAGES = (PICK_CREW, BEFORE_SURVEY, SURVEYING, AFTER_SURVEY_STAGE, ROUND_END_STAGE, OVER)
+EFFECT_STAGES = (BEFORE_SURVEY, AFTER_SURVEY_STAGE, ROUND_END_STAGE, SETUP_STAGE)
+STAGES = (PICK_CREW, BEFORE_SURVEY, SURVEYING, AFTER_SURVEY_STAGE, ROUND_END_STAGE, OVER, SETUP_STAGE)
 #: The stages of a turn in progress, from its pick to its end: its crew is chosen.
 _TURN_STAGES = (BEFORE_SURVEY, SURVEYING, AFTER_SURVEY_STAGE)
 #: Every survey-rule flag set at once: the most a state's ``survey_rules`` can be.
@@ -269,6 +272,12 @@ class _Checker:
             return
         for k, item in enumerate(state.pending):
             at = f"$.pending[{k}]"
+            if (item.card == SETUP_CARD) != (state.stage == SETUP_STAGE):
+                self.problem(at, "setup steps are pending exactly in stage setup, before the first round")
+                continue
+            if item.card == SETUP_CARD:
+                self._pending_effect(at, item, self.game.effect_at(SETUP_CARD, tuple(item.path)), "setup.each_player")
+                continue
             if not 0 <= item.slot < len(state.crew):
                 self.problem(f"{at}.crew", f"crew slot {item.slot} is not in the crew area (slots 0..{len(state.crew) - 1})")
                 continue
@@ -277,14 +286,17 @@ class _Checker:
                 continue
             card = rules.crew[item.skill_card(state.crew)]
             effect = self.game.effect_at(item.skill_card(state.crew), tuple(item.path))
-            if effect is None:
-                self.problem(f"{at}.path", f"{list(item.path)} is not the path of an effect in the skill of crew {card.id!r}")
-                continue
-            if item.remaining > effect.steps:
-                self.problem(f"{at}.remaining", f"{item.remaining} steps left of {effect.name!r}, which has {effect.steps}")
-            elif item.remaining < 1:
-                self.problem(f"{at}.remaining", f"{item.remaining} is outside {_range(1, effect.steps)}")
-            self.seat(f"{at}.seat", item.seat)
+            self._pending_effect(at, item, effect, f"the skill of crew {card.id!r}")
+
+    def _pending_effect(self, at: str, item: Pending, effect: Effect | None, held_by: str) -> None:
+        if effect is None:
+            self.problem(f"{at}.path", f"{list(item.path)} is not the path of an effect in {held_by}")
+            return
+        if item.remaining > effect.steps:
+            self.problem(f"{at}.remaining", f"{item.remaining} steps left of {effect.name!r}, which has {effect.steps}")
+        elif item.remaining < 1:
+            self.problem(f"{at}.remaining", f"{item.remaining} is outside {_range(1, effect.steps)}")
+        self.seat(f"{at}.seat", item.seat)
 
     def _survey(self) -> None:
         state, bounds = self.state, self.bounds
@@ -327,6 +339,8 @@ class _Checker:
             self.problem("$.triggers", "names a trigger twice")
         if (stage == OVER) != bool(state.triggers):
             self.problem("$.triggers", "the game is over exactly when there are triggers (R10)")
+        if stage == SETUP_STAGE and (state.round != 1 or state.turn or state.chosen):
+            self.problem("$.stage", "the setup steps resolve before the first round: round 1, no turn taken, no crew chosen")
         if stage in EFFECT_STAGES and not state.pending:
             self.problem("$.pending", f"stage {stage} waits for a skill's decision, but no effect is pending")
         elif stage not in EFFECT_STAGES and state.pending:

@@ -25,7 +25,7 @@ from stargazer_rules.vocabulary.table import PROTECTED_ROUND, State
 FLAG_FIELDS = frozenset({
     "seats", "to_move", "start_player", "stage", "planet_card", "track", "surveyed", "crew_card",
     "worker", "survey_rules", "survey_counter_clockwise", "survey_start", "survey_last", "pending_slot", "crew_closed",
-    "crew_borrowed",
+    "crew_borrowed", "setup",
 })
 
 
@@ -83,7 +83,10 @@ def observe(game: Game, layout: ObservationLayout, state: State, viewer: int) ->
     if mover is not None:
         out[at["to_move"] + rel(mover)] = 1.0
     out[at["start_player"] + rel(state.start_player)] = 1.0
-    out[at["stage"] + STAGES.index(state.stage)] = 1.0
+    if state.stage in STAGES:
+        out[at["stage"] + STAGES.index(state.stage)] = 1.0
+    else:  # the setup steps, before the first round: a block of their own
+        out[at["setup"]] = 1.0
     out[at["round"]] = state.round
     out[at["turn"]] = state.turn
     out[at["stock"]] = state.stock
@@ -121,7 +124,8 @@ def observe(game: Game, layout: ObservationLayout, state: State, viewer: int) ->
     out[at["pending"]] = len(state.pending)
     if state.pending:
         head = state.pending[0]
-        out[at["pending_slot"] + head.slot] = 1.0
+        if head.slot >= 0:  # a setup step has no crew
+            out[at["pending_slot"] + head.slot] = 1.0
         out[at["pending_remaining"]] = head.remaining
     # The lasting effects' blocks, when the ruleset can set them (else left out).
     if "crew_closed" in at:

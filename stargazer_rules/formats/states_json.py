@@ -39,7 +39,7 @@ from stargazer_rules.formats.schema_checks import (
 )
 from stargazer_rules.formats.shape_checks import ShapeCheck, compile_shape
 from stargazer_rules.vocabulary.effects import NO_SKIP_LIMIT, SURVEY_RULE_FLAGS, Effect
-from stargazer_rules.vocabulary.table import NO_WORKER, PROTECTION_UNTIL, Pending, State
+from stargazer_rules.vocabulary.table import NO_WORKER, PROTECTION_UNTIL, SETUP_CARD, Pending, State
 
 #: A seat's protection (``State.protected``) by its JSON name, ``protect_cubes``'s ``until``.
 PROTECTION_NAMES = {code: name for name, code in PROTECTION_UNTIL.items()}
@@ -185,9 +185,13 @@ def _seat_lasting(until: int) -> dict[str, Any]:
 def _pending_json(rules: Any, state: State, area: list[str], item: Pending) -> dict[str, Any]:
     """A pending effect by crew id; ``skill_of`` names the card whose skill holds it when the
     crew applies another's (``use_skill``)."""
+    if item.card == SETUP_CARD:  # a setup step: no crew holds it
+        skill = rules.setup_steps
+    else:
+        skill = rules.crew[item.skill_card(state.crew)].skill
     data = {
-        "crew": area[item.slot],
-        "effect": _effect_at(rules.crew[item.skill_card(state.crew)].skill, item.path).name,
+        "crew": area[item.slot] if item.slot >= 0 else None,
+        "effect": _effect_at(skill, item.path).name,
         "path": list(item.path),
         "remaining": item.remaining,
         "seat": item.seat,
@@ -384,6 +388,15 @@ class _StateReader:
         ok = True
         for k, item in enumerate(self.data["pending"]):
             at = f"$.pending[{k}]"
+            if item["crew"] is None:  # a setup step (rules.yaml setup.each_player)
+                if "skill_of" in item:
+                    self.problem(f"{at}.skill_of", "a setup step is held by no crew's skill: leave skill_of out")
+                    ok = False
+                    continue
+                path = tuple(item["path"])
+                self._effect_name(at, item["effect"], _effect_at(self.rules.setup_steps, path), path, "setup.each_player")
+                items.append(Pending(-1, path, item["remaining"], item["seat"], SETUP_CARD))
+                continue
             slot = crew_slot(area, item["crew"], f"{at}.crew", self.problems)
             if slot is None:
                 ok = False
@@ -396,15 +409,13 @@ class _StateReader:
                     continue
             card = self.rules.crew[crew[slot] if borrowed < 0 else borrowed]
             path = tuple(item["path"])
-            effect = _effect_at(card.skill, path)
-            if effect is not None and item["effect"] != effect.name:
-                self.problem(
-                    f"{at}.effect",
-                    f"is {item['effect']!r}, but the effect at {list(path)} "
-                    f"of crew {card.id!r} is {effect.name!r}",
-                )
+            self._effect_name(at, item["effect"], _effect_at(card.skill, path), path, f"crew {card.id!r}")
             items.append(Pending(slot, path, item["remaining"], item["seat"], borrowed))
         return tuple(items) if ok else None
+
+    def _effect_name(self, at: str, name: str, effect: Effect | None, path: tuple[int, ...], held_by: str) -> None:
+        if effect is not None and name != effect.name:
+            self.problem(f"{at}.effect", f"is {name!r}, but the effect at {list(path)} of {held_by} is {effect.name!r}")
 
     def _survey(self, ring: list[str]) -> tuple[int, int, int, int, int, int, frozenset[int]] | None:
         survey = self.data["survey"]

@@ -121,6 +121,8 @@ class CompiledRuleset:
     turn_order_vp: tuple[int, ...]
     majority: Majority
     bonus: Bonus
+    #: The effects each seat performs before the first round (``Ruleset.setup_steps``).
+    setup_steps: tuple[CompiledEffect, ...]
     bounds: StateBounds
     action_sizes: ActionSizes
     observation: tuple[ObservationField, ...]
@@ -154,6 +156,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         turn_order_vp=tuple(ruleset.turn_order_vp),
         majority=ruleset.majority,
         bonus=ruleset.bonus,
+        setup_steps=_effects(ruleset.setup_steps),
         bounds=bounds,
         action_sizes=game.action_sizes,
         observation=game.observation_layout.fields,

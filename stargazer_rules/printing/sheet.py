@@ -109,6 +109,8 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
     ]
     if any(ruleset.starting_vp_by_position):
         items.append(("body", say("turn_order_vp", lang, values=tables.turn_order_vp_text(ruleset, lang))))
+    if ruleset.setup_steps:
+        items.append(("body", say("setup_steps", lang, steps=tables.setup_steps_text(ruleset, lang))))
     items += [
         ("table:setups", ""),
         ("heading", say("sheet_play", lang)),

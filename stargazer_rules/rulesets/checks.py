@@ -18,7 +18,7 @@ from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, SURVEY, Effect
-from stargazer_rules.vocabulary.expressions import AMOUNT, CREWS, PLANETS, SEATS, Limits, Parser, SeatsNamed, amount_bounds, walk
+from stargazer_rules.vocabulary.expressions import AMOUNT, CREWS, PLANETS, SEATS, CrewsNamed, Limits, Parser, SeatsNamed, amount_bounds, walk
 
 @attrs.frozen
 class RulesetDocuments:
@@ -92,6 +92,7 @@ def semantic_problems(
         *round_end_problems(documents),
         *round_end_effect_problems(documents, effect_types),
         *bonus_problems(documents),
+        *setup_problems(documents, effect_types),
     ]
 
 
@@ -718,15 +719,7 @@ def _ability_effect(planets: YamlDocument, site: EffectSite, event: str | None, 
         )
     if event not in AB.WITHOUT_YOU:
         return
-    for param in site.cls.params:
-        if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
-            continue
-        given = param.name in site.data
-        value = site.data[param.name] if given else param.default
-        if value in (REQUIRED, None):
-            continue
-        parser = Parser([])
-        node = parser.owner(value, (), _EVERY_KIND) if param.kind == OWNER else parser.parse(param.kind, value, (), _EVERY_KIND)
+    for param, given, node in _read_params(site):
         words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS})
         if not words:
             continue
@@ -740,6 +733,20 @@ def _ability_effect(planets: YamlDocument, site: EffectSite, event: str | None, 
                 f"\"you\": give {param.name} (for_each seat: everyone with this_seat)"
             )
             yield planets.problem((*site.path, "effect"), message)
+
+
+def _read_params(site: EffectSite) -> Iterator[tuple[Any, bool, Any]]:
+    """Each expression or owner parameter of an effect with a value, given or by default: the
+    parameter, whether it is given, and its node read with every kind bound."""
+    for param in site.cls.params:
+        if not (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
+            continue
+        given = param.name in site.data
+        value = site.data[param.name] if given else param.default
+        if value in (REQUIRED, None):
+            continue
+        parser = Parser([])
+        yield param, given, parser.owner(value, (), _EVERY_KIND) if param.kind == OWNER else parser.parse(param.kind, value, (), _EVERY_KIND)
 
 
 def _site_event(planets: YamlDocument, path: DocPath) -> str | None:
@@ -871,6 +878,8 @@ def round_end_effect_problems(documents: RulesetDocuments, effect_types: Mapping
     yield from _bodies(rules, sites)
     for site in sites:
         yield from _ability_effect(rules, site, AB.ROUND_END_EVENT, ROUND_END_EFFECTS_HOLDER)
+
+
 #: rules.yaml's ``bonus.formula`` (R17): the schema leaves its errors to ``bonus_problems``,
 #: which checks it against the one branch of the schema its shape names.
 BONUS_FORMULA_PATH: DocPath = ("bonus", "formula")
@@ -916,3 +925,82 @@ def bonus_problems(documents: RulesetDocuments) -> Iterator[Problem]:
                 (*BONUS_FORMULA_PATH, DISTINCT_COLOUR_SETS, "size"),
                 f"a set of {size} different colours, but the ruleset has {len(colours)} colours: no set could be complete",
             )
+
+
+# -- the setup (R6 of the draft-8 ideas): rules.yaml setup.each_player ---------------------------
+
+#: Where rules.yaml holds the effects each player performs before the first round; the schema
+#: leaves its errors to ``setup_problems``, which checks them against the effect schema.
+EACH_PLAYER_PATH: DocPath = ("setup", "each_player")
+#: The most setup steps rules.yaml holds (as schemas/rules.schema.json says).
+MOST_SETUP_STEPS = 20
+#: Effect types of the on_choose timing a setup step may not use: ``use_skill`` applies another
+#: crew's skill as the crew's own, and a setup step has no crew of its own.
+_NOT_AT_SETUP = ("use_skill",)
+
+
+def setup_steps_allow(cls: type[Effect]) -> bool:
+    """Whether an effect type may stand in ``setup.each_player``: what a skill may do at
+    ``on_choose`` but change the survey (no survey is made) or need a crew of its own."""
+    return ON_CHOOSE in cls.timings and cls.name not in _NOT_AT_SETUP
+
+
+def setup_problems(documents: RulesetDocuments, effect_types: Mapping[str, type[Effect]]) -> Iterator[Problem]:
+    """Every problem of rules.yaml's ``setup.each_player``: each effect checked against the
+    effect schema and as a skill's ``on_choose`` effect is (expressions with "did you mean",
+    colours, bodies), then what a setup step may not do: carry another timing, change a survey,
+    use another crew's skill, or read ``this_crew`` where no crew is bound (nobody picked one)."""
+    from stargazer_rules.rulesets.schemas import effect_schema, expression_defs
+    from stargazer_rules.rulesets.validation import schema_problems
+
+    rules = documents.rules
+    setup = rules.data.get("setup") if rules.loaded and isinstance(rules.data, Mapping) else None
+    steps = setup.get("each_player") if isinstance(setup, Mapping) else None
+    if not isinstance(steps, list):
+        return
+    sites = list(_sites(steps, EACH_PLAYER_PATH, None, effect_types))
+    schema = {
+        "type": "object",
+        "properties": {"setup": {"type": "object", "properties": {"each_player": {"type": "array", "maxItems": MOST_SETUP_STEPS, "items": {"$ref": "#/$defs/effect"}}}}},
+        "$defs": {"effect": effect_schema(effect_types), **expression_defs()},
+    }
+    left_to = [
+        (*site.path, param.name)
+        for site in sites
+        for param in site.cls.params
+        if (param.kind in EXPRESSION_KINDS or param.kind == OWNER) and param.name in site.data
+    ]
+    yield from schema_problems(rules, schema, left_to)
+    yield from _expressions(documents, sites, rules)
+    yield from _effect_colours(documents, sites, rules)
+    yield from _bodies(rules, sites)
+    allowed = sorted(name for name, cls in effect_types.items() if setup_steps_allow(cls))
+    for site in sites:
+        yield from _setup_effect(rules, site, allowed)
+
+
+def _setup_effect(rules: YamlDocument, site: EffectSite, allowed: list[str]) -> Iterator[Problem]:
+    if site.data.get("when", ON_CHOOSE) != ON_CHOOSE:
+        yield rules.problem((*site.path, "when"), "a setup step resolves before the first round, not at a timing: leave when out", key=True)
+    if not setup_steps_allow(site.cls):
+        why = "changes a turn's survey" if ON_CHOOSE not in site.cls.timings and SURVEY in site.cls.timings else (
+            "applies another crew's skill as its crew's own" if site.cls.name in _NOT_AT_SETUP else f"resolves at {', '.join(site.cls.timings)} only"
+        )
+        yield rules.problem(
+            (*site.path, "effect"),
+            f"{site.cls.name!r} {why}, which a setup step cannot: before the first round nobody holds a crew "
+            f"and no survey is made; use one of {', '.join(allowed)}",
+            suggestion=close_match(site.cls.name, allowed),
+        )
+    for param, given, node in _read_params(site):
+        if CREWS in site.bound | site.cls.binds(param, site.data):
+            continue
+        if node is None or not any(isinstance(n, CrewsNamed) and n.name == "this_crew" for n in walk(node)):
+            continue
+        at = (*site.path, param.name) if given else (*site.path, "effect")
+        said = f"{param.name}" if given else f"{site.cls.name}'s {param.name} is left out, so it is {describe_value(param.default)}, and it"
+        yield rules.problem(
+            at,
+            f"{said} reads this_crew, but a setup step has no crew of its own (nobody has picked one); "
+            f"name crews with for_each crew: all and this_crew inside it",
+        )

@@ -24,6 +24,7 @@ import attrs
 from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.checks import (
     BONUS_FORMULA_PATH,
+    EACH_PLAYER_PATH,
     FREE_CUBES_PATH,
     OLDER_CAP_KEY,
     ROUND_END_EFFECTS_HOLDER,
@@ -53,7 +54,7 @@ from stargazer_rules.rulesets.validation import close_match, schema_problems
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.bonus import R17, Bonus
-from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, OWNER, REQUIRED, Effect
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, Effect
 from stargazer_rules.vocabulary.expressions import CREWS, PLANETS, Parser, amount_data
 from stargazer_rules.vocabulary.majority import R15_R16, Majority
 
@@ -118,7 +119,7 @@ def check_documents(
         problems.extend(document.problems)
         if document.loaded:
             if document is documents.rules:
-                left_to = [FREE_CUBES_PATH, BONUS_FORMULA_PATH, *round_end_effect_paths(document, effect_types)]
+                left_to = [FREE_CUBES_PATH, BONUS_FORMULA_PATH, EACH_PLAYER_PATH, *round_end_effect_paths(document, effect_types)]
             else:
                 left_to = expression_paths(document, effect_types)
             problems.extend(schema_problems(document, schema, left_to))
@@ -143,6 +144,7 @@ def build_ruleset(
         for index, item in enumerate(documents.planets.data["planets"])
     )
     round_end_effects = _round_end_effects(documents.rules, effect_types, problems, Parser(colours))
+    steps = _setup_steps(documents.rules, effect_types, problems, Parser(colours))
     if problems:
         raise RulesetError(problems)
     ruleset = Ruleset(
@@ -165,6 +167,7 @@ def build_ruleset(
         majority=_majority(rules.get("majority", {})),
         round_end_effects=round_end_effects,
         bonus=Bonus.from_data(rules.get("bonus", {})),
+        setup_steps=steps,  # type: ignore[arg-type]
     )
     return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
@@ -188,7 +191,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             },
             "survey": {"minimum": ruleset.survey_minimum},
             "max_rounds": ruleset.max_rounds,
-            "setup": {"turn_order_vp": list(ruleset.turn_order_vp)},
+            "setup": _setup_data(ruleset),
             "majority": ruleset.majority.to_data(),
             "bonus": ruleset.bonus.to_data(),
         },
@@ -392,6 +395,27 @@ def _turn_order_vp(rules: Mapping[str, Any]) -> tuple[int, ...]:
     if values is None:
         values = [0] * max(int(entry["players"]) for entry in rules["player_counts"])
     return tuple(int(value) for value in values)
+
+
+def _setup_steps(
+    document: YamlDocument, effect_types: Mapping[str, type[Effect]], problems: list[Problem], parser: Parser
+) -> tuple[Effect | None, ...]:
+    """rules.yaml's ``setup.each_player`` of checked data (``checks.setup_problems`` found no
+    problem in it): each effect resolves as a skill's ``on_choose`` effect, with no crew bound."""
+    steps = document.data.get("setup", {}).get("each_player") or ()
+    return tuple(
+        _effect(document, (*EACH_PLAYER_PATH, number), item, ON_CHOOSE, effect_types, problems, parser, frozenset())
+        for number, item in enumerate(steps)
+    )
+
+
+def _setup_data(ruleset: Ruleset) -> dict[str, Any]:
+    """The ``setup`` section; ``each_player`` is left out when empty: the data (and fingerprint)
+    of the rulesets written before it."""
+    data: dict[str, Any] = {"turn_order_vp": list(ruleset.turn_order_vp)}
+    if ruleset.setup_steps:
+        data["each_player"] = [effect.to_data() for effect in ruleset.setup_steps]
+    return data
 
 
 def _majority(section: Mapping[str, Any]) -> Majority:

@@ -121,7 +121,10 @@ class Ruleset:
     ``round_end_effects`` are effects of the rules language performed at every round's end, the
     last included, after the Planets' and the held crews' ``round_end`` triggers and before the
     end check (R10), nobody being "you" (rules.yaml ``round_end.effects``; idea R7; none when
-    left out). ``fingerprint`` is a hash of the canonical content, carried by game records so that a record is never replayed under
+    left out). ``setup_steps`` are the effects each player performs before the first round, in
+    turn order from the start player, as "you" (rules.yaml ``setup.each_player``; empty: none).
+    ``fingerprint`` is a hash of the canonical content, carried by game records so that a record
+    is never replayed under
     other rules.
     """
 
@@ -144,6 +147,7 @@ class Ruleset:
     majority: Majority = R15_R16
     round_end_effects: tuple[Effect, ...] = ()
     bonus: Bonus = R17
+    setup_steps: tuple[Effect, ...] = ()
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -284,15 +284,7 @@ def pending_effect(game: Game, state: State) -> Effect | None:
     if not state.pending:
         return None
     head = state.pending[0]
-    effects: Sequence[Effect] = game.ruleset.crew[head.skill_card(state.crew)].skill
-    effect: Effect | None = None
-    for depth, index in enumerate(head.path):
-        if depth % 2 == 0:
-            effect = effects[index]
-        else:
-            assert effect is not None
-            effects = effect.branches[index]
-    return effect
+    return game.effect_at(head.skill_card(state.crew), head.path)  # a skill's, or a setup step's
 
 
 def describe_action(game: Game, state: State, act: Action, lang: str) -> str:

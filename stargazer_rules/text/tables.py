@@ -18,7 +18,7 @@ from stargazer_rules.engine.scoring import ScoreSheet, SeatScore, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
 from stargazer_rules.text.catalogue import sentences
 from stargazer_rules.text.language import amount_phrase
-from stargazer_rules.text.messages import ability_sentences, colour_name, join, label, planet_name, player_name, skill_sentences
+from stargazer_rules.text.messages import ability_sentences, colour_name, describe_effect, join, label, planet_name, player_name, skill_sentences
 from stargazer_rules.vocabulary.bonus import DISTINCT_COLOUR_SETS, VP_BY_COUNT, complete_sets
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
@@ -68,6 +68,8 @@ def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
     minimum, the round limit (R10) and the cards."""
     starting = ruleset.starting_vp_by_position
     shown_starting = [[label("count_turn_order_vp", lang), turn_order_vp_text(ruleset, lang)]] if any(starting) else []
+    if ruleset.setup_steps:  # rules.yaml setup.each_player, only when there are some
+        shown_starting.append([label("count_setup_steps", lang), setup_steps_text(ruleset, lang)])
     return _table(
         [
             [label("count_cubes", lang), str(ruleset.cubes_per_player)],
@@ -100,6 +102,12 @@ def cap_text(ruleset: Ruleset, lang: str) -> str:
     """The most free cubes a crew holds (R11), or that there is no cap."""
     cap = ruleset.unpicked_crews.cap
     return label("no_cap", lang) if cap is None else str(cap)
+
+
+def setup_steps_text(ruleset: Ruleset, lang: str) -> str:
+    """What each player does before the first round (rules.yaml ``setup.each_player``), one
+    sentence per effect as a skill's read."""
+    return sentences(tuple(describe_effect(effect, ruleset, lang) for effect in ruleset.setup_steps), lang)
 
 
 def turn_order_vp_text(ruleset: Ruleset, lang: str) -> str:

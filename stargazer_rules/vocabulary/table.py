@@ -21,6 +21,8 @@ BEFORE_SURVEY = "before_survey"
 SURVEYING = "survey"
 AFTER_SURVEY_STAGE = "after_survey"
 ROUND_END_STAGE = "round_end"
+#: Before the first round: the setup steps (rules.yaml ``setup.each_player``) resolve.
+SETUP_STAGE = "setup"
 OVER = "over"
 
 # Why the game ended (R10).
@@ -38,10 +40,15 @@ PROTECTED_ROUND = 2
 PROTECTION_UNTIL = {"turn_end": PROTECTED_TURN, "round_end": PROTECTED_ROUND}
 
 
+#: ``Pending.card`` of a setup step (rules.yaml ``setup.each_player``): no crew holds it.
+SETUP_CARD = -2
+
+
 class Pending(NamedTuple):
     """An effect waiting to resolve: crew ``slot``, its ``path`` in the skill, steps left, chooser;
     ``card``, the crew card whose skill holds it when that is not the slot's own (an effect of a
-    skill the slot applies with ``use_skill``, on its behalf), else -1."""
+    skill the slot applies with ``use_skill``, on its behalf), else -1; a setup step is
+    ``SETUP_CARD`` with slot -1, its path in ``setup.each_player``."""
 
     slot: int
     path: tuple[int, ...]
@@ -51,7 +58,7 @@ class Pending(NamedTuple):
 
     def skill_card(self, crew: tuple[int, ...]) -> int:
         """The crew card whose skill holds the effect, ``crew`` being the state's crew area."""
-        return self.card if self.card >= 0 else crew[self.slot]
+        return self.card if self.card != -1 else crew[self.slot]
 
 
 class State(NamedTuple):

@@ -14,7 +14,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::game::Game;
 use crate::rules::ALL_SURVEY_RULES;
-use crate::state::{Pending, PendingStack, Stage, FREE_CUBE, NO_WORKER, PROTECTED_ROUND, TRIGGER_NAMES};
+use crate::rules::SETUP_CARD;
+use crate::state::{pending_card, pending_slot, Pending, PendingStack, Stage, FREE_CUBE, NO_SLOT, NO_WORKER, PROTECTED_ROUND, TRIGGER_NAMES};
 use crate::{State, MAX_PLAYERS};
 
 /// A state as plain numbers, as the bindings extract it from a Python `State` (the Python
@@ -90,8 +91,8 @@ impl StateFields {
                 .map(|p| {
                     let node = &game.rules.nodes[p.node as usize];
                     let path = node.path.iter().map(|&i| i as i64).collect();
-                    let card = if node.card == s.crew[p.slot as usize] { -1 } else { node.card as i64 };
-                    (p.slot as i64, path, p.remaining as i64, p.seat as i64, card)
+                    let card = pending_card(s, p, node.card);
+                    (pending_slot(p), path, p.remaining as i64, p.seat as i64, card)
                 })
                 .collect(),
             survey_rules: s.survey_rules as i64,
@@ -163,6 +164,7 @@ pub enum At {
     Protected(usize),
     Borrowed(usize),
     PendingSkillOf(usize),
+    PendingItem(usize),
 }
 
 impl fmt::Display for At {
@@ -210,6 +212,7 @@ impl fmt::Display for At {
             At::Protected(s) => write!(f, "$.seats[{s}].protected"),
             At::Borrowed(c) => write!(f, "$.crew[{c}].borrowed"),
             At::PendingSkillOf(k) => write!(f, "$.pending[{k}].skill_of"),
+            At::PendingItem(k) => write!(f, "$.pending[{k}]"),
         }
     }
 }
@@ -238,7 +241,9 @@ pub enum Reason {
     SeatCubes { seat: usize, total: i64, hand: i64, board: i64, removed: i64, each: i64 },
     FreeCubes { total: i64, stock: i64, tracks: i64, crew: i64, game: i64 },
     PendingListed { listed: usize, most: usize },
-    NoEffectAt { path: Vec<i64>, crew: String },
+    NoEffectAt { path: Vec<i64>, held_by: String },
+    SetupPendingOutsideSetup,
+    SetupAfterFirstRound,
     StepsLeft { remaining: i64, effect: String, steps: i64 },
     NotRingPosition { position: i64, planets: usize },
     UnknownStage { stage: String },
@@ -312,8 +317,10 @@ impl fmt::Display for Reason {
                 "{total} free cubes (stock {stock} + on tracks {tracks} + on crew {crew}), but the game has {game}"
             ),
             Reason::PendingListed { listed, most } => write!(f, "lists {listed} effects, but this ruleset has {most}"),
-            Reason::NoEffectAt { path, crew } => {
-                write!(f, "[{}] is not the path of an effect in the skill of crew '{crew}'", joined(path))
+            Reason::NoEffectAt { path, held_by } => write!(f, "[{}] is not the path of an effect in {held_by}", joined(path)),
+            Reason::SetupPendingOutsideSetup => write!(f, "setup steps are pending exactly in stage setup, before the first round"),
+            Reason::SetupAfterFirstRound => {
+                write!(f, "the setup steps resolve before the first round: round 1, no turn taken, no crew chosen")
             }
             Reason::StepsLeft { remaining, effect, steps } => {
                 write!(f, "{remaining} steps left of '{effect}', which has {steps}")
@@ -376,7 +383,7 @@ pub fn rule_checks() -> u64 {
 /// checked (`Trust::Engine`): sums of them cannot overflow.
 const REPRESENTABLE: i64 = 1 << 30;
 
-const EFFECT_STAGES: [Stage; 3] = [Stage::BeforeSurvey, Stage::AfterSurvey, Stage::RoundEnd];
+const EFFECT_STAGES: [Stage; 4] = [Stage::BeforeSurvey, Stage::AfterSurvey, Stage::RoundEnd, Stage::Setup];
 
 struct Checker<'a> {
     game: &'a Game,
@@ -603,6 +610,27 @@ impl Checker<'_> {
         }
         let mut nodes = Vec::with_capacity(f.pending.len());
         for (k, (slot, path, remaining, seat, skill_of)) in f.pending.iter().enumerate() {
+            let setup_step = *skill_of == -2;
+            if setup_step != (self.stage == Some(Stage::Setup)) {
+                self.problem(At::PendingItem(k), Reason::SetupPendingOutsideSetup);
+                nodes.push(None);
+                continue;
+            }
+            if setup_step {
+                let node = match path.iter().map(|&i| u16::try_from(i).ok()).collect::<Option<Vec<u16>>>() {
+                    Some(path) => rules.node_at(SETUP_CARD, &path),
+                    None => None,
+                };
+                let Some(node) = node else {
+                    let held_by = "setup.each_player".to_string();
+                    self.problem(At::PendingPath(k), Reason::NoEffectAt { path: path.clone(), held_by });
+                    nodes.push(None);
+                    continue;
+                };
+                self.pending_effect(k, node, *remaining, *seat);
+                nodes.push(Some(node));
+                continue;
+            }
             if *slot < 0 || *slot as usize >= f.crew.len() {
                 self.problem(At::PendingCrew(k), Reason::NoSlot { slot: *slot, slots: f.crew.len() });
                 nodes.push(None);
@@ -620,24 +648,30 @@ impl Checker<'_> {
                 None => None,
             };
             let Some(node) = node else {
-                let crew = rules.crew[card as usize].id.clone();
-                self.problem(At::PendingPath(k), Reason::NoEffectAt { path: path.clone(), crew });
+                let held_by = format!("the skill of crew '{}'", rules.crew[card as usize].id);
+                self.problem(At::PendingPath(k), Reason::NoEffectAt { path: path.clone(), held_by });
                 nodes.push(None);
                 continue;
             };
-            let steps = rules.nodes[node as usize].steps as i64;
-            if !self.rules_too {
-                self.bound_always(At::PendingRemaining(k), *remaining, 1, REPRESENTABLE);
-            } else if *remaining > steps {
-                let effect = rules.nodes[node as usize].name.to_string();
-                self.problem(At::PendingRemaining(k), Reason::StepsLeft { remaining: *remaining, effect, steps });
-            } else if *remaining < 1 {
-                self.problem(At::PendingRemaining(k), Reason::Outside { value: *remaining, low: 1, high: steps });
-            }
-            self.seat(At::PendingSeat(k), *seat, "a seat");
+            self.pending_effect(k, node, *remaining, *seat);
             nodes.push(Some(node));
         }
         nodes
+    }
+
+    /// The steps left and the chooser of pending effect `k`, at `node`.
+    fn pending_effect(&mut self, k: usize, node: u16, remaining: i64, seat: i64) {
+        let rules = &self.game.rules;
+        let steps = rules.nodes[node as usize].steps as i64;
+        if !self.rules_too {
+            self.bound_always(At::PendingRemaining(k), remaining, 1, REPRESENTABLE);
+        } else if remaining > steps {
+            let effect = rules.nodes[node as usize].name.to_string();
+            self.problem(At::PendingRemaining(k), Reason::StepsLeft { remaining, effect, steps });
+        } else if remaining < 1 {
+            self.problem(At::PendingRemaining(k), Reason::Outside { value: remaining, low: 1, high: steps });
+        }
+        self.seat(At::PendingSeat(k), seat, "a seat");
     }
 
     fn survey(&mut self) {
@@ -706,6 +740,9 @@ impl Checker<'_> {
         }
         if (stage == Stage::Over) == f.triggers.is_empty() && self.rules_too {
             self.problem(At::Triggers, Reason::OverWithTriggers);
+        }
+        if stage == Stage::Setup && (f.round != 1 || f.turn != 0 || !f.chosen.is_empty()) {
+            self.problem(At::Stage, Reason::SetupAfterFirstRound);
         }
         let effect_stage = EFFECT_STAGES.contains(&stage);
         if effect_stage && f.pending.is_empty() {
@@ -797,7 +834,8 @@ impl Game {
         let mut pending = PendingStack::new();
         for ((slot, _, remaining, seat, _), node) in f.pending.iter().zip(nodes).rev() {
             let node = node.expect("a checked pending effect");
-            pending.push(Pending { node, slot: *slot as u8, seat: *seat as u8, remaining: *remaining as u32 });
+            let slot = if *slot < 0 { NO_SLOT } else { *slot as u8 }; // a setup step has none
+            pending.push(Pending { node, slot, seat: *seat as u8, remaining: *remaining as u32 });
         }
         s.pending = pending;
         s.survey_rules = f.survey_rules as u8;

@@ -211,6 +211,26 @@ pub fn draft_like_bonus(bonus: BonusSpec) -> Game {
     Game::new(Rules::compile(&spec).expect("the compiled draft 7 compiles"))
 }
 
+/// Draft 7 with ideas R6 as its setup step: before the first round each seat, in turn order
+/// from the start player, places one cube on the rearmost square of a Planet of its choice
+/// (`{effect: choose, planet: with_room, do: [{effect: place_cube}]}`).
+pub fn draft_like_setup_r6() -> Game {
+    let place = EffectSpec::new("place_cube", "on_choose")
+        .with("owner", ParamValue::Set(Set::Me))
+        .with("planet", ParamValue::Set(Set::ThisPlanet))
+        .with("square", ParamValue::Text("rearmost".into()));
+    let choose = EffectSpec::new("choose", "on_choose")
+        .with("planet", ParamValue::Set(Set::WithRoom))
+        .with("seat", ParamValue::None)
+        .with("crew", ParamValue::None)
+        .with("do", ParamValue::Effects(vec![place]));
+    let draft7 = compiled::draft7();
+    // Four seats' steps pending at once (Python's bounds of such a ruleset).
+    let bounds = Bounds { most_pending: draft7.bounds.most_pending.max(4), ..draft7.bounds };
+    let spec = RulesSpec { setup_steps: vec![choose], bounds, ..draft7 };
+    Game::new(Rules::compile(&spec).expect("draft 7 with a setup step compiles"))
+}
+
 /// The observation layout Python derived for the bundled draft 7, as the kernel receives it.
 pub fn draft_like_observation(game: &Game) -> ObservationLayout {
     ObservationLayout::received(&game.rules, &compiled::draft7_observation()).expect("the compiled draft 7's observation layout is received")
@@ -406,6 +426,7 @@ pub fn generated(seed: u64) -> Game {
         turn_order_vp: vec![0; 5],
         majority: MajoritySpec::default(),
         bonus: draw_bonus(&mut rng, colour_count),
+        setup_steps: Vec::new(),
         bounds: GENERATED_BOUNDS,
         action_sizes: GENERATED_ACTION_SIZES,
     };

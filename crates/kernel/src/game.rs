@@ -24,6 +24,15 @@ pub struct Game {
 /// Empty normal squares per ring position.
 pub type Rooms = [i32; MAX_PLANETS];
 
+/// The crew slot of a pending effect as a scope reads it: none (`expr::NO_CREW`) for a setup step.
+fn crew_of(slot: u8) -> usize {
+    if slot == NO_SLOT {
+        expr::NO_CREW
+    } else {
+        slot as usize
+    }
+}
+
 impl Game {
     pub fn new(rules: Rules) -> Game {
         Game { rules }
@@ -99,7 +108,17 @@ impl Game {
         state.round = 1;
         state.start_player = start as u8;
         state.stage = Stage::PickCrew;
-        self.pick_options(&mut state);
+        if !rules.setup_steps.is_empty() {
+            // Every seat's setup steps, in turn order from the start player (a stack: the last resolves first).
+            for k in (0..players).rev() {
+                let seat = ((start + k) % players) as u8;
+                for &node in rules.setup_steps.iter().rev() {
+                    state.pending.push(Pending { node, slot: NO_SLOT, seat, remaining: rules.nodes[node as usize].steps });
+                }
+            }
+            state.stage = Stage::Setup;
+        }
+        self.advance(&mut state);
         Ok(state)
     }
 
@@ -220,7 +239,7 @@ impl Game {
     pub fn current_player(&self, s: &State) -> Option<usize> {
         match s.stage {
             Stage::Over => None,
-            Stage::RoundEnd => s.pending.last().map(|p| p.seat as usize),
+            Stage::RoundEnd | Stage::Setup => s.pending.last().map(|p| p.seat as usize),
             _ => Some(s.turn_seat()),
         }
     }
@@ -379,7 +398,7 @@ impl Game {
     /// decision (applied at once). True with no options: it cannot be applied (skipped, R9).
     fn effect_choices(&self, s: &mut State, head: Pending) -> bool {
         empty(&mut s.legal);
-        self.push_choices(s, head.node, head.seat as usize, head.slot as usize)
+        self.push_choices(s, head.node, head.seat as usize, crew_of(head.slot))
     }
 
     /// The options the effect at `node` offers `seat` (crew `slot`'s skill), pushed onto
@@ -505,13 +524,13 @@ impl Game {
                 s.hands[seat] -= 1;
                 self.place_on_special(s, target as usize, seat as i8);
             }
-            Op::Act(act) => self.perform(s, &Scope::new(seat, head.slot as usize), act),
+            Op::Act(act) => self.perform(s, &Scope::new(seat, crew_of(head.slot)), act),
             Op::If { condition, then, otherwise } => {
-                let holds = self.holds(s, &Scope::new(seat, head.slot as usize), condition);
+                let holds = self.holds(s, &Scope::new(seat, crew_of(head.slot)), condition);
                 follow = if holds { then } else { otherwise };
             }
             Op::Choose { over, body } => {
-                let scope = Scope::new(seat, head.slot as usize).bind(over.kind(), target as usize);
+                let scope = Scope::new(seat, crew_of(head.slot)).bind(over.kind(), target as usize);
                 self.perform_all(s, &scope, body);
             }
             Op::UseSkill(_) => {
@@ -554,13 +573,14 @@ impl Game {
     fn advance(&self, s: &mut State) {
         loop {
             match s.stage {
-                Stage::BeforeSurvey | Stage::AfterSurvey | Stage::RoundEnd => {
+                Stage::BeforeSurvey | Stage::AfterSurvey | Stage::RoundEnd | Stage::Setup => {
                     if self.resolve_pending(s) {
                         return;
                     }
                     match s.stage {
                         Stage::BeforeSurvey => s.stage = Stage::Surveying,
                         Stage::AfterSurvey => self.end_turn(s),
+                        Stage::Setup => s.stage = Stage::PickCrew, // the first round starts (R4)
                         _ => self.start_round(s),
                     }
                 }

@@ -9,7 +9,7 @@
 use crate::error::KernelError;
 use crate::game::Game;
 use crate::rules::{Rules, COUNTER, DIRECTION, REPEAT, SKIP, START};
-use crate::state::{Stage, State};
+use crate::state::{Stage, State, NO_SLOT};
 
 /// The survey rule flags in the `survey_rules` field's order.
 const SURVEY_RULES: [u8; 3] = [REPEAT, SKIP, DIRECTION];
@@ -59,6 +59,7 @@ struct Offsets {
     survey_last: usize,
     survey_direction: usize,
     survey_skips: Option<usize>,
+    setup: Option<usize>,
     pending: usize,
     pending_slot: usize,
     pending_remaining: usize,
@@ -66,6 +67,9 @@ struct Offsets {
     protected: Option<usize>,
     crew_borrowed: Option<usize>,
 }
+
+/// The entries of the `stage` one-hot: every stage but `Setup`, which has a block of its own.
+const PLAY_STAGES: usize = 6;
 
 fn refused(why: String) -> KernelError {
     KernelError::Unsupported(format!("observation layout: {why}"))
@@ -84,11 +88,11 @@ impl ObservationLayout {
         let (planet_cards, crew_cards) = (rules.planets.len(), rules.crew.len());
         let owners = n + 1;
         // Each field the kernel fills, the entries it writes there, and whether it may be left out.
-        let writes: [(&str, usize, bool); 32] = [
+        let writes: [(&str, usize, bool); 33] = [
             ("seats", n, false),
             ("to_move", n, false),
             ("start_player", n, false),
-            ("stage", Stage::ALL.len(), false),
+            ("stage", PLAY_STAGES, false),
             ("round", 1, false),
             ("turn", 1, false),
             ("stock", 1, false),
@@ -111,6 +115,7 @@ impl ObservationLayout {
             ("survey_last", p, false),
             ("survey_direction", 1, false),
             ("survey_skips", 1, true),
+            ("setup", 1, true),
             ("pending", 1, false),
             ("pending_slot", c, false),
             ("pending_remaining", 1, false),
@@ -176,6 +181,7 @@ impl ObservationLayout {
             survey_last: o("survey_last"),
             survey_direction: o("survey_direction"),
             survey_skips: offset("survey_skips"),
+            setup: offset("setup"),
             pending: o("pending"),
             pending_slot: o("pending_slot"),
             pending_remaining: o("pending_remaining"),
@@ -202,7 +208,11 @@ impl ObservationLayout {
             out[at.to_move + rel(mover)] = 1.0;
         }
         out[at.start_player + rel(s.start_player as usize)] = 1.0;
-        out[at.stage + s.stage as usize] = 1.0;
+        match (s.stage, at.setup) {
+            (Stage::Setup, Some(setup)) => out[setup] = 1.0, // before the first round: a block of its own
+            (Stage::Setup, None) => {}
+            (stage, _) => out[at.stage + stage as usize] = 1.0,
+        }
         out[at.round] = s.round as f32;
         out[at.turn] = s.turn as f32;
         out[at.stock] = s.stock as f32;
@@ -254,7 +264,9 @@ impl ObservationLayout {
         }
         out[at.pending] = s.pending.len() as f32;
         if let Some(head) = s.pending.last() {
-            out[at.pending_slot + head.slot as usize] = 1.0;
+            if head.slot != NO_SLOT {
+                out[at.pending_slot + head.slot as usize] = 1.0; // a setup step has no crew
+            }
             out[at.pending_remaining] = head.remaining as f32;
         }
         // The lasting effects' blocks, when the ruleset can set them (else received empty).

@@ -384,9 +384,13 @@ pub struct Node {
     pub name: &'static str,
     pub timing: Timing,
     pub steps: u32,
+    /// The crew card whose skill holds it, or `SETUP_CARD` for a setup step.
     pub card: u16,
     pub path: Vec<u16>,
 }
+
+/// `Node::card` of a setup step (rules.yaml `setup.each_player`): no crew card holds it.
+pub const SETUP_CARD: u16 = u16::MAX;
 
 /// A planet card (R1, R3): VP its majority scores by row (the track's values times a lasting
 /// `majority_factor`, P2), special-square capacity, colour index, the colours its cubes count
@@ -688,6 +692,9 @@ pub struct RulesSpec {
     pub majority: MajoritySpec,
     /// Which cubes the major-planet bonus counts and what it scores (R17).
     pub bonus: BonusSpec,
+    /// The effects each seat performs before the first round, in turn order from the start
+    /// player (rules.yaml `setup.each_player`; empty: none).
+    pub setup_steps: Vec<EffectSpec>,
     pub bounds: Bounds,
     pub action_sizes: ActionSizes,
 }
@@ -1005,6 +1012,8 @@ pub struct Rules {
     /// fast path; any other bonus is scored from the board when asked).
     pub bonus: Bonus,
     pub bonus_is_r17: bool,
+    /// The top-level nodes of the setup steps (`setup.each_player`), in order.
+    pub setup_steps: Vec<u16>,
     /// Whether any planet card has a trigger a landing cube sets off, one a round's end or the
     /// game's end sets off, or a Planet no survey may start on.
     pub any_lands: bool,
@@ -1120,6 +1129,7 @@ impl Rules {
                 triggers,
             });
         }
+        let setup_steps = compile_list(&spec.setup_steps, SETUP_CARD, &[], &spec.colours, &mut nodes)?;
         let mut setups = Vec::new();
         for &SetupSpec { players, planets: planet_count, crew: crew_count, full_planets_to_end: full } in &spec.setups {
             let always = spec.crew.iter().filter(|c| c.always_in_play).count() as i64;
@@ -1217,6 +1227,7 @@ impl Rules {
             majority_is_r15_r16: majority == Majority::default(),
             bonus_is_r17: bonus == Bonus::default(),
             bonus,
+            setup_steps,
             any_lands,
             any_round_end,
             any_game_end,

@@ -4,6 +4,7 @@
 
 use smallvec::SmallVec;
 
+use crate::rules::SETUP_CARD;
 use crate::{MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
 
 /// The squares of the dealt Planets; draft 7's seven Planets fit inline.
@@ -111,11 +112,13 @@ pub enum Stage {
     AfterSurvey,
     RoundEnd,
     Over,
+    /// Before the first round, while the setup steps resolve (rules.yaml `setup.each_player`).
+    Setup,
 }
 
 impl Stage {
-    pub const ALL: [Stage; 6] =
-        [Stage::PickCrew, Stage::BeforeSurvey, Stage::Surveying, Stage::AfterSurvey, Stage::RoundEnd, Stage::Over];
+    pub const ALL: [Stage; 7] =
+        [Stage::PickCrew, Stage::BeforeSurvey, Stage::Surveying, Stage::AfterSurvey, Stage::RoundEnd, Stage::Over, Stage::Setup];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -125,6 +128,7 @@ impl Stage {
             Stage::AfterSurvey => "after_survey",
             Stage::RoundEnd => "round_end",
             Stage::Over => "over",
+            Stage::Setup => "setup",
         }
     }
 
@@ -149,6 +153,31 @@ pub struct Pending {
     pub slot: u8,
     pub seat: u8,
     pub remaining: u32,
+}
+
+/// `Pending::slot` of a setup step, which no crew holds (the Python engine's slot -1).
+pub const NO_SLOT: u8 = u8::MAX;
+
+/// The Python engine's `Pending.slot` of a pending effect: -1 for a setup step.
+pub fn pending_slot(p: &Pending) -> i64 {
+    if p.slot == NO_SLOT {
+        -1
+    } else {
+        p.slot as i64
+    }
+}
+
+/// The Python engine's `Pending.card` of a pending effect whose node `card` holds: -2 for a
+/// setup step (`SETUP_CARD`), -1 for the slot's own skill, else the card whose skill the slot
+/// applies (`use_skill`).
+pub fn pending_card(s: &State, p: &Pending, card: u16) -> i64 {
+    if card == SETUP_CARD {
+        -2
+    } else if card == s.crew[p.slot as usize] {
+        -1
+    } else {
+        card as i64
+    }
 }
 
 /// Owner number of a free cube on a Planet: the virtual player (R15).

@@ -4,7 +4,7 @@
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
 use stargazer_kernel::expr::{Amount, Arithmetic, Set};
-use stargazer_kernel::fixtures::{draft_like, draft_like_bonus, draft_like_round_end, draft_like_round_end_effects, ideas_r7};
+use stargazer_kernel::fixtures::{draft_like, draft_like_bonus, draft_like_round_end, draft_like_round_end_effects, draft_like_setup_r6, ideas_r7};
 use stargazer_kernel::rules::BonusSpec;
 use stargazer_kernel::{Game, Stage, State};
 
@@ -323,6 +323,31 @@ fn r17_as_data_ideas_r4_and_normal_squares_score_the_bonus_as_written_at_every_s
         }
     }
     assert!(sets > 100, "only {sets} seat-steps scored a complete set");
+}
+
+#[test]
+fn ideas_r6_each_seat_places_one_cube_in_turn_order_from_the_start_player_before_round_one() {
+    let game = draft_like_setup_r6();
+    for seed in 0..12 {
+        let (planets, crew, _) = game.deal(4, &mut Rng::new(seed)).unwrap();
+        let start = (seed % 4) as usize;
+        let mut s = game.new_state(4, &planets, &crew, start).unwrap();
+        for k in 0..4 {
+            assert_eq!((s.stage, s.round, s.turn), (Stage::Setup, 1, 0));
+            let seat = (start + k) % 4;
+            assert_eq!(game.current_player(&s), Some(seat));
+            let act = s.legal[(seed as usize + k) % s.legal.len()];
+            let p = act.target as usize;
+            let filled = s.track(p).len();
+            game.step(&mut s, act).unwrap();
+            assert_eq!(s.track(p).len(), filled + 1);
+            assert_eq!(s.track(p)[filled], seat as i8, "the rearmost square (R2)");
+            assert_eq!(s.hands[seat], game.rules.cubes_per_player - 1);
+            assert_cubes_conserved(&game, &s);
+        }
+        assert_eq!((s.stage, s.round, s.turn), (Stage::PickCrew, 1, 0));
+        assert_eq!(game.current_player(&s), Some(start));
+    }
 }
 
 /// A state waiting on Armstrong's name_start_player (R12) with `remaining` steps left, read as

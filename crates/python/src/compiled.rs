@@ -192,6 +192,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         turn_order_vp: root.get("turn_order_vp")?,
         majority: majority_spec(&root.field("majority")?)?,
         bonus: bonus_spec(&root.field("bonus")?)?,
+        setup_steps: root.items("setup_steps")?.iter().map(|effect| effect_spec(effect, &reader)).collect::<PyResult<_>>()?,
         bounds: Bounds::read(&root.field("bounds")?)?,
         action_sizes: ActionSizes::read(&root.field("action_sizes")?)?,
     })

@@ -23,7 +23,7 @@ use stargazer_kernel::rng::Rng;
 use stargazer_kernel::rules::EFFECT_NAMES;
 use stargazer_kernel::check::{self, Problem, StateFields, Trust};
 use stargazer_kernel::observation::ObservationLayout;
-use stargazer_kernel::state::TRIGGER_NAMES;
+use stargazer_kernel::state::{pending_card, pending_slot, TRIGGER_NAMES};
 use stargazer_kernel::{Action, Game, KernelError, Kind, State};
 
 use compiled::Named;
@@ -455,8 +455,8 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
             let node = &rules.nodes[p.node as usize];
             let path = PyTuple::new(py, node.path.iter().map(|&i| i as i64))?;
             // The card whose skill holds it, when the slot applies another's (use_skill).
-            let card = if node.card == s.crew[p.slot as usize] { -1 } else { node.card as i64 };
-            (p.slot as i64, path, p.remaining as i64, p.seat as i64, card).into_pyobject(py)
+            let card = pending_card(s, p, node.card);
+            (pending_slot(p), path, p.remaining as i64, p.seat as i64, card).into_pyobject(py)
         })
         .collect::<PyResult<Vec<_>>>()?;
     let surveyed = PyFrozenSet::new(py, (0..np).filter(|&p| s.surveyed & (1 << p) != 0).map(|p| p as i64))?;
