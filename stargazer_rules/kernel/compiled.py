@@ -97,6 +97,15 @@ class CompiledUnpickedCrews:
 
 
 @attrs.frozen
+class CompiledEndTrigger:
+    """One condition of the game's end (R10, ``Ruleset.end``): its trigger id and its condition
+    node; the round limit crosses as ``max_rounds``."""
+
+    id: str
+    condition: Any
+
+
+@attrs.frozen
 class CompiledRuleset:
     """Every card (in file order) and knob of a ruleset, and the numbers Python derived of it:
     ``bounds`` (``Game.bounds``), ``action_sizes`` (``Game.action_sizes``) and ``observation``
@@ -111,6 +120,7 @@ class CompiledRuleset:
     free_cubes: int
     max_free_cubes_per_crew: int
     unpicked_crews: CompiledUnpickedCrews
+    end: tuple[CompiledEndTrigger, ...]
     free_cube_vp: int
     player_cube_vp: int
     survey_minimum: int
@@ -142,6 +152,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         free_cubes=ruleset.free_cubes,
         max_free_cubes_per_crew=ruleset.max_free_cubes_per_crew,
         unpicked_crews=CompiledUnpickedCrews(ruleset.unpicked_crews.free_cubes),
+        end=tuple(CompiledEndTrigger(trigger.id, trigger.condition) for trigger in ruleset.end),
         free_cube_vp=ruleset.free_cube_vp,
         player_cube_vp=ruleset.player_cube_vp,
         survey_minimum=ruleset.survey_minimum,

@@ -18,7 +18,8 @@ from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, SURVEY, Effect
-from stargazer_rules.vocabulary.expressions import AMOUNT, CREWS, PLANETS, SEATS, Limits, Parser, SeatsNamed, amount_bounds, walk
+from stargazer_rules.vocabulary.expressions import AMOUNT, CONDITION, CREWS, PLANETS, SEATS, Limits, Parser, SeatsNamed, amount_bounds, walk
+from stargazer_rules.vocabulary.table import ROUND_LIMIT
 
 @attrs.frozen
 class RulesetDocuments:
@@ -90,6 +91,7 @@ def semantic_problems(
         *crew_trigger_problems(documents, effect_types),
         *_survey_starts(documents.crew, sites),
         *round_end_problems(documents),
+        *end_problems(documents),
     ]
 
 
@@ -824,3 +826,46 @@ def round_end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
             f"(e.g. {{free_cubes: this_crew}})",
         )
 
+
+# -- the game's end (R10): rules.yaml end ------------------------------------------------------
+
+#: Where rules.yaml holds the conditions that end the game at a round's end (R10).
+END_KEY = "end"
+
+
+def end_paths(rules: YamlDocument) -> tuple[DocPath, ...]:
+    """The path of each condition of rules.yaml's ``end``: the schema leaves their problems to
+    ``end_problems``, which words them as the rules language does."""
+    section = rules.data.get(END_KEY) if isinstance(rules.data, Mapping) else None
+    return tuple((END_KEY, key) for key in section) if isinstance(section, Mapping) else ()
+
+
+def end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
+    """Every problem of rules.yaml's ``end`` the schema leaves: a trigger id that is the round
+    limit's own (``round_limit``), and each condition parsed with nothing bound and nobody as
+    "you" (``me``, ``left`` and ``others`` refused, as at a planet ability's ``round_end``)."""
+    rules = documents.rules
+    section = rules.data.get(END_KEY) if isinstance(rules.data, Mapping) else None
+    if not isinstance(section, Mapping):
+        return
+    parser = Parser(_colour_ids(documents) or [])
+    for key, value in section.items():
+        path = (END_KEY, key)
+        if key == ROUND_LIMIT:
+            yield rules.problem(
+                path,
+                f"{ROUND_LIMIT} is the round limit's own trigger (max_rounds), after every condition of end; "
+                "name this condition otherwise",
+                key=True,
+            )
+        node = parser.parse(CONDITION, value, path)
+        words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS}) if node is not None else []
+        if words:
+            said = ", ".join(words)
+            yield rules.problem(
+                path,
+                f"at a round's end nobody is \"you\", so {said} names nobody here; read the players with "
+                "{seats: {where: ...}} and this_seat (e.g. {at_least: [{seats: {where: {equal: [{hand: this_seat}, 0]}}}, 1]})",
+            )
+    for path, message in parser.problems:
+        yield rules.problem(path, message)

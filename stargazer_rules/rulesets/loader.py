@@ -23,16 +23,20 @@ import attrs
 
 from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.checks import (
+    END_KEY,
     FREE_CUBES_PATH,
     OLDER_CAP_KEY,
     RulesetDocuments,
+    end_paths,
     expression_paths,
     resolve_when,
     semantic_problems,
 )
 from stargazer_rules.rulesets.model import (
+    DRAFT7_END,
     Colour,
     CrewCard,
+    EndTrigger,
     Name,
     PlanetCard,
     PlayerCountSetup,
@@ -112,7 +116,7 @@ def check_documents(
     for document, schema in zip(_in_order(documents), schemas, strict=True):
         problems.extend(document.problems)
         if document.loaded:
-            left_to = expression_paths(document, effect_types) if document is not documents.rules else (FREE_CUBES_PATH,)
+            left_to = expression_paths(document, effect_types) if document is not documents.rules else (FREE_CUBES_PATH, *end_paths(document))
             problems.extend(schema_problems(document, schema, left_to))
     problems.extend(semantic_problems(documents, effect_types))
     order = {document.file: index for index, document in enumerate(_in_order(documents))}
@@ -154,6 +158,7 @@ def build_ruleset(
         fingerprint="",
         source=source,
         majority=_majority(rules.get("majority", {})),
+        end=_end(rules, colours),
     )
     return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
@@ -179,6 +184,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             "max_rounds": ruleset.max_rounds,
             "setup": {"turn_order_vp": list(ruleset.turn_order_vp)},
             "majority": ruleset.majority.to_data(),
+            END_KEY: {trigger.id: trigger.condition.to_data() for trigger in ruleset.end},
         },
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
         "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},
@@ -188,13 +194,18 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
 def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
     """What the fingerprint hashes: ``ruleset_to_data`` with the sections a ruleset written before
     them would not have held, when they say what it said, in its older form: no ``majority``
-    when it is R15/R16's, and a ``round_end`` of 1 free cube and a cap as the older
+    when it is R15/R16's, no ``end`` when it is draft 7's R10 (else its conditions as [id,
+    condition] pairs, so that their order counts), and a ``round_end`` of 1 free cube and a cap as the older
     ``max_free_cubes_per_crew``. So such rulesets keep their fingerprints (their records and
     cached runs stay theirs) while any other rule has its own."""
     data = ruleset_to_data(ruleset)
     rules = data["rules"]
     if ruleset.majority == R15_R16:
         del rules["majority"]
+    if ruleset.end == DRAFT7_END:
+        del rules[END_KEY]
+    else:  # as pairs: the order of the conditions is the log's order of the triggers (R10)
+        rules[END_KEY] = [[trigger.id, condition] for trigger, condition in zip(ruleset.end, rules[END_KEY].values(), strict=True)]
     crews = ruleset.unpicked_crews
     if type(crews.free_cubes) is int and crews.free_cubes == 1 and crews.cap is not None:
         rules[OLDER_CAP_KEY] = rules.pop("round_end")["unpicked_crews"]["cap"]
@@ -245,6 +256,17 @@ def _unpicked_crews(rules: Mapping[str, Any], colours: list[str]) -> UnpickedCre
     assert free_cubes is not None  # checks.round_end_problems found no problem in it
     cap = section["cap"]
     return UnpickedCrews(free_cubes=free_cubes, cap=None if cap is None else int(cap))
+
+
+def _end(rules: Mapping[str, Any], colours: list[str]) -> tuple[EndTrigger, ...]:
+    """R10 of checked rules.yaml: its ``end`` conditions in file order, or draft 7's when the
+    section is left out (docs/rules.md, R10)."""
+    if END_KEY not in rules:
+        return DRAFT7_END
+    parser = Parser(colours)
+    triggers = tuple(EndTrigger(key, parser.condition(value, (END_KEY, key), frozenset())) for key, value in rules[END_KEY].items())
+    assert not parser.problems  # checks.end_problems found no problem in them
+    return triggers
 
 
 def _round_end_data(crews: UnpickedCrews) -> dict[str, Any]:

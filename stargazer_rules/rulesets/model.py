@@ -13,8 +13,9 @@ import attrs
 from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.vocabulary.abilities import Ability, Trigger
 from stargazer_rules.vocabulary.effects import Effect
-from stargazer_rules.vocabulary.expressions import Amount
+from stargazer_rules.vocabulary.expressions import CONDITION, Amount, ConditionNode, Parser
 from stargazer_rules.vocabulary.majority import R15_R16, Majority
+from stargazer_rules.vocabulary.table import ROUND_LIMIT
 
 
 @attrs.frozen
@@ -104,6 +105,34 @@ class UnpickedCrews:
 
 
 @attrs.frozen
+class EndTrigger:
+    """One condition of the game's end (R10; rules.yaml ``end``): ``id`` names it in the log's
+    ``game_over``, the state and the score sheet; ``condition`` is a condition of the rules
+    language, read at the end of each round with nobody as "you"."""
+
+    id: str
+    condition: ConditionNode
+
+
+#: Draft 7's end of the game (R10), what a rules.yaml without an ``end`` section plays: a player
+#: has no cubes left, or the full Planets reach the player count's ``full_planets_to_end``.
+DRAFT7_END_DATA: Mapping[str, object] = {
+    "hand_empty": {"at_least": [{"seats": {"where": {"equal": [{"hand": "this_seat"}, 0]}}}, 1]},
+    "planets_full": {"at_least": [{"planets": "full"}, "full_planets_to_end"]},
+}
+
+
+def _draft7_end() -> tuple[EndTrigger, ...]:
+    parser = Parser(())
+    triggers = tuple(EndTrigger(name, parser.parse(CONDITION, data, ("end", name))) for name, data in DRAFT7_END_DATA.items())
+    assert not parser.problems, parser.problems
+    return triggers
+
+
+DRAFT7_END = _draft7_end()
+
+
+@attrs.frozen
 class Ruleset:
     """A complete, validated ruleset.
 
@@ -114,7 +143,9 @@ class Ruleset:
     of the largest player count (docs/rules.md, "Turn-order VP"). ``majority``: how a Planet's
     majority ranks and reads its rows (R15, R16; docs/rules.md, "The majority as data").
     ``unpicked_crews`` is what a crew nobody picked receives at a round's end (R11, rules.yaml
-    ``round_end``); its cap, or every free cube, is ``max_free_cubes_per_crew``. ``fingerprint``
+    ``round_end``); its cap, or every free cube, is ``max_free_cubes_per_crew``. ``end``: the
+    conditions that end the game at a round's end (R10, rules.yaml ``end``), in file order;
+    the round limit's ``round_limit`` comes after them (``trigger_names``). ``fingerprint``
     is a hash of
     the canonical content, carried by game records so that a record is never replayed under
     other rules.
@@ -137,6 +168,17 @@ class Ruleset:
     fingerprint: str = attrs.field(eq=False)
     source: str = attrs.field(default="", eq=False)
     majority: Majority = R15_R16
+    end: tuple[EndTrigger, ...] = DRAFT7_END
+
+    @property
+    def trigger_names(self) -> tuple[str, ...]:
+        """Why a game of the ruleset may end, in the order the log names them: each ``end``
+        condition's id, then the round limit's ``round_limit`` (docs/rules.md, R10)."""
+        return (*(trigger.id for trigger in self.end), ROUND_LIMIT)
+
+    def end_trigger(self, trigger_id: str) -> EndTrigger | None:
+        """The end condition of that id, or None (the round limit, or no such id)."""
+        return next((trigger for trigger in self.end if trigger.id == trigger_id), None)
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 
 use stargazer_kernel::action_index::ActionSizes;
 use stargazer_kernel::observation::FieldSpec;
-use stargazer_kernel::rules::{CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec, UnpickedCrews};
+use stargazer_kernel::rules::{CrewSpec, EffectSpec, End, EndTrigger, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec, UnpickedCrews};
 use stargazer_kernel::Bounds;
 
 use crate::expressions::{self, Reader};
@@ -173,6 +173,13 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         free_cubes: root.get("free_cubes")?,
         max_free_cubes_per_crew: root.get("max_free_cubes_per_crew")?,
         unpicked_crews: UnpickedCrews { free_cubes: reader.amount(&root.field("unpicked_crews")?.field("free_cubes")?.object)? },
+        end: End {
+            triggers: root
+                .items("end")?
+                .iter()
+                .map(|trigger| Ok(EndTrigger { id: trigger.get("id")?, condition: reader.condition(&trigger.field("condition")?.object)? }))
+                .collect::<PyResult<Vec<_>>>()?,
+        },
         free_cube_vp: root.get("free_cube_vp")?,
         player_cube_vp: root.get("player_cube_vp")?,
         survey_minimum: root.get("survey_minimum")?,
