@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 import yaml
-from builders import DEFAULT_PLANETS, Script, game, of, planet, ruleset, ruleset_data
+from builders import DEFAULT_PLANETS, Script, armstrong, crew, game, of, planet, ruleset, ruleset_data
 from differential import canonical
 
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.state_checks import state_problems
 from stargazer_rules.errors import RulesetError
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset, ruleset_to_data
 from stargazer_rules.rulesets.model import DRAFT7_END, DRAFT7_END_DATA
 from stargazer_rules.text.messages import trigger_name
@@ -237,3 +238,10 @@ def test_schema_bounds_at_and_one_past(count, refused):
 @pytest.mark.parametrize("trigger_id", ["Stock", "stock empty", "-stock", "s" * 41])
 def test_a_trigger_id_is_an_id(trigger_id):
     assert [path for path, _ in _problems(end={trigger_id: STOCK_EMPTY})] == ["end"]
+
+
+def test_a_ruleset_where_nothing_places_is_warned_only_under_draft7s_end():
+    """No survey and no skill placing: draft 7's end can never hold, R10's stock can."""
+    crews = (armstrong(0), crew("w", 0), crew("x", 0), crew("y", 0), crew("z", 0))
+    assert any("round limit" in warning for warning in ruleset_warnings(ruleset(crew=crews)))
+    assert not any("round limit" in warning for warning in ruleset_warnings(ruleset(crew=crews, end=WITH_R10)))

@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from stargazer_rules.errors import Problem
-from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.model import DRAFT7_END, Ruleset
 from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
 from stargazer_rules.vocabulary import abilities as AB
@@ -752,9 +752,10 @@ def _site_event(planets: YamlDocument, path: DocPath) -> str | None:
 def ruleset_warnings(ruleset: Ruleset) -> list[str]:
     """What a loaded ruleset allows but a designer almost surely did not mean, one line each.
 
-    A game ends (R10) when a hand is empty or enough Planets are full. If no crew surveys a
-    cube and no skill moves one (``Effect.moves_cubes``), neither can happen and every game runs
-    to the round limit, a safety net that is not a rule of the game (docs/rules.md).
+    A game of draft 7's end (R10) ends when a hand is empty or enough Planets are full. If its
+    ``end`` holds no other condition, no crew surveys a cube and no skill moves one
+    (``Effect.moves_cubes``), neither can happen and every game runs to the round limit, a
+    safety net that is not a rule of the game (docs/rules.md).
 
     A crew's ``another_pick`` that names the crew itself never fires for that name: while the
     crew is held, nobody else can pick it (R5).
@@ -763,7 +764,7 @@ def ruleset_warnings(ruleset: Ruleset) -> list[str]:
     crew_file = f"{ruleset.source}/crew.yaml" if ruleset.source else "crew.yaml"
     surveys = any(card.survey_count > 0 for card in ruleset.crew)
     skills_move = any(effect.moves_cubes for card in ruleset.crew for effect in card.skill)
-    if not surveys and not skills_move:
+    if not surveys and not skills_move and all(trigger in DRAFT7_END for trigger in ruleset.end):
         warnings.append(
             f"{crew_file}: every survey_count is 0 and no skill takes a cube from a hand or puts "
             "one on a Planet, so no hand empties and no Planet fills (R10): every game would end "
