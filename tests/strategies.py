@@ -804,17 +804,23 @@ STOCK_EMPTY = {"equal": ["stock", 0]}
 
 
 @st.composite
-def end_data(draw: st.DrawFn, colours: Sequence[str]) -> dict[str, Any]:
+def end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = False) -> dict[str, Any]:
     """rules.yaml's R10 (docs/rules.md): left out or written as draft 7's two, or draft 7's two
-    with R10's stock and conditions of the language (nothing bound, nobody as "you") among
-    them, in a drawn order. Draft 7's two stay, so a condition added only ends games sooner
-    and ``round_bound`` holds."""
+    with R10's stock and conditions of the language (nothing bound, nobody as "you"; any
+    condition with ``language``, else comparisons of the table's counts) among them, in a
+    drawn order. Draft 7's two stay, so a condition added only ends games sooner and
+    ``round_bound`` holds."""
     form = draw(st.sampled_from(("left out", "draft 7", "more", "more")))
     if form == "left out":
         return {}
     items = list(DRAFT7_END_DATA.items())
     if form == "more":
-        drawn = draw(st.lists(st.just(STOCK_EMPTY) | condition_expr(colours, frozenset({NOBODY}), depth=1), max_size=3))
+        counts = st.sampled_from(("stock", "round", "players", "full_planets_to_end", {"planets": "full"}, {"crews": "unpicked"}))
+        comparisons = st.sampled_from(("at_least", "at_most", "equal", "not_equal"))
+        conditions = st.just(STOCK_EMPTY) | st.tuples(comparisons, counts, st.integers(0, 12) | counts).map(lambda t: {t[0]: [t[1], t[2]]})
+        if language:
+            conditions = conditions | condition_expr(colours, frozenset({NOBODY}), depth=1)
+        drawn = draw(st.lists(conditions, max_size=3))
         items += [(f"e{index}", condition) for index, condition in enumerate(drawn)]
         items = draw(st.permutations(items))
     return {"end": dict(items)}
@@ -887,7 +893,7 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
     # Left out (R15/R16), or a section drawing each key: most rulesets play another majority.
     if draw(st.integers(0, 3)):
         rules["majority"] = draw(majority_section())
-    rules.update(draw(end_data(colours)))
+    rules.update(draw(end_data(colours, language)))
     return {
         "rules.yaml": rules,
         "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long, language))},

@@ -26,6 +26,8 @@ from stargazer_rules.rulesets.loader import load_ruleset, ruleset_to_data
 from stargazer_rules.rulesets.model import DRAFT7_END, DRAFT7_END_DATA
 from stargazer_rules.text.messages import trigger_name
 from stargazer_rules.text.tables import end_conditions_text
+from stargazer_rules.tuning.edits import apply_edits
+from stargazer_rules.tuning.paths import locate
 
 #: Ideas R10: the game ends when the free-cube stock is empty at the end of a round.
 STOCK_EMPTY = {"equal": ["stock", 0]}
@@ -245,3 +247,12 @@ def test_a_ruleset_where_nothing_places_is_warned_only_under_draft7s_end():
     crews = (armstrong(0), crew("w", 0), crew("x", 0), crew("y", 0), crew("z", 0))
     assert any("round limit" in warning for warning in ruleset_warnings(ruleset(crew=crews)))
     assert not any("round limit" in warning for warning in ruleset_warnings(ruleset(crew=crews, end=WITH_R10)))
+
+
+def test_tune_paths_reach_a_number_inside_a_condition():
+    ideas = load_ruleset("ideas")
+    path = "rules.end.stock_empty.equal[1]"
+    assert locate(ruleset_to_data(ideas), path).value == 0
+    edited = apply_edits(ideas, {path: 2})
+    assert edited.end_trigger("stock_empty").condition.to_data() == {"equal": ["stock", 2]}
+    assert edited.trigger_names == ideas.trigger_names and edited.fingerprint != ideas.fingerprint

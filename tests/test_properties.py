@@ -48,6 +48,7 @@ from strategies import (
     effect_of_type,
     load_documents,
     moves_cubes_at_once,
+    one_survey_start,
     places_nothing,
     playouts,
     round_bound,
@@ -592,7 +593,7 @@ def test_every_effect_type_is_generated_and_loads(effect_name: str, data: st.Dat
         card["colour"] = "k0"
     for card in documents["crew.yaml"]["crew"]:
         card["skill"] = []
-    documents["crew.yaml"]["crew"][0]["skill"] = [item]
+    documents["crew.yaml"]["crew"][0]["skill"] = one_survey_start([item])  # choose_one's options may hold two (R7)
     ruleset = load_documents(documents)
     assert ruleset.crew[0].skill[0].name == effect_name
 
