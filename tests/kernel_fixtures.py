@@ -20,6 +20,7 @@ import attrs
 
 from stargazer_rules import Game, load_ruleset
 from stargazer_rules.kernel.compiled import CompiledEffect, CompiledRuleset, CompiledTrigger, compile_ruleset
+from stargazer_rules.rulesets.model import DRAFT7_END
 from stargazer_rules.vocabulary.expressions import SeatsNamed
 
 #: The generated file, and the bundled rulesets it holds (a function of the same name returns each).
@@ -106,6 +107,9 @@ def rules_spec(compiled: CompiledRuleset) -> str:
         raise ValueError(f"the kernel's fixtures hold a number of free cubes at a round's end (R11), not {free_cubes!r}")
     lines.append(f"        unpicked_crews: UnpickedCrews {{ free_cubes: Amount::Number({free_cubes}) }},")
     lines.append(f"        round_end_effects: {_effects(compiled.round_end_effects)},")
+    if [(t.id, t.condition) for t in compiled.end] != [(t.id, t.condition) for t in DRAFT7_END]:
+        raise ValueError("the kernel's fixtures hold draft 7's end of the game (R10, End::default()), not another")
+    lines.append("        end: End::default(),")
     lines.append("        turn_order_vp: vec![" + ", ".join(str(vp) for vp in compiled.turn_order_vp) + "],")
     majority = compiled.majority
     lines.append(
@@ -145,7 +149,7 @@ def fixture_source() -> str:
     compiled_rulesets = {name: compile_ruleset(Game(load_ruleset(name))) for name in RULESETS}
     triggers = any(card.triggers for compiled in compiled_rulesets.values() for card in (*compiled.planets, *compiled.crew))
     parts.append(
-        "use crate::rules::{BonusSpec, Bounds, CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
+        "use crate::rules::{BonusSpec, Bounds, CrewSpec, EffectSpec, End, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
         + (", TriggerSpec" if triggers else "")
         + ", UnpickedCrews};"
     )

@@ -40,7 +40,7 @@ from hypothesis import strategies as st
 
 from stargazer_rules.engine.game import Game
 from stargazer_rules.rulesets.loader import load_ruleset
-from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.model import DRAFT7_END_DATA, Ruleset
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, ON_CHOOSE, REQUIRED, SURVEY, TIMINGS, Effect, Param
@@ -494,7 +494,7 @@ def amount_expr(colours: Sequence[str], bound: frozenset[str], depth: int = 0, r
     )
     leaves: list[st.SearchStrategy[Any]] = [
         st.integers(least, least + 6),
-        st.sampled_from(("round", "players", "stock")),
+        st.sampled_from(("round", "players", "stock", "full_planets_to_end")),
         sets["planets"].map(lambda of: {"planets": of}),
         sets["seats"].map(lambda of: {"seats": of}),
         sets["crews"].map(lambda of: {"crews": of}),
@@ -834,6 +834,33 @@ def setup_steps(draw: st.DrawFn) -> list[dict[str, Any]]:
     return draw(st.lists(st.sampled_from(SETUP_STEPS), max_size=3))
 
 
+#: Ideas R10 (docs/rules.md): the game ends when the free-cube stock is empty at a round's end.
+STOCK_EMPTY = {"equal": ["stock", 0]}
+
+
+@st.composite
+def end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = False) -> dict[str, Any]:
+    """rules.yaml's R10 (docs/rules.md): left out or written as draft 7's two, or draft 7's two
+    with R10's stock and conditions of the language (nothing bound, nobody as "you"; any
+    condition with ``language``, else comparisons of the table's counts) among them, in a
+    drawn order. Draft 7's two stay, so a condition added only ends games sooner and
+    ``round_bound`` holds."""
+    form = draw(st.sampled_from(("left out", "draft 7", "more", "more")))
+    if form == "left out":
+        return {}
+    items = list(DRAFT7_END_DATA.items())
+    if form == "more":
+        counts = st.sampled_from(("stock", "round", "players", "full_planets_to_end", {"planets": "full"}, {"crews": "unpicked"}))
+        comparisons = st.sampled_from(("at_least", "at_most", "equal", "not_equal"))
+        conditions = st.just(STOCK_EMPTY) | st.tuples(comparisons, counts, st.integers(0, 12) | counts).map(lambda t: {t[0]: [t[1], t[2]]})
+        if language:
+            conditions = conditions | condition_expr(colours, frozenset({NOBODY}), depth=1)
+        drawn = draw(st.lists(conditions, max_size=3))
+        items += [(f"e{index}", condition) for index, condition in enumerate(drawn)]
+        items = draw(st.permutations(items))
+    return {"end": dict(items)}
+
+
 @st.composite
 def majority_section(draw: st.DrawFn) -> dict[str, Any]:
     """A rules.yaml ``majority`` section (docs/rules.md, "The majority as data"): each key left
@@ -917,6 +944,7 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
     # Left out (R17), or a section drawing its squares and formula.
     if draw(st.integers(0, 3)):
         rules["bonus"] = draw(bonus_section(len(colours)))
+    rules.update(draw(end_data(colours, language)))
     return {
         "rules.yaml": rules,
         "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long, language))},

@@ -41,7 +41,7 @@ _DOTTED = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+")
 _FILE_SUFFIXES = (".py", ".md", ".yaml", ".yml", ".json", ".toml", ".txt")
 _TEST_REF = re.compile(r"(tests/[\w/.-]+\.py)::(test_\w+)")
 _BARE_TEST = re.compile(r"(?<![\w/:])test_[a-z0-9_]+\b(?!\.py)")
-_PATH = re.compile(r"\b(?:tests|docs|data|schemas|stargazer_rules|benchmarks)/[\w/.-]*\w")
+_PATH = re.compile(r"(?<![\w/])(?:crates|tests|docs|data|schemas|stargazer_rules|benchmarks)/[\w/.-]*\w")
 _KNOB = re.compile(r"^(rules|planets|crew)\.yaml: (\S+)$")
 
 

@@ -43,7 +43,8 @@ EXPECTED: dict[str, dict[str, dict[str, int]]] = {
         "/properties/chosen": {"maxItems": 128},
         "/properties/chosen/items": ID,
         "/properties/pending": {"maxItems": 1000},
-        "/properties/triggers": {"maxItems": 3},  # the three end triggers of R10
+        "/properties/triggers": {"maxItems": 8},  # R10: rules.yaml end's at most 7 conditions, then round_limit
+        "/properties/triggers/items": {"maxLength": 40},  # a trigger id of rules.yaml end
         "/properties/legal": {"maxItems": 20_000},
         "/$defs/crew/properties/id": ID,
         "/$defs/crew/properties/free_cubes": COUNT,

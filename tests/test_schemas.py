@@ -98,12 +98,17 @@ _PORTABLE_KEYWORDS = {
     "items",
     "maxItems",
     "maxLength",
+    "maxProperties",
     "maximum",
     "minItems",
     "minLength",
+    "minProperties",
     "minimum",
     "pattern",
     "properties",
+    # propertyNames: rules.yaml's end names its triggers by its keys (draft-06 on, the same in
+    # draft-07 and 2020-12).
+    "propertyNames",
     "required",
     "then",
     "title",

@@ -53,11 +53,9 @@ from stargazer_rules.vocabulary.events import Event
 from stargazer_rules.vocabulary.table import (
     AFTER_SURVEY_STAGE,
     BEFORE_SURVEY,
-    HAND_EMPTY,
     NO_WORKER,
     OVER,
     PICK_CREW,
-    PLANETS_FULL,
     PROTECTED_TURN,
     ROUND_END_STAGE,
     ROUND_LIMIT,
@@ -587,8 +585,9 @@ class Game:
 
     def _end_round(self, table: Table) -> None:
         """Every round's end: the Planets' and the held crews' ``round_end`` triggers and
-        rules.yaml's ``round_end.effects``; then the R10 end check (and the round limit); if the
-        game goes on, R11 free cubes and the skills' round-end effects (R12)."""
+        rules.yaml's ``round_end.effects``; then the R10 end check (rules.yaml's ``end``
+        conditions in their order, read with nobody as "you", then the round limit); if the game
+        goes on, R11 free cubes and the skills' round-end effects (R12)."""
         if table.events is not None:
             table.log("round_ended", round=table.round)
         if self._round_end_abilities:  # every round's end, before the end check (R10)
@@ -597,12 +596,8 @@ class Game:
             abilities.held_event(self.crew_rules, table, ROUND_END_EVENT)
         if self.ruleset.round_end_effects:  # rules.yaml's round_end.effects (idea R7), after the crews'
             abilities.round_end_effects(self.ruleset.round_end_effects, table)
-        triggers = []
-        if 0 in table.hands:
-            triggers.append(HAND_EMPTY)
-        full = self._rooms(table).count(0)
-        if full >= self.ruleset.setups[table.players].full_planets_to_end:
-            triggers.append(PLANETS_FULL)
+        nobody = Scope(table, NOBODY, -1)
+        triggers = [trigger.id for trigger in self.ruleset.end if trigger.condition.holds(nobody)]
         if table.round >= self.ruleset.max_rounds:
             triggers.append(ROUND_LIMIT)
         if triggers:

@@ -32,7 +32,6 @@ from stargazer_rules.vocabulary.table import (
     SETUP_STAGE,
     Pending,
     SURVEYING,
-    TRIGGERS,
     AFTER_SURVEY_STAGE,
     State,
 )
@@ -332,9 +331,10 @@ class _Checker:
         if stage not in STAGES:
             self.problem("$.stage", f"{stage!r} is not a stage ({', '.join(STAGES)})")
             return
+        names = self.rules.trigger_names  # the ruleset's end conditions (R10), then round_limit
         for trigger in state.triggers:
-            if trigger not in TRIGGERS:
-                self.problem("$.triggers", f"{trigger!r} is not a trigger ({', '.join(TRIGGERS)})")
+            if trigger not in names:
+                self.problem("$.triggers", f"{trigger!r} is not a trigger ({', '.join(names)})")
         if len(set(state.triggers)) != len(state.triggers):
             self.problem("$.triggers", "names a trigger twice")
         if (stage == OVER) != bool(state.triggers):

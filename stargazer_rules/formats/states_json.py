@@ -89,6 +89,8 @@ def state_schema_for(game: Game) -> dict[str, Any]:
     properties["stock"].update(maximum=bounds.most_stock)
     properties["round"].update(maximum=bounds.most_round)
     properties["turn"].update(maximum=seats)
+    properties["triggers"].update(maxItems=len(rules.trigger_names))
+    properties["triggers"]["items"] = {"enum": list(rules.trigger_names)}  # R10: the ruleset's end, then round_limit
     defs["crew"]["properties"]["free_cubes"].update(maximum=rules.max_free_cubes_per_crew)
     properties["pending"].update(maxItems=bounds.most_pending)
     defs["pending"]["properties"]["remaining"].update(maximum=bounds.most_steps)

@@ -98,6 +98,15 @@ class CompiledUnpickedCrews:
 
 
 @attrs.frozen
+class CompiledEndTrigger:
+    """One condition of the game's end (R10, ``Ruleset.end``): its trigger id and its condition
+    node; the round limit crosses as ``max_rounds``."""
+
+    id: str
+    condition: Any
+
+
+@attrs.frozen
 class CompiledRuleset:
     """Every card (in file order) and knob of a ruleset (``round_end_effects``: rules.yaml's
     ``round_end.effects``, compiled as a trigger's do), and the numbers Python derived of it:
@@ -114,6 +123,7 @@ class CompiledRuleset:
     max_free_cubes_per_crew: int
     unpicked_crews: CompiledUnpickedCrews
     round_end_effects: tuple[CompiledEffect, ...]
+    end: tuple[CompiledEndTrigger, ...]
     free_cube_vp: int
     player_cube_vp: int
     survey_minimum: int
@@ -149,6 +159,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         max_free_cubes_per_crew=ruleset.max_free_cubes_per_crew,
         unpicked_crews=CompiledUnpickedCrews(ruleset.unpicked_crews.free_cubes),
         round_end_effects=_effects(ruleset.round_end_effects),
+        end=tuple(CompiledEndTrigger(trigger.id, trigger.condition) for trigger in ruleset.end),
         free_cube_vp=ruleset.free_cube_vp,
         player_cube_vp=ruleset.player_cube_vp,
         survey_minimum=ruleset.survey_minimum,

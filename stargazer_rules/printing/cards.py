@@ -23,8 +23,9 @@ from reportlab.pdfgen.canvas import Canvas
 from stargazer_rules.printing import fonts
 from stargazer_rules.printing.layout import CARD_HEIGHT, CARD_WIDTH
 from stargazer_rules.printing.words import each, joined, langs, names, say
-from stargazer_rules.rulesets.model import CrewCard, PlanetCard, Ruleset
+from stargazer_rules.rulesets.model import DRAFT7_END, CrewCard, PlanetCard, Ruleset
 from stargazer_rules.text.messages import ability_sentences, colour_name, join, skill_sentences
+from stargazer_rules.text.tables import end_conditions_text
 
 PLANET = "planet"
 CREW = "crew"
@@ -352,7 +353,7 @@ def aid_paragraphs(ruleset: Ruleset, lang: str) -> list[str]:
         say("aid_step1", lang, free_vp=ruleset.free_cube_vp, player_vp=ruleset.player_cube_vp),
         say("aid_step2", lang),
         say("aid_step3", lang),
-        say("aid_end", lang, full=full),
+        say("aid_end", lang, full=full) if ruleset.end == DRAFT7_END else say("aid_end_conditions", lang, conditions=end_conditions_text(ruleset, lang)),
         say("aid_score", lang),
     ]
 

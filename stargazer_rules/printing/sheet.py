@@ -20,7 +20,7 @@ from stargazer_rules.printing import fonts
 from stargazer_rules.printing.cards import full_planets_text
 from stargazer_rules.printing.layout import FOOTER_BAND, MARGIN
 from stargazer_rules.printing.words import langs, say
-from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.model import DRAFT7_END, Ruleset
 from stargazer_rules.text import tables
 from stargazer_rules.text.messages import join, round_end_effects_sentence
 from stargazer_rules.text.reports import ruleset_title
@@ -90,6 +90,14 @@ def _cap_limit(ruleset: Ruleset, lang: str) -> str:
     return say("round_end_no_cap", lang) if cap is None else say("round_end_cap", lang, cap=cap)
 
 
+def _end_text(ruleset: Ruleset, lang: str) -> str:
+    """R10 as the sheet says it: draft 7's two conditions in its own words, any other ``end``
+    read back from the data; then the round limit."""
+    if ruleset.end == DRAFT7_END:
+        return say("end_text", lang, full=full_planets_text(ruleset, lang), max_rounds=ruleset.max_rounds)
+    return say("end_text_conditions", lang, conditions=tables.end_conditions_text(ruleset, lang), max_rounds=ruleset.max_rounds)
+
+
 def _capacities(ruleset: Ruleset, lang: str) -> str:
     values = sorted({card.special_capacity for card in ruleset.planets})
     return say("capacity_list", lang, capacity=join((str(v) for v in values), lang))
@@ -126,7 +134,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
         ("body", say("step_3", lang)),
         ("heading", say("sheet_end", lang)),
         *(("body", text) for text in (round_end_effects_sentence(ruleset, lang),) if text is not None),
-        ("body", say("end_text", lang, full=full_planets_text(ruleset, lang), max_rounds=ruleset.max_rounds)),
+        ("body", _end_text(ruleset, lang)),
         ("body", say("round_end", lang, free=tables.unpicked_free_cubes_text(ruleset, lang), limit=_cap_limit(ruleset, lang))),
         ("heading", say("sheet_scoring", lang)),
         *(("body", paragraph) for paragraph in tables.majority_paragraphs(ruleset, lang)),

@@ -13,12 +13,13 @@ from typing import Any
 import attrs
 
 from stargazer_rules.errors import Problem
-from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.model import DRAFT7_END, Ruleset
 from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, SURVEY, Effect
-from stargazer_rules.vocabulary.expressions import AMOUNT, CREWS, PLANETS, SEATS, CrewsNamed, Limits, Parser, SeatsNamed, amount_bounds, walk
+from stargazer_rules.vocabulary.expressions import AMOUNT, CONDITION, CREWS, PLANETS, SEATS, CrewsNamed, Limits, Parser, SeatsNamed, amount_bounds, walk
+from stargazer_rules.vocabulary.table import ROUND_LIMIT
 
 @attrs.frozen
 class RulesetDocuments:
@@ -93,6 +94,7 @@ def semantic_problems(
         *round_end_effect_problems(documents, effect_types),
         *bonus_problems(documents),
         *setup_problems(documents, effect_types),
+        *end_problems(documents),
     ]
 
 
@@ -769,9 +771,10 @@ def _site_event(planets: YamlDocument, path: DocPath) -> str | None:
 def ruleset_warnings(ruleset: Ruleset) -> list[str]:
     """What a loaded ruleset allows but a designer almost surely did not mean, one line each.
 
-    A game ends (R10) when a hand is empty or enough Planets are full. If no crew surveys a
-    cube and no skill moves one (``Effect.moves_cubes``), neither can happen and every game runs
-    to the round limit, a safety net that is not a rule of the game (docs/rules.md).
+    A game of draft 7's end (R10) ends when a hand is empty or enough Planets are full. If its
+    ``end`` holds no other condition, no crew surveys a cube and no skill moves one
+    (``Effect.moves_cubes``), neither can happen and every game runs to the round limit, a
+    safety net that is not a rule of the game (docs/rules.md).
 
     A crew's ``another_pick`` that names the crew itself never fires for that name: while the
     crew is held, nobody else can pick it (R5).
@@ -780,7 +783,7 @@ def ruleset_warnings(ruleset: Ruleset) -> list[str]:
     crew_file = f"{ruleset.source}/crew.yaml" if ruleset.source else "crew.yaml"
     surveys = any(card.survey_count > 0 for card in ruleset.crew)
     skills_move = any(effect.moves_cubes for card in ruleset.crew for effect in card.skill)
-    if not surveys and not skills_move:
+    if not surveys and not skills_move and all(trigger in DRAFT7_END for trigger in ruleset.end):
         warnings.append(
             f"{crew_file}: every survey_count is 0 and no skill takes a cube from a hand or puts "
             "one on a Planet, so no hand empties and no Planet fills (R10): every game would end "
@@ -1004,3 +1007,47 @@ def _setup_effect(rules: YamlDocument, site: EffectSite, allowed: list[str]) -> 
             f"{said} reads this_crew, but a setup step has no crew of its own (nobody has picked one); "
             f"name crews with for_each crew: all and this_crew inside it",
         )
+
+
+# -- the game's end (R10): rules.yaml end ------------------------------------------------------
+
+#: Where rules.yaml holds the conditions that end the game at a round's end (R10).
+END_KEY = "end"
+
+
+def end_paths(rules: YamlDocument) -> tuple[DocPath, ...]:
+    """The path of each condition of rules.yaml's ``end``: the schema leaves their problems to
+    ``end_problems``, which words them as the rules language does."""
+    section = rules.data.get(END_KEY) if isinstance(rules.data, Mapping) else None
+    return tuple((END_KEY, key) for key in section) if isinstance(section, Mapping) else ()
+
+
+def end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
+    """Every problem of rules.yaml's ``end`` the schema leaves: a trigger id that is the round
+    limit's own (``round_limit``), and each condition parsed with nothing bound and nobody as
+    "you" (``me``, ``left`` and ``others`` refused, as at a planet ability's ``round_end``)."""
+    rules = documents.rules
+    section = rules.data.get(END_KEY) if isinstance(rules.data, Mapping) else None
+    if not isinstance(section, Mapping):
+        return
+    parser = Parser(_colour_ids(documents) or [])
+    for key, value in section.items():
+        path = (END_KEY, key)
+        if key == ROUND_LIMIT:
+            yield rules.problem(
+                path,
+                f"{ROUND_LIMIT} is the round limit's own trigger (max_rounds), after every condition of end; "
+                "name this condition otherwise",
+                key=True,
+            )
+        node = parser.parse(CONDITION, value, path)
+        words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS}) if node is not None else []
+        if words:
+            said = ", ".join(words)
+            yield rules.problem(
+                path,
+                f"at a round's end nobody is \"you\", so {said} names nobody here; read the players with "
+                "{seats: {where: ...}} and this_seat (e.g. {at_least: [{seats: {where: {equal: [{hand: this_seat}, 0]}}}, 1]})",
+            )
+    for path, message in parser.problems:
+        yield rules.problem(path, message)

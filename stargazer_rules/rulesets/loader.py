@@ -25,19 +25,23 @@ from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.checks import (
     BONUS_FORMULA_PATH,
     EACH_PLAYER_PATH,
+    END_KEY,
     FREE_CUBES_PATH,
     OLDER_CAP_KEY,
     ROUND_END_EFFECTS_HOLDER,
     ROUND_END_EFFECTS_PATH,
     RulesetDocuments,
+    end_paths,
     expression_paths,
     resolve_when,
     round_end_effect_paths,
     semantic_problems,
 )
 from stargazer_rules.rulesets.model import (
+    DRAFT7_END,
     Colour,
     CrewCard,
+    EndTrigger,
     Name,
     PlanetCard,
     PlayerCountSetup,
@@ -119,7 +123,7 @@ def check_documents(
         problems.extend(document.problems)
         if document.loaded:
             if document is documents.rules:
-                left_to = [FREE_CUBES_PATH, BONUS_FORMULA_PATH, EACH_PLAYER_PATH, *round_end_effect_paths(document, effect_types)]
+                left_to = [FREE_CUBES_PATH, BONUS_FORMULA_PATH, EACH_PLAYER_PATH, *round_end_effect_paths(document, effect_types), *end_paths(document)]
             else:
                 left_to = expression_paths(document, effect_types)
             problems.extend(schema_problems(document, schema, left_to))
@@ -168,6 +172,7 @@ def build_ruleset(
         round_end_effects=round_end_effects,
         bonus=Bonus.from_data(rules.get("bonus", {})),
         setup_steps=steps,  # type: ignore[arg-type]
+        end=_end(rules, colours),
     )
     return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
@@ -194,6 +199,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             "setup": _setup_data(ruleset),
             "majority": ruleset.majority.to_data(),
             "bonus": ruleset.bonus.to_data(),
+            END_KEY: {trigger.id: trigger.condition.to_data() for trigger in ruleset.end},
         },
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
         "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},
@@ -203,8 +209,9 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
 def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
     """What the fingerprint hashes: ``ruleset_to_data`` with the sections a ruleset written before
     them would not have held, when they say what it said, in its older form: no ``majority``
-    when it is R15/R16's, no ``bonus`` when it is R17's, no ``round_end.effects`` when there are
-    none, and then a ``round_end`` of 1 free cube and a cap as the older
+    when it is R15/R16's, no ``bonus`` when it is R17's, no ``end`` when it is draft 7's R10
+    (else its conditions as [id, condition] pairs, so that their order counts), no
+    ``round_end.effects`` when there are none, and then a ``round_end`` of 1 free cube and a cap as the older
     ``max_free_cubes_per_crew``. So such rulesets keep their fingerprints (their records and
     cached runs stay theirs) while any other rule has its own."""
     data = ruleset_to_data(ruleset)
@@ -213,6 +220,10 @@ def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
         del rules["majority"]
     if ruleset.bonus == R17:
         del rules["bonus"]
+    if ruleset.end == DRAFT7_END:
+        del rules[END_KEY]
+    else:  # as pairs: the order of the conditions is the log's order of the triggers (R10)
+        rules[END_KEY] = [[trigger.id, condition] for trigger, condition in zip(ruleset.end, rules[END_KEY].values(), strict=True)]
     if ruleset.round_end_effects:
         return data
     del rules["round_end"]["effects"]
@@ -299,6 +310,18 @@ def _refuse_decisions(
     for number, effect in enumerate(effects):
         if effect is not None and not effect.immediate:
             problems.append(document.problem((*path, number), f"{effect.name!r} asks a decision here, so it cannot stand in {holder}, which is performed at once"))
+
+
+def _end(rules: Mapping[str, Any], colours: list[str]) -> tuple[EndTrigger, ...]:
+    """R10 of checked rules.yaml: its ``end`` conditions in file order, or draft 7's when the
+    section is left out (docs/rules.md, R10)."""
+    if END_KEY not in rules:
+        return DRAFT7_END
+    parser = Parser(colours)
+    triggers = tuple(EndTrigger(key, parser.condition(value, (END_KEY, key), frozenset())) for key, value in rules[END_KEY].items())
+    assert not parser.problems  # checks.end_problems found no problem in them
+    return triggers
+
 
 
 def _name(data: Mapping[str, str]) -> Name:

@@ -14,8 +14,9 @@ from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.vocabulary.abilities import Ability, Trigger
 from stargazer_rules.vocabulary.bonus import R17, Bonus
 from stargazer_rules.vocabulary.effects import Effect
-from stargazer_rules.vocabulary.expressions import Amount
+from stargazer_rules.vocabulary.expressions import CONDITION, Amount, ConditionNode, Parser
 from stargazer_rules.vocabulary.majority import R15_R16, Majority
+from stargazer_rules.vocabulary.table import ROUND_LIMIT
 
 
 @attrs.frozen
@@ -105,6 +106,34 @@ class UnpickedCrews:
 
 
 @attrs.frozen
+class EndTrigger:
+    """One condition of the game's end (R10; rules.yaml ``end``): ``id`` names it in the log's
+    ``game_over``, the state and the score sheet; ``condition`` is a condition of the rules
+    language, read at the end of each round with nobody as "you"."""
+
+    id: str
+    condition: ConditionNode
+
+
+#: Draft 7's end of the game (R10), what a rules.yaml without an ``end`` section plays: a player
+#: has no cubes left, or the full Planets reach the player count's ``full_planets_to_end``.
+DRAFT7_END_DATA: Mapping[str, object] = {
+    "hand_empty": {"at_least": [{"seats": {"where": {"equal": [{"hand": "this_seat"}, 0]}}}, 1]},
+    "planets_full": {"at_least": [{"planets": "full"}, "full_planets_to_end"]},
+}
+
+
+def _draft7_end() -> tuple[EndTrigger, ...]:
+    parser = Parser(())
+    triggers = tuple(EndTrigger(name, parser.parse(CONDITION, data, ("end", name))) for name, data in DRAFT7_END_DATA.items())
+    assert not parser.problems, parser.problems
+    return triggers
+
+
+DRAFT7_END = _draft7_end()
+
+
+@attrs.frozen
 class Ruleset:
     """A complete, validated ruleset.
 
@@ -123,6 +152,8 @@ class Ruleset:
     end check (R10), nobody being "you" (rules.yaml ``round_end.effects``; idea R7; none when
     left out). ``setup_steps`` are the effects each player performs before the first round, in
     turn order from the start player, as "you" (rules.yaml ``setup.each_player``; empty: none).
+    ``end``: the conditions that end the game at a round's end (R10, rules.yaml ``end``), in
+    file order; the round limit's ``round_limit`` comes after them (``trigger_names``).
     ``fingerprint`` is a hash of the canonical content, carried by game records so that a record
     is never replayed under
     other rules.
@@ -148,6 +179,17 @@ class Ruleset:
     round_end_effects: tuple[Effect, ...] = ()
     bonus: Bonus = R17
     setup_steps: tuple[Effect, ...] = ()
+    end: tuple[EndTrigger, ...] = DRAFT7_END
+
+    @property
+    def trigger_names(self) -> tuple[str, ...]:
+        """Why a game of the ruleset may end, in the order the log names them: each ``end``
+        condition's id, then the round limit's ``round_limit`` (docs/rules.md, R10)."""
+        return (*(trigger.id for trigger in self.end), ROUND_LIMIT)
+
+    def end_trigger(self, trigger_id: str) -> EndTrigger | None:
+        """The end condition of that id, or None (the round limit, or no such id)."""
+        return next((trigger for trigger in self.end if trigger.id == trigger_id), None)
 
     @property
     def player_counts(self) -> tuple[int, ...]:

@@ -36,6 +36,11 @@ def _conjunction(key: str, lang: str) -> str:
     return _render("conditions", key, lang, {})
 
 
+def either_of(phrases: Any, lang: str) -> str:
+    """Clauses joined by "or" (``any``'s conjunction): R10's end conditions, one of which ends the game."""
+    return _conjunction("or", lang).join(phrases)
+
+
 def amount_phrase(amount: X.Amount, ruleset: Ruleset, lang: str) -> str:
     """An amount as a noun phrase: a number as written, an expression as words."""
     check_lang(lang)

@@ -25,8 +25,8 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 
-from stargazer_rules.rulesets.model import CrewCard, PlanetCard, Ruleset
-from stargazer_rules.text.language import colour_name, phrase
+from stargazer_rules.rulesets.model import DRAFT7_END, CrewCard, PlanetCard, Ruleset
+from stargazer_rules.text.language import colour_name, condition_phrase, phrase
 from stargazer_rules.text.catalogue import (  # noqa: F401 - the names callers import from here
     CATALOGUE_PATH,
     LANGS,
@@ -89,8 +89,13 @@ def player_name(seat: int, lang: str) -> str:
     return catalogue().section("players")["seat"].render(lang, {}, {"number": seat + 1})
 
 
-def trigger_name(trigger: str, lang: str) -> str:
-    """Why a game ended (R10: ``hand_empty``, ``planets_full``; the round limit) in words."""
+def trigger_name(trigger: str, lang: str, ruleset: Ruleset | None = None) -> str:
+    """Why a game ended (R10: draft 7's ``hand_empty``, ``planets_full``; the round limit) in
+    words: the catalogue's phrase of the name, or, for an end condition of ``ruleset`` that is
+    not draft 7's of that name, its condition read back (``rules.yaml`` ``end``)."""
+    own = ruleset.end_trigger(trigger) if ruleset is not None else None
+    if own is not None and own not in DRAFT7_END:
+        return condition_phrase(own.condition, ruleset, lang)  # type: ignore[arg-type]
     return _word("triggers", trigger, lang)
 
 
@@ -125,7 +130,7 @@ def _shown(name: str, value: Any, ruleset: Ruleset, lang: str) -> Any:
     if name == "direction":
         return _word("directions", value, lang)
     if name == "triggers":
-        return join((trigger_name(trigger, lang) for trigger in value), lang)
+        return join((trigger_name(trigger, lang, ruleset) for trigger in value), lang)
     return value
 
 

@@ -17,8 +17,8 @@ import attrs
 from stargazer_rules.engine.scoring import ScoreSheet, SeatScore, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset
 from stargazer_rules.text.catalogue import sentences
-from stargazer_rules.text.language import amount_phrase
-from stargazer_rules.text.messages import ability_sentences, colour_name, describe_effect, join, label, planet_name, player_name, skill_sentences
+from stargazer_rules.text.language import amount_phrase, either_of
+from stargazer_rules.text.messages import ability_sentences, colour_name, describe_effect, join, label, planet_name, player_name, skill_sentences, trigger_name
 from stargazer_rules.vocabulary.bonus import DISTINCT_COLOUR_SETS, VP_BY_COUNT, complete_sets
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 
@@ -80,6 +80,7 @@ def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
             [label("count_free_cube_vp", lang), label("vp_value", lang, vp=ruleset.free_cube_vp)],
             [label("count_player_cube_vp", lang), label("vp_value", lang, vp=ruleset.player_cube_vp)],
             [label("count_survey_minimum", lang), str(ruleset.survey_minimum)],
+            [label("count_end", lang), end_conditions_text(ruleset, lang)],
             [label("count_max_rounds", lang), str(ruleset.max_rounds)],
             [
                 label("count_cards", lang),
@@ -87,6 +88,12 @@ def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
             ],
         ]
     )
+
+
+def end_conditions_text(ruleset: Ruleset, lang: str) -> str:
+    """The conditions that end the game at a round's end (R10, rules.yaml ``end``), joined by
+    "or": each draft 7 condition by its catalogue phrase, any other read back from the data."""
+    return either_of((trigger_name(trigger.id, lang, ruleset) for trigger in ruleset.end), lang)
 
 
 def unpicked_free_cubes_text(ruleset: Ruleset, lang: str) -> str:

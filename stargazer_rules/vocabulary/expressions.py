@@ -565,9 +565,10 @@ class Room(_OverOne, AmountNode):
 @attrs.frozen
 class Quantity(AmountNode):
     """A number of the game by its word: ``round`` (1-based), ``players``, ``stock`` (free
-    cubes in the stock)."""
+    cubes in the stock), ``full_planets_to_end`` (the player count's knob of R10 in
+    rules.yaml's ``player_counts``)."""
 
-    words: ClassVar[tuple[str, ...]] = ("round", "players", "stock")
+    words: ClassVar[tuple[str, ...]] = ("round", "players", "stock", "full_planets_to_end")
     name: str
 
     @property
@@ -580,14 +581,18 @@ class Quantity(AmountNode):
             return table.round
         if self.name == "players":
             return table.players
-        return table.stock
+        if self.name == "stock":
+            return table.stock
+        return table.game.ruleset.setups[table.players].full_planets_to_end
 
     def bounds(self, limits: Limits) -> Interval:
         if self.name == "round":
             return (1, limits.rounds)
         if self.name == "players":
             return (limits.least_players, limits.players)
-        return (0, limits.free_cubes)
+        if self.name == "stock":
+            return (0, limits.free_cubes)
+        return (0, limits.planets)  # at most the Planets dealt (the loader checks it)
 
     def to_data(self) -> Any:
         return self.name

@@ -25,7 +25,8 @@ ROUND_END_STAGE = "round_end"
 SETUP_STAGE = "setup"
 OVER = "over"
 
-# Why the game ended (R10).
+# Why the game ended (R10): draft 7's end conditions (rules.yaml ``end``; a ruleset names its
+# own, ``Ruleset.trigger_names``) and the round limit, always the last.
 HAND_EMPTY = "hand_empty"
 PLANETS_FULL = "planets_full"
 ROUND_LIMIT = "round_limit"  # not in the draft: see docs/rules.md, "Round limit"

@@ -15,7 +15,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::game::Game;
 use crate::rules::ALL_SURVEY_RULES;
 use crate::rules::SETUP_CARD;
-use crate::state::{pending_card, pending_slot, Pending, PendingStack, Stage, FREE_CUBE, NO_SLOT, NO_WORKER, PROTECTED_ROUND, TRIGGER_NAMES};
+use crate::state::{pending_card, pending_slot, Pending, PendingStack, Stage, FREE_CUBE, NO_SLOT, NO_WORKER, PROTECTED_ROUND};
 use crate::{State, MAX_PLAYERS};
 
 /// A state as plain numbers, as the bindings extract it from a Python `State` (the Python
@@ -102,7 +102,7 @@ impl StateFields {
             survey_direction: s.survey_direction as i64,
             survey_skips: s.survey_skips as i64,
             surveyed: (0..np as i64).filter(|&p| s.surveyed & (1 << p) != 0).collect(),
-            triggers: TRIGGER_NAMES.iter().filter(|(f, _)| s.triggers & f != 0).map(|(_, n)| n.to_string()).collect(),
+            triggers: game.rules.end.named(s.triggers).into_iter().map(str::to_string).collect(),
             closed: (0..nc as i64).filter(|&slot| s.closed & (1 << slot) != 0).collect(),
             protected: s.protected[..players].iter().map(|&p| p as i64).collect(),
             borrowed: s.borrowed[..nc].iter().map(|&c| c as i64).collect(),
@@ -247,7 +247,8 @@ pub enum Reason {
     StepsLeft { remaining: i64, effect: String, steps: i64 },
     NotRingPosition { position: i64, planets: usize },
     UnknownStage { stage: String },
-    UnknownTrigger { trigger: String },
+    /// `known`: the ruleset's trigger ids (its end conditions, then round_limit), comma-separated.
+    UnknownTrigger { trigger: String, known: String },
     TriggerTwice,
     OverWithTriggers,
     NothingPending { stage: &'static str },
@@ -332,10 +333,7 @@ impl fmt::Display for Reason {
                 let names: Vec<&str> = Stage::ALL.iter().map(|s| s.name()).collect();
                 write!(f, "'{stage}' is not a stage ({})", names.join(", "))
             }
-            Reason::UnknownTrigger { trigger } => {
-                let names: Vec<&str> = TRIGGER_NAMES.iter().map(|(_, n)| *n).collect();
-                write!(f, "'{trigger}' is not a trigger ({})", names.join(", "))
-            }
+            Reason::UnknownTrigger { trigger, known } => write!(f, "'{trigger}' is not a trigger ({known})"),
             Reason::TriggerTwice => write!(f, "names a trigger twice"),
             Reason::OverWithTriggers => write!(f, "the game is over exactly when there are triggers (R10)"),
             Reason::NothingPending { stage } => {
@@ -728,8 +726,10 @@ impl Checker<'_> {
             return;
         };
         for trigger in &f.triggers {
-            if !TRIGGER_NAMES.iter().any(|(_, n)| n == trigger) {
-                self.problem(At::Triggers, Reason::UnknownTrigger { trigger: trigger.clone() });
+            let end = &self.game.rules.end;
+            if end.flag(trigger).is_none() {
+                let known = end.names().map(|(_, name)| name).collect::<Vec<_>>().join(", ");
+                self.problem(At::Triggers, Reason::UnknownTrigger { trigger: trigger.clone(), known });
             }
         }
         let mut distinct = f.triggers.clone();
@@ -848,7 +848,7 @@ impl Game {
             s.surveyed |= 1 << p;
         }
         for trigger in &f.triggers {
-            if let Some((flag, _)) = TRIGGER_NAMES.iter().find(|(_, n)| n == trigger) {
+            if let Some(flag) = self.rules.end.flag(trigger) {
                 s.triggers |= flag;
             }
         }

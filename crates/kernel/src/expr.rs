@@ -138,6 +138,8 @@ pub enum Amount {
     Round,
     Players,
     Stock,
+    /// The player count's `full_planets_to_end` (R10; rules.yaml `player_counts`).
+    FullPlanetsToEnd,
     Arithmetic(Arithmetic, Vec<Amount>),
 }
 
@@ -313,6 +315,7 @@ impl Amount {
             Amount::Round => m.rounds,
             Amount::Players => m.seats,
             Amount::Stock => m.free_cubes,
+            Amount::FullPlanetsToEnd => MAX_PLANETS as f64,
             Amount::Arithmetic(Arithmetic::Product, items) => items.iter().map(|a| a.magnitude(m).max(1.0)).product(),
             Amount::Arithmetic(Arithmetic::Min | Arithmetic::Max, items) => {
                 items.iter().map(|a| a.magnitude(m)).fold(0.0, f64::max)
@@ -650,6 +653,7 @@ impl Game {
             Amount::Round => s.round as i64,
             Amount::Players => s.players as i64,
             Amount::Stock => s.stock as i64,
+            Amount::FullPlanetsToEnd => self.rules.setup_counts(s.players as usize).map_or(0, |c| c.full_planets_to_end as i64),
             Amount::Arithmetic(op, items) => {
                 let mut values = items.iter().map(|item| self.amount(s, sc, item));
                 let first = values.next().unwrap_or(0);

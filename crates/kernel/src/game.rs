@@ -619,8 +619,9 @@ impl Game {
     }
 
     /// Every round's end: the Planets' and the held crews' `round_end` triggers and rules.yaml's
-    /// `round_end.effects`; then the R10 end check (and the round limit); if the game goes on,
-    /// R11 free cubes and the skills' round-end effects (R12).
+    /// `round_end.effects`; then the R10 end check (the ruleset's `end` conditions in their
+    /// order, read with nobody as "you", then the round limit); if the game goes on, R11 free
+    /// cubes and the skills' round-end effects (R12).
     fn end_round(&self, s: &mut State) {
         if self.rules.any_round_end {
             self.table_event(s, Event::RoundEnd); // every round's end, before the end check (R10)
@@ -632,18 +633,15 @@ impl Game {
             self.round_end_effects(s); // rules.yaml's round_end.effects (idea R7), after the crews'
         }
         let rules = &self.rules;
-        let players = s.players as usize;
+        let nobody = Scope::table(s.start_player as usize);
         let mut triggers = 0;
-        if s.hands[..players].contains(&0) {
-            triggers |= HAND_EMPTY;
-        }
-        let full = s.planet_count as usize - s.open.count_ones() as usize;
-        let needed = rules.setup_counts(players).map(|c| c.full_planets_to_end).unwrap_or(usize::MAX);
-        if full >= needed {
-            triggers |= PLANETS_FULL;
+        for (i, trigger) in rules.end.triggers.iter().enumerate() {
+            if self.holds(s, &nobody, &trigger.condition) {
+                triggers |= 1 << i;
+            }
         }
         if s.round >= rules.max_rounds {
-            triggers |= ROUND_LIMIT;
+            triggers |= rules.end.round_limit();
         }
         if triggers != 0 {
             s.triggers = triggers;

@@ -12,7 +12,7 @@ use std::collections::HashMap;
 use crate::action_index::ActionSizes;
 use crate::error::KernelError;
 use crate::state::{PROTECTED_ROUND, PROTECTED_TURN};
-use crate::expr::{Act, Amount, Condition, Magnitudes, Owner, PlaceOn, Set, SetKind};
+use crate::expr::{Act, Amount, Comparison, Condition, Magnitudes, Owner, PlaceOn, Set, SetKind};
 use crate::{MAX_BOARD, MAX_COLOURS, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
 
 /// When an effect resolves (docs/skills.md, "Timing").
@@ -224,6 +224,21 @@ fn over_set(effect: &EffectSpec) -> Result<(Set, Vec<Act>), KernelError> {
 
 /// An effect that asks no decision as the kernel performs it, at the top of a skill or in a
 /// body: the Python types whose `immediate` is true.
+/// The game's end as received, refused past the state's trigger bits or with a trigger id twice
+/// or the round limit's own (the loader refuses each first).
+fn end_of(end: &End) -> Result<End, KernelError> {
+    let ids: Vec<&str> = end.triggers.iter().map(|t| t.id.as_str()).collect();
+    if ids.len() > MOST_END_TRIGGERS {
+        return Err(unsupported(format!("end: {} conditions, beyond the kernel's {MOST_END_TRIGGERS}", ids.len())));
+    }
+    for (i, id) in ids.iter().enumerate() {
+        if *id == ROUND_LIMIT_NAME || ids[..i].contains(id) {
+            return Err(unsupported(format!("end: trigger id {id:?} twice or the round limit's own")));
+        }
+    }
+    Ok(end.clone())
+}
+
 /// A card's triggers, each event among `known` (a planet's or a crew's), compiled in card order;
 /// `crew_ids` are the ruleset's crews (file order), which a crew's `another_pick` may name.
 fn triggers_of(specs: &[TriggerSpec], known: &[Event], what: &str, id: &str, crew_ids: &[String]) -> Result<Vec<Trigger>, KernelError> {
@@ -681,6 +696,8 @@ pub struct RulesSpec {
     /// The effects performed at every round's end (rules.yaml `round_end.effects`, idea R7), in
     /// list order; none ask a decision (Python's loader refused the others).
     pub round_end_effects: Vec<EffectSpec>,
+    /// The conditions that end the game at a round's end (R10).
+    pub end: End,
     pub free_cube_vp: i64,
     pub player_cube_vp: i64,
     pub survey_minimum: i64,
@@ -891,6 +908,71 @@ impl Default for UnpickedCrews {
     }
 }
 
+/// The game's end (R10; rules.yaml `end`): each condition, in file order, with the id the log
+/// and the state name it by; read at the end of each round with nobody as "you". The round
+/// limit (`max_rounds`) comes after them as `round_limit`. A state's `triggers` holds bit i for
+/// the i-th condition and bit `triggers.len()` for the round limit, so at most 7 conditions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct End {
+    pub triggers: Vec<EndTrigger>,
+}
+
+/// One condition of the game's end and its trigger id.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EndTrigger {
+    pub id: String,
+    pub condition: Condition,
+}
+
+/// The round limit's trigger id, after the ruleset's end conditions (docs/rules.md, "Round limit").
+pub const ROUND_LIMIT_NAME: &str = "round_limit";
+/// The most end conditions a ruleset holds: with the round limit's they fill a state's 8 trigger bits.
+pub const MOST_END_TRIGGERS: usize = 7;
+
+impl Default for End {
+    /// Draft 7's two (a rules.yaml without `end`), for the specs the kernel's own tests write
+    /// (the bindings always send it): a player has no cubes left; the full Planets reach the
+    /// player count's `full_planets_to_end`.
+    fn default() -> Self {
+        let hand_empty = Condition::Compare(Comparison::Equal, Amount::Hand(Set::ThisSeat), Amount::Number(0));
+        let empty_hands = Set::Where(SetKind::Seats, Box::new(hand_empty), Box::new(Set::Everyone));
+        End {
+            triggers: vec![
+                EndTrigger {
+                    id: "hand_empty".into(),
+                    condition: Condition::Compare(Comparison::AtLeast, Amount::Count(empty_hands), Amount::Number(1)),
+                },
+                EndTrigger {
+                    id: "planets_full".into(),
+                    condition: Condition::Compare(Comparison::AtLeast, Amount::Count(Set::FullPlanets), Amount::FullPlanetsToEnd),
+                },
+            ],
+        }
+    }
+}
+
+impl End {
+    /// The round limit's bit in a state's `triggers`.
+    pub fn round_limit(&self) -> u8 {
+        1 << self.triggers.len()
+    }
+
+    /// Every trigger's bit and id, in the order the log names them: the conditions, then the round limit.
+    pub fn names(&self) -> impl Iterator<Item = (u8, &str)> {
+        self.triggers.iter().enumerate().map(|(i, t)| (1u8 << i, t.id.as_str())).chain(std::iter::once((self.round_limit(), ROUND_LIMIT_NAME)))
+    }
+
+    /// The bit of a trigger id, None when the ruleset has no such trigger.
+    pub fn flag(&self, id: &str) -> Option<u8> {
+        self.names().find(|(_, name)| *name == id).map(|(flag, _)| flag)
+    }
+
+    /// The ids of the bits set in `triggers`, in their order.
+    pub fn named(&self, triggers: u8) -> Vec<&str> {
+        self.names().filter(|(flag, _)| triggers & flag != 0).map(|(_, name)| name).collect()
+    }
+}
+
 /// What a state of the ruleset may hold: every count's least and most, as Python derived them
 /// (`stargazer_rules.engine.bounds.StateBounds`, by the same names) and sent them in the
 /// compiled ruleset; the kernel derives none of them. The state checker (`check`), the
@@ -997,6 +1079,8 @@ pub struct Rules {
     /// The effects performed at every round's end, after the held crews' `round_end` triggers
     /// and before the end check, nobody being "you" (rules.yaml `round_end.effects`, idea R7).
     pub round_end_effects: Vec<Act>,
+    /// The conditions that end the game at a round's end (R10), as received.
+    pub end: End,
     pub free_cube_vp: i32,
     pub player_cube_vp: i32,
     pub survey_minimum: i32,
@@ -1218,6 +1302,7 @@ impl Rules {
             max_free_cubes_per_crew: small(spec.max_free_cubes_per_crew, "max_free_cubes_per_crew", 1 << 20)?,
             unpicked_crews: spec.unpicked_crews.clone(),
             round_end_effects: spec.round_end_effects.iter().map(act_of).collect::<Result<Vec<_>, _>>()?,
+            end: end_of(&spec.end)?,
             free_cube_vp: small(spec.free_cube_vp, "motivation.free_cube_vp", VALUE_LIMIT)?,
             player_cube_vp: small(spec.player_cube_vp, "motivation.player_cube_vp", VALUE_LIMIT)?,
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
@@ -1264,6 +1349,11 @@ impl Rules {
         for card in &rules.crew {
             if card.triggers.iter().any(|t| t.body.iter().any(|act| !act.exact(&magnitudes))) {
                 return Err(unsupported(format!("crew {:?}: an amount could pass the kernel's 64-bit arithmetic", card.id)));
+            }
+        }
+        for trigger in &rules.end.triggers {
+            if !trigger.condition.exact(&magnitudes) {
+                return Err(unsupported(format!("end {:?}: an amount could pass the kernel's 64-bit arithmetic", trigger.id)));
             }
         }
         Ok(rules)

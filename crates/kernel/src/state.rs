@@ -137,12 +137,6 @@ impl Stage {
     }
 }
 
-/// Why the game ended (R10 and the round limit), as bit flags in `State::triggers`.
-pub const HAND_EMPTY: u8 = 1;
-pub const PLANETS_FULL: u8 = 2;
-pub const ROUND_LIMIT: u8 = 4;
-pub const TRIGGER_NAMES: [(u8, &str); 3] =
-    [(HAND_EMPTY, "hand_empty"), (PLANETS_FULL, "planets_full"), (ROUND_LIMIT, "round_limit")];
 
 /// An effect waiting to resolve: its node, the crew slot whose skill it is (the node may be of
 /// another card's skill, applied by the slot with `use_skill`), the chooser's seat and the
@@ -241,6 +235,8 @@ pub struct State {
     /// Planets with room a cube-by-cube survey may still pass over, -1 without a limit.
     pub survey_skips: i32,
     pub surveyed: u32,
+    /// Why the game ended (R10): bit i for the ruleset's i-th end condition, then the round
+    /// limit's bit (`End::round_limit`); 0 while the game goes on.
     pub triggers: u8,
     pub legal: Actions,
     pub rooms: [u16; MAX_PLANETS],

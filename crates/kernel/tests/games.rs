@@ -3,9 +3,9 @@
 
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
-use stargazer_kernel::expr::{Amount, Arithmetic, Set};
-use stargazer_kernel::fixtures::{draft_like, draft_like_bonus, draft_like_round_end, draft_like_round_end_effects, draft_like_setup_r6, ideas_r7};
-use stargazer_kernel::rules::BonusSpec;
+use stargazer_kernel::expr::{Amount, Arithmetic, Comparison, Condition, Set};
+use stargazer_kernel::fixtures::{draft_like, draft_like_bonus, draft_like_end, draft_like_round_end, draft_like_round_end_effects, draft_like_setup_r6, ideas_r7};
+use stargazer_kernel::rules::{BonusSpec, EndTrigger};
 use stargazer_kernel::{Game, Stage, State};
 
 fn new_game(game: &Game, players: usize, seed: u64) -> State {
@@ -485,4 +485,27 @@ fn ideas_r7_the_fewest_vp_gain_1_at_every_rounds_end_ties_all_the_last_round_too
         }
     }
     assert!(ends > 100 && ties > 0 && last == 30, "{ends} round ends, {ties} with a tie, {last} last rounds");
+}
+
+#[test]
+fn r10_ideas_an_empty_stock_ends_the_game_at_the_round_end_never_mid_round() {
+    // Ideas R10, after draft 7's two: stock_empty: {equal: [stock, 0]}.
+    let stock_empty = Condition::Compare(Comparison::Equal, Amount::Stock, Amount::Number(0));
+    let game = draft_like_end(vec![EndTrigger { id: "stock_empty".into(), condition: stock_empty }]);
+    assert_eq!(game.rules.end.names().map(|(_, name)| name).collect::<Vec<_>>(), ["hand_empty", "planets_full", "stock_empty", "round_limit"]);
+    for seed in 0..40 {
+        let mut s = new_game(&game, 4, seed);
+        s.stock = 0; // the cubes left the game: the stock is empty from the start
+        let mut rng = Rng::new(seed);
+        while !s.is_over() {
+            let act = s.legal[rng.below(s.legal.len())];
+            let round = s.round;
+            game.step(&mut s, act).unwrap();
+            if s.is_over() {
+                assert_eq!(s.turn, s.players, "the game ended at the round's end, not mid-round");
+            }
+            assert_eq!(s.round, round, "no free cube is in the game, so the stock stays empty and round 1 is the last");
+        }
+        assert!(game.rules.end.named(s.triggers).contains(&"stock_empty"));
+    }
 }

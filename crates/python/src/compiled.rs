@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 
 use stargazer_kernel::action_index::ActionSizes;
 use stargazer_kernel::observation::FieldSpec;
-use stargazer_kernel::rules::{BonusSpec, CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec, UnpickedCrews};
+use stargazer_kernel::rules::{BonusSpec, CrewSpec, EffectSpec, End, EndTrigger, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec, UnpickedCrews};
 use stargazer_kernel::Bounds;
 
 use crate::expressions::{self, Reader};
@@ -185,6 +185,13 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         max_free_cubes_per_crew: root.get("max_free_cubes_per_crew")?,
         unpicked_crews: UnpickedCrews { free_cubes: reader.amount(&root.field("unpicked_crews")?.field("free_cubes")?.object)? },
         round_end_effects: root.items("round_end_effects")?.iter().map(|effect| effect_spec(effect, &reader)).collect::<PyResult<_>>()?,
+        end: End {
+            triggers: root
+                .items("end")?
+                .iter()
+                .map(|trigger| Ok(EndTrigger { id: trigger.get("id")?, condition: reader.condition(&trigger.field("condition")?.object)? }))
+                .collect::<PyResult<Vec<_>>>()?,
+        },
         free_cube_vp: root.get("free_cube_vp")?,
         player_cube_vp: root.get("player_cube_vp")?,
         survey_minimum: root.get("survey_minimum")?,

@@ -84,6 +84,7 @@ impl Reader<'_> {
             "round" => Amount::Round,
             "players" => Amount::Players,
             "stock" => Amount::Stock,
+            "full_planets_to_end" => Amount::FullPlanetsToEnd,
             "sum" | "difference" | "product" | "min" | "max" => {
                 let op = match word.as_str() {
                     "sum" => Arithmetic::Sum,

@@ -23,7 +23,7 @@ use stargazer_kernel::rng::Rng;
 use stargazer_kernel::rules::EFFECT_NAMES;
 use stargazer_kernel::check::{self, Problem, StateFields, Trust};
 use stargazer_kernel::observation::ObservationLayout;
-use stargazer_kernel::state::{pending_card, pending_slot, TRIGGER_NAMES};
+use stargazer_kernel::state::{pending_card, pending_slot};
 use stargazer_kernel::{Action, Game, KernelError, Kind, State};
 
 use compiled::Named;
@@ -460,7 +460,7 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         })
         .collect::<PyResult<Vec<_>>>()?;
     let surveyed = PyFrozenSet::new(py, (0..np).filter(|&p| s.surveyed & (1 << p) != 0).map(|p| p as i64))?;
-    let triggers: Vec<&str> = TRIGGER_NAMES.iter().filter(|(f, _)| s.triggers & f != 0).map(|(_, n)| *n).collect();
+    let triggers = rules.end.named(s.triggers);
     let items: Vec<Bound<'py, PyAny>> = vec![
         players.into_pyobject(py)?.into_any(),
         tuple_of(s.planets[..np].iter().map(|&c| c as i64).collect())?.into_any(),
