@@ -146,7 +146,7 @@ def test_playouts_reach_every_action_kind_and_stage() -> None:
             kinds |= {act.kind for act in played.actions}
             stages |= {state.stage for state in played.states}
     assert kinds == set(A.KINDS)
-    assert stages == {"pick_crew", "before_survey", "survey", "after_survey", "round_end", "over"}
+    assert stages == {"pick_crew", "before_survey", "survey", "after_survey", "round_end", "over", "setup"}  # setup: ideas R6
 
 
 # -- the documented forms -------------------------------------------------------------------
