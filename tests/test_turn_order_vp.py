@@ -25,9 +25,12 @@ from stargazer_rules.kernel import native
 from stargazer_rules.printing.sheet import sheet_items
 from stargazer_rules.rulesets.diff import diff_rulesets, format_changes
 from stargazer_rules.rulesets.loader import ruleset_to_data
+from stargazer_rules.rulesets.resources import cards_dir
 
 #: The knob's line in the bundled rules.yaml of draft7 and base.
 BUNDLED_LINE = "turn_order_vp: [0, 0, 0, 0]"
+#: draft7's other setup key, no setup step (docs/rules.md, "Setup steps"), with its comment.
+EACH_PLAYER_LINE = next(line + "\n" for line in (cards_dir() / "draft7" / "rules.yaml").read_text(encoding="utf-8").splitlines() if "each_player:" in line)
 
 #: Planets for the tie example: "a" pays 2 VP for a lone cube, the rest 1.
 TIE_PLANETS = (
@@ -164,12 +167,14 @@ def test_left_out_it_is_a_zero_per_seat_and_the_data_is_the_same(tmp_path):
     which writes [0, 0, 0, 0]."""
     folder = copy_ruleset(tmp_path)
     replace(folder, "rules.yaml", "setup:\n  " + BUNDLED_LINE, "")
+    replace(folder, "rules.yaml", EACH_PLAYER_LINE, "")  # the section's other key: no setup step either
     ruleset = load_ruleset(folder)
     assert ruleset.turn_order_vp == (0, 0, 0, 0)
     assert ruleset_to_data(ruleset)["rules"]["setup"] == {"turn_order_vp": [0, 0, 0, 0]}
     assert ruleset.fingerprint == load_ruleset("draft7").fingerprint
     empty = copy_ruleset(tmp_path, to="empty")
     replace(empty, "rules.yaml", "setup:\n  " + BUNDLED_LINE, "setup: {}")
+    replace(empty, "rules.yaml", EACH_PLAYER_LINE, "")
     assert load_ruleset(empty).fingerprint == ruleset.fingerprint
 
 
@@ -243,7 +248,7 @@ def test_a_misspelt_key_under_setup_is_refused_with_a_suggestion(tmp_path):
     replace(folder, "rules.yaml", BUNDLED_LINE, "turn_order_pv: [0, 0, 0, 0]")
     problem = only_problem(folder)
     assert problem.path == "setup.turn_order_pv"
-    assert problem.message == "unexpected key 'turn_order_pv'; allowed keys: turn_order_vp"
+    assert problem.message == "unexpected key 'turn_order_pv'; allowed keys: turn_order_vp, each_player"
     assert problem.suggestion == "turn_order_vp"
 
 
