@@ -69,6 +69,26 @@ def test_r6_plays_alike_on_both_engines():
     assert native.from_kernel(native.to_kernel(g, state)) == state  # a setup step crosses both ways
 
 
+def test_a_crew_closed_before_the_first_round_leaves_a_crew_for_every_players_pick():
+    """close_crew in a setup step (R9): every player's pick of round 1 is still to come, so with
+    3 players and 5 crews it closes 2, not the 3 a turn's close would, and each pick of round 1
+    has a crew to take, on both engines."""
+    g = Game(ruleset(setup={"turn_order_vp": [0, 0, 0, 0], "each_player": [{"effect": "close_crew", "crew": "all"}]}))
+    assert native.kernel_for(g) is not None, native.fallback_reason(g)
+    for seed in range(4):
+        state = g.new_state(players=3, seed=seed)
+        crews = len(state.crew)
+        while state.stage == SETUP_STAGE:
+            state, _ = g.apply(state, state.legal[0])
+        assert len(state.closed) == crews - 3
+        for _ in range(3):
+            assert [act.kind for act in state.legal] == [A.PICK_CREW] * len(state.legal) and state.legal
+            state, _ = g.apply(state, state.legal[-1])
+            while state.stage != PICK_CREW and state.round == 1 and state.legal:
+                state, _ = g.apply(state, state.legal[0])
+        play_lockstep(g, g.deal(3, seed), random.Random(seed))
+
+
 def test_bounds_count_the_setup_steps():
     with_steps = Game(ruleset(setup={"turn_order_vp": [0, 0, 0, 0], "each_player": [{"effect": "gain_vp", "vp": 3}]}))
     without = Game(ruleset(setup={"turn_order_vp": [0, 0, 0, 0]}))

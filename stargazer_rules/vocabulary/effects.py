@@ -64,7 +64,7 @@ from stargazer_rules.vocabulary.expressions import (
     amount_value,
 )
 
-from stargazer_rules.vocabulary.table import PROTECTION_UNTIL, _bump
+from stargazer_rules.vocabulary.table import PROTECTION_UNTIL, SETUP_STAGE, _bump
 
 if TYPE_CHECKING:
     from stargazer_rules.vocabulary.table import Table
@@ -1641,8 +1641,9 @@ class CloseCrew(_Immediate):
 
     def _closing(self, table: Table, slots: tuple[int, ...]) -> list[int]:
         """The crews of ``slots`` that close, in crew-area order: open ones, while the open
-        crews left would still outnumber the turns left after this one (R5, R9)."""
-        turns_left = table.players - table.turn - 1
+        crews left would still outnumber the turns left after this one (R5, R9); before the
+        first round (setup steps) every player's pick is still to come."""
+        turns_left = table.players if table.stage == SETUP_STAGE else table.players - table.turn - 1
         open_now = table.open_crews()
         left = len(open_now)
         closing = []

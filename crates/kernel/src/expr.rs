@@ -12,7 +12,7 @@ use crate::rules::{most_skips, Majority, COUNTER, DIRECTION, NO_SKIP_LIMIT, SKIP
 #[cfg(test)]
 use crate::rules::Ties;
 use crate::scoring;
-use crate::state::{State, FREE_CUBE};
+use crate::state::{Stage, State, FREE_CUBE};
 use crate::{MAX_COLOURS, MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
 
 /// What a set lists: Planets (ring order), seats (turn order from the chooser) or crews
@@ -597,9 +597,10 @@ impl Game {
 
     /// The crews of `crews` that `close_crew` closes now, as a bit set: open ones (no worker,
     /// not closed) in crew-area order, while the open crews left still cover the turns left
-    /// in the round after this one (R5, R9).
+    /// in the round after this one (R5, R9); before the first round (setup steps) every
+    /// player's pick is still to come.
     fn closing(&self, s: &State, sc: &Scope, crews: &Set) -> u16 {
-        let turns_left = s.players as i64 - s.turn as i64 - 1;
+        let turns_left = if s.stage == Stage::Setup { s.players as i64 } else { s.players as i64 - s.turn as i64 - 1 };
         if turns_left < 0 {
             return 0;
         }
