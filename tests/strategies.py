@@ -831,7 +831,8 @@ SETUP_STEPS = (
 @st.composite
 def setup_steps(draw: st.DrawFn) -> list[dict[str, Any]]:
     """A rules.yaml ``setup.each_player``: none, or up to three steps of ``SETUP_STEPS``."""
-    return draw(st.lists(st.sampled_from(SETUP_STEPS), max_size=3))
+    # Fresh copies: a step drawn twice is two objects, which YAML writes without an alias.
+    return json.loads(json.dumps(draw(st.lists(st.sampled_from(SETUP_STEPS), max_size=3))))
 
 
 #: Ideas R10 (docs/rules.md): the game ends when the free-cube stock is empty at a round's end.
@@ -858,7 +859,9 @@ def end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = False) ->
         drawn = draw(st.lists(conditions, max_size=3))
         items += [(f"e{index}", condition) for index, condition in enumerate(drawn)]
         items = draw(st.permutations(items))
-    return {"end": dict(items)}
+    # A fresh copy: a condition drawn twice (STOCK_EMPTY, a count on both sides) must not be one
+    # object, which YAML would write once with an alias (and an edit of one would edit both).
+    return {"end": json.loads(json.dumps(dict(items)))}
 
 
 @st.composite
