@@ -88,10 +88,11 @@ def test_rules_marks_placeholders_with_a_footnote(capsys):
 def test_rules_shows_counts_tracks_and_skills(capsys):
     _, out, _ = run(capsys, "rules")
     lines = out.splitlines()
-    assert "  Cubes per player                  12" in lines
-    assert "  Motivation bonus per player cube  2 VP" in lines
-    assert "  Round limit                       30" in lines  # the sheet's table, drawn for the terminal
-    assert "  Cards                             14 planets, 12 crew" in lines
+    assert "  Cubes per player                     12" in lines
+    assert "  Motivation bonus per player cube     2 VP" in lines
+    assert "  Game end (at a round's end, any of)  a player has no cubes left or enough Planets are full" in lines  # R10
+    assert "  Round limit                          30" in lines  # the sheet's table, drawn for the terminal
+    assert "  Cards                                14 planets, 12 crew" in lines
     assert "        4        7           5          6                    4" in lines
     assert any(
         line.startswith(
