@@ -159,17 +159,18 @@ def progress_lower_bound(effects: Sequence[Effect]) -> int:
 
 def moves_cubes_at_once(game: Game) -> bool:
     """Whether a skill of the ruleset moves cubes on the tracks or from hands with no decision
-    (the rules language's ``return_cube``, ``move_cube``, ``place_cube``): a step may then move
-    cubes after the decision it plays (an after-survey or round-end effect)."""
+    (the rules language's ``return_cube``, ``move_cube``, ``place_cube``, ``place_cube_on_crew``
+    from hands), or rules.yaml's round-end effects do: a step may then move cubes after the
+    decision it plays (an after-survey or round-end effect)."""
 
     def moves(effects: Sequence[Effect]) -> bool:
         return any(
-            effect.name in ("return_cube", "move_cube", "place_cube", "use_skill")  # use_skill: maybe such a skill
+            effect.name in ("return_cube", "move_cube", "place_cube", "place_cube_on_crew", "use_skill")  # use_skill: maybe such a skill
             or any(moves(inner) for inner in (*effect.branches, *effect.bodies))
             for effect in effects
         )
 
-    return any(moves(card.skill) for card in game.ruleset.crew)
+    return any(moves(card.skill) for card in game.ruleset.crew) or moves(game.ruleset.round_end_effects)
 
 
 def _takes_cubes_off_tracks(effects: Sequence[Effect]) -> bool:
