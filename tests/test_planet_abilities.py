@@ -155,3 +155,21 @@ def test_an_ability_event_renders_in_both_languages():
             text = render_event(Event("ability_triggered", {"planet": "gas-1", "event": event}), IDEAS, lang)
             assert "{" not in text and ("Gas 1" in text or "ガス惑星１" in text)
         assert render_event(Event("vp_gained", {"player": 0, "crew": "", "vp": 1}), IDEAS, lang) in ("Player 1 gains 1 VP.", "プレイヤー1が1VPを得る。")
+
+
+def test_a_cube_returned_to_hand_mid_survey_lifts_the_hands_cap_on_the_cubes_a_survey_places(tmp_path):
+    """A cube_placed ability that returns a cube to its owner's hand lets the survey place it
+    again (R7 counts every cube placed): the bound of a survey's cubes is then the largest
+    survey count, not cubes_per_player, on both engines."""
+    plain = copy_ruleset(tmp_path, to="plain")
+    replace(plain, "rules.yaml", "cubes_per_player: 12", "cubes_per_player: 2")
+    refilled = copy_ruleset(tmp_path, to="refilled")
+    replace(refilled, "rules.yaml", "cubes_per_player: 12", "cubes_per_player: 2")
+    text = (refilled / "planets.yaml").read_text(encoding="utf-8")
+    first = text.index("    track:")
+    ability = "    abilities:\n      - {on: cube_placed, do: [{effect: return_cube, planet: this_planet, owner: anyone, to: hand}]}\n"
+    (refilled / "planets.yaml").write_text(text[:first] + ability + text[first:], encoding="utf-8")
+    capped, lifted = Game(load_ruleset(plain)), Game(load_ruleset(refilled))
+    assert capped.bounds.most_survey_placed == 2
+    assert lifted.bounds.most_survey_placed > 2
+    assert native.kernel_for(lifted).bounds()["most_survey_placed"] == lifted.bounds.most_survey_placed

@@ -22,7 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import attrs
 
-from stargazer_rules.vocabulary.abilities import EVERY_COLOUR, CrewRules, PlanetRules
+from stargazer_rules.vocabulary.abilities import BECOMES_FULL, CUBE_PLACED, EVERY_COLOUR, CrewRules, PlanetRules, Trigger
 from stargazer_rules.vocabulary.effects import DIRECTION, Effect, UseSkill, list_landings, list_most_vp, most_skips
 from stargazer_rules.vocabulary.expressions import SEATS, Limits
 from stargazer_rules.rulesets.model import Ruleset
@@ -99,7 +99,9 @@ class StateBounds:
             most_placed = cubes
         else:
             largest = max((counts[card] + raised[i] for i, card in enumerate(skills)), default=0)  # type: ignore[operator]
-            most_placed = min(cubes, max(0, largest))
+            # A hand holds at most its cubes, unless a cube can come back to it mid-survey and be
+            # placed again (survey_placed counts every cube the survey places, R7).
+            most_placed = max(0, largest) if refills_hands_mid_survey(ruleset) else min(cubes, max(0, largest))
         abilities = ability_vp(ruleset, most_placed, limits)
         most_vp = (
             None
@@ -228,6 +230,20 @@ class ActionSizes:
             options=max((len(effect.branches) for effect in effects if asks(effect)), default=0),
             seat_targets=bounds.most_players if any(getattr(effect, "set_kind", None) == SEATS and asks(effect) for effect in effects) else 0,
         )
+
+
+def refills_hands_mid_survey(ruleset: Ruleset) -> bool:
+    """Whether a cube can return to a hand while a survey is made: a ``return_cube`` to hand in
+    what a landing cube sets off (planet abilities, crew triggers) or in a survey start's
+    ``before_walk``."""
+    during = [
+        trigger.do
+        for holder in (*(card.abilities for card in ruleset.planets), *(card.triggers for card in ruleset.crew))
+        for trigger in holder
+        if isinstance(trigger, Trigger) and trigger.event in (CUBE_PLACED, BECOMES_FULL)
+    ]
+    during += [effect.before_walk for card in ruleset.crew for effect in every_effect(card.skill) if effect.name == "survey_start"]  # type: ignore[attr-defined]
+    return any(effect.name == "return_cube" and effect.to == "hand" for effects in during for effect in every_effect(effects))  # type: ignore[attr-defined]
 
 
 def every_effect(effects: Iterable[Effect]) -> Iterator[Effect]:
