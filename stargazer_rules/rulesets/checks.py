@@ -18,7 +18,7 @@ from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, SURVEY, Effect
-from stargazer_rules.vocabulary.expressions import AMOUNT, CONDITION, CREWS, PLANETS, SEATS, CrewsNamed, Limits, Parser, SeatsNamed, amount_bounds, walk
+from stargazer_rules.vocabulary.expressions import AMOUNT, CONDITION, CREWS, PLANETS, SEATS, CrewsNamed, Limits, Node, Parser, SeatsNamed, amount_bounds, walk
 from stargazer_rules.vocabulary.table import ROUND_LIMIT
 
 @attrs.frozen
@@ -837,14 +837,7 @@ def round_end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
     node = parser.parse(AMOUNT, crews["free_cubes"], FREE_CUBES_PATH, frozenset({CREWS}))
     for path, message in parser.problems:
         yield rules.problem(path, message)
-    words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS}) if node is not None else []
-    if words:
-        said = ", ".join(words)
-        yield rules.problem(
-            FREE_CUBES_PATH,
-            f"at a round's end nobody is \"you\", so {said} names nobody here; read the crew as this_crew "
-            f"(e.g. {{free_cubes: this_crew}})",
-        )
+    yield from _nobody_is_you(rules, FREE_CUBES_PATH, node, "read the crew as this_crew (e.g. {free_cubes: this_crew})")
 
 
 
@@ -1009,6 +1002,15 @@ def _setup_effect(rules: YamlDocument, site: EffectSite, allowed: list[str]) -> 
         )
 
 
+def _nobody_is_you(rules: YamlDocument, path: DocPath, node: Node | None, instead: str) -> Iterator[Problem]:
+    """A problem at ``path`` when an expression of the game's procedure, read at a round's end
+    with nobody as "you", names "you" (``me``, ``others``, ``left``); ``instead`` says how to
+    read it."""
+    words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS}) if node is not None else []
+    if words:
+        yield rules.problem(path, f"at a round's end nobody is \"you\", so {', '.join(words)} names nobody here; {instead}")
+
+
 # -- the game's end (R10): rules.yaml end ------------------------------------------------------
 
 #: Where rules.yaml holds the conditions that end the game at a round's end (R10).
@@ -1041,13 +1043,12 @@ def end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
                 key=True,
             )
         node = parser.parse(CONDITION, value, path)
-        words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS}) if node is not None else []
-        if words:
-            said = ", ".join(words)
-            yield rules.problem(
-                path,
-                f"at a round's end nobody is \"you\", so {said} names nobody here; read the players with "
-                "{seats: {where: ...}} and this_seat (e.g. {at_least: [{seats: {where: {equal: [{hand: this_seat}, 0]}}}, 1]})",
-            )
+        yield from _nobody_is_you(
+            rules,
+            path,
+            node,
+            "read the players with {seats: {where: ...}} and this_seat "
+            "(e.g. {at_least: [{seats: {where: {equal: [{hand: this_seat}, 0]}}}, 1]})",
+        )
     for path, message in parser.problems:
         yield rules.problem(path, message)
