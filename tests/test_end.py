@@ -133,11 +133,30 @@ def test_a_condition_over_seats_and_the_round_limit_after_it():
     assert state_problems(s.game, s.state) == []
 
 
-def test_the_ideas_ruleset_writes_r10():
+def test_the_ideas_ruleset_writes_r10_and_r5():
     ideas = load_ruleset("ideas")
-    assert ideas.trigger_names == ("hand_empty", "planets_full", "stock_empty", "round_limit")
+    assert ideas.trigger_names == ("hand_empty", "planets_full", "stock_empty", "round_8_played", "round_limit")
     assert ruleset_to_data(ideas)["rules"]["end"]["stock_empty"] == STOCK_EMPTY
+    assert ruleset_to_data(ideas)["rules"]["end"]["round_8_played"] == {"at_least": ["round", 8]}
     assert native.kernel_for(ideas) is not None, native.fallback_reason(ideas)
+
+
+@pytest.mark.parametrize("round_", [7, 8])
+def test_r5_the_ideas_game_ends_at_the_end_of_round_8_scored_as_usual(round_):
+    """Ideas R5: a game still going at round 8 ends when round 8 ends, not before, whatever the
+    other conditions say; the score is the usual one (majority, bonus, play). Played from round
+    ``round_`` on both engines, every decision the first legal one."""
+    g = Game(load_ruleset("ideas"))
+    state = g.new_state(players=3, seed=5)
+    while state.stage == "setup":  # R6's placements first
+        state, _ = g.apply(state, g.legal_actions(state)[0])
+    s = Both(g, state._replace(round=round_))
+    while not g.is_over(s.state):
+        assert s.state.round <= 8
+        s.do(g.legal_actions(s.state)[0])
+    assert s.state.round == 8 and "round_8_played" in s.state.triggers
+    sheet = g.score(s.state)
+    assert sheet.final and all(seat.total == seat.majority_vp + seat.bonus_vp + seat.play_vp for seat in sheet.seats)
 
 
 # -- the default, the fingerprint, the state ---------------------------------------------------
