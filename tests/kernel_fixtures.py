@@ -87,9 +87,10 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     for planet in compiled.planets:
         track = ", ".join(str(value) for value in planet.track)
         triggers = _triggers(planet.triggers)
+        counted = ", ".join(_text(colour) for colour in planet.counted_colours)
         lines.append(
             f"            PlanetSpec {{ id: {_text(planet.id)}, colour: {_text(planet.colour)}, track: vec![{track}], "
-            f"special_capacity: {planet.special_capacity}, triggers: vec![{triggers}], counts_toward: {_text(planet.counts_toward)}, "
+            f"special_capacity: {planet.special_capacity}, triggers: vec![{triggers}], counted_colours: vec![{counted}], "
             f"majority_factor: {planet.majority_factor}, no_survey_start: {str(planet.no_survey_start).lower()} }},"
         )
     lines.append("        ],")

@@ -659,7 +659,11 @@ def ability_data(draw: st.DrawFn, colours: Sequence[str], length: int, lasting_l
         lasting_left.remove(word)
         if word == "no_survey_start":
             return {"lasting": word}
-        value = draw(st.sampled_from(("every_colour", "none"))) if word == "counts_toward" else draw(st.integers(1, 3))
+        if word == "counts_toward":  # every colour (P1), none, one colour or some colours, each once
+            named = st.lists(st.sampled_from(list(colours)), min_size=1, max_size=len(colours), unique=True)
+            value = draw(st.sampled_from(("every_colour", "none")) | st.sampled_from(list(colours)) | named)
+        else:
+            value = draw(st.integers(1, 3))
         return {"lasting": {word: value}}
     event = draw(st.sampled_from(("cube_placed", "becomes_full", "round_end", "game_end")))
     on: Any = event

@@ -22,6 +22,8 @@ from stargazer_rules.errors import Problem
 from stargazer_rules.frontends.cli import main
 from stargazer_rules.kernel import native
 from stargazer_rules.printing.sheet import sheet_items
+from stargazer_rules.text.language import colour_name
+from stargazer_rules.text.messages import describe_ability
 from stargazer_rules.text.tables import bonus_paragraph
 from stargazer_rules.rulesets.loader import fingerprinted_data, ruleset_to_data
 from stargazer_rules.rulesets.resources import cards_dir
@@ -38,11 +40,11 @@ PLANETS = [planet(pid, colour, list(range(1, 11))) for pid, colour in zip("abcde
 RING = "abcde"
 
 
-def bonuses(tracks: dict[str, list[int]], specials: dict[str, list[int]] | None = None, **bonus) -> list[int]:
+def bonuses(tracks: dict[str, list[int]], specials: dict[str, list[int]] | None = None, planets=PLANETS, **bonus) -> list[int]:
     """Each seat's major-planet bonus on a 3-player board of ``tracks`` and ``specials`` (owners
     by Planet id) under rules.yaml's ``bonus`` section ``bonus`` (left out when empty), after
     checking that the kernel's sheet and totals of the same state are the Python engine's."""
-    g = game(planets=PLANETS, bonus=bonus or None)
+    g = game(planets=planets, bonus=bonus or None)
     start = Script(g).state
     board = tuple(tuple(tracks.get(p, ())) for p in RING)
     special = tuple(tuple((specials or {}).get(p, ())) for p in RING)
@@ -119,6 +121,63 @@ def test_a_rules_yaml_without_the_section_keeps_the_fingerprint(tmp_path):
     assert older.bonus == R17 and older.fingerprint == load_ruleset("draft7").fingerprint
     replace(folder, "rules.yaml", "max_rounds:", "bonus: {squares: normal}\nmax_rounds:")
     assert load_ruleset(folder).fingerprint != older.fingerprint
+
+
+def counting_toward(value) -> list[dict]:
+    """PLANETS with the black Planet ``e``'s cubes counting toward ``value`` (a lasting
+    ``counts_toward``)."""
+    return [*PLANETS[:4], {**PLANETS[4], "abilities": [{"lasting": {"counts_toward": value}}]}]
+
+
+def test_a_planets_cubes_count_toward_the_colours_its_lasting_effect_names():
+    """Item 2 of the bonus as data: a lasting ``counts_toward`` names the colours a Planet's
+    cubes count as, instead of its own (R17 by default). Seat 0 has two cubes on the red Planet
+    and one on the black one, seat 1 two on the blue one and one on the black one."""
+    board = {"a": [0, 0], "b": [1, 1], "e": [0, 1]}
+    assert bonuses(board) == [2, 2, 0]  # red 2 (black 1); blue 2 (black 1)
+    assert bonuses(board, planets=counting_toward("red")) == [3, 2, 0]  # red 3; blue 2, red 1
+    assert bonuses(board, planets=counting_toward(["red", "blue"])) == [3, 3, 0]  # red 3, blue 1; blue 3, red 1
+    assert bonuses(board, planets=counting_toward("none")) == [2, 2, 0]
+    # Under ideas R4 the black Planet's cube that counts as green and yellow completes a set.
+    four = {"a": [0], "b": [0], "e": [0]}
+    assert bonuses(four, planets=counting_toward(["green", "yellow"]), squares="all", formula=R4) == [3, 0, 0]
+    assert bonuses(four, planets=counting_toward("green"), squares="all", formula=R4) == [0, 0, 0]
+
+
+def test_the_bound_counts_each_cube_once_per_colour_it_counts_toward():
+    """R17's largest groups: a Planet counting toward two colours lets a seat's 12 cubes count 24 times."""
+    two = game(planets=counting_toward(["red", "blue"])).ruleset
+    assert most_bonus_vp(two) == 2 * two.cubes_per_player == 2 * most_bonus_vp(game(planets=PLANETS).ruleset)
+
+
+@pytest.mark.parametrize(
+    ("value", "message", "suggestion"),
+    [
+        ("gren", "counts_toward is every_colour or none, a colour or a list of colours (the colours of rules.yaml: red, blue, yellow, green, black, white), found 'gren'", "green"),
+        ("[red, red]", "colour 'red' is named twice", None),
+        ("[red, bleu]", "unknown colour 'bleu'; the colours of rules.yaml: red, blue, yellow, green, black, white", "blue"),
+    ],
+)
+def test_a_counts_toward_naming_no_colour_of_the_ruleset_is_refused_at_its_line(tmp_path, value, message, suggestion):
+    folder = copy_ruleset(tmp_path, "ideas")
+    replace(folder, "planets.yaml", "{counts_toward: every_colour}", f"{{counts_toward: {value}}}")
+    problem = only_problem(folder)
+    assert (problem.message, problem.suggestion) == (message, suggestion)
+    assert problem.line == line_of(folder, "planets.yaml", "counts_toward")
+
+
+@pytest.mark.parametrize(
+    ("value", "lang", "said"),
+    [
+        (["red", "blue"], "en", "This Planet's cubes count as red, blue for the major-planet bonus, not as its own colour."),
+        ("red", "ja", "この惑星のキューブは、大惑星ボーナスで自分の色ではなく{red}として数える。"),
+        ("every_colour", "en", "This Planet's cubes count toward every colour's group for the major-planet bonus."),
+    ],
+)
+def test_the_colours_a_planet_counts_toward_are_read_back_by_name(value, lang, said):
+    r = game(planets=counting_toward(value)).ruleset
+    (ability,) = r.planets[4].abilities
+    assert describe_ability(ability, r, lang) == said.format(red=colour_name(r, "red", lang))
 
 
 def with_formula(tmp_path, formula: str):

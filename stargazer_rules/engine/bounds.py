@@ -22,10 +22,11 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import attrs
 
-from stargazer_rules.vocabulary.abilities import BECOMES_FULL, CUBE_PLACED, EVERY_COLOUR, CrewRules, PlanetRules, Trigger
+from stargazer_rules.vocabulary.abilities import BECOMES_FULL, CUBE_PLACED, CrewRules, PlanetRules, Trigger
 from stargazer_rules.vocabulary.effects import DIRECTION, Effect, UseSkill, list_landings, list_most_vp, most_skips
 from stargazer_rules.vocabulary.expressions import SEATS, Limits
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.engine.scoring import counted_colours
 
 
 @attrs.frozen
@@ -139,8 +140,10 @@ class StateBounds:
 def most_bonus_vp(ruleset: Ruleset) -> int:
     """The most VP the major-planet bonus gives one seat (R17, the ruleset's ``bonus``)."""
     cubes = ruleset.cubes_per_player
-    every = any(PlanetRules.of(card.abilities).counts_toward == EVERY_COLOUR for card in ruleset.planets)
-    return ruleset.bonus.most_vp(cubes, cubes * len(ruleset.colours) if every else cubes)
+    colours = [colour.id for colour in ruleset.colours]
+    # A cube counts toward as many colours as its Planet's counted colours (P1: every colour).
+    most_colours_per_cube = max((len(counted_colours(card, colours)) for card in ruleset.planets), default=1)
+    return ruleset.bonus.most_vp(cubes, cubes * max(1, most_colours_per_cube))
 
 
 def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None:

@@ -144,11 +144,17 @@ def scored_values(card: PlanetCard) -> tuple[int, ...]:
 
 def counted_colours(card: PlanetCard, colours: Sequence[str]) -> tuple[str, ...]:
     """The colours its cubes count toward for the major-planet bonus (R17): its own, or by a
-    lasting ``counts_toward`` every colour of the ruleset (P1) or none."""
+    lasting ``counts_toward`` every colour of the ruleset (P1), none, or the colours it names
+    (in the ruleset's colour order)."""
     toward = PlanetRules.of(card.abilities).counts_toward
+    if toward is None:
+        return (card.colour,)
     if toward == EVERY_COLOUR:
         return tuple(colours)
-    return () if toward == NO_COLOUR else (card.colour,)
+    if toward == NO_COLOUR:
+        return ()
+    named = (toward,) if isinstance(toward, str) else toward
+    return tuple(colour for colour in colours if colour in named)
 
 
 def score_sheet(game: Rules, state: State) -> ScoreSheet:

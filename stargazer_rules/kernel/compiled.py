@@ -23,6 +23,7 @@ import attrs
 from stargazer_rules.engine.bounds import ActionSizes, StateBounds
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.observation_layout import ObservationField
+from stargazer_rules.engine.scoring import counted_colours
 from stargazer_rules.rulesets.model import PlanetCard, PlayerCountSetup
 from stargazer_rules.vocabulary.abilities import SPECIAL, PlanetRules, Trigger
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, Effect
@@ -65,14 +66,15 @@ class CompiledTrigger:
 @attrs.frozen
 class CompiledPlanet:
     """A planet card: its track, its triggers (in card order) and its lasting effects' values
-    (``abilities.PlanetRules``: ``counts_toward`` is ``own`` when none is in force)."""
+    (``abilities.PlanetRules``; ``counted_colours``: the colour ids its cubes count toward for
+    the major-planet bonus, derived here once: its own, or a lasting ``counts_toward``'s)."""
 
     id: str
     colour: str
     track: tuple[int, ...]
     special_capacity: int
     triggers: tuple[CompiledTrigger, ...]
-    counts_toward: str
+    counted_colours: tuple[str, ...]
     majority_factor: int
     no_survey_start: bool
 
@@ -151,7 +153,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
     return CompiledRuleset(
         name=ruleset.name,
         colours=tuple(colour.id for colour in ruleset.colours),
-        planets=tuple(_planet(card) for card in ruleset.planets),
+        planets=tuple(_planet(card, [colour.id for colour in ruleset.colours]) for card in ruleset.planets),
         crew=crew,
         setups=tuple(ruleset.setups.values()),
         cubes_per_player=ruleset.cubes_per_player,
@@ -174,12 +176,12 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
     )
 
 
-def _planet(card: PlanetCard) -> CompiledPlanet:
+def _planet(card: PlanetCard, colours: list[str]) -> CompiledPlanet:
     rules = PlanetRules.of(card.abilities)
     triggers = _triggers(tuple(ability for ability in card.abilities if isinstance(ability, Trigger)))
     return CompiledPlanet(
         card.id, card.colour, tuple(card.track), card.special_capacity, triggers,
-        rules.counts_toward or "own", rules.majority_factor, rules.no_survey_start,
+        counted_colours(card, colours), rules.majority_factor, rules.no_survey_start,
     )
 
 

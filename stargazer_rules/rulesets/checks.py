@@ -550,13 +550,14 @@ def ability_problems(documents: RulesetDocuments, effect_types: Mapping[str, typ
     with "did you mean"), and their effects checked as a skill's are, plus what an ability
     may not do: ask a decision, change a survey, or read "you" where nobody is."""
     planets = documents.planets
+    colours = _colour_ids(documents)
     for path, card in entries(planets, "planets"):
         track = card.get("track")
         length = len(track) if isinstance(track, list) else None
         lasting_seen: dict[str, DocPath] = {}
         for number, ability in _ability_items(card):
             at = (*path, "abilities", number)
-            yield from _ability_shape(planets, at, ability, length, lasting_seen)
+            yield from _ability_shape(planets, at, ability, length, lasting_seen, colours)
     sites = list(ability_sites(planets, effect_types))
     yield from _expressions(documents, sites, planets)
     yield from _effect_colours(documents, sites, planets)
@@ -566,12 +567,17 @@ def ability_problems(documents: RulesetDocuments, effect_types: Mapping[str, typ
 
 
 def _ability_shape(
-    planets: YamlDocument, at: DocPath, ability: Mapping[str, Any], length: int | None, lasting_seen: dict[str, DocPath]
+    planets: YamlDocument,
+    at: DocPath,
+    ability: Mapping[str, Any],
+    length: int | None,
+    lasting_seen: dict[str, DocPath],
+    colours: list[str] | None,
 ) -> Iterator[Problem]:
     if AB.LASTING_KEY in ability:
         if any(key in ability for key in AB.TRIGGER_KEYS):
             yield planets.problem(at, "an ability is either a trigger (on, do) or a lasting effect (lasting), not both")
-        yield from _lasting(planets, (*at, AB.LASTING_KEY), ability[AB.LASTING_KEY], lasting_seen)
+        yield from _lasting(planets, (*at, AB.LASTING_KEY), ability[AB.LASTING_KEY], lasting_seen, colours)
         return
     yield from _trigger_shape(planets, at, ability, length, AB.EVENTS)
 
@@ -667,7 +673,7 @@ def _picked_crew(document: YamlDocument, at: DocPath, value: Any, crew_ids: list
         seen.add(ident)
 
 
-def _lasting(planets: YamlDocument, at: DocPath, value: Any, seen: dict[str, DocPath]) -> Iterator[Problem]:
+def _lasting(planets: YamlDocument, at: DocPath, value: Any, seen: dict[str, DocPath], colours: list[str] | None) -> Iterator[Problem]:
     words = ", ".join(AB.LASTING_WORDS)
     if isinstance(value, str):
         word, argument, where = value, True, at
@@ -687,14 +693,31 @@ def _lasting(planets: YamlDocument, at: DocPath, value: Any, seen: dict[str, Doc
         if argument is not True:
             yield planets.problem(where, f"no_survey_start takes no value: write lasting: no_survey_start, found {describe_value(argument)}")
     elif word == AB.COUNTS_TOWARD:
-        if argument not in AB.COUNTS_TOWARD_VALUES:
-            yield planets.problem(
-                where,
-                f"counts_toward is one of {', '.join(AB.COUNTS_TOWARD_VALUES)}, found {describe_value(argument)}",
-                close_match(str(argument), AB.COUNTS_TOWARD_VALUES) if isinstance(argument, str) else None,
-            )
+        yield from _counts_toward(planets, where, argument, colours)
     elif not isinstance(argument, int) or isinstance(argument, bool) or not 1 <= argument <= AB.MOST_MAJORITY_FACTOR:
         yield planets.problem(where, f"majority_factor is a whole number 1..{AB.MOST_MAJORITY_FACTOR}, found {describe_value(argument)}")
+
+
+def _counts_toward(planets: YamlDocument, at: DocPath, value: Any, colours: list[str] | None) -> Iterator[Problem]:
+    """``every_colour``, ``none``, a colour id of rules.yaml or a list of them, each once."""
+    known = f"the colours of rules.yaml: {', '.join(colours)}" if colours else "a colour of rules.yaml"
+    if isinstance(value, list) and value:
+        seen: set[Any] = set()
+        for number, colour in enumerate(value):
+            if colour in seen:
+                yield planets.problem((*at, number), f"colour {colour!r} is named twice")
+            elif not isinstance(colour, str) or (colours is not None and colour not in colours):
+                found = repr(colour) if isinstance(colour, str) else describe_value(colour)
+                yield planets.problem((*at, number), f"unknown colour {found}; {known}", close_match(str(colour), colours or []))
+            if isinstance(colour, str):
+                seen.add(colour)
+        return
+    words = (*AB.COUNTS_TOWARD_VALUES, *(colours or ()))
+    if isinstance(value, str) and (colours is None or value in words):
+        return
+    found = repr(value) if isinstance(value, str) else describe_value(value)
+    message = f"counts_toward is {' or '.join(AB.COUNTS_TOWARD_VALUES)}, a colour or a list of colours ({known}), found {found}"
+    yield planets.problem(at, message, close_match(value, words) if isinstance(value, str) else None)
 
 
 #: What a trigger's effects stand in, for messages; the round's end effects of rules.yaml stand in

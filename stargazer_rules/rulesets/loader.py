@@ -371,6 +371,8 @@ def _ability(
         if isinstance(lasting, str):
             return AB.Lasting(lasting)
         (word, value), = lasting.items()
+        if isinstance(value, list):  # counts_toward's colours: a tuple, as a frozen value holds them
+            value = tuple(value)
         return AB.Lasting(word, int(value) if word == AB.MAJORITY_FACTOR else value)
     on = data["on"]
     event, options = (on, {}) if isinstance(on, str) else next(iter(on.items()))

@@ -199,13 +199,19 @@ _ABILITY = {
             "items": {"$ref": "#/$defs/effect"},
         },
         AB.LASTING_KEY: {
-            "description": "A lasting effect while the Planet is in play: no_survey_start, {counts_toward: every_colour | none} or {majority_factor: n}.",
+            "description": "A lasting effect while the Planet is in play: no_survey_start, {counts_toward: every_colour | none | <colour id> | [colour ids]} or {majority_factor: n}.",
             "anyOf": [
                 {"const": AB.NO_SURVEY_START},
                 {
                     "type": "object",
                     "properties": {
-                        AB.COUNTS_TOWARD: {"enum": list(AB.COUNTS_TOWARD_VALUES), "description": "The colours its cubes count toward for the major-planet bonus (R17)."},
+                        AB.COUNTS_TOWARD: {
+                            "description": "The colours its cubes count toward for the major-planet bonus (R17), instead of its own: every_colour (P1), none, a colour id of rules.yaml, or a list of them (each once).",
+                            "anyOf": [
+                                {"type": "string", "pattern": ID_PATTERN},
+                                {"type": "array", "minItems": 1, "items": {"type": "string", "pattern": ID_PATTERN}},
+                            ],
+                        },
                         AB.MAJORITY_FACTOR: {"type": "integer", "minimum": 1, "maximum": AB.MOST_MAJORITY_FACTOR, "description": "What the VP its majority scores are multiplied by (R15, R16)."},
                     },
                     "additionalProperties": False,

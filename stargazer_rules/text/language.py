@@ -81,6 +81,8 @@ def set_phrase(node: X.SetNode, ruleset: Ruleset, lang: str) -> str:
         return _render(section, "where_from", lang, {"condition": condition, "from": set_phrase(node.of, ruleset, lang)})
     if isinstance(node, X.PlanetsOfColour):
         return _render(section, "colour", lang, {"colour": colour_name(ruleset, node.colour, lang)})
+    if isinstance(node, X.SeatsByVP) and node.of.to_data() == "everyone":  # not "among every player"
+        return _render(section, f"{node.word}_of_everyone", lang, {})
     if isinstance(node, (X.NextWithRoom, X.SeatsByVP)):
         return _render(section, node.word, lang, {"of": set_phrase(node.of, ruleset, lang)})
     return _render(section, node.word, lang, {})

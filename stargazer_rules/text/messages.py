@@ -247,7 +247,9 @@ def describe_ability(ability: AB.Ability, ruleset: Ruleset, lang: str) -> str:
     section = catalogue().section("abilities")
     if isinstance(ability, AB.Lasting):
         value = ability.value
-        return section[ability.word].render(lang, {"value": value}, {"value": value})
+        named = value if isinstance(value, tuple) else (value,) if ability.word == AB.COUNTS_TOWARD and value not in AB.COUNTS_TOWARD_VALUES else ()
+        colours = join((colour_name(ruleset, colour, lang) for colour in named), lang)
+        return section[ability.word].render(lang, {"value": value}, {"value": value, "colours": colours})
     do = sentences((describe_effect(e, ruleset, lang, AB.ABILITY_WHEN) for e in ability.do), lang)
     square = "any" if ability.square is None else ability.square
     return section[ability.event].render(lang, {"square": square}, {"square": square, "do": do})

@@ -10,8 +10,9 @@ An ability is either
   ``round_end`` (every round's end, the last included, before the end check of R10) and
   ``game_end`` (when the game ends, before the winner is decided);
 - a **lasting effect**, ``{lasting: <word>}`` or ``{lasting: {<word>: <value>}}``, in force
-  while the Planet is dealt: ``counts_toward`` (``every_colour`` or ``none``: its cubes count
-  toward the major-planet bonus of R17 for every colour, or for none), ``majority_factor`` (the
+  while the Planet is dealt: ``counts_toward`` (``every_colour``, ``none``, or the colours
+  named: its cubes count toward the major-planet bonus of R17 for every colour, for none, or for
+  those colours instead of the Planet's own), ``majority_factor`` (the
   VP its majority scores, R15/R16, are multiplied by it), ``no_survey_start`` (a survey may not
   start on it, R7).
 
@@ -150,7 +151,8 @@ class Lasting:
     value: Any = True
 
     def to_data(self) -> dict[str, Any]:
-        return {LASTING_KEY: self.word if self.value is True else {self.word: self.value}}
+        value = list(self.value) if isinstance(self.value, tuple) else self.value
+        return {LASTING_KEY: self.word if value is True else {self.word: value}}
 
 
 Ability = Trigger | Lasting
@@ -172,7 +174,8 @@ class PlanetRules:
     becomes_full: tuple[Trigger, ...] = ()
     round_end: tuple[Trigger, ...] = ()
     game_end: tuple[Trigger, ...] = ()
-    counts_toward: str | None = None
+    #: every_colour, none, or the colour ids its cubes count toward (one or more); None: its own.
+    counts_toward: str | tuple[str, ...] | None = None
     majority_factor: int = 1
     no_survey_start: bool = False
 

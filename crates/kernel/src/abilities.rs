@@ -159,6 +159,7 @@ mod tests {
             track: vec![1, 2, 3, 4],
             special_capacity: 1,
             triggers: vec![TriggerSpec { event: "cube_placed".into(), square: -1, body: vec![gain, free_cube], crew: vec![] }],
+            counted_colours: vec!["red".into()],
             ..Default::default()
         };
         RulesSpec {

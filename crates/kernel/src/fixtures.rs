@@ -348,12 +348,16 @@ pub fn generated(seed: u64) -> Game {
         .collect();
     let most_planets = setups.iter().map(|s| s.planets as usize).max().unwrap_or(3);
     let planets = (0..most_planets + rng.below(3))
-        .map(|i| PlanetSpec {
-            id: format!("p{i}"),
-            colour: colours[rng.below(colours.len())].clone(),
-            track: (0..1 + rng.below(8)).map(|_| if rng.below(4) == 0 { 0 } else { rng.below(10) as i64 }).collect(),
-            special_capacity: rng.below(3) as i64,
-            ..Default::default()
+        .map(|i| {
+            let colour = colours[rng.below(colours.len())].clone();
+            PlanetSpec {
+                id: format!("p{i}"),
+                track: (0..1 + rng.below(8)).map(|_| if rng.below(4) == 0 { 0 } else { rng.below(10) as i64 }).collect(),
+                special_capacity: rng.below(3) as i64,
+                counted_colours: vec![colour.clone()],
+                colour,
+                ..Default::default()
+            }
         })
         .collect();
     let timings = ["on_choose", "survey", "after_survey", "round_end"];

@@ -409,8 +409,8 @@ pub const SETUP_CARD: u16 = u16::MAX;
 
 /// A planet card (R1, R3): VP its majority scores by row (the track's values times a lasting
 /// `majority_factor`, P2), special-square capacity, colour index, the colours its cubes count
-/// toward for R17 (a bit per colour index: its own, or every one or none by a lasting
-/// `counts_toward`, P1), whether a survey may not start on it (P5), and its triggers.
+/// toward for R17 (a bit per colour index: its own, or those of a lasting `counts_toward`: every
+/// one, P1, none, or the colours it names), whether a survey may not start on it (P5), and its triggers.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Planet {
     pub id: String,
@@ -641,8 +641,9 @@ pub struct CrewSpec {
 }
 
 /// One planet card as the bindings read it, its abilities included (docs/skills.md, "Planet
-/// abilities"): triggers, and the lasting effects' values (`counts_toward` empty or `own` for
-/// its own colour, `majority_factor` 1 and `no_survey_start` false for a card without them).
+/// abilities"): triggers, and the lasting effects' values (`counted_colours`: the colour ids its
+/// cubes count toward for the major-planet bonus, as Python derives them from its colour and a
+/// lasting `counts_toward`; `majority_factor` 1 and `no_survey_start` false for a card without them).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct PlanetSpec {
     pub id: String,
@@ -650,7 +651,7 @@ pub struct PlanetSpec {
     pub track: Vec<i64>,
     pub special_capacity: i64,
     pub triggers: Vec<TriggerSpec>,
-    pub counts_toward: String,
+    pub counted_colours: Vec<String>,
     pub majority_factor: i64,
     pub no_survey_start: bool,
 }
@@ -1163,13 +1164,11 @@ impl Rules {
                 f @ 1..=100 => f as i32,
                 f => return Err(unsupported(format!("planet {:?}: majority_factor {f} is beyond the kernel's limits", card.id))),
             };
-            let every = ((1u64 << spec.colours.len()) - 1) as u32;
-            let counts_toward = match card.counts_toward.as_str() {
-                "" | "own" => 1 << colour,
-                "every_colour" => every,
-                "none" => 0,
-                other => return Err(unsupported(format!("planet {:?}: unknown counts_toward {other:?}", card.id))),
-            };
+            let mut counts_toward = 0u32;
+            for id in &card.counted_colours {
+                let counted = colour_of(id).ok_or_else(|| unsupported(format!("planet {:?}: unknown counted colour {id:?}", card.id)))?;
+                counts_toward |= 1 << counted;
+            }
             let triggers = triggers_of(&card.triggers, &[Event::CubePlaced, Event::BecomesFull, Event::RoundEnd, Event::GameEnd], "planet", &card.id, &[])?;
             let lands = triggers.iter().any(|t| matches!(t.event, Event::CubePlaced | Event::BecomesFull));
             planets.push(Planet {
@@ -1461,7 +1460,7 @@ mod tests {
         RulesSpec {
             name: "t".into(),
             colours: vec!["red".into()],
-            planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1, ..Default::default() }],
+            planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1, counted_colours: vec!["red".into()], ..Default::default() }],
             crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill, triggers: Vec::new() }],
             setups: vec![setup(1)],
             cubes_per_player: 4,

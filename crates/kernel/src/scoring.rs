@@ -205,7 +205,7 @@ impl Game {
         let colours = self.rules.colour_count().max(1);
         let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
         for p in 0..s.planet_count as usize {
-            // Its own colour, or every colour or none by a lasting counts_toward (P1).
+            // Its own colour, or a lasting counts_toward's colours (P1: every one).
             let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
             let (track, special) = cubes(p);
             // Special squares hold seats' cubes only; free cubes count for nobody.

@@ -155,7 +155,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
                 track: card.get("track")?,
                 special_capacity: card.get("special_capacity")?,
                 triggers,
-                counts_toward: card.get("counts_toward")?,
+                counted_colours: card.get("counted_colours")?,
                 majority_factor: card.get("majority_factor")?,
                 no_survey_start: card.get("no_survey_start")?,
             })
