@@ -83,6 +83,9 @@ def play_lockstep(
     python_lines = [(s.majority_vp, s.bonus_vp, s.play_vp, s.total, s.hand) for s in sheet.seats]
     if python_lines != theirs.seat_totals():
         raise Mismatch(f"score sheet: python {python_lines} kernel {theirs.seat_totals()}")
+    python_scoring = [[vp for _, vp in s.lines] for s in sheet.seats]
+    if python_scoring != theirs.scoring_lines():
+        raise Mismatch(f"end_scoring lines: python {python_scoring} kernel {theirs.scoring_lines()}")
     if list(sheet.winners) != theirs.winners():
         raise Mismatch(f"winners: python {sheet.winners} kernel {theirs.winners()}")
     return decision

@@ -111,6 +111,9 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     if [(t.id, t.condition) for t in compiled.end] != [(t.id, t.condition) for t in DRAFT7_END]:
         raise ValueError("the kernel's fixtures hold draft 7's end of the game (R10, End::default()), not another")
     lines.append("        end: End::default(),")
+    if compiled.end_scoring:
+        raise ValueError("the kernel's fixtures hold no line of end_scoring, as draft 7's")
+    lines.append("        end_scoring: Vec::new(),")
     lines.append("        turn_order_vp: vec![" + ", ".join(str(vp) for vp in compiled.turn_order_vp) + "],")
     majority = compiled.majority
     lines.append(

@@ -869,6 +869,33 @@ def end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = False) ->
     return {"end": json.loads(json.dumps(dict(items)))}
 
 
+#: Lines of their own on the score sheet (rules.yaml ``end_scoring``; docs/rules.md, "End-of-game
+#: scoring lines") the generated rulesets draw from: 1 VP per cube on a special square, 3 VP for
+#: at least one there, -1 VP per cube in hand (a penalty), 1 VP per full Planet it ranks first on.
+SCORING_LINES = (
+    {"cubes": {"owner": "this_seat", "squares": "special"}},
+    {"product": [3, {"min": [1, {"cubes": {"owner": "this_seat", "squares": "special"}}]}]},
+    {"difference": [0, {"hand": "this_seat"}]},
+    {"planets": {"where": {"all": ["full", {"ranks_first": "this_seat"}]}, "from": "full"}},
+)
+
+
+@st.composite
+def end_scoring_data(draw: st.DrawFn, colours: Sequence[str], language: bool = False) -> dict[str, Any]:
+    """rules.yaml's ``end_scoring`` (docs/rules.md, "End-of-game scoring lines"): left out,
+    written empty, or 1..3 lines of ``SCORING_LINES`` (with ``language``, any amount with
+    this_seat bound and nobody as "you" that reads no VP, so that the kernel's bounds close)."""
+    form = draw(st.sampled_from(("left out", "empty", "lines", "lines")))
+    if form == "left out":
+        return {}
+    amounts = st.sampled_from(SCORING_LINES)
+    if language:
+        amounts = amounts | amount_expr(colours, frozenset({"seats", NOBODY}))
+    drawn = draw(st.lists(amounts, max_size=3 if form == "lines" else 0, min_size=1 if form == "lines" else 0))
+    lines = {f"l{index}": {"name": name(f"line {index}"), "vp": vp} for index, vp in enumerate(drawn)}
+    return {"end_scoring": json.loads(json.dumps(lines))}
+
+
 @st.composite
 def majority_section(draw: st.DrawFn) -> dict[str, Any]:
     """A rules.yaml ``majority`` section (docs/rules.md, "The majority as data"): each key left
@@ -953,6 +980,7 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
     if draw(st.integers(0, 3)):
         rules["bonus"] = draw(bonus_section(len(colours)))
     rules.update(draw(end_data(colours, language)))
+    rules.update(draw(end_scoring_data(colours, language)))
     return {
         "rules.yaml": rules,
         "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long, language))},

@@ -200,8 +200,9 @@ def test_fingerprint_is_the_hash_of_the_canonical_data():
     assert ruleset.fingerprint == fingerprint(fingerprinted_data(ruleset))
     # R15/R16's majority section is left out of what is hashed (docs/rules.md, "The majority as
     # data"), so is R17's bonus section ("The major-planet bonus as data"), so is draft 7's end
-    # (R10), and R11's 1 free cube with a cap is hashed as the older max_free_cubes_per_crew.
-    rules = {key: value for key, value in ruleset_to_data(ruleset)["rules"].items() if key not in ("majority", "bonus", "round_end", "end")}
+    # (R10), so is an end_scoring of no line, and R11's 1 free cube with a cap is hashed as the
+    # older max_free_cubes_per_crew.
+    rules = {key: value for key, value in ruleset_to_data(ruleset)["rules"].items() if key not in ("majority", "bonus", "round_end", "end", "end_scoring")}
     assert fingerprinted_data(ruleset) == {**ruleset_to_data(ruleset), "rules": {**rules, "max_free_cubes_per_crew": 3}}
     assert len(ruleset.fingerprint) == 64
 

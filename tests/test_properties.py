@@ -490,7 +490,8 @@ def test_the_same_seed_and_actions_give_equal_states(source: str, data: st.DataO
 @by_source
 @given(data=st.data())
 def test_scores_add_up_at_every_step(source: str, data: st.DataObject) -> None:
-    """R16-R18: total = majority + major-planet bonus + VP from play; there is always a winner."""
+    """R16-R18: total = majority + major-planet bonus + VP from play + the lines of end_scoring;
+    there is always a winner."""
     playout = draw_playout(data, source)
     game = playout.game
     for state in play(playout).states:
@@ -498,7 +499,7 @@ def test_scores_add_up_at_every_step(source: str, data: st.DataObject) -> None:
         assert sheet.final == game.is_over(state)
         assert len(sheet.seats) == state.players
         for seat in sheet.seats:
-            assert seat.total == seat.majority_vp + seat.bonus_vp + seat.play_vp, seat
+            assert seat.total == seat.majority_vp + seat.bonus_vp + seat.play_vp + seat.lines_vp, seat
             assert seat.play_vp == state.vp[seat.seat]
             if game.ruleset.bonus.formula == LARGEST_GROUPS:
                 assert seat.bonus_vp == seat.bonus_count * len(seat.bonus_colours), seat

@@ -85,7 +85,7 @@ class RandomGame(RuleBasedStateMachine):
     @invariant()
     def provisional_score_adds_up(self) -> None:
         for seat in self.game.score(self.state).seats:
-            assert seat.total == seat.majority_vp + seat.bonus_vp + seat.play_vp, seat
+            assert seat.total == seat.majority_vp + seat.bonus_vp + seat.play_vp + seat.lines_vp, seat
 
 
 # A step is cheap: twice the profile's examples, 40 steps each (half of the games reach the end).

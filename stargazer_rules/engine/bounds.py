@@ -24,7 +24,7 @@ import attrs
 
 from stargazer_rules.vocabulary.abilities import BECOMES_FULL, CUBE_PLACED, CrewRules, PlanetRules, Trigger
 from stargazer_rules.vocabulary.effects import DIRECTION, Effect, UseSkill, list_landings, list_most_vp, most_skips
-from stargazer_rules.vocabulary.expressions import SEATS, Limits
+from stargazer_rules.vocabulary.expressions import SEATS, Limits, amount_bounds
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.engine.scoring import counted_colours
 
@@ -42,6 +42,9 @@ class StateBounds:
     ``most_bonus_vp``: the most the major-planet bonus gives one seat (R17, ``Bonus.most_vp``:
     a seat owns ``cubes_per_player`` cubes, each counted once, or once per colour on a Planet
     whose cubes count toward every colour, P1).
+    ``least_line_vp``/``most_line_vp``: the least and most all the lines of ``end_scoring`` give
+    one seat together (``line_vp_range``; a seat's total, R18, is its majority VP, bonus, VP
+    from play and these), None when an amount has no bound (one reading VP).
     ``most_round``: the round limit. ``least_survey_bonus``/``most_survey_bonus``: this turn's
     change of the survey count, None when open. ``most_survey_placed``: cubes one survey places
     (R7). ``most_survey_skips``: the Planets a survey may still pass over under a skip limit
@@ -61,6 +64,8 @@ class StateBounds:
     most_vp: int | None
     ability_vp: int | None
     most_bonus_vp: int
+    least_line_vp: int | None
+    most_line_vp: int | None
     most_round: int
     least_survey_bonus: int | None
     most_survey_bonus: int | None
@@ -104,6 +109,7 @@ class StateBounds:
             # placed again (survey_placed counts every cube the survey places, R7).
             most_placed = max(0, largest) if refills_hands_mid_survey(ruleset) else min(cubes, max(0, largest))
         abilities = ability_vp(ruleset, most_placed, limits)
+        lines = line_vp_range(ruleset, limits)
         most_vp = (
             None
             if None in skill_vp or abilities is None or starting is None
@@ -121,6 +127,8 @@ class StateBounds:
             most_vp=most_vp,
             ability_vp=abilities,
             most_bonus_vp=most_bonus_vp(ruleset),
+            least_line_vp=lines[0],
+            most_line_vp=lines[1],
             most_round=ruleset.max_rounds,
             least_survey_bonus=None if open_bonus else min(lowered, default=0),  # type: ignore[type-var]
             most_survey_bonus=None if open_bonus else max(raised, default=0),  # type: ignore[type-var]
@@ -144,6 +152,16 @@ def most_bonus_vp(ruleset: Ruleset) -> int:
     # A cube counts toward as many colours as its Planet's counted colours (P1: every colour).
     most_colours_per_cube = max((len(counted_colours(card, colours)) for card in ruleset.planets), default=1)
     return ruleset.bonus.most_vp(cubes, cubes * max(1, most_colours_per_cube))
+
+
+def line_vp_range(ruleset: Ruleset, limits: Limits) -> tuple[int | None, int | None]:
+    """The least and most VP the lines of ``end_scoring`` give one seat together: the sum of
+    each line's amount bounds (``Limits``), each end None when some amount's is (0, 0 with no
+    line). A line may score below 0 (docs/rules.md, "End-of-game scoring lines")."""
+    bounds = [amount_bounds(line.vp, limits) for line in ruleset.end_scoring]
+    least = [lo for lo, _ in bounds]
+    most = [hi for _, hi in bounds]
+    return (None if None in least else sum(least), None if None in most else sum(most))  # type: ignore[arg-type]
 
 
 def ability_vp(ruleset: Ruleset, most_placed: int, limits: Limits) -> int | None:

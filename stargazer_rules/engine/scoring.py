@@ -11,10 +11,12 @@ from typing import TYPE_CHECKING
 
 import attrs
 
-from stargazer_rules.vocabulary.abilities import EVERY_COLOUR, NO_COLOUR, PlanetRules
+from stargazer_rules.vocabulary.abilities import EVERY_COLOUR, NO_COLOUR, NOBODY, PlanetRules
 from stargazer_rules.vocabulary.bonus import R17, Bonus
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
+from stargazer_rules.vocabulary.expressions import SEATS, Scope, amount_value
 from stargazer_rules.vocabulary.majority import R15_R16, Majority, rank_order
+from stargazer_rules.vocabulary.table import Table
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -56,11 +58,13 @@ class PlanetResult:
 
 @attrs.frozen
 class SeatScore:
-    """One seat's sheet: majority VP, the major-planet bonus (R17), VP from play, total (R18).
+    """One seat's sheet: majority VP, the major-planet bonus (R17), VP from play, the ruleset's
+    lines of their own (rules.yaml ``end_scoring``), total (R18).
 
     ``colour_counts`` are the seat's cubes per colour on the squares the ruleset's bonus counts
     (normal and special together in R17); ``bonus_vp`` what its formula scores;
     ``bonus_colours`` the colours that share the largest count, ``bonus_count`` that count.
+    ``lines``: (line id, VP) for each line of ``end_scoring``, in file order (``line_vp``).
     """
 
     seat: int
@@ -72,6 +76,12 @@ class SeatScore:
     play_vp: int
     total: int
     hand: int
+    lines: tuple[tuple[str, int], ...] = ()
+
+    @property
+    def lines_vp(self) -> int:
+        """The VP of all its lines of their own together."""
+        return sum(vp for _, vp in self.lines)
 
 
 @attrs.frozen
@@ -157,6 +167,17 @@ def counted_colours(card: PlanetCard, colours: Sequence[str]) -> tuple[str, ...]
     return tuple(colour for colour in colours if colour in named)
 
 
+def line_vp(game: Rules, state: State) -> tuple[tuple[int, ...], ...]:
+    """Each seat's VP of each line of the ruleset's ``end_scoring`` (docs/rules.md, "End-of-game
+    scoring lines"): its amount read from the position with this_seat bound to the seat and
+    nobody as "you", as it stands (below 0 when the amount is); () per seat when there is none."""
+    lines = game.ruleset.end_scoring
+    if not lines:
+        return ((),) * state.players
+    nobody = Scope(Table(game, state, None), NOBODY, -1)
+    return tuple(tuple(amount_value(line.vp, nobody.bind(SEATS, seat)) for line in lines) for seat in range(state.players))
+
+
 def score_sheet(game: Rules, state: State) -> ScoreSheet:
     rules = game.ruleset
     planets = []
@@ -180,9 +201,11 @@ def score_sheet(game: Rules, state: State) -> ScoreSheet:
                 for colour in toward:
                     colour_counts[owner][colour] += 1
     seats = []
+    ids = tuple(line.id for line in rules.end_scoring)
+    lines = line_vp(game, state)
     for seat in range(state.players):
         bonus, most, colours = major_planet_bonus(colour_counts[seat], rules.bonus)
-        total = majority[seat] + bonus + state.vp[seat]
+        total = majority[seat] + bonus + state.vp[seat] + sum(lines[seat])
         seats.append(
             SeatScore(
                 seat=seat,
@@ -194,6 +217,7 @@ def score_sheet(game: Rules, state: State) -> ScoreSheet:
                 play_vp=state.vp[seat],
                 total=total,
                 hand=state.hands[seat],
+                lines=tuple(zip(ids, lines[seat])),
             )
         )
     totals = tuple(seat.total for seat in seats)
@@ -274,7 +298,8 @@ def _planet_part(
 
 
 def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
-    """Each seat's total (R18: majority VP + major-planet bonus + VP from play), as ``score`` gives.
+    """Each seat's total (R18: majority VP + major-planet bonus + VP from play + the lines of
+    ``end_scoring``), as ``score`` gives.
     R17 is scored inline (the bots' hot path), any other bonus by ``Bonus.vp``.
 
     The same numbers as ``tuple(seat.total for seat in game.score(state).seats)``, without
@@ -309,4 +334,7 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
         most = max(row)
         if most:
             totals[seat] += most * row.count(most)
+    if game.ruleset.end_scoring:
+        for seat, vp in enumerate(line_vp(game, state)):
+            totals[seat] += sum(vp)
     return tuple(totals)

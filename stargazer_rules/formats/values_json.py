@@ -109,6 +109,8 @@ def score_sheet_to_json(sheet: ScoreSheet) -> dict[str, Any]:
                 "play_vp": seat.play_vp,
                 "total": seat.total,
                 "hand": seat.hand,
+                # rules.yaml end_scoring's lines by id, only when the ruleset has lines
+                **({"lines": dict(seat.lines)} if seat.lines else {}),
             }
             for seat in sheet.seats
         ],
@@ -149,6 +151,7 @@ def score_sheet_from_json(data: Any) -> ScoreSheet:
             play_vp=seat["play_vp"],
             total=seat["total"],
             hand=seat["hand"],
+            lines=tuple(seat.get("lines", {}).items()),
         )
         for seat in data["seats"]
     )

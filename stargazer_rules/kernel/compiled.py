@@ -109,6 +109,15 @@ class CompiledEndTrigger:
 
 
 @attrs.frozen
+class CompiledScoringLine:
+    """One line of its own on the score sheet (``Ruleset.end_scoring``): its id and its VP, an
+    integer or an amount node; its name stays in Python (the kernel scores, Python words)."""
+
+    id: str
+    vp: Any
+
+
+@attrs.frozen
 class CompiledRuleset:
     """Every card (in file order) and knob of a ruleset (``round_end_effects``: rules.yaml's
     ``round_end.effects``, compiled as a trigger's do), and the numbers Python derived of it:
@@ -126,6 +135,7 @@ class CompiledRuleset:
     unpicked_crews: CompiledUnpickedCrews
     round_end_effects: tuple[CompiledEffect, ...]
     end: tuple[CompiledEndTrigger, ...]
+    end_scoring: tuple[CompiledScoringLine, ...]
     free_cube_vp: int
     player_cube_vp: int
     survey_minimum: int
@@ -147,7 +157,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         CompiledCrew(card.id, card.survey_count, card.always_in_play, _effects(card.skill), _triggers(card.triggers))
         for card in ruleset.crew
     )
-    open_bounds = [name for name in ("most_vp", "ability_vp", "least_survey_bonus", "most_survey_bonus") if getattr(bounds, name) is None]
+    open_bounds = [name for name in ("most_vp", "ability_vp", "least_line_vp", "most_line_vp", "least_survey_bonus", "most_survey_bonus") if getattr(bounds, name) is None]
     if open_bounds:
         raise ValueError(f"the ruleset's {', '.join(open_bounds)} has no bound (a skill cannot say what it scores or adds)")
     return CompiledRuleset(
@@ -162,6 +172,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         unpicked_crews=CompiledUnpickedCrews(ruleset.unpicked_crews.free_cubes),
         round_end_effects=_effects(ruleset.round_end_effects),
         end=tuple(CompiledEndTrigger(trigger.id, trigger.condition) for trigger in ruleset.end),
+        end_scoring=tuple(CompiledScoringLine(line.id, line.vp) for line in ruleset.end_scoring),
         free_cube_vp=ruleset.free_cube_vp,
         player_cube_vp=ruleset.player_cube_vp,
         survey_minimum=ruleset.survey_minimum,

@@ -139,6 +139,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
         ("heading", say("sheet_scoring", lang)),
         *(("body", paragraph) for paragraph in tables.majority_paragraphs(ruleset, lang)),
         ("body", tables.bonus_paragraph(ruleset, lang)),
+        *(("body", say("end_scoring", lang, lines=tables.end_scoring_text(ruleset, lang))) for _ in ruleset.end_scoring[:1]),
         ("body", say("score_r18", lang)),
         ("heading", say("sheet_counts", lang)),
         ("table:counts", ""),

@@ -95,6 +95,7 @@ def semantic_problems(
         *bonus_problems(documents),
         *setup_problems(documents, effect_types),
         *end_problems(documents),
+        *end_scoring_problems(documents),
     ]
 
 
@@ -1025,13 +1026,13 @@ def _setup_effect(rules: YamlDocument, site: EffectSite, allowed: list[str]) -> 
         )
 
 
-def _nobody_is_you(rules: YamlDocument, path: DocPath, node: Node | None, instead: str) -> Iterator[Problem]:
-    """A problem at ``path`` when an expression of the game's procedure, read at a round's end
-    with nobody as "you", names "you" (``me``, ``others``, ``left``); ``instead`` says how to
-    read it."""
+def _nobody_is_you(rules: YamlDocument, path: DocPath, node: Node | None, instead: str, when: str = "at a round's end") -> Iterator[Problem]:
+    """A problem at ``path`` when an expression of the game's procedure, read ``when`` (at a
+    round's end, on the score sheet) with nobody as "you", names "you" (``me``, ``others``,
+    ``left``); ``instead`` says how to read it."""
     words = sorted({n.name for n in walk(node) if isinstance(n, SeatsNamed) and n.name in _YOU_WORDS}) if node is not None else []
     if words:
-        yield rules.problem(path, f"at a round's end nobody is \"you\", so {', '.join(words)} names nobody here; {instead}")
+        yield rules.problem(path, f"{when} nobody is \"you\", so {', '.join(words)} names nobody here; {instead}")
 
 
 # -- the game's end (R10): rules.yaml end ------------------------------------------------------
@@ -1072,6 +1073,40 @@ def end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
             node,
             "read the players with {seats: {where: ...}} and this_seat "
             "(e.g. {at_least: [{seats: {where: {equal: [{hand: this_seat}, 0]}}}, 1]})",
+        )
+    for path, message in parser.problems:
+        yield rules.problem(path, message)
+
+
+# -- the score sheet's lines of their own: rules.yaml end_scoring ---------------------------------
+
+#: Where rules.yaml holds the score sheet's lines of their own (docs/rules.md, "End-of-game scoring lines").
+END_SCORING_KEY = "end_scoring"
+
+
+def end_scoring_paths(rules: YamlDocument) -> tuple[DocPath, ...]:
+    """The path of each line's ``vp`` in rules.yaml's ``end_scoring``: the schema leaves their
+    problems to ``end_scoring_problems``, which words them as the rules language does."""
+    section = rules.data.get(END_SCORING_KEY) if isinstance(rules.data, Mapping) else None
+    if not isinstance(section, Mapping):
+        return ()
+    return tuple((END_SCORING_KEY, key, "vp") for key, line in section.items() if isinstance(line, Mapping) and "vp" in line)
+
+
+def end_scoring_problems(documents: RulesetDocuments) -> Iterator[Problem]:
+    """Every problem of rules.yaml's ``end_scoring`` the schema leaves: each line's ``vp``
+    parsed as an amount with this_seat bound to the seat scored and nobody as "you" (``me``,
+    ``left`` and ``others`` refused, as in ``end``)."""
+    rules = documents.rules
+    parser = Parser(_colour_ids(documents) or [])
+    for path in end_scoring_paths(rules):
+        node = parser.parse(AMOUNT, rules.data[END_SCORING_KEY][path[1]]["vp"], path, frozenset({SEATS}))
+        yield from _nobody_is_you(
+            rules,
+            path,
+            node,
+            "read the seat scored as this_seat (e.g. {cubes: {owner: this_seat, squares: special}})",
+            "on the score sheet",
         )
     for path, message in parser.problems:
         yield rules.problem(path, message)

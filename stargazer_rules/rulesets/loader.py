@@ -26,12 +26,14 @@ from stargazer_rules.rulesets.checks import (
     BONUS_FORMULA_PATH,
     EACH_PLAYER_PATH,
     END_KEY,
+    END_SCORING_KEY,
     FREE_CUBES_PATH,
     OLDER_CAP_KEY,
     ROUND_END_EFFECTS_HOLDER,
     ROUND_END_EFFECTS_PATH,
     RulesetDocuments,
     end_paths,
+    end_scoring_paths,
     expression_paths,
     resolve_when,
     round_end_effect_paths,
@@ -42,6 +44,7 @@ from stargazer_rules.rulesets.model import (
     Colour,
     CrewCard,
     EndTrigger,
+    ScoringLine,
     Name,
     PlanetCard,
     PlayerCountSetup,
@@ -59,7 +62,7 @@ from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.bonus import R17, Bonus
 from stargazer_rules.vocabulary.effects import EFFECT_TYPES, EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, Effect
-from stargazer_rules.vocabulary.expressions import CREWS, PLANETS, Parser, amount_data
+from stargazer_rules.vocabulary.expressions import CREWS, PLANETS, SEATS, Parser, amount_data
 from stargazer_rules.vocabulary.majority import R15_R16, Majority
 
 PathLike = str | os.PathLike[str]
@@ -123,7 +126,7 @@ def check_documents(
         problems.extend(document.problems)
         if document.loaded:
             if document is documents.rules:
-                left_to = [FREE_CUBES_PATH, BONUS_FORMULA_PATH, EACH_PLAYER_PATH, *round_end_effect_paths(document, effect_types), *end_paths(document)]
+                left_to = [FREE_CUBES_PATH, BONUS_FORMULA_PATH, EACH_PLAYER_PATH, *round_end_effect_paths(document, effect_types), *end_paths(document), *end_scoring_paths(document)]
             else:
                 left_to = expression_paths(document, effect_types)
             problems.extend(schema_problems(document, schema, left_to))
@@ -173,6 +176,7 @@ def build_ruleset(
         bonus=Bonus.from_data(rules.get("bonus", {})),
         setup_steps=steps,  # type: ignore[arg-type]
         end=_end(rules, colours),
+        end_scoring=_end_scoring(rules, colours),
     )
     return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
@@ -200,6 +204,7 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
             "majority": ruleset.majority.to_data(),
             "bonus": ruleset.bonus.to_data(),
             END_KEY: {trigger.id: trigger.condition.to_data() for trigger in ruleset.end},
+            END_SCORING_KEY: {line.id: {"name": _name_data(line.name), "vp": amount_data(line.vp)} for line in ruleset.end_scoring},
         },
         "planets": {"planets": [_planet_data(card) for card in ruleset.planets]},
         "crew": {"crew": [_crew_data(card) for card in ruleset.crew]},
@@ -211,7 +216,7 @@ def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
     them would not have held, when they say what it said, in its older form: no ``majority``
     when it is R15/R16's, no ``bonus`` when it is R17's, no ``end`` when it is draft 7's R10
     (else its conditions as [id, condition] pairs, so that their order counts), no
-    ``round_end.effects`` when there are none, and then a ``round_end`` of 1 free cube and a cap as the older
+    ``round_end.effects`` when there are none, no ``end_scoring`` when it has no line, and then a ``round_end`` of 1 free cube and a cap as the older
     ``max_free_cubes_per_crew``. So such rulesets keep their fingerprints (their records and
     cached runs stay theirs) while any other rule has its own."""
     data = ruleset_to_data(ruleset)
@@ -220,6 +225,8 @@ def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
         del rules["majority"]
     if ruleset.bonus == R17:
         del rules["bonus"]
+    if not ruleset.end_scoring:
+        del rules[END_SCORING_KEY]
     if ruleset.end == DRAFT7_END:
         del rules[END_KEY]
     else:  # as pairs: the order of the conditions is the log's order of the triggers (R10)
@@ -322,6 +329,18 @@ def _end(rules: Mapping[str, Any], colours: list[str]) -> tuple[EndTrigger, ...]
     assert not parser.problems  # checks.end_problems found no problem in them
     return triggers
 
+
+def _end_scoring(rules: Mapping[str, Any], colours: list[str]) -> tuple[ScoringLine, ...]:
+    """The score sheet's lines of checked rules.yaml's ``end_scoring``, in file order (none when
+    left out): each ``vp`` read with this_seat bound to the seat scored (docs/rules.md,
+    "End-of-game scoring lines")."""
+    parser = Parser(colours)
+    lines = tuple(
+        ScoringLine(key, _name(value["name"]), parser.amount(value["vp"], (END_SCORING_KEY, key, "vp"), frozenset({SEATS})))  # type: ignore[arg-type]
+        for key, value in rules.get(END_SCORING_KEY, {}).items()
+    )
+    assert not parser.problems  # checks.end_scoring_problems found no problem in them
+    return lines
 
 
 def _name(data: Mapping[str, str]) -> Name:

@@ -115,6 +115,20 @@ class EndTrigger:
     condition: ConditionNode
 
 
+@attrs.frozen
+class ScoringLine:
+    """One line of its own on the score sheet (rules.yaml ``end_scoring``; docs/rules.md,
+    "End-of-game scoring lines"): ``id`` names it in the score sheet's JSON, ``name`` on the
+    sheet, and ``vp`` is an amount of the rules language read for each seat with this_seat
+    bound to it and nobody as "you". Scored from the position like the majority (R16) and the
+    bonus (R17), mid-game as at the end, never added to the VP of play; below 0 when the amount
+    is (a penalty). R18's total adds it."""
+
+    id: str
+    name: Name
+    vp: Amount
+
+
 #: Draft 7's end of the game (R10), what a rules.yaml without an ``end`` section plays: a player
 #: has no cubes left, or the full Planets reach the player count's ``full_planets_to_end``.
 DRAFT7_END_DATA: Mapping[str, object] = {
@@ -154,6 +168,8 @@ class Ruleset:
     turn order from the start player, as "you" (rules.yaml ``setup.each_player``; empty: none).
     ``end``: the conditions that end the game at a round's end (R10, rules.yaml ``end``), in
     file order; the round limit's ``round_limit`` comes after them (``trigger_names``).
+    ``end_scoring``: the score sheet's lines of their own, in file order (rules.yaml
+    ``end_scoring``; none when left out), each added to R18's total.
     ``fingerprint`` is a hash of the canonical content, carried by game records so that a record
     is never replayed under
     other rules.
@@ -180,6 +196,7 @@ class Ruleset:
     bonus: Bonus = R17
     setup_steps: tuple[Effect, ...] = ()
     end: tuple[EndTrigger, ...] = DRAFT7_END
+    end_scoring: tuple[ScoringLine, ...] = ()
 
     @property
     def trigger_names(self) -> tuple[str, ...]:

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from stargazer_rules.engine.scoring import ScoreSheet, SeatScore, Standing
-from stargazer_rules.rulesets.model import PlanetCard, Ruleset
+from stargazer_rules.rulesets.model import PlanetCard, Ruleset, ScoringLine
 from stargazer_rules.text.catalogue import sentences
 from stargazer_rules.text.language import amount_phrase, either_of
 from stargazer_rules.text.messages import ability_sentences, colour_name, describe_effect, join, label, planet_name, player_name, skill_sentences, trigger_name
@@ -81,6 +81,7 @@ def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
             [label("count_player_cube_vp", lang), label("vp_value", lang, vp=ruleset.player_cube_vp)],
             [label("count_survey_minimum", lang), str(ruleset.survey_minimum)],
             [label("count_end", lang), end_conditions_text(ruleset, lang)],
+            *([[label("count_end_scoring", lang), end_scoring_text(ruleset, lang)]] if ruleset.end_scoring else []),
             [label("count_max_rounds", lang), str(ruleset.max_rounds)],
             [
                 label("count_cards", lang),
@@ -94,6 +95,20 @@ def end_conditions_text(ruleset: Ruleset, lang: str) -> str:
     """The conditions that end the game at a round's end (R10, rules.yaml ``end``), joined by
     "or": each draft 7 condition by its catalogue phrase, any other read back from the data."""
     return either_of((trigger_name(trigger.id, lang, ruleset) for trigger in ruleset.end), lang)
+
+
+def end_scoring_text(ruleset: Ruleset, lang: str) -> str:
+    """The score sheet's lines of their own (rules.yaml ``end_scoring``), each by its name and
+    its VP read back from the data (a number, or the amount in words, this_seat being the
+    player scored), joined as a list."""
+    return join((end_scoring_line_text(line, ruleset, lang) for line in ruleset.end_scoring), lang)
+
+
+def end_scoring_line_text(line: ScoringLine, ruleset: Ruleset, lang: str) -> str:
+    """One line of ``end_scoring``: ``special squares: 2 VP``, or its amount in words."""
+    if type(line.vp) is int:
+        return label("end_scoring_line", lang, name=line.name.in_lang(lang), vp=label("vp_value", lang, vp=line.vp))
+    return label("end_scoring_line", lang, name=line.name.in_lang(lang), vp=label("end_scoring_amount", lang, amount=amount_phrase(line.vp, ruleset, lang)))
 
 
 def unpicked_free_cubes_text(ruleset: Ruleset, lang: str) -> str:
@@ -246,7 +261,7 @@ def score_title(sheet: ScoreSheet, lang: str) -> str:
 def score_table(game: Game, sheet: ScoreSheet, lang: str) -> TextTable:
     """The score sheet per seat: majority VP per Planet (rank and row used; a column for the
     free cubes when they rank, R16), the major-planet bonus with the colours counted (R17), VP
-    during play, the total and cubes in hand (R18)."""
+    during play, each line of ``end_scoring`` by its name, the total and cubes in hand (R18)."""
     ruleset = game.ruleset
     seats = [seat.seat for seat in sheet.seats]
     virtual = any(s.owner == FREE_CUBE_OWNER for result in sheet.planets for s in result.standings)
@@ -268,6 +283,8 @@ def score_table(game: Game, sheet: ScoreSheet, lang: str) -> TextTable:
     rows.append([label("score_majority_total", lang)] + [str(seat.majority_vp) for seat in sheet.seats])
     rows.append([label("score_bonus", lang)] + [_bonus_cell(ruleset, seat, lang) for seat in sheet.seats])
     rows.append([label("score_play", lang)] + [str(seat.play_vp) for seat in sheet.seats])
+    for line in ruleset.end_scoring:  # rules.yaml end_scoring: each line a row of its own, by its name
+        rows.append([line.name.in_lang(lang)] + [str(dict(seat.lines).get(line.id, 0)) for seat in sheet.seats])
     rows.append([label("score_total", lang)] + [str(seat.total) for seat in sheet.seats])
     rows.append([label("score_hand", lang)] + [str(seat.hand) for seat in sheet.seats])
     return _table(rows, headers=headers, totals=(len(rows) - 2,))

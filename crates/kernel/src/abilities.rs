@@ -184,6 +184,8 @@ mod tests {
                 most_vp: 1000,
                 ability_vp: 12,
                 most_bonus_vp: 4,
+                least_line_vp: 0,
+                most_line_vp: 0,
                 most_round: 3,
                 least_survey_bonus: 0,
                 most_survey_bonus: 0,

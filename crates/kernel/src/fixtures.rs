@@ -294,6 +294,8 @@ const GENERATED_BOUNDS: Bounds = Bounds {
     most_vp: 1 << 20,
     ability_vp: 0,
     most_bonus_vp: 1 << 20,
+    least_line_vp: -(1 << 20),
+    most_line_vp: 1 << 20,
     most_round: 30,
     least_survey_bonus: -(1 << 10),
     most_survey_bonus: 1 << 10,
@@ -434,6 +436,9 @@ pub fn generated(seed: u64) -> Game {
         // Draft 7's end (R10): the lockstep tests' generated rulesets draw end sections
         // (tests/strategies.py, end_data).
         end: End::default(),
+        // No lines of their own: the lockstep tests' generated rulesets draw them
+        // (tests/strategies.py, end_scoring_data).
+        end_scoring: Vec::new(),
         free_cube_vp: 1,
         player_cube_vp: 2,
         survey_minimum: rng.below(2) as i64,

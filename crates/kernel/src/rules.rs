@@ -239,6 +239,13 @@ fn end_of(end: &End) -> Result<End, KernelError> {
     Ok(end.clone())
 }
 
+fn end_scoring_of(lines: &[ScoringLine]) -> Result<Vec<ScoringLine>, KernelError> {
+    if lines.len() > MOST_SCORING_LINES {
+        return Err(unsupported(format!("end_scoring: {} lines, beyond the kernel's {MOST_SCORING_LINES}", lines.len())));
+    }
+    Ok(lines.to_vec())
+}
+
 /// A card's triggers, each event among `known` (a planet's or a crew's), compiled in card order;
 /// `crew_ids` are the ruleset's crews (file order), which a crew's `another_pick` may name.
 fn triggers_of(specs: &[TriggerSpec], known: &[Event], what: &str, id: &str, crew_ids: &[String]) -> Result<Vec<Trigger>, KernelError> {
@@ -699,6 +706,8 @@ pub struct RulesSpec {
     pub round_end_effects: Vec<EffectSpec>,
     /// The conditions that end the game at a round's end (R10).
     pub end: End,
+    /// The score sheet's lines of their own (rules.yaml `end_scoring`), in file order.
+    pub end_scoring: Vec<ScoringLine>,
     pub free_cube_vp: i64,
     pub player_cube_vp: i64,
     pub survey_minimum: i64,
@@ -925,6 +934,20 @@ pub struct EndTrigger {
     pub condition: Condition,
 }
 
+/// One line of its own on the score sheet (rules.yaml `end_scoring`; docs/rules.md,
+/// "End-of-game scoring lines"): its id and its VP, an amount read for each seat with
+/// this_seat bound to it and nobody as "you", from the position as it stands (below 0 when the
+/// amount is), added to R18's total and never to the VP of play.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoringLine {
+    pub id: String,
+    pub vp: Amount,
+}
+
+/// The most lines of `end_scoring` a ruleset holds (as schemas/rules.schema.json says): a seat's
+/// sheet keeps each line's VP (`scoring::SeatTotals`).
+pub const MOST_SCORING_LINES: usize = 8;
+
 /// The round limit's trigger id, after the ruleset's end conditions (docs/rules.md, "Round limit").
 pub const ROUND_LIMIT_NAME: &str = "round_limit";
 /// The most end conditions a ruleset holds: with the round limit's they fill a state's 8 trigger bits.
@@ -996,6 +1019,9 @@ pub struct Bounds {
     pub ability_vp: i64,
     /// The most the major-planet bonus gives one seat (R17, Python's number).
     pub most_bonus_vp: i64,
+    /// The least and most all the lines of `end_scoring` give one seat together (Python's numbers).
+    pub least_line_vp: i64,
+    pub most_line_vp: i64,
     pub most_round: i64,
     /// This turn's change of the survey count: the most any crew's skill takes away or adds.
     pub least_survey_bonus: i64,
@@ -1042,6 +1068,12 @@ impl Bounds {
         if !(0..=MOST_VP).contains(&b.most_bonus_vp) {
             return Err(unsupported(format!("the major-planet bonus may give {} VP, beyond the kernel's limit of {MOST_VP}", b.most_bonus_vp)));
         }
+        if b.least_line_vp < -MOST_VP || b.most_line_vp > MOST_VP {
+            return Err(unsupported(format!(
+                "the lines of end_scoring may give {}..{} VP, beyond the kernel's limit of {MOST_VP}",
+                b.least_line_vp, b.most_line_vp
+            )));
+        }
         if b.least_survey_bonus < -MOST_VP || b.most_survey_bonus > MOST_VP {
             return Err(unsupported(format!(
                 "a turn's survey count may change by {}..{}, beyond the kernel's limit of {MOST_VP}",
@@ -1082,6 +1114,8 @@ pub struct Rules {
     pub round_end_effects: Vec<Act>,
     /// The conditions that end the game at a round's end (R10), as received.
     pub end: End,
+    /// The score sheet's lines of their own (rules.yaml `end_scoring`), as received.
+    pub end_scoring: Vec<ScoringLine>,
     pub free_cube_vp: i32,
     pub player_cube_vp: i32,
     pub survey_minimum: i32,
@@ -1302,6 +1336,7 @@ impl Rules {
             unpicked_crews: spec.unpicked_crews.clone(),
             round_end_effects: spec.round_end_effects.iter().map(act_of).collect::<Result<Vec<_>, _>>()?,
             end: end_of(&spec.end)?,
+            end_scoring: end_scoring_of(&spec.end_scoring)?,
             free_cube_vp: small(spec.free_cube_vp, "motivation.free_cube_vp", VALUE_LIMIT)?,
             player_cube_vp: small(spec.player_cube_vp, "motivation.player_cube_vp", VALUE_LIMIT)?,
             survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
@@ -1353,6 +1388,11 @@ impl Rules {
         for trigger in &rules.end.triggers {
             if !trigger.condition.exact(&magnitudes) {
                 return Err(unsupported(format!("end {:?}: an amount could pass the kernel's 64-bit arithmetic", trigger.id)));
+            }
+        }
+        for line in &rules.end_scoring {
+            if !line.vp.exact(&magnitudes) {
+                return Err(unsupported(format!("end_scoring {:?}: an amount could pass the kernel's 64-bit arithmetic", line.id)));
             }
         }
         Ok(rules)

@@ -1,22 +1,28 @@
 //! Scoring (R15-R18) on a kernel state: each seat's majority VP, major-planet bonus, VP from
-//! play and total, and the winners; the numbers of the Python engine's score sheet and of
+//! play, the lines of `end_scoring` and total, and the winners; the numbers of the Python engine's score sheet and of
 //! `scoring.provisional_totals`, mid-game as at the end.
 
 use crate::game::Game;
-use crate::rules::{Majority, Ties};
+use crate::expr::{Scope, SetKind};
+use crate::rules::{Majority, Ties, MOST_SCORING_LINES};
 use crate::survey;
 use crate::state::State;
 use crate::{MAX_COLOURS, MAX_PLAYERS};
 
-/// One seat's line of the sheet.
+/// One seat's line of the sheet; `lines` the VP of each line of `end_scoring`, in file order
+/// (0 past the ruleset's lines).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SeatTotals {
     pub majority: i32,
     pub bonus: i32,
     pub play: i32,
+    pub lines: [i32; MOST_SCORING_LINES],
     pub total: i32,
     pub hand: i32,
 }
+
+/// Each seat's VP of each line of `end_scoring`.
+type LineVp = [[i32; MOST_SCORING_LINES]; MAX_PLAYERS];
 
 /// The owners of a track's cubes: cube count and first (lowest) square number per owner, the
 /// virtual player at index 0 and seat `s` at `s + 1`.
@@ -117,14 +123,16 @@ fn bonus((most, ties): (u16, u8)) -> i32 {
     most as i32 * ties as i32
 }
 
-/// One sheet from the board's scores and each seat's bonus; R18's total is the sum of the three parts.
-fn sheet(s: &State, majority: &[i32; MAX_PLAYERS], bonuses: &[i32; MAX_PLAYERS]) -> [SeatTotals; MAX_PLAYERS] {
+/// One sheet from the board's scores, each seat's bonus and its lines of `end_scoring`; R18's
+/// total is the sum of the parts.
+fn sheet(s: &State, majority: &[i32; MAX_PLAYERS], bonuses: &[i32; MAX_PLAYERS], lines: &LineVp) -> [SeatTotals; MAX_PLAYERS] {
     let mut sheet = [SeatTotals::default(); MAX_PLAYERS];
     for (seat, line) in sheet.iter_mut().enumerate().take(s.players as usize) {
         line.majority = majority[seat];
         line.bonus = bonuses[seat];
         line.play = s.vp[seat];
-        line.total = line.majority + line.bonus + line.play;
+        line.lines = lines[seat];
+        line.total = line.majority + line.bonus + line.play + line.lines.iter().sum::<i32>();
         line.hand = s.hands[seat];
     }
     sheet
@@ -351,27 +359,47 @@ impl Game {
         );
     }
 
-    /// Every seat's totals (R18: majority VP + major-planet bonus + VP from play), from the
+    /// Every seat's totals (R18: majority VP + major-planet bonus + VP from play + the lines of
+    /// `end_scoring`), from the
     /// scores the state keeps when they are up to date, else from the board.
     pub fn seat_totals(&self, s: &State) -> [SeatTotals; MAX_PLAYERS] {
         if s.unscored != 0 {
             return self.rescored_totals(s);
         }
         let colours: [(u16, u8); MAX_PLAYERS] = std::array::from_fn(|seat| (s.colour_most[seat], s.colour_ties[seat]));
-        sheet(s, &s.majority, &self.bonuses(s, &colours))
+        sheet(s, &s.majority, &self.bonuses(s, &colours), &self.line_vp(s))
+    }
+
+    /// Each seat's VP of each line of `end_scoring` (docs/rules.md, "End-of-game scoring
+    /// lines"): its amount read from the position with this_seat bound to the seat and nobody as
+    /// "you" (below 0 when the amount is); Python's bounds (`least_line_vp`, `most_line_vp`)
+    /// keep each within 32 bits.
+    fn line_vp(&self, s: &State) -> LineVp {
+        let mut vp = [[0i32; MOST_SCORING_LINES]; MAX_PLAYERS];
+        if self.rules.end_scoring.is_empty() {
+            return vp;
+        }
+        let nobody = Scope::table(s.start_player as usize);
+        for (seat, lines) in vp.iter_mut().enumerate().take(s.players as usize) {
+            let scope = nobody.bind(SetKind::Seats, seat);
+            for (value, line) in lines.iter_mut().zip(&self.rules.end_scoring) {
+                *value = self.amount(s, &scope, &line.vp) as i32;
+            }
+        }
+        vp
     }
 
     /// `seat_totals` scored from every square of the board instead of the kept scores: the
     /// reference for tests and checks.
     pub fn rescored_totals(&self, s: &State) -> [SeatTotals; MAX_PLAYERS] {
         let (majority, colours) = self.board_scores(s);
-        sheet(s, &majority, &self.bonuses(s, &colours))
+        sheet(s, &majority, &self.bonuses(s, &colours), &self.line_vp(s))
     }
 
     /// Each seat's total, as `scoring.provisional_totals` gives.
     pub fn totals(&self, s: &State) -> [i32; MAX_PLAYERS] {
         let mut totals = [0; MAX_PLAYERS];
-        if s.unscored == 0 && self.rules.bonus_is_r17 {
+        if s.unscored == 0 && self.rules.bonus_is_r17 && self.rules.end_scoring.is_empty() {
             // The bots' path: the sheet's sum (R18) from the kept scores, without the sheet.
             for seat in 0..s.players as usize {
                 totals[seat] = s.majority[seat] + bonus((s.colour_most[seat], s.colour_ties[seat])) + s.vp[seat];

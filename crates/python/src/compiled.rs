@@ -10,7 +10,7 @@ use pyo3::types::{PyDict, PyString, PyTuple};
 
 use stargazer_kernel::action_index::ActionSizes;
 use stargazer_kernel::observation::FieldSpec;
-use stargazer_kernel::rules::{BonusSpec, CrewSpec, EffectSpec, End, EndTrigger, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, TriggerSpec, UnpickedCrews};
+use stargazer_kernel::rules::{BonusSpec, CrewSpec, EffectSpec, End, EndTrigger, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, ScoringLine, SetupSpec, TriggerSpec, UnpickedCrews};
 use stargazer_kernel::Bounds;
 
 use crate::expressions::{self, Reader};
@@ -94,7 +94,7 @@ pub(crate) trait Named: Sized {
 
 numbers_by_name! {
     Bounds {
-        most_players, most_planets, most_crew, most_hand, most_stock, most_free_on_crew, most_vp, ability_vp, most_bonus_vp, most_round,
+        most_players, most_planets, most_crew, most_hand, most_stock, most_free_on_crew, most_vp, ability_vp, most_bonus_vp, least_line_vp, most_line_vp, most_round,
         least_survey_bonus, most_survey_bonus, most_survey_placed, most_survey_skips, most_steps, most_pending,
         most_turn_decisions,
     }
@@ -192,6 +192,11 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
                 .map(|trigger| Ok(EndTrigger { id: trigger.get("id")?, condition: reader.condition(&trigger.field("condition")?.object)? }))
                 .collect::<PyResult<Vec<_>>>()?,
         },
+        end_scoring: root
+            .items("end_scoring")?
+            .iter()
+            .map(|line| Ok(ScoringLine { id: line.get("id")?, vp: reader.amount(&line.field("vp")?.object)? }))
+            .collect::<PyResult<Vec<_>>>()?,
         free_cube_vp: root.get("free_cube_vp")?,
         player_cube_vp: root.get("player_cube_vp")?,
         survey_minimum: root.get("survey_minimum")?,

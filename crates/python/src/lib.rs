@@ -221,7 +221,7 @@ impl KernelState {
         self.game.step(&mut self.state, act).map_err(|e| to_py_err(py, e))
     }
 
-    /// Each seat's (majority VP, bonus VP, VP from play, total, hand) (R15-R18).
+    /// Each seat's (majority VP, bonus VP, VP from play, total, hand) (R15-R18); the total adds the lines of `end_scoring` (`scoring_lines`).
     fn seat_totals(&self) -> Vec<(i32, i32, i32, i32, i32)> {
         let sheet = self.game.seat_totals(&self.state);
         sheet[..self.state.players as usize].iter().map(|s| (s.majority, s.bonus, s.play, s.total, s.hand)).collect()
@@ -229,6 +229,14 @@ impl KernelState {
 
     fn totals(&self) -> Vec<i32> {
         self.game.totals(&self.state)[..self.state.players as usize].to_vec()
+    }
+
+    /// Each seat's VP of each line of the ruleset's `end_scoring`, in file order (R18's total
+    /// in `seat_totals` adds them).
+    fn scoring_lines(&self) -> Vec<Vec<i32>> {
+        let lines = self.game.rules.end_scoring.len();
+        let sheet = self.game.seat_totals(&self.state);
+        sheet[..self.state.players as usize].iter().map(|s| s.lines[..lines].to_vec()).collect()
     }
 
     fn winners(&self) -> Vec<usize> {
