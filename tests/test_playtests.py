@@ -10,6 +10,7 @@ import json
 import textwrap
 from pathlib import Path
 
+import builders
 import jsonschema
 import pytest
 
@@ -83,6 +84,17 @@ def test_an_unknown_crew_is_located_with_a_suggestion():
     ]
 
 
+def test_a_score_line_adds_the_end_of_game_scoring_lines_and_may_be_below_0():
+    """R18 with rules.yaml's end_scoring: total = majority + bonus + play + lines; a majority
+    may cost VP (majority.accident_vp), so only the bonus and the hand are never below 0."""
+    text = GOOD.replace("{majority: 20, bonus: 5, play: 0, total: 25}", "{majority: -2, bonus: 5, play: 0, lines: 3, total: 6}")
+    assert log_from_yaml_text(text, "log.yaml", DRAFT7).scores[1] == SeatScore(-2, 5, 0, 6, None, 3)
+    assert problems_of(text.replace("lines: 3, total: 6", "lines: 3, total: 3")) == [
+        "log.yaml:10:59: scores.Ben.total: the total 3 is not majority + bonus + play + lines = -2 + 5 + 0 + 3 = 6 (R18)"
+    ]
+    assert "scores.Ben.bonus" in problems_of(text.replace("bonus: 5, play: 0, lines", "bonus: -1, play: 0, lines"))[0]
+
+
 def test_a_score_line_that_does_not_add_up_is_located_at_its_total():
     """R18: total = majority VP + major-planet bonus + VP scored during play."""
     text = GOOD.replace("play: 0, total: 25", "play: 0, total: 26")
@@ -119,7 +131,7 @@ def test_the_checks_against_the_ruleset_report_every_problem_together():
         "geologist, historian, linguist, mechanic, navigator, oceanographer, pilot, recruiter",
         "log.yaml:11:3: scores.Bne: 'Bne' is not one of the seats (Aki, Ben, Chie, Dan) (did you mean 'Ben'?)",
         "log.yaml:10:3: scores: no score line for 'Ben': every seat has one",
-        "log.yaml:10:30: scores.Aki.bonus: a major-planet bonus of 13: it counts a player's cubes, and each has 12 (R17, R13)",
+        "log.yaml:10:30: scores.Aki.bonus: a major-planet bonus of 13: the most ruleset draft7's bonus gives one player is 12 (R17, R13)",
     ]
 
 
@@ -177,6 +189,23 @@ def test_a_game_line_and_its_record_make_the_same_log(greedy_lines):
         assert sorted((start + position) % 3 for position in from_line.winners) == line["winners"]
         assert sum(len(crews) for crews in from_line.picks) == 3 * line["rounds"]
         log_from_yaml_text(log_to_yaml(from_line), "line.yaml", DRAFT7)  # passes every check
+
+
+def test_a_record_of_a_ruleset_with_scoring_lines_makes_a_log_with_its_lines():
+    """rules.yaml's end_scoring: the log's line holds the lines' VP (summed), and the total
+    adds up by R18 with them."""
+    hand_penalty = {"name": {"ja": "手元のキューブ", "en": "cubes in hand"}, "vp": {"difference": [0, {"hand": "this_seat"}]}}
+    g = builders.game(end_scoring={"hand": hand_penalty})
+    setup = g.deal(3, seed=4)
+    state, played = g.new_state(setup=setup), []
+    while not g.is_over(state):
+        played.append(g.legal_actions(state)[0])
+        state, _ = g.apply(state, played[-1])
+    log = log_from_record(g, records.record_game(g, setup, played))
+    sheet = g.score(state)
+    assert [score.lines for score in log.scores] == [-sheet.seats[(setup.start_player + k) % 3].hand for k in range(3)]
+    assert all(score.total == score.majority + score.bonus + score.play + score.lines for score in log.scores)
+    assert log_from_yaml_text(log_to_yaml(log), "line.yaml", g.ruleset).scores == log.scores
 
 
 def test_an_unfinished_record_makes_no_log(greedy_lines):

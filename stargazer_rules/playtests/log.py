@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 import yaml
 
+from stargazer_rules.engine.bounds import most_bonus_vp
 from stargazer_rules.errors import PlaytestError, Problem
 from stargazer_rules.rulesets.resources import shown_path
 from stargazer_rules.rulesets.schemas import generated_schema_command
@@ -61,20 +62,23 @@ SCORE_PARTS = {
     "majority": "VP from Planet majorities (R16)",
     "bonus": "the major-planet bonus (R17)",
     "play": "VP scored during play: motivation bonuses, skills and any turn-order VP (R6)",
-    "total": "the total (R18): majority + bonus + play",
+    "lines": "the VP of the ruleset's end-of-game scoring lines (rules.yaml end_scoring), summed; optional, 0 when left out",
+    "total": "the total (R18): majority + bonus + play + lines",
     "hand": "cubes left in hand: the tie-break (R18); optional",
 }
 
 
 @attrs.frozen
 class SeatScore:
-    """One seat's line of the final score sheet (R18); ``hand`` None when not noted."""
+    """One seat's line of the final score sheet (R18); ``hand`` None when not noted, ``lines``
+    None when the ruleset has no end-of-game scoring lines (or the log leaves them out: 0)."""
 
     majority: int
     bonus: int
     play: int
     total: int
     hand: int | None = None
+    lines: int | None = None
 
 
 @attrs.frozen
@@ -117,13 +121,17 @@ class PlaytestLog:
 
 
 def _score_schema() -> dict[str, Any]:
-    vp = {"type": "integer", "minimum": 0, "maximum": MAX_VP}
+    # A majority may cost VP (rules.yaml majority.accident_vp), a line or a skill too: only the
+    # bonus and the hand are never below 0.
+    least = {key: 0 if key in ("bonus", "hand") else -MAX_VP for key in SCORE_PARTS}
     return {
         "description": "One seat's line of the final score sheet (R18).",
         "type": "object",
         "additionalProperties": False,
         "required": ["majority", "bonus", "play", "total"],
-        "properties": {key: {**vp, "description": words} for key, words in SCORE_PARTS.items()},
+        "properties": {
+            key: {"type": "integer", "minimum": least[key], "maximum": MAX_VP, "description": words} for key, words in SCORE_PARTS.items()
+        },
     }
 
 
@@ -252,18 +260,19 @@ def _score_problems(document: YamlDocument, seats: Sequence[str], ruleset: Rules
     for name in seats:
         if name not in scores:
             problems.append(document.problem(("scores",), f"no score line for {name!r}: every seat has one"))
-    most_bonus = ruleset.cubes_per_player if ruleset is not None else None
+    most_bonus = most_bonus_vp(ruleset) if ruleset is not None else None
     for name, line in scores.items():
         at = ("scores", name)
-        parts = line["majority"] + line["bonus"] + line["play"]
+        lines = line.get("lines", 0)
+        parts = line["majority"] + line["bonus"] + line["play"] + lines
         if parts != line["total"]:
-            problems.append(document.problem(
-                (*at, "total"), f"the total {line['total']} is not majority + bonus + play = "
-                f"{line['majority']} + {line['bonus']} + {line['play']} = {parts} (R18)"))
+            shown = "majority + bonus + play" + (" + lines" if "lines" in line else "")
+            figures = f"{line['majority']} + {line['bonus']} + {line['play']}" + (f" + {lines}" if "lines" in line else "")
+            problems.append(document.problem((*at, "total"), f"the total {line['total']} is not {shown} = {figures} = {parts} (R18)"))
         if most_bonus is not None and line["bonus"] > most_bonus:
             problems.append(document.problem(
-                (*at, "bonus"), f"a major-planet bonus of {line['bonus']}: it counts a player's cubes, and each has "
-                f"{most_bonus} (R17, R13)"))
+                (*at, "bonus"), f"a major-planet bonus of {line['bonus']}: the most ruleset {ruleset.name}'s bonus gives "
+                f"one player is {most_bonus} (R17, R13)"))
     return problems
 
 
@@ -291,7 +300,7 @@ def log_to_yaml(log: PlaytestLog) -> str:
     if log.picks:
         lines.append("picks:   # the crews taken each round, in the order taken")
         lines += [f"  - {_flow(crews)}   # round {number}" for number, crews in enumerate(log.picks, start=1)]
-    lines.append("scores:   # total = majority + bonus + play (R18)")
+    lines.append("scores:   # total = majority + bonus + play + lines (R18)")
     for name, score in zip(log.seats, log.scores, strict=True):
         parts = {key: getattr(score, key) for key in SCORE_PARTS if getattr(score, key) is not None}
         lines.append(f"  {_scalar(name)}: {{{', '.join(f'{key}: {value}' for key, value in parts.items())}}}")

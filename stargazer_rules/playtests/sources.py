@@ -73,8 +73,7 @@ def log_from_record(game: Game, record: records.GameRecord, source: str | None =
         ruleset=record.ruleset,
         seats=[_seat_name(seat, specs[seat]) for seat in order],
         rounds=state.round,
-        scores=[SeatScore(sheet.seats[seat].majority_vp, sheet.seats[seat].bonus_vp, sheet.seats[seat].play_vp,
-                          sheet.seats[seat].total, sheet.seats[seat].hand) for seat in order],
+        scores=[_score_of(sheet.seats[seat]) for seat in order],
         picks=[picks[number] for number in sorted(picks)],
         fingerprint=record.fingerprint,
         source=source,
@@ -87,5 +86,12 @@ def _seat_name(seat: int, spec: Any) -> str:
     return f"seat {seat + 1}"
 
 
+def _score_of(seat: Any) -> SeatScore:
+    """A score sheet's seat (``engine.scoring.SeatScore``) as a log's line; ``lines`` only when
+    the ruleset has end-of-game scoring lines."""
+    return SeatScore(seat.majority_vp, seat.bonus_vp, seat.play_vp, seat.total, seat.hand, seat.lines_vp if seat.lines else None)
+
+
 def _seat_score(seat: Mapping[str, Any]) -> SeatScore:
-    return SeatScore(seat["majority_vp"], seat["bonus_vp"], seat["play_vp"], seat["total"], seat["hand"])
+    lines = seat.get("lines")
+    return SeatScore(seat["majority_vp"], seat["bonus_vp"], seat["play_vp"], seat["total"], seat["hand"], sum(lines.values()) if lines else None)
