@@ -301,6 +301,7 @@ class Game:
             closed=frozenset(),
             protected=(0,) * n,
             borrowed=(-1,) * len(crew),
+            taken=(0,) * n,
         )
         table = Table(self, state, None)
         if rules.setup_steps:
