@@ -293,7 +293,7 @@ def most_moves(ruleset: Ruleset, bounds: StateBounds) -> int:
     borrowed = max((_most_decisions(crew[card].skill, *table, 0) for card in borrowable_cards(ruleset)), default=0)
     skill = max((_most_decisions(card.skill, *table, borrowed) for card in crew), default=0)
     setup = _most_decisions(ruleset.setup_steps, *table, 0)
-    return ruleset.max_rounds * bounds.most_players * (1 + (ruleset.cubes_per_player + 1) + skill) + bounds.most_players * setup
+    return ruleset.max_rounds * bounds.most_players * (1 + (bounds.most_hand + 1) + skill) + bounds.most_players * setup
 
 
 def _most_decisions(effects: Iterable[Effect], players: int, planets: int, crews: int, borrowed: int) -> int:
