@@ -19,12 +19,16 @@ from strategies import MAX_DECISIONS_PER_ROUND, Playout, choose, round_bound
 
 
 def check_player_cubes(game: Game, state: State) -> None:
-    """R6, R13: hand + own cubes on tracks, special squares and crews + removed = cubes_per_player."""
+    """R6, R13: hand + own cubes on tracks, special squares and crews + removed = cubes_per_player,
+    plus the free cubes the seat took as its own (``take_free_cubes``, idea R8), which a
+    ruleset without the effect never counts."""
     on_tracks = Counter(owner for track in state.tracks for owner in track)
     on_specials = Counter(owner for special in state.specials for owner in special)
     on_crews = Counter(owner for cubes in state.crew_cubes for owner in cubes)
-    expected = game.ruleset.cubes_per_player
+    takes = game.bounds.most_hand > game.ruleset.cubes_per_player
     for seat in range(state.players):
+        assert takes or state.taken[seat] == 0, f"seat {seat} took {state.taken[seat]} free cubes, but nothing hands them out"
+        expected = game.ruleset.cubes_per_player + state.taken[seat]
         parts = {
             "hand": state.hands[seat],
             "tracks": on_tracks[seat],
@@ -37,12 +41,14 @@ def check_player_cubes(game: Game, state: State) -> None:
 
 
 def check_free_cubes(game: Game, state: State) -> None:
-    """R11, R13: stock + free cubes on tracks + free cubes on crews = free_cubes."""
+    """R11, R13: stock + free cubes on tracks + free cubes on crews + those seats took as their
+    own (idea R8) = free_cubes."""
     parts = {
         "stock": state.stock,
         "tracks": sum(track.count(FREE_CUBE_OWNER) for track in state.tracks),
         "specials": sum(special.count(FREE_CUBE_OWNER) for special in state.specials),
         "crews": sum(state.crew_free),
+        "taken": sum(state.taken),
     }
     assert sum(parts.values()) == game.ruleset.free_cubes, f"free cubes {parts} != {game.ruleset.free_cubes}"
     assert parts["specials"] == 0, "a free cube on a special square"

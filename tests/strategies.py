@@ -160,12 +160,12 @@ def progress_lower_bound(effects: Sequence[Effect]) -> int:
 def moves_cubes_at_once(game: Game) -> bool:
     """Whether a skill of the ruleset moves cubes on the tracks or from hands with no decision
     (the rules language's ``return_cube``, ``move_cube``, ``place_cube``, ``place_cube_on_crew``
-    from hands), or rules.yaml's round-end effects do: a step may then move cubes after the
-    decision it plays (an after-survey or round-end effect)."""
+    from hands, ``take_free_cubes`` into hands), or rules.yaml's round-end effects do: a step
+    may then move cubes after the decision it plays (an after-survey or round-end effect)."""
 
     def moves(effects: Sequence[Effect]) -> bool:
         return any(
-            effect.name in ("return_cube", "move_cube", "place_cube", "place_cube_on_crew", "use_skill")  # use_skill: maybe such a skill
+            effect.name in ("return_cube", "move_cube", "place_cube", "place_cube_on_crew", "take_free_cubes", "use_skill")  # use_skill: maybe such a skill
             or any(moves(inner) for inner in (*effect.branches, *effect.bodies))
             for effect in effects
         )
@@ -562,6 +562,7 @@ LANGUAGE_EFFECTS = (
     "place_cube",
     "place_cube_on_crew",
     "collect_free_cubes",
+    "take_free_cubes",
     "gain_vp",
     "change_survey_count",
     # this turn's survey: its direction, skips with a limit, its start
@@ -824,11 +825,13 @@ def round_end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = Fal
 
 
 #: Setup steps (rules.yaml ``setup.each_player``) the generated rulesets draw from: ideas R6
-#: (a cube on a Planet of one's choice), VP, free cubes onto a crew of one's choice.
+#: (a cube on a Planet of one's choice), VP, free cubes onto a crew of one's choice, free
+#: cubes taken as one's own (take_free_cubes, idea R8).
 SETUP_STEPS = (
     {"effect": "choose", "planet": "with_room", "do": [{"effect": "place_cube"}]},
     {"effect": "gain_vp", "vp": 1},
     {"effect": "add_free_cubes", "count": 2},
+    {"effect": "take_free_cubes", "count": 2},
     {"effect": "choose", "crew": "all", "do": [{"effect": "gain_vp", "vp": {"free_cubes": "this_crew"}}]},
 )
 

@@ -625,6 +625,16 @@ def test_set_survey_count__the_count_whatever_the_crew_prints():
     assert max(count for _, count, _ in s.survey_options()) == 4
 
 
+def test_take_free_cubes__into_the_hand_as_own_cubes_after_the_survey():
+    """take_free_cubes (after_survey, idea R8): the chooser takes 2 free cubes from the stock
+    into hand as its own, after placing its survey's cubes; the state counts them (taken)."""
+    s = with_crew(crew("t", 2, [effect("take_free_cubes", count=2, when="after_survey")]), planets=ring())
+    s.pick("t")
+    events = s.survey("a", 2)
+    assert of(events, "free_cubes_taken") == [{"player": 0, "crew": "t", "free_cubes": 2}]
+    assert (s.state.hands, s.state.taken, s.state.stock) == ((12, 12, 12), (2, 0, 0), 10)
+
+
 def test_take_vp__from_a_chosen_leader_never_more_than_they_hold():
     """take_vp (in a choose over seats): the VP taken are the chooser's; a seat keeps at least 0."""
     skill = [effect("choose", seat={"most_vp": "others"}, do=[effect("take_vp", vp=2, **{"from": "this_seat"})])]

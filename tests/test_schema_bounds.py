@@ -69,6 +69,7 @@ EXPECTED: dict[str, dict[str, dict[str, int]]] = {
         "/$defs/seat/properties/hand": COUNT,
         "/$defs/seat/properties/vp": COUNT,
         "/$defs/seat/properties/removed": COUNT,
+        "/$defs/seat/properties/taken": {"minimum": 1, "maximum": 1_000_000},  # written only when not 0 (idea R8)
         "/$defs/survey/properties/rules": {"maxItems": 5},  # R8's three lifted limits, a forced direction, a start
         "/$defs/survey/properties/bonus": {"minimum": -1_000_000, "maximum": 1_000_000},  # change_survey_count may lower
         "/$defs/survey/properties/placed": COUNT,

@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 import attrs
 
 from stargazer_rules.vocabulary.abilities import BECOMES_FULL, CUBE_PLACED, CrewRules, PlanetRules, Trigger
-from stargazer_rules.vocabulary.effects import DIRECTION, Effect, UseSkill, list_landings, list_most_vp, most_skips
+from stargazer_rules.vocabulary.effects import DIRECTION, Effect, TakeFreeCubes, UseSkill, list_landings, list_most_vp, most_skips
 from stargazer_rules.vocabulary.expressions import SEATS, Limits, amount_bounds
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.engine.scoring import counted_colours
@@ -83,7 +83,7 @@ class StateBounds:
         effects = [effect for card_effects in skills.values() for effect in card_effects]
         most_players = max(ruleset.player_counts)
         free_on_crew = min(ruleset.max_free_cubes_per_crew, ruleset.free_cubes)
-        cubes = ruleset.cubes_per_player
+        cubes = most_owned(ruleset)
         # R6: the best motivation bonus a turn can take, and the most VP a crew's skill scores.
         motivation = free_on_crew * ruleset.free_cube_vp + most_players * cubes * ruleset.player_cube_vp
         counts = [card.survey_count for card in ruleset.crew]
@@ -133,7 +133,7 @@ class StateBounds:
             least_survey_bonus=None if open_bonus else min(lowered, default=0),  # type: ignore[type-var]
             most_survey_bonus=None if open_bonus else max(raised, default=0),  # type: ignore[type-var]
             most_survey_placed=most_placed,
-            most_survey_skips=most_skips(cubes, most_planets),
+            most_survey_skips=most_skips(ruleset.cubes_per_player, most_planets),  # the clamp of skip_limit
             most_steps=max((effect.steps for effect in (*effects, *setup_steps)), default=1),
             # use_skill queues the effects of another skill beside its own (each at most once).
             # The setup steps of every seat are queued at once, before any skill's.
@@ -145,9 +145,29 @@ class StateBounds:
         )
 
 
+def most_owned(ruleset: Ruleset) -> int:
+    """The most cubes one seat owns: ``cubes_per_player`` (R13), and every free cube of the
+    stock when an effect of the ruleset may hand them out as a seat's own (``take_free_cubes``,
+    idea R8). It bounds a hand, a seat's cubes on the board, a survey and the major-planet bonus."""
+    return ruleset.cubes_per_player + (ruleset.free_cubes if takes_free_cubes(ruleset) else 0)
+
+
+def takes_free_cubes(ruleset: Ruleset) -> bool:
+    """Whether an effect anywhere in the ruleset (skills, planet abilities, crew triggers,
+    rules.yaml's round-end effects and setup steps) is ``take_free_cubes``."""
+    holders = (
+        *(card.skill for card in ruleset.crew),
+        *(trigger.do for card in ruleset.planets for trigger in card.abilities if isinstance(trigger, Trigger)),
+        *(trigger.do for card in ruleset.crew for trigger in card.triggers if isinstance(trigger, Trigger)),
+        ruleset.round_end_effects,
+        ruleset.setup_steps,
+    )
+    return any(effect.name == TakeFreeCubes.name for effects in holders for effect in every_effect(effects))
+
+
 def most_bonus_vp(ruleset: Ruleset) -> int:
     """The most VP the major-planet bonus gives one seat (R17, the ruleset's ``bonus``)."""
-    cubes = ruleset.cubes_per_player
+    cubes = most_owned(ruleset)
     colours = [colour.id for colour in ruleset.colours]
     # A cube counts toward as many colours as its Planet's counted colours (P1: every colour).
     most_colours_per_cube = max((len(counted_colours(card, colours)) for card in ruleset.planets), default=1)
@@ -264,7 +284,11 @@ def refills_hands_mid_survey(ruleset: Ruleset) -> bool:
         if isinstance(trigger, Trigger) and trigger.event in (CUBE_PLACED, BECOMES_FULL)
     ]
     during += [effect.before_walk for card in ruleset.crew for effect in every_effect(card.skill) if effect.name == "survey_start"]  # type: ignore[attr-defined]
-    return any(effect.name == "return_cube" and effect.to == "hand" for effects in during for effect in every_effect(effects))  # type: ignore[attr-defined]
+    return any(
+        (effect.name == "return_cube" and effect.to == "hand") or effect.name == TakeFreeCubes.name  # type: ignore[attr-defined]
+        for effects in during
+        for effect in every_effect(effects)
+    )
 
 
 def every_effect(effects: Iterable[Effect]) -> Iterator[Effect]:
@@ -290,7 +314,7 @@ def most_moves(ruleset: Ruleset, bounds: StateBounds) -> int:
     borrowed = max((_most_decisions(crew[card].skill, *table, 0) for card in borrowable_cards(ruleset)), default=0)
     skill = max((_most_decisions(card.skill, *table, borrowed) for card in crew), default=0)
     setup = _most_decisions(ruleset.setup_steps, *table, 0)
-    return ruleset.max_rounds * bounds.most_players * (1 + (ruleset.cubes_per_player + 1) + skill) + bounds.most_players * setup
+    return ruleset.max_rounds * bounds.most_players * (1 + (bounds.most_hand + 1) + skill) + bounds.most_players * setup
 
 
 def _most_decisions(effects: Iterable[Effect], players: int, planets: int, crews: int, borrowed: int) -> int:
@@ -388,7 +412,7 @@ def limits_of(ruleset: Ruleset, always: int) -> Limits:
         least_players=min(ruleset.player_counts),
         planets=max(counts.planets for counts in ruleset.setups.values()),
         crews=max(counts.crew for counts in ruleset.setups.values()) + always,
-        cubes_per_player=ruleset.cubes_per_player,
+        cubes_per_player=most_owned(ruleset),
         free_cubes=ruleset.free_cubes,
         free_on_crew=min(ruleset.max_free_cubes_per_crew, ruleset.free_cubes),
         rounds=ruleset.max_rounds,

@@ -205,9 +205,10 @@ class Game:
     def _legal_bound(self) -> int | None:
         planets, crews = self.most_planets, self.most_crew
         # R7: a survey offers each start Planet, each count up to the hand (never more than
-        # cubes_per_player, R13) in each direction, plus placing nothing; a cube-by-cube survey
-        # (R8 lifted) offers each Planet and stopping. R5: each free crew.
-        bounds = [1 + 2 * planets * self.ruleset.cubes_per_player, planets + 1, crews]
+        # most_hand: cubes_per_player, R13, and free cubes taken, idea R8) in each direction,
+        # plus placing nothing; a cube-by-cube survey (R8 lifted) offers each Planet and
+        # stopping. R5: each free crew.
+        bounds = [1 + 2 * planets * self.bounds.most_hand, planets + 1, crews]
         for effect in self._effects.values():
             most = effect.most_choices(players=self.most_players, planets=planets, crews=crews)
             if most is None:
@@ -301,6 +302,7 @@ class Game:
             closed=frozenset(),
             protected=(0,) * n,
             borrowed=(-1,) * len(crew),
+            taken=(0,) * n,
         )
         table = Table(self, state, None)
         if rules.setup_steps:

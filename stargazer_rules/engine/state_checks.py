@@ -130,7 +130,7 @@ class _Checker:
             supported = ", ".join(map(str, rules.player_counts))
             self.problem("$.players", f"{players} players are not supported by ruleset {rules.name} (supported: {supported})")
             return False
-        for values in (state.hands, state.vp, state.removed, state.protected):
+        for values in (state.hands, state.vp, state.removed, state.protected, state.taken):
             if len(values) != players:
                 self.problem("$.seats", f"lists {counted(len(values), 'seat|seats')} for {players} players")
                 return False
@@ -235,6 +235,9 @@ class _Checker:
             self.bound(f"$.seats[{seat}].hand", hand, 0, bounds.most_hand)
             self.bound(f"$.seats[{seat}].vp", vp, 0, bounds.most_vp)
             self.bound(f"$.seats[{seat}].removed", removed, 0, bounds.most_hand)
+            # Free cubes taken as a seat's own (take_free_cubes, idea R8): a hand holds at
+            # most its cubes and those, so none where the ruleset cannot take any.
+            self.bound(f"$.seats[{seat}].taken", state.taken[seat], 0, bounds.most_hand - self.rules.cubes_per_player)
         self.bound("$.stock", state.stock, 0, bounds.most_stock)
         self.bound("$.round", state.round, 1, bounds.most_round)
 
@@ -243,21 +246,25 @@ class _Checker:
         on_board: Counter[int] = Counter()
         for owners in (*state.tracks, *state.specials, *state.crew_cubes):
             on_board.update(owners)
-        for seat, (hand, out) in enumerate(zip(state.hands, state.removed)):
+        for seat, (hand, out, taken) in enumerate(zip(state.hands, state.removed, state.taken)):
             total = hand + on_board[seat] + out
-            if total != rules.cubes_per_player:
+            if total != rules.cubes_per_player + taken:
+                took = f" and took {taken} free cubes" if taken else ""
                 self.problem(
                     f"$.seats[{seat}]",
                     f"seat {seat} has {total} cubes (hand {hand} + on the board {on_board[seat]} + removed {out}), "
-                    f"but each player has {rules.cubes_per_player}",
+                    f"but each player has {rules.cubes_per_player}{took}",
                 )
         on_tracks = on_board[FREE_CUBE_OWNER]
         on_crew = sum(state.crew_free)
-        if state.stock + on_tracks + on_crew != rules.free_cubes:
+        # Free cubes a seat took (take_free_cubes, idea R8) are its own now, counted above.
+        taken = sum(state.taken)
+        if state.stock + on_tracks + on_crew + taken != rules.free_cubes:
+            by_seats = f" + taken by seats {taken}" if taken else ""
             self.problem(
                 "$.stock",
-                f"{state.stock + on_tracks + on_crew} free cubes (stock {state.stock} + on tracks {on_tracks} "
-                f"+ on crew {on_crew}), but the game has {rules.free_cubes}",
+                f"{state.stock + on_tracks + on_crew + taken} free cubes (stock {state.stock} + on tracks {on_tracks} "
+                f"+ on crew {on_crew}{by_seats}), but the game has {rules.free_cubes}",
             )
 
     # -- the turn in progress ----------------------------------------------------------

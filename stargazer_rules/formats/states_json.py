@@ -78,12 +78,13 @@ def state_schema_for(game: Game) -> dict[str, Any]:
         properties["legal"].update(maxItems=game.most_legal_actions)
     defs["planet"]["properties"]["track"].update(maxItems=max(card.length for card in rules.planets))
     defs["planet"]["properties"]["special"].update(maxItems=max(card.special_capacity for card in rules.planets))
-    defs["crew"]["properties"]["cubes"].update(maxItems=seats * rules.cubes_per_player)
+    defs["crew"]["properties"]["cubes"].update(maxItems=seats * game.bounds.most_hand)
     # What a state may hold (Game.bounds): the checker refuses past these too.
     bounds = game.bounds
     seat = defs["seat"]["properties"]
     seat["hand"].update(maximum=bounds.most_hand)
     seat["removed"].update(maximum=bounds.most_hand)
+    seat["taken"].update(maximum=bounds.most_hand - rules.cubes_per_player)
     if bounds.most_vp is not None:
         seat["vp"].update(maximum=bounds.most_vp)
     properties["stock"].update(maximum=bounds.most_stock)
@@ -148,8 +149,8 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
             ))
         ],
         "seats": [
-            {"hand": hand, "vp": vp, "removed": removed, **_seat_lasting(until)}
-            for hand, vp, removed, until in zip(state.hands, state.vp, state.removed, state.protected)
+            {"hand": hand, "vp": vp, "removed": removed, **_seat_taken(taken), **_seat_lasting(until)}
+            for hand, vp, removed, taken, until in zip(state.hands, state.vp, state.removed, state.taken, state.protected)
         ],
         "stock": state.stock,
         "chosen": [area[slot] for slot in state.chosen],
@@ -177,6 +178,12 @@ def _crew_lasting(rules: Any, state: State, slot: int) -> dict[str, Any]:
     if state.borrowed[slot] >= 0:
         data["borrowed"] = rules.crew[state.borrowed[slot]].id
     return data
+
+
+def _seat_taken(taken: int) -> dict[str, Any]:
+    """The free cubes a seat took as its own (``take_free_cubes``, idea R8), only when it took
+    any: a ruleset without the effect writes its states as before."""
+    return {"taken": taken} if taken else {}
 
 
 def _seat_lasting(until: int) -> dict[str, Any]:
@@ -242,7 +249,8 @@ def trusted_shape(game: Game) -> ShapeCheck:
 
 def unproven_values(data: Mapping[str, Any]) -> list[str]:
     """What a schema-valid state document claims that its board cannot prove, as
-    ``"$.path = value"``: a seat's VP or removed cubes other than 0, a round after the first.
+    ``"$.path = value"``: a seat's VP, removed cubes or free cubes taken (``take_free_cubes``)
+    other than 0, a round after the first.
 
     A document from an unknown source is believable only where these are at their values at
     the start of a game; past that, it must come signed (``signing``) or be rebuilt from its
@@ -250,8 +258,8 @@ def unproven_values(data: Mapping[str, Any]) -> list[str]:
     """
     found = []
     for seat, supply in enumerate(data["seats"]):
-        for key in ("vp", "removed"):
-            if supply[key] != 0:
+        for key in ("vp", "removed", "taken"):
+            if supply.get(key, 0) != 0:
                 found.append(f"$.seats[{seat}].{key} = {supply[key]}")
     if data["round"] != 1:
         found.append(f"$.round = {data['round']}")
@@ -331,6 +339,7 @@ class _StateReader:
             closed=frozenset(slot for slot, member in enumerate(data["crew"]) if member.get("closed", False)),
             protected=tuple(PROTECTION_UNTIL.get(seat.get("protected"), 0) for seat in seats),
             borrowed=borrowed,
+            taken=tuple(seat.get("taken", 0) for seat in seats),
         )
         problems, legal = state_checks.check(self.game, state)
         self.problems += problems

@@ -1623,6 +1623,44 @@ class CollectFreeCubes(_Immediate):
 
 
 @attrs.frozen(kw_only=True)
+class TakeFreeCubes(_Immediate):
+    """Free cubes from the stock into the hand of each seat of ``to``, as cubes of that seat's
+    own (idea R8): the amount is read once; each seat, in turn order from the chooser, takes
+    that many or what the stock holds. Only the stock's wooden free cubes are taken, never the
+    removed cubes of R6 (R13). The state counts them per seat (``State.taken``), so that a
+    seat's cubes stay conserved: ``cubes_per_player`` plus those taken."""
+
+    name: ClassVar[str] = "take_free_cubes"
+    summary: ClassVar[str] = (
+        "Each seat of to (default you) takes free cubes from the stock into hand, as cubes of "
+        "its own, the amount each (at most what the stock holds); nothing when the stock is empty."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("count", AMOUNT, "Free cubes each seat takes (an amount; below 1 takes nothing).", minimum=1, default=1),
+        Param("to", SEATS, "The seats that take them, in turn order from the chooser (default you).", default="me"),
+    )
+
+    count: Amount = 1
+    to: SetNode = ME
+
+    def can_perform(self, scope: Scope) -> bool:
+        return scope.table.stock > 0 and bool(self.to.members(scope)) and amount_value(self.count, scope) > 0
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        amount = max(0, amount_value(self.count, scope))
+        for seat in self.to.members(scope):
+            taken = min(amount, table.stock)
+            if taken:
+                table.take_free_cubes(seat, taken)
+                table.log("free_cubes_taken", player=seat, crew=table.crew_id(scope.crew), free_cubes=taken)
+
+    def to_data(self) -> dict[str, Any]:
+        return _to_data(self, super().to_data())
+
+
+@attrs.frozen(kw_only=True)
 class CloseCrew(_Immediate):
     """Each crew of a set that nobody has picked this round is closed until the round ends:
     the pick decision does not offer it (R5). A crew is closed only while enough crews stay
@@ -1777,6 +1815,7 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     ProtectCubes,
     ReturnCube,
     SetSurveyCount,
+    TakeFreeCubes,
     TakeVP,
     # this turn's survey: its direction and its start
     SetSurveyDirection,

@@ -34,6 +34,7 @@ EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
     "cube_returned": ("owner", "planet", "square", "to"),
     "cube_moved": ("owner", "planet", "square"),
     "free_cubes_collected": ("player", "crew", "free_cubes", "vp"),
+    "free_cubes_taken": ("player", "crew", "free_cubes"),
     # planet abilities: the effects that follow carry crew "" (no crew acts)
     "ability_triggered": ("planet", "event"),
     # crew triggers: the held crew, its holder and the event; the effects that follow carry the crew

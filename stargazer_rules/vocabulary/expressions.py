@@ -87,6 +87,8 @@ class Limits:
     least_players: int
     planets: int
     crews: int
+    #: The most cubes one seat owns: the ruleset's, and the stock's when a seat may take
+    #: free cubes as its own (``bounds.most_owned``, idea R8).
     cubes_per_player: int
     free_cubes: int
     free_on_crew: int

@@ -83,6 +83,9 @@ class State(NamedTuple):
     its cubes (``protect_cubes``: 0 none, ``PROTECTED_TURN``, ``PROTECTED_ROUND``); borrowed,
     per crew slot, the crew card whose skill it applies this round as its own (``use_skill``,
     -1 none), whose later effects queue to their stage.
+
+    taken: per seat, the free cubes it took from the stock as cubes of its own
+    (``take_free_cubes``, idea R8): a seat's cubes number ``cubes_per_player`` plus these.
     """
 
     players: int
@@ -116,6 +119,7 @@ class State(NamedTuple):
     closed: frozenset[int]
     protected: tuple[int, ...]
     borrowed: tuple[int, ...]
+    taken: tuple[int, ...]
 
 
 _FIELDS = State._fields
@@ -204,6 +208,7 @@ class Table:
             self.closed,
             self.protected,
             self.borrowed,
+            self.taken,
         ) = state
         self.game = game
         self.events = events
@@ -317,6 +322,12 @@ class Table:
         cubes[slot] = cubes[slot] + (seat,)
         self.crew_cubes = tuple(cubes)
         self.log("cube_to_crew", owner=seat, crew=self.crew_id(slot))
+
+    def take_free_cubes(self, seat: int, count: int) -> None:
+        """``count`` free cubes from the stock into ``seat``'s hand, as cubes of its own (idea R8)."""
+        self.stock -= count
+        self.hands = _bump(self.hands, seat, count)
+        self.taken = _bump(self.taken, seat, count)
 
     def stock_to_crew(self, slot: int) -> None:
         self.stock -= 1

@@ -57,6 +57,8 @@ pub struct StateFields {
     pub protected: Vec<i64>,
     /// Per crew slot, the crew card whose skill it applies this round (`use_skill`; -1 none).
     pub borrowed: Vec<i64>,
+    /// Per seat, the free cubes it took from the stock as its own (`take_free_cubes`, idea R8).
+    pub taken: Vec<i64>,
 }
 
 impl StateFields {
@@ -106,6 +108,7 @@ impl StateFields {
             closed: (0..nc as i64).filter(|&slot| s.closed & (1 << slot) != 0).collect(),
             protected: s.protected[..players].iter().map(|&p| p as i64).collect(),
             borrowed: s.borrowed[..nc].iter().map(|&c| c as i64).collect(),
+            taken: ints(&s.taken[..players]),
         }
     }
 }
@@ -128,6 +131,7 @@ pub enum At {
     Hand(usize),
     Vp(usize),
     Removed(usize),
+    Taken(usize),
     Planets,
     PlanetId(usize),
     Track(usize),
@@ -176,6 +180,7 @@ impl fmt::Display for At {
             At::Hand(s) => write!(f, "$.seats[{s}].hand"),
             At::Vp(s) => write!(f, "$.seats[{s}].vp"),
             At::Removed(s) => write!(f, "$.seats[{s}].removed"),
+            At::Taken(s) => write!(f, "$.seats[{s}].taken"),
             At::Planets => write!(f, "$.planets"),
             At::PlanetId(p) => write!(f, "$.planets[{p}].id"),
             At::Track(p) => write!(f, "$.planets[{p}].track"),
@@ -238,8 +243,8 @@ pub enum Reason {
     ChosenTwice { crew: String },
     ChosenWorkers,
     ChosenCount { chosen: usize, turn: i64, picked: i64 },
-    SeatCubes { seat: usize, total: i64, hand: i64, board: i64, removed: i64, each: i64 },
-    FreeCubes { total: i64, stock: i64, tracks: i64, crew: i64, game: i64 },
+    SeatCubes { seat: usize, total: i64, hand: i64, board: i64, removed: i64, each: i64, taken: i64 },
+    FreeCubes { total: i64, stock: i64, tracks: i64, crew: i64, taken: i64, game: i64 },
     PendingListed { listed: usize, most: usize },
     NoEffectAt { path: Vec<i64>, held_by: String },
     SetupPendingOutsideSetup,
@@ -309,14 +314,23 @@ impl fmt::Display for Reason {
             Reason::ChosenCount { chosen, turn, picked } => {
                 write!(f, "{chosen} crews chosen this round, but turn {turn} has {picked}")
             }
-            Reason::SeatCubes { seat, total, hand, board, removed, each } => write!(
-                f,
-                "seat {seat} has {total} cubes (hand {hand} + on the board {board} + removed {removed}), but each player has {each}"
-            ),
-            Reason::FreeCubes { total, stock, tracks, crew, game } => write!(
-                f,
-                "{total} free cubes (stock {stock} + on tracks {tracks} + on crew {crew}), but the game has {game}"
-            ),
+            Reason::SeatCubes { seat, total, hand, board, removed, each, taken } => {
+                write!(
+                    f,
+                    "seat {seat} has {total} cubes (hand {hand} + on the board {board} + removed {removed}), but each player has {each}"
+                )?;
+                if *taken != 0 {
+                    write!(f, " and took {taken} free cubes")?;
+                }
+                Ok(())
+            }
+            Reason::FreeCubes { total, stock, tracks, crew, taken, game } => {
+                write!(f, "{total} free cubes (stock {stock} + on tracks {tracks} + on crew {crew}")?;
+                if *taken != 0 {
+                    write!(f, " + taken by seats {taken}")?;
+                }
+                write!(f, "), but the game has {game}")
+            }
             Reason::PendingListed { listed, most } => write!(f, "lists {listed} effects, but this ruleset has {most}"),
             Reason::NoEffectAt { path, held_by } => write!(f, "[{}] is not the path of an effect in {held_by}", joined(path)),
             Reason::SetupPendingOutsideSetup => write!(f, "setup steps are pending exactly in stage setup, before the first round"),
@@ -424,7 +438,7 @@ impl Checker<'_> {
             self.problem(At::Players, Reason::PlayersUnsupported { players: f.players, ruleset: rules.name.clone(), supported });
             return false;
         };
-        for listed in [f.hands.len(), f.vp.len(), f.removed.len(), f.protected.len()] {
+        for listed in [f.hands.len(), f.vp.len(), f.removed.len(), f.protected.len(), f.taken.len()] {
             if listed as i64 != f.players {
                 self.problem(At::Seats, Reason::SeatsListed { listed, players: f.players });
                 return false;
@@ -564,6 +578,8 @@ impl Checker<'_> {
             self.bound(At::Hand(seat), f.hands[seat], 0, b.most_hand);
             self.bound(At::Vp(seat), f.vp[seat], 0, b.most_vp);
             self.bound(At::Removed(seat), f.removed[seat], 0, b.most_hand);
+            // Free cubes taken as the seat's own (idea R8): none where the ruleset takes none.
+            self.bound(At::Taken(seat), f.taken[seat], 0, b.most_hand - self.game.rules.cubes_per_player as i64);
         }
         self.bound(At::Stock, f.stock, 0, b.most_stock);
         self.bound(At::Round, f.round, 1, b.most_round);
@@ -584,17 +600,19 @@ impl Checker<'_> {
         }
         let each = rules.cubes_per_player as i64;
         for seat in 0..f.hands.len() {
-            let (hand, board, removed) = (f.hands[seat], on_board[seat], f.removed[seat]);
+            let (hand, board, removed, taken) = (f.hands[seat], on_board[seat], f.removed[seat], f.taken[seat]);
             let total = hand + board + removed;
-            if total != each {
-                self.problem(At::Seat(seat), Reason::SeatCubes { seat, total, hand, board, removed, each });
+            if total != each + taken {
+                self.problem(At::Seat(seat), Reason::SeatCubes { seat, total, hand, board, removed, each, taken });
             }
         }
         let on_crew: i64 = f.crew_free.iter().sum();
-        let total = f.stock + on_tracks + on_crew;
+        // Free cubes a seat took (take_free_cubes, idea R8) are its own now, counted above.
+        let taken: i64 = f.taken.iter().sum();
+        let total = f.stock + on_tracks + on_crew + taken;
         if total != rules.free_cubes as i64 {
             let game = rules.free_cubes as i64;
-            self.problem(At::Stock, Reason::FreeCubes { total, stock: f.stock, tracks: on_tracks, crew: on_crew, game });
+            self.problem(At::Stock, Reason::FreeCubes { total, stock: f.stock, tracks: on_tracks, crew: on_crew, taken, game });
         }
     }
 
@@ -820,6 +838,7 @@ impl Game {
             s.hands[seat] = f.hands[seat] as i32;
             s.vp[seat] = f.vp[seat] as i32;
             s.removed[seat] = f.removed[seat] as i32;
+            s.taken[seat] = f.taken[seat] as i32;
         }
         s.stock = f.stock as i32;
         s.round = f.round as u32;

@@ -272,6 +272,9 @@ pub enum Act {
     MoveCube { planets: Set, owner: Owner, to: Set },
     PlaceCube { owner: Owner, on: PlaceOn },
     CollectFreeCubes(Set),
+    /// `take_free_cubes`: each seat of `to` takes the amount (read once) of free cubes from
+    /// the stock into hand as its own, at most what the stock holds (idea R8).
+    TakeFreeCubes { count: Amount, to: Set },
     ForEach { over: Set, body: Vec<Act> },
     If { condition: Condition, then: Vec<Act>, otherwise: Vec<Act> },
     /// `close_crew`: the crews of a set closed until the round ends.
@@ -396,6 +399,7 @@ impl Act {
                 owner.exact(m) && set.exact(m)
             }
             Act::CollectFreeCubes(set) => set.exact(m),
+            Act::TakeFreeCubes { count, to } => count.exact(m) && to.exact(m),
             Act::ForEach { over, body } => over.exact(m) && body.iter().all(|act| act.exact(m)),
             Act::If { condition, then, otherwise } => {
                 condition.exact(m) && then.iter().chain(otherwise).all(|act| act.exact(m))
@@ -731,6 +735,9 @@ impl Game {
             }
             Act::CloseCrew(crews) => self.closing(s, sc, crews) != 0,
             Act::ProtectCubes(until) => s.protected[sc.me] < *until,
+            Act::TakeFreeCubes { count, to } => {
+                s.stock > 0 && self.set_members(s, sc, to) != 0 && self.amount(s, sc, count) > 0
+            }
             _ => true,
         }
     }
@@ -836,6 +843,15 @@ impl Game {
                         s.crew_free[slot] = 0;
                         s.vp[me] += free * self.rules.free_cube_vp;
                     }
+                }
+            }
+            Act::TakeFreeCubes { count, to } => {
+                let amount = self.amount(s, sc, count).max(0);
+                for seat in members(self.set_members(s, sc, to), SetKind::Seats, sc.first, players) {
+                    let taken = amount.min(s.stock as i64) as i32;
+                    s.stock -= taken;
+                    s.hands[seat] += taken;
+                    s.taken[seat] += taken;
                 }
             }
             Act::ForEach { over, body } => {

@@ -19,6 +19,7 @@ fn effect(name: &str, when: &str) -> EffectSpec {
     let spec = EffectSpec::new(name, when);
     match name {
         "gain_vp" | "lose_vp" => spec.with("to", set(Set::Me)),
+        "take_free_cubes" => spec.with("count", int(1)).with("to", set(Set::Me)),
         "add_free_cubes" | "place_free_cubes" | "place_on_crew" => spec.with("count", ParamValue::Int(1)),
         "place_on_special" => spec
             .with("count", ParamValue::Int(1))
@@ -80,6 +81,10 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
             .with("delta", ParamValue::Amount(Amount::Arithmetic(crate::expr::Arithmetic::Difference, vec![Amount::Count(Set::WithRoom), Amount::Number(2)]))),
         "lose_vp" => spec.with("vp", int(1 + rng.below(3) as i64)),
         "take_vp" => spec.with("vp", int(1)).with("from", set(Set::OtherSeats)),
+        "take_free_cubes" => {
+            let to = [Set::Me, Set::Everyone, Set::StartPlayer][rng.below(3)].clone();
+            spec.with("count", int(1 + rng.below(2) as i64)).with("to", set(to))
+        }
         "set_survey_count" => {
             let count = rng.below(4) as i64;
             spec.with("count", int(count))
@@ -288,7 +293,8 @@ const GENERATED_BOUNDS: Bounds = Bounds {
     most_players: 5,
     most_planets: 8,
     most_crew: 7,
-    most_hand: 13,
+    // A hand's own cubes (at most 13) and the stock's (at most 12), taken with take_free_cubes.
+    most_hand: 25,
     most_stock: 12,
     most_free_on_crew: 3,
     most_vp: 1 << 20,
@@ -311,7 +317,7 @@ const GENERATED_ACTION_SIZES: ActionSizes =
 
 /// The rules language's effect types, the two older ones that take an amount, this turn's
 /// survey's words and its lasting effects.
-const LANGUAGE: [&str; 19] = [
+const LANGUAGE: [&str; 20] = [
     "may_skip_planets",
     "set_survey_direction",
     "survey_start",
@@ -329,6 +335,7 @@ const LANGUAGE: [&str; 19] = [
     "return_cube",
     "set_survey_count",
     "take_vp",
+    "take_free_cubes",
     "gain_vp",
     "change_survey_count",
 ];

@@ -178,6 +178,7 @@ impl Game {
             closed: 0,
             protected: [0; MAX_PLAYERS],
             borrowed: [-1; MAX_CREW],
+            taken: [0; MAX_PLAYERS],
         };
         let mut offset = 0usize;
         for (p, &card) in planets.iter().enumerate() {

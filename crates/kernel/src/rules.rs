@@ -100,7 +100,7 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 27] = [
+pub const EFFECT_TYPES: [EffectType; 28] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
     EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
@@ -126,6 +126,7 @@ pub const EFFECT_TYPES: [EffectType; 27] = [
     EffectType { name: "set_survey_count", parse: parse_act, steps: Steps::Once },
     EffectType { name: "set_survey_direction", parse: parse_act, steps: Steps::Once },
     EffectType { name: "survey_start", parse: parse_survey_start, steps: Steps::Once },
+    EffectType { name: "take_free_cubes", parse: parse_act, steps: Steps::Once },
     EffectType { name: "take_vp", parse: parse_act, steps: Steps::Once },
     EffectType { name: "use_skill", parse: parse_use_skill, steps: Steps::Once },
 ];
@@ -304,6 +305,7 @@ fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
         "choose_direction" => Act::SurveyDirection(DIRECTION),
         "lose_vp" => Act::LoseVp { vp: effect.amount("vp")?, to: required("to", SetKind::Seats)? },
         "take_vp" => Act::TakeVp { vp: effect.amount("vp")?, from: required("from", SetKind::Seats)? },
+        "take_free_cubes" => Act::TakeFreeCubes { count: effect.amount("count")?, to: required("to", SetKind::Seats)? },
         "set_survey_count" => Act::SetSurveyCount(effect.amount("count")?),
         "return_cube" => Act::ReturnCube {
             planets: required("planet", SetKind::Planets)?,
@@ -1364,7 +1366,8 @@ impl Rules {
         let magnitudes = Magnitudes {
             seats: b.most_players as f64,
             vp: b.most_vp as f64,
-            cubes: rules.cubes_per_player as f64,
+            // Cubes one seat has: its own, and the stock's when it may take them (idea R8).
+            cubes: b.most_hand as f64,
             free_cubes: rules.free_cubes as f64,
             longest_track: rules.planets.iter().map(Planet::length).max().unwrap_or(0) as f64,
             rounds: rules.max_rounds as f64,

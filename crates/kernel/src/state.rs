@@ -260,6 +260,9 @@ pub struct State {
     /// Per crew slot, the crew card whose skill it applies this round as its own (`use_skill`;
     /// -1 none), whose later effects queue with the slot's own.
     pub borrowed: [i16; MAX_CREW],
+    /// Per seat, the free cubes it took from the stock as cubes of its own
+    /// (`take_free_cubes`, idea R8): a seat's cubes number `cubes_per_player` plus these.
+    pub taken: [i32; MAX_PLAYERS],
 }
 
 // `open`, `free_crew` and `surveyed` are bit sets over ring positions and crew slots.
@@ -296,7 +299,7 @@ impl State {
             start_player, turn, stage, chosen, chosen_len, pending, survey_rules, survey_bonus, survey_placed,
             survey_last, survey_direction, survey_skips, surveyed, triggers, legal: _, rooms, open, free_crew, majority,
             colour_most, colour_ties, scored_fill, scored_special, unscored, firing: _,
-            closed, protected, borrowed,
+            closed, protected, borrowed, taken,
         } = source;
         copy_list(&mut self.board, board);
         copy_list(&mut self.pending, pending);
@@ -312,7 +315,7 @@ impl State {
         self.rooms = *rooms; self.open = *open; self.free_crew = *free_crew; self.majority = *majority;
         self.colour_most = *colour_most; self.colour_ties = *colour_ties; self.scored_fill = *scored_fill;
         self.scored_special = *scored_special; self.unscored = *unscored;
-        self.closed = *closed; self.protected = *protected; self.borrowed = *borrowed;
+        self.closed = *closed; self.protected = *protected; self.borrowed = *borrowed; self.taken = *taken;
     }
 }
 

@@ -14,7 +14,7 @@ fn new_game(game: &Game, players: usize, seed: u64) -> State {
 }
 
 /// R13: every player cube is in a hand, on a Planet, on a crew or removed (R6); every free
-/// cube is in the stock, on a crew or on a Planet.
+/// cube is in the stock, on a crew, on a Planet or taken by a seat as its own (idea R8).
 fn assert_cubes_conserved(game: &Game, s: &State) {
     let players = s.players as usize;
     for seat in 0..players {
@@ -25,9 +25,9 @@ fn assert_cubes_conserved(game: &Game, s: &State) {
         for slot in 0..s.crew_count as usize {
             count += s.crew_cubes[slot][seat] as i32;
         }
-        assert_eq!(count, game.rules.cubes_per_player, "seat {seat}: {s:?}");
+        assert_eq!(count, game.rules.cubes_per_player + s.taken[seat], "seat {seat}: {s:?}");
     }
-    let mut free = s.stock + s.crew_free[..s.crew_count as usize].iter().sum::<i32>();
+    let mut free = s.stock + s.crew_free[..s.crew_count as usize].iter().sum::<i32>() + s.taken[..players].iter().sum::<i32>();
     for p in 0..s.planet_count as usize {
         free += s.track(p).iter().filter(|&&o| o == -1).count() as i32;
     }
@@ -439,8 +439,8 @@ fn kept_counts_equal_the_full_scoring_after_every_step_of_draft_like_games() {
 #[test]
 fn kept_counts_equal_the_full_scoring_after_every_step_of_generated_rulesets() {
     let (mut steps, mut shrinking) = (0, 0);
-    // 72 rulesets: each draws its crews' effects among every type, this turn's survey's too.
-    for ruleset in 0..72 {
+    // 90 rulesets: each draws its crews' effects among every type, this turn's survey's too.
+    for ruleset in 0..90 {
         let game = stargazer_kernel::fixtures::generated(ruleset);
         let counts: Vec<usize> = game.rules.setups.iter().map(|s| s.players).collect();
         for seed in 0..10 {

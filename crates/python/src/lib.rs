@@ -371,8 +371,8 @@ fn strings(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
 /// (the kernel's checker, `Game::state_from_fields`, checks the rest).
 fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
     let fields = fields.cast::<PySequence>().map_err(|_| corrupt("a state is a sequence of fields"))?;
-    if fields.len()? < 30 {
-        return Err(corrupt("a state has 30 fields"));
+    if fields.len()? < 31 {
+        return Err(corrupt("a state has 31 fields"));
     }
     let mut pending = Vec::new();
     for entry in field(fields, 17)?.try_iter().map_err(|_| corrupt("pending must be a sequence"))? {
@@ -428,6 +428,7 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
         closed,
         protected: ints(&field(fields, 28)?, "protected")?,
         borrowed: ints(&field(fields, 29)?, "borrowed")?,
+        taken: ints(&field(fields, 30)?, "taken")?,
     })
 }
 
@@ -501,6 +502,7 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         PyFrozenSet::new(py, (0..nc).filter(|&slot| s.closed & (1 << slot) != 0).map(|slot| slot as i64))?.into_any(),
         tuple_of(s.protected[..players].iter().map(|&p| p as i64).collect())?.into_any(),
         tuple_of(s.borrowed[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
+        tuple_of(s.taken[..players].iter().map(|&c| c as i64).collect())?.into_any(),
     ];
     PyTuple::new(py, items)
 }
