@@ -43,7 +43,7 @@ from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import DRAFT7_END_DATA, Ruleset
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
-from stargazer_rules.vocabulary.effects import EFFECT_TYPES, ON_CHOOSE, REQUIRED, SURVEY, TIMINGS, Effect, Param
+from stargazer_rules.vocabulary.effects import EFFECT_TYPES, ON_CHOOSE, REQUIRED, ROUND_END, SURVEY, TIMINGS, Effect, Param
 from stargazer_rules.vocabulary.bonus import DISTINCT_COLOUR_SETS, LARGEST_GROUPS, SQUARES, VP_BY_COUNT
 from stargazer_rules.vocabulary.majority import TIE_RULES
 from stargazer_rules.vocabulary.table import PICK_CREW, SURVEYING, State
@@ -467,7 +467,7 @@ def set_expr(kind: str, colours: Sequence[str], bound: frozenset[str], depth: in
         if kind == "planets":
             options.append(inner.map(lambda of: {"next_with_room": of}))
         if kind == "seats":
-            options.append(st.tuples(st.sampled_from(("most_vp", "fewest_vp")), inner).map(lambda pair: {pair[0]: pair[1]}))
+            options.append(st.tuples(st.sampled_from(("most_vp", "fewest_vp", "left_of")), inner).map(lambda pair: {pair[0]: pair[1]}))
         condition = condition_expr(colours, bound | {kind}, depth + 1)
         filtered = st.tuples(condition, st.none() | inner)
         options.append(filtered.map(lambda pair: {"where": pair[0]} if pair[1] is None else {"where": pair[0], "from": pair[1]}))
@@ -573,6 +573,8 @@ LANGUAGE_EFFECTS = (
     "close_crew",
     "protect_cubes",
     "use_skill",
+    # the start player at a round's end, no decision (docs/rules.md, "Start player")
+    "set_start_player",
 )
 
 
@@ -620,8 +622,10 @@ def language_value(draw: st.DrawFn, param: Param, context: _Context, values: Map
     timings = _option_timings(context.when)
     if param.name == "before_walk":
         inner = bound | {"planets"}
-        # parent_when is survey_start's, as the loader resolves a left-out when from it.
-        return draw(st.lists(effects(colours, frozenset(TIMINGS), context.depth + 1, context.when, inner, body=True), max_size=2))
+        # parent_when is survey_start's, as the loader resolves a left-out when from it; an
+        # effect of a round's end only (set_start_player) cannot stand there, during the turn.
+        during_turn = frozenset(TIMINGS) - {ROUND_END}
+        return draw(st.lists(effects(colours, during_turn, context.depth + 1, context.when, inner, body=True), max_size=2))
     if param.name == "do":
         inner = bound | {_OVER_KINDS[context.over]}
         return draw(st.lists(effects(colours, timings, context.depth + 1, context.when, inner, body=True), min_size=1, max_size=2))
@@ -649,6 +653,13 @@ def _without_when(data: Any) -> Any:
     return data
 
 
+def trigger_timings(event: str) -> frozenset[str]:
+    """The timings of the effects drawn for a trigger's do at ``event``: an ability's
+    (``after_survey``), and at a round's end also those of a round's end only
+    (``set_start_player``, checks.round_end_only)."""
+    return frozenset({"after_survey", ROUND_END} if event == "round_end" else {"after_survey"})
+
+
 @st.composite
 def ability_data(draw: st.DrawFn, colours: Sequence[str], length: int, lasting_left: list[str]) -> dict[str, Any]:
     """One planet ability (docs/skills.md, "Planet abilities"): a trigger of a random event
@@ -673,7 +684,7 @@ def ability_data(draw: st.DrawFn, colours: Sequence[str], length: int, lasting_l
         if square is not None:
             on = {event: {"square": square}}
     bound = frozenset({"planets"}) | ({NOBODY} if event in ("round_end", "game_end") else frozenset())
-    body = effects(colours, frozenset({"after_survey"}), 1, "after_survey", bound, body=True)
+    body = effects(colours, trigger_timings(event), 1, "after_survey", bound, body=True)
     return {"on": on, "do": _without_when(draw(st.lists(body, min_size=1, max_size=2)))}
 
 
@@ -691,7 +702,7 @@ def crew_trigger_data(draw: st.DrawFn, colours: Sequence[str], crew_ids: Sequenc
     if event == "another_pick" and draw(st.booleans()):
         on = {event: {"crew": draw(st.lists(st.sampled_from(crew_ids), min_size=1, max_size=2, unique=True))}}
     bound = frozenset({"planets"}) if event in ("cube_placed", "becomes_full") else frozenset()
-    body = effects(colours, frozenset({"after_survey"}), 1, "after_survey", bound, body=True)
+    body = effects(colours, trigger_timings(event), 1, "after_survey", bound, body=True)
     return {"on": on, "do": _without_when(draw(st.lists(body, min_size=1, max_size=2)))}
 
 
@@ -819,7 +830,7 @@ def round_end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = Fal
     elif form == "r7":
         section["effects"] = [R7_EFFECT]
     elif form == "language":
-        body = effects(colours, frozenset({"after_survey"}), 1, "after_survey", frozenset({NOBODY}), body=True)
+        body = effects(colours, trigger_timings("round_end"), 1, "after_survey", frozenset({NOBODY}), body=True)
         section["effects"] = _without_when(draw(st.lists(body, min_size=1, max_size=2)))
     return {"round_end": section}
 

@@ -647,6 +647,18 @@ def test_take_vp__from_a_chosen_leader_never_more_than_they_hold():
     assert s.state.vp == (0, 1, 0)
 
 
+def test_set_start_player__the_seat_left_of_the_chooser_starts_the_next_round():
+    """set_start_player (round_end, no decision): the start player passes to the seat of the
+    set, here the one left of the chooser (seat 1 picks s: seat 2 starts round 2); R12's
+    naming, a decision after R11, is not asked."""
+    s = with_crew(crew("s", 2, [effect("set_start_player", seat={"left_of": "me"})]))
+    s.turn("w")
+    s.turn("s")
+    events = s.turn("x")
+    assert of(events, "start_player_set") == [{"crew": "s", "start_player": 2}]
+    assert (s.state.round, s.state.start_player, s.player) == (2, 2, 2)
+
+
 # -- lasting effects: closed crews and protected cubes (docs/skills.md, "Lasting effects") ---
 
 

@@ -345,7 +345,7 @@ def test_r11_free_cubes_go_to_the_unchosen_crews_in_crew_area_order(source: str,
     """R11, R12: at the end of a round that does not end the game, each crew nobody chose gets
     its free cubes from the stock (``round_end.unpicked_crews``: a number, or R9's one while it
     holds none), in crew-area order, up to the cap and while the stock lasts; the start player
-    changes only when named."""
+    changes only when named (R12) or set by set_start_player, to the last seat so given."""
     playout = draw_playout(data, source)
     game = playout.game
     cap = game.ruleset.max_free_cubes_per_crew
@@ -353,8 +353,10 @@ def test_r11_free_cubes_go_to_the_unchosen_crews_in_crew_area_order(source: str,
     assert type(amount) is int or amount_data(amount) == R9_FREE_CUBES  # what ruleset_documents draws
     for before, act, after in play(playout).steps():
         _state, events = game.apply(before, act)
-        if after.start_player != before.start_player:
-            assert act.kind == A.NAME_START_PLAYER and act.target == after.start_player
+        given = [event.params["start_player"] for event in events if event.key in ("start_player_named", "start_player_set")]
+        assert after.start_player == (given[-1] if given else before.start_player)
+        if "start_player_named" in {event.key for event in events}:
+            assert act.kind == A.NAME_START_PLAYER
         keys = [event.key for event in events]
         if "round_ended" not in keys or after.stage == OVER:
             continue

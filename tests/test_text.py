@@ -41,7 +41,7 @@ from stargazer_rules.text.messages import (
 )
 from stargazer_rules.vocabulary.actions import TARGET_CREW, action
 from stargazer_rules.vocabulary.effects import AFTER_SURVEY, EFFECT_TYPES, Effect, extend_effect_types
-from stargazer_rules.vocabulary.expressions import AMOUNT, CONDITION, PLANETS
+from stargazer_rules.vocabulary.expressions import AMOUNT, CONDITION, PLANETS, SEATS
 from stargazer_rules.vocabulary.events import EVENT_KEYS
 
 BUNDLED = bundled_ruleset_names()
@@ -388,6 +388,8 @@ def _generated_effects() -> list[dict[str, Any]]:
                     elif param.kind == "effects" and param.required:
                         inner = {"effect": "change_survey_count", "delta": 1} if when == "survey" else {"effect": "gain_vp", "vp": 1}
                         data[param.name] = [inner]
+                    elif param.kind == SEATS and param.required:
+                        data[param.name] = "everyone"  # set_start_player's seat
                     elif param.kind == PLANETS and ("do" in (p.name for p in cls.params) or param.default == "this_planet"):
                         data[param.name] = "with_room"  # choose and for_each take one set; no Planet is bound here
                     elif (

@@ -17,7 +17,7 @@ from stargazer_rules.rulesets.model import DRAFT7_END, Ruleset
 from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
 from stargazer_rules.vocabulary import abilities as AB
-from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, SURVEY, Effect
+from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, ON_CHOOSE, OWNER, REQUIRED, ROUND_END, SURVEY, Effect
 from stargazer_rules.vocabulary.expressions import AMOUNT, CONDITION, CREWS, PLANETS, SEATS, CrewsNamed, Limits, Node, Parser, SeatsNamed, amount_bounds, walk
 from stargazer_rules.vocabulary.table import ROUND_LIMIT
 
@@ -434,12 +434,26 @@ def _timing_location(site: EffectSite) -> DocPath:
     return (*site.path, "when") if "when" in site.data else (*site.path, "effect")
 
 
+def round_end_only(cls: type[Effect]) -> bool:
+    """Whether an effect type resolves at a round's end only (``set_start_player``: during a
+    round the seat to act is read from the start player, R4), so never during a turn."""
+    return cls.timings == (ROUND_END,)
+
+
 def _option_timings(crew: YamlDocument, sites: list[EffectSite]) -> Iterator[Problem]:
     """An option's effects resolve when the choice is made: at its parent's timing, or at
     ``survey`` under an ``on_choose`` parent (survey changes are made with ``on_choose``). A
-    ``before_walk`` is performed when the survey starts, not at a timing: its effects keep theirs."""
+    ``before_walk`` is performed when the survey starts, not at a timing: its effects keep
+    theirs, but one that resolves at a round's end only cannot stand there."""
     for site in sites:
         parent = site.parent
+        if parent is not None and site.path[-2] == "before_walk" and round_end_only(site.cls) and site.cls.immediate:
+            yield crew.problem(
+                (*site.path, "effect"),
+                f"{site.cls.name!r} resolves at round_end only, so it cannot stand in the before_walk of "
+                f"{parent.cls.name}, performed during the turn: put it in a round_end effect of the skill",
+            )
+            continue
         if parent is None or parent.when is None or site.when is None or site.path[-2] == "before_walk":
             continue
         if site.when == parent.when or (parent.when == ON_CHOOSE and site.when == SURVEY):
@@ -536,7 +550,7 @@ def crew_trigger_problems(documents: RulesetDocuments, effect_types: Mapping[str
     yield from _effect_colours(documents, sites, crew)
     yield from _bodies(crew, sites)
     for site in sites:
-        yield from _ability_effect(crew, site, None)
+        yield from _ability_effect(crew, site, None, occasion=_site_event(crew, site.path))
 
 
 def _ability_items(card: Mapping[str, Any], key: str = "abilities") -> list[tuple[int, Mapping[str, Any]]]:
@@ -726,14 +740,25 @@ def _counts_toward(planets: YamlDocument, at: DocPath, value: Any, colours: list
 _TRIGGER_HOLDER = "a trigger's do"
 
 
-def _ability_effect(planets: YamlDocument, site: EffectSite, event: str | None, holder: str = _TRIGGER_HOLDER) -> Iterator[Problem]:
+def _ability_effect(
+    planets: YamlDocument, site: EffectSite, event: str | None, holder: str = _TRIGGER_HOLDER, occasion: str | None = None
+) -> Iterator[Problem]:
     """What an effect performed at an event (an ability's, a crew trigger's or the round's end
     effects of rules.yaml, standing in ``holder``) may not do: carry a when, change a survey,
-    ask a decision at the top of its list, or read "you" at an ``event`` where nobody is "you"
-    (None: "you" is always someone, a crew trigger's holder)."""
+    resolve at a round's end only at an event other than ``round_end`` (``occasion``, the
+    event; by default ``event``), ask a decision at the top of its list, or read "you" at an
+    ``event`` where nobody is "you" (None: "you" is always someone, a crew trigger's holder)."""
+    occasion = occasion or event
     if "when" in site.data:
         yield planets.problem((*site.path, "when"), f"the effects of {holder} resolve at its event: leave when out", key=True)
-    if AB.ABILITY_WHEN not in site.cls.timings:
+    if round_end_only(site.cls):
+        if occasion != AB.ROUND_END_EVENT:
+            yield planets.problem(
+                (*site.path, "effect"),
+                f"{site.cls.name!r} resolves at a round's end only, so it cannot stand in {holder} set off by "
+                f"{occasion}: use a trigger on round_end (or rules.yaml's round_end.effects; docs/rules.md, \"Start player\")",
+            )
+    elif AB.ABILITY_WHEN not in site.cls.timings:
         yield planets.problem(
             (*site.path, "effect"),
             f"{site.cls.name!r} changes this turn's survey, which {holder} cannot: its effects act on the board, the VP and the cubes",

@@ -83,7 +83,7 @@ def set_phrase(node: X.SetNode, ruleset: Ruleset, lang: str) -> str:
         return _render(section, "colour", lang, {"colour": colour_name(ruleset, node.colour, lang)})
     if isinstance(node, X.SeatsByVP) and node.of.to_data() == "everyone":  # not "among every player"
         return _render(section, f"{node.word}_of_everyone", lang, {})
-    if isinstance(node, (X.NextWithRoom, X.SeatsByVP)):
+    if isinstance(node, (X.NextWithRoom, X.SeatsByVP, X.LeftOf)):
         return _render(section, node.word, lang, {"of": set_phrase(node.of, ruleset, lang)})
     return _render(section, node.word, lang, {})
 

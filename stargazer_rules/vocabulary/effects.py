@@ -1741,6 +1741,48 @@ class ProtectCubes(_Immediate):
 
 
 @attrs.frozen(kw_only=True)
+class SetStartPlayer(_Immediate):
+    """The start player of the next round becomes a seat of a set, with no decision: the first
+    of its seats in turn order from the current start player, so a start player among them
+    stays; an empty set changes nothing (R9). Only at a round's end: the seat to act is read
+    from the start player during a round (R4), and the naming of R12 comes after it, so a
+    naming overrides it (docs/rules.md, "Start player")."""
+
+    name: ClassVar[str] = "set_start_player"
+    summary: ClassVar[str] = (
+        "At a round's end the start player passes, with no decision, to a seat of a set: the "
+        "first of them in turn order from the current start player (who stays when among them); "
+        "an empty set changes nothing."
+    )
+    timings: ClassVar[tuple[str, ...]] = (ROUND_END,)
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("seat", SEATS, "The seats the start player passes to; of several, the first in turn order from the current start player."),
+    )
+
+    seat: SetNode
+
+    def next_start(self, scope: Scope) -> int | None:
+        """The seat that becomes the start player; None for an empty set."""
+        seats = self.seat.members(scope)
+        if not seats:
+            return None
+        table = scope.table
+        players = table.players
+        return next(seat for k in range(players) if (seat := (table.start_player + k) % players) in seats)
+
+    def can_perform(self, scope: Scope) -> bool:
+        return bool(self.seat.members(scope))
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        seat = self.next_start(scope)
+        if seat is None:
+            return
+        table.start_player = seat
+        table.log("start_player_set", crew=table.crew_id(scope.crew), start_player=seat)
+
+
+@attrs.frozen(kw_only=True)
 class UseSkill(Effect):
     """The chooser picks a crew of a set and its skill resolves as this crew's (S10): its pick
     effects at once, its later ones at their stage, ``this_crew`` meaning this crew."""
@@ -1814,6 +1856,7 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     PlaceCubeOnCrew,
     ProtectCubes,
     ReturnCube,
+    SetStartPlayer,
     SetSurveyCount,
     TakeFreeCubes,
     TakeVP,

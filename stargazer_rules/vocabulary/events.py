@@ -26,6 +26,8 @@ EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
     "turn_ended": ("player",),
     "round_ended": ("round",),
     "start_player_named": ("player", "start_player"),
+    # set_start_player, no decision: by a skill's crew, or "" (round_end.effects, a Planet's ability)
+    "start_player_set": ("crew", "start_player"),
     "round_started": ("round", "start_player"),
     "game_over": ("round", "triggers"),
     # the rules language's actions

@@ -339,6 +339,25 @@ class SeatsByVP(_OverOne, SetNode):
 
 
 @attrs.frozen
+class LeftOf(_OverOne, SetNode):
+    """For each seat of a set, the seat to its left, the next in turn order (R4):
+    ``{left_of: start_player}`` where nobody is "you" (a round's end), ``{left_of: me}`` being
+    ``left``. Listed in turn order from mine (from the start player when nobody is "you")."""
+
+    word: ClassVar[str] = "left_of"
+    kind: ClassVar[str] = SEATS
+    of: SetNode
+
+    def members(self, scope: Scope) -> tuple[int, ...]:
+        players = scope.table.players
+        found = {(seat + 1) % players for seat in self.of.members(scope)}
+        return tuple(seat for seat in _seat_order(scope) if seat in found)
+
+    def most(self, limits: Limits) -> int:
+        return self.of.most(limits)
+
+
+@attrs.frozen
 class CrewsNamed(SetNode):
     """A set of crews by a word: ``all``, ``others`` (every crew but this skill's),
     ``unpicked`` (no worker on it this round), ``this_crew`` (the skill's own, or the crew
@@ -1024,7 +1043,7 @@ class Parser:
         if kind == PLANETS:
             words, keys = PlanetsNamed.words, ("colour", "next_with_room")
         elif kind == SEATS:
-            words, keys = SeatsNamed.words, ("most_vp", "fewest_vp")
+            words, keys = SeatsNamed.words, ("most_vp", "fewest_vp", "left_of")
         else:
             words, keys = CrewsNamed.words, ()
         found = self._word(data, path, kind, words, keys)
@@ -1053,7 +1072,9 @@ class Parser:
             of = self.set_of(PLANETS, value, at, bound)
             return None if of is None else NextWithRoom(of)
         of = self.set_of(SEATS, value, at, bound)
-        return None if of is None else SeatsByVP(word == "most_vp", of)
+        if of is None:
+            return None
+        return LeftOf(of) if word == "left_of" else SeatsByVP(word == "most_vp", of)
 
     def _where(self, kind: str, data: Mapping[str, Any], path: Path, bound: frozenset[str]) -> SetNode | None:
         extra = [key for key in data if key not in ("where", "from")]
@@ -1123,7 +1144,7 @@ GRAMMAR: Mapping[str, Mapping[str, Any]] = {
         **{word: None for word in (*OnPlanet.words, *OnCrew.words)},
     },
     PLANETS: {**{word: None for word in PlanetsNamed.words}, "colour": COLOUR, "next_with_room": PLANETS, "where": WHERE_VALUE},
-    SEATS: {**{word: None for word in SeatsNamed.words}, "most_vp": SEATS, "fewest_vp": SEATS, "where": WHERE_VALUE},
+    SEATS: {**{word: None for word in SeatsNamed.words}, "most_vp": SEATS, "fewest_vp": SEATS, "left_of": SEATS, "where": WHERE_VALUE},
     CREWS: {**{word: None for word in CrewsNamed.words}, "where": WHERE_VALUE},
 }
 

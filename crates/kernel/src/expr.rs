@@ -45,6 +45,8 @@ pub enum Set {
     ThisSeat,
     /// The seats of a set holding its most (`true`) or fewest VP, ties all included.
     ByVp(bool, Box<Set>),
+    /// For each seat of the set, the seat to its left, the next in turn order (R4).
+    LeftOf(Box<Set>),
     AllCrews,
     /// Every crew but the one whose skill resolves.
     OtherCrews,
@@ -70,7 +72,7 @@ impl Set {
     fn reads_planet(&self) -> bool {
         match self {
             Set::ThisPlanet | Set::NextWithRoom(_) | Set::Where(..) => true,
-            Set::ByVp(_, of) => of.reads_planet(),
+            Set::ByVp(_, of) | Set::LeftOf(of) => of.reads_planet(),
             _ => false,
         }
     }
@@ -84,9 +86,14 @@ impl Set {
             | Set::ThisPlanet
             | Set::Colour(_)
             | Set::NextWithRoom(_) => SetKind::Planets,
-            Set::Me | Set::OtherSeats | Set::Everyone | Set::StartPlayer | Set::Left | Set::ThisSeat | Set::ByVp(..) => {
-                SetKind::Seats
-            }
+            Set::Me
+            | Set::OtherSeats
+            | Set::Everyone
+            | Set::StartPlayer
+            | Set::Left
+            | Set::ThisSeat
+            | Set::ByVp(..)
+            | Set::LeftOf(_) => SetKind::Seats,
             Set::AllCrews | Set::OtherCrews | Set::UnpickedCrews | Set::ThisCrew => SetKind::Crews,
             Set::Where(kind, ..) => *kind,
         }
@@ -282,6 +289,9 @@ pub enum Act {
     /// `protect_cubes`: the chooser's cubes out of other players' skills' reach until the
     /// turn (`PROTECTED_TURN`) or the round (`PROTECTED_ROUND`) ends.
     ProtectCubes(u8),
+    /// `set_start_player` (a round's end only): the first seat of the set in turn order from
+    /// the start player becomes the start player.
+    SetStartPlayer(Set),
 }
 
 /// The largest magnitude an amount of the kernel computes exactly: a program whose amounts
@@ -343,7 +353,7 @@ impl Amount {
 impl Set {
     pub(crate) fn exact(&self, m: &Magnitudes) -> bool {
         match self {
-            Set::NextWithRoom(of) | Set::ByVp(_, of) => of.exact(m),
+            Set::NextWithRoom(of) | Set::ByVp(_, of) | Set::LeftOf(of) => of.exact(m),
             Set::Where(_, condition, of) => condition.exact(m) && of.exact(m),
             _ => true,
         }
@@ -391,7 +401,7 @@ impl Act {
             Act::SurveyRule(_) | Act::SurveyDirection(_) | Act::SkipPlanets(None) => true,
             Act::SkipPlanets(Some(a)) => a.exact(m),
             Act::ProtectCubes(_) => true,
-            Act::CloseCrew(set) => set.exact(m),
+            Act::CloseCrew(set) | Act::SetStartPlayer(set) => set.exact(m),
             Act::TakeVp { vp, from } => vp.exact(m) && from.exact(m),
             Act::ReturnCube { planets, owner, .. } => planets.exact(m) && owner.exact(m),
             Act::MoveCube { planets, owner, to } => planets.exact(m) && owner.exact(m) && to.exact(m),
@@ -526,6 +536,10 @@ impl Game {
             Set::Left if sc.me == NOBODY => 0,
             Set::Left => 1 << ((sc.me + 1) % players),
             Set::ThisSeat => one(sc.seat),
+            Set::LeftOf(of) => {
+                let seats = self.set_members(s, sc, of) & every_seat;
+                ((seats << 1) | (seats >> (players - 1))) & every_seat
+            }
             Set::ByVp(most, of) => {
                 let seats = self.set_members(s, sc, of);
                 let vps = members(seats, SetKind::Seats, sc.first, players).map(|seat| s.vp[seat]);
@@ -738,6 +752,7 @@ impl Game {
             Act::TakeFreeCubes { count, to } => {
                 s.stock > 0 && self.set_members(s, sc, to) != 0 && self.amount(s, sc, count) > 0
             }
+            Act::SetStartPlayer(seats) => self.set_members(s, sc, seats) != 0,
             _ => true,
         }
     }
@@ -866,6 +881,12 @@ impl Game {
             }
             Act::CloseCrew(crews) => s.closed |= self.closing(s, sc, crews),
             Act::ProtectCubes(until) => s.protected[me] = *until,
+            Act::SetStartPlayer(seats) => {
+                let first = s.start_player as usize;
+                if let Some(seat) = members(self.set_members(s, sc, seats), SetKind::Seats, first, players).next() {
+                    s.start_player = seat as u8;
+                }
+            }
         }
     }
 

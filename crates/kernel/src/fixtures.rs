@@ -27,6 +27,7 @@ fn effect(name: &str, when: &str) -> EffectSpec {
             .with("colour", ParamValue::None),
         "may_skip_planets" => spec.with("at_most", ParamValue::None),
         "set_survey_direction" => spec.with("direction", text("either")),
+        "set_start_player" => spec.with("seat", set(Set::LeftOf(Box::new(Set::StartPlayer)))),
         "survey_start" => spec
             .with("planet", set(Set::AllPlanets))
             .with("cubes", int(1))
@@ -142,6 +143,14 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
                 .with("before_walk", ParamValue::Effects(before))
         }
         "close_crew" => spec.with("crew", set(if rng.below(2) == 0 { Set::UnpickedCrews } else { Set::OtherCrews })),
+        "set_start_player" => {
+            let seat = match rng.below(3) {
+                0 => Set::LeftOf(Box::new(Set::StartPlayer)),
+                1 => Set::ByVp(false, Box::new(Set::Everyone)),
+                _ => Set::Me,
+            };
+            spec.with("seat", set(seat))
+        }
         "protect_cubes" => spec.with("until", text(if rng.below(2) == 0 { "turn_end" } else { "round_end" })),
         // At most the best other skill: two effects of at most 16 VP and -6..6 survey each.
         "use_skill" => spec.with("crew", set(Set::OtherCrews)),
@@ -317,7 +326,7 @@ const GENERATED_ACTION_SIZES: ActionSizes =
 
 /// The rules language's effect types, the two older ones that take an amount, this turn's
 /// survey's words and its lasting effects.
-const LANGUAGE: [&str; 20] = [
+const LANGUAGE: [&str; 21] = [
     "may_skip_planets",
     "set_survey_direction",
     "survey_start",
@@ -334,6 +343,7 @@ const LANGUAGE: [&str; 20] = [
     "place_cube_on_crew",
     "return_cube",
     "set_survey_count",
+    "set_start_player",
     "take_vp",
     "take_free_cubes",
     "gain_vp",
@@ -376,7 +386,8 @@ pub fn generated(seed: u64) -> Game {
         if nested && name == "choose_one" {
             name = "gain_vp";
         }
-        let when = timings[rng.below(timings.len())];
+        // set_start_player resolves at a round's end only (the Python loader's check).
+        let when = if name == "set_start_player" { "round_end" } else { timings[rng.below(timings.len())] };
         let spec = effect(name, when);
         // gain_vp and change_survey_count take a plain number half of the time.
         if LANGUAGE.contains(&name) && (!matches!(name, "gain_vp" | "change_survey_count") || rng.below(2) == 0) {

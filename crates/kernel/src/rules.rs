@@ -100,7 +100,7 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 28] = [
+pub const EFFECT_TYPES: [EffectType; 29] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
     EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
@@ -123,6 +123,7 @@ pub const EFFECT_TYPES: [EffectType; 28] = [
     EffectType { name: "place_on_special", parse: parse_place_on_special, steps: Steps::Count },
     EffectType { name: "protect_cubes", parse: parse_act, steps: Steps::Once },
     EffectType { name: "return_cube", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "set_start_player", parse: parse_act, steps: Steps::Once },
     EffectType { name: "set_survey_count", parse: parse_act, steps: Steps::Once },
     EffectType { name: "set_survey_direction", parse: parse_act, steps: Steps::Once },
     EffectType { name: "survey_start", parse: parse_survey_start, steps: Steps::Once },
@@ -307,6 +308,7 @@ fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
         "take_vp" => Act::TakeVp { vp: effect.amount("vp")?, from: required("from", SetKind::Seats)? },
         "take_free_cubes" => Act::TakeFreeCubes { count: effect.amount("count")?, to: required("to", SetKind::Seats)? },
         "set_survey_count" => Act::SetSurveyCount(effect.amount("count")?),
+        "set_start_player" => Act::SetStartPlayer(required("seat", SetKind::Seats)?),
         "return_cube" => Act::ReturnCube {
             planets: required("planet", SetKind::Planets)?,
             owner: effect.owner("owner")?,

@@ -180,6 +180,7 @@ impl Reader<'_> {
             (SetKind::Seats, "this_seat") => Set::ThisSeat,
             (SetKind::Seats, "most_vp") => Set::ByVp(true, of(SetKind::Seats)?),
             (SetKind::Seats, "fewest_vp") => Set::ByVp(false, of(SetKind::Seats)?),
+            (SetKind::Seats, "left_of") => Set::LeftOf(of(SetKind::Seats)?),
             (SetKind::Crews, "all") => Set::AllCrews,
             (SetKind::Crews, "others") => Set::OtherCrews,
             (SetKind::Crews, "unpicked") => Set::UnpickedCrews,
