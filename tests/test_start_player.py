@@ -251,6 +251,6 @@ def test_stargazer_rules_the_sheet_and_the_event_read_it_back(lang, said, event)
 def test_the_fewest_vp_rule_reads_its_set():
     rules = ruleset(round_end=round_end(effect("set_start_player", seat={"left_of": {"fewest_vp": "everyone"}})))
     assert round_end_effects_sentence(rules, "en").endswith(
-        "The start player passes to the player to the left of the player with the fewest VP among every player "
+        "The start player passes to the player to the left of the players with the fewest VP "
         "(of several, the first in turn order from the current start player; of none, it stays)."
     )
