@@ -83,6 +83,10 @@ class State(NamedTuple):
     its cubes (``protect_cubes``: 0 none, ``PROTECTED_TURN``, ``PROTECTED_ROUND``); borrowed,
     per crew slot, the crew card whose skill it applies this round as its own (``use_skill``,
     -1 none), whose later effects queue to their stage.
+
+    queue: the crew cards not dealt, in the order they replace a crew that leaves the crew area
+    at a round's end (``round_end.unpicked_crews.at_cap: replaced``, R11); open to all, empty
+    when the ruleset replaces no crew.
     """
 
     players: int
@@ -116,6 +120,8 @@ class State(NamedTuple):
     closed: frozenset[int]
     protected: tuple[int, ...]
     borrowed: tuple[int, ...]
+    # -- the crew cards not dealt (R11's replacement) --
+    queue: tuple[int, ...] = ()
 
 
 _FIELDS = State._fields
@@ -204,6 +210,7 @@ class Table:
             self.closed,
             self.protected,
             self.borrowed,
+            self.queue,
         ) = state
         self.game = game
         self.events = events
@@ -318,10 +325,34 @@ class Table:
         self.crew_cubes = tuple(cubes)
         self.log("cube_to_crew", owner=seat, crew=self.crew_id(slot))
 
+    def replace_crew(self, slot: int) -> None:
+        """R11 (``at_cap: replaced``): the crew in ``slot`` leaves the crew area: its free cubes
+        go back to the stock, the player cubes on it to their owners' hands, and the first card
+        of the queue takes the slot, empty."""
+        left = self.crew_id(slot)
+        self.stock += self.crew_free[slot]
+        hands = list(self.hands)
+        for owner in self.crew_cubes[slot]:
+            hands[owner] += 1
+        self.hands = tuple(hands)
+        crew = list(self.crew)
+        crew[slot] = self.queue[0]
+        self.crew = tuple(crew)
+        self.queue = self.queue[1:]
+        self.crew_free = _set(self.crew_free, slot, 0)
+        self.crew_cubes = _set(self.crew_cubes, slot, ())
+        self.log("crew_replaced", crew=left, by=self.crew_id(slot))
+
     def stock_to_crew(self, slot: int) -> None:
         self.stock -= 1
         self.crew_free = _bump(self.crew_free, slot, 1)
         self.log("free_cube_to_crew", crew=self.crew_id(slot))
+
+
+def _set(values: tuple, index: int, value: Any) -> tuple:
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
 
 
 def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:

@@ -420,6 +420,8 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
         closed,
         protected: ints(&field(fields, 28)?, "protected")?,
         borrowed: ints(&field(fields, 29)?, "borrowed")?,
+        // the crew cards not dealt (R11's replacement)
+        queue: ints(&field(fields, 30)?, "queue")?,
     })
 }
 
@@ -493,6 +495,7 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         PyFrozenSet::new(py, (0..nc).filter(|&slot| s.closed & (1 << slot) != 0).map(|slot| slot as i64))?.into_any(),
         tuple_of(s.protected[..players].iter().map(|&p| p as i64).collect())?.into_any(),
         tuple_of(s.borrowed[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
+        tuple_of(s.queue[..s.queue_len as usize].iter().map(|&c| c as i64).collect())?.into_any(),
     ];
     PyTuple::new(py, items)
 }
