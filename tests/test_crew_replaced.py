@@ -190,3 +190,17 @@ def test_stays_is_the_default_and_keeps_the_fingerprint():
     assert stays.fingerprint == game(crew=CREW, player_counts=[player_count(3, 5, 4, 3)]).ruleset.fingerprint
     assert replacing().ruleset.fingerprint != stays.fingerprint
     assert load_ruleset("draft7").unpicked_crews.at_cap == "stays"
+
+
+# -- read back -----------------------------------------------------------------------------------
+
+
+def test_the_rules_and_the_sheet_read_it_back_in_both_languages():
+    from stargazer_rules.printing.sheet import sheet_items
+    from stargazer_rules.text.reports import ruleset_report
+
+    g = replacing()
+    for lang, words in (("en", "leaves the crew area"), ("ja", "クルーエリアを去る")):
+        assert words in str(ruleset_report(g.ruleset, lang))
+        assert any(words in item[1] for item in sheet_items(g.ruleset, lang) if isinstance(item, tuple))
+        assert words not in str(ruleset_report(replacing(at_cap="stays").ruleset, lang))
