@@ -35,7 +35,7 @@ def kernel_state(game: Game, setup: Setup) -> Any:
     assert kernel is not None, native.fallback_reason(game)
     rules = game.ruleset
     planets = [next(i for i, card in enumerate(rules.planets) if card.id == p) for p in setup.planets]
-    crew = [next(i for i, card in enumerate(rules.crew) if card.id == c) for c in setup.crew]
+    crew = [next(i for i, card in enumerate(rules.crew) if card.id == c) for c in setup.crew + setup.queue]  # then R11's queue
     return kernel.new_state(setup.players, planets, crew, setup.start_player)
 
 

@@ -106,7 +106,8 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     free_cubes = compiled.unpicked_crews.free_cubes
     if type(free_cubes) is not int:
         raise ValueError(f"the kernel's fixtures hold a number of free cubes at a round's end (R11), not {free_cubes!r}")
-    lines.append(f"        unpicked_crews: UnpickedCrews {{ free_cubes: Amount::Number({free_cubes}) }},")
+    replaced = "true" if compiled.unpicked_crews.replaced else "false"
+    lines.append(f"        unpicked_crews: UnpickedCrews {{ free_cubes: Amount::Number({free_cubes}), replaced: {replaced} }},")
     lines.append(f"        round_end_effects: {_effects(compiled.round_end_effects)},")
     if [(t.id, t.condition) for t in compiled.end] != [(t.id, t.condition) for t in DRAFT7_END]:
         raise ValueError("the kernel's fixtures hold draft 7's end of the game (R10, End::default()), not another")

@@ -812,7 +812,8 @@ R7_EFFECT = {"effect": "for_each", "seat": {"fewest_vp": "everyone"}, "do": [{"e
 def round_end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = False) -> dict[str, Any]:
     """rules.yaml's R11 (docs/rules.md): the older ``max_free_cubes_per_crew``, or ``round_end``
     whose crews nobody picked receive a number, R9's amount or (with ``language``) any amount
-    with this_crew bound and nobody as "you", with a cap or none; and its ``effects`` (idea R7)
+    with this_crew bound and nobody as "you", with a cap or none (with a cap, ``at_cap`` left
+    out, ``stays`` or ``replaced``); and its ``effects`` (idea R7)
     left out, none, R7's, or (with ``language``) 1..2 effects that ask no decision, nothing
     bound and nobody as "you"."""
     form = draw(st.sampled_from(("older", "section", "section")))
@@ -823,6 +824,10 @@ def round_end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = Fal
         amounts = amounts | amount_expr(colours, frozenset({"crews", NOBODY}), reads_vp=True)
     cap = draw(st.none() | st.integers(0, 4))
     section: dict[str, Any] = {"unpicked_crews": {"free_cubes": draw(amounts), "cap": cap}}
+    if cap is not None:  # R11's at_cap: left out (stays), stays, or a crew at the cap is replaced
+        at_cap = draw(st.sampled_from(("left out", "stays", "replaced", "replaced")))
+        if at_cap != "left out":
+            section["unpicked_crews"]["at_cap"] = at_cap
     written = st.sampled_from(("left out", "none", "r7"))
     form = draw(written | st.just("language")) if language else draw(written)
     if form == "none":

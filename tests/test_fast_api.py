@@ -134,7 +134,7 @@ def test_the_kernel_deals_as_the_python_engine(playout: Playout) -> None:
         setup = game.deal(playout.players, seed)
         planets, crew, start = fast.core.deal(playout.players, seed)
         assert [game.planet_ids[i] for i in planets] == list(setup.planets)
-        assert [game.crew_ids[i] for i in crew] == list(setup.crew)
+        assert [game.crew_ids[i] for i in crew] == list(setup.crew + setup.queue)  # then R11's queue
         assert start == setup.start_player
 
 

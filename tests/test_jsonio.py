@@ -312,7 +312,7 @@ def test_state_with_a_malformed_value_is_refused_with_its_schema_path() -> None:
 
     assert tampered(edit) == (
         "3 problems in the state document:\n"
-        "  $: unexpected property 'colour' (expected: chosen, crew, current_player, legal, "
+        "  $: unexpected property 'colour' (expected: chosen, crew, crew_queue, current_player, legal, "
         "pending, planets, "
         "players, round, ruleset, seats, stage, start_player, stock, survey, triggers, turn)\n"
         "  $.crew[0].worker: -1 is less than the minimum of 0\n"

@@ -592,7 +592,8 @@ def test_generated_rulesets_load_with_their_knobs(documents: dict) -> None:
     assert ruleset.survey_minimum == rules.get("survey", {}).get("minimum", 0)
     assert ruleset.max_rounds == rules.get("max_rounds", DEFAULT_MAX_ROUNDS)
     older = {"free_cubes": 1, "cap": rules.get("max_free_cubes_per_crew")}  # R11's older knob
-    assert ruleset_to_data(ruleset)["rules"]["round_end"]["unpicked_crews"] == rules.get("round_end", {}).get("unpicked_crews", older)
+    written = {"at_cap": "stays", **rules.get("round_end", {}).get("unpicked_crews", older)}  # R11's at_cap: stays unless written
+    assert ruleset_to_data(ruleset)["rules"]["round_end"]["unpicked_crews"] == written
     zeros = [0] * max(ruleset.player_counts)
     assert list(ruleset.turn_order_vp) == rules.get("setup", {}).get("turn_order_vp", zeros)
     drawn = rules.get("majority", {})

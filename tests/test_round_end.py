@@ -117,7 +117,7 @@ def test_an_amount_below_one_gives_nothing():
 def test_the_ideas_ruleset_writes_r9():
     ideas = load_ruleset("ideas")
     assert ideas.unpicked_crews.cap is None
-    assert ruleset_to_data(ideas)["rules"]["round_end"]["unpicked_crews"] == {"free_cubes": R9, "cap": None}
+    assert ruleset_to_data(ideas)["rules"]["round_end"]["unpicked_crews"] == {"free_cubes": R9, "cap": None, "at_cap": "stays"}
 
 
 # -- the loader ----------------------------------------------------------------------------------

@@ -42,6 +42,8 @@ EXPECTED: dict[str, dict[str, dict[str, int]]] = {
         "/properties/stock": COUNT,
         "/properties/chosen": {"maxItems": 128},
         "/properties/chosen/items": ID,
+        "/properties/crew_queue": {"maxItems": 200},  # R11's queue: every crew card (crew.schema.json)
+        "/properties/crew_queue/items": ID,
         "/properties/pending": {"maxItems": 1000},
         "/properties/triggers": {"maxItems": 8},  # R10: rules.yaml end's at most 7 conditions, then round_limit
         "/properties/triggers/items": {"maxLength": 40},  # a trigger id of rules.yaml end
@@ -97,6 +99,8 @@ EXPECTED: dict[str, dict[str, dict[str, int]]] = {
         "/properties/crew": {"maxItems": 128},
         "/properties/crew/items": ID,
         "/properties/start_player": SEAT,
+        "/properties/queue": {"maxItems": 200},  # R11's queue: every crew card (crew.schema.json)
+        "/properties/queue/items": ID,
     },
     "new.request": {
         "/properties/players": PLAYERS,

@@ -66,6 +66,7 @@ from stargazer_rules.vocabulary.table import (
     State,
     Table,
     _bump,
+    _set,
 )
 
 
@@ -74,13 +75,16 @@ class Setup:
     """An explicit deal: what a game record stores, so a replay needs no random-number generator.
 
     ``planets`` are planet ids in ring order (R4), ``crew`` the dealt crew ids in deal order
-    (the always-in-play crew are added in front, R11), ``start_player`` a seat.
+    (the always-in-play crew are added in front, R11), ``start_player`` a seat. ``queue``: the
+    crew ids not dealt, in the order they replace a crew that leaves the crew area (R11,
+    ``round_end.unpicked_crews.at_cap: replaced``); empty when the ruleset replaces no crew.
     """
 
     players: int
     planets: tuple[str, ...]
     crew: tuple[str, ...]
     start_player: int = 0
+    queue: tuple[str, ...] = ()
 
 
 T = TypeVar("T")
@@ -136,7 +140,11 @@ class Game:
         self._planet_index = {card_id: i for i, card_id in enumerate(self.planet_ids)}
         self._crew_index = {card_id: i for i, card_id in enumerate(self.crew_ids)}
         self._always = tuple(i for i, card in enumerate(ruleset.crew) if card.always_in_play)
+        self._always_cards = frozenset(self._always)
         self._dealable = tuple(i for i, card in enumerate(ruleset.crew) if not card.always_in_play)
+        #: Whether a crew nobody picked leaves the crew area at the cap (R11, ``at_cap: replaced``):
+        #: then a deal also orders the crew cards not dealt (``Setup.queue``).
+        self.replaces_crews = ruleset.unpicked_crews.replaced
         # Top-level effect paths of each crew card by the stage that queues them.
         self._on_pick = tuple(_paths(card.skill, (SURVEY, ON_CHOOSE)) for card in ruleset.crew)
         self._after = tuple(_paths(card.skill, (AFTER_SURVEY,)) for card in ruleset.crew)
@@ -231,17 +239,25 @@ class Game:
     # -- setting up -----------------------------------------------------------------------
 
     def deal(self, players: int, seed: int | None = None, start_player: int | None = None) -> Setup:
-        """Deal a setup for ``players`` from ``seed`` (R14): planets, crew and start player."""
+        """Deal a setup for ``players`` from ``seed`` (R14): planets, crew and start player;
+        when crews can be replaced (R11), then the order of the crew cards not dealt, drawn
+        after the rest so that the other draws stay what they were."""
         counts = self._setup_counts(players)
         rng = random.Random(seed)
         planet_order = rng.sample(range(len(self.planet_ids)), counts.planets)
         crew_order = rng.sample(self._dealable, counts.crew)
         start = rng.randrange(players) if start_player is None else start_player
+        queue: list[int] = []
+        if self.replaces_crews:
+            dealt = set(crew_order)
+            left = [i for i in self._dealable if i not in dealt]
+            queue = rng.sample(left, len(left))
         return Setup(
             players,
             tuple(self.planet_ids[i] for i in planet_order),
             tuple(self.crew_ids[i] for i in crew_order),
             start,
+            tuple(self.crew_ids[i] for i in queue),
         )
 
     def card_indices(self, setup: Setup) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -251,6 +267,14 @@ class Game:
             tuple(self._planet_index[planet_id] for planet_id in setup.planets),
             tuple(self._crew_index[crew_id] for crew_id in setup.crew),
         )
+
+    def queue_indices(self, setup: Setup) -> tuple[int, ...]:
+        """A setup's queue of crew cards not dealt (R11) as crew-card indices (ids unchecked)."""
+        return tuple(self._crew_index[crew_id] for crew_id in setup.queue)
+
+    def deck_indices(self, setup: Setup) -> tuple[int, ...]:
+        """The crew a kernel setup lists (``Game::new_state``): the dealt crew, then the queue."""
+        return self.card_indices(setup)[1] + self.queue_indices(setup)
 
     def new_state(
         self,
@@ -303,6 +327,7 @@ class Game:
             protected=(0,) * n,
             borrowed=(-1,) * len(crew),
             taken=(0,) * n,
+            queue=self.queue_indices(setup),
         )
         table = Table(self, state, None)
         if rules.setup_steps:
@@ -333,10 +358,22 @@ class Game:
         problems += _unknown_or_repeated("crew", setup.crew, self._crew_index)
         always = {self.crew_ids[i] for i in self._always}
         problems += [f"crew {crew_id!r} is always in play and is not dealt" for crew_id in setup.crew if crew_id in always]
+        problems += self._queue_problems(setup)
         if not 0 <= setup.start_player < setup.players:
             problems.append(f"start player {setup.start_player} is not a seat of 0..{setup.players - 1}")
         if problems:
             raise SetupError("invalid setup: " + "; ".join(problems))
+
+    def _queue_problems(self, setup: Setup) -> list[str]:
+        """What is wrong with a setup's queue (R11): with ``at_cap: replaced``, every crew card
+        that is not dealt and not always in play, each once; else none."""
+        if not self.replaces_crews:
+            return [f"this ruleset replaces no crew (R11): the setup's queue must be empty, not {list(setup.queue)}"] if setup.queue else []
+        problems = _unknown_or_repeated("queued crew", setup.queue, self._crew_index)
+        left = {self.crew_ids[i] for i in self._dealable} - set(setup.crew)
+        if not problems and set(setup.queue) != left:
+            problems.append(f"the queue must hold each crew not dealt once (R11): {sorted(left)}, not {sorted(setup.queue)}")
+        return problems
 
     def _setup_counts(self, players: int):
         try:
@@ -613,6 +650,8 @@ class Game:
                 abilities.held_event(self.crew_rules, table, GAME_END)
             return
         self._unpicked_crews_receive(table)
+        if self.replaces_crews:
+            self._replace_crews_at_cap(table)
         pending: tuple[Pending, ...] = ()
         for slot in table.chosen:
             seat = table.workers[slot]
@@ -635,6 +674,20 @@ class Game:
             wanted = amount if type(amount) is int else amount_value(amount, Scope(table, NOBODY, -1, bound_crew=slot))
             for _ in range(min(wanted, table.stock, cap - table.crew_free[slot])):
                 table.stock_to_crew(slot)
+
+    def _replace_crews_at_cap(self, table: Table) -> None:
+        """R11, ``at_cap: replaced``: once every crew nobody picked has received, each of them
+        holding the cap's number of free cubes, in crew-area order, leaves the crew area and the
+        first card of the queue takes its slot (``Table.replace_crew``). A crew always in play
+        stays (it was not dealt, so no card of the deck stands in for it); once the queue is
+        empty every crew stays."""
+        cap = self.ruleset.max_free_cubes_per_crew
+        always = self._always_cards
+        for slot, worker in enumerate(table.workers):
+            if not table.queue:
+                return
+            if worker == NO_WORKER and table.crew_free[slot] >= cap and table.crew[slot] not in always:
+                table.replace_crew(slot)
 
     def _start_round(self, table: Table) -> None:
         table.round += 1
@@ -789,12 +842,6 @@ class Game:
         if table.borrowed[slot] >= 0:  # the after-survey effects of a skill applied with use_skill
             table.pending += self.pending_of(table.borrowed[slot], AFTER_SURVEY_STAGE, slot, seat, borrowed=True)
         table.stage = AFTER_SURVEY_STAGE
-
-
-def _set(values: tuple, index: int, value: Any) -> tuple:
-    changed = list(values)
-    changed[index] = value
-    return tuple(changed)
 
 
 def _paths(skill: Sequence[Effect], timings: tuple[str, ...]) -> tuple[tuple[int, ...], ...]:

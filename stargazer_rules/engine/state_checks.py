@@ -163,10 +163,31 @@ class _Checker:
         elif crew[: len(always)] != always or set(crew[len(always) :]) & set(always):
             expected = ", ".join(rules.crew[i].id for i in always) or "none"
             self.problem("$.crew", f"the crew area must start with the always-in-play crew ({expected}), and only them")
+        self._queue(always)
         self.seat("$.start_player", state.start_player)
         if _outside(state.turn, 0, players) or (state.turn == players and state.stage not in (ROUND_END_STAGE, OVER)):
             self.problem("$.turn", f"{state.turn} turns taken in a round of {players}")
         return True
+
+    def _queue(self, always: tuple[int, ...]) -> None:
+        """The crew cards not dealt (R11, ``at_cap: replaced``): none in a ruleset that replaces
+        no crew; else crew cards that are not always in play, none in the crew area and none
+        twice (a crew that left the crew area is out of the game: in neither)."""
+        state, rules = self.state, self.rules
+        if not self.game.replaces_crews:
+            if state.queue:
+                self.problem("$.crew_queue", "this ruleset replaces no crew (R11): the queue must be empty")
+            return
+        ids = [card.id for card in rules.crew]
+        self._cards("crew", "$.crew_queue", state.queue, ids)
+        area = set(state.crew)
+        for k, card in enumerate(state.queue):
+            if not 0 <= card < len(ids):
+                continue
+            if card in always:
+                self.problem(f"$.crew_queue[{k}].id", f"crew {ids[card]!r} is always in play and is not queued")
+            elif card in area:
+                self.problem(f"$.crew_queue[{k}].id", f"crew {ids[card]!r} is in the crew area and in the queue")
 
     def _cards(self, kind: str, at: str, cards: Sequence[int], ids: Sequence[str]) -> None:
         seen: set[int] = set()

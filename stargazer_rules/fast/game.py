@@ -83,7 +83,8 @@ class FastGame:
         players = self._players(players)
         if seed is None:
             setup = self.game.deal(players, None)
-            planets, crew = self.game.card_indices(setup)
+            planets, _ = self.game.card_indices(setup)
+            crew = self.game.deck_indices(setup)  # the dealt crew, then R11's queue
             return self.core.state_of_setup(self, players, list(planets), list(crew), setup.start_player)
         return self.core.new_state(self, players, check_seed(seed))
 

@@ -74,6 +74,7 @@ def state_schema_for(game: Game) -> dict[str, Any]:
     properties["planets"].update(maxItems=planets)
     properties["crew"].update(maxItems=crews)
     properties["chosen"].update(maxItems=crews)
+    properties["crew_queue"].update(maxItems=len(rules.crew))  # R11: the crew cards not dealt
     if game.most_legal_actions is not None:
         properties["legal"].update(maxItems=game.most_legal_actions)
     defs["planet"]["properties"]["track"].update(maxItems=max(card.length for card in rules.planets))
@@ -124,6 +125,7 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
     rules = game.ruleset
     ring = [rules.planets[index].id for index in state.planets]
     area = [rules.crew[index].id for index in state.crew]
+    queue = {"crew_queue": [rules.crew[index].id for index in state.queue]} if game.replaces_crews else {}
     return {
         "ruleset": ruleset_json(rules.name, rules.fingerprint),
         "players": state.players,
@@ -152,6 +154,7 @@ def state_to_json(game: Game, state: State) -> dict[str, Any]:
             {"hand": hand, "vp": vp, "removed": removed, **_seat_taken(taken), **_seat_lasting(until)}
             for hand, vp, removed, taken, until in zip(state.hands, state.vp, state.removed, state.taken, state.protected)
         ],
+        **queue,
         "stock": state.stock,
         "chosen": [area[slot] for slot in state.chosen],
         "pending": [_pending_json(rules, state, area, item) for item in state.pending],
@@ -305,7 +308,8 @@ class _StateReader:
             self._crew_card(member["borrowed"], f"$.crew[{slot}].borrowed") if "borrowed" in member else -1
             for slot, member in enumerate(data["crew"])
         )
-        if None in borrowed:
+        queue = tuple(self._crew_card(crew_id, f"$.crew_queue[{k}]") for k, crew_id in enumerate(data.get("crew_queue", ())))
+        if None in borrowed or None in queue:
             return None
         seats = data["seats"]
         state = State(
@@ -340,6 +344,7 @@ class _StateReader:
             protected=tuple(PROTECTION_UNTIL.get(seat.get("protected"), 0) for seat in seats),
             borrowed=borrowed,
             taken=tuple(seat.get("taken", 0) for seat in seats),
+            queue=queue,  # type: ignore[arg-type]
         )
         problems, legal = state_checks.check(self.game, state)
         self.problems += problems

@@ -45,20 +45,24 @@ def event_from_json(data: Any) -> Event:
 
 
 def setup_to_json(setup: Setup) -> dict[str, Any]:
-    """``setup`` as JSON: players, planet ids in ring order, dealt crew ids, start player."""
-    return {
+    """``setup`` as JSON: players, planet ids in ring order, dealt crew ids, start player, and
+    the queue of crew ids not dealt when there is one (R11, ``at_cap: replaced``)."""
+    data: dict[str, Any] = {
         "players": setup.players,
         "planets": list(setup.planets),
         "crew": list(setup.crew),
         "start_player": setup.start_player,
     }
+    if setup.queue:
+        data["queue"] = list(setup.queue)
+    return data
 
 
 def setup_from_json(data: Any, game: Game | None = None) -> Setup:
     """The setup a JSON setup describes; with ``game``, also checked against its ruleset (R14)."""
     validate("setup", data, "setup")
     setup = Setup(
-        data["players"], tuple(data["planets"]), tuple(data["crew"]), data["start_player"]
+        data["players"], tuple(data["planets"]), tuple(data["crew"]), data["start_player"], tuple(data.get("queue", ()))
     )
     if game is not None:
         try:

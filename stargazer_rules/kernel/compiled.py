@@ -94,9 +94,11 @@ class CompiledCrew:
 class CompiledUnpickedCrews:
     """What a crew nobody picked receives at a round's end (R11, ``Ruleset.unpicked_crews``): its
     amount of free cubes, an integer or an expression node; its cap crosses as the ruleset's
-    ``max_free_cubes_per_crew``."""
+    ``max_free_cubes_per_crew``; ``replaced``: a crew at the cap leaves the crew area
+    (``at_cap: replaced``)."""
 
     free_cubes: Any
+    replaced: bool = False
 
 
 @attrs.frozen
@@ -169,7 +171,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         cubes_per_player=ruleset.cubes_per_player,
         free_cubes=ruleset.free_cubes,
         max_free_cubes_per_crew=ruleset.max_free_cubes_per_crew,
-        unpicked_crews=CompiledUnpickedCrews(ruleset.unpicked_crews.free_cubes),
+        unpicked_crews=CompiledUnpickedCrews(ruleset.unpicked_crews.free_cubes, ruleset.unpicked_crews.replaced),
         round_end_effects=_effects(ruleset.round_end_effects),
         end=tuple(CompiledEndTrigger(trigger.id, trigger.condition) for trigger in ruleset.end),
         end_scoring=tuple(CompiledScoringLine(line.id, line.vp) for line in ruleset.end_scoring),

@@ -87,7 +87,11 @@ def _styles(lang: str) -> dict[str, ParagraphStyle]:
 def _cap_limit(ruleset: Ruleset, lang: str) -> str:
     """R11's cap as the round's end sentence says it."""
     cap = ruleset.unpicked_crews.cap
-    return say("round_end_no_cap", lang) if cap is None else say("round_end_cap", lang, cap=cap)
+    if cap is None:
+        return say("round_end_no_cap", lang)
+    if ruleset.unpicked_crews.replaced:  # R11's at_cap: replaced
+        return say("round_end_cap_replaced", lang, cap=cap, replaced=tables.at_cap_text(ruleset, lang))
+    return say("round_end_cap", lang, cap=cap)
 
 
 def _end_text(ruleset: Ruleset, lang: str) -> str:

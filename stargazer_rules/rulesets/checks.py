@@ -13,7 +13,7 @@ from typing import Any
 import attrs
 
 from stargazer_rules.errors import Problem
-from stargazer_rules.rulesets.model import DRAFT7_END, Ruleset
+from stargazer_rules.rulesets.model import AT_CAP_REPLACED, DRAFT7_END, Ruleset
 from stargazer_rules.rulesets.validation import close_match, describe_value
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, format_path
 from stargazer_rules.vocabulary import abilities as AB
@@ -887,6 +887,12 @@ def round_end_problems(documents: RulesetDocuments) -> Iterator[Problem]:
     for path, message in parser.problems:
         yield rules.problem(path, message)
     yield from _nobody_is_you(rules, FREE_CUBES_PATH, node, "read the crew as this_crew (e.g. {free_cubes: this_crew})")
+    if crews.get("at_cap") == AT_CAP_REPLACED and "cap" in crews and crews["cap"] is None:
+        yield rules.problem(
+            (*UNPICKED_CREWS_PATH, "at_cap"),
+            "at_cap: replaced replaces a crew when it reaches the cap, but cap is null (no cap): "
+            "give a cap (e.g. cap: 3) or leave at_cap out (R11)",
+        )
 
 
 

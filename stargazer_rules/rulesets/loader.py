@@ -40,6 +40,7 @@ from stargazer_rules.rulesets.checks import (
     semantic_problems,
 )
 from stargazer_rules.rulesets.model import (
+    AT_CAP_STAYS,
     DRAFT7_END,
     Colour,
     CrewCard,
@@ -216,7 +217,9 @@ def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
     them would not have held, when they say what it said, in its older form: no ``majority``
     when it is R15/R16's, no ``bonus`` when it is R17's, no ``end`` when it is draft 7's R10
     (else its conditions as [id, condition] pairs, so that their order counts), no
-    ``round_end.effects`` when there are none, no ``end_scoring`` when it has no line, and then a ``round_end`` of 1 free cube and a cap as the older
+    ``round_end.unpicked_crews.at_cap`` when it is draft 7's ``stays`` (R11), no
+    ``round_end.effects`` when there are none and no crew is replaced, no ``end_scoring`` when
+    it has no line, and then a ``round_end`` of 1 free cube and a cap as the older
     ``max_free_cubes_per_crew``. So such rulesets keep their fingerprints (their records and
     cached runs stay theirs) while any other rule has its own."""
     data = ruleset_to_data(ruleset)
@@ -231,10 +234,12 @@ def fingerprinted_data(ruleset: Ruleset) -> dict[str, Any]:
         del rules[END_KEY]
     else:  # as pairs: the order of the conditions is the log's order of the triggers (R10)
         rules[END_KEY] = [[trigger.id, condition] for trigger, condition in zip(ruleset.end, rules[END_KEY].values(), strict=True)]
-    if ruleset.round_end_effects:
+    crews = ruleset.unpicked_crews
+    if not crews.replaced:  # draft 7's at_cap (R11): left out, as rulesets before it wrote
+        del rules["round_end"]["unpicked_crews"]["at_cap"]
+    if ruleset.round_end_effects or crews.replaced:
         return data
     del rules["round_end"]["effects"]
-    crews = ruleset.unpicked_crews
     if type(crews.free_cubes) is int and crews.free_cubes == 1 and crews.cap is not None:
         rules[OLDER_CAP_KEY] = rules.pop("round_end")["unpicked_crews"]["cap"]
     return data
@@ -283,13 +288,13 @@ def _unpicked_crews(rules: Mapping[str, Any], colours: list[str]) -> UnpickedCre
     free_cubes = Parser(colours).amount(section["free_cubes"], FREE_CUBES_PATH, frozenset({CREWS}))
     assert free_cubes is not None  # checks.round_end_problems found no problem in it
     cap = section["cap"]
-    return UnpickedCrews(free_cubes=free_cubes, cap=None if cap is None else int(cap))
+    return UnpickedCrews(free_cubes=free_cubes, cap=None if cap is None else int(cap), at_cap=section.get("at_cap", AT_CAP_STAYS))
 
 
 def _round_end_data(ruleset: Ruleset) -> dict[str, Any]:
     crews = ruleset.unpicked_crews
     return {
-        "unpicked_crews": {"free_cubes": amount_data(crews.free_cubes), "cap": crews.cap},
+        "unpicked_crews": {"free_cubes": amount_data(crews.free_cubes), "cap": crews.cap, "at_cap": crews.at_cap},
         "effects": AB.effects_data(ruleset.round_end_effects),
     }
 

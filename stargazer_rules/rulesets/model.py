@@ -90,6 +90,11 @@ class PlayerCountSetup:
     full_planets_to_end: int
 
 
+#: ``round_end.unpicked_crews.at_cap``: the crew stays (draft 7) or is replaced (R11).
+AT_CAP_STAYS = "stays"
+AT_CAP_REPLACED = "replaced"
+
+
 @attrs.frozen
 class UnpickedCrews:
     """What each crew nobody picked receives at a round's end when the game goes on (R11;
@@ -99,10 +104,21 @@ class UnpickedCrews:
     and nobody as "you"; the crew receives max(0, that many) free cubes from the stock, at most
     what the stock holds and what ``cap`` leaves (the most free cubes a crew holds; None: no
     cap). Crews are served in crew-area order, each amount read just before its crew receives.
+
+    ``at_cap`` is what happens to such a crew holding the cap's number of free cubes once every
+    crew has received: ``stays`` (draft 7: the cubes stop) or ``replaced`` (it leaves the crew
+    area and the first crew card of the queue not dealt takes its slot; docs/rules.md, R11).
+    ``replaced`` needs a cap.
     """
 
     free_cubes: Amount
     cap: int | None
+    at_cap: str = AT_CAP_STAYS
+
+    @property
+    def replaced(self) -> bool:
+        """Whether a crew at the cap leaves the crew area (``at_cap: replaced``, R11)."""
+        return self.at_cap == AT_CAP_REPLACED
 
 
 @attrs.frozen

@@ -83,7 +83,8 @@ def _play_in_kernel(
         if setup is None:
             setup = deals[entry.players, entry.deal_seed] = game.deal(entry.players, seed=entry.deal_seed)
         bots = [(kind, seed, params) for (kind, params), seed in zip(seating(kernel_seats, entry.rotation), seeds)]
-        planets, crew = game.card_indices(setup)
+        planets, _ = game.card_indices(setup)
+        crew = game.deck_indices(setup)  # the dealt crew, then R11's queue
         tables.append((entry.players, list(planets), list(crew), setup.start_player, bots))
         dealt.append((entry, seeds, setup))
     crew_ids = game.crew_ids

@@ -22,6 +22,7 @@ EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
     "cube_placed": ("owner", "planet", "square"),
     "cube_to_crew": ("owner", "crew"),
     "free_cube_to_crew": ("crew",),
+    "crew_replaced": ("crew", "by"),
     "survey_done": ("player", "cubes"),
     "turn_ended": ("player",),
     "round_ended": ("round",),

@@ -86,6 +86,9 @@ class State(NamedTuple):
 
     taken: per seat, the free cubes it took from the stock as cubes of its own
     (``take_free_cubes``, idea R8): a seat's cubes number ``cubes_per_player`` plus these.
+    queue: the crew cards not dealt, in the order they replace a crew that leaves the crew area
+    at a round's end (``round_end.unpicked_crews.at_cap: replaced``, R11); open to all, empty
+    when the ruleset replaces no crew.
     """
 
     players: int
@@ -120,6 +123,8 @@ class State(NamedTuple):
     protected: tuple[int, ...]
     borrowed: tuple[int, ...]
     taken: tuple[int, ...]
+    # -- the crew cards not dealt (R11's replacement) --
+    queue: tuple[int, ...] = ()
 
 
 _FIELDS = State._fields
@@ -209,6 +214,7 @@ class Table:
             self.protected,
             self.borrowed,
             self.taken,
+            self.queue,
         ) = state
         self.game = game
         self.events = events
@@ -329,10 +335,34 @@ class Table:
         self.hands = _bump(self.hands, seat, count)
         self.taken = _bump(self.taken, seat, count)
 
+    def replace_crew(self, slot: int) -> None:
+        """R11 (``at_cap: replaced``): the crew in ``slot`` leaves the crew area: its free cubes
+        go back to the stock, the player cubes on it to their owners' hands, and the first card
+        of the queue takes the slot, empty."""
+        left = self.crew_id(slot)
+        self.stock += self.crew_free[slot]
+        hands = list(self.hands)
+        for owner in self.crew_cubes[slot]:
+            hands[owner] += 1
+        self.hands = tuple(hands)
+        crew = list(self.crew)
+        crew[slot] = self.queue[0]
+        self.crew = tuple(crew)
+        self.queue = self.queue[1:]
+        self.crew_free = _set(self.crew_free, slot, 0)
+        self.crew_cubes = _set(self.crew_cubes, slot, ())
+        self.log("crew_replaced", crew=left, by=self.crew_id(slot))
+
     def stock_to_crew(self, slot: int) -> None:
         self.stock -= 1
         self.crew_free = _bump(self.crew_free, slot, 1)
         self.log("free_cube_to_crew", crew=self.crew_id(slot))
+
+
+def _set(values: tuple, index: int, value: Any) -> tuple:
+    changed = list(values)
+    changed[index] = value
+    return tuple(changed)
 
 
 def _bump(values: tuple[int, ...], index: int, delta: int) -> tuple[int, ...]:

@@ -59,6 +59,9 @@ pub struct StateFields {
     pub borrowed: Vec<i64>,
     /// Per seat, the free cubes it took from the stock as its own (`take_free_cubes`, idea R8).
     pub taken: Vec<i64>,
+    // -- the crew cards not dealt (R11's replacement) --
+    /// The queue of crew cards not dealt, first first (`UnpickedCrews::replaced`; else empty).
+    pub queue: Vec<i64>,
 }
 
 impl StateFields {
@@ -109,6 +112,7 @@ impl StateFields {
             protected: s.protected[..players].iter().map(|&p| p as i64).collect(),
             borrowed: s.borrowed[..nc].iter().map(|&c| c as i64).collect(),
             taken: ints(&s.taken[..players]),
+            queue: s.queue[..s.queue_len as usize].iter().map(|&c| c as i64).collect(),
         }
     }
 }
@@ -140,6 +144,8 @@ pub enum At {
     SpecialCube(usize, usize),
     Crew,
     CrewId(usize),
+    Queue,
+    QueueId(usize),
     FreeCubes(usize),
     CrewCube(usize, usize),
     Worker(usize),
@@ -189,6 +195,8 @@ impl fmt::Display for At {
             At::SpecialCube(p, k) => write!(f, "$.planets[{p}].special[{k}]"),
             At::Crew => write!(f, "$.crew"),
             At::CrewId(c) => write!(f, "$.crew[{c}].id"),
+            At::Queue => write!(f, "$.crew_queue"),
+            At::QueueId(k) => write!(f, "$.crew_queue[{k}].id"),
             At::FreeCubes(c) => write!(f, "$.crew[{c}].free_cubes"),
             At::CrewCube(c, k) => write!(f, "$.crew[{c}].cubes[{k}]"),
             At::Worker(c) => write!(f, "$.crew[{c}].worker"),
@@ -229,6 +237,10 @@ pub enum Reason {
     SeatsListed { listed: usize, players: i64 },
     NoCard { kind: &'static str, card: i64, ruleset: String },
     CardTwice { kind: &'static str, id: String },
+    QueueNotEmpty,
+    QueuedAlways { id: String },
+    QueuedInArea { id: String },
+    QueueTooLong { listed: usize },
     Entries { name: &'static str, listed: usize, expected: usize },
     PlanetsDealt { dealt: usize, players: i64, listed: usize },
     CrewArea { always: usize, dealt: usize, players: i64, listed: usize },
@@ -279,6 +291,10 @@ impl fmt::Display for Reason {
             }
             Reason::NoCard { kind, card, ruleset } => write!(f, "no {kind} card {card} in ruleset {ruleset}"),
             Reason::CardTwice { kind, id } => write!(f, "{kind} '{id}' appears twice"),
+            Reason::QueueNotEmpty => write!(f, "this ruleset replaces no crew (R11): the queue must be empty"),
+            Reason::QueuedAlways { id } => write!(f, "crew '{id}' is always in play and is not queued"),
+            Reason::QueuedInArea { id } => write!(f, "crew '{id}' is in the crew area and in the queue"),
+            Reason::QueueTooLong { listed } => write!(f, "a queue of {listed} crew is beyond the kernel's limit of {}", crate::state::MAX_QUEUE),
             Reason::Entries { name, listed, expected } => write!(f, "{name} has {listed} entries, not {expected}"),
             Reason::PlanetsDealt { dealt, players, listed } => {
                 write!(f, "{dealt} planets are dealt for {players} players, not {listed}")
@@ -480,6 +496,7 @@ impl Checker<'_> {
             let always = if names.is_empty() { "none".to_string() } else { names.join(", ") };
             self.problem(At::Crew, Reason::CrewAreaOrder { always });
         }
+        self.queue(&crew_ids);
         self.seat(At::StartPlayer, f.start_player, "a seat");
         if f.turn < 0 || f.turn > f.players || (f.turn == f.players && !self.stage_is(&[Stage::RoundEnd, Stage::Over])) {
             self.problem(At::Turn, Reason::TurnsTaken { turn: f.turn, players: f.players });
@@ -708,6 +725,36 @@ impl Checker<'_> {
         }
     }
 
+    /// The crew cards not dealt (R11, `UnpickedCrews::replaced`): none when no crew is replaced;
+    /// else crew cards not always in play, none in the crew area, none twice (a crew that left
+    /// the crew area is out of the game). `state_checks.Checker._queue`'s words.
+    fn queue(&mut self, crew_ids: &[&str]) {
+        let f = self.f;
+        let rules = &self.game.rules;
+        if !rules.unpicked_crews.replaced {
+            if !f.queue.is_empty() {
+                self.problem(At::Queue, Reason::QueueNotEmpty);
+            }
+            return;
+        }
+        if f.queue.len() > crate::state::MAX_QUEUE {
+            self.problem(At::Queue, Reason::QueueTooLong { listed: f.queue.len() });
+            return;
+        }
+        self.cards("crew", At::QueueId, &f.queue, crew_ids);
+        for (k, &card) in f.queue.iter().enumerate() {
+            if card < 0 || card as usize >= crew_ids.len() {
+                continue;
+            }
+            let id = crew_ids[card as usize].to_string();
+            if rules.crew[card as usize].always_in_play {
+                self.problem(At::QueueId(k), Reason::QueuedAlways { id });
+            } else if f.crew.contains(&card) {
+                self.problem(At::QueueId(k), Reason::QueuedInArea { id });
+            }
+        }
+    }
+
     /// The lasting effects of skills: closed crews are unpicked slots, protections known.
     fn lasting(&mut self) {
         let f = self.f;
@@ -880,6 +927,10 @@ impl Game {
         for (slot, &card) in f.borrowed.iter().enumerate() {
             s.borrowed[slot] = card as i16;
         }
+        for (k, &card) in f.queue.iter().enumerate().take(crate::state::MAX_QUEUE) {
+            s.queue[k] = card as u16;
+        }
+        s.queue_len = f.queue.len().min(crate::state::MAX_QUEUE) as u8;
         self.recount(&mut s);
         s
     }

@@ -198,7 +198,7 @@ pub fn draft_like() -> Game {
 
 /// Draft 7 whose crews nobody picked receive `free_cubes` at a round's end (R11), its cap kept.
 pub fn draft_like_round_end(free_cubes: Amount) -> Game {
-    let spec = RulesSpec { unpicked_crews: UnpickedCrews { free_cubes }, ..compiled::draft7() };
+    let spec = RulesSpec { unpicked_crews: UnpickedCrews { free_cubes, replaced: false }, ..compiled::draft7() };
     Game::new(Rules::compile(&spec).expect("the compiled draft 7 compiles"))
 }
 
@@ -447,7 +447,7 @@ pub fn generated(seed: u64) -> Game {
         max_free_cubes_per_crew: 1 + rng.below(3) as i64,
         // Draft 7's one free cube: the lockstep tests' generated rulesets draw R11's amounts
         // and caps (tests/strategies.py, round_end_data).
-        unpicked_crews: UnpickedCrews { free_cubes: Amount::Number(1) },
+        unpicked_crews: UnpickedCrews { free_cubes: Amount::Number(1), replaced: false },
         // No round-end effects: the lockstep tests' generated rulesets draw them
         // (tests/strategies.py, round_end_data).
         round_end_effects: Vec::new(),

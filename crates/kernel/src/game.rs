@@ -42,6 +42,8 @@ impl Game {
 
     /// Deal Planets, crew and a start player from the kernel's own generator (R14). Not the
     /// Python engine's deal: simulations that compare engines deal in Python and pass the setup.
+    /// When crews can be replaced (R11), the crew is every dealable card in deck order: the
+    /// dealt ones, then the queue (`new_state`).
     pub fn deal(&self, players: usize, rng: &mut Rng) -> Result<(Vec<u16>, Vec<u16>, usize), KernelError> {
         let counts = self.rules.setup_counts(players)?;
         let mut planets: Vec<u16> = (0..self.rules.planets.len() as u16).collect();
@@ -58,13 +60,17 @@ impl Game {
         rng.shuffle(&mut planets);
         rng.shuffle(&mut crew);
         planets.truncate(counts.planets);
-        crew.truncate(counts.crew);
+        if !self.rules.unpicked_crews.replaced {
+            crew.truncate(counts.crew);
+        }
         let start = rng.below(players);
         Ok((planets, crew, start))
     }
 
     /// The state before the first decision, from a setup (planet cards in ring order, the dealt
-    /// crew cards in deal order, the start seat); the checks of `Game.check_setup`.
+    /// crew cards in deal order, the start seat); the checks of `Game.check_setup`. When crews
+    /// can be replaced (R11, `UnpickedCrews::replaced`), `crew` is every dealable card in deck
+    /// order: the dealt ones, then the queue of those not dealt (Python's `Setup.queue`).
     pub fn new_state(&self, players: usize, planets: &[u16], crew: &[u16], start: usize) -> Result<State, KernelError> {
         let rules = &self.rules;
         let counts = rules.setup_counts(players)?;
@@ -72,8 +78,16 @@ impl Game {
         if planets.len() != counts.planets {
             problems.push(format!("{} planets are dealt for {players} players, not {}", counts.planets, planets.len()));
         }
+        let replaced = rules.unpicked_crews.replaced;
+        let (crew, queue) = crew.split_at(if replaced { counts.crew.min(crew.len()) } else { crew.len() });
         if crew.len() != counts.crew {
             problems.push(format!("{} crew are dealt for {players} players, not {}", counts.crew, crew.len()));
+        }
+        if replaced && counts.crew + queue.len() != rules.dealable.len() {
+            problems.push(format!("the queue must hold each crew not dealt once (R11): {} of them, not {}", rules.dealable.len() - counts.crew.min(rules.dealable.len()), queue.len()));
+        }
+        if queue.len() > MAX_QUEUE {
+            problems.push(format!("a queue of {} crew is beyond the kernel's limit of {MAX_QUEUE}", queue.len()));
         }
         for (i, &card) in planets.iter().enumerate() {
             if card as usize >= rules.planets.len() {
@@ -91,6 +105,15 @@ impl Game {
                 problems.push(format!("crew {:?} is dealt twice", rules.crew[card as usize].id));
             }
         }
+        for (i, &card) in queue.iter().enumerate() {
+            if card as usize >= rules.crew.len() {
+                problems.push(format!("unknown crew card {card}"));
+            } else if rules.crew[card as usize].always_in_play {
+                problems.push(format!("crew {:?} is always in play and is not queued", rules.crew[card as usize].id));
+            } else if crew.contains(&card) || queue[..i].contains(&card) {
+                problems.push(format!("crew {:?} is dealt or queued twice", rules.crew[card as usize].id));
+            }
+        }
         if start >= players {
             problems.push(format!("start player {start} is not a seat of 0..{}", players - 1));
         }
@@ -105,6 +128,8 @@ impl Game {
             state.vp[seat] = rules.turn_order_vp[(seat + players - start) % players];
         }
         state.stock = rules.free_cubes;
+        state.queue[..queue.len()].copy_from_slice(queue);
+        state.queue_len = queue.len() as u8;
         state.round = 1;
         state.start_player = start as u8;
         state.stage = Stage::PickCrew;
@@ -179,6 +204,8 @@ impl Game {
             protected: [0; MAX_PLAYERS],
             borrowed: [-1; MAX_CREW],
             taken: [0; MAX_PLAYERS],
+            queue: [0; MAX_QUEUE],
+            queue_len: 0,
         };
         let mut offset = 0usize;
         for (p, &card) in planets.iter().enumerate() {
@@ -657,6 +684,9 @@ impl Game {
             return;
         }
         self.unpicked_crews_receive(s);
+        if rules.unpicked_crews.replaced {
+            self.replace_crews_at_cap(s);
+        }
         empty(&mut s.pending);
         for i in (0..s.chosen_len as usize).rev() {
             let slot = s.chosen[i] as usize;
@@ -694,6 +724,35 @@ impl Game {
             let given = wanted.min(most as i64).max(0) as i32;
             s.stock -= given;
             s.crew_free[slot] += given;
+        }
+    }
+
+    /// R11, `at_cap: replaced`: once every crew nobody picked has received, each of them holding
+    /// the cap's number of free cubes, in crew-area order, leaves the crew area: its free cubes
+    /// back to the stock, the player cubes on it to their owners' hands, and the first card of
+    /// the queue takes its slot, empty. A crew always in play stays; with the queue empty, all do.
+    fn replace_crews_at_cap(&self, s: &mut State) {
+        let rules = &self.rules;
+        for slot in 0..s.crew_count as usize {
+            if s.queue_len == 0 {
+                return;
+            }
+            if s.workers[slot] != NO_WORKER
+                || s.crew_free[slot] < rules.max_free_cubes_per_crew
+                || rules.crew[s.crew[slot] as usize].always_in_play
+            {
+                continue;
+            }
+            s.stock += s.crew_free[slot];
+            s.crew_free[slot] = 0;
+            for seat in 0..s.players as usize {
+                s.hands[seat] += s.crew_cubes[slot][seat] as i32;
+                s.crew_cubes[slot][seat] = 0;
+            }
+            s.crew[slot] = s.queue[0];
+            let len = s.queue_len as usize;
+            s.queue.copy_within(1..len, 0);
+            s.queue_len -= 1;
         }
     }
 

@@ -8,7 +8,8 @@ use crate::error::KernelError;
 use crate::python_random::{Lanes, MersenneTwister, LANES};
 use crate::rules::Rules;
 
-/// A setup: planet cards in ring order, the dealt crew cards, the start seat.
+/// A setup: planet cards in ring order, the dealt crew cards (then R11's queue when crews can be
+/// replaced: the deck order `Game::new_state` reads), the start seat.
 pub type Deal = (Vec<u16>, Vec<u16>, usize);
 
 /// `Game.deal(players, seed)`: planet cards in ring order, the dealt crew cards, the start seat.
@@ -56,7 +57,13 @@ fn planet_cards(rules: &Rules) -> Vec<u16> {
 fn deal_with<const L: usize>(rules: &Rules, players: usize, all_planets: &[u16], rng: &mut Lanes<L>, lane: usize) -> Deal {
     let Ok(counts) = rules.setup_counts(players) else { return (Vec::new(), Vec::new(), 0) };
     let planets = rng.sample(lane, all_planets, counts.planets);
-    let crew = rng.sample(lane, &rules.dealable, counts.crew);
+    let mut crew = rng.sample(lane, &rules.dealable, counts.crew);
     let start = rng.below(lane, players as u32) as usize;
+    if rules.unpicked_crews.replaced {
+        // R11's queue of the crew cards not dealt, drawn after the rest (`Game.deal`), follows
+        // the dealt ones: the deck order `Game::new_state` reads.
+        let left: Vec<u16> = rules.dealable.iter().copied().filter(|card| !crew.contains(card)).collect();
+        crew.extend(rng.sample(lane, &left, left.len()));
+    }
     (planets, crew, start)
 }

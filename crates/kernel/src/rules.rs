@@ -910,15 +910,18 @@ pub fn complete_sets(counts: &[u16], size: u32) -> u32 {
 /// `round_end.unpicked_crews`): `free_cubes`, an amount read with `this_crew` bound to the crew
 /// and nobody as "you"; at least 0, at most what the stock holds and what
 /// `max_free_cubes_per_crew` (Python's cap, or every free cube when there is none) leaves.
+/// `replaced` (`at_cap: replaced`): such a crew holding the cap's number once every crew has
+/// received leaves the crew area, and the first card of the state's queue takes its slot.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnpickedCrews {
     pub free_cubes: Amount,
+    pub replaced: bool,
 }
 
 impl Default for UnpickedCrews {
     /// Draft 7's one free cube, for the specs the kernel's own tests write (the bindings always send it).
     fn default() -> Self {
-        UnpickedCrews { free_cubes: Amount::Number(1) }
+        UnpickedCrews { free_cubes: Amount::Number(1), replaced: false }
     }
 }
 
@@ -1325,6 +1328,17 @@ impl Rules {
         }
         let always = (0..crew.len() as u16).filter(|&i| crew[i as usize].always_in_play).collect();
         let dealable = (0..crew.len() as u16).filter(|&i| !crew[i as usize].always_in_play).collect();
+        if spec.unpicked_crews.replaced {
+            let dealable_count: usize = spec.crew.iter().filter(|c| !c.always_in_play).count();
+            let least_dealt = setups.iter().map(|s| s.crew).min().unwrap_or(0);
+            if dealable_count.saturating_sub(least_dealt) > crate::state::MAX_QUEUE {
+                return Err(unsupported(format!(
+                    "at_cap: replaced queues up to {} crew cards not dealt, beyond the kernel's limit of {}",
+                    dealable_count.saturating_sub(least_dealt),
+                    crate::state::MAX_QUEUE
+                )));
+            }
+        }
         let majority = Majority::compile(&spec.majority)?;
         let bonus = Bonus::compile(&spec.bonus)?;
         let rules = Rules {

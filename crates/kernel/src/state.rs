@@ -263,7 +263,16 @@ pub struct State {
     /// Per seat, the free cubes it took from the stock as cubes of its own
     /// (`take_free_cubes`, idea R8): a seat's cubes number `cubes_per_player` plus these.
     pub taken: [i32; MAX_PLAYERS],
+    // -- the crew cards not dealt (R11's replacement; the Python engine's `queue`) --
+    /// The crew cards not dealt, in the order they replace a crew that leaves the crew area at a
+    /// round's end (`UnpickedCrews::replaced`); `queue_len` of them, the first at 0.
+    pub queue: [u16; MAX_QUEUE],
+    pub queue_len: u8,
 }
+
+/// The most crew cards a state's queue holds (R11's replacement): a ruleset whose queue could
+/// hold more is beyond the kernel's limits (`Rules::compile`).
+pub const MAX_QUEUE: usize = 64;
 
 // `open`, `free_crew` and `surveyed` are bit sets over ring positions and crew slots.
 const _: () = assert!(MAX_PLANETS <= 16 && MAX_CREW <= 16);
@@ -299,7 +308,7 @@ impl State {
             start_player, turn, stage, chosen, chosen_len, pending, survey_rules, survey_bonus, survey_placed,
             survey_last, survey_direction, survey_skips, surveyed, triggers, legal: _, rooms, open, free_crew, majority,
             colour_most, colour_ties, scored_fill, scored_special, unscored, firing: _,
-            closed, protected, borrowed, taken,
+            closed, protected, borrowed, taken, queue, queue_len,
         } = source;
         copy_list(&mut self.board, board);
         copy_list(&mut self.pending, pending);
@@ -316,6 +325,7 @@ impl State {
         self.colour_most = *colour_most; self.colour_ties = *colour_ties; self.scored_fill = *scored_fill;
         self.scored_special = *scored_special; self.unscored = *unscored;
         self.closed = *closed; self.protected = *protected; self.borrowed = *borrowed; self.taken = *taken;
+        self.queue = *queue; self.queue_len = *queue_len;
     }
 }
 

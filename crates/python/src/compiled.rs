@@ -183,7 +183,10 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         cubes_per_player: root.get("cubes_per_player")?,
         free_cubes: root.get("free_cubes")?,
         max_free_cubes_per_crew: root.get("max_free_cubes_per_crew")?,
-        unpicked_crews: UnpickedCrews { free_cubes: reader.amount(&root.field("unpicked_crews")?.field("free_cubes")?.object)? },
+        unpicked_crews: UnpickedCrews {
+            free_cubes: reader.amount(&root.field("unpicked_crews")?.field("free_cubes")?.object)?,
+            replaced: root.field("unpicked_crews")?.get("replaced")?,
+        },
         round_end_effects: root.items("round_end_effects")?.iter().map(|effect| effect_spec(effect, &reader)).collect::<PyResult<_>>()?,
         end: End {
             triggers: root

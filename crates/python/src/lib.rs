@@ -371,8 +371,8 @@ fn strings(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
 /// (the kernel's checker, `Game::state_from_fields`, checks the rest).
 fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
     let fields = fields.cast::<PySequence>().map_err(|_| corrupt("a state is a sequence of fields"))?;
-    if fields.len()? < 31 {
-        return Err(corrupt("a state has 31 fields"));
+    if fields.len()? < 32 {
+        return Err(corrupt("a state has 32 fields"));
     }
     let mut pending = Vec::new();
     for entry in field(fields, 17)?.try_iter().map_err(|_| corrupt("pending must be a sequence"))? {
@@ -429,6 +429,8 @@ fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
         protected: ints(&field(fields, 28)?, "protected")?,
         borrowed: ints(&field(fields, 29)?, "borrowed")?,
         taken: ints(&field(fields, 30)?, "taken")?,
+        // the crew cards not dealt (R11's replacement)
+        queue: ints(&field(fields, 31)?, "queue")?,
     })
 }
 
@@ -503,6 +505,7 @@ fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bou
         tuple_of(s.protected[..players].iter().map(|&p| p as i64).collect())?.into_any(),
         tuple_of(s.borrowed[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
         tuple_of(s.taken[..players].iter().map(|&c| c as i64).collect())?.into_any(),
+        tuple_of(s.queue[..s.queue_len as usize].iter().map(|&c| c as i64).collect())?.into_any(),
     ];
     PyTuple::new(py, items)
 }
