@@ -38,6 +38,10 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=0, help="seed of the draws (the same seed draws the same rulesets)")
     args = parser.parse_args()
     counts = {"rulesets": 0, "games": 0, "decisions": 0}
+    # Games in which a rule of the procedure acted, seen from the Python engine's states: a crew
+    # replaced from the queue (R11's at_cap), free cubes taken as a seat's own (idea R8), a
+    # scoring line of end_scoring (a ruleset with lines).
+    exercised = {"crew replaced": 0, "free cubes taken": 0, "with scoring lines": 0}
     refused: list[str] = []
     mismatches: list[str] = []
     started = time.perf_counter()
@@ -56,17 +60,24 @@ def main() -> int:
             refused.append(f"{native.fallback_reason(game)}\n{json.dumps(documents)}")
             return
         rng = random.Random(play_seed)
+        seen: dict[str, int] = {}  # the queue's first length, and each of exercised as 0 or 1
 
         def policy(state):
             check_cubes(game, state)
+            seen["crew replaced"] = seen.get("crew replaced", False) or len(state.queue) < seen.setdefault("queue", len(state.queue))
+            seen["free cubes taken"] = seen.get("free cubes taken", False) or sum(state.taken) > 0
             return choose(game, state, rng)
 
         for players in sorted(game.ruleset.player_counts):
+            seen.clear()
+            seen["with scoring lines"] = bool(game.ruleset.end_scoring)
             try:
                 counts["decisions"] += play_lockstep(game, game.deal(players, deal_seed), rng, choose=policy)
             except (Mismatch, AssertionError) as error:
                 mismatches.append(f"{str(error).splitlines()[0][:300]}\n{json.dumps(documents)}")
             counts["games"] += 1
+            for what in exercised:
+                exercised[what] += seen.get(what, False)
         counts["rulesets"] += 1
         if counts["rulesets"] % 100 == 0:
             print(f"  {counts['rulesets']} rulesets, {counts['decisions']} decisions, {len(mismatches)} mismatches, {len(refused)} refused", file=sys.stderr, flush=True)
@@ -77,6 +88,7 @@ def main() -> int:
         f"{counts['rulesets']} rulesets played in lockstep ({counts['games']} games), {counts['decisions']} decisions "
         f"compared, {len(refused)} refused by the kernel, {len(mismatches)} mismatches ({seconds:.0f} s)"
     )
+    print("games in which: " + ", ".join(f"{what} {count}" for what, count in exercised.items()))
     for reason in refused[:10]:
         print("REFUSED", reason[:2000])
     for mismatch in mismatches[:10]:
