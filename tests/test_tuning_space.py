@@ -86,7 +86,7 @@ def test_a_path_that_names_nothing_is_refused_at_its_line_with_a_did_you_mean(tm
         "tune.yaml:3:3: space.crew.engineer.survey_cont: crew.engineer has no key 'survey_cont'; keys: id, name, "
         "survey_count, always_in_play, skill, placeholder (did you mean 'survey_count'?)",
         "tune.yaml:4:3: space.rules.motivaton.free_cube_vp: rules has no key 'motivaton'; keys: name, title, colours, "
-        "player_counts, cubes_per_player, free_cubes, round_end, motivation, survey, max_rounds, setup, majority, bonus, end "
+        "player_counts, cubes_per_player, free_cubes, round_end, motivation, survey, max_rounds, setup, majority, bonus, end, end_scoring "
         "(did you mean 'motivation'?)",
         "tune.yaml:5:3: space.planets.lava-1.track[6]: planets.lava-1.track has 6 entries; [6] names none ([0] to [5])",
         "tune.yaml:6:3: space.planets.lava-1.track: planets.lava-1.track is a list, not a value; name one entry: "
