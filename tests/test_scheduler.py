@@ -110,6 +110,19 @@ def test_a_listener_that_is_no_scheduler_is_one_line_within_the_timeout(behave, 
     assert took < TIMEOUT + MARGIN
 
 
+def test_a_reset_before_the_connect_returns_is_a_listener_that_is_no_scheduler(monkeypatch):
+    """On a loaded machine the reset of ``resets`` can reach the client before its connect
+    returns: still a listener that is no scheduler, not an unreachable one."""
+
+    def reset(*args, **kwargs):
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    monkeypatch.setattr(socket, "create_connection", reset)
+    with pytest.raises(SimulationError) as refused:
+        scheduler.connect("tcp://127.0.0.1:9", TIMEOUT)
+    assert str(refused.value) == "tcp://127.0.0.1:9 is not a Dask scheduler: it broke the connection (Connection reset by peer)"
+
+
 def test_the_command_says_one_line_for_a_silent_listener(tmp_path, capsys, monkeypatch):
     """simulate --scheduler at a listener that says nothing: the connecting line, one error
     line, exit 1, and no games file."""

@@ -70,7 +70,7 @@ def _probe(address: str, host: str, port: int, security: Any, deadline: float, t
     """Connect to ``host``:``port`` and read one whole Dask handshake before ``deadline``;
     ``SimulationError`` saying what the listener did otherwise."""
     unreachable = f"cannot reach the Dask scheduler at {address} (tried for {timeout:g} s)"
-    conn = _connected(host, port, deadline, unreachable)
+    conn = _connected(address, host, port, deadline, unreachable)
     try:
         if security is not None:
             context = security.get_connection_args("client")["ssl_context"]
@@ -91,9 +91,11 @@ def _probe(address: str, host: str, port: int, security: Any, deadline: float, t
         conn.close()
 
 
-def _connected(host: str, port: int, deadline: float, unreachable: str) -> socket.socket:
+def _connected(address: str, host: str, port: int, deadline: float, unreachable: str) -> socket.socket:
     """A connection to ``host``:``port``, tried again while it is refused (a scheduler may be
-    starting) until ``deadline``."""
+    starting) until ``deadline``. A listener that resets the connection as it accepts it is
+    reached, and is no scheduler: on a loaded machine the reset can come before the connect
+    returns, as it does after it in ``_read``."""
     pause = 0.05
     while True:
         try:
@@ -103,6 +105,8 @@ def _connected(host: str, port: int, deadline: float, unreachable: str) -> socke
                 raise SimulationError(f"{unreachable}: {error.strerror or error}") from None
             time.sleep(pause)
             pause = min(pause * 2, 1.0)
+        except ConnectionResetError as error:
+            raise SimulationError(_not_dask(address, f"it broke the connection ({error.strerror or error})")) from None
         except OSError as error:  # no such host, no route, a timeout
             raise SimulationError(f"{unreachable}: {error.strerror or error}") from None
 
