@@ -517,6 +517,14 @@ def amount_expr(colours: Sequence[str], bound: frozenset[str], depth: int = 0, r
         st.tuples(st.just("difference"), st.lists(items, min_size=2, max_size=3)),
         st.tuples(st.just("product"), st.lists(leaf, min_size=1, max_size=2)),
     ).map(lambda pair: {pair[0]: pair[1]})
+
+    def extreme(kind: str) -> st.SearchStrategy[Any]:
+        """``most_of``/``least_of`` an amount read with the member of a set bound."""
+        inner = amount_expr(colours, bound | {kind}, depth + 1, reads_vp, least=-3)
+        drawn = st.tuples(st.sampled_from(("most_of", "least_of")), sets[kind], inner)
+        return drawn.map(lambda t: {t[0]: {kind: t[1], "amount": t[2]}})
+
+    arithmetic = arithmetic | st.sampled_from(("planets", "seats", "crews")).flatmap(extreme)
     return st.booleans().flatmap(lambda combined: arithmetic if combined else leaf)
 
 
@@ -890,12 +898,21 @@ def end_data(draw: st.DrawFn, colours: Sequence[str], language: bool = False) ->
 
 #: Lines of their own on the score sheet (rules.yaml ``end_scoring``; docs/rules.md, "End-of-game
 #: scoring lines") the generated rulesets draw from: 1 VP per cube on a special square, 3 VP for
-#: at least one there, -1 VP per cube in hand (a penalty), 1 VP per full Planet it ranks first on.
+#: at least one there, -1 VP per cube in hand (a penalty), 1 VP per full Planet it ranks first on,
+#: 3 VP for the most cubes there (ties all score, none with no cube: ``MOST_SPECIAL``).
+_SPECIAL = {"cubes": {"owner": "this_seat", "squares": "special"}}
+#: "The most cubes on special squares: 3 VP" (docs/rules.md, "End-of-game scoring lines"): 3
+#: times the least of 1, the seat's cubes there (none: 0) and 0 or more of its cubes less the
+#: most any seat has, plus 1 (1 when it has the most, 0 or less when not).
+MOST_SPECIAL = {
+    "product": [3, {"min": [1, _SPECIAL, {"max": [0, {"difference": [_SPECIAL, {"most_of": {"seats": "everyone", "amount": _SPECIAL}}, -1]}]}]}]
+}
 SCORING_LINES = (
     {"cubes": {"owner": "this_seat", "squares": "special"}},
     {"product": [3, {"min": [1, {"cubes": {"owner": "this_seat", "squares": "special"}}]}]},
     {"difference": [0, {"hand": "this_seat"}]},
     {"planets": {"where": {"all": ["full", {"ranks_first": "this_seat"}]}, "from": "full"}},
+    MOST_SPECIAL,
 )
 
 

@@ -13,9 +13,12 @@ tune paths and the text.
 from __future__ import annotations
 
 from collections import Counter
+from pathlib import Path
 
 import pytest
-from builders import DEFAULT_PLANETS, Script, game, ruleset
+import yaml
+from builders import DEFAULT_PLANETS, Script, armstrong, crew, effect, game, ruleset
+from strategies import MOST_SPECIAL
 from test_end import _problems
 
 from stargazer_rules import load_ruleset
@@ -27,6 +30,8 @@ from stargazer_rules.rulesets.loader import fingerprinted_data, ruleset_to_data
 from stargazer_rules.text.tables import counts_table, score_table
 from stargazer_rules.tuning.edits import apply_edits
 from stargazer_rules.tuning.paths import locate
+from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary.actions import action
 
 NAME = {"ja": "特務マス", "en": "special squares"}
 #: "3 VP to each player with at least one cube on a special square".
@@ -74,6 +79,66 @@ def test_the_lines_decide_the_winner_by_r18():
     _, _, sheet = scored({"special": SPECIAL_3}, {"a": [0], "b": [1]}, {"c": [1]})
     assert [seat.lines for seat in sheet.seats] == [(("special", 0),), (("special", 3),), (("special", 0),)]
     assert sheet.winners == (1,)
+
+
+#: "The most cubes on special squares: 3 VP" (docs/rules.md, "End-of-game scoring lines").
+MOST_3 = {"name": NAME, "vp": MOST_SPECIAL}
+
+
+def test_the_most_cubes_on_special_squares_scores_3_vp_to_every_seat_tied_for_it():
+    """most_of compares this_seat's amount with every seat's: seats 0 and 1 tie with 2 cubes
+    on special squares and both score 3 VP; seat 2 has none and scores nothing, on both engines."""
+    specials = {"a": [0], "b": [0], "c": [1], "d": [1]}
+    _, _, sheet = scored({"most": MOST_3}, {"a": [2]}, specials)
+    assert [dict(seat.lines) for seat in sheet.seats] == [{"most": 3}, {"most": 3}, {"most": 0}]
+    _, _, sheet = scored({"most": MOST_3}, {}, {"a": [0], "b": [2], "c": [2]})
+    assert [dict(seat.lines) for seat in sheet.seats] == [{"most": 0}, {"most": 0}, {"most": 3}]
+
+
+def test_the_docs_write_the_line_the_worked_example_scores():
+    """docs/rules.md's "most cubes on special squares" line is the one scored above."""
+    text = (Path(__file__).parents[1] / "docs" / "rules.md").read_text(encoding="utf-8")
+    line = next(row for row in text.splitlines() if "most_of" in row and row.strip().startswith("vp:"))
+    assert yaml.safe_load(line.strip())["vp"] == MOST_SPECIAL
+
+
+def test_with_no_cube_on_a_special_square_nobody_has_the_most():
+    """Every seat ties at 0 cubes there: the line's "at least one" keeps them all at 0 VP."""
+    _, _, sheet = scored({"most": MOST_3}, {"a": [0, 1, 2]}, {})
+    assert [dict(seat.lines) for seat in sheet.seats] == [{"most": 0}] * 3
+
+
+def test_least_of_and_most_of_keep_the_outer_bindings_and_are_0_over_an_empty_set():
+    """A line reading the fewest cubes any seat has on a Planet this_seat has a cube on: the
+    Planet is bound inside the seats' set, this_seat the line's seat throughout; a seat with no
+    cube on a Planet reads an empty set, 0."""
+    fewest = {"least_of": {"seats": "everyone", "amount": {"cubes": {"owner": "this_seat", "planets": "this_planet"}}}}
+    over = {"most_of": {"planets": {"where": {"has_cube": "this_seat"}}, "amount": {"sum": [fewest, {"cubes": {"owner": "this_seat", "planets": "this_planet"}}]}}}
+    tracks = {"a": [0, 0, 1], "b": [1, 1, 1, 2]}
+    _, _, sheet = scored({"over": {"name": NAME, "vp": over}}, tracks, {})
+    # seat 0: a (0 fewest + 2 own) = 2; seat 1: a (0 + 1), b (0 + 3) = 3; seat 2: b (0 + 1) = 1
+    assert [dict(seat.lines) for seat in sheet.seats] == [{"over": 2}, {"over": 3}, {"over": 1}]
+    # seats 0 and 1: a (0 fewest, seat 2 has none there, + 1 own); seat 2: no Planet, 0
+    _, _, sheet = scored({"over": {"name": NAME, "vp": over}}, {"a": [0, 1]}, {})
+    assert [dict(seat.lines) for seat in sheet.seats] == [{"over": 1}, {"over": 1}, {"over": 0}]
+
+
+def test_a_skill_gains_the_most_of_an_amount_on_both_engines():
+    """A skill's gain_vp of most_of: "1 VP per cube of yours on the Planet where you have the
+    most", me kept inside the Planets' binding. Seat 0 has 2 cubes on a, 1 on b: picking the
+    leader gains 2 VP, on the Python engine and on the kernel alike."""
+    most = {"most_of": {"planets": "all", "amount": {"cubes": {"owner": "me", "planets": "this_planet"}}}}
+    g = game(crew=[armstrong(), crew("leader", 2, [effect("gain_vp", vp=most)]), crew("x"), crew("y"), crew("z")])
+    state = Script(g).state
+    tracks = ((0, 0, 1), (0,), (), (), ())
+    state = state._replace(tracks=tracks, hands=(state.hands[0] - 3, state.hands[1] - 1, state.hands[2]))
+    state = state._replace(legal=g.derive_legal(state))
+    slot = next(slot for slot, card in enumerate(state.crew) if g.ruleset.crew[card].id == "leader")
+    after, _ = g.apply(state, action(A.PICK_CREW, slot))
+    kernel = native.to_kernel(g, state)
+    kernel.step(action(A.PICK_CREW, slot))
+    assert native.from_kernel(kernel).vp == after.vp
+    assert after.vp[0] - state.vp[0] == 2
 
 
 def test_no_line_is_draft7s_sheet_and_keeps_the_fingerprints():
@@ -136,6 +201,20 @@ def test_schema_bounds_at_and_one_past(count, refused):
         assert [path for path, _ in _problems(end_scoring=section)] == ["end_scoring"]
     else:
         assert len(ruleset(end_scoring=section).end_scoring) == count
+
+
+def test_a_misspelt_most_of_is_located_with_a_did_you_mean():
+    special = {"cubes": {"owner": "this_seat", "squares": "special"}}
+    [(path, message)] = _problems(end_scoring={"most": {"name": NAME, "vp": {"most_of": {"seat": "everyone", "amount": special}}}})
+    assert path.startswith("end_scoring.most.vp.most_of") and "did you mean 'seats'" in message
+    [(path, message)] = _problems(end_scoring={"most": {"name": NAME, "vp": {"most_off": {"seats": "everyone", "amount": special}}}})
+    assert path.startswith("end_scoring.most.vp.most_off") and "did you mean 'most_of'" in message
+    [(path, message)] = _problems(end_scoring={"most": {"name": NAME, "vp": {"least_of": {"seats": "everyone", "planets": "all", "amount": 1}}}})
+    assert path.startswith("end_scoring.most.vp.least_of") and "exactly one of planets, seats or crews (found planets, seats)" in message
+    [(path, message)] = _problems(end_scoring={"most": {"name": NAME, "vp": {"most_of": {"seats": "everyone"}}}})
+    assert path.startswith("end_scoring.most.vp.most_of") and "most_of needs an amount" in message
+    [(path, message)] = _problems(end_scoring={"most": {"name": NAME, "vp": {"most_of": {"seats": "everyone", "amount": {"room": "this_planet"}}}}})
+    assert path.startswith("end_scoring.most.vp.most_of.amount") and "'this_planet' names the" in message
 
 
 @pytest.mark.parametrize("line_id", ["Special", "special squares", "-special", "s" * 41])

@@ -92,6 +92,17 @@ crew:
           - effect: place_cube_on_crew
             owner: this_seat
             crew: this_crew
+  - id: leader
+    name: {ja: 二十一, en: Leader}
+    survey_count: 2
+    skill:
+      - effect: gain_vp
+        vp: {min: [3, {most_of: {planets: all, amount: {cubes: {owner: me, planets: this_planet}}}}]}
+      - effect: if
+        condition: {equal: [{hand: me}, {least_of: {seats: everyone, amount: {hand: this_seat}}}]}
+        then:
+          - effect: gain_vp
+            vp: {difference: [{most_of: {seats: others, amount: {hand: this_seat}}}, {hand: me}]}
   - id: fixed
     name: {ja: 二十, en: Fixed}
     survey_count: 3
@@ -133,7 +144,8 @@ def _checked_choice(game: Game, rng: random.Random):
 
 def test_a_ruleset_of_the_languages_words_plays_alike_on_both_engines(tmp_path) -> None:
     """Hand-written programs (Planets ranked first, VP behind, cubes returned, moved, given,
-    collected, a seat chosen): 40 games a player count, equal at every decision."""
+    collected, a seat chosen, the most and least of an amount over a set): 40 games a player
+    count, equal at every decision."""
     folder = copy_ruleset(tmp_path)
     (folder / "crew.yaml").write_text(WORDS_CREW, encoding="utf-8")
     game = Game(load_ruleset(folder))

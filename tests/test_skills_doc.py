@@ -208,6 +208,8 @@ def _takes(value):
         return "`{owner, squares, planets}`, each optional"
     if value == X.WHERE_VALUE:
         return "`{where: <condition>, from: <set>}`"
+    if value == X.EXTREME_VALUE:
+        return "`{seats: <set>, amount: <amount>}` (or `planets`, `crews`)"
     _, kind, least = value
     return f"a list of at least {least} {'amounts' if kind == X.AMOUNT else 'conditions'}"
 

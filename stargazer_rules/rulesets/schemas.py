@@ -481,6 +481,7 @@ _VALUE_DESCRIPTIONS = {
     X.COLOUR: "A colour id of the ruleset.",
     X.OWNER_VALUE: "Whose cubes: a set of seats, free or anyone.",
     X.CUBES_VALUE: "Whose cubes (owner), on which squares (squares) of which Planets (planets); each may be left out.",
+    X.EXTREME_VALUE: "One set (planets, seats or crews) and the amount read for each member, bound as this_planet, this_seat or this_crew.",
 }
 
 
@@ -502,6 +503,18 @@ def _word_schema(word: str, value: Any) -> dict[str, Any]:
                 "squares": {"enum": list(X.SQUARES), "description": "normal (R2), special (R3) or both; default normal."},
                 "planets": {"$ref": "#/$defs/planets", "description": "On which Planets; default all."},
             },
+            "additionalProperties": False,
+        }
+    elif value == X.EXTREME_VALUE:
+        inner = {
+            "type": "object",
+            "properties": {
+                **{kind: {"$ref": f"#/$defs/{kind}", "description": "The set the amount is read over."} for kind in (X.PLANETS, X.SEATS, X.CREWS)},
+                "amount": {"$ref": "#/$defs/amount", "description": "Read once for each member, with it bound."},
+            },
+            "required": ["amount"],
+            "minProperties": 2,
+            "maxProperties": 2,
             "additionalProperties": False,
         }
     else:

@@ -66,6 +66,9 @@ def amount_phrase(amount: X.Amount, ruleset: Ruleset, lang: str) -> str:
         if word == "difference":
             return _render("amounts", word, lang, {"first": phrases[0], "rest": join(phrases[1:], lang)})
         return _render("amounts", word, lang, {"items": join(phrases, lang)})
+    if isinstance(node, X.Extreme):
+        values = {"of": set_phrase(node.of, ruleset, lang), "amount": amount_phrase(node.amount, ruleset, lang)}
+        return _render("amounts", word, lang, values)
     return _render("amounts", word, lang, {"of": set_phrase(node.of, ruleset, lang)})
 
 

@@ -4,8 +4,8 @@ Every place where a skill took a constant can take an expression, computed from 
 when the effect resolves (docs/skills.md, "The rules language"):
 
 - an **amount** is an integer: a number, a count (``planets: full``, ``cubes: {owner: me}``),
-  a seat's VP or hand, the round, or ``sum``/``difference``/``product``/``min``/``max`` of
-  amounts;
+  a seat's VP or hand, the round, ``sum``/``difference``/``product``/``min``/``max`` of
+  amounts, or ``most_of``/``least_of`` an amount over a set's members, each bound in turn;
 - a **condition** is true or false: a comparison of two amounts (``at_least: [a, b]``),
   ``all``/``any``/``not``, or a predicate (``has_fewest_vp: me``, ``ranks_first: me``);
 - a **set** lists Planets (ring order), seats (turn order from the chooser) or crews
@@ -679,6 +679,46 @@ class Arithmetic(AmountNode):
         return {self.operator: [amount_data(item) for item in self.items]}
 
 
+#: The aggregate words: the greatest or least of an amount over a set's members.
+EXTREMES = ("most_of", "least_of")
+
+
+@attrs.frozen
+class Extreme(AmountNode):
+    """``most_of`` or ``least_of``: the greatest or least value of ``amount`` read once for
+    each member of a set, with that member bound (``this_seat``, ``this_planet`` or
+    ``this_crew``) and the outer bindings otherwise kept; 0 when the set is empty:
+    ``{most_of: {seats: everyone, amount: {hand: this_seat}}}`` (issue 27: a seat's amount
+    compared with the other seats')."""
+
+    most: bool
+    of: SetNode
+    amount: Amount
+
+    @property
+    def word(self) -> str:  # type: ignore[override]
+        return "most_of" if self.most else "least_of"
+
+    def children(self) -> Iterator[Node | int]:
+        yield self.of
+        yield self.amount
+
+    def value(self, scope: Scope) -> int:
+        kind = self.of.kind
+        values = [amount_value(self.amount, scope.bind(kind, m)) for m in self.of.members(scope)]
+        if not values:
+            return 0
+        return max(values) if self.most else min(values)
+
+    def bounds(self, limits: Limits) -> Interval:
+        # within the amount's bounds, and 0 (an empty set's value) too
+        lo, hi = amount_bounds(self.amount, limits)
+        return (None if lo is None else min(lo, 0), None if hi is None else max(hi, 0))
+
+    def to_data(self) -> Any:
+        return {self.word: {self.of.kind: self.of.to_data(), "amount": amount_data(self.amount)}}
+
+
 # -- conditions -----------------------------------------------------------------------------
 
 #: The comparison words: each compares two amounts.
@@ -937,7 +977,7 @@ class Parser:
         if isinstance(data, bool) or isinstance(data, float):
             self.problem(path, f"expected an amount (a whole number or an expression), found {_shown(data)}")
             return None
-        keys = ("planets", "seats", "crews", "colours", "cubes", "free_cubes", "player_cubes", "hand", "vp", "room", *ARITHMETIC)
+        keys = ("planets", "seats", "crews", "colours", "cubes", "free_cubes", "player_cubes", "hand", "vp", "room", *ARITHMETIC, *EXTREMES)
         found = self._word(data, path, AMOUNT, Quantity.words, keys)
         if found is None:
             return None
@@ -962,6 +1002,8 @@ class Parser:
             return None if of is None else Room(of)
         if word == "cubes":
             return self._cubes(value, at, bound)
+        if word in EXTREMES:
+            return self._extreme(word, value, at, bound)
         least = 2 if word in ("difference",) else 1
         items = self._list(AMOUNT, value, at, bound, least)
         return None if items is None else Arithmetic(word, items)
@@ -986,6 +1028,35 @@ class Parser:
         if not ok or owner is None or planets is None:
             return None
         return Cubes(owner, squares, planets)
+
+    def _extreme(self, word: str, value: Any, at: Path, bound: frozenset[str]) -> Extreme | None:
+        """``{most_of: {seats: <set>, amount: <amount>}}`` (or planets, crews): the amount is
+        read with the set's member bound."""
+        keys = ("planets", "seats", "crews", "amount")
+        if not isinstance(value, Mapping):
+            self.problem(at, f"{word} takes a mapping of a set (planets, seats or crews) and an amount, found {_shown(value)}")
+            return None
+        ok = True
+        for key in value:
+            if key not in keys:
+                self.problem((*at, key), f"unknown key {key!r} of {word}{_did_you_mean(str(key), keys)}; expected planets, seats or crews, and amount")
+                ok = False
+        kinds = [key for key in (PLANETS, SEATS, CREWS) if key in value]
+        if len(kinds) != 1 and (ok or kinds):  # a misspelt set's key is problem enough
+            named = f"found {', '.join(kinds)}" if kinds else "found none"
+            self.problem(at, f"{word} reads its amount over one set: write exactly one of planets, seats or crews ({named})")
+            ok = False
+        if "amount" not in value:
+            self.problem(at, f"{word} needs an amount: {{{word}: {{seats: everyone, amount: ...}}}}")
+            ok = False
+        if not ok:
+            return None
+        kind = kinds[0]
+        of = self.set_of(kind, value[kind], (*at, kind), bound)
+        amount = self.amount(value["amount"], (*at, "amount"), bound | {kind})
+        if of is None or amount is None:
+            return None
+        return Extreme(word == "most_of", of, amount)
 
     def owner(self, data: Any, path: Path, bound: frozenset[str]) -> SetNode | str | None:
         """Whose cubes: ``free``, ``anyone`` or a set of seats."""
@@ -1114,10 +1185,12 @@ def _did_you_mean(word: str, candidates: Sequence[str]) -> str:
 #: The grammar: every word of each kind with what it takes. ``None``: a bare word; a kind:
 #: one expression of it; ``(LIST, kind, least)``: a list of at least ``least``; ``PAIR``: two
 #: amounts; ``COLOUR``: a colour id; ``OWNER_VALUE``: a set of seats, ``free`` or ``anyone``;
-#: ``CUBES_VALUE``: the mapping of ``cubes``; ``WHERE_VALUE``: a filter. The parser reads
+#: ``CUBES_VALUE``: the mapping of ``cubes``; ``WHERE_VALUE``: a filter; ``EXTREME_VALUE``:
+#: a set (by its kind's key) and an amount. The parser reads
 #: these words, the crew schema (``rulesets.schemas``) and docs/skills.md are generated from
 #: this table, and a test holds the three together.
 LIST, PAIR, COLOUR, OWNER_VALUE, CUBES_VALUE, WHERE_VALUE = "list", "pair", "colour", "owner", "cubes", "where"
+EXTREME_VALUE = "extreme"
 GRAMMAR: Mapping[str, Mapping[str, Any]] = {
     AMOUNT: {
         **{word: None for word in Quantity.words},
@@ -1132,6 +1205,7 @@ GRAMMAR: Mapping[str, Mapping[str, Any]] = {
         "vp": SEATS,
         "room": PLANETS,
         **{word: (LIST, AMOUNT, 2 if word == "difference" else 1) for word in ARITHMETIC},
+        **{word: EXTREME_VALUE for word in EXTREMES},
     },
     CONDITION: {
         **{word: PAIR for word in COMPARISONS},

@@ -148,6 +148,9 @@ pub enum Amount {
     /// The player count's `full_planets_to_end` (R10; rules.yaml `player_counts`).
     FullPlanetsToEnd,
     Arithmetic(Arithmetic, Vec<Amount>),
+    /// `most_of` (`most`) or `least_of`: the greatest or least value of the amount read once
+    /// for each member of the set with it bound (the other bindings kept); 0 when it is empty.
+    Extreme { most: bool, over: Set, amount: Box<Amount> },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -334,6 +337,7 @@ impl Amount {
                 items.iter().map(|a| a.magnitude(m)).fold(0.0, f64::max)
             }
             Amount::Arithmetic(_, items) => items.iter().map(|a| a.magnitude(m)).sum(),
+            Amount::Extreme { amount, .. } => amount.magnitude(m),
         }
     }
 
@@ -345,6 +349,7 @@ impl Amount {
                 Amount::Hand(set) | Amount::Vp(set) | Amount::Room(set) => set.exact(m),
                 Amount::Cubes { owner, planets, .. } => owner.exact(m) && planets.exact(m),
                 Amount::Arithmetic(_, items) => items.iter().all(|a| a.exact(m)),
+                Amount::Extreme { over, amount, .. } => over.exact(m) && amount.exact(m),
                 _ => true,
             }
     }
@@ -683,6 +688,12 @@ impl Game {
                     Arithmetic::Min => values.fold(first, i64::min),
                     Arithmetic::Max => values.fold(first, i64::max),
                 }
+            }
+            Amount::Extreme { most, over, amount } => {
+                let kind = over.kind();
+                let values = positions(over).map(|member| self.amount(s, &sc.bind(kind, member), amount));
+                let best = if *most { values.max() } else { values.min() };
+                best.unwrap_or(0)
             }
         }
     }

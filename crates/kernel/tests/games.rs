@@ -509,3 +509,44 @@ fn r10_ideas_an_empty_stock_ends_the_game_at_the_round_end_never_mid_round() {
         assert!(game.rules.end.named(s.triggers).contains(&"stock_empty"));
     }
 }
+
+#[test]
+fn most_of_and_least_of_read_the_amount_for_each_member_bound_and_are_0_over_an_empty_set() {
+    use stargazer_kernel::expr::{Owner, Scope, SetKind, Squares};
+    // Issue 27: the greatest or least value of an amount over a set's members, each bound in
+    // turn (this_seat, this_planet), the outer bindings (me) kept; 0 over an empty set.
+    let game = draft_like();
+    let mut checked = 0;
+    for seed in 0..20 {
+        let mut s = new_game(&game, 3, seed);
+        let mut rng = Rng::new(seed);
+        for _ in 0..30 {
+            if s.legal.is_empty() {
+                break;
+            }
+            let act = s.legal[rng.below(s.legal.len())];
+            game.step_unchecked(&mut s, act);
+        }
+        let players = s.players as usize;
+        let planets = s.planet_count as usize;
+        let extreme = |most, over, amount| Amount::Extreme { most, over, amount: Box::new(amount) };
+        let sc = Scope::new(1, 0);
+        let hands = (0..players).map(|seat| s.hands[seat] as i64);
+        let most_hand = extreme(true, Set::Everyone, Amount::Hand(Set::ThisSeat));
+        assert_eq!(game.amount(&s, &sc, &most_hand), hands.clone().max().unwrap());
+        let least_hand = extreme(false, Set::Everyone, Amount::Hand(Set::ThisSeat));
+        assert_eq!(game.amount(&s, &sc, &least_hand), hands.min().unwrap());
+        // Seat 1's ("me") most cubes on one Planet: me is kept inside the Planets' binding.
+        let mine = Amount::Cubes { owner: Owner::Seats(Set::Me), squares: Squares::Both, planets: Set::ThisPlanet };
+        let expected = (0..planets)
+            .map(|p| s.track(p).iter().chain(s.special(p)).filter(|&&o| o == 1).count() as i64)
+            .max()
+            .unwrap();
+        assert_eq!(game.amount(&s, &sc, &extreme(true, Set::AllPlanets, mine.clone())), expected);
+        let nowhere = Set::Where(SetKind::Planets, Box::new(Condition::Not(Box::new(Condition::Full))), Box::new(Set::FullPlanets));
+        assert_eq!(game.amount(&s, &sc, &extreme(true, nowhere.clone(), Amount::Number(-5))), 0);
+        assert_eq!(game.amount(&s, &sc, &extreme(false, nowhere, Amount::Number(5))), 0);
+        checked += (expected > 0) as usize;
+    }
+    assert!(checked > 0, "no position with a cube of seat 1 was checked");
+}

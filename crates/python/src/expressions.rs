@@ -99,6 +99,15 @@ impl Reader<'_> {
                 }
                 Amount::Arithmetic(op, items)
             }
+            "most_of" | "least_of" => {
+                let over = value.getattr("of")?;
+                let kind = kind_of(&over)?.as_deref().and_then(set_kind).ok_or_else(|| refused("a set", &word))?;
+                Amount::Extreme {
+                    most: word == "most_of",
+                    over: self.set(&over, kind)?,
+                    amount: Box::new(self.amount(&value.getattr("amount")?)?),
+                }
+            }
             other => return Err(refused("an amount", other)),
         })
     }
