@@ -30,7 +30,9 @@ from stargazer_rules.rulesets.loader import fingerprinted_data, ruleset_to_data
 from stargazer_rules.text.tables import counts_table, score_table
 from stargazer_rules.tuning.edits import apply_edits
 from stargazer_rules.tuning.paths import locate
+from stargazer_rules.engine.bounds import limits_of
 from stargazer_rules.vocabulary import actions as A
+from stargazer_rules.vocabulary import expressions as X
 from stargazer_rules.vocabulary.actions import action
 
 NAME = {"ja": "特務マス", "en": "special squares"}
@@ -93,6 +95,25 @@ def test_the_most_cubes_on_special_squares_scores_3_vp_to_every_seat_tied_for_it
     assert [dict(seat.lines) for seat in sheet.seats] == [{"most": 3}, {"most": 3}, {"most": 0}]
     _, _, sheet = scored({"most": MOST_3}, {}, {"a": [0], "b": [2], "c": [2]})
     assert [dict(seat.lines) for seat in sheet.seats] == [{"most": 0}, {"most": 0}, {"most": 3}]
+
+
+def test_most_of_is_within_its_amounts_bounds_and_0():
+    """The line's bounds close (0..3 VP), so its ruleset runs on the kernel; most_of and
+    least_of keep the inner amount's bounds, widened to 0 (an empty set's value)."""
+    g = game(end_scoring={"most": MOST_3})
+    assert (g.bounds.least_line_vp, g.bounds.most_line_vp) == (0, 3) and native.kernel_for(g) is not None
+    limits = limits_of(g.ruleset, 0)
+    parser = X.Parser(colours=())
+
+    def bounds(data):
+        return X.amount_bounds(parser.parse(X.AMOUNT, data, (), frozenset({X.SEATS})), limits)
+
+    hand = {"hand": "this_seat"}
+    assert bounds({"most_of": {"seats": "everyone", "amount": hand}}) == bounds(hand) == (0, limits.cubes_per_player)
+    assert bounds({"least_of": {"seats": "everyone", "amount": 5}}) == (0, 5)
+    assert bounds({"most_of": {"planets": "all", "amount": -5}}) == (-5, 0)
+    assert bounds({"most_of": {"seats": "everyone", "amount": {"vp": "this_seat"}}}) == (0, None)
+    assert not parser.problems
 
 
 def test_the_docs_write_the_line_the_worked_example_scores():
