@@ -157,8 +157,7 @@ def takes_free_cubes(ruleset: Ruleset) -> bool:
     rules.yaml's round-end effects and setup steps) is ``take_free_cubes``."""
     holders = (
         *(card.skill for card in ruleset.crew),
-        *(trigger.do for card in ruleset.planets for trigger in card.abilities if isinstance(trigger, Trigger)),
-        *(trigger.do for card in ruleset.crew for trigger in card.triggers if isinstance(trigger, Trigger)),
+        *(trigger.do for trigger in _triggers(ruleset)),
         ruleset.round_end_effects,
         ruleset.setup_steps,
     )
@@ -277,18 +276,20 @@ def refills_hands_mid_survey(ruleset: Ruleset) -> bool:
     """Whether a cube can return to a hand while a survey is made: a ``return_cube`` to hand in
     what a landing cube sets off (planet abilities, crew triggers) or in a survey start's
     ``before_walk``."""
-    during = [
-        trigger.do
-        for holder in (*(card.abilities for card in ruleset.planets), *(card.triggers for card in ruleset.crew))
-        for trigger in holder
-        if isinstance(trigger, Trigger) and trigger.event in (CUBE_PLACED, BECOMES_FULL)
-    ]
+    during = [trigger.do for trigger in _triggers(ruleset) if trigger.event in (CUBE_PLACED, BECOMES_FULL)]
     during += [effect.before_walk for card in ruleset.crew for effect in every_effect(card.skill) if effect.name == "survey_start"]  # type: ignore[attr-defined]
     return any(
         (effect.name == "return_cube" and effect.to == "hand") or effect.name == TakeFreeCubes.name  # type: ignore[attr-defined]
         for effects in during
         for effect in every_effect(effects)
     )
+
+
+def _triggers(ruleset: Ruleset) -> Iterator[Trigger]:
+    """Every trigger of the ruleset: the Planets' abilities (lasting ones left out), then the
+    crew cards' triggers."""
+    for holder in (*(card.abilities for card in ruleset.planets), *(card.triggers for card in ruleset.crew)):
+        yield from (trigger for trigger in holder if isinstance(trigger, Trigger))
 
 
 def every_effect(effects: Iterable[Effect]) -> Iterator[Effect]:

@@ -274,7 +274,7 @@ class Game:
 
     def deck_indices(self, setup: Setup) -> tuple[int, ...]:
         """The crew a kernel setup lists (``Game::new_state``): the dealt crew, then the queue."""
-        return self.card_indices(setup)[1] + self.queue_indices(setup)
+        return tuple(self._crew_index[crew_id] for crew_id in (*setup.crew, *setup.queue))
 
     def new_state(
         self,

@@ -22,7 +22,7 @@ from stargazer_rules.printing.layout import FOOTER_BAND, MARGIN
 from stargazer_rules.printing.words import langs, say
 from stargazer_rules.rulesets.model import DRAFT7_END, Ruleset
 from stargazer_rules.text import tables
-from stargazer_rules.text.messages import join, round_end_effects_sentence
+from stargazer_rules.text.messages import join, label, round_end_effects_sentence
 from stargazer_rules.text.reports import ruleset_title
 from stargazer_rules.text.tables import TextTable
 
@@ -90,7 +90,7 @@ def _cap_limit(ruleset: Ruleset, lang: str) -> str:
     if cap is None:
         return say("round_end_no_cap", lang)
     if ruleset.unpicked_crews.replaced:  # R11's at_cap: replaced
-        return say("round_end_cap_replaced", lang, cap=cap, replaced=tables.at_cap_text(ruleset, lang))
+        return say("round_end_cap_replaced", lang, cap=cap, replaced=label("at_cap_replaced", lang))
     return say("round_end_cap", lang, cap=cap)
 
 
@@ -143,7 +143,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
         ("heading", say("sheet_scoring", lang)),
         *(("body", paragraph) for paragraph in tables.majority_paragraphs(ruleset, lang)),
         ("body", tables.bonus_paragraph(ruleset, lang)),
-        *(("body", say("end_scoring", lang, lines=tables.end_scoring_text(ruleset, lang))) for _ in ruleset.end_scoring[:1]),
+        *([("body", say("end_scoring", lang, lines=tables.end_scoring_text(ruleset, lang)))] if ruleset.end_scoring else []),
         ("body", say("score_r18", lang)),
         ("heading", say("sheet_counts", lang)),
         ("table:counts", ""),

@@ -77,7 +77,7 @@ def counts_table(ruleset: Ruleset, lang: str) -> TextTable:
             [label("count_free_cubes", lang), str(ruleset.free_cubes)],
             [label("count_unpicked_free_cubes", lang), unpicked_free_cubes_text(ruleset, lang)],
             [label("count_cap", lang), cap_text(ruleset, lang)],
-            *([[label("count_at_cap", lang), at_cap_text(ruleset, lang)]] if ruleset.unpicked_crews.replaced else []),
+            *([[label("count_at_cap", lang), label("at_cap_replaced", lang)]] if ruleset.unpicked_crews.replaced else []),
             [label("count_free_cube_vp", lang), label("vp_value", lang, vp=ruleset.free_cube_vp)],
             [label("count_player_cube_vp", lang), label("vp_value", lang, vp=ruleset.player_cube_vp)],
             [label("count_survey_minimum", lang), str(ruleset.survey_minimum)],
@@ -125,12 +125,6 @@ def cap_text(ruleset: Ruleset, lang: str) -> str:
     """The most free cubes a crew holds (R11), or that there is no cap."""
     cap = ruleset.unpicked_crews.cap
     return label("no_cap", lang) if cap is None else str(cap)
-
-
-def at_cap_text(ruleset: Ruleset, lang: str) -> str:
-    """What happens to a crew nobody picked that reaches the cap when it is replaced (R11,
-    ``at_cap: replaced``; draft 7's ``stays`` is the cap's own row)."""
-    return label("at_cap_replaced", lang)
 
 
 def setup_steps_text(ruleset: Ruleset, lang: str) -> str:

@@ -345,9 +345,7 @@ class Table:
         for owner in self.crew_cubes[slot]:
             hands[owner] += 1
         self.hands = tuple(hands)
-        crew = list(self.crew)
-        crew[slot] = self.queue[0]
-        self.crew = tuple(crew)
+        self.crew = _set(self.crew, slot, self.queue[0])
         self.queue = self.queue[1:]
         self.crew_free = _set(self.crew_free, slot, 0)
         self.crew_cubes = _set(self.crew_cubes, slot, ())
