@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from differential import canonical
 from strategies import BUNDLED, bundled_game, choose, generated_playouts, seeds
 from stargazer_rules import Game, RecordError, State
 from stargazer_rules.engine import state_checks
@@ -102,6 +103,7 @@ def assert_same_verdict(game: Game, state: State, label: str) -> bool:
     rng = random.Random(0)
     for _ in range(LOCKSTEP_DECISIONS):
         assert tuple(action(*act) for act in theirs.legal()) == mine.legal, label
+        assert canonical(native.from_kernel(theirs)) == canonical(mine), label
         if not mine.legal:
             break
         act = rng.choice(mine.legal)

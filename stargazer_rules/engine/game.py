@@ -809,6 +809,7 @@ class Game:
         """Put a whole walk's cubes on their Planets at once (one new tuple per field); with
         planet abilities, one cube after the other as a cube-by-cube survey lands them."""
         if self._any_lands:
+            table.surveyed = frozenset()
             for p in placements:
                 # An ability may have filled the Planet or emptied the hand since the walk was
                 # chosen: that cube stays in hand (docs/skills.md, "Planet abilities").

@@ -44,6 +44,8 @@ EFFECT_STAGES = (BEFORE_SURVEY, AFTER_SURVEY_STAGE, ROUND_END_STAGE, SETUP_STAGE
 STAGES = (PICK_CREW, BEFORE_SURVEY, SURVEYING, AFTER_SURVEY_STAGE, ROUND_END_STAGE, OVER, SETUP_STAGE)
 #: The stages of a turn in progress, from its pick to its end: its crew is chosen.
 _TURN_STAGES = (BEFORE_SURVEY, SURVEYING, AFTER_SURVEY_STAGE)
+#: Why a crew's own card is never named as the skill it applies: that skill is its own (-1).
+_BORROWS = "a crew applies another crew's skill (use_skill), never its own"
 #: Every survey-rule flag set at once: the most a state's ``survey_rules`` can be.
 _ALL_SURVEY_RULES = functools.reduce(operator.or_, SURVEY_RULE_FLAGS.values(), 0)
 
@@ -302,6 +304,9 @@ class _Checker:
             if (item.card == SETUP_CARD) != (state.stage == SETUP_STAGE):
                 self.problem(at, "setup steps are pending exactly in stage setup, before the first round")
                 continue
+            if item.card == SETUP_CARD and item.slot != -1:
+                self.problem(f"{at}.crew", f"a setup step is held by no crew (slot -1), not by crew slot {item.slot}")
+                continue
             if item.card == SETUP_CARD:
                 self._pending_effect(at, item, self.game.effect_at(SETUP_CARD, tuple(item.path)), "setup.each_player")
                 continue
@@ -310,6 +315,9 @@ class _Checker:
                 continue
             if not -1 <= item.card < len(rules.crew):
                 self.problem(f"{at}.skill_of", f"no crew card {item.card} in ruleset {rules.name}")
+                continue
+            if item.card == state.crew[item.slot]:  # one form for one state: the own skill is -1
+                self.problem(f"{at}.skill_of", f"crew {rules.crew[item.card].id!r} is the crew's own card: {_BORROWS}")
                 continue
             card = rules.crew[item.skill_card(state.crew)]
             effect = self.game.effect_at(item.skill_card(state.crew), tuple(item.path))
@@ -338,6 +346,9 @@ class _Checker:
         for p in sorted(state.surveyed):
             if not 0 <= p < len(state.planets):
                 self.problem("$.survey.surveyed", f"{p} is not a ring position (0..{len(state.planets) - 1})")
+        # A survey's Planets are gathered from its first cube on: none before it (the pick clears them).
+        if state.surveyed and (state.stage == BEFORE_SURVEY or (state.stage == SURVEYING and not state.survey_placed)):
+            self.problem("$.survey.surveyed", "no Planet is surveyed before the survey's first cube")
 
     # -- lasting effects of skills ---------------------------------------------------------
 
@@ -352,6 +363,8 @@ class _Checker:
             self.bound(f"$.seats[{seat}].protected", until, 0, PROTECTED_ROUND)
         for slot, card in enumerate(state.borrowed):
             self.bound(f"$.crew[{slot}].borrowed", card, -1, len(self.rules.crew) - 1)
+            if card == state.crew[slot]:
+                self.problem(f"$.crew[{slot}].borrowed", f"crew {self.rules.crew[card].id!r} is the crew's own card: {_BORROWS}")
 
     def _stage(self) -> None:
         state = self.state
@@ -365,6 +378,8 @@ class _Checker:
                 self.problem("$.triggers", f"{trigger!r} is not a trigger ({', '.join(names)})")
         if len(set(state.triggers)) != len(state.triggers):
             self.problem("$.triggers", "names a trigger twice")
+        elif set(state.triggers) <= set(names) and list(state.triggers) != sorted(state.triggers, key=names.index):
+            self.problem("$.triggers", f"lists the triggers out of the ruleset's order ({', '.join(names)})")
         if (stage == OVER) != bool(state.triggers):
             self.problem("$.triggers", "the game is over exactly when there are triggers (R10)")
         if stage == SETUP_STAGE and (state.round != 1 or state.turn or state.chosen):

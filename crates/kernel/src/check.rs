@@ -274,6 +274,12 @@ pub enum Reason {
     NoDecision { stage: &'static str },
     ClosedNoSlot { slot: i64, slots: usize },
     ClosedWithWorker,
+    /// A crew's own card named as the skill it applies (`use_skill`): its own skill is -1.
+    OwnCard { id: String },
+    SurveyedBeforeFirstCube,
+    SetupStepSlot { slot: i64 },
+    /// `known`: the ruleset's trigger ids in their order, comma-separated.
+    TriggersOutOfOrder { known: String },
 }
 
 fn joined<T: fmt::Display>(items: &[T]) -> String {
@@ -382,6 +388,12 @@ impl fmt::Display for Reason {
             Reason::ClosedWithWorker => {
                 write!(f, "a crew with a worker on it cannot be closed (close_crew closes unpicked crews)")
             }
+            Reason::OwnCard { id } => {
+                write!(f, "crew '{id}' is the crew's own card: a crew applies another crew's skill (use_skill), never its own")
+            }
+            Reason::SetupStepSlot { slot } => write!(f, "a setup step is held by no crew (slot -1), not by crew slot {slot}"),
+            Reason::SurveyedBeforeFirstCube => write!(f, "no Planet is surveyed before the survey's first cube"),
+            Reason::TriggersOutOfOrder { known } => write!(f, "lists the triggers out of the ruleset's order ({known})"),
         }
     }
 }
@@ -649,6 +661,11 @@ impl Checker<'_> {
                 nodes.push(None);
                 continue;
             }
+            if setup_step && *slot != -1 {
+                self.problem(At::PendingCrew(k), Reason::SetupStepSlot { slot: *slot });
+                nodes.push(None);
+                continue;
+            }
             if setup_step {
                 let node = match path.iter().map(|&i| u16::try_from(i).ok()).collect::<Option<Vec<u16>>>() {
                     Some(path) => rules.node_at(SETUP_CARD, &path),
@@ -672,6 +689,13 @@ impl Checker<'_> {
             if *skill_of < -1 || *skill_of >= rules.crew.len() as i64 {
                 let ruleset = rules.name.clone();
                 self.problem(At::PendingSkillOf(k), Reason::NoCard { kind: "crew", card: *skill_of, ruleset });
+                nodes.push(None);
+                continue;
+            }
+            // One form for one state: the slot's own skill is -1 (`pending_card`).
+            if self.rules_too && *skill_of == f.crew[*slot as usize] {
+                let id = rules.crew[*skill_of as usize].id.clone();
+                self.problem(At::PendingSkillOf(k), Reason::OwnCard { id });
                 nodes.push(None);
                 continue;
             }
@@ -722,6 +746,11 @@ impl Checker<'_> {
             if position < 0 || position as usize >= f.planets.len() {
                 self.problem(At::Surveyed, Reason::NotRingPosition { position, planets: f.planets.len() });
             }
+        }
+        // A survey's Planets are gathered from its first cube on: none before it (the pick clears them).
+        let before_first_cube = self.stage == Some(Stage::BeforeSurvey) || (self.stage == Some(Stage::Surveying) && f.survey_placed == 0);
+        if self.rules_too && !f.surveyed.is_empty() && before_first_cube {
+            self.problem(At::Surveyed, Reason::SurveyedBeforeFirstCube);
         }
     }
 
@@ -774,6 +803,10 @@ impl Checker<'_> {
         let cards = self.game.rules.crew.len() as i64;
         for (slot, &card) in f.borrowed.iter().enumerate() {
             self.bound_always(At::Borrowed(slot), card, -1, cards - 1);
+            if self.rules_too && card == f.crew[slot] {
+                let id = self.game.rules.crew[card as usize].id.clone();
+                self.problem(At::Borrowed(slot), Reason::OwnCard { id });
+            }
         }
     }
 
@@ -800,8 +833,15 @@ impl Checker<'_> {
         let mut distinct = f.triggers.clone();
         distinct.sort_unstable();
         distinct.dedup();
+        let end = &self.game.rules.end;
         if distinct.len() != f.triggers.len() {
             self.problem(At::Triggers, Reason::TriggerTwice);
+        } else if self.rules_too && f.triggers.iter().all(|t| end.flag(t).is_some()) {
+            let order: Vec<&str> = end.names().map(|(_, name)| name).collect();
+            let at = |t: &String| order.iter().position(|name| name == t);
+            if f.triggers.windows(2).any(|pair| at(&pair[0]) > at(&pair[1])) {
+                self.problem(At::Triggers, Reason::TriggersOutOfOrder { known: order.join(", ") });
+            }
         }
         if (stage == Stage::Over) == f.triggers.is_empty() && self.rules_too {
             self.problem(At::Triggers, Reason::OverWithTriggers);
