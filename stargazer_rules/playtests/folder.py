@@ -17,6 +17,7 @@ import attrs
 
 from stargazer_rules.errors import DraftError, PlaytestError, Problem
 from stargazer_rules.playtests.log import PlaytestLog, log_to_yaml, read_log
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import shown_path
 
@@ -100,5 +101,4 @@ def home_folder(ruleset: Ruleset) -> Path:
 
 
 def _write_new(path: Path, text: str) -> None:
-    with path.open("x", encoding="utf-8", newline="\n") as file:
-        file.write(text)
+    outputfiles.create_new(path, text.encode("utf-8"))

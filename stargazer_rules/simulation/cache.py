@@ -48,7 +48,7 @@ from stargazer_rules.formats.game_lines import (
     line_spans,
     read_games_file,
 )
-from stargazer_rules.rulesets import boundedfiles
+from stargazer_rules.rulesets import boundedfiles, outputfiles
 from stargazer_rules.simulation import locks, run_folder
 from stargazer_rules.simulation.planning import line_mismatch
 
@@ -314,7 +314,7 @@ def _made(cache: Path, key: str) -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     new = cache / f"{_NEW_PREFIX}{key}-{os.getpid()}-{time.monotonic_ns()}"
     new.mkdir()
-    (new / MARK_FILE).write_text(json.dumps({"format": MARK_FORMAT, "key": key}) + "\n", encoding="utf-8")
+    outputfiles.write_json(new / MARK_FILE, {"format": MARK_FORMAT, "key": key}, indent=None)
     try:
         os.rename(new, folder)
     except OSError:  # another process made it first

@@ -16,7 +16,6 @@ file, for the callers to refuse before they write. ``read_identity`` reads only 
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import stat
@@ -26,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from stargazer_rules.formats.game_lines import GAMES_FILE, lines_of
-from stargazer_rules.rulesets import boundedfiles
+from stargazer_rules.rulesets import boundedfiles, outputfiles
 from stargazer_rules.simulation.locks import HOLDER_FILE, LOCK_FILE
 
 __all__ = [
@@ -134,28 +133,24 @@ def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, runs_
 
 def write_identity(folder: str | os.PathLike[str], identity: Mapping[str, Any]) -> None:
     """Write ``folder/run.json`` (the folder made if missing), in one rename."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = outputfiles.output_folder(folder)
     _replace(folder / IDENTITY_FILE, json.dumps(dict(identity), indent=2) + "\n")
 
 
 def set_aside(folder: str | os.PathLike[str], texts: Iterable[str], why: str) -> Path:
     """Keep the lines ``texts`` (each ending in a newline) in ``folder/set-aside/``, with a note
     of ``why`` beside them; the path of the new file."""
-    aside = Path(folder) / SET_ASIDE_FOLDER
-    aside.mkdir(parents=True, exist_ok=True)
-    if aside.is_symlink() or not aside.is_dir():
-        raise OSError(f"{aside} is not a plain folder: lines are set aside only in the run's own folder; move it away")
+    aside = outputfiles.output_folder(Path(folder) / SET_ASIDE_FOLDER)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     for attempt in range(1000):
         path = aside / f"games-{stamp}-{attempt}.jsonl"
+        if os.path.lexists(path):
+            continue
         try:
-            with path.open("x", encoding="utf-8") as file:
-                file.writelines(texts)
+            outputfiles.create_new(path, "".join(texts).encode("utf-8"))
         except FileExistsError:
             continue
-        with _new_file(path.with_suffix(".why.txt")) as note:
-            note.write(why + "\n")
+        outputfiles.write_text(path.with_suffix(".why.txt"), why + "\n")
         return path
     raise OSError(f"{aside}: cannot name a new file (1,000 already there)")
 
@@ -173,18 +168,4 @@ def replace_lines(folder: str | os.PathLike[str], texts: Iterable[str]) -> None:
 
 
 def _replace(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + PARTIAL_SUFFIX)
-    with _new_file(partial) as file:
-        file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(partial, path)
-
-
-def _new_file(path: Path) -> Any:
-    """``path`` created afresh for writing text: whatever was at that name (a file left by a
-    crash, a link) is removed first, and the new file is opened exclusively, so no link is
-    followed."""
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-    return path.open("x", encoding="utf-8")
+    outputfiles.write_text(path, text)
