@@ -109,11 +109,12 @@ def not_plain(folder: str | os.PathLike[str], names: Collection[str] = RUN_FILES
     return found
 
 
-def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, runs_inside: bool = False,
-                  most: int = 1000) -> list[str]:
+def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, inside: Collection[str] | None = None,
+                  most: int = 1000, depth: int = 2) -> list[str]:
     """The names in ``folder`` (missing: none) that are not among ``own``, sorted, at most
-    ``most`` of them; with ``runs_inside``, a folder holding only a run's files
-    (``RUN_FILES`` and ``own``) is one of its own too (the runs of a comparison)."""
+    ``most`` of them; with ``inside``, a folder (not a link) holding only names among
+    ``inside`` and such folders, ``depth`` levels down, is one of its own too (the runs of a
+    comparison, the comparisons of its variants)."""
     try:
         listing = os.scandir(folder)
     except (FileNotFoundError, NotADirectoryError):
@@ -123,7 +124,8 @@ def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, runs_
         for item in listing:
             if item.name in own:
                 continue
-            if runs_inside and item.is_dir(follow_symlinks=False) and not foreign_names(item.path, RUN_FILES | set(own)):
+            if (inside is not None and depth > 0 and item.is_dir(follow_symlinks=False)
+                    and not foreign_names(item.path, inside, inside=inside, most=1, depth=depth - 1)):
                 continue
             found.append(item.name)
             if len(found) >= most:

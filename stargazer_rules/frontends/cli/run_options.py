@@ -148,7 +148,8 @@ def out_refused(out: str, command: str, own: Collection[str], default: str, *, r
     not write (``own``, and with ``runs_inside`` the folders of runs): a run writes only into
     a new or empty folder or one of its own, never among a user's files (``--out /``, a home
     folder, a folder of other runs). The line names a few of them and another folder to give."""
-    found = run_folder.foreign_names(out, own, runs_inside=runs_inside, most=SHOWN_NAMES + 1)
+    inside = RUN_FOLDER_FILES | COMPARISON_FOLDER_FILES | set(own) if runs_inside else None
+    found = run_folder.foreign_names(out, own, inside=inside, most=SHOWN_NAMES + 1)
     if not found:
         return False
     shown = ", ".join(found[:SHOWN_NAMES]) + (" and more" if len(found) > SHOWN_NAMES else "")
