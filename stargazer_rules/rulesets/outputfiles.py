@@ -43,6 +43,7 @@ from stargazer_rules.errors import FileRefused
 __all__ = [
     "FileRefused",
     "create_new",
+    "kind_of",
     "open_for_append",
     "output_folder",
     "path_problem",
@@ -71,6 +72,11 @@ _TEMPORARY_STEM = 120
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NO_BLOCK = getattr(os, "O_NONBLOCK", 0)
 _CLOSE_ON_EXEC = getattr(os, "O_CLOEXEC", 0)
+
+
+def kind_of(mode: int) -> str:
+    """What a ``stat`` mode is, in words: ``a symbolic link``, ``a FIFO (named pipe)``..."""
+    return _kind(mode)
 
 
 def _kind(mode: int) -> str:
