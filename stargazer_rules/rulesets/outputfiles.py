@@ -32,6 +32,7 @@ import errno
 import io
 import json
 import os
+import re
 import secrets
 import stat
 from collections.abc import Callable, Iterator
@@ -43,6 +44,7 @@ from stargazer_rules.errors import FileRefused
 __all__ = [
     "FileRefused",
     "create_new",
+    "is_temporary",
     "kind_of",
     "open_for_append",
     "output_folder",
@@ -68,6 +70,9 @@ _ADVICE = "stargazer writes only plain files; remove it or write elsewhere"
 
 #: The longest part of a name kept in a temporary file's name (the rest is a random tag).
 _TEMPORARY_STEM = 120
+
+#: A temporary file's name: ``.NAME.TAG.partial``, TAG 12 hex digits.
+_TEMPORARY_NAME = re.compile(r"\..+\.[0-9a-f]{12}\.partial", re.DOTALL)
 
 _NO_FOLLOW = getattr(os, "O_NOFOLLOW", 0)
 _NO_BLOCK = getattr(os, "O_NONBLOCK", 0)
@@ -140,6 +145,12 @@ def output_folder(path: str | os.PathLike[str]) -> Path:
         raise FileRefused(f"{path} is {kind}, not a folder: stargazer writes only into a real folder; "
                           "remove it or write elsewhere")
     return path
+
+
+def is_temporary(name: str) -> bool:
+    """Whether ``name`` is a temporary file's of this writer (left by a crash): a folder's
+    own file, never a user's."""
+    return _TEMPORARY_NAME.fullmatch(name) is not None
 
 
 def _temporary(path: Path) -> tuple[int, Path]:

@@ -7,9 +7,8 @@ it belongs to another run, or the folder is given to another run), it is first w
 ``set-aside/`` in the same folder with a note of why, and the games file is replaced in one
 rename, so that a crash at any moment leaves either the old file or the new one.
 
-Nothing here follows a symbolic link to write: a file of the folder is written under a new
-name opened exclusively and renamed into place (a rename replaces a link, never its target),
-and ``not_plain`` names what in a folder is a link or a special file where a run keeps a plain
+Nothing here follows a symbolic link to write: a file of the folder is written by the one
+writer (``rulesets.outputfiles``: a new name opened exclusively, renamed into place), and ``not_plain`` names what in a folder is a link or a special file where a run keeps a plain
 file, for the callers to refuse before they write. ``read_identity`` reads only a plain
 ``run.json`` of a bounded size, and only an identity of the right shape.
 """
@@ -122,7 +121,7 @@ def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, insid
     found = []
     with listing:
         for item in listing:
-            if item.name in own:
+            if item.name in own or outputfiles.is_temporary(item.name):  # a write cut short is the folder's own
                 continue
             if (inside is not None and depth > 0 and item.is_dir(follow_symlinks=False)
                     and not foreign_names(item.path, inside, inside=inside, most=1, depth=depth - 1)):

@@ -296,12 +296,12 @@ def search(
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage = Path(storage)
     outputfiles.output_folder(storage.parent)
-    for suffix in SQLITE_SUFFIXES:  # SQLite opens these by name and follows a link: refuse one first
-        outputfiles.refuse_special(Path(f"{storage}{suffix}"))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         pruner = optuna.pruners.WilcoxonPruner(p_threshold=PRUNE_P, n_startup_steps=PRUNE_AFTER)
     check_study_file(storage)
+    for suffix in SQLITE_SUFFIXES:  # SQLite opens these by name and follows a link: refuse one first
+        outputfiles.refuse_special(Path(f"{storage}{suffix}"))
     try:
         study = optuna.create_study(
             storage=_sqlite_storage(storage), study_name=study_name, direction="minimize",
