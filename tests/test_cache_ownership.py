@@ -286,6 +286,6 @@ def test_a_linked_ladders_folder_in_the_cache_is_not_written_through(tmp_path):
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
     (store / cache.LADDERS_FOLDER).symlink_to(elsewhere, target_is_directory=True)
-    with pytest.raises(OSError, match="is a link: the cache writes ladders only into a folder of its own"):
+    with pytest.raises(OSError, match="ladders is a symbolic link, not a folder: stargazer writes only into a real folder"):
         ladder.write_ladder(figures, tmp_path / "out", store)
     assert os.listdir(elsewhere) == []

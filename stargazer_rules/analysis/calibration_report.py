@@ -10,6 +10,7 @@ from typing import Any
 from stargazer_rules.analysis.report import esc, page, table
 from stargazer_rules.playtests.figures import TABLE_MEASURES
 from stargazer_rules.rulesets.loader import short_fingerprint
+from stargazer_rules.rulesets import outputfiles
 
 __all__ = ["CALIBRATION_PAGE", "render_calibration", "terminal_calibration", "write_calibration_page"]
 
@@ -89,6 +90,6 @@ def render_calibration(result: Mapping[str, Any]) -> str:
 def write_calibration_page(result: Mapping[str, Any], out_dir: str | Path) -> Path:
     """Write ``out_dir/calibration.html``; its path."""
     path = Path(out_dir) / CALIBRATION_PAGE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_calibration(result), encoding="utf-8")
+    outputfiles.output_folder(path.parent)
+    outputfiles.write_text(path, render_calibration(result))
     return path

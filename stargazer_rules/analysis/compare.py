@@ -53,6 +53,7 @@ from stargazer_rules.analysis.verdict import (
     paired_balance_draws,
     top_changes,
 )
+from stargazer_rules.rulesets import outputfiles
 
 if TYPE_CHECKING:
     from stargazer_rules.rulesets.model import Ruleset
@@ -223,10 +224,9 @@ def write_comparison(comparison: dict[str, Any], out_dir: Path) -> None:
     from stargazer_rules.analysis.comparison_report import render_comparison
     from stargazer_rules.analysis.report import write_json
 
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = outputfiles.output_folder(out_dir)
     write_json(comparison, out_dir / "comparison.json")
-    (out_dir / "comparison.html").write_text(render_comparison(comparison), encoding="utf-8")
+    outputfiles.write_text(out_dir / "comparison.html", render_comparison(comparison))
 
 
 def _mark_changed(metrics: list[dict[str, Any]], rules_diff: Sequence[Mapping[str, Any]],

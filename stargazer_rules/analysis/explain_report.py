@@ -16,6 +16,7 @@ from stargazer_rules.analysis.labels import number, points
 from stargazer_rules.analysis.report import esc, page, table
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.text.reports import format_table
+from stargazer_rules.rulesets import outputfiles
 
 __all__ = ["EXPLAIN_PAGE", "effect_text", "render_explain", "terminal_explain", "write_explain_page"]
 
@@ -164,6 +165,6 @@ def render_explain(doc: Mapping[str, Any]) -> str:
 def write_explain_page(doc: Mapping[str, Any], out_dir: str | Path) -> Path:
     """Write ``out_dir/explain.html``; its path."""
     path = Path(out_dir) / EXPLAIN_PAGE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_explain(doc), encoding="utf-8")
+    outputfiles.output_folder(path.parent)
+    outputfiles.write_text(path, render_explain(doc))
     return path

@@ -27,6 +27,7 @@ from stargazer_rules.analysis.summary_view import Rate
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.simulation.ladder import LADDER_FORMAT
 from stargazer_rules.text.reports import format_table
+from stargazer_rules.rulesets import outputfiles
 
 __all__ = [
     "CONFIDENCE",
@@ -217,6 +218,6 @@ def render_ladder(ladder: Mapping[str, Any]) -> str:
 def write_ladder_page(ladder: Mapping[str, Any], out_dir: str | Path) -> Path:
     """Write ``out_dir/ladder.html`` (the folder made if missing); its path."""
     path = Path(out_dir) / LADDER_PAGE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(render_ladder(ladder), encoding="utf-8")
+    outputfiles.output_folder(path.parent)
+    outputfiles.write_text(path, render_ladder(ladder))
     return path

@@ -9,7 +9,6 @@ report.html always agree.
 from __future__ import annotations
 
 import html
-import json
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -39,6 +38,7 @@ from stargazer_rules.analysis.summary_view import (
 )
 from stargazer_rules.analysis.target_check import answer_cells
 from stargazer_rules.rulesets.loader import short_fingerprint
+from stargazer_rules.rulesets import outputfiles
 
 __all__ = ["page", "render_report", "table", "write_json", "write_report"]
 
@@ -110,15 +110,14 @@ document.querySelectorAll("table").forEach(function (table) {
 
 
 def write_json(data: Mapping[str, Any], path: Path) -> None:
-    path.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    outputfiles.write_json(path, data, indent=1)
 
 
 def write_report(summary: dict[str, Any], out_dir: Path) -> None:
     """Write ``summary.json`` and ``report.html`` into ``out_dir`` (made if missing)."""
-    out_dir = Path(out_dir)
-    out_dir.mkdir(parents=True, exist_ok=True)
+    out_dir = outputfiles.output_folder(out_dir)
     write_json(summary, out_dir / "summary.json")
-    (out_dir / "report.html").write_text(render_report(summary), encoding="utf-8")
+    outputfiles.write_text(out_dir / "report.html", render_report(summary))
 
 
 # -- HTML pieces ----------------------------------------------------------------------------

@@ -29,6 +29,7 @@ from typing import Any
 from stargazer_rules.analysis.plain_json import plain
 from stargazer_rules.analysis.report import esc, page, table
 from stargazer_rules.text.reports import format_table
+from stargazer_rules.rulesets import outputfiles
 
 __all__ = [
     "VARIANTS_FORMAT",
@@ -221,11 +222,8 @@ def render_variants(overview: Mapping[str, Any]) -> str:
 
 def write_variants(overview: Mapping[str, Any], out_dir: str | Path) -> tuple[Path, Path]:
     """Write variants.json and variants.html in ``out_dir``; their paths."""
-    import json
-
-    folder = Path(out_dir)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = outputfiles.output_folder(out_dir)
     data_path, page_path = folder / VARIANTS_JSON, folder / VARIANTS_PAGE
-    data_path.write_text(json.dumps(overview, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-    page_path.write_text(render_variants(overview), encoding="utf-8")
+    outputfiles.write_json(data_path, overview, indent=2)
+    outputfiles.write_text(page_path, render_variants(overview))
     return data_path, page_path

@@ -25,7 +25,7 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.rulesets import boundedfiles
+from stargazer_rules.rulesets import boundedfiles, outputfiles
 
 __all__ = [
     "DIGEST_FIELD",
@@ -215,7 +215,7 @@ def line_spans(path: str | os.PathLike[str]) -> list[tuple[int, int, int]]:
 def copy_lines(source: str | os.PathLike[str], spans: Iterable[tuple[int, int, int]],
                target: str | os.PathLike[str]) -> None:
     """Append the lines ``spans`` (from ``line_spans``) of ``source`` to ``target``, in the order given."""
-    with Path(source).open("rb") as reading, Path(target).open("ab") as writing:
+    with Path(source).open("rb") as reading, outputfiles.open_for_append(target) as writing:
         for _index, start, length in spans:
             reading.seek(start)
             writing.write(reading.read(length))

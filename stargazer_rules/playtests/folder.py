@@ -17,6 +17,7 @@ import attrs
 
 from stargazer_rules.errors import DraftError, PlaytestError, Problem
 from stargazer_rules.playtests.log import PlaytestLog, log_to_yaml, read_log
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import shown_path
 
@@ -34,8 +35,15 @@ def playtests_folder(ruleset: Ruleset) -> Path | None:
 
 
 def log_files(folder: str | os.PathLike[str]) -> list[Path]:
-    """The logs of ``folder`` (``*.yaml`` and ``*.yml``), sorted by name; none when it is missing."""
+    """The logs of ``folder`` (``*.yaml`` and ``*.yml``), sorted by name; none when it is missing;
+    ``FileRefused`` for a symlink loop or a name too long (not taken for a missing folder)."""
     folder = Path(folder)
+    try:
+        os.stat(folder)
+    except FileNotFoundError:
+        return []
+    except OSError as error:
+        raise (outputfiles.path_problem(error, folder) or error) from None
     if not folder.is_dir():
         return []
     return sorted(path for path in folder.iterdir() if path.suffix in (".yaml", ".yml") and not path.name.startswith("."))
@@ -71,8 +79,7 @@ def add_log(ruleset: Ruleset, log: PlaytestLog, name: str | None = None, folder:
     draft's playtests folder (or ``folder``) as ``name`` (default ``<date>-<n>.yaml``, the
     first number free) and return its path; ``FileExistsError`` when ``name`` is taken,
     ``DraftError`` for a bundled ruleset without ``folder``."""
-    folder = Path(folder) if folder is not None else home_folder(ruleset)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = outputfiles.output_folder(folder if folder is not None else home_folder(ruleset))
     text = log_to_yaml(log) if text is None else text
     if name is not None:
         path = folder / (name if name.endswith((".yaml", ".yml")) else f"{name}.yaml")
@@ -100,5 +107,4 @@ def home_folder(ruleset: Ruleset) -> Path:
 
 
 def _write_new(path: Path, text: str) -> None:
-    with path.open("x", encoding="utf-8", newline="\n") as file:
-        file.write(text)
+    outputfiles.create_new(path, text.encode("utf-8"))

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 import math
 import os
-import tempfile
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -18,6 +17,7 @@ from reportlab.lib.units import mm
 from reportlab.pdfgen.canvas import Canvas
 
 from stargazer_rules.printing import fonts
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.printing.cards import PrintCard, draw_back, draw_face, print_cards
 from stargazer_rules.printing.layout import BLEED, FOOTER_BAND, SheetLayout, sheet_layout
 from stargazer_rules.printing.sheet import draw_sheet
@@ -101,28 +101,10 @@ def pdf_bytes(ruleset: Ruleset, lang: str = "en", paper: str = "a4") -> tuple[by
     return buffer.getvalue(), summary
 
 
-def write_atomic(path: Path, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path`` and rename it into place: a reader
-    sees the old file or the whole new one, never half of it."""
-    path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    handle, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(handle, "wb") as file:
-            file.write(data)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temporary, 0o666 & ~umask)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
 def write_pdf(ruleset: Ruleset, path: str | os.PathLike[str], lang: str = "en", paper: str = "a4") -> PrintSummary:
     """Write the prototype's PDF to ``path`` (atomically); what was written."""
     data, summary = pdf_bytes(ruleset, lang, paper)
-    write_atomic(Path(path), data)
+    outputfiles.write_bytes(path, data)  # a reader sees the old file or the whole new one
     return attrs.evolve(summary, path=Path(path))
 
 

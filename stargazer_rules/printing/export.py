@@ -14,7 +14,6 @@ import hashlib
 import io
 import json
 import os
-import tempfile
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -25,9 +24,9 @@ from reportlab.pdfgen.canvas import Canvas
 
 from stargazer_rules.printing import fonts
 from stargazer_rules.printing.cards import AID, CREW, PLANET, PrintCard, card_title, draw_back, draw_face, print_cards
-from stargazer_rules.printing.document import write_atomic
 from stargazer_rules.printing.layout import CARD_HEIGHT, CARD_WIDTH
 from stargazer_rules.printing.words import each, joined, names
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 
@@ -80,29 +79,29 @@ def write_images(
     ruleset: Ruleset, folder: str | os.PathLike[str], lang: str = "en", dpi: int | None = None
 ) -> CardImages:
     """One PNG per card face and one per kind of back in ``folder`` (made if missing), at
-    ``dpi`` (default ``DEFAULT_DPI``). The images are rendered in a temporary folder first: an
-    error leaves ``folder`` untouched."""
+    ``dpi`` (default ``DEFAULT_DPI``). The images are all rendered before the first is written:
+    an error in rendering leaves ``folder`` untouched."""
     dpi = DEFAULT_DPI if dpi is None else dpi
     folder = Path(folder)
     cards = print_cards(ruleset)
     kinds = [kind for kind in (PLANET, CREW, AID) if any(card.kind == kind for card in cards)]
     files = [image_name(card) for card in cards] + [back_name(kind) for kind in kinds]
     document = pypdfium2.PdfDocument(_card_pdf(ruleset, cards, kinds, lang))
-    parent = folder.resolve().parent
-    parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix=".stargazer-images-", dir=parent) as temporary:
-        try:
-            for index, name in enumerate(files):
-                page = document[index]
-                bitmap = page.render(scale=dpi / 72)
-                bitmap.to_pil().save(Path(temporary, name), format="PNG", optimize=True)
-                bitmap.close()
-                page.close()
-        finally:
-            document.close()
-        folder.mkdir(parents=True, exist_ok=True)
-        for name in files:
-            os.replace(Path(temporary, name), folder / name)
+    rendered = {}
+    try:
+        for index, name in enumerate(files):
+            page = document[index]
+            bitmap = page.render(scale=dpi / 72)
+            buffer = io.BytesIO()
+            bitmap.to_pil().save(buffer, format="PNG", optimize=True)
+            rendered[name] = buffer.getvalue()
+            bitmap.close()
+            page.close()
+    finally:
+        document.close()
+    outputfiles.output_folder(folder)
+    for name, data in rendered.items():
+        outputfiles.write_bytes(folder / name, data)
     faces = {card: folder / image_name(card) for card in cards}
     backs = {kind: folder / back_name(kind) for kind in kinds}
     return CardImages(folder=folder, faces=faces, backs=backs)
@@ -192,7 +191,7 @@ def write_tts(
 ) -> Path:
     """Write the saved object's JSON to ``path`` (atomically)."""
     text = json.dumps(tts_object(ruleset, images, lang, base_url), ensure_ascii=False, indent=2)
-    write_atomic(Path(path), (text + "\n").encode("utf-8"))
+    outputfiles.write_text(path, text + "\n")
     return Path(path)
 
 

@@ -18,11 +18,13 @@ import os
 import re
 import secrets
 import shutil
+import stat
 from pathlib import Path
 
 import attrs
 
-from stargazer_rules.errors import DraftError
+from stargazer_rules.errors import DraftError, FileRefused
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.loader import load_ruleset, resolve_ruleset_dir
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import BESIDE_FILES, DEFAULT_RULESET, RULESET_FILES, schemas_dir
@@ -75,19 +77,19 @@ def new_draft(
         for file_name in RULESET_FILES:
             kind = file_name.removesuffix(".yaml")
             schema = f"{kind}.schema.json"
-            shutil.copyfile(schemas_dir() / schema, staging / "schemas" / schema)
+            outputfiles.write_bytes(staging / "schemas" / schema, (schemas_dir() / schema).read_bytes())
             text = (folder / file_name).read_text(encoding="utf-8")
             text = _reheaded(_with_modeline(text, f"schemas/{schema}"), heading)
             if file_name == "rules.yaml":
                 text = _renamed(text, name, folder / file_name)
                 text = _retitled(text, draft_title(name))
-            (staging / file_name).write_text(text, encoding="utf-8")
+            outputfiles.write_text(staging / file_name, text)
         for file_name, schema in BESIDE_FILES.items():  # the targets and the tuning space travel with it
             if (folder / file_name).is_file():
-                shutil.copyfile(schemas_dir() / schema, staging / "schemas" / schema)
+                outputfiles.write_bytes(staging / "schemas" / schema, (schemas_dir() / schema).read_bytes())
                 text = _with_modeline((folder / file_name).read_text(encoding="utf-8"), f"schemas/{schema}")
                 text = _reheaded(text, heading)
-                (staging / file_name).write_text(text, encoding="utf-8")
+                outputfiles.write_text(staging / file_name, text)
         copy = load_ruleset(staging)  # the copy must load before it takes the folder's place
         if dest.exists():
             dest.rmdir()  # empty, checked above
@@ -100,7 +102,17 @@ def new_draft(
 
 def refuse_taken_folder(dest: Path) -> None:
     """Raise ``DraftError`` unless ``dest`` is free for a new ruleset folder: missing, or an
-    empty folder (nothing is ever overwritten)."""
+    empty folder (nothing is ever overwritten); ``FileRefused`` for a symbolic link there, even
+    to an empty folder (the draft would land elsewhere than it is named)."""
+    try:
+        mode = os.lstat(dest).st_mode
+    except FileNotFoundError:
+        return
+    except OSError as error:
+        raise (outputfiles.path_problem(error, dest) or error) from None
+    if stat.S_ISLNK(mode):
+        raise FileRefused(f"{dest} is a symbolic link: a new ruleset folder is made only at a real name; "
+                          "remove it or give another folder")
     if dest.exists() and not (dest.is_dir() and not any(dest.iterdir())):
         raise DraftError(f"{dest} already exists; give a new folder (nothing is overwritten)")
 

@@ -67,6 +67,6 @@ def shown_path(path: str | os.PathLike[str]) -> str:
     (deep inside site-packages); any other path as given."""
     try:
         inside = Path(path).resolve().relative_to(cards_dir().resolve())
-    except (ValueError, OSError):
+    except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python before 3.13)
         return os.fspath(path)
     return f"bundled {inside.as_posix()}"

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.printable import NAME_PATTERN
 from stargazer_rules.rulesets.resources import schemas_dir
 from stargazer_rules.vocabulary import abilities as AB
@@ -606,7 +607,7 @@ def generated_schema_command(
     target = schemas_dir() / file_name
     expected = schema_text(generate())
     if args.write:
-        target.write_text(expected, encoding="utf-8")
+        outputfiles.write_text(target, expected)
         print(f"wrote {target}")
         return 0
     if target.is_file() and target.read_text(encoding="utf-8") == expected:

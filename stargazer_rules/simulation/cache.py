@@ -39,7 +39,7 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.errors import FolderBusy, SimulationError
+from stargazer_rules.errors import FileRefused, FolderBusy, SimulationError
 from stargazer_rules.formats.game_lines import (
     GAMES_FILE,
     RefusedLine,
@@ -48,7 +48,7 @@ from stargazer_rules.formats.game_lines import (
     line_spans,
     read_games_file,
 )
-from stargazer_rules.rulesets import boundedfiles
+from stargazer_rules.rulesets import boundedfiles, outputfiles
 from stargazer_rules.simulation import locks, run_folder
 from stargazer_rules.simulation.planning import line_mismatch
 
@@ -168,13 +168,34 @@ def identity_key(identity: Mapping[str, Any]) -> str:
 
 def cache_folder(given: str | os.PathLike[str] | None = None) -> Path:
     """The cache folder: ``given`` (``--cache``), else ``$STARGAZER_CACHE``, else the user's
-    cache folder (``platformdirs``: ``~/.cache/stargazer-rules/runs`` on Linux)."""
+    cache folder (``platformdirs``: ``~/.cache/stargazer-rules/runs`` on Linux). ``FileRefused``
+    naming the option or variable when something other than a folder is there (a file,
+    ``/dev/null``, a symlink loop); a symlink to a folder is the user's choice and is used."""
     chosen = str(given) if given is not None else os.environ.get(CACHE_VARIABLE, "")
     if chosen:
-        return Path(chosen).expanduser()
+        named = "--cache" if given is not None else f"${CACHE_VARIABLE}"
+        return _usable_cache(Path(chosen).expanduser(), named)
     import platformdirs  # the sim extra's: the command line imports this module without it
 
-    return Path(platformdirs.user_cache_dir("stargazer-rules", appauthor=False)) / "runs"
+    return _usable_cache(Path(platformdirs.user_cache_dir("stargazer-rules", appauthor=False)) / "runs", "the cache folder")
+
+
+def _usable_cache(folder: Path, named: str) -> Path:
+    """``folder`` when it is a folder or missing; ``FileRefused`` naming ``named`` otherwise."""
+    try:
+        mode = os.stat(folder).st_mode
+    except FileNotFoundError:
+        return folder
+    except OSError as error:
+        refused = outputfiles.path_problem(error, folder)
+        if refused is None:
+            raise
+        raise FileRefused(f"{named} {refused}") from None
+    if not stat.S_ISDIR(mode):
+        kind = "a file" if stat.S_ISREG(mode) else outputfiles.kind_of(mode)
+        raise FileRefused(f"{named} {folder} is {kind}, not a folder: the cache keeps its runs in a folder; "
+                          f"name a folder (missing, it is made)")
+    return folder
 
 
 #: A size as ``$STARGAZER_CACHE_SIZE`` is written: ASCII digits, perhaps a decimal part, a unit.
@@ -314,7 +335,7 @@ def _made(cache: Path, key: str) -> Path:
     cache.mkdir(parents=True, exist_ok=True)
     new = cache / f"{_NEW_PREFIX}{key}-{os.getpid()}-{time.monotonic_ns()}"
     new.mkdir()
-    (new / MARK_FILE).write_text(json.dumps({"format": MARK_FORMAT, "key": key}) + "\n", encoding="utf-8")
+    outputfiles.write_json(new / MARK_FILE, {"format": MARK_FORMAT, "key": key}, indent=None)
     try:
         os.rename(new, folder)
     except OSError:  # another process made it first

@@ -14,6 +14,7 @@ from typing import Any
 
 from stargazer_rules.errors import SimulationError
 from stargazer_rules.formats.game_lines import read_games_file
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.simulation import run_folder
 
 __all__ = ["placing", "read_games", "start_afresh", "trim_to_whole_lines"]
@@ -41,11 +42,9 @@ def read_games(path: str | os.PathLike[str], reduce: Callable[[dict[str, Any]], 
 def trim_to_whole_lines(path: Path) -> None:
     """Cut a last line whose writing was interrupted, so that appending starts a new line.
     Only the file's end is read, a block at a time back to its last newline."""
-    try:
-        file = path.open("rb+")
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return
-    with file:
+    with outputfiles.open_for_append(path, readable=True) as file:
         size = file.seek(0, os.SEEK_END)
         end = size
         while end > 0:
@@ -72,7 +71,8 @@ def placing(game: Mapping[str, Any]) -> dict[str, Any]:
 
 def start_afresh(path: Path) -> None:
     """An empty games file; the lines of one already there are set aside first, never lost."""
+    outputfiles.refuse_special(path)  # neither read through a link nor waited on
     if path.exists() and path.stat().st_size:
         text = path.read_text(encoding="utf-8", errors="replace")
         run_folder.set_aside(path.parent, text.splitlines(keepends=True), "the games file of a run started afresh")
-    path.write_bytes(b"")
+    outputfiles.write_bytes(path, b"")

@@ -22,7 +22,6 @@ Importable without numpy or scipy: what reads a stored ladder pays for no statis
 from __future__ import annotations
 
 import concurrent.futures
-import contextlib
 import functools
 import itertools
 import json
@@ -44,7 +43,7 @@ from stargazer_rules.engine.seeds import MAX_SEED
 from stargazer_rules.errors import SimulationError
 from stargazer_rules.formats.schema_checks import schema_problems
 from stargazer_rules.kernel import native
-from stargazer_rules.rulesets import boundedfiles
+from stargazer_rules.rulesets import boundedfiles, outputfiles
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import lifeline
@@ -358,15 +357,8 @@ def write_ladder(ladder: Mapping[str, Any], out: str | os.PathLike[str], cache_d
     text = json.dumps(dict(ladder), ensure_ascii=False, indent=1) + "\n"
     paths = Path(out) / LADDER_FILE, ladder_path(ladder["ruleset"]["fingerprint"], ladder["players"], cache_dir)
     for path in paths:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if path is paths[1] and os.path.islink(path.parent):
-            raise OSError(f"{path.parent} is a link: the cache writes ladders only into a folder of its own; remove it")
-        partial = path.with_name(f"{path.name}.{os.getpid()}.partial")
-        with contextlib.suppress(FileNotFoundError):
-            partial.unlink()
-        with partial.open("x", encoding="utf-8") as file:  # exclusive: no link at that name is followed
-            file.write(text)
-        os.replace(partial, path)
+        outputfiles.output_folder(path.parent)
+        outputfiles.write_text(path, text)
     return paths
 
 

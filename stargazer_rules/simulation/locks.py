@@ -18,7 +18,6 @@ link to a file outside the folder.
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import socket
 import stat
@@ -28,7 +27,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from stargazer_rules.errors import FolderBusy
-from stargazer_rules.rulesets import boundedfiles
+from stargazer_rules.rulesets import boundedfiles, outputfiles
 
 __all__ = ["FolderBusy", "HOLDER_FILE", "LOCK_FILE", "holding"]
 
@@ -83,9 +82,7 @@ def _write_holder(folder: Path, command: str) -> None:
         "since": time.strftime("%Y-%m-%d %H:%M:%S", time.localtime()),
     }
     with contextlib.suppress(OSError):
-        descriptor = os.open(folder / HOLDER_FILE, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(json.dumps(holder) + "\n")
+        outputfiles.write_json(folder / HOLDER_FILE, holder, indent=None, ensure_ascii=True)
 
 
 #: A holder writes who it is just after it takes the lock: a process refused in between looks

@@ -7,16 +7,14 @@ it belongs to another run, or the folder is given to another run), it is first w
 ``set-aside/`` in the same folder with a note of why, and the games file is replaced in one
 rename, so that a crash at any moment leaves either the old file or the new one.
 
-Nothing here follows a symbolic link to write: a file of the folder is written under a new
-name opened exclusively and renamed into place (a rename replaces a link, never its target),
-and ``not_plain`` names what in a folder is a link or a special file where a run keeps a plain
+Nothing here follows a symbolic link to write: a file of the folder is written by the one
+writer (``rulesets.outputfiles``: a new name opened exclusively, renamed into place), and ``not_plain`` names what in a folder is a link or a special file where a run keeps a plain
 file, for the callers to refuse before they write. ``read_identity`` reads only a plain
 ``run.json`` of a bounded size, and only an identity of the right shape.
 """
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import stat
@@ -26,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from stargazer_rules.formats.game_lines import GAMES_FILE, lines_of
-from stargazer_rules.rulesets import boundedfiles
+from stargazer_rules.rulesets import boundedfiles, outputfiles
 from stargazer_rules.simulation.locks import HOLDER_FILE, LOCK_FILE
 
 __all__ = [
@@ -110,11 +108,12 @@ def not_plain(folder: str | os.PathLike[str], names: Collection[str] = RUN_FILES
     return found
 
 
-def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, runs_inside: bool = False,
-                  most: int = 1000) -> list[str]:
+def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, inside: Collection[str] | None = None,
+                  most: int = 1000, depth: int = 2) -> list[str]:
     """The names in ``folder`` (missing: none) that are not among ``own``, sorted, at most
-    ``most`` of them; with ``runs_inside``, a folder holding only a run's files
-    (``RUN_FILES`` and ``own``) is one of its own too (the runs of a comparison)."""
+    ``most`` of them; with ``inside``, a folder (not a link) holding only names among
+    ``inside`` and such folders, ``depth`` levels down, is one of its own too (the runs of a
+    comparison, the comparisons of its variants)."""
     try:
         listing = os.scandir(folder)
     except (FileNotFoundError, NotADirectoryError):
@@ -122,9 +121,10 @@ def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, runs_
     found = []
     with listing:
         for item in listing:
-            if item.name in own:
+            if item.name in own or outputfiles.is_temporary(item.name):  # a write cut short is the folder's own
                 continue
-            if runs_inside and item.is_dir(follow_symlinks=False) and not foreign_names(item.path, RUN_FILES | set(own)):
+            if (inside is not None and depth > 0 and item.is_dir(follow_symlinks=False)
+                    and not foreign_names(item.path, inside, inside=inside, most=1, depth=depth - 1)):
                 continue
             found.append(item.name)
             if len(found) >= most:
@@ -134,28 +134,24 @@ def foreign_names(folder: str | os.PathLike[str], own: Collection[str], *, runs_
 
 def write_identity(folder: str | os.PathLike[str], identity: Mapping[str, Any]) -> None:
     """Write ``folder/run.json`` (the folder made if missing), in one rename."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+    folder = outputfiles.output_folder(folder)
     _replace(folder / IDENTITY_FILE, json.dumps(dict(identity), indent=2) + "\n")
 
 
 def set_aside(folder: str | os.PathLike[str], texts: Iterable[str], why: str) -> Path:
     """Keep the lines ``texts`` (each ending in a newline) in ``folder/set-aside/``, with a note
     of ``why`` beside them; the path of the new file."""
-    aside = Path(folder) / SET_ASIDE_FOLDER
-    aside.mkdir(parents=True, exist_ok=True)
-    if aside.is_symlink() or not aside.is_dir():
-        raise OSError(f"{aside} is not a plain folder: lines are set aside only in the run's own folder; move it away")
+    aside = outputfiles.output_folder(Path(folder) / SET_ASIDE_FOLDER)
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     for attempt in range(1000):
         path = aside / f"games-{stamp}-{attempt}.jsonl"
+        if os.path.lexists(path):
+            continue
         try:
-            with path.open("x", encoding="utf-8") as file:
-                file.writelines(texts)
+            outputfiles.create_new(path, "".join(texts).encode("utf-8"))
         except FileExistsError:
             continue
-        with _new_file(path.with_suffix(".why.txt")) as note:
-            note.write(why + "\n")
+        outputfiles.write_text(path.with_suffix(".why.txt"), why + "\n")
         return path
     raise OSError(f"{aside}: cannot name a new file (1,000 already there)")
 
@@ -173,18 +169,4 @@ def replace_lines(folder: str | os.PathLike[str], texts: Iterable[str]) -> None:
 
 
 def _replace(path: Path, text: str) -> None:
-    partial = path.with_name(path.name + PARTIAL_SUFFIX)
-    with _new_file(partial) as file:
-        file.write(text)
-        file.flush()
-        os.fsync(file.fileno())
-    os.replace(partial, path)
-
-
-def _new_file(path: Path) -> Any:
-    """``path`` created afresh for writing text: whatever was at that name (a file left by a
-    crash, a link) is removed first, and the new file is opened exclusively, so no link is
-    followed."""
-    with contextlib.suppress(FileNotFoundError):
-        os.unlink(path)
-    return path.open("x", encoding="utf-8")
+    outputfiles.write_text(path, text)

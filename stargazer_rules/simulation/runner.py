@@ -28,6 +28,7 @@ import attrs
 from stargazer_rules.errors import SimulationError
 from stargazer_rules.formats.game_lines import GAME_FORMAT, GAMES_FILE
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import locks, run_folder
 from stargazer_rules.simulation.dask_cluster import dask_client, run_dask
@@ -192,7 +193,7 @@ def play_entries(
     start = time.perf_counter()
     try:
         trim_to_whole_lines(path)
-        with path.open("a", encoding="utf-8") as file, progress_bar(total, total - len(todo), progress, label) as bar:
+        with outputfiles.open_for_append(path, encoding="utf-8") as file, progress_bar(total, total - len(todo), progress, label) as bar:
 
             def write(lines: list[tuple[int, str]]) -> None:
                 for _index, line in lines:

@@ -30,6 +30,7 @@ import attrs
 
 from stargazer_rules.errors import DraftError, Problem, RulesetError
 from stargazer_rules.rulesets.checks import RulesetDocuments
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.diff import diff_data, format_changes
 from stargazer_rules.rulesets.drafts import new_draft, refuse_taken_folder
 from stargazer_rules.rulesets.loader import (
@@ -159,7 +160,7 @@ def _write_in_place(folder: Path, places: Mapping[Place, Value]) -> None:
             if match is None:
                 raise DraftError(f"{file}:{position[0]}:{position[1]}: no value to replace there; edit the file by hand")
             text = text[: match.start("value")] + new + text[match.end("value") :]
-        path.write_text(text, encoding="utf-8")
+        outputfiles.write_text(path, text)
 
 
 def _offset(text: str, position: tuple[int, int]) -> int:

@@ -58,6 +58,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from stargazer_rules.errors import StudyError
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.boundedfiles import excerpt
 
 if TYPE_CHECKING:
@@ -92,6 +93,8 @@ Value = int | float | bool
 MAX_STUDY_BYTES = 1024 * 1024 * 1024
 #: The first bytes of every SQLite database file.
 _SQLITE_HEADER = b"SQLite format 3\x00"
+#: The study file and the files SQLite keeps beside it, each opened by its name.
+SQLITE_SUFFIXES = ("", "-journal", "-wal", "-shm")
 #: The tables optuna keeps a study in: a database without them is not a study.
 _STUDY_TABLES = frozenset({"studies", "trials", "trial_params", "trial_values", "trial_intermediate_values",
                            "trial_user_attributes", "version_info"})
@@ -292,11 +295,13 @@ def search(
         raise ValueError(f"max_edits is from 0 to the {len(parameters)} parameters, not {max_edits}")
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     storage = Path(storage)
-    storage.parent.mkdir(parents=True, exist_ok=True)
+    outputfiles.output_folder(storage.parent)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", optuna.exceptions.ExperimentalWarning)
         pruner = optuna.pruners.WilcoxonPruner(p_threshold=PRUNE_P, n_startup_steps=PRUNE_AFTER)
     check_study_file(storage)
+    for suffix in SQLITE_SUFFIXES:  # SQLite opens these by name and follows a link: refuse one first
+        outputfiles.refuse_special(Path(f"{storage}{suffix}"))
     try:
         study = optuna.create_study(
             storage=_sqlite_storage(storage), study_name=study_name, direction="minimize",

@@ -21,6 +21,7 @@ from typing import Any
 from stargazer_rules.analysis.plain_json import plain
 from stargazer_rules.analysis.report import esc, figure, page, table, write_json
 from stargazer_rules.errors import counted
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.tuning.search import edits_of
 
@@ -94,11 +95,10 @@ def importance(study: Any) -> dict[str, Any]:
 
 def write_tune(facts: Mapping[str, Any], out: str | Path) -> tuple[Path, Path]:
     """Write ``OUT/tune.json`` and ``OUT/tune.html``; their paths."""
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    out = outputfiles.output_folder(out)
     data = plain(dict(facts))
     write_json(data, out / TUNE_JSON)
-    (out / TUNE_PAGE).write_text(render_tune(data), encoding="utf-8")
+    outputfiles.write_text(out / TUNE_PAGE, render_tune(data))
     return out / TUNE_JSON, out / TUNE_PAGE
 
 

@@ -39,6 +39,7 @@ from __future__ import annotations
 import hashlib
 import json
 import math
+import os
 import shutil
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -54,6 +55,7 @@ from stargazer_rules.analysis.targets import Targets
 from stargazer_rules.analysis.variant_verdict import overall_decision
 from stargazer_rules.errors import RulesetError
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, runs
@@ -443,8 +445,11 @@ def proposal_text(recheck: Mapping[str, Any], folder: str) -> str:
 
 def _write_proposal(base: Ruleset, edits: Mapping[str, Any], dest: Path) -> Path:
     """The proposal in ``dest``; an earlier tune's proposal there is moved to ``proposal.previous``."""
+    previous = dest.with_name(dest.name + ".previous")
+    for folder in (dest, previous):  # a link here would have rmtree and rename work elsewhere
+        if os.path.lexists(folder):
+            outputfiles.output_folder(folder)
     if dest.exists():
-        previous = dest.with_name(dest.name + ".previous")
         if previous.exists():
             shutil.rmtree(previous)
         dest.rename(previous)

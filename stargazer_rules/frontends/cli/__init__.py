@@ -20,8 +20,8 @@ import os
 import sys
 from collections.abc import Sequence
 
-from stargazer_rules.errors import CommandStopped
-from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED, require_extra
+from stargazer_rules.errors import CommandStopped, FileRefused
+from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED, EXIT_INVALID, require_extra
 from stargazer_rules.frontends.cli.explain_command import add_explain
 from stargazer_rules.frontends.cli.ladder_command import add_ladder
 from stargazer_rules.frontends.cli.play_commands import add_play, add_play_random, add_replay
@@ -52,6 +52,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return args.run(args)
     except CommandStopped as stopped:
         return stopped.status
+    except FileRefused as refused:
+        # A file refused where a command did not look for it (a link or a FIFO at an output
+        # name, rulesets.outputfiles): still one line, never a traceback.
+        print(f"stargazer{command}: {refused}", file=sys.stderr)
+        return EXIT_INVALID
     except BrokenPipeError:
         # The reader stopped early (``stargazer play-random | head``): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

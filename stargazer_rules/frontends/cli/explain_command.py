@@ -8,7 +8,6 @@ command checks, prints and writes with explain.html (docs/simulation.md, "starga
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,6 +33,7 @@ from stargazer_rules.frontends.cli.run_options import (
     worker_count,
 )
 from stargazer_rules.frontends.cli.target_options import add_target_options, targets_or_stop
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, locks, runs
 
@@ -170,5 +170,5 @@ def _write(doc: dict[str, Any], out: Path) -> list[Path]:
     if problems:
         raise ValueError(f"explain.json breaks its schema: {problems[0]}")
     path = out / EXPLAIN_FILE
-    path.write_text(json.dumps(doc, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
+    outputfiles.write_json(path, doc, indent=1)
     return [path, write_explain_page(doc, out)]

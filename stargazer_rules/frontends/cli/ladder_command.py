@@ -148,6 +148,7 @@ def run_ladder(args: argparse.Namespace) -> int:
         say_error(COMMAND, str(error))
         return EXIT_USAGE
     try:
+        store = cache.cache_folder(args.cache)  # refused before the ladder is played or its folder made
         with locks.holding(out, COMMAND):
             report_engine(ruleset, COMMAND)
             steps = ladder.play_ladder(ruleset, tiers, **options, on_step=_progress(len(tiers) - 1, args.workers))
@@ -157,7 +158,7 @@ def run_ladder(args: argparse.Namespace) -> int:
                 deals=ladder.deals_for(args.games, args.players), seatings=len(ladder.seatings(args.players)),
                 steps=steps,
             )
-            written, kept = ladder.write_ladder(figures, out, cache.cache_folder(args.cache))
+            written, kept = ladder.write_ladder(figures, out, store)
             page = ladder_report.write_ladder_page(figures, out)
     except OSError as error:
         say_error(COMMAND, str(error))

@@ -28,6 +28,7 @@ from stargazer_rules.frontends.cli.common import (
     say_error,
     wrapped,
 )
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.text import reports
 from stargazer_rules.text.messages import label
 
@@ -96,8 +97,7 @@ def run_play_random(args: argparse.Namespace) -> int:
         )
         text = json.dumps(records.record_to_json(record), ensure_ascii=False, indent=2)
         try:
-            with open(args.record, "w", encoding="utf-8") as file:
-                file.write(text + "\n")
+            outputfiles.write_text(args.record, text + "\n")
         except OSError as error:
             say_error("play-random", f"cannot write the record: {error}")
             return EXIT_INVALID

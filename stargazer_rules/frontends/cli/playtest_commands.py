@@ -29,7 +29,7 @@ from stargazer_rules.frontends.cli.run_options import worker_count
 from stargazer_rules.playtests import folder as playtests
 from stargazer_rules.playtests.figures import playtest_report, report_lines
 from stargazer_rules.playtests.log import PlaytestLog, log_from_yaml_text, log_to_yaml
-from stargazer_rules.rulesets import boundedfiles
+from stargazer_rules.rulesets import boundedfiles, outputfiles
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, shown_path
 
@@ -307,8 +307,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         rules = "" if bundled and ruleset.name == DEFAULT_RULESET else f" --rules {given}"
         result["report_command"] = f"stargazer simulate{rules} --players {players} --bots {named}"
     path = out / "calibration.json"
-    out.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps(result, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    outputfiles.output_folder(out)
+    outputfiles.write_json(path, result, indent=2)
     written = write_calibration_page(result, out)
     print(terminal_calibration(result))
     if "report_command" in result:

@@ -47,6 +47,7 @@ from stargazer_rules.frontends.cli.run_options import (
 )
 from stargazer_rules.frontends.cli.target_options import add_target_options, external_figures, targets_or_stop
 from stargazer_rules.kernel import native
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
@@ -453,7 +454,7 @@ def run_report(args: argparse.Namespace) -> int:
         say_error(command, f"{path}: no such file{hint}")
         return EXIT_INVALID
     except OSError as error:
-        say_error(command, str(error))
+        say_error(command, str(outputfiles.path_problem(error, args.folder) or error))
         return EXIT_INVALID
     for problem in read.problems():
         say_error(command, f"warning: {problem}; not counted")

@@ -14,6 +14,7 @@ from stargazer_rules import simulation
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import BotSpecError, SetupError, SimulationError
 from stargazer_rules.frontends.cli.common import positive_int, say_error
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, locks, run_folder
 from stargazer_rules.simulation.variants import VARIANT_SEPARATOR, Variant, parse_player_counts, parse_variants
@@ -128,7 +129,18 @@ def one_variant(args: argparse.Namespace, variant: Variant) -> argparse.Namespac
 
 
 def out_is_a_file(out: str, command: str) -> bool:
-    """True, after a one-line say_error, when ``--out`` names a file (a run needs a folder)."""
+    """True, after a one-line say_error, when ``--out`` names a file (a run needs a folder), or
+    a name the system cannot use (too long, a symlink loop, through a file)."""
+    try:
+        os.stat(out)
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        refused = outputfiles.path_problem(error, out)
+        if refused is None:
+            raise
+        say_error(command, f"--out {refused}")
+        return True
     if os.path.exists(out) and not os.path.isdir(out):
         say_error(command, f"--out {out} is a file, not a folder: name a folder for the run's files")
         return True
@@ -148,7 +160,8 @@ def out_refused(out: str, command: str, own: Collection[str], default: str, *, r
     not write (``own``, and with ``runs_inside`` the folders of runs): a run writes only into
     a new or empty folder or one of its own, never among a user's files (``--out /``, a home
     folder, a folder of other runs). The line names a few of them and another folder to give."""
-    found = run_folder.foreign_names(out, own, runs_inside=runs_inside, most=SHOWN_NAMES + 1)
+    inside = RUN_FOLDER_FILES | COMPARISON_FOLDER_FILES | set(own) if runs_inside else None
+    found = run_folder.foreign_names(out, own, inside=inside, most=SHOWN_NAMES + 1)
     if not found:
         return False
     shown = ", ".join(found[:SHOWN_NAMES]) + (" and more" if len(found) > SHOWN_NAMES else "")

@@ -27,6 +27,7 @@ from stargazer_rules.frontends.terminal.screen import (
     sheet_lines,
 )
 from stargazer_rules.frontends.terminal.seats import HUMAN, bot_seed, default_record_name, seat_names
+from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.text.messages import (
     join,
     label,
@@ -310,5 +311,7 @@ def write_record(record: records.GameRecord, path: str | Path, replace: bool = T
     ``replace`` False, a file already at ``path`` is an error (``FileExistsError``), never
     overwritten."""
     text = json.dumps(records.record_to_json(record), ensure_ascii=False, indent=2)
-    with Path(path).open("w" if replace else "x", encoding="utf-8") as file:
-        file.write(text + "\n")
+    if replace:
+        outputfiles.write_text(path, text + "\n")
+    else:
+        outputfiles.create_new(path, (text + "\n").encode("utf-8"))
