@@ -337,6 +337,28 @@ def test_s10_a_decision_of_the_skill_applied_waits_on_behalf_of_this_crew():
     assert after.vp[0] == 3
 
 
+def test_s10_the_driller_s_survey_start_applied_puts_two_cubes_on_the_start_planet():
+    """The Understudy applies the Driller's skill (S14): its survey starts with two cubes on the
+    start Planet, as the Driller's own does, with the Understudy's survey count (2)."""
+    state = position(("understudy", "driller", "surveyor", "steward", "underdog"))
+    chosen = both(pick(state, "understudy"), action(A.TARGET_CREW, 2))
+    assert chosen.stage == "survey" and chosen.legal[-1] == action(A.SURVEY_STOP)
+    first = both(chosen, action(A.SURVEY_STEP, 3))
+    assert first.legal == (action(A.SURVEY_STEP, 3), action(A.SURVEY_STOP))  # the start's second cube
+    second = both(first, action(A.SURVEY_STEP, 3))
+    assert second.tracks[3] == (0, 0) and second.hands[0] == chosen.hands[0] - 2 and second.stage == "pick_crew"
+
+
+def test_s10_the_pathfinder_s_survey_start_applied_puts_a_free_cube_before_the_walk():
+    """The Understudy applies the Pathfinder's skill (S6): a free cube takes the start Planet's
+    next square before the survey's first cube; full lava-1 is no start."""
+    state = position(("understudy", "pathfinder", "surveyor", "steward", "underdog"), tracks={0: (1, 2, 3, 1, 2, 3)})
+    chosen = both(pick(state, "understudy"), action(A.TARGET_CREW, 2))
+    assert action(A.SURVEY_STEP, 0) not in chosen.legal
+    first = both(chosen, action(A.SURVEY_STEP, 2))
+    assert first.tracks[2] == (FREE, 0) and first.stock == chosen.stock - 1 and first.hands[0] == chosen.hands[0] - 1
+
+
 @pytest.mark.parametrize("players", [3, 4])
 def test_the_ideas_ruleset_plays_whole_games_alike_on_both_engines(players):
     import random

@@ -743,10 +743,15 @@ class Game:
         return _walk_options(rooms, limit, False, self.ruleset.survey_minimum)
 
     def _survey_start(self, table: Table) -> SurveyStart | None:
-        """The chosen crew's ``survey_start`` when it is in force this turn."""
+        """The chosen crew's ``survey_start`` when it is in force this turn: that of the skill
+        it applies this round (``use_skill``, S10) when that skill has one, else its own."""
         if not table.survey_rules & START:
             return None
-        return self._survey_starts[table.crew[table.chosen[-1]]]
+        slot = table.chosen[-1]
+        borrowed = table.borrowed[slot]
+        if borrowed != -1 and self._survey_starts[borrowed] is not None:
+            return self._survey_starts[borrowed]
+        return self._survey_starts[table.crew[slot]]
 
     def _step_options(self, table: Table, seat: int) -> tuple[Action, ...]:
         """Cube-by-cube survey under changed walk rules; () when the survey is over."""

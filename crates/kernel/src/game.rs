@@ -817,13 +817,15 @@ impl Game {
         (0..s.planet_count as usize).filter(|&p| !planets[s.planets[p] as usize].no_survey_start).fold(0, |m, p| m | 1 << p)
     }
 
-    /// The chosen crew's `survey_start` node while its flag is set this turn.
+    /// The chosen crew's `survey_start` node while its flag is set this turn: that of the skill
+    /// it applies this round (`use_skill`, S10) when that skill has one, else its own.
     fn survey_start(&self, s: &State) -> Option<u16> {
         if s.survey_rules & START == 0 {
             return None;
         }
         let slot = s.chosen[s.chosen_len as usize - 1] as usize;
-        self.rules.crew[s.crew[slot] as usize].survey_start
+        let borrowed = (s.borrowed[slot] >= 0).then(|| self.rules.crew[s.borrowed[slot] as usize].survey_start).flatten();
+        borrowed.or(self.rules.crew[s.crew[slot] as usize].survey_start)
     }
 
     fn start_cubes(&self, node: u16) -> i32 {
