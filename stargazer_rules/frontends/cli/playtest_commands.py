@@ -7,6 +7,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -31,6 +32,7 @@ from stargazer_rules.playtests.figures import playtest_report, report_lines
 from stargazer_rules.playtests.log import PlaytestLog, log_from_yaml_text, log_to_yaml
 from stargazer_rules.rulesets import boundedfiles
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, shown_path
 
 #: The rungs ``calibrate`` sets the logs beside when no ladder of the draft is in the cache:
@@ -44,6 +46,8 @@ FLAGS_FILE = "(the flags)"
 #: The largest hand-written log read: a game's log is a few hundred bytes.
 MAX_LOG_BYTES = 1024 * 1024
 PLAYTEST = "playtest"
+#: A figure of --score: ASCII digits (``str.isdigit`` takes '²', which ``int`` refuses).
+_DIGITS = re.compile("[0-9]+")
 CALIBRATE = "calibrate"
 
 
@@ -145,8 +149,10 @@ def _flags_text(args: argparse.Namespace, ruleset: Ruleset) -> str:
     for entry in args.score:
         name, equals, numbers = entry.partition("=")
         parts = [part.strip() for part in numbers.split(",")]
-        if not equals or len(parts) not in (4, 5) or not all(part.isdigit() for part in parts):
+        if not equals or len(parts) not in (4, 5) or not all(_DIGITS.fullmatch(part) for part in parts):
             raise ValueError(f"--score {entry!r}: write NAME=MAJORITY,BONUS,PLAY,TOTAL or NAME=MAJORITY,BONUS,PLAY,TOTAL,HAND")
+        if name.strip() in scores:
+            raise ValueError(f"--score {printable(name.strip())!r} is given twice: one --score a seat")
         scores[name.strip()] = [int(part) for part in parts]
     lines = [f"date: {args.date or datetime.date.today().isoformat()}", f"ruleset: {json.dumps(ruleset.name)}",
              f"fingerprint: {ruleset.fingerprint}", f"seats: {json.dumps(seats, ensure_ascii=False)}", f"rounds: {args.rounds}"]
@@ -175,7 +181,11 @@ def _read(args: argparse.Namespace, ruleset: Ruleset, command: str) -> playtests
     if not files:
         say_error(command, f"no playtest logs in {where}: add one with stargazer playtest add")
         return None
-    found = playtests.read_logs(files, ruleset)
+    try:
+        found = playtests.read_logs(files, ruleset)
+    except DraftError as error:
+        say_error(command, f"{where}: {error}")
+        return None
     for problem in found.problems:
         print(problem, file=sys.stderr)
     return found
