@@ -175,7 +175,7 @@ def _damaged_study_errors() -> tuple[type[BaseException], ...]:
 
     import sqlalchemy.exc
 
-    return (sqlalchemy.exc.SQLAlchemyError, sqlite3.Error, ValueError, KeyError, TypeError, IndexError)
+    return (sqlalchemy.exc.SQLAlchemyError, sqlite3.Error, ValueError, LookupError, TypeError)
 
 
 def _afresh(storage: Path) -> str:
@@ -308,6 +308,10 @@ def search(
         _retry_stale(study)
     except StudyError:
         raise
+    except LookupError as error:
+        # SQLAlchemy's reading of a value its column does not list (a trial state optuna has no name for)
+        raise StudyError(f"{storage} holds what optuna cannot read ({excerpt(str(error))}): the study was changed by "
+                         f"something other than stargazer tune; {_afresh(storage)}") from None
     except _damaged_study_errors() as error:
         raise StudyError(f"{storage} cannot be read as a study ({type(error).__name__}: "
                          f"{excerpt(str(error))}); {_afresh(storage)}") from None
