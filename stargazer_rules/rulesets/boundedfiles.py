@@ -32,7 +32,6 @@ from pathlib import Path
 from typing import Any
 
 from stargazer_rules.errors import FileRefused
-from stargazer_rules.rulesets.printable import printable
 
 __all__ = ["EXCERPT_CHARS", "FileRefused", "checked_file", "excerpt", "open_plain", "over_limit", "read_bytes", "read_json", "read_text", "reason"]
 
@@ -49,9 +48,8 @@ _KINDS = (
 
 
 def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
-    """``text`` as an error message may quote it: at most ``limit`` characters, on one line,
-    a control character or direction override written as its escape (``printable``)."""
-    flat = printable(" ".join(str(text).split()))
+    """``text`` as an error message may quote it: at most ``limit`` characters, on one line."""
+    flat = " ".join(str(text).split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 

@@ -59,6 +59,7 @@ import attrs
 
 from stargazer_rules.errors import StudyError
 from stargazer_rules.rulesets.boundedfiles import excerpt
+from stargazer_rules.rulesets.printable import printable
 
 if TYPE_CHECKING:
     import optuna
@@ -310,7 +311,7 @@ def search(
         raise
     except LookupError as error:
         # SQLAlchemy's reading of a value its column does not list (a trial state optuna has no name for)
-        raise StudyError(f"{storage} holds what optuna cannot read ({excerpt(str(error))}): the study was changed by "
+        raise StudyError(f"{storage} holds what optuna cannot read ({printable(excerpt(str(error)))}): the study was changed by "
                          f"something other than stargazer tune; {_afresh(storage)}") from None
     except _damaged_study_errors() as error:
         raise StudyError(f"{storage} cannot be read as a study ({type(error).__name__}: "

@@ -16,7 +16,7 @@ from stargazer_rules.errors import BotSpecError, SetupError, SimulationError
 from stargazer_rules.frontends.cli.common import positive_int, say_error
 from stargazer_rules.rulesets.boundedfiles import excerpt
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.rulesets.printable import forbidden_character
+from stargazer_rules.rulesets.printable import forbidden_character, printable
 from stargazer_rules.simulation import cache, locks, run_folder
 from stargazer_rules.simulation.scheduler import port_number
 from stargazer_rules.simulation.variants import VARIANT_SEPARATOR, Variant, parse_player_counts, parse_variants
@@ -191,7 +191,7 @@ def scheduler_problem(address: str) -> str | None:
     cannot connect."""
     scheme, sep, rest = address.partition("://")
     host, colon, port = rest.rpartition(":")
-    shown = excerpt(address)
+    shown = printable(excerpt(address))
     if not sep or scheme not in ("tcp", "tls") or not colon or not host or forbidden_character(host):
         return f"--scheduler {shown} is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
     if port_number(port) is None:
