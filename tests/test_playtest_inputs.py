@@ -105,3 +105,84 @@ def test_more_logs_than_are_read_is_one_line(tmp_path, capsys, command):
     assert one_line_error(capsys) == (
         f"stargazer {' '.join(command)}: {logs}: 10,001 playtest logs: at most 10,000 are read at once"
     )
+
+
+# -- calibrate's rungs: all checked, and the time said, before any plays ----------------------
+
+
+@pytest.fixture
+def logs(tmp_path) -> Path:
+    folder = tmp_path / "logs"
+    folder.mkdir()
+    (folder / "a.yaml").write_text(GOOD.replace("ruleset: draft8", "ruleset: draft7"), encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def played(monkeypatch) -> list[str]:
+    """The rungs calibrate starts to play; the first stops the command (no game is played)."""
+    from stargazer_rules.errors import SimulationError
+    from stargazer_rules.simulation import rung_runs
+
+    started: list[str] = []
+
+    def stop(ruleset, rung, **options):
+        started.append(rung)
+        raise SimulationError(f"stopped before playing {rung}")
+
+    monkeypatch.setattr(rung_runs, "rung_run", stop)
+    return started
+
+
+@pytest.mark.parametrize(
+    ("rungs", "message"),
+    [
+        ("", "no rung to compare: give bots, weakest first, e.g. --rungs random,greedy,mcts:100"),
+        (" , ", "no rung to compare: give bots, weakest first, e.g. --rungs random,greedy,mcts:100"),
+        ("random,bogus:1", "unknown bot 'bogus'"),
+        (",".join(["random"] * 200), "200 rungs: a calibration compares at most 16"),
+        ("random,greedy,random", "the rung 'random' is given twice: give each rung once"),
+        ("mcts:25,mcts:iterations=25", "the rung 'mcts:iterations=25' is given twice (as 'mcts:25'): give each rung once"),
+        ("random,mcts:1000001", "bot 'mcts': iterations='1000001' is not"),
+    ],
+)
+def test_rungs_that_cannot_be_played_are_refused_before_any_plays(logs, tmp_path, capsys, played, rungs, message):
+    """--rungs random,bogus:1 was refused only after random had played; --rungs '' played the
+    default ladder; 200 copies of one rung played 200 times."""
+    out = tmp_path / "out"
+    assert main(["calibrate", "--from", str(logs), "--rungs", rungs, "--deals", "2", "--out", str(out)]) == 2
+    said = one_line_error(capsys)
+    assert said.startswith("stargazer calibrate: ") and message in said
+    assert played == [] and not out.exists()
+
+
+def test_a_key_given_twice_in_a_bot_spec_is_refused(tmp_path, capsys):
+    """mcts:iterations=10,iterations=20 played 20 iterations, the first silently dropped."""
+    assert main(["simulate", "--bots", "mcts:iterations=10,iterations=20", "--games", "4", "--out", str(tmp_path / "run")]) == 2
+    assert one_line_error(capsys) == (
+        "stargazer simulate: bot 'mcts': iterations is given twice in 'mcts:iterations=10,iterations=20'; give each parameter once"
+    )
+
+
+def test_a_cached_ladder_of_absurd_budgets_is_estimated_before_it_plays(logs, tmp_path, capsys, played, monkeypatch):
+    """A cached ladder of mcts:1000000 was played with no estimate: the time of every rung is
+    said before the first plays, timed on one game a rung at a small budget and scaled."""
+    from stargazer_rules.simulation import ladder
+
+    monkeypatch.setattr(ladder, "find_ladder", lambda *args, **kwargs: {"budgets": [25, 1_000_000]})
+    assert main(["calibrate", "--from", str(logs), "--deals", "200", "--workers", "1", "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err.splitlines()
+    estimate = next(line for line in err if "at most about" in line)
+    assert estimate.startswith("stargazer calibrate: 4 rungs (random, greedy, mcts:25, mcts:1000000) of 600 games each: at most about ")
+    assert " h " in estimate  # a million iterations a decision, 600 games: hours, said first
+    assert err.index(estimate) < len(err) - 1 and err[-1] == "stargazer calibrate: stopped before playing random"
+    assert played == ["random"]
+
+
+def test_a_cached_ladder_past_the_bot_budget_bound_is_refused(logs, tmp_path, capsys, played, monkeypatch):
+    from stargazer_rules.simulation import ladder
+
+    monkeypatch.setattr(ladder, "find_ladder", lambda *args, **kwargs: {"budgets": [25, 10**9]})
+    assert main(["calibrate", "--from", str(logs), "--out", str(tmp_path / "out")]) == 2
+    assert "bot 'mcts': iterations='1000000000' is not an integer from 1 to 1,000,000" in one_line_error(capsys)
+    assert played == []

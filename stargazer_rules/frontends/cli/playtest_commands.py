@@ -258,7 +258,7 @@ def add_calibrate(commands: argparse._SubParsersAction) -> None:
 
 
 def _rungs(args: argparse.Namespace, ruleset: Ruleset, players: int) -> list[str]:
-    if args.rungs:
+    if args.rungs is not None:
         return [rung.strip() for rung in args.rungs.split(",") if rung.strip()]
     from stargazer_rules.frontends.cli.ladder_command import DEFAULT_BUDGETS
     from stargazer_rules.simulation import cache, ladder
@@ -273,7 +273,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from stargazer_rules.analysis.calibration_report import terminal_calibration, write_calibration_page
     from stargazer_rules.playtests.sources import log_from_game_line
     from stargazer_rules.simulation import cache
-    from stargazer_rules.simulation.rung_runs import one_per_deal, rung_run
+    from stargazer_rules.simulation.estimate import format_duration
+    from stargazer_rules.simulation.rung_runs import checked_rungs, one_per_deal, rung_run, rungs_estimate
 
     ruleset = ruleset_or_stop(args.ruleset, CALIBRATE)
     found = _logs_or_stop(args, ruleset, CALIBRATE, "a calibration")
@@ -288,8 +289,15 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if len(logs) < len(found.logs):
         say_error(CALIBRATE, f"comparing the {len(logs)} logs of {players} players; {len(found.logs) - len(logs)} of other counts left out")
     out = Path(args.out or f"calibration-{ruleset.name}-{players}p")
-    rungs = _rungs(args, ruleset, players)
+    try:  # every rung checked, and the time said, before any plays
+        rungs = checked_rungs(_rungs(args, ruleset, players), players)
+        seconds = rungs_estimate(ruleset, rungs, players=players, deals=args.deals, seed=args.seed, workers=args.workers)
+    except (SimulationError, BotSpecError) as error:
+        say_error(CALIBRATE, str(error))
+        return EXIT_USAGE
     report_engine(ruleset, CALIBRATE)
+    say_error(CALIBRATE, f"{counted(len(rungs), 'rung|rungs')} ({', '.join(rungs)}) of {args.deals * players:,} games each: "
+                         f"at most about {format_duration(seconds)} (timed on one game a rung; runs in the cache are reused)")
     games = {}
     try:
         for rung in rungs:
