@@ -186,3 +186,49 @@ def test_a_cached_ladder_past_the_bot_budget_bound_is_refused(logs, tmp_path, ca
     assert main(["calibrate", "--from", str(logs), "--out", str(tmp_path / "out")]) == 2
     assert "bot 'mcts': iterations='1000000000' is not an integer from 1 to 1,000,000" in one_line_error(capsys)
     assert played == []
+
+
+# -- names shown, never obeyed ---------------------------------------------------------------
+
+HOSTILE = ("\x1b[2J", "\u202e", "\x07", "\x9b", "\x7f", "\u2066")
+
+
+def raw_controls(text: str) -> list[str]:
+    """The characters of ``text`` a terminal would obey rather than show (but line ends)."""
+    return [char for char in text if char not in "\n" and (ord(char) < 32 or 0x7F <= ord(char) <= 0x9F
+            or 0x202A <= ord(char) <= 0x202E or 0x2066 <= ord(char) <= 0x2069)]
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_seat_names_of_logs_are_shown_escaped(tmp_path, capsys, hostile):
+    """A seat name holding an escape sequence, a direction override or another control
+    character was printed raw by playtest add, list and the problems of a log."""
+    name = f"Aki{hostile}"
+    to = tmp_path / f"new{hostile}"
+    flags = ["--seats", f"{name},Ben,Chie", "--rounds", "6", "--date", "2026-11-28", "--score", f"{name}=15,5,3,23",
+             "--score", "Ben=14,6,2,22", "--score", "Chie=9,4,1,14"]
+    if hostile in ("\x9b", "\x7f"):  # the YAML reader refuses these in a log: said, escaped
+        assert main(["playtest", "add", *flags, "--to", str(to)]) == 1
+        err = capsys.readouterr().err
+        assert "is not allowed in YAML" in err and raw_controls(err) == []
+        return
+    assert main(["playtest", "add", *flags, "--to", str(to)]) == 0
+    out = capsys.readouterr().out
+    assert raw_controls(out) == [] and "won by Aki\\u" in out
+    assert main(["playtest", "list", "--from", str(to)]) == 0
+    assert raw_controls(capsys.readouterr().out) == []
+    bad = [*flags[:-1], "Chie=9,4,1,41"]
+    assert main(["playtest", "add", *bad, "--to", str(to)]) == 1
+    assert raw_controls(capsys.readouterr().err) == []
+    (to / "odd.yaml").write_text(GOOD.replace("ruleset: draft8", "ruleset: draft7").replace("Ben:", '"Ben\\u202ex":'),
+                                 encoding="utf-8")
+    assert main(["playtest", "list", "--from", str(to)]) == 1
+    captured = capsys.readouterr()
+    assert "is not one of the seats" in captured.err and raw_controls(captured.out + captured.err) == []
+
+
+@pytest.mark.parametrize("hostile", HOSTILE)
+def test_cards_given_to_explain_are_echoed_escaped(capsys, hostile):
+    assert main(["explain", "--cards", f"engineer,x{hostile}"]) == 2
+    said = one_line_error(capsys)
+    assert said.startswith("stargazer explain: --cards engineer,x\\u") and raw_controls(said) == []

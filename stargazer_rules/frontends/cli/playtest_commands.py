@@ -118,12 +118,12 @@ def run_playtest_add(args: argparse.Namespace) -> int:
         if flags_text is not None:
             print(f"{FLAGS_FILE} is the log the flags make:", file=sys.stderr)
             for number, line in enumerate(flags_text.splitlines(), start=1):
-                print(f"  {number:>3}  {line}", file=sys.stderr)
+                print(f"  {number:>3}  {printable(line)}", file=sys.stderr)
         return EXIT_INVALID
     except (DraftError, ReplayError, OSError, ValueError) as error:
         say_error(command, str(error))
         return EXIT_INVALID
-    print(f"added {path}: {_one_line(log)}")
+    print(f"added {printable(str(path))}: {_one_line(log)}")
     return 0
 
 
@@ -169,7 +169,7 @@ def _flags_text(args: argparse.Namespace, ruleset: Ruleset) -> str:
 
 
 def _one_line(log: PlaytestLog) -> str:
-    winners = " and ".join(log.seats[position] for position in log.winners)
+    winners = " and ".join(printable(log.seats[position]) for position in log.winners)
     best = log.scores[log.winners[0]].total
     picks = f", crews noted for {counted(len(log.picks), 'round|rounds')}" if log.picks else ""
     return f"{log.date}, {len(log.seats)} players, {counted(log.rounds, 'round|rounds')}, won by {winners} with {best}{picks}"
@@ -211,7 +211,7 @@ def run_playtest_list(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     for path, log in zip(found.files, found.logs, strict=True):
         earlier = " (an earlier version of the draft)" if log.fingerprint not in (None, ruleset.fingerprint) else ""
-        print(f"{path.name}: {_one_line(log)}{earlier}")
+        print(f"{printable(path.name)}: {_one_line(log)}{earlier}")
     bad = len({problem.file for problem in found.problems})
     print(f"{counted(len(found.logs), 'log|logs')}" + (f"; {bad} with problems (above), not counted" if bad else ""))
     return EXIT_INVALID if bad else 0
