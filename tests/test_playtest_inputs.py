@@ -3,13 +3,18 @@ path, a seat scored twice, more logs than are read at once; and names shown, nev
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from stargazer_rules import load_ruleset
+from stargazer_rules.errors import PlaytestError
 from stargazer_rules.frontends.cli import main
 from stargazer_rules.playtests import folder
+from stargazer_rules.playtests.figures import playtest_report, report_lines
 from stargazer_rules.playtests.log import log_from_yaml_text
 
 GOOD = """\
@@ -232,3 +237,53 @@ def test_cards_given_to_explain_are_echoed_escaped(capsys, hostile):
     assert main(["explain", "--cards", f"engineer,x{hostile}"]) == 2
     said = one_line_error(capsys)
     assert said.startswith("stargazer explain: --cards engineer,x\\u") and raw_controls(said) == []
+
+
+# -- report on odd logs: figures or located problems, never a traceback ------------------------
+
+
+
+DRAFT7 = load_ruleset("draft7")
+_FIGURE = st.integers(min_value=-20_000, max_value=20_000)
+_ODD_TEXT = st.one_of(st.text(max_size=3), st.sampled_from(["\x1b[2J", "\u202e", "0", "~", "null", "[]", "{}", "- x"]))
+
+
+@st.composite
+def odd_log(draw) -> str:
+    """A log's text near the valid ones: seats, rounds, picks and score lines of any size."""
+    seats = draw(st.lists(st.one_of(st.sampled_from(["Aki", "Ben", "Chie", "Dan"]), _ODD_TEXT), min_size=0, max_size=5))
+    crews = [card.id for card in DRAFT7.crew]
+    picks = draw(st.lists(st.lists(st.one_of(st.sampled_from(crews), _ODD_TEXT), max_size=5), max_size=3))
+    lines = [f"date: {draw(st.sampled_from(['2026-11-28', '2026-02-30', '0000-00-00']))}", "ruleset: draft7",
+             f"seats: {json_text(seats)}", f"rounds: {draw(st.integers(min_value=-1, max_value=300))}"]
+    if picks:
+        lines.append(f"picks: {json_text(picks)}")
+    lines.append("scores:")
+    for name in seats:
+        majority, bonus, play = draw(_FIGURE), draw(st.integers(min_value=-1, max_value=99)), draw(_FIGURE)
+        total = majority + bonus + play + draw(st.sampled_from([0, 0, 1]))
+        hand = draw(st.one_of(st.none(), st.integers(min_value=-1, max_value=20)))
+        parts = f"majority: {majority}, bonus: {bonus}, play: {play}, total: {total}" + (f", hand: {hand}" if hand is not None else "")
+        lines.append(f"  {json_text(name)}: {{{parts}}}")
+    return "\n".join(lines) + "\n"
+
+
+def json_text(value) -> str:
+    return json.dumps(value)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(odd_log(), min_size=1, max_size=4))
+def test_odd_logs_are_read_or_refused_and_their_report_never_fails(texts):
+    """Every log is a log or a PlaytestError with located problems; the report of those read
+    (as playtest report prints it, and as JSON) is made whatever they hold."""
+    logs = []
+    for text in texts:
+        try:
+            logs.append(log_from_yaml_text(text, "log.yaml", DRAFT7))
+        except PlaytestError as error:
+            assert error.problems and all(str(problem).startswith("log.yaml:") for problem in error.problems)
+    if logs:
+        report = playtest_report(logs)
+        assert report_lines(report)[0].startswith(f"{len(logs)} playtest game")
+        json.dumps(report)
