@@ -235,3 +235,9 @@ def test_every_client_past_the_bound_reads_its_503(server):
     assert [_status(answer) for answer in answers] == [503] * 12
     time.sleep(0.2)
     test_a_whole_request_is_answered(server)
+
+
+def test_a_request_the_parser_refuses_behind_a_pipelined_one_is_400_after_its_answer(server):
+    """Bytes that are no request, behind a whole one: its answer first, then the 400."""
+    answer = _answer_to(server, _padded_new_game(10, close=False) + b"NOT A REQUEST\r\n\r\n")
+    assert _statuses(answer) == [200, 400]

@@ -114,12 +114,10 @@ class BoundedHttpProtocol(HttpToolsProtocol):
                     self._answer(*self._head_refusal(f"the request head passed {self.MAX_HEADER_BYTES:,} bytes"))
 
     def send_400_response(self, msg: str) -> None:
-        """A head refused by its size or count ends the parse as a callback error, which
-        uvicorn answers 400: it is answered 431 instead."""
-        if self._refusal is not None:
-            self._answer(*self._refusal)
-            return
-        super().send_400_response(msg)
+        """A head refused by its size, count or host ends the parse as a callback error, which
+        uvicorn answers 400 at once: it gets its own answer (431, 400 naming the host) instead,
+        and any answer here waits behind the pipelined requests before it (``_answer``)."""
+        self._answer(*(self._refusal or (400, msg)))
 
     # -- the parser's callbacks -------------------------------------------------------------
 
@@ -135,7 +133,7 @@ class BoundedHttpProtocol(HttpToolsProtocol):
             self._arm(self.HEADER_TIMEOUT)
 
     def on_url(self, url: bytes) -> None:
-        self._count_head(len(url) + len(" HTTP/1.1\r\n"))
+        self._count_head(len(url))
         super().on_url(url)
 
     def on_header(self, name: bytes, value: bytes) -> None:
