@@ -138,13 +138,23 @@ def test_out_naming_a_file_is_one_line_and_exit_2(tmp_path, capsys):
     ("address", "message"),
     [
         ("localhost:8786", "--scheduler localhost:8786 is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"),
-        ("tcp://127.0.0.1:99999", "--scheduler tcp://127.0.0.1:99999: '99999' is not a port of 1 to 65535"),
+        ("tcp://127.0.0.1:99999", "--scheduler tcp://127.0.0.1:99999: '99999' is not a port of 1 to 65535 (in digits 0-9)"),
+        ("tcp://127.0.0.1:\u00b2", "--scheduler tcp://127.0.0.1:\u00b2: '\u00b2' is not a port of 1 to 65535 (in digits 0-9)"),
+        ("tcp://127.0.0.1:\uff11\uff12\uff13", "--scheduler tcp://127.0.0.1:\uff11\uff12\uff13: '\uff11\uff12\uff13' is not a port of "
+         "1 to 65535 (in digits 0-9)"),
+        ("tcp://127.0.0.1:" + "9" * 4301, "--scheduler tcp://127.0.0.1:" + "9" * 43 + "\u2026: '" + "9" * 19 + "\u2026' is not a port "
+         "of 1 to 65535 (in digits 0-9)"),
+        ("tcp://\x1b[2J:1", "--scheduler tcp://\\u001b[2J:1 is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"),
     ],
 )
-def test_a_malformed_scheduler_address_is_one_line_and_exit_2(tmp_path, capsys, address, message):
-    """A scheduler address that cannot be one is refused before any connection."""
-    assert main(["simulate", "--games", "4", "--scheduler", address, "--out", str(tmp_path / "run")]) == 2
-    assert capsys.readouterr().err == f"stargazer simulate: {message}\n"
+@pytest.mark.parametrize("command", [["simulate", "--games", "4"], ["compare", "draft7", "base", "--games", "4"], ["tune", "draft7"]])
+def test_a_malformed_scheduler_address_is_one_line_and_exit_2(tmp_path, capsys, address, message, command):
+    """A scheduler address that cannot be one is refused before any connection and before any
+    folder is made ('\u00b2' and fullwidth digits pass str.isdigit, and were a traceback after
+    compare had made its folders)."""
+    assert main([*command, "--scheduler", address, "--out", str(tmp_path / "run")]) == 2
+    assert capsys.readouterr().err == f"stargazer {command[0]}: {message}\n"
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_unreachable_scheduler_says_what_it_tried_and_gives_up(tmp_path, capsys, monkeypatch):

@@ -173,3 +173,35 @@ def test_validate_counts_the_problems_of_each_file_beside_the_ruleset(tmp_path, 
     assert [line.split(":")[0] for line in lines] == ["draft8/targets.yaml", "draft8/tune.yaml"]
     assert "max_edits is 30, but the space has 7 parameters; write 1 to 7" in lines[1]
     assert captured.err == "draft8: the ruleset is valid; 1 problem in its targets.yaml and 1 problem in its tune.yaml\n"
+
+
+@pytest.mark.parametrize(
+    ("space", "problem"),
+    [
+        ("planets.lava-1.track[2]: [1, 2]",
+         "2:28: space.planets.lava-1.track[2]: planets.lava-1.track[2] is 0 in draft7, and its values leave that out: "
+         "a search starts from the ruleset as it is, so list 0 too"),
+        ("rules.motivation.free_cube_vp: &v [1, 2]\n  crew.engineer.survey_count: *v",
+         "2:34: space.crew.engineer.survey_count: crew.engineer.survey_count is 3 in draft7, and its values leave that "
+         "out: a search starts from the ruleset as it is, so list 3 too"),
+        ("planets.lava-1.track[2]: {from: 1, to: 3}",
+         "2:28: space.planets.lava-1.track[2]: planets.lava-1.track[2] is 0 in draft7, and its values leave that out: "
+         "a search starts from the ruleset as it is, so list 0 too"),
+        ("planets.lava-1.track[2]: [0, 1]\n  planets.lava-1.track[02]: [0, 3]",
+         "3:3: space.planets.lava-1.track[02]: names the same value as planets.lava-1.track[2]: a value is one "
+         "parameter; list its values once"),
+    ],
+)
+def test_validate_refuses_what_tune_refuses_in_tune_yaml(tmp_path, capsys, monkeypatch, space, problem):
+    """A value list without the base value (an aliased list too) passed validate, then tune
+    refused it; two paths to one value passed both. Both read the file with the one
+    ``read_space``: the same problem, at its line, from each, before any game is played."""
+    copy_ruleset(tmp_path, to="draft8")
+    (tmp_path / "draft8" / "tune.yaml").write_text(f"space:\n  {space}\n", encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    assert main(["validate", "draft8"]) == 1
+    captured = capsys.readouterr()
+    assert captured.out == f"draft8/tune.yaml:{problem}\n"
+    assert main(["tune", "draft8", "--trials", "1", "--workers", "1", "--out", "t"]) == 1
+    assert capsys.readouterr().err == f"stargazer tune: draft8/tune.yaml:{problem}\n"
+    assert not (tmp_path / "t").exists()

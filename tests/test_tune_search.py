@@ -354,3 +354,12 @@ def test_a_repeat_whose_objective_was_edited_is_refused(tmp_path):
     connection.close()
     with pytest.raises(StudyError, match=rf"trial {number} says it repeats trial \d+, but does not hold its values and objective"):
         run(tmp_path, Objective(), trials=20)
+
+
+def test_a_trial_in_a_state_optuna_does_not_know_is_one_line(tmp_path):
+    """A state no optuna version writes was a LookupError traceback from SQLAlchemy."""
+    path = _written_study(tmp_path)
+    _edit(path, "UPDATE trials SET state = 'BOGUS\x1b[2J' WHERE number = 1")
+    message = _refusal(tmp_path)
+    assert message.startswith(f"{path} holds what optuna cannot read ('BOGUS\\u001b[2J' is not among the defined enum values")
+    assert "the study was changed by something other than stargazer tune; to start afresh" in message

@@ -52,13 +52,13 @@ def test_a_space_holds_each_parameter_with_its_choices_and_base_value(tmp_path):
     path = write(tmp_path, "space:\n"
                  "  crew.engineer.survey_count: [3, 2]\n"
                  "  planets.lava-1.track[2]: {from: 0, to: 4}   # the first accident of Lava 1 (R2)\n"
-                 "  planets.lava-1.placeholder: [false]\n"
+                 "  planets.lava-1.placeholder: [false, true]\n"
                  "max_edits: 2\n")
     space = read_space(path, DRAFT7)
     assert space.parameters == {
         "crew.engineer.survey_count": Parameter("crew.engineer.survey_count", (3, 2), 3),
         "planets.lava-1.track[2]": Parameter("planets.lava-1.track[2]", (0, 1, 2, 3, 4), 0),
-        "planets.lava-1.placeholder": Parameter("planets.lava-1.placeholder", (False,), True),
+        "planets.lava-1.placeholder": Parameter("planets.lava-1.placeholder", (False, True), True),
     }
     assert (space.max_edits, space.source) == (2, str(path))
 
@@ -207,7 +207,7 @@ def test_the_space_is_found_beside_the_ruleset_or_given(tmp_path):
     (folder / "tune.yaml").write_text("space:\n  rules.free_cubes: [10, 12]\n", encoding="utf-8")
     ruleset = load_ruleset(folder)
     assert space_for(ruleset).source == str(folder / "tune.yaml")
-    other = write(tmp_path, "space:\n  rules.max_rounds: [20]\n", name="other.yaml")
+    other = write(tmp_path, "space:\n  rules.max_rounds: [20, 30]\n", name="other.yaml")
     assert list(space_for(ruleset, other).parameters) == ["rules.max_rounds"]
     (folder / "tune.yaml").unlink()
     with pytest.raises(SpaceError) as caught:

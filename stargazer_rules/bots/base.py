@@ -208,12 +208,16 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
         raise BotSpecError(f"unknown bot {kind!r}{hint}; bots: {', '.join(bot_names())}")
     _factory, declared, positional = _REGISTRY[kind]
     params = {name: default for name, (_type, default) in declared.items()}
+    given: set[str] = set()
     for item in filter(None, (part.strip() for part in rest.split(","))):
         name, equals, value = (part.strip() for part in item.partition("="))
         if not equals:
             if positional is None:
                 raise BotSpecError(f"bot {kind!r} takes no bare value ({item!r}); write name=value")
             name, value = positional, item
+        if name in given:  # the first was silently replaced by the last
+            raise BotSpecError(f"bot {kind!r}: {name} is given twice in {spec.strip()!r}; give each parameter once")
+        given.add(name)
         if name not in declared:
             close = difflib.get_close_matches(name, declared, n=1)
             hint = f" (did you mean {close[0]!r}?)" if close else ""

@@ -19,14 +19,19 @@ from stargazer_rules.errors import DraftError, PlaytestError, Problem
 from stargazer_rules.playtests.log import PlaytestLog, log_to_yaml, read_log
 from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.printable import forbidden_character, printable
 from stargazer_rules.rulesets.resources import shown_path
 
-__all__ = ["PLAYTESTS_FOLDER", "ReadLogs", "add_log", "home_folder", "log_files", "playtests_folder", "read_logs"]
+__all__ = [
+    "PLAYTESTS_FOLDER", "ReadLogs", "add_log", "home_folder", "log_files", "log_name_problem", "playtests_folder", "read_logs",
+]
 
 #: The folder of logs inside a draft folder.
 PLAYTESTS_FOLDER = "playtests"
 #: The most logs a folder's reading takes: far more games than a designer plays at the table.
 MAX_LOGS = 10_000
+#: The longest name of a log (before ``.yaml``): well inside every file system's limit.
+MAX_LOG_NAME = 100
 
 
 def playtests_folder(ruleset: Ruleset) -> Path | None:
@@ -79,6 +84,8 @@ def add_log(ruleset: Ruleset, log: PlaytestLog, name: str | None = None, folder:
     draft's playtests folder (or ``folder``) as ``name`` (default ``<date>-<n>.yaml``, the
     first number free) and return its path; ``FileExistsError`` when ``name`` is taken,
     ``DraftError`` for a bundled ruleset without ``folder``."""
+    if name is not None and (problem := log_name_problem(name)) is not None:
+        raise ValueError(problem)
     folder = outputfiles.output_folder(folder if folder is not None else home_folder(ruleset))
     text = log_to_yaml(log) if text is None else text
     if name is not None:
@@ -93,6 +100,24 @@ def add_log(ruleset: Ruleset, log: PlaytestLog, name: str | None = None, folder:
             continue
         return path
     raise DraftError(f"{folder}: {MAX_LOGS:,} logs of {log.date} already: name the new one")
+
+
+def log_name_problem(name: str) -> str | None:
+    """Why ``name`` cannot name a log in its folder (None when it can): a name is one file's
+    name, so that a log is written in the folder it is added to and nowhere else (no path
+    separator, no ``..``, no hidden file, no control character, one line)."""
+    shown = f"the log name {printable(name)!r}"
+    if not name or name.isspace():
+        return f"{shown} is empty: name the file, e.g. friday"
+    if "/" in name or "\\" in name or (os.altsep and os.altsep in name):
+        return f"{shown} holds a path separator: a log is added to its folder (--to) by a file name alone"
+    if name.startswith("."):
+        return f"{shown} starts with '.': a hidden file (or '..', the folder above) is not a log's name"
+    if (found := forbidden_character(name)) is not None:
+        return f"{shown} holds {found[1]} at character {found[0]}: {found[2]}"
+    if len(name) > MAX_LOG_NAME:
+        return f"the log name is {len(name)} characters long: at most {MAX_LOG_NAME}"
+    return None
 
 
 def home_folder(ruleset: Ruleset) -> Path:

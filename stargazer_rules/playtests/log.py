@@ -35,6 +35,7 @@ import yaml
 
 from stargazer_rules.engine.bounds import most_bonus_vp
 from stargazer_rules.errors import PlaytestError, Problem
+from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.rulesets.resources import shown_path
 from stargazer_rules.rulesets.schemas import generated_schema_command
 from stargazer_rules.rulesets.validation import close_match, schema_problems
@@ -255,7 +256,7 @@ def _score_problems(document: YamlDocument, seats: Sequence[str], ruleset: Rules
     scores = document.data["scores"]
     for name in scores:
         if name not in seats:
-            problems.append(document.problem(("scores", name), f"{name!r} is not one of the seats ({', '.join(seats)})",
+            problems.append(document.problem(("scores", name), f"{name!r} is not one of the seats ({printable(', '.join(seats))})",
                                              close_match(name, [seat for seat in seats if seat not in scores]), key=True))
     for name in seats:
         if name not in scores:

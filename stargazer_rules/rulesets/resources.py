@@ -10,6 +10,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from stargazer_rules.rulesets.printable import printable
+
 _PACKAGE = Path(__file__).resolve().parent.parent  # stargazer_rules/, above rulesets/
 _BUNDLED = _PACKAGE / "_bundled"
 _CHECKOUT = _PACKAGE.parent
@@ -64,9 +66,10 @@ def bundled_ruleset_names() -> tuple[str, ...]:
 def shown_path(path: str | os.PathLike[str]) -> str:
     """How a file is named to a person: a file of a bundled ruleset by that ruleset's name
     (``bundled draft7/targets.yaml``), since the folder it sits in is an installation's detail
-    (deep inside site-packages); any other path as given."""
+    (deep inside site-packages); any other path as given, a control character or direction
+    override in it written as its escape (``printable``): it is printed."""
     try:
         inside = Path(path).resolve().relative_to(cards_dir().resolve())
     except (ValueError, OSError, RuntimeError):  # RuntimeError: a symlink loop (Python before 3.13)
-        return os.fspath(path)
+        return printable(os.fspath(path))
     return f"bundled {inside.as_posix()}"

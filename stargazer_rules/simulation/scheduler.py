@@ -12,6 +12,7 @@ address that answered as a Dask scheduler gets a ``Client``; anything else is on
 
 from __future__ import annotations
 
+import re
 import socket
 import ssl
 import struct
@@ -19,6 +20,7 @@ import time
 from typing import Any
 
 from stargazer_rules.errors import SimulationError, install_line
+from stargazer_rules.rulesets.boundedfiles import excerpt
 
 __all__ = ["SCHEDULER_TIMEOUT", "connect"]
 
@@ -28,6 +30,16 @@ SCHEDULER_TIMEOUT = 10
 MOST_HANDSHAKE_BYTES = 64 * 1024
 #: The length prefix of a message on Dask's TCP comm: 8 bytes, native order (``distributed.comm.tcp``).
 _LENGTH = struct.Struct("Q")
+#: A port as written in an address: one to five ASCII digits.
+_PORT = re.compile("[0-9]{1,5}")
+
+
+def port_number(text: str) -> int | None:
+    """``text`` as a TCP port, 1 to 65535, or None: ASCII digits only (``str.isdigit`` takes
+    '²' and '１２３', which ``int`` refuses or reads; a port of thousands of digits is no port)."""
+    if not _PORT.fullmatch(text):
+        return None
+    return port if 1 <= (port := int(text)) <= 65535 else None
 
 
 def connect(address: str, timeout: float = SCHEDULER_TIMEOUT) -> Any:
@@ -42,9 +54,10 @@ def connect(address: str, timeout: float = SCHEDULER_TIMEOUT) -> Any:
     security = _security(address) if scheme == "tls" else None
     deadline = time.monotonic() + timeout
     if scheme in ("tcp", "tls"):  # Dask's other comms (inproc, ucx) are the caller's own setup
-        if not port.isdigit():
-            raise SimulationError(f"--scheduler {address} is not a scheduler address: write tcp://HOST:PORT")
-        _probe(address, host.strip("[]"), int(port), security, deadline, timeout)
+        number = port_number(port)
+        if number is None:
+            raise SimulationError(f"--scheduler {excerpt(address)} is not a scheduler address: write tcp://HOST:PORT")
+        _probe(address, host.strip("[]"), number, security, deadline, timeout)
     left = max(deadline - time.monotonic(), 1.0)
     try:
         return distributed.Client(address, timeout=f"{left:.3f}s", security=security)

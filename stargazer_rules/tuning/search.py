@@ -60,6 +60,7 @@ import attrs
 from stargazer_rules.errors import StudyError
 from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.boundedfiles import excerpt
+from stargazer_rules.rulesets.printable import printable
 
 if TYPE_CHECKING:
     import optuna
@@ -178,7 +179,7 @@ def _damaged_study_errors() -> tuple[type[BaseException], ...]:
 
     import sqlalchemy.exc
 
-    return (sqlalchemy.exc.SQLAlchemyError, sqlite3.Error, ValueError, KeyError, TypeError, IndexError)
+    return (sqlalchemy.exc.SQLAlchemyError, sqlite3.Error, ValueError, LookupError, TypeError)
 
 
 def _afresh(storage: Path) -> str:
@@ -313,6 +314,10 @@ def search(
         _retry_stale(study)
     except StudyError:
         raise
+    except LookupError as error:
+        # SQLAlchemy's reading of a value its column does not list (a trial state optuna has no name for)
+        raise StudyError(f"{storage} holds what optuna cannot read ({printable(excerpt(str(error)))}): the study was changed by "
+                         f"something other than stargazer tune; {_afresh(storage)}") from None
     except _damaged_study_errors() as error:
         raise StudyError(f"{storage} cannot be read as a study ({type(error).__name__}: "
                          f"{excerpt(str(error))}); {_afresh(storage)}") from None

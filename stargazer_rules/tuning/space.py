@@ -175,11 +175,17 @@ def _parameters(document: YamlDocument, ruleset: Ruleset) -> tuple[dict[str, Par
     documents = source_documents(ruleset)
     parameters: dict[str, Parameter] = {}
     problems: list[Problem] = []
+    named: dict[tuple[str, tuple[Any, ...]], str] = {}
     for path, given in document.data["space"].items():
         at = ("space", path)
         found = locate(data, path)
         if isinstance(found, Miss):
             problems.append(document.problem(at, found.message, found.suggestion, key=True))
+            continue
+        earlier = named.setdefault((found.file, tuple(found.doc_path)), path)
+        if earlier != path:
+            problems.append(document.problem(
+                at, f"names the same value as {earlier}: a value is one parameter; list its values once", key=True))
             continue
         reason = unwritten(documents, found) if documents is not None else None
         if reason is not None:
@@ -191,6 +197,10 @@ def _parameters(document: YamlDocument, ruleset: Ruleset) -> tuple[dict[str, Par
         else:
             found_problems = _range_problems(document, ruleset, found, given)
             choices = tuple(range(given["from"], given["to"] + 1))
+        if not found_problems and not any(_same(found.value, choice) for choice in choices):
+            found_problems.append(document.problem(
+                at, f"{path} is {value_text(found.value)} in {ruleset.name}, and its values leave that out: a search "
+                f"starts from the ruleset as it is, so list {value_text(found.value)} too"))
         problems += found_problems
         if not found_problems:
             parameters[path] = Parameter(path=path, choices=choices, base=found.value)

@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 
 from stargazer_rules.errors import CommandStopped, FileRefused
-from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED, EXIT_INVALID, require_extra
+from stargazer_rules.frontends.cli.common import EXIT_INTERRUPTED, EXIT_INVALID, EXIT_USAGE, require_extra, say_error
 from stargazer_rules.frontends.cli.explain_command import add_explain
 from stargazer_rules.frontends.cli.ladder_command import add_ladder
 from stargazer_rules.frontends.cli.play_commands import add_play, add_play_random, add_replay
@@ -29,6 +29,7 @@ from stargazer_rules.frontends.cli.playtest_commands import add_calibrate, add_p
 from stargazer_rules.frontends.cli.print_command import add_print
 from stargazer_rules.frontends.cli.ruleset_commands import add_diff, add_new_draft, add_rules, add_validate
 from stargazer_rules.frontends.cli.run_commands import add_cache, add_compare, add_report, add_simulate
+from stargazer_rules.frontends.cli.run_options import scheduler_problem
 from stargazer_rules.frontends.cli.serve_command import add_serve
 from stargazer_rules.frontends.cli.tune_command import add_tune
 
@@ -49,6 +50,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.argv = words  # what the command was given, for a line that says how to go on
         command = f" {args.command}"
         require_extra(args.command)
+        scheduler = getattr(args, "scheduler", None)
+        if scheduler is not None and (problem := scheduler_problem(scheduler)) is not None:
+            say_error(args.command, problem)  # before the command makes any folder
+            return EXIT_USAGE
         return args.run(args)
     except CommandStopped as stopped:
         return stopped.status

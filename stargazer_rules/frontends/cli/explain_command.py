@@ -36,6 +36,7 @@ from stargazer_rules.frontends.cli.target_options import add_target_options, tar
 from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.simulation import cache, locks, runs
+from stargazer_rules.rulesets.printable import printable
 
 COMMAND = "explain"
 #: The bots of the default run: greedy, as a forced arm is played a decision at a time; an MCTS
@@ -102,7 +103,7 @@ def _cards(ruleset: Ruleset, text: str | None) -> tuple[list[str], list[str]] | 
     asked = [part.strip() for part in text.split(",") if part.strip()]
     unknown = [card for card in asked if card not in crews and card not in planets]
     if unknown or not asked:
-        return f"--cards {text}: {', '.join(unknown) or 'nothing'} is not a crew or Planet card of {ruleset.name}"
+        return printable(f"--cards {text}: {', '.join(unknown) or 'nothing'} is not a crew or Planet card of {ruleset.name}")
     return [card for card in crews if card in asked], [card for card in planets if card in asked]
 
 

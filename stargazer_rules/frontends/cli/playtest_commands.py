@@ -7,6 +7,7 @@ import argparse
 import datetime
 import json
 import os
+import re
 import sys
 from collections import Counter
 from pathlib import Path
@@ -31,6 +32,7 @@ from stargazer_rules.playtests.figures import playtest_report, report_lines
 from stargazer_rules.playtests.log import PlaytestLog, log_from_yaml_text, log_to_yaml
 from stargazer_rules.rulesets import boundedfiles, outputfiles
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.printable import printable
 from stargazer_rules.rulesets.resources import DEFAULT_RULESET, shown_path
 
 #: The rungs ``calibrate`` sets the logs beside when no ladder of the draft is in the cache:
@@ -44,6 +46,8 @@ FLAGS_FILE = "(the flags)"
 #: The largest hand-written log read: a game's log is a few hundred bytes.
 MAX_LOG_BYTES = 1024 * 1024
 PLAYTEST = "playtest"
+#: A figure of --score: ASCII digits (``str.isdigit`` takes '²', which ``int`` refuses).
+_DIGITS = re.compile("[0-9]+")
 CALIBRATE = "calibrate"
 
 
@@ -114,12 +118,12 @@ def run_playtest_add(args: argparse.Namespace) -> int:
         if flags_text is not None:
             print(f"{FLAGS_FILE} is the log the flags make:", file=sys.stderr)
             for number, line in enumerate(flags_text.splitlines(), start=1):
-                print(f"  {number:>3}  {line}", file=sys.stderr)
+                print(f"  {number:>3}  {printable(line)}", file=sys.stderr)
         return EXIT_INVALID
     except (DraftError, ReplayError, OSError, ValueError) as error:
         say_error(command, str(error))
         return EXIT_INVALID
-    print(f"added {path}: {_one_line(log)}")
+    print(f"added {printable(str(path))}: {_one_line(log)}")
     return 0
 
 
@@ -145,8 +149,10 @@ def _flags_text(args: argparse.Namespace, ruleset: Ruleset) -> str:
     for entry in args.score:
         name, equals, numbers = entry.partition("=")
         parts = [part.strip() for part in numbers.split(",")]
-        if not equals or len(parts) not in (4, 5) or not all(part.isdigit() for part in parts):
+        if not equals or len(parts) not in (4, 5) or not all(_DIGITS.fullmatch(part) for part in parts):
             raise ValueError(f"--score {entry!r}: write NAME=MAJORITY,BONUS,PLAY,TOTAL or NAME=MAJORITY,BONUS,PLAY,TOTAL,HAND")
+        if name.strip() in scores:
+            raise ValueError(f"--score {printable(name.strip())!r} is given twice: one --score a seat")
         scores[name.strip()] = [int(part) for part in parts]
     lines = [f"date: {args.date or datetime.date.today().isoformat()}", f"ruleset: {json.dumps(ruleset.name)}",
              f"fingerprint: {ruleset.fingerprint}", f"seats: {json.dumps(seats, ensure_ascii=False)}", f"rounds: {args.rounds}"]
@@ -163,7 +169,7 @@ def _flags_text(args: argparse.Namespace, ruleset: Ruleset) -> str:
 
 
 def _one_line(log: PlaytestLog) -> str:
-    winners = " and ".join(log.seats[position] for position in log.winners)
+    winners = " and ".join(printable(log.seats[position]) for position in log.winners)
     best = log.scores[log.winners[0]].total
     picks = f", crews noted for {counted(len(log.picks), 'round|rounds')}" if log.picks else ""
     return f"{log.date}, {len(log.seats)} players, {counted(log.rounds, 'round|rounds')}, won by {winners} with {best}{picks}"
@@ -175,7 +181,11 @@ def _read(args: argparse.Namespace, ruleset: Ruleset, command: str) -> playtests
     if not files:
         say_error(command, f"no playtest logs in {where}: add one with stargazer playtest add")
         return None
-    found = playtests.read_logs(files, ruleset)
+    try:
+        found = playtests.read_logs(files, ruleset)
+    except DraftError as error:
+        say_error(command, f"{where}: {error}")
+        return None
     for problem in found.problems:
         print(problem, file=sys.stderr)
     return found
@@ -201,7 +211,7 @@ def run_playtest_list(args: argparse.Namespace) -> int:
         return EXIT_INVALID
     for path, log in zip(found.files, found.logs, strict=True):
         earlier = " (an earlier version of the draft)" if log.fingerprint not in (None, ruleset.fingerprint) else ""
-        print(f"{path.name}: {_one_line(log)}{earlier}")
+        print(f"{printable(path.name)}: {_one_line(log)}{earlier}")
     bad = len({problem.file for problem in found.problems})
     print(f"{counted(len(found.logs), 'log|logs')}" + (f"; {bad} with problems (above), not counted" if bad else ""))
     return EXIT_INVALID if bad else 0
@@ -248,7 +258,7 @@ def add_calibrate(commands: argparse._SubParsersAction) -> None:
 
 
 def _rungs(args: argparse.Namespace, ruleset: Ruleset, players: int) -> list[str]:
-    if args.rungs:
+    if args.rungs is not None:
         return [rung.strip() for rung in args.rungs.split(",") if rung.strip()]
     from stargazer_rules.frontends.cli.ladder_command import DEFAULT_BUDGETS
     from stargazer_rules.simulation import cache, ladder
@@ -263,7 +273,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
     from stargazer_rules.analysis.calibration_report import terminal_calibration, write_calibration_page
     from stargazer_rules.playtests.sources import log_from_game_line
     from stargazer_rules.simulation import cache
-    from stargazer_rules.simulation.rung_runs import one_per_deal, rung_run
+    from stargazer_rules.simulation.estimate import format_duration
+    from stargazer_rules.simulation.rung_runs import checked_rungs, one_per_deal, rung_run, rungs_estimate
 
     ruleset = ruleset_or_stop(args.ruleset, CALIBRATE)
     found = _logs_or_stop(args, ruleset, CALIBRATE, "a calibration")
@@ -278,8 +289,15 @@ def run_calibrate(args: argparse.Namespace) -> int:
     if len(logs) < len(found.logs):
         say_error(CALIBRATE, f"comparing the {len(logs)} logs of {players} players; {len(found.logs) - len(logs)} of other counts left out")
     out = Path(args.out or f"calibration-{ruleset.name}-{players}p")
-    rungs = _rungs(args, ruleset, players)
+    try:  # every rung checked, and the time said, before any plays
+        rungs = checked_rungs(_rungs(args, ruleset, players), players)
+        seconds = rungs_estimate(ruleset, rungs, players=players, deals=args.deals, seed=args.seed, workers=args.workers)
+    except (SimulationError, BotSpecError) as error:
+        say_error(CALIBRATE, str(error))
+        return EXIT_USAGE
     report_engine(ruleset, CALIBRATE)
+    say_error(CALIBRATE, f"{counted(len(rungs), 'rung|rungs')} ({', '.join(rungs)}) of {args.deals * players:,} games each: "
+                         f"at most about {format_duration(seconds)} (timed on one game a rung; runs in the cache are reused)")
     games = {}
     try:
         for rung in rungs:

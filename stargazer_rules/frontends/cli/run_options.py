@@ -15,8 +15,11 @@ from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import BotSpecError, SetupError, SimulationError
 from stargazer_rules.frontends.cli.common import positive_int, say_error
 from stargazer_rules.rulesets import outputfiles
+from stargazer_rules.rulesets.boundedfiles import excerpt
 from stargazer_rules.rulesets.model import Ruleset
+from stargazer_rules.rulesets.printable import forbidden_character, printable
 from stargazer_rules.simulation import cache, locks, run_folder
+from stargazer_rules.simulation.scheduler import port_number
 from stargazer_rules.simulation.variants import VARIANT_SEPARATOR, Variant, parse_player_counts, parse_variants
 
 __all__ = [
@@ -196,11 +199,14 @@ def finishing_command(argv: Sequence[str]) -> str:
 
 
 def scheduler_problem(address: str) -> str | None:
-    """Why ``address`` is not a scheduler address (``tcp://HOST:PORT``), or None."""
+    """Why ``address`` is not a scheduler address (``tcp://HOST:PORT``), or None; the command
+    line checks it before a command starts (``cli.main``), so nothing is made for a run that
+    cannot connect."""
     scheme, sep, rest = address.partition("://")
     host, colon, port = rest.rpartition(":")
-    if not sep or scheme not in ("tcp", "tls") or not colon or not host:
-        return f"--scheduler {address} is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
-    if not port.isdigit() or not 1 <= int(port) <= 65535:
-        return f"--scheduler {address}: {port!r} is not a port of 1 to 65535"
+    shown = printable(excerpt(address))
+    if not sep or scheme not in ("tcp", "tls") or not colon or not host or forbidden_character(host):
+        return f"--scheduler {shown} is not a scheduler address: write tcp://HOST:PORT (e.g. tcp://127.0.0.1:8786)"
+    if port_number(port) is None:
+        return f"--scheduler {shown}: {excerpt(port, 20)!r} is not a port of 1 to 65535 (in digits 0-9)"
     return None
