@@ -9,9 +9,13 @@ with a did-you-mean), the fingerprint, the bounds, the tune paths and the rules 
 
 from __future__ import annotations
 
+import itertools
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from builders import Script, game, planet
 from ruleset_edits import copy_ruleset, line_of, only_problem, replace
 
@@ -138,10 +142,54 @@ def test_a_planets_cubes_count_toward_the_colours_its_lasting_effect_names():
     assert bonuses(board, planets=counting_toward("red")) == [3, 2, 0]  # red 3; blue 2, red 1
     assert bonuses(board, planets=counting_toward(["red", "blue"])) == [3, 3, 0]  # red 3, blue 1; blue 3, red 1
     assert bonuses(board, planets=counting_toward("none")) == [2, 2, 0]
-    # Under ideas R4 the black Planet's cube that counts as green and yellow completes a set.
-    four = {"a": [0], "b": [0], "e": [0]}
+    # Under ideas R4 a set holds each cube once: the black Planet's two cubes that count as green
+    # and yellow stand as a green and a yellow one beside red and blue, a set; one alone does not.
+    four = {"a": [0], "b": [0], "e": [0, 0]}
     assert bonuses(four, planets=counting_toward(["green", "yellow"]), squares="all", formula=R4) == [3, 0, 0]
+    assert bonuses({"a": [0], "b": [0], "e": [0]}, planets=counting_toward(["green", "yellow"]), squares="all", formula=R4) == [0, 0, 0]
     assert bonuses(four, planets=counting_toward("green"), squares="all", formula=R4) == [0, 0, 0]
+
+
+def test_r4_a_cube_of_several_colours_stands_in_one_set_as_one_of_them():
+    """P1 with R4 (a cube in one set at most): seat 0's four cubes on a Planet counting toward
+    every colour are four colours, one set; seat 1's red, blue and yellow with one such cube a
+    set; seat 2's five such cubes one set, not one per colour they count toward (five)."""
+    board = {"a": [1], "b": [1], "c": [1], "e": [0, 0, 0, 0, 1, 2, 2, 2, 2, 2]}
+    assert bonuses(board, planets=counting_toward("every_colour"), squares="all", formula=R4) == [3, 3, 3]
+
+
+def _brute_force_sets(own: list[int], several: list[tuple[tuple[int, ...], int]], size: int) -> int:
+    """The most sets, by trying every colour for every cube of several colours."""
+    cubes = [colours for colours, count in several for _ in range(count)]
+    best = 0
+    for choice in itertools.product(*cubes):
+        counts = list(own)
+        for colour in choice:
+            counts[colour] += 1
+        best = max(best, complete_sets(counts, size))
+    return best
+
+
+@settings(max_examples=300)
+@given(
+    own=st.lists(st.integers(0, 4), min_size=1, max_size=5),
+    picks=st.lists(st.tuples(st.sets(st.integers(0, 4), min_size=1), st.integers(1, 2)), max_size=3),
+    size=st.integers(1, 5),
+)
+def test_complete_sets_with_cubes_of_several_colours_is_the_best_choice_of_a_colour_for_each(own, picks, size):
+    """Each cube of several colours standing as one of them, the best choice over all: the
+    matching ``complete_sets`` makes finds the most sets (the kernel's is held to it by
+    crates/kernel/src/rules.rs's tests and the lockstep over generated rulesets)."""
+    several = [(tuple(sorted(c for c in colours if c < len(own))), count) for colours, count in picks]
+    several = [(colours, count) for colours, count in several if colours]
+    counts = list(own)
+    for colours, count in several:
+        for colour in colours:
+            counts[colour] += count
+    expected = _brute_force_sets(own, several, size)
+    assert complete_sets(counts, size, several) == expected
+    bonus = Bonus(formula="distinct_colour_sets", set_size=size, set_vp=1)
+    assert bonus.vp(counts, several) == expected
 
 
 def test_the_bound_counts_each_cube_once_per_colour_it_counts_toward():

@@ -385,15 +385,21 @@ def scores(state: State) -> tuple[tuple[int, int, int], ...]:
 
 
 def test_p1_the_dark_planets_cubes_count_toward_every_colour():
-    """P1 under the ideas' bonus (R4: 3 VP for each complete set of four colours): seat 0's one
-    cube on the Dark Planet counts toward each of the ruleset's six colours, a set of four
-    colours by itself (3 VP); seat 1's cube on lava-1 counts toward red alone, no set (0 VP)."""
+    """P1 under the ideas' bonus (R4: 3 VP for each complete set of four colours, each cube in
+    one set at most): a cube on the Dark Planet stands as any one colour. Seat 0's lone Dark cube
+    is one cube, no set (it counted as a set by itself once); with a red, a blue and a yellow
+    cube beside it, a set."""
     assert len(IDEAS.ruleset.colours) == 6
     state = position(PLAIN, tracks={4: (0,), 0: (1,)})
-    assert [bonus for _, bonus, _ in scores(state)] == [3, 0, 0, 0]
-    # A second cube, on lava-1: red 2, every other colour 1: 7 counted cubes, one set of four
-    # (a second would take 8).
-    assert scores(position(PLAIN, tracks={4: (0,), 0: (0,)}))[0][1] == 3
+    assert [bonus for _, bonus, _ in scores(state)] == [0, 0, 0, 0]
+    assert scores(position(PLAIN, tracks={4: (0,), 0: (0,), 1: (0,), 2: (0,)}))[0][1] == 3
+
+
+def test_p1_with_r4_eight_cubes_make_two_sets_at_most():
+    """Five Dark cubes and a red, a blue and a yellow one: eight cubes, two sets (6 VP), where
+    counting each Dark cube once per colour made eight sets (24 VP)."""
+    state = position(PLAIN, tracks={4: (0, 0, 0, 0, 0), 0: (0,), 1: (0,), 2: (0,)})
+    assert scores(state)[0][1] == 6
 
 
 def test_p2_the_diamond_planets_majority_vp_are_doubled():

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from stargazer_rules.vocabulary.abilities import EVERY_COLOUR, NO_COLOUR, NOBODY, PlanetRules
-from stargazer_rules.vocabulary.bonus import R17, Bonus
+from stargazer_rules.vocabulary.bonus import DISTINCT_COLOUR_SETS, R17, Bonus
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
 from stargazer_rules.vocabulary.expressions import SEATS, Scope, amount_value
 from stargazer_rules.vocabulary.majority import R15_R16, Majority, rank_order
@@ -129,14 +129,21 @@ def first_reads_accident(standings: tuple[Standing, ...], values: tuple[int, ...
     return bool(standings) and standings[0].row is not None and values[standings[0].row - 1] == 0  # type: ignore[operator]
 
 
-def major_planet_bonus(counts: Counter[str], bonus: Bonus = R17) -> tuple[int, int, tuple[str, ...]]:
+def major_planet_bonus(
+    counts: Counter[str], bonus: Bonus = R17, several: Counter[tuple[str, ...]] | None = None
+) -> tuple[int, int, tuple[str, ...]]:
     """R17: (bonus, largest count m, colours with m), the bonus by the ruleset's formula. With
-    three cubes in each of four colours R17 gives 12."""
+    three cubes in each of four colours R17 gives 12. ``several``: the cubes in ``counts`` that
+    count toward several colours, by those colours (``Bonus.vp``)."""
     most = max(counts.values(), default=0)
     if most == 0:
         return 0, 0, ()
     colours = tuple(sorted(colour for colour, count in counts.items() if count == most))
-    return bonus.vp(counts.values()), most, colours
+    if not several:
+        return bonus.vp(counts.values()), most, colours
+    order = sorted(counts)
+    groups = [([order.index(colour) for colour in toward], cubes) for toward, cubes in several.items()]
+    return bonus.vp([counts[colour] for colour in order], groups), most, colours
 
 
 def winners(totals: tuple[int, ...], hands: tuple[int, ...]) -> tuple[int, ...]:
@@ -183,6 +190,7 @@ def score_sheet(game: Rules, state: State) -> ScoreSheet:
     planets = []
     majority = [0] * state.players
     colour_counts: list[Counter[str]] = [Counter() for _ in range(state.players)]
+    several: list[Counter[tuple[str, ...]]] = [Counter() for _ in range(state.players)]
     tables = game.totals_tables
     for p, card_index in enumerate(state.planets):
         card = rules.planets[card_index]
@@ -200,11 +208,13 @@ def score_sheet(game: Rules, state: State) -> ScoreSheet:
             if owner != FREE_CUBE_OWNER:
                 for colour in toward:
                     colour_counts[owner][colour] += 1
+                if len(toward) > 1:
+                    several[owner][toward] += 1
     seats = []
     ids = tuple(line.id for line in rules.end_scoring)
     lines = line_vp(game, state)
     for seat in range(state.players):
-        bonus, most, colours = major_planet_bonus(colour_counts[seat], rules.bonus)
+        bonus, most, colours = major_planet_bonus(colour_counts[seat], rules.bonus, several[seat])
         total = majority[seat] + bonus + state.vp[seat] + sum(lines[seat])
         seats.append(
             SeatScore(
@@ -236,7 +246,8 @@ class TotalsTables:
     ``track_values`` (``scored_values``), ``counted_colours`` (the colour ids it counts toward,
     for score sheets) and ``colour_index`` (the same colours numbered in sorted id order,
     ``colour_count`` of them: the ruleset's) per planet card, ``bonus_is_r17`` (whether the
-    totals score R17 inline), and ``planet_parts``, each Planet's part of the totals by
+    totals score R17 inline), ``sets_of_several`` (whether a set holds a cube of several
+    colours once: ``distinct_colour_sets`` with a Planet counting toward several), and ``planet_parts``, each Planet's part of the totals by
     (card, track, special square): bots score hundreds of thousands of states that share most
     of their Planets, so each Planet's ranking is computed once and then looked up (the memo
     is emptied past ``_PLANET_CACHE_LIMIT`` entries).
@@ -247,6 +258,7 @@ class TotalsTables:
     colour_index: tuple[tuple[int, ...], ...]
     colour_count: int
     bonus_is_r17: bool
+    sets_of_several: bool
     planet_parts: dict = attrs.field(factory=dict, eq=False, repr=False)
 
     @classmethod
@@ -260,6 +272,7 @@ class TotalsTables:
             tuple(tuple(colour_ids.index(c) for c in counted_colours(card, colour_ids)) for card in planets),
             len(colour_ids),
             ruleset.bonus == R17,
+            ruleset.bonus.formula == DISTINCT_COLOUR_SETS and any(len(colours) > 1 for colours in counted),
         )
 
 
@@ -311,6 +324,7 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
     bonus = game.ruleset.bonus
     totals = list(state.vp)
     counts = [0] * (players * colour_count)
+    several: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in range(players)]
     for card, track, special in zip(state.planets, state.tracks, state.specials):
         if track or special:
             key = (card, track, special)
@@ -325,11 +339,14 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
             for colour in colours[card]:
                 for seat, count in cubes:
                     counts[seat * colour_count + colour] += count
+            if tables.sets_of_several and len(colours[card]) > 1:
+                for seat, count in cubes:
+                    several[seat].append((colours[card], count))
     r17 = tables.bonus_is_r17
     for seat in range(players):
         row = counts[seat * colour_count : (seat + 1) * colour_count]
         if not r17:
-            totals[seat] += bonus.vp(row)
+            totals[seat] += bonus.vp(row, several[seat])
             continue
         most = max(row)
         if most:

@@ -296,7 +296,8 @@ def _bonus_cell(ruleset: Ruleset, seat: SeatScore, lang: str) -> str:
     or with its complete sets (``distinct_colour_sets``)."""
     bonus = ruleset.bonus
     if bonus.formula == DISTINCT_COLOUR_SETS:
-        sets = complete_sets((count for _, count in seat.colour_counts), bonus.set_size)
+        # The sets its VP count (a cube of several colours stands in one set, Bonus.vp).
+        sets = seat.bonus_vp // bonus.set_vp if bonus.set_vp else complete_sets((count for _, count in seat.colour_counts), bonus.set_size)
         return label("score_bonus_sets_cell", lang, vp=seat.bonus_vp, sets=sets, size=bonus.set_size)
     colours = label("score_colour_separator", lang).join(
         label("score_colour_count", lang, colour=colour_name(ruleset, colour, lang), count=seat.bonus_count)

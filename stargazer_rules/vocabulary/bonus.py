@@ -12,7 +12,7 @@ and the formula that turns the counts into VP; ``Bonus()`` is draft 7's R17.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import attrs
 
@@ -58,14 +58,19 @@ class Bonus:
         """Whether cubes on special squares count."""
         return self.squares != NORMAL
 
-    def vp(self, counts: Iterable[int]) -> int:
-        """The bonus of one seat's cube counts, one per colour (colours without cubes may be left out)."""
-        counts = [count for count in counts if count > 0]
+    def vp(self, counts: Iterable[int], several: Sequence[tuple[Sequence[int], int]] = ()) -> int:
+        """The bonus of one seat's cube counts, one per colour (colours without cubes may be left
+        out when ``several`` is empty). A cube on a Planet that counts toward several colours
+        (``counts_toward``, P1) is in each of their counts, and ``several`` lists those cubes as
+        (positions in ``counts`` of its colours, cubes): the largest count and its table read
+        it in every colour's group, but a set holds it once, as one of its colours (R4: each
+        cube in one set at most)."""
+        counts = list(counts)
         most = max(counts, default=0)
         if most == 0:
             return 0
         if self.formula == DISTINCT_COLOUR_SETS:
-            return self.set_vp * complete_sets(counts, self.set_size)
+            return self.set_vp * complete_sets(counts, self.set_size, several)
         if self.formula == VP_BY_COUNT:
             return self.vp_by_count[min(most, len(self.vp_by_count)) - 1]
         return most * counts.count(most)
@@ -102,21 +107,69 @@ class Bonus:
         return cls(squares, str(formula))
 
 
-def complete_sets(counts: Iterable[int], size: int) -> int:
+def complete_sets(counts: Iterable[int], size: int, several: Sequence[tuple[Sequence[int], int]] = ()) -> int:
     """How many sets of one cube of each of ``size`` different colours the counts make, each
-    cube in one set at most: the largest k with sum over colours of min(count, k) >= size x k.
+    cube in one set at most: the largest k for which the cubes can stand as colours with at most
+    k of each colour and size x k in all. ``several`` (``Bonus.vp``) are cubes that may stand as
+    any one of their colours; the rest stand as their own, min(count, k) of them.
 
-    That sum less size x k is concave in k and 0 at k = 0, so the k that satisfy it are
-    0, 1, ..., the answer: counting up stops at the first k that fails.
+    The most that can stand, less size x k, is concave in k (a maximum flow whose capacities
+    grow with k) and 0 at k = 0, so the k that fit are 0, 1, ..., the answer: counting up
+    stops at the first k that fails.
 
     >>> complete_sets([5, 1, 1, 1], 4), complete_sets([2, 2, 2, 1, 1], 4), complete_sets([9, 9, 9], 4)
     (1, 2, 0)
+    >>> complete_sets([1, 1, 1, 1, 1, 1], 4, [(range(6), 1)])  # one cube of every colour, alone
+    0
+    >>> complete_sets([2, 2, 2, 1, 1, 1], 4, [(range(6), 1)])  # it and a red, a blue, a yellow cube
+    1
     """
     counts = list(counts)
+    own = list(counts)
+    for colours, cubes in several:
+        for colour in colours:
+            own[colour] -= cubes
     sets = 0
-    while sum(min(count, sets + 1) for count in counts) >= size * (sets + 1):
+    while _standing(own, several, sets + 1) >= size * (sets + 1):
         sets += 1
     return sets
+
+
+def _standing(own: Sequence[int], several: Sequence[tuple[Sequence[int], int]], k: int) -> int:
+    """How many cubes can stand as colours, at most ``k`` of each: every colour's own cubes up
+    to k, then the cubes of several colours in the room left (a bipartite matching, each cube
+    taking a colour with room or moving another cube of several colours to one)."""
+    room = [k - min(count, k) for count in own]
+    standing = sum(min(count, k) for count in own)
+    groups = [(tuple(colours), cubes) for colours, cubes in several if cubes]
+    if all(len(colours) == len(room) for colours, _ in groups):  # P1: every colour, no choice to make
+        return standing + min(sum(cubes for _, cubes in groups), sum(room))
+    taken = [[0] * len(room) for _ in groups]
+    for g, (_, cubes) in enumerate(groups):
+        for _ in range(cubes):
+            if not _seat_one(g, groups, taken, room, set()):
+                break
+            standing += 1
+    return standing
+
+
+def _seat_one(g: int, groups: list[tuple[tuple[int, ...], int]], taken: list[list[int]], room: list[int], seen: set[int]) -> bool:
+    """One more cube of group ``g`` stands as a colour: one with room, or one whose cube of
+    another group moves on to a colour of its own with room (an augmenting path)."""
+    for colour in groups[g][0]:
+        if colour in seen:
+            continue
+        seen.add(colour)
+        if room[colour] > 0:
+            room[colour] -= 1
+            taken[g][colour] += 1
+            return True
+        for h in range(len(groups)):
+            if taken[h][colour] and _seat_one(h, groups, taken, room, seen):
+                taken[h][colour] -= 1
+                taken[g][colour] += 1
+                return True
+    return False
 
 
 #: Draft 7's bonus, and the rule of a rules.yaml without a ``bonus`` section.

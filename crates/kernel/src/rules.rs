@@ -881,29 +881,108 @@ impl Bonus {
         Ok(Bonus { normal, special, formula })
     }
 
-    /// The bonus of one seat's cube counts, one per colour.
-    pub fn vp(&self, counts: &[u16]) -> i32 {
+    /// The bonus of one seat's cube counts, one per colour. A cube on a Planet that counts
+    /// toward several colours (P1) is in each of their counts, and `several` lists those cubes
+    /// as (colour bits, cubes): the largest count reads it in every colour's group, a set holds
+    /// it once (R4; Python's `Bonus.vp`).
+    pub fn vp(&self, counts: &[u16], several: &[(u32, u16)]) -> i32 {
         let most = counts.iter().copied().max().unwrap_or(0);
         if most == 0 {
             return 0;
         }
         match &self.formula {
             Formula::LargestGroups => most as i32 * counts.iter().filter(|&&c| c == most).count() as i32,
-            Formula::DistinctColourSets { size, vp } => vp * complete_sets(counts, *size) as i32,
+            Formula::DistinctColourSets { size, vp } => vp * complete_sets(counts, *size, several) as i32,
             Formula::VpByCount(table) => table[(most as usize).min(table.len()) - 1],
         }
     }
 }
 
+/// The colour indices of a set of colour bits, lowest first.
+fn colours_of(mut bits: u32) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let colour = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            colour
+        })
+    })
+}
+
 /// How many sets of one cube of each of `size` different colours `counts` make, each cube in one
-/// set at most: the largest k with the sum over colours of min(count, k) at least size x k (the
-/// k that satisfy it are 0, 1, ..., the answer; Python's `bonus.complete_sets`).
-pub fn complete_sets(counts: &[u16], size: u32) -> u32 {
+/// set at most: the largest k for which the cubes can stand as colours with at most k of each
+/// and size x k in all, `several`'s cubes as any one of their colours (the k that fit are 0, 1,
+/// ..., the answer; Python's `bonus.complete_sets`).
+pub fn complete_sets(counts: &[u16], size: u32, several: &[(u32, u16)]) -> u32 {
+    let mut own = [0i32; MAX_COLOURS];
+    for (colour, &count) in counts.iter().enumerate() {
+        own[colour] = count as i32;
+    }
+    for &(bits, cubes) in several {
+        for colour in colours_of(bits) {
+            own[colour] -= cubes as i32;
+        }
+    }
+    let own = &own[..counts.len()];
     let mut sets = 0u32;
-    while counts.iter().map(|&c| (c as u32).min(sets + 1)).sum::<u32>() >= size * (sets + 1) {
+    while standing(own, several, sets + 1) >= size * (sets + 1) {
         sets += 1;
     }
     sets
+}
+
+/// How many cubes can stand as colours, at most `k` of each: every colour's own cubes up to k,
+/// then the cubes of several colours in the room left (Python's `bonus._standing`).
+fn standing(own: &[i32], several: &[(u32, u16)], k: u32) -> u32 {
+    let mut room = [0u32; MAX_COLOURS];
+    let mut standing = 0u32;
+    for (colour, &count) in own.iter().enumerate() {
+        let kept = (count.max(0) as u32).min(k);
+        standing += kept;
+        room[colour] = k - kept;
+    }
+    let room = &mut room[..own.len()];
+    let every = if own.len() >= 32 { u32::MAX } else { (1u32 << own.len()) - 1 };
+    if several.iter().all(|&(bits, _)| bits & every == every) {
+        // P1: every colour, no choice to make.
+        let cubes: u32 = several.iter().map(|&(_, cubes)| cubes as u32).sum();
+        return standing + cubes.min(room.iter().sum());
+    }
+    let mut taken = vec![[0u16; MAX_COLOURS]; several.len()];
+    for (group, &(_, cubes)) in several.iter().enumerate() {
+        for _ in 0..cubes {
+            if !seat_one(group, several, &mut taken, room, &mut 0) {
+                break;
+            }
+            standing += 1;
+        }
+    }
+    standing
+}
+
+/// One more cube of `group` stands as a colour: one with room, or one whose cube of another
+/// group moves on to a colour of its own with room (an augmenting path; `seen`: colour bits).
+fn seat_one(group: usize, several: &[(u32, u16)], taken: &mut [[u16; MAX_COLOURS]], room: &mut [u32], seen: &mut u32) -> bool {
+    let colours = room.len();
+    for colour in colours_of(several[group].0).filter(|&c| c < colours) {
+        if *seen & 1 << colour != 0 {
+            continue;
+        }
+        *seen |= 1 << colour;
+        if room[colour] > 0 {
+            room[colour] -= 1;
+            taken[group][colour] += 1;
+            return true;
+        }
+        for other in 0..several.len() {
+            if taken[other][colour] > 0 && seat_one(other, several, taken, room, seen) {
+                taken[other][colour] -= 1;
+                taken[group][colour] += 1;
+                return true;
+            }
+        }
+    }
+    false
 }
 
 /// What each crew nobody picked receives at a round's end when the game goes on (R11; rules.yaml
@@ -1138,6 +1217,9 @@ pub struct Rules {
     /// fast path; any other bonus is scored from the board when asked).
     pub bonus: Bonus,
     pub bonus_is_r17: bool,
+    /// Whether a set holds a cube of several colours once: `distinct_colour_sets` with a
+    /// planet card counting toward several colours (scoring then lists those cubes apart).
+    pub sets_of_several: bool,
     /// The top-level nodes of the setup steps (`setup.each_player`), in order.
     pub setup_steps: Vec<u16>,
     /// Whether any planet card has a trigger a landing cube sets off, one a round's end or the
@@ -1341,6 +1423,8 @@ impl Rules {
         }
         let majority = Majority::compile(&spec.majority)?;
         let bonus = Bonus::compile(&spec.bonus)?;
+        let sets_of_several = matches!(bonus.formula, Formula::DistinctColourSets { .. })
+            && planets.iter().any(|planet: &Planet| planet.counts_toward.count_ones() > 1);
         let rules = Rules {
             name: spec.name.clone(),
             colours: spec.colours.clone(),
@@ -1363,6 +1447,7 @@ impl Rules {
             majority,
             majority_is_r15_r16: majority == Majority::default(),
             bonus_is_r17: bonus == Bonus::default(),
+            sets_of_several,
             bonus,
             setup_steps,
             any_lands,
@@ -1599,14 +1684,29 @@ mod tests {
         assert_eq!(rules.bonus, Bonus { normal: true, special: false, formula: Formula::DistinctColourSets { size: 4, vp: 3 } });
         assert!(!rules.bonus_is_r17);
         // Ideas R4: counts giving 0, 1 and 2 complete sets of four colours.
-        assert_eq!([[3, 2, 1, 0, 0], [3, 1, 1, 1, 0], [3, 2, 2, 2, 0]].map(|c| rules.bonus.vp(&c)), [0, 3, 6]);
+        assert_eq!([[3, 2, 1, 0, 0], [3, 1, 1, 1, 0], [3, 2, 2, 2, 0]].map(|c| rules.bonus.vp(&c, &[])), [0, 3, 6]);
         spec.bonus = BonusSpec { formula: "vp_by_count".into(), vp_by_count: vec![1, 4], ..BonusSpec::default() };
         let rules = Rules::compile(&spec).unwrap();
-        assert_eq!([[0, 0], [1, 1], [2, 0], [3, 1]].map(|c| rules.bonus.vp(&c)), [0, 1, 4, 4]);
-        assert_eq!(Bonus::default().vp(&[2, 2, 1]), 4);
+        assert_eq!([[0, 0], [1, 1], [2, 0], [3, 1]].map(|c| rules.bonus.vp(&c, &[])), [0, 1, 4, 4]);
+        assert_eq!(Bonus::default().vp(&[2, 2, 1], &[]), 4);
         spec.bonus.formula = "largest_group".into();
         let error = Rules::compile(&spec).unwrap_err();
         assert_eq!(error, KernelError::Unsupported("bonus.formula: unknown formula \"largest_group\"".into()));
+    }
+
+    #[test]
+    fn a_cube_of_several_colours_stands_in_one_set_as_one_of_them() {
+        // Counts hold each such cube in every colour it counts toward (P1); a set holds it once.
+        let every = 0b11_1111;
+        assert_eq!(complete_sets(&[1, 1, 1, 1, 1, 1], 4, &[(every, 1)]), 0);
+        assert_eq!(complete_sets(&[2, 2, 2, 1, 1, 1], 4, &[(every, 1)]), 1);
+        assert_eq!(complete_sets(&[4, 4, 4, 4, 4, 4], 4, &[(every, 4)]), 1);
+        assert_eq!(complete_sets(&[8, 8, 8, 8, 8, 8], 4, &[(every, 8)]), 2);
+        // Some colours only: green or yellow for one cube, yellow only for the other.
+        assert_eq!(complete_sets(&[1, 1, 1, 2], 4, &[(0b1100, 1), (0b1000, 1)]), 1);
+        assert_eq!(complete_sets(&[1, 1, 0, 2], 4, &[(0b1000, 1), (0b1000, 1)]), 0);
+        // An augmenting path: the first cube takes green, the second (green only) moves it on to yellow.
+        assert_eq!(complete_sets(&[1, 1, 2, 1], 4, &[(0b1100, 1), (0b0100, 1)]), 1);
     }
 
     #[test]

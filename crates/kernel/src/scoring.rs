@@ -7,7 +7,7 @@ use crate::expr::{Scope, SetKind};
 use crate::rules::{Majority, Ties, MOST_SCORING_LINES};
 use crate::survey;
 use crate::state::State;
-use crate::{MAX_COLOURS, MAX_PLAYERS};
+use crate::{MAX_COLOURS, MAX_PLANETS, MAX_PLAYERS};
 
 /// One seat's line of the sheet; `lines` the VP of each line of `end_scoring`, in file order
 /// (0 past the ruleset's lines).
@@ -199,9 +199,30 @@ impl Game {
             (if rules.normal { track } else { &track[..0] }, if rules.special { special } else { &special[..0] })
         });
         let per_seat = self.rules.colour_count().max(1);
+        // A set holds a cube of several colours once: those cubes listed apart, by the colours.
+        let mut several = [[(0u32, 0u16); MAX_PLANETS]; MAX_PLAYERS];
+        let mut listed = [0usize; MAX_PLAYERS];
+        if self.rules.sets_of_several {
+            for p in 0..s.planet_count as usize {
+                let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
+                if toward.count_ones() < 2 {
+                    continue;
+                }
+                let (track, special) = (s.track(p), s.special(p));
+                let counted = (if rules.normal { track } else { &track[..0] }).iter().chain(if rules.special { special } else { &special[..0] });
+                let mut owned = [0u16; MAX_PLAYERS];
+                for &owner in counted.filter(|&&o| o >= 0) {
+                    owned[owner as usize] += 1;
+                }
+                for (seat, &cubes) in owned.iter().enumerate().filter(|&(_, &cubes)| cubes > 0) {
+                    several[seat][listed[seat]] = (toward, cubes); // one entry a Planet
+                    listed[seat] += 1;
+                }
+            }
+        }
         let mut bonuses = [0i32; MAX_PLAYERS];
         for (seat, vp) in bonuses.iter_mut().enumerate().take(s.players as usize) {
-            *vp = rules.vp(&counts[seat * per_seat..(seat + 1) * per_seat]);
+            *vp = rules.vp(&counts[seat * per_seat..(seat + 1) * per_seat], &several[seat][..listed[seat]]);
         }
         bonuses
     }
