@@ -196,10 +196,11 @@ WIDEST = (-(2**63), 2**63 - 1)
 
 
 def crossing_bounds(bounds: StateBounds) -> StateBounds:
-    """``bounds`` with each number past ``WIDEST`` held at it (None, an open bound, stays)."""
+    """``bounds`` with each number past ``WIDEST`` held at it (None, an open bound, stays); the
+    same ``bounds`` when every number crosses as it is."""
     low, high = WIDEST
-    held = {name: min(max(value, low), high) for name, value in attrs.asdict(bounds).items() if value is not None}
-    return attrs.evolve(bounds, **held)
+    held = {name: min(max(value, low), high) for name, value in attrs.asdict(bounds).items() if value is not None and not low <= value <= high}
+    return attrs.evolve(bounds, **held) if held else bounds
 
 
 def with_true_bounds(reason: str, bounds: StateBounds) -> str:
