@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 import attrs
 
 from stargazer_rules.vocabulary.abilities import BECOMES_FULL, CUBE_PLACED, CrewRules, PlanetRules, Trigger
-from stargazer_rules.vocabulary.effects import DIRECTION, Effect, TakeFreeCubes, UseSkill, list_landings, list_most_vp, most_skips
+from stargazer_rules.vocabulary.effects import DIRECTION, Effect, TakeFreeCubes, UseSkill, derivation, list_landings, list_most_vp, most_skips
 from stargazer_rules.vocabulary.expressions import SEATS, Limits, amount_bounds
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.engine.scoring import counted_colours
@@ -78,7 +78,14 @@ class StateBounds:
     @classmethod
     def of(cls, ruleset: Ruleset, skills: Mapping[int, Iterable[Effect]], always: int) -> StateBounds:
         """The bounds of ``ruleset``; ``skills`` maps each crew card to every effect of its
-        skill (options of ``choose_one`` included), ``always`` counts the always-in-play crew."""
+        skill (options of ``choose_one`` included), ``always`` counts the always-in-play crew.
+        Each effect list's facts are derived once (``effects.derivation``): linear in the size
+        of the ruleset's programs, however deep they nest."""
+        with derivation():
+            return cls._derived(ruleset, skills, always)
+
+    @classmethod
+    def _derived(cls, ruleset: Ruleset, skills: Mapping[int, Iterable[Effect]], always: int) -> StateBounds:
         skills = {card: tuple(effects) for card, effects in skills.items()}
         effects = [effect for card_effects in skills.values() for effect in card_effects]
         most_players = max(ruleset.player_counts)

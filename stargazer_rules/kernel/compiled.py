@@ -183,10 +183,38 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         majority=ruleset.majority,
         bonus=ruleset.bonus,
         setup_steps=_effects(ruleset.setup_steps),
-        bounds=bounds,
+        bounds=crossing_bounds(bounds),
         action_sizes=game.action_sizes,
         observation=game.observation_layout.fields,
     )
+
+
+#: The widest numbers that cross into the kernel, its 64-bit integers: a bound past them crosses
+#: as the nearest, past every limit of the kernel either way, so that the kernel refuses it in
+#: its own sentence, which ``with_true_bounds`` then gives the bound's true value.
+WIDEST = (-(2**63), 2**63 - 1)
+
+
+def crossing_bounds(bounds: StateBounds) -> StateBounds:
+    """``bounds`` with each number past ``WIDEST`` held at it (None, an open bound, stays); the
+    same ``bounds`` when every number crosses as it is."""
+    low, high = WIDEST
+    held = {name: min(max(value, low), high) for name, value in attrs.asdict(bounds).items() if value is not None and not low <= value <= high}
+    return attrs.evolve(bounds, **held) if held else bounds
+
+
+def with_true_bounds(reason: str, bounds: StateBounds) -> str:
+    """The kernel's ``reason`` for refusing a ruleset with each bound held at ``WIDEST`` given its
+    true value: "a seat may score 10000000000000000000000 VP in play, beyond the kernel's limit of
+    ...", as for any bound the kernel refuses. The kernel names the first bound it refuses, in
+    its own order, so each end of ``WIDEST`` stands for the first field held there."""
+    true = {}
+    for name, value in attrs.asdict(bounds).items():
+        if value is not None and not WIDEST[0] <= value <= WIDEST[1]:
+            true.setdefault(str(WIDEST[0] if value < 0 else WIDEST[1]), str(value))
+    for held, value in true.items():
+        reason = reason.replace(held, value)
+    return reason
 
 
 def _planet(card: PlanetCard, colours: list[str]) -> CompiledPlanet:

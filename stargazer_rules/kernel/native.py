@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Any
 
 from stargazer_rules.engine.game import Game
-from stargazer_rules.kernel.compiled import compile_ruleset
+from stargazer_rules.kernel.compiled import compile_ruleset, with_true_bounds
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.vocabulary.actions import Action, action
 from stargazer_rules.vocabulary.table import Pending, State
@@ -46,7 +46,7 @@ def _compile(game: Game) -> tuple[Any, str | None]:
     try:
         return _kernel.Kernel(game.derived(compile_ruleset)), None
     except ValueError as error:
-        return None, str(error)
+        return None, with_true_bounds(str(error), game.bounds)
 
 
 def _compiled(source: Game | Ruleset) -> tuple[Any, str | None]:

@@ -59,6 +59,7 @@ from stargazer_rules.rulesets.resources import (
     cards_dir,
 )
 from stargazer_rules.rulesets.validation import close_match, schema_problems
+from stargazer_rules.rulesets.work_checks import work_problems
 from stargazer_rules.rulesets.yamlsource import DocPath, YamlDocument, load_yaml
 from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary.bonus import R17, Bonus
@@ -179,6 +180,9 @@ def build_ruleset(
         end=_end(rules, colours),
         end_scoring=_end_scoring(rules, colours),
     )
+    work = work_problems(documents, ruleset)  # a valid program may still ask too much of a decision
+    if work:
+        raise RulesetError(work)
     return attrs.evolve(ruleset, fingerprint=fingerprint(fingerprinted_data(ruleset)))
 
 

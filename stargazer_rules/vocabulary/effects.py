@@ -31,8 +31,10 @@ nothing of the rulesets or the engine, which both import it.
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import keyword
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -936,8 +938,45 @@ def _gain(scope: Scope, amount: Amount, to: SetNode) -> None:
         table.log("vp_gained", player=seat, crew=table.crew_id(scope.crew), vp=vp)
 
 
+#: The bound facts of each effect list computed in the derivation under way (``derivation``):
+#: a nest of ``for_each`` asks its body's facts once for itself and once for the list holding
+#: it, so without this memo deriving bounds doubled its work at each level of nesting.
+_FACTS: contextvars.ContextVar[dict[tuple[Any, ...], tuple[tuple[Effect, ...], Any]] | None] = contextvars.ContextVar("bound_facts", default=None)
+
+
+@contextlib.contextmanager
+def derivation() -> Iterator[None]:
+    """Share the bound facts of effect lists for as long as it is entered (``bounds.StateBounds.of``
+    enters it for a whole ruleset): each list's facts are computed once, so deriving bounds is
+    linear in the program's size. Every fact also enters it on its own."""
+    if _FACTS.get() is not None:
+        yield
+        return
+    token = _FACTS.set({})
+    try:
+        yield
+    finally:
+        _FACTS.reset(token)
+
+
+def _memoised(fact: str, effects: tuple[Effect, ...], limits: Limits, extra: Any, compute: Callable[[], Any]) -> Any:
+    """``compute()``'s value for this effect list, limits and ``extra``, computed once per
+    derivation. The list is kept with its value, so that its id is not reused meanwhile."""
+    with derivation():
+        facts = _FACTS.get()
+        assert facts is not None
+        key = (fact, id(effects), limits, extra)
+        if key not in facts:
+            facts[key] = (effects, compute())
+        return facts[key][1]
+
+
 def list_most_vp(effects: tuple[Effect, ...], limits: Limits) -> int | None:
     """The most VP a list of effects scores once through, branches and bodies included."""
+    return _memoised("vp", effects, limits, None, lambda: _list_most_vp(effects, limits))
+
+
+def _list_most_vp(effects: tuple[Effect, ...], limits: Limits) -> int | None:
     total = 0
     for effect in effects:
         most = effect.most_vp(limits)
@@ -956,6 +995,10 @@ def list_landings(effects: tuple[Effect, ...], limits: Limits, borrowed: int | N
     """The most cubes a list of effects lands on Planets once through, branches and bodies
     included (``Effect.most_landings``); a ``use_skill`` lands ``borrowed``, the most the skill
     it may apply lands (``bounds.ability_vp``; None: it cannot say)."""
+    return _memoised("landings", effects, limits, borrowed, lambda: _list_landings(effects, limits, borrowed))
+
+
+def _list_landings(effects: tuple[Effect, ...], limits: Limits, borrowed: int | None) -> int | None:
     total = 0
     for effect in effects:
         most = borrowed if isinstance(effect, UseSkill) else effect.most_landings(limits)
@@ -972,6 +1015,10 @@ def list_landings(effects: tuple[Effect, ...], limits: Limits, borrowed: int | N
 
 def _list_survey(effects: tuple[Effect, ...], limits: Limits) -> tuple[int | None, int | None]:
     """The least and most a list of effects changes the survey count by, branches and bodies included."""
+    return _memoised("survey", effects, limits, None, lambda: _list_survey_once(effects, limits))
+
+
+def _list_survey_once(effects: tuple[Effect, ...], limits: Limits) -> tuple[int | None, int | None]:
     least = most = 0
     for effect in effects:
         lo, hi = effect.survey_bonus_range(limits)
