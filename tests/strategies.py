@@ -36,9 +36,11 @@ from typing import Any
 
 import attrs
 import yaml
+from hypothesis import assume
 from hypothesis import strategies as st
 
 from stargazer_rules.engine.game import Game
+from stargazer_rules.errors import RulesetError
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.rulesets.model import DRAFT7_END_DATA, Ruleset
 from stargazer_rules.vocabulary import actions as A
@@ -50,6 +52,9 @@ from stargazer_rules.vocabulary.table import PICK_CREW, SURVEYING, State
 
 #: The rulesets shipped with the package that the properties run on.
 BUNDLED = ("draft7", "base")
+
+#: The words of the loader's refusal of a program past the work limits (rulesets/work_checks.py).
+WORK_REFUSAL = "when it resolves; the limit is"
 
 #: Rounds played uniformly at random before the policy insists on progress.
 EXPLORE_ROUNDS = 3
@@ -1017,8 +1022,24 @@ def ruleset_documents(draw: st.DrawFn, language: bool = False) -> dict[str, dict
         rules["bonus"] = draw(bonus_section(len(colours)))
     rules.update(draw(end_data(colours, language)))
     rules.update(draw(end_scoring_data(colours, language)))
-    return {
+    documents = {
         "rules.yaml": rules,
         "planets.yaml": {"planets": draw(planets_data(planet_cards, colours, long, language))},
         "crew.yaml": {"crew": crew},
     }
+    # A valid ruleset asks no more work of a program than the limits (docs/skills.md, "How much
+    # work a program may ask"): a rare draw past them is drawn again, never handed to a test.
+    assume(within_work_limits(documents))
+    return documents
+
+
+def within_work_limits(documents: Mapping[str, Any]) -> bool:
+    """Whether the loader takes ``documents`` as far as the work of their programs goes (any
+    other refusal is a fault of the strategies, raised)."""
+    try:
+        generated_game(documents)
+    except RulesetError as error:
+        if WORK_REFUSAL in str(error):
+            return False
+        raise
+    return True
