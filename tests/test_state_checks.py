@@ -18,15 +18,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from differential import canonical
+from verdicts import assert_same_verdict
 from strategies import BUNDLED, bundled_game, choose, generated_playouts, seeds
-from stargazer_rules import Game, RecordError, State
+from stargazer_rules import Game, State
 from stargazer_rules.engine import state_checks
-from stargazer_rules.vocabulary.actions import action
 from stargazer_rules.kernel import native
-
-#: Decisions played in lockstep from a state both engines accept.
-LOCKSTEP_DECISIONS = 12
 
 #: The extreme values of the issue, by field.
 EXTREMES = (
@@ -84,32 +80,6 @@ def _extreme_states(game: Game, values) -> list[tuple[str, State]]:
             if changed is not None:
                 states.append((f"{field}={value} at {moment.stage}", changed))
     return states
-
-
-def assert_same_verdict(game: Game, state: State, label: str) -> bool:
-    """Both checkers give the same problems; when there are none, both engines play the state
-    alike for ``LOCKSTEP_DECISIONS`` decisions. True when the state is refused."""
-    kernel = native.kernel_for(game)
-    python_problems = state_checks.state_problems(game, state)
-    kernel_problems = kernel.state_problems(state)
-    assert python_problems == kernel_problems, label
-    if python_problems:
-        with pytest.raises(RecordError) as caught:
-            kernel.read_state(state)
-        assert str(caught.value) == "not a state of this ruleset: " + "; ".join(python_problems)
-        return True
-    mine = state_checks.checked_state(game, state)
-    theirs = kernel.read_state(state)
-    rng = random.Random(0)
-    for _ in range(LOCKSTEP_DECISIONS):
-        assert tuple(action(*act) for act in theirs.legal()) == mine.legal, label
-        assert canonical(native.from_kernel(theirs)) == canonical(mine), label
-        if not mine.legal:
-            break
-        act = rng.choice(mine.legal)
-        mine = game.step(mine, act)
-        theirs.step(act)
-    return False
 
 
 def test_the_extreme_states_are_refused_by_both_engines_with_the_same_reasons() -> None:

@@ -33,12 +33,15 @@ from typing import Any
 
 from stargazer_rules.errors import FileRefused
 
-__all__ = ["EXCERPT_CHARS", "FileRefused", "checked_file", "excerpt", "open_plain", "over_limit", "read_bytes", "read_json", "read_text", "reason"]
+__all__ = ["EXCERPT_CHARS", "KINDS", "FileRefused", "checked_file", "excerpt", "open_plain", "over_limit", "read_bytes", "read_json", "read_text", "reason"]
 
 #: The most characters of a file's content an error message quotes.
 EXCERPT_CHARS = 60
 
-_KINDS = (
+#: What a ``stat`` mode that is not a regular file is, in words: the one list of the reader and
+#: the writer (``outputfiles``, which looks with ``lstat`` and so also meets links).
+KINDS = (
+    (stat.S_ISLNK, "a symbolic link"),
     (stat.S_ISDIR, "a folder"),
     (stat.S_ISFIFO, "a FIFO (named pipe)"),
     (stat.S_ISCHR, "a character device"),
@@ -97,7 +100,7 @@ def checked_file(path: str | os.PathLike[str], max_bytes: int, what: str = "file
 
 
 def _check_kind(found: os.stat_result, shown: str, max_bytes: int, what: str) -> None:
-    for test, kind in _KINDS:
+    for test, kind in KINDS:
         if test(found.st_mode):
             raise FileRefused(f"{shown} is {kind}, not a {what}")
     if not stat.S_ISREG(found.st_mode):

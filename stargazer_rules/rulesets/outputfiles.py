@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from stargazer_rules.errors import FileRefused
+from stargazer_rules.rulesets.boundedfiles import KINDS
 
 __all__ = [
     "FileRefused",
@@ -55,15 +56,6 @@ __all__ = [
     "write_text",
     "write_with",
 ]
-
-_KINDS = (
-    (stat.S_ISLNK, "a symbolic link"),
-    (stat.S_ISDIR, "a folder"),
-    (stat.S_ISFIFO, "a FIFO (named pipe)"),
-    (stat.S_ISSOCK, "a socket"),
-    (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"),
-)
 
 #: The advice after a refusal: the caller's words may name the option to change.
 _ADVICE = "stargazer writes only plain files; remove it or write elsewhere"
@@ -85,7 +77,7 @@ def kind_of(mode: int) -> str:
 
 
 def _kind(mode: int) -> str:
-    for test, kind in _KINDS:
+    for test, kind in KINDS:
         if test(mode):
             return kind
     return "not a regular file"
