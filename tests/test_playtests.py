@@ -21,7 +21,7 @@ from stargazer_rules.errors import DraftError, PlaytestError
 from stargazer_rules.formats import records, schema_checks
 from stargazer_rules.frontends.cli import main
 from stargazer_rules.playtests import folder
-from stargazer_rules.playtests.figures import playtest_report, report_lines
+from stargazer_rules.playtests.figures import TABLE_MEASURES, playtest_report, report_lines
 from stargazer_rules.playtests.log import PlaytestLog, SeatScore, log_from_yaml_text, log_to_yaml, playtest_schema
 from stargazer_rules.playtests.sources import log_from_game_line, log_from_record
 from stargazer_rules.rulesets.resources import schemas_dir
@@ -155,6 +155,15 @@ def test_a_tie_goes_to_the_most_cubes_in_hand_then_is_shared():
     assert PlaytestLog("2026-11-28", "draft7", ["A", "B", "C"], 4, lines).winners == (1,)
     unnoted = [SeatScore(10, 2, 0, 12), SeatScore(10, 2, 0, 12, 4), SeatScore(5, 1, 0, 6)]
     assert PlaytestLog("2026-11-28", "draft7", ["A", "B", "C"], 4, unnoted).winners == (0, 1)
+
+
+def test_a_shared_win_has_a_winning_margin_of_0():
+    """The measure's own words: the winner's total less the best other, 0 on a shared win (R18)."""
+    shared = [SeatScore(10, 2, 0, 12), SeatScore(10, 2, 0, 12), SeatScore(5, 2, 0, 7)]
+    log = PlaytestLog("2026-11-28", "draft7", ["A", "B", "C"], 4, shared)
+    assert log.winners == (0, 1) and TABLE_MEASURES["winning_margin"].value(log) == 0
+    alone = [SeatScore(10, 2, 0, 12), SeatScore(8, 2, 0, 10), SeatScore(5, 2, 0, 7)]
+    assert TABLE_MEASURES["winning_margin"].value(PlaytestLog("2026-11-28", "draft7", ["A", "B", "C"], 4, alone)) == 2
 
 
 def test_a_written_log_reads_back_as_itself():

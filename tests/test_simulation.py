@@ -293,6 +293,17 @@ def test_simulate_writes_the_games_the_summary_and_the_report(tmp_path, capsys):
     assert stdout.strip()
 
 
+def test_games_rounded_up_to_whole_blocks_are_said_before_they_play(tmp_path, capsys):
+    """--games 6 with 4 players plays 8 (two deals, the lineup in every seat): said first, and
+    not said when the count asked is played."""
+    status, _, stderr = cli(capsys, "simulate", "--games", "6", "--bots", "random", "--workers", "1", "--out", str(tmp_path / "six"))
+    assert status == 0, stderr
+    said = "draft7: --games 6 plays 8: games come in blocks of 4, one deal with the lineup in every seat"
+    assert said in stderr.splitlines() and stderr.index(said) < stderr.index("draft7: played 8 games")
+    status, _, stderr = cli(capsys, "simulate", "--games", "8", "--bots", "random", "--workers", "1", "--out", str(tmp_path / "eight"))
+    assert status == 0 and "plays 8:" not in stderr
+
+
 def test_simulate_resume_from_the_command_line(tmp_path, capsys):
     out = str(tmp_path / "sim")
     cli(capsys, "simulate", "--games", "4", "--bots", "random", "--workers", "1", "--out", out)

@@ -190,7 +190,7 @@ def test_bad_input_gets_a_hint_and_quit_asks_to_save_a_record_that_replays(tmp_p
     child.sendline("q")
     child.expect(r"Save the game before quitting\? \[y/N\] ")
     child.sendline("y")
-    child.expect(r"Save the game record to \[(stargazer-\d{4}-\d\d-\d\d-seed8\.json)\]: ")
+    child.expect(r"Save the game record to \[(stargazer-\d{4}-\d\d-\d\d-seed8\.json)\] \(q: do not save\): ")
     assert child.match.group(1) == default_record_name(8)
     child.sendline("left.json")
     child.expect("Game record written to left.json")
@@ -211,7 +211,7 @@ def test_the_record_saved_at_the_end_replays_to_the_final_state(tmp_path):
     while child.expect([PROMPT, END_SAVE]) == 0:
         child.sendline("1")
     child.sendline("y")
-    child.expect(r"Save the game record to \[(.+?)\]: ")
+    child.expect(r"Save the game record to \[(.+?)\] \(q: do not save\): ")
     name = child.match.group(1)
     child.sendline("")
     child.expect(pexpect.EOF)
@@ -407,8 +407,16 @@ def test_the_default_save_name_never_names_an_earlier_save(tmp_path, monkeypatch
     first = tmp_path / "stargazer-2025-01-31-seed7.json"
     _play, out = session("you,random", 7, "s\n\n1\ns\n\nq\nn\n")
     second = tmp_path / "stargazer-2025-01-31-seed7-2.json"
-    assert "Save the game record to [stargazer-2025-01-31-seed7-2.json]: " in out
+    assert "Save the game record to [stargazer-2025-01-31-seed7-2.json] (q: do not save): " in out
     assert json.loads(first.read_text(encoding="utf-8"))["moves"] < json.loads(second.read_text(encoding="utf-8"))["moves"]
+
+
+def test_q_at_the_save_prompt_saves_nothing_and_writes_no_file_named_q(tmp_path, monkeypatch):
+    """``q`` quits everywhere else: at the save prompt it saves nothing, and the game goes on."""
+    monkeypatch.chdir(tmp_path)
+    play, out = session("you,random", 7, "s\nq\n1\n")
+    assert "Not saved." in out and list(tmp_path.iterdir()) == []
+    assert len(play.actions) > 0
 
 
 def test_saving_over_a_file_asks_first_and_no_keeps_it(tmp_path):
@@ -676,7 +684,7 @@ def test_play_load_at_the_terminal_shows_the_saved_position(tmp_path):
     child.expect(PROMPT)
     screen = body(text(child))
     child.sendline("s")
-    child.expect(r"Save the game record to \[.+?\]: ")
+    child.expect(r"Save the game record to \[.+?\] \(q: do not save\): ")
     child.sendline("mid.json")
     child.expect(PROMPT)
     child.sendline("q")

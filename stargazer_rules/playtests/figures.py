@@ -5,7 +5,7 @@ Each measure (``TABLE_MEASURES``) is one value per game, or, for the crews, the 
 
 - ``score``: the mean of the seats' final totals (R18) in the game;
 - ``winning_margin``: the winner's total minus the best total of a seat that did not win
-  (0 when every seat shares the win);
+  (0 on a shared win, R18);
 - ``bonus``: the mean major-planet bonus of the seats (R17);
 - ``rounds``: the round the game ended in (R10);
 - ``crew_picks``: how often each crew was taken, over the rounds noted (a log without picks
@@ -49,6 +49,8 @@ def _mean_score(log: PlaytestLog) -> float:
 
 
 def _winning_margin(log: PlaytestLog) -> int:
+    if len(log.winners) > 1:  # a shared win (R18): nobody won by anything
+        return 0
     winners = set(log.winners)
     others = [score.total for position, score in enumerate(log.scores) if position not in winners]
     if not others:

@@ -145,6 +145,11 @@ def play_run(request: RunRequest, say: Callable[[str], None], held: HeldFolder) 
     def say_here(text: str) -> None:
         say(f"{name}: {text}")
 
+    if planned != request.games:  # said before anything plays: the count played is not the one asked
+        say_here(
+            f"--games {request.games:,} plays {planned:,}: games come in blocks of {request.players}, one deal "
+            f"with the lineup in every seat"
+        )
     present = _prepare(out, identity, planned, cache_dir, request, say_here, command)
     kept = sum(1 for index in present if index < planned)
     todo = [entry for entry in entries if entry.index not in present]

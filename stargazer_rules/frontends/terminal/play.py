@@ -41,6 +41,8 @@ THINKING_AFTER = 0.4
 
 
 _YES = frozenset({"y", "yes", "はい"})
+#: The key that quits the game, and at the save prompt saves nothing.
+QUIT_KEY = "q"
 
 
 class _Quit(Exception):
@@ -203,7 +205,7 @@ class PlaySession:
                 self._save()
             elif key == "h":
                 self._help(count)
-            elif key == "q":
+            elif key == QUIT_KEY:
                 if self._ask_yes(label("play_quit_save", self.lang)):
                     self._save()
                 raise _Quit
@@ -295,6 +297,9 @@ class PlaySession:
         default = default_record_name(self.seed, self.today, taken=os.path.lexists)
         while True:
             path = self._ask(label("play_save_prompt", self.lang, default=default)).strip() or default
+            if path.lower() == QUIT_KEY:  # the key that quits everywhere else: no file named q
+                self._write(label("play_save_cancelled", self.lang))
+                return
             replace = os.path.lexists(path)
             if not replace or self._ask_yes(label("play_save_replace", self.lang, path=path)):
                 break
