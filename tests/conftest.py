@@ -71,3 +71,17 @@ def _own_run_cache(tmp_path_factory, monkeypatch):
     """Every test has a cache of finished runs of its own (``$STARGAZER_CACHE``), inherited
     by the commands it starts: no test reads a run another test kept, or the user's cache."""
     monkeypatch.setenv("STARGAZER_CACHE", str(tmp_path_factory.mktemp("run-cache")))
+
+
+#: Per test file, how many tests it has in the everyday tier and how many are ``slow``, and
+#: whether the whole suite was collected: tests/test_suite_tiers.py reads it.
+TIERS = pytest.StashKey[dict]()
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_collection_modifyitems(session, config, items):
+    """Count each file's tests by tier before ``-m`` deselects any, so that the tier check sees
+    every collected test whichever tier runs."""
+    from suite_tiers import count_tiers
+
+    config.stash[TIERS] = {"files": count_tiers(items, session.config.rootpath), "whole": not config.option.file_or_dir}

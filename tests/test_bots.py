@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from strategies import SOURCES, Playout, playouts
+from suite_tiers import generated_in_the_slow_tier
 
 from stargazer_rules.bots import (
     BotSpecError,
@@ -330,7 +331,7 @@ def test_provisional_totals_equal_the_score_sheet_on_seeded_games(ruleset: str, 
     assert checked > 15 * 30
 
 
-@pytest.mark.parametrize("source", SOURCES)
+@pytest.mark.parametrize("source", generated_in_the_slow_tier(SOURCES))
 @settings(max_examples=20)
 @given(data=st.data())
 def test_provisional_totals_equal_the_score_sheet(source: str, data: st.DataObject) -> None:
@@ -453,6 +454,7 @@ def test_greedy_bounds_its_work_per_decision_on_the_largest_table(tmp_path):
         decisions += len(state.legal) > 1
 
 
+@pytest.mark.slow
 def test_mcts_stops_at_its_work_budget_on_the_largest_table(tmp_path):
     """The Python engine's MCTS stops its search once it has done work_budget: on the largest
     table, 1,000 iterations asked run fewer, and the work stays near the budget."""

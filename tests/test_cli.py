@@ -305,6 +305,7 @@ def test_top_level_help_lists_the_commands(capsys):
     assert "report rebuild a simulation's summary and report from its games.jsonl" in text
 
 
+@pytest.mark.slow
 def test_the_command_line_does_not_load_the_statistics_and_plot_libraries_until_needed():
     """``validate`` and ``play`` start in a fraction of a second: nothing of scipy, numpy or
     matplotlib loads with the command line (``stargazer_rules.analysis`` imports lazily), and

@@ -234,6 +234,7 @@ def _seen(process: subprocess.Popen, known: list[int]) -> list[int]:
         return known
 
 
+@pytest.mark.slow
 def test_kill_9_of_simulate_leaves_no_worker_running(simulation):
     """Reproduction 7: after kill -9 of the run, its worker processes end of themselves."""
     process, _games, _err = simulation
@@ -244,6 +245,7 @@ def test_kill_9_of_simulate_leaves_no_worker_running(simulation):
     assert left_running(workers, seconds=HANG_GUARD) == []
 
 
+@pytest.mark.slow
 def test_ctrl_c_during_simulate_keeps_whole_lines_and_hints_resume(simulation):
     """Ctrl-C: exit 130, the command that finishes the run (the same options and --resume),
     only whole games in the file, and no worker left."""
@@ -413,6 +415,7 @@ def test_ctrl_c_anywhere_is_one_line_and_exit_130(capsys, monkeypatch):
         assert (status, capsys.readouterr().err) == (130, f"stargazer {command}: interrupted\n")
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_the_terminal_stops_simulate_with_one_line_and_no_worker_traceback(simulation_in_its_own_session):
     """Ctrl-C at a terminal signals the whole process group: the workers stay quiet, and the run
     ends with exit 130 and its one line (no worker's KeyboardInterrupt traceback)."""

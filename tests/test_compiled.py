@@ -39,6 +39,7 @@ def test_the_kernel_keeps_the_bounds_and_action_sizes_of_each_bundled_ruleset(na
     assert_the_kernel_keeps_what_python_derived(Game(load_ruleset(name)))
 
 
+@pytest.mark.slow
 @settings(max_examples=15, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
 @given(documents=language_rulesets())
 def test_the_kernel_keeps_the_bounds_and_action_sizes_of_generated_programs(documents) -> None:

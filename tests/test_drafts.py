@@ -157,6 +157,7 @@ def test_a_source_that_does_not_load_is_refused(tmp_path):
     assert not (tmp_path / "next").exists()
 
 
+@pytest.mark.slow
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents=ruleset_documents())
 def test_any_valid_ruleset_copies_to_the_same_rules(documents):

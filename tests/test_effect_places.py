@@ -57,6 +57,7 @@ def missing_places(name: str, target_message: str = "") -> list[str]:
     return missing
 
 
+@pytest.mark.slow
 def test_every_built_in_effect_type_has_every_place():
     """The kernel's table, the catalogue's sentences, the doc's section and the schema: none missing."""
     lacking = {name: missing_places(name, cls.target_message) for name, cls in EFFECT_TYPES.items()}

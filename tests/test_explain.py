@@ -183,6 +183,7 @@ def test_a_crew_with_two_more_surveys_is_worth_taking_and_a_crew_without_a_skill
 # -- the command -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_explain_writes_explain_json_by_its_schema_and_prints_both_tables(tmp_path, capsys):
     out = tmp_path / "explain"
     status = main(["explain", "--rules", "draft7", "--games", "24", "--bots", "random", "--cards", "engineer,lava-1",

@@ -102,6 +102,7 @@ def test_fast_states_play_every_random_decision_as_the_python_engine(name: str) 
     assert decisions > 20 * len(fast.ruleset.player_counts) * 30
 
 
+@pytest.mark.slow
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(playouts("generated"))
 def test_generated_rulesets_play_alike_through_the_action_index(playout: Playout) -> None:
@@ -124,6 +125,7 @@ def assert_both_indexes_agree(fast: FastGame) -> None:
     assert fast.core.action_of(fast.num_actions) is None and fast.core.action_of(-1) is None
 
 
+@pytest.mark.slow
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow])
 @given(playouts("generated"))
 def test_the_kernel_deals_as_the_python_engine(playout: Playout) -> None:
@@ -342,6 +344,7 @@ BLOCK_WORDS = {
 }
 
 
+@pytest.mark.slow
 @settings(max_examples=12, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
 @given(documents=language_rulesets(), deal_seed=seeds, play_seed=seeds, data=st.data())
 def test_generated_programs_observe_a_block_exactly_when_they_can_set_it(documents, deal_seed, play_seed, data) -> None:

@@ -167,6 +167,7 @@ def _played(playout: Playout) -> dict[str, Any]:
     return play_game(playout.game, entry, ["random"] * playout.players)
 
 
+@pytest.mark.slow
 @given(data=st.data())
 def test_every_figure_of_a_played_game_lies_in_its_range(data: st.DataObject) -> None:
     """Standings sum to 1 each round; shares lie in [0, 1], the round the game was decided in

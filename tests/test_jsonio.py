@@ -66,6 +66,7 @@ def assert_valid(kind: str, data: Any) -> None:
 # -- round trips ----------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("ruleset", "players"), CONFIGS)
 def test_state_round_trips_at_every_step(ruleset: str, players: int) -> None:
     """Every state of seeded random games survives JSON text and validates against its schema."""

@@ -22,6 +22,7 @@ from stargazer_rules.kernel import native
 from stargazer_rules.vocabulary.actions import action
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", BUNDLED)
 def test_kernel_plays_every_random_decision_as_the_python_engine(name: str) -> None:
     """150 random games per player count: equal states, legal actions, sheets and winners."""
@@ -54,6 +55,7 @@ def generated_playouts(draw: st.DrawFn, huge: bool = False) -> Playout:
     return Playout(players=draw(st.sampled_from(counts)), deal_seed=draw(seeds), play_seed=draw(seeds), documents=documents)
 
 
+@pytest.mark.slow
 @settings(max_examples=120, suppress_health_check=[HealthCheck.too_slow])
 @given(generated_playouts())
 def test_generated_rulesets_play_alike_on_both_engines(playout: Playout) -> None:
@@ -62,6 +64,7 @@ def test_generated_rulesets_play_alike_on_both_engines(playout: Playout) -> None
     _lockstep_with_progress(playout)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(generated_playouts(huge=True))
 def test_huge_tracks_play_alike_on_both_engines(playout: Playout) -> None:

@@ -62,6 +62,7 @@ def test_kernel_games_write_the_lines_of_the_python_loop_byte_for_byte(name, pla
     assert all('"engine":"native"' in line for line in expected)
 
 
+@pytest.mark.slow
 @settings(max_examples=50, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(documents=ruleset_documents(), seed=st.integers(0, 2**16), data=st.data())
 def test_kernel_games_of_generated_rulesets_write_the_same_lines(documents, seed, data, monkeypatch) -> None:

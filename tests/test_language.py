@@ -171,6 +171,7 @@ def test_a_survey_count_set_by_an_amount_bounds_the_survey(tmp_path):
 _NO_CODE = re.compile(r"[{}]|None|<|\b[A-Z][a-z]+[A-Z]\w*\b|_")
 
 
+@pytest.mark.slow
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(skill=language_skills(COLOURS))
 def test_generated_programs_load_and_read_as_sentences_in_both_languages(tmp_path_factory, skill):
@@ -195,6 +196,7 @@ def test_every_word_of_the_grammar_has_a_phrase_in_both_languages():
 # -- played ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(documents=language_rulesets(), seed=st.integers(0, 2**32 - 1), data=st.data())
 def test_generated_programs_play_with_every_cube_in_its_place(documents, seed, data):
@@ -258,6 +260,7 @@ def test_a_proposal_writes_a_number_inside_a_program_in_place(tmp_path):
 # -- the commands over programs ---------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(skill=language_skills(COLOURS))
 def test_validate_and_rules_read_generated_programs_without_a_traceback(tmp_path_factory, capsys, skill):

@@ -134,6 +134,7 @@ def test_every_module_of_the_core_packages_imports_with_the_core_alone(tmp_path)
     assert int(result.stdout.split()[0]) > 60
 
 
+@pytest.mark.slow
 def test_the_rules_commands_need_only_the_core(tmp_path):
     """validate, rules, new-draft and diff run and say what they say with every extra installed."""
     validate = stargazer(tmp_path, "validate")
@@ -151,6 +152,7 @@ def test_the_rules_commands_need_only_the_core(tmp_path):
     assert json.loads(diff.stdout)
 
 
+@pytest.mark.slow
 def test_the_play_commands_need_only_the_core(tmp_path):
     """play-random writes a record that replay plays back; play plays an all-bot table."""
     played = stargazer(tmp_path, "play-random", "--players", "3", "--seed", "1", "--record", "game.json")
@@ -247,6 +249,7 @@ def test_every_extra_of_the_table_installs_the_modules_it_names():
     assert packages("all") <= packages("test")
 
 
+@pytest.mark.slow
 def test_without_the_kernel_simulate_plays_on_the_python_engine_with_one_warning(tmp_path):
     """A package without its compiled kernel (a source tree never built) plays every game on
     the Python engine and says so in exactly one line."""

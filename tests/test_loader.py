@@ -282,6 +282,7 @@ def _shuffled(value, random, ordered=False):
     return value
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, derandomize=True)
 @given(random=st.randoms(use_true_random=False), flow=st.booleans())
 def test_fingerprint_does_not_depend_on_key_order_or_style(tmp_path_factory, random, flow):

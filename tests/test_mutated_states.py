@@ -128,6 +128,7 @@ def test_mutated_states_of_a_bundled_ruleset_get_one_answer_from_both_engines(na
     assert accepted >= 4 * games and refused >= 4 * games, (accepted, refused)
 
 
+@pytest.mark.slow
 @settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(playout=generated_playouts(), mutation_seed=seeds)
 def test_mutated_states_of_a_generated_ruleset_get_one_answer_from_both_engines(playout, mutation_seed) -> None:

@@ -74,6 +74,7 @@ def test_a_real_game_answers_fit_the_response_schemas():
         check("record", record)
 
 
+@pytest.mark.slow
 @SCHEMA.parametrize()
 @settings(max_examples=8, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 def test_the_app_keeps_to_its_openapi_document(case):

@@ -203,6 +203,7 @@ def draft(tmp_path_factory) -> Path:
     return path
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name", ["tune.json", "tune.html", "study.db", "study.db-journal"])
 def test_tune_writes_through_no_planted_name(draft, tmp_path, decoy, capsys, kind, name):
@@ -269,6 +270,7 @@ def test_print_writes_through_no_planted_pdf(tmp_path, decoy, capsys, kind):
     check_refused(capsys, lambda: cli.main(["print", "--out", str(pdf)]), pdf, decoy, kind)
 
 
+@pytest.mark.slow
 def test_print_writes_through_no_planted_image_or_table_file(tmp_path, decoy, capsys):
     """A link at one card's image, then at the Tabletop Simulator file: refused, decoy kept."""
     images = tmp_path / "images"

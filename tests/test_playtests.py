@@ -332,6 +332,7 @@ def playtests_of(rung: str, out: Path) -> list[PlaytestLog]:
     return [log_from_game_line(line, date="2026-11-28") for line in one_per_deal(outcome.games)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("hidden", RUNGS)
 def test_forty_logs_of_a_hidden_rung_are_matched_to_it(hidden, rung_logs, tmp_path):
     """Calibration is given the logs, not their rung, and names it: consistent on every
@@ -383,6 +384,7 @@ def test_the_report_of_logs_counts_each_measure(rung_logs):
     assert report_lines(report)[0] == "10 playtest games (10 of 4 players)"
 
 
+@pytest.mark.slow
 def test_the_playtest_commands_need_only_the_core_and_calibrate_names_its_extra(tmp_path):
     """``playtest`` runs in a core install (no numpy, no scipy); ``calibrate`` says to install sim."""
     from test_light_install import stargazer

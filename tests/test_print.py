@@ -216,6 +216,7 @@ def print_documents(draw) -> dict:
     return documents
 
 
+@pytest.mark.slow
 @settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(documents=print_documents(), paper=st.sampled_from(["a4", "letter"]))
 def test_generated_rulesets_print_every_name_and_square(documents, paper):

@@ -55,12 +55,17 @@ from strategies import (
     round_bound,
     ruleset_documents,
 )
+from suite_tiers import generated_in_the_slow_tier
 
-by_source = pytest.mark.parametrize("source", SOURCES)
+by_source = pytest.mark.parametrize("source", generated_in_the_slow_tier(SOURCES))
 
 #: For the slower properties (JSON schema checks, a ruleset loaded per example): a third of
 #: the profile's examples.
 fewer_examples = settings(max_examples=max(1, settings().max_examples // 3))
+
+#: For a property run once per effect type or choice value (41 runs, each example a drawn
+#: ruleset loaded): a sixth of the profile's examples each, about 200 rulesets in all.
+examples_per_type = settings(max_examples=max(1, settings().max_examples // 6))
 
 
 def draw_playout(data: st.DataObject, source: str) -> Playout:
@@ -575,6 +580,7 @@ def _bonus_oracle(bonus: Bonus, counts: list[int]) -> int:
 # -- the generated rulesets themselves ------------------------------------------------------
 
 
+@pytest.mark.slow
 @given(documents=ruleset_documents())
 def test_generated_rulesets_load_with_their_knobs(documents: dict) -> None:
     """The strategy draws only valid rulesets, and the loader keeps every knob it drew."""
@@ -602,8 +608,9 @@ def test_generated_rulesets_load_with_their_knobs(documents: dict) -> None:
     assert [len(card.skill) for card in ruleset.crew] == [len(card["skill"]) for card in documents["crew.yaml"]["crew"]]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("effect_name", sorted(EFFECT_TYPES))
-@fewer_examples
+@examples_per_type
 @given(data=st.data())
 def test_every_effect_type_is_generated_and_loads(effect_name: str, data: st.DataObject) -> None:
     """The skill strategy covers every effect type of the registry, built from its declarations."""
@@ -630,8 +637,9 @@ CHOICES = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("effect_name", "param", "value"), CHOICES)
-@fewer_examples
+@examples_per_type
 @given(data=st.data())
 def test_every_choice_of_every_effect_is_generated_and_loads(
     effect_name: str, param: str, value: str, data: st.DataObject
@@ -658,6 +666,7 @@ def _through_text(data: object) -> object:
     return json.loads(json.dumps(data, ensure_ascii=False))
 
 
+@pytest.mark.slow
 @by_source
 @fewer_examples
 @given(data=st.data())
@@ -674,6 +683,7 @@ def test_the_state_json_round_trips_at_every_step(source: str, data: st.DataObje
         assert jsonio.state_schema_problems(game, document) == []
 
 
+@pytest.mark.slow
 @by_source
 @fewer_examples
 @given(data=st.data())

@@ -43,6 +43,7 @@ def greedy_states(game: Game, deal: int, players: int = 4) -> list[State]:
 # -- the bots -------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("engine", ENGINES)
 @pytest.mark.parametrize("spec", ["mcts:30", "mcts:30,rollout=greedy,depth=0", "mcts:30,rollout=random,prior=0"])
 def test_an_mcts_decision_gives_every_seat_a_value_in_the_reward_range(game, engine, spec) -> None:
@@ -108,6 +109,7 @@ def test_the_engines_values_are_equal_where_the_search_draws_no_random_number(ga
     assert compared >= 6
 
 
+@pytest.mark.slow
 def test_the_engines_values_agree_as_two_samples_of_one_search(game) -> None:
     """Mid-game the engines draw different random numbers; at 400 iterations their values for
     the same state and seed differ by about 0.015 a seat on average (measured: at most 0.04),
@@ -138,6 +140,7 @@ ACTIONS_BEFORE = {
 }
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("engine", "index"), sorted(ACTIONS_BEFORE))
 def test_keeping_the_values_changes_no_decision(game, engine, index) -> None:
     """Three MCTS variants and greedy, in both engines, choose the very actions they chose

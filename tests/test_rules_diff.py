@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 import json
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -98,6 +99,7 @@ def test_stargazer_diff_prints_the_changes(tmp_path, capsys):
 _generated = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
+@pytest.mark.slow
 @_generated
 @given(ruleset_documents())
 def test_a_generated_ruleset_has_no_difference_with_itself(documents):
@@ -132,6 +134,7 @@ def _one_edit(draw):
                                      card["name"]["en"])
 
 
+@pytest.mark.slow
 @_generated
 @given(_one_edit())
 def test_one_generated_edit_is_reported_exactly(case):

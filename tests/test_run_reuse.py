@@ -46,6 +46,7 @@ def test_a_finished_run_in_the_output_folder_is_reused(tmp_path, capsys):
     assert identity["version"] == cache.library_version() and identity["lineup"] == ["random"] * 4
 
 
+@pytest.mark.slow
 def test_no_cache_plays_again_and_another_identity_is_not_reused(tmp_path, capsys):
     """--no-cache plays every game again (the same games); another seed or engine is another
     run, played the first time and reused from the cache the next."""

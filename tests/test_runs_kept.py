@@ -53,6 +53,7 @@ def _indices(folder: Path) -> list[int]:
 # -- append-only --------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_smaller_games_reads_the_first_games_and_deletes_none(tmp_path, capsys, monkeypatch):
     """16 games, then --games 8: the first 8 are used and said to be, all 16 stay; --games 16
     again plays nothing."""
@@ -72,6 +73,7 @@ def test_a_smaller_games_reads_the_first_games_and_deletes_none(tmp_path, capsys
     assert "reused the 16 finished games" in again and "played" not in again and _lines(out) == before
 
 
+@pytest.mark.slow
 def test_until_decided_extends_a_larger_run_without_cutting_it(tmp_path, capsys):
     """compare --until-decided with --games smaller than the runs it finds: each look reads the
     first games of the runs, and no line of them is removed or played again."""
@@ -138,6 +140,7 @@ with locks.holding(sys.argv[1], "simulate"):
 """
 
 
+@pytest.mark.slow
 def test_a_second_writer_is_refused_in_one_line_naming_the_holder(tmp_path, capsys):
     """While another process holds the output folder, simulate refuses at once, exit 1, and
     names that process; once it has gone, the same command runs."""
@@ -156,6 +159,7 @@ def test_a_second_writer_is_refused_in_one_line_naming_the_holder(tmp_path, caps
     assert "played 8 games" in _simulate(capsys, "--out", str(out))
 
 
+@pytest.mark.slow
 def test_two_runs_at_once_on_one_folder_write_each_game_once(tmp_path):
     """Two simulate commands with the same options started together: each game is in the file
     once, whichever ran (the other refused, or reused the finished run)."""
@@ -174,6 +178,7 @@ def test_two_runs_at_once_on_one_folder_write_each_game_once(tmp_path):
     assert _indices(out) == list(range(40))
 
 
+@pytest.mark.slow
 def test_a_run_killed_with_sigkill_is_finished_by_the_next_run_with_every_game_once(tmp_path):
     """kill -9 in the middle of a run leaves its lock to the next run, which keeps the whole
     games and plays the rest."""
@@ -432,6 +437,7 @@ def test_a_first_seed_whose_last_block_passes_the_seed_range_is_refused_in_one_l
     assert "played 8 games" in _simulate(capsys, "--out", str(out), "--seed", str(MAX_SEED - 1))
 
 
+@pytest.mark.slow
 def test_a_comparison_holds_no_game_line_at_its_looks_or_its_verdict(tmp_path, capsys, monkeypatch):
     """compare --until-decided keeps of each game the figures its verdict and metrics read
     (analysis.game_figures), never the line: at each look and at the comparison no more

@@ -87,6 +87,7 @@ def _look(a, b, n: int, previous: int, max_games: int, targets: Targets = BALANC
                 decided=decided)
 
 
+@pytest.mark.slow
 def test_a_a_comparisons_of_the_balance_number_keep_the_level():
     """The real look (the balance target's shortfall, paired bootstrap) on 120 A/A pairs of
     4-seat runs drawn from the same uneven distribution: false better/worse within the level up

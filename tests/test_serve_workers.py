@@ -73,6 +73,7 @@ def _post(port: int, path: str, body: dict) -> dict:
         return json.loads(response.read())
 
 
+@pytest.mark.slow
 def test_two_processes_play_a_game_and_end_with_a_kill_9_of_the_command(tmp_path):
     """A real serve --workers 2 (no secret given): once it prints its address the port
     answers (connections wait in the socket's backlog while the processes start), a game is

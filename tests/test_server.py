@@ -564,6 +564,7 @@ def _tamper(document: Any, rng: random.Random) -> Any:
     return document
 
 
+@pytest.mark.slow
 def test_tampered_bodies_never_cause_a_server_error(client):
     """A seeded fuzzer: 240 tampered states and bodies on every endpoint get 200 or a 4xx with a reason, never a 5xx."""
     rng = random.Random(20240601)

@@ -170,6 +170,7 @@ def test_a_corrupted_field_gets_the_same_verdict_from_both_checkers(seed, steps,
     assert_same_verdict(game, changed, f"{field}={value}")
 
 
+@pytest.mark.slow
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(generated_playouts())
 def test_every_state_of_a_random_game_of_a_generated_ruleset_passes_both_checkers(playout) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -90,4 +91,13 @@ class RandomGame(RuleBasedStateMachine):
 
 # A step is cheap: twice the profile's examples, 40 steps each (half of the games reach the end).
 RandomGame.TestCase.settings = settings(max_examples=2 * settings().max_examples, stateful_step_count=40)
-TestRandomGame = RandomGame.TestCase
+TestRandomGame = pytest.mark.slow(RandomGame.TestCase)
+
+
+class FewRandomGames(RandomGame):
+    """The same machine on a few games: the everyday tier's run of it (the whole suite runs
+    ``TestRandomGame``)."""
+
+
+FewRandomGames.TestCase.settings = settings(max_examples=6, stateful_step_count=40)
+TestFewRandomGames = FewRandomGames.TestCase

@@ -172,6 +172,7 @@ def test_an_unlimited_skip_after_a_limited_one_lifts_the_limit(tmp_path):
     assert limited.survey_skips == 0
 
 
+@pytest.mark.slow
 @settings(max_examples=25, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
 @given(documents=language_rulesets(), deal_seed=seeds, play_seed=seeds)
 def test_every_survey_step_offered_puts_its_cube_there_once(documents, deal_seed, play_seed):

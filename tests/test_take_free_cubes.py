@@ -230,6 +230,7 @@ def test_the_ideas_ruleset_plays_alike_on_both_engines():
 # -- a property over generated rulesets ----------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(max_examples=40, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large], deadline=None)
 @given(documents=ruleset_documents(), deal_seed=seeds, play_seed=seeds, data=st.data())
 def test_cubes_are_conserved_with_taken_cubes_on_both_engines(documents, deal_seed, play_seed, data) -> None:

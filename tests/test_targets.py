@@ -427,6 +427,7 @@ AA_TARGETS = (*TWO, Target(measure="seat_balance", goal="at_least", bound=1.0),
               Target(measure="game_rounds", goal="between", bound=(20, 30)))
 
 
+@pytest.mark.slow
 def test_identical_drafts_are_rarely_called_better_or_worse():
     """Over many comparisons of two runs of the same game (independent games, same odds), the
     rate of a false better/worse per target and for the headline stays at the stated 5%: each of

@@ -123,6 +123,7 @@ def first_option_game(seats: str, seed: int, players: int = 3) -> PlaySession:
 # -- through a pseudo-terminal ------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_whole_game_against_bots_ends_with_the_score_sheet_and_the_winner(tmp_path):
     """Choosing option 1 at every prompt plays the game to its end; the program prints the
     final sheet and the winner line of the same game played in-process, then offers to save."""
@@ -171,6 +172,7 @@ def test_undo_goes_back_to_the_previous_decision_with_the_same_screen(tmp_path):
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_bad_input_gets_a_hint_and_quit_asks_to_save_a_record_that_replays(tmp_path):
     """Words and numbers out of range get the one-line hint; q asks to save, and the record
     written replays to the state the game was left in."""
@@ -204,6 +206,7 @@ def test_bad_input_gets_a_hint_and_quit_asks_to_save_a_record_that_replays(tmp_p
     assert record.metadata["seats"] == ["human", "random", "random", "random"]
 
 
+@pytest.mark.slow
 def test_the_record_saved_at_the_end_replays_to_the_final_state(tmp_path):
     """Enter keeps the default file name; the record replays to the game's final state, and
     stargazer replay --step shows its moves."""
@@ -232,6 +235,7 @@ def test_the_record_saved_at_the_end_replays_to_the_final_state(tmp_path):
     assert child.exitstatus == 0
 
 
+@pytest.mark.slow
 def test_colours_on_a_terminal_unless_no_color(tmp_path):
     """On a terminal the cubes and names are coloured; the same screen without the codes is
     the NO_COLOR screen."""
@@ -463,6 +467,7 @@ def slow_bot():
     unregister_bot("slow")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("terminal", [True, False])
 def test_a_slow_bot_shows_thinking_on_a_terminal_and_erases_it(slow_bot, monkeypatch, terminal):
     monkeypatch.setattr(play_module, "THINKING_AFTER", 0.01)
@@ -676,6 +681,7 @@ def test_a_record_that_is_a_device_or_a_fifo_is_one_line_at_once(tmp_path, capsy
         assert capsys.readouterr().err == f"stargazer {command.split()[0]}: {path} is {kind}, not a game record\n"
 
 
+@pytest.mark.slow
 def test_play_load_at_the_terminal_shows_the_saved_position(tmp_path):
     """Saved with s mid-game through the terminal, the game goes on from ``play --load``."""
     child = spawn(tmp_path, "play", "--players", "3", "--seats", "you,greedy", "--seed", "4")

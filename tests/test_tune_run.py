@@ -51,6 +51,7 @@ def trial_lines(err):
     return [line for line in err.splitlines() if line.startswith("stargazer tune: trial ")]
 
 
+@pytest.mark.slow
 def test_tune_proposes_the_edit_that_meets_the_missed_target(tune_files, capsys):
     assert main(tune_args(tune_files)) == 0
     out, err = capsys.readouterr()
@@ -84,6 +85,7 @@ def test_tune_proposes_the_edit_that_meets_the_missed_target(tune_files, capsys)
     assert said == sum(1 for trial in facts["trials"][: played[-1]] if trial["invalid"] or trial["repeat_of"])
 
 
+@pytest.mark.slow
 def test_the_objective_is_the_weighted_shortfall_of_the_targets(tune_files):
     assert main(tune_args(tune_files)) == 0
     facts = json.loads((tune_files / "out" / "tune.json").read_text(encoding="utf-8"))
@@ -97,6 +99,7 @@ def test_the_objective_is_the_weighted_shortfall_of_the_targets(tune_files):
     assert expected > 0
 
 
+@pytest.mark.slow
 def test_the_same_command_again_resumes_and_plays_nothing(tune_files, capsys):
     assert main(tune_args(tune_files)) == 0
     first = json.loads((tune_files / "out" / "tune.json").read_text(encoding="utf-8"))
@@ -110,6 +113,7 @@ def test_the_same_command_again_resumes_and_plays_nothing(tune_files, capsys):
     assert (tune_files / "out" / "proposal.previous").is_dir()
 
 
+@pytest.mark.slow
 def test_a_study_whose_objective_was_edited_is_refused_on_resume(tune_files, capsys):
     """The base's objective set to 0 in study.db would report the base as meeting every target:
     its games, read back from the cache, say otherwise, and nothing is written."""
@@ -130,6 +134,7 @@ def test_a_study_whose_objective_was_edited_is_refused_on_resume(tune_files, cap
     assert not (tune_files / "out" / "tune.json").exists()
 
 
+@pytest.mark.slow
 def test_a_candidate_that_does_not_load_is_counted_and_never_played(tune_files, monkeypatch, capsys):
     real = tune_run.apply_edits
 
@@ -165,6 +170,7 @@ def test_a_space_with_problems_stops_before_any_game(tune_files, capsys):
     assert not (tune_files / "out").exists()
 
 
+@pytest.mark.slow
 def test_over_several_player_counts_the_objective_is_the_sum_of_theirs(tune_files, capsys):
     """--players 3,4: every candidate plays both, each judged by the targets that apply to it
     (tie_rate here at 4 players only), and its objective is the sum of the two; the re-check

@@ -70,6 +70,7 @@ def finished_params(study):
     return [(t.params, t.state) for t in study.trials if t.state != TrialState.FAIL]
 
 
+@pytest.mark.slow
 def test_the_search_finds_the_known_optimum_within_40_candidates(tmp_path):
     objective = Objective()
     study = run(tmp_path, objective)
@@ -86,6 +87,7 @@ def test_the_base_is_the_first_trial_evaluated(tmp_path):
     assert objective.calls[0] == BASE
 
 
+@pytest.mark.slow
 def test_the_same_seed_samples_the_same_trials(tmp_path):
     first = run(tmp_path / "one", Objective(), trials=20)
     second = run(tmp_path / "two", Objective(), trials=20)
@@ -104,6 +106,7 @@ def test_a_second_identical_call_resumes_and_evaluates_nothing_again(tmp_path):
     assert finished_params(resumed) == before
 
 
+@pytest.mark.slow
 def test_a_search_resumed_with_more_trials_samples_what_one_call_would(tmp_path):
     """The sampler's seed is reset before each trial from the trials before it."""
     run(tmp_path / "split", Objective(), trials=8)
@@ -114,6 +117,7 @@ def test_a_search_resumed_with_more_trials_samples_what_one_call_would(tmp_path)
     assert BASE not in later.calls
 
 
+@pytest.mark.slow
 def test_no_sample_of_more_than_max_edits_edits_is_evaluated(tmp_path):
     objective = Objective()
     study = run(tmp_path, objective, trials=20, max_edits=1)
@@ -129,6 +133,7 @@ def test_no_sample_of_more_than_max_edits_edits_is_evaluated(tmp_path):
     assert len(objective.calls) == 11
 
 
+@pytest.mark.slow
 def test_an_assignment_the_objective_refuses_is_counted_invalid_and_not_ranked(tmp_path):
     def objective(assignment, report):
         if assignment["c"] == 1:
@@ -151,6 +156,7 @@ def test_an_assignment_the_objective_refuses_is_counted_invalid_and_not_ranked(t
     assert all(candidate.assignment["c"] == 0 for candidate in best_candidates(study, 50))
 
 
+@pytest.mark.slow
 def test_a_clearly_bad_candidate_is_pruned_before_its_last_block(tmp_path):
     """Wilcoxon's test on block values paired with the best trial's stops candidates far worse."""
     objective = Objective()
@@ -182,6 +188,7 @@ def test_a_trial_left_running_by_a_killed_process_fails_and_is_tried_again(tmp_p
     assert retry.params == killed.params and retry.user_attrs["retry_of"] == killed.number
 
 
+@pytest.mark.slow
 def test_a_repeated_sample_copies_the_earlier_result(tmp_path):
     objective = Objective()
     study = run(tmp_path, objective, trials=20)
@@ -341,6 +348,7 @@ def test_a_forged_objective_is_refused_before_anything_is_ranked(tmp_path):
     assert _refusal(tmp_path, check_value=_true_objective).startswith(f"{path}: trial 0 says its objective is 0, but its blocks give ")
 
 
+@pytest.mark.slow
 def test_a_repeat_whose_objective_was_edited_is_refused(tmp_path):
     """A repeat copies an earlier trial's result; edited, it would show a figure no game gave."""
     run(tmp_path, Objective(), trials=20)

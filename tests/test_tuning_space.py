@@ -411,6 +411,7 @@ def _comments(folder: Path, file: str) -> list[str]:
     return re.findall(r"# line \d+", (folder / file).read_text(encoding="utf-8"))
 
 
+@pytest.mark.slow
 @given(documents=ruleset_documents(), data=st.data())
 def test_an_edit_of_a_generated_ruleset_changes_that_value_and_nothing_else(documents, data):
     """apply_edits and the folder write_proposal makes differ from the base by the edit alone

@@ -182,6 +182,7 @@ def test_simulate_plays_a_run_per_variant_on_the_same_deals_and_judges_each_by_i
     assert read_games(tmp_path / "one" / GAMES_FILE) == read_games(out / "4p-random" / GAMES_FILE)
 
 
+@pytest.mark.slow
 def test_compare_gives_a_verdict_per_variant_and_one_over_them(tmp_path, capsys):
     out = tmp_path / "cmp"
     status, stdout, stderr = cli(capsys, "compare", "draft7", "base", "--bots", "random;greedy", "--players", "3,4",
