@@ -179,7 +179,7 @@ def _brute_force_sets(own: list[int], several: list[tuple[tuple[int, ...], int]]
 def test_complete_sets_with_cubes_of_several_colours_is_the_best_choice_of_a_colour_for_each(own, picks, size):
     """Each cube of several colours standing as one of them, the best choice over all: the
     matching ``complete_sets`` makes finds the most sets (the kernel's is held to it by
-    crates/kernel/src/rules.rs's tests and the lockstep over generated rulesets)."""
+    crates/kernel/src/rules/compile.rs's tests and the lockstep over generated rulesets)."""
     several = [(tuple(sorted(c for c in colours if c < len(own))), count) for colours, count in picks]
     several = [(colours, count) for colours, count in several if colours]
     counts = list(own)

@@ -1,7 +1,7 @@
 """Every built-in effect type has all its places (docs/skills.md, "Where an effect type lives").
 
 A type in the registry (``EFFECT_TYPES``, its class in ``vocabulary/effects.py``) also needs its
-row in the kernel's table of effect types (``crates/kernel/src/rules.rs`` ``EFFECT_TYPES``, read
+row in the kernel's table of effect types (``crates/kernel/src/rules/effects.rs`` ``EFFECT_TYPES``, read
 through the binding ``Kernel.effect_names``), its short name and sentence in both languages in
 ``text/messages.yaml`` (and the action sentence its ``target_message`` names), its section in
 docs/skills.md and its name in the generated crew schema. ``missing_places`` names what is
@@ -43,7 +43,7 @@ def missing_places(name: str, target_message: str = "") -> list[str]:
     schema = json.loads(CREW_SCHEMA.read_text(encoding="utf-8"))
     missing = []
     if name not in _kernel.Kernel.effect_names():
-        missing.append(f"crates/kernel/src/rules.rs: a row for {name!r} in EFFECT_TYPES (its Op and parser)")
+        missing.append(f"crates/kernel/src/rules/effects.rs: a row for {name!r} in EFFECT_TYPES (its Op and parser)")
     if not _has_both_languages(messages["effect_names"].get(name)):
         missing.append(f"stargazer_rules/text/messages.yaml: effect_names.{name} in ja and en")
     if not _has_both_languages(messages["effects"].get(name)):
@@ -77,7 +77,7 @@ def test_a_type_with_no_place_but_its_class_is_told_every_file_to_write():
         target_message = "target_crew_take_back"
 
     assert missing_places(TakeCubesBack.name, TakeCubesBack.target_message) == [
-        "crates/kernel/src/rules.rs: a row for 'take_cubes_back' in EFFECT_TYPES (its Op and parser)",
+        "crates/kernel/src/rules/effects.rs: a row for 'take_cubes_back' in EFFECT_TYPES (its Op and parser)",
         "stargazer_rules/text/messages.yaml: effect_names.take_cubes_back in ja and en",
         "stargazer_rules/text/messages.yaml: effects.take_cubes_back in ja and en",
         "stargazer_rules/text/messages.yaml: actions.target_crew_take_back in ja and en",

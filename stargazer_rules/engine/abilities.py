@@ -11,7 +11,7 @@ A trigger's ``do`` effects are performed at once on a ``Scope`` with ``this_plan
 its Planet and no crew (slot -1), after an ``ability_triggered`` event. While they resolve the
 table is ``firing``: a cube they land sets off no ability (no chains), so every program ends.
 The kernel fires the same triggers at the same points in the same order
-(``crates/kernel/src/abilities.rs``).
+(``crates/kernel/src/game/abilities.rs``).
 """
 
 from __future__ import annotations

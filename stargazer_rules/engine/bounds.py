@@ -7,7 +7,7 @@ left than its ``count``, a turn's survey bonus is at most the sum of its crew's
 (``turn_order_vp``) and every round's best motivation bonus (R6) and skill VP. The state checker (``state_checks``), the narrowed state schema
 (``states_json.state_schema_for``) and the native kernel's checker all read these numbers, so that
 the engines refuse the same states: the kernel receives them in the compiled ruleset
-(``kernel.compiled``; ``crates/kernel/src/rules.rs``, ``Bounds``) and derives none of them.
+(``kernel.compiled``; ``crates/kernel/src/rules/bounds.rs``, ``Bounds``) and derives none of them.
 ``ActionSizes``, the numbers of the action index, cross the same way.
 
 A plugin effect type that cannot say what it scores or adds to the survey count

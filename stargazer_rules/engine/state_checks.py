@@ -6,7 +6,7 @@ each as ``"$.path: reason"`` at the path of the same value in the state's JSON f
 ``State`` read the same words. Bounds come from ``Game.bounds`` (``bounds.StateBounds``).
 
 The native kernel checks the states it is given with its own copy of these rules
-(``crates/kernel/src/check.rs``): the same checks in the same order with the same reasons, held
+(``crates/kernel/src/check/``): the same checks in the same order with the same reasons, held
 to this module by tests/test_state_checks.py, which feeds both the same corrupt and extreme
 states. This one also serves plugin rulesets, which the kernel never plays.
 """

@@ -9,7 +9,6 @@
 // Flat tables indexed by seat, ring position and crew slot read best as indexed loops.
 #![allow(clippy::needless_range_loop)]
 
-mod abilities;
 pub mod action_index;
 pub mod batch;
 pub mod bots;
@@ -18,32 +17,21 @@ pub mod error;
 pub mod expr;
 pub mod fixtures;
 pub mod game;
+pub mod limits;
 pub mod observation;
 pub mod python_deal;
 pub mod python_random;
 pub mod rng;
 pub mod rules;
-pub mod scoring;
 pub mod state;
-mod survey;
 
 pub use check::{Problem, StateFields, Trust};
 pub use error::KernelError;
 pub use game::Game;
+pub use limits::{MAX_BOARD, MAX_COLOURS, MAX_CREW, MAX_NODES, MAX_PLANETS, MAX_PLAYERS};
 pub use rules::{
     Bounds, Crew, EffectSpec, EffectType, Node, Op, ParamValue, Planet, PlayerCount, Rules, SpecialTarget, Steps, Timing,
     TriggerSpec,
     EFFECT_NAMES, EFFECT_TYPES,
 };
 pub use state::{Action, Kind, Pending, Stage, State};
-
-/// The most seats, Planets in the ring and crew in the crew area a kernel game holds.
-/// A ruleset whose setups exceed them runs on the Python engine instead (never a wrong answer).
-pub const MAX_PLAYERS: usize = 8;
-pub const MAX_PLANETS: usize = 16;
-pub const MAX_CREW: usize = 16;
-/// The most planet colours (R17 counts cubes per colour).
-pub const MAX_COLOURS: usize = 32;
-/// The most squares on all dealt Planets together (normal and special), and effect nodes.
-pub const MAX_BOARD: usize = 4096;
-pub const MAX_NODES: usize = 4096;

@@ -5,7 +5,7 @@
 use smallvec::SmallVec;
 
 use crate::rules::SETUP_CARD;
-use crate::{MAX_CREW, MAX_PLANETS, MAX_PLAYERS};
+use crate::limits::{MAX_CREW, MAX_PLANETS, MAX_PLAYERS, MAX_QUEUE};
 
 /// The squares of the dealt Planets; draft 7's seven Planets fit inline.
 pub type Board = SmallVec<[i8; 112]>;
@@ -178,10 +178,6 @@ pub fn pending_card(s: &State, p: &Pending, card: u16) -> i64 {
 pub const FREE_CUBE: i8 = -1;
 pub const NO_WORKER: i8 = -1;
 
-/// How long a seat's cubes are protected (`State::protected`): until the turn ends, or the
-/// round (the Python engine's `PROTECTED_TURN`, `PROTECTED_ROUND`).
-pub const PROTECTED_TURN: u8 = 1;
-pub const PROTECTED_ROUND: u8 = 2;
 
 /// One moment of a game (the Python engine's `State`, field for field).
 ///
@@ -270,9 +266,6 @@ pub struct State {
     pub queue_len: u8,
 }
 
-/// The most crew cards a state's queue holds (R11's replacement): a ruleset whose queue could
-/// hold more is beyond the kernel's limits (`Rules::compile`).
-pub const MAX_QUEUE: usize = 64;
 
 // `open`, `free_crew` and `surveyed` are bit sets over ring positions and crew slots.
 const _: () = assert!(MAX_PLANETS <= 16 && MAX_CREW <= 16);

@@ -353,7 +353,7 @@ fn ideas_r6_each_seat_places_one_cube_in_turn_order_from_the_start_player_before
 /// A state waiting on Armstrong's name_start_player (R12) with `remaining` steps left, read as
 /// the Python engine's (the rules' bounds unchecked): the greedy lookahead's worst case.
 fn round_end_with(game: &Game, remaining: i64) -> State {
-    use stargazer_kernel::{StateFields, Trust};
+    use stargazer_kernel::{check, StateFields, Trust};
     for seed in 0..200 {
         let mut s = new_game(game, 4, seed);
         let mut rng = Rng::new(seed);
@@ -364,7 +364,7 @@ fn round_end_with(game: &Game, remaining: i64) -> State {
         if s.stage == Stage::RoundEnd {
             let mut fields = StateFields::of(game, &s);
             fields.pending[0].2 = remaining;
-            return game.state_from_fields(&fields, Trust::Engine).unwrap();
+            return check::state_from_fields(game, &fields, Trust::Engine).unwrap();
         }
     }
     panic!("no game reached a round-end decision");
@@ -512,7 +512,8 @@ fn r10_ideas_an_empty_stock_ends_the_game_at_the_round_end_never_mid_round() {
 
 #[test]
 fn most_of_and_least_of_read_the_amount_for_each_member_bound_and_are_0_over_an_empty_set() {
-    use stargazer_kernel::expr::{Owner, Scope, SetKind, Squares};
+    use stargazer_kernel::expr::{Owner, SetKind, Squares};
+    use stargazer_kernel::game::scope::Scope;
     // Issue 27: the greatest or least value of an amount over a set's members, each bound in
     // turn (this_seat, this_planet), the outer bindings (me) kept; 0 over an empty set.
     let game = draft_like();

@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
-use stargazer_kernel::action_index::ActionSizes;
+use stargazer_kernel::rules::ActionSizes;
 use stargazer_kernel::observation::FieldSpec;
 use stargazer_kernel::rules::{BonusSpec, CrewSpec, EffectSpec, End, EndTrigger, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, ScoringLine, SetupSpec, TriggerSpec, UnpickedCrews};
 use stargazer_kernel::Bounds;

@@ -122,7 +122,7 @@ impl Kernel {
     }
 
     /// A kernel state from the fields of a Python engine `State`, checked against the
-    /// ruleset (`Game::state_from_fields`); its legal actions are derived by the kernel.
+    /// ruleset (`check::state_from_fields`); its legal actions are derived by the kernel.
     /// `trusted` is for a state the Python engine made: the rules' checks are skipped, the
     /// shape the kernel needs never is.
     #[pyo3(signature = (fields, trusted=false))]
@@ -132,9 +132,7 @@ impl Kernel {
             to_py_err(py, KernelError::State(message))
         })?;
         let trust = if trusted { Trust::Engine } else { Trust::Nobody };
-        let state = self
-            .game
-            .state_from_fields(&fields, trust)
+        let state = check::state_from_fields(&self.game, &fields, trust)
             .map_err(|problems| to_py_err(py, KernelError::State(format!("not a state of this ruleset: {}", problems_message(&problems)))))?;
         Ok(KernelState { game: self.game.clone(), state })
     }
@@ -146,7 +144,7 @@ impl Kernel {
             let message = error.value(py).str().map(|s| s.to_string()).unwrap_or_else(|_| "unreadable state".into());
             to_py_err(py, KernelError::State(message))
         })?;
-        Ok(match self.game.state_from_fields(&fields, Trust::Nobody) {
+        Ok(match check::state_from_fields(&self.game, &fields, Trust::Nobody) {
             Ok(_) => Vec::new(),
             Err(problems) => problems.iter().map(|p| p.to_string()).collect(),
         })
@@ -368,7 +366,7 @@ fn strings(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
 }
 
 /// The fields of a Python engine `State` as plain numbers; only their types are checked here
-/// (the kernel's checker, `Game::state_from_fields`, checks the rest).
+/// (the kernel's checker, `check::state_from_fields`, checks the rest).
 fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
     let fields = fields.cast::<PySequence>().map_err(|_| corrupt("a state is a sequence of fields"))?;
     if fields.len()? < 32 {

@@ -4,7 +4,7 @@
 
 use crate::game::Game;
 use crate::state::State;
-use crate::MAX_PLAYERS;
+use crate::limits::MAX_PLAYERS;
 
 /// VP of a cube in hand mid-game, and of being the start player (docs/bots.md).
 pub const HAND_WEIGHT: f64 = 0.5;

@@ -13,7 +13,7 @@ use crate::game::Game;
 use crate::rng::Rng;
 use crate::state::{empty, Action, Actions, Kind, State};
 use smallvec::SmallVec;
-use crate::MAX_PLAYERS;
+use crate::limits::MAX_PLAYERS;
 
 /// How a rollout chooses (the Python bot's `rollout` parameter).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,7 +9,7 @@ use crate::python_random::MersenneTwister;
 use crate::bots::{Bot, RootValues};
 use crate::game::Game;
 use crate::state::{Action, Kind, Stage, State};
-use crate::MAX_PLAYERS;
+use crate::limits::MAX_PLAYERS;
 
 /// The bot in one seat: one of the kernel's bots, or the Python engine's random bot draw for
 /// draw (`bots.base.RandomBot`: `random.Random(seed).choice` of the legal actions).

@@ -8,7 +8,7 @@ use crate::rules::{COUNTER, DIRECTION, NO_SKIP_LIMIT, REPEAT, SKIP};
 use smallvec::SmallVec;
 
 use crate::state::{empty, Action, Actions, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
-use crate::MAX_PLANETS;
+use crate::limits::MAX_PLANETS;
 
 /// Ring positions, inline (a walk places at most a survey count of cubes).
 pub(crate) type Positions = SmallVec<[u8; 32]>;

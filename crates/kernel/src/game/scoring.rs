@@ -2,12 +2,13 @@
 //! play, the lines of `end_scoring` and total, and the winners; the numbers of the Python engine's score sheet and of
 //! `scoring.provisional_totals`, mid-game as at the end.
 
-use crate::game::Game;
-use crate::expr::{Scope, SetKind};
+use super::scope::Scope;
+use super::walks;
+use super::Game;
+use crate::expr::SetKind;
 use crate::rules::{Majority, Ties, MOST_SCORING_LINES};
-use crate::survey;
 use crate::state::State;
-use crate::{MAX_COLOURS, MAX_PLANETS, MAX_PLAYERS};
+use crate::limits::{MAX_COLOURS, MAX_PLANETS, MAX_PLAYERS};
 
 /// One seat's line of the sheet; `lines` the VP of each line of `end_scoring`, in file order
 /// (0 past the ruleset's lines).
@@ -242,7 +243,7 @@ impl Game {
             for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
                 owned[owner as usize] += 1;
             }
-            for colour in survey::positions32(toward) {
+            for colour in walks::positions32(toward) {
                 for (seat, &cubes) in owned[..players].iter().enumerate() {
                     counts[seat * colours + colour] += cubes;
                 }
@@ -301,10 +302,10 @@ impl Game {
         let toward = |p: usize| planets[s.planets[p] as usize].counts_toward;
         let mut counted = 0u32; // colours done, a bit each (MAX_COLOURS is 32)
         let mut changed = 0u32; // the colours the unscored Planets' cubes count toward
-        for p in survey::positions(s.unscored) {
+        for p in walks::positions(s.unscored) {
             changed |= toward(p);
         }
-        for colour in survey::positions32(changed) {
+        for colour in walks::positions32(changed) {
             if counted & 1 << colour != 0 {
                 continue;
             }
@@ -352,7 +353,7 @@ impl Game {
         }
         let players = s.players as usize;
         let mut change = [0i32; MAX_PLAYERS];
-        for p in survey::positions(s.unscored) {
+        for p in walks::positions(s.unscored) {
             let (before, top) = (s.scored_fill[p] as usize, s.track_fill[p] as usize);
             if before == top {
                 continue; // a cube on the special square only

@@ -5,8 +5,8 @@
 //! resolve the state is `firing`: a cube they land sets off nothing (no chains), so every
 //! program ends.
 
-use crate::expr::{Scope, NOBODY};
-use crate::game::Game;
+use super::scope::{Scope, NOBODY};
+use super::Game;
 use crate::rules::{Event, Trigger, LANDING_EVENTS};
 use crate::state::{State, NO_WORKER};
 
@@ -133,11 +133,10 @@ impl Game {
 
 #[cfg(test)]
 mod tests {
+    use crate::game::Game;
     use crate::expr::Set;
-    use crate::action_index::ActionSizes;
-    use crate::rules::{Bounds, CrewSpec, EffectSpec, Event, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
+    use crate::rules::{ActionSizes, Bounds, CrewSpec, EffectSpec, Event, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
     use crate::state::{Action, Kind, Stage, CLOCKWISE};
-    use crate::Game;
 
     /// One seat, one Planet of 4 squares whose every landing gives the cube's owner 1 VP and
     /// puts a free cube on it; one crew surveying 1 cube.
