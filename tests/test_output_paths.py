@@ -8,6 +8,7 @@ wrong with it. And a comparison's own folder is reused when it is run again (doc
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -143,3 +144,23 @@ def test_tune_out_too_long_is_one_line_naming_the_option(draft, tmp_path, capsys
 def test_a_file_name_too_long_is_one_line(tmp_path, capsys, monkeypatch, command):
     monkeypatch.chdir(tmp_path)
     assert "is a name too long for this system (300 characters" in one_line(capsys, [*command, LONG])
+
+
+def test_a_games_file_hard_linked_to_another_file_is_never_appended_to(tmp_path, capsys):
+    """A hard link at games.jsonl shares its bytes with a file elsewhere: --resume says what
+    it is going to do, then refuses it in one line, and the other file keeps its bytes."""
+    out = tmp_path / "run"
+    assert cli.main(["simulate", "--games", "4", "--bots", "random", "--workers", "1", "--out", str(out)]) == 0
+    decoy = tmp_path / "decoy.jsonl"
+    (out / "games.jsonl").rename(decoy)
+    os.link(decoy, out / "games.jsonl")
+    before = decoy.read_bytes()
+    capsys.readouterr()
+    assert cli.main(["simulate", "--games", "8", "--bots", "random", "--workers", "1", "--out", str(out), "--resume"]) != 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        f"stargazer simulate: {out / 'games.jsonl'} is a hard link (the file has 2 names): stargazer appends only to "
+        "a file of its own; remove it or write elsewhere"
+    )
+    assert decoy.read_bytes() == before

@@ -236,8 +236,8 @@ def create_new(path: str | os.PathLike[str], data: bytes) -> Path:
 
 def open_for_append(path: str | os.PathLike[str], *, readable: bool = False, encoding: str | None = None) -> IO[Any]:
     """``path`` opened to append bytes (made if missing; with ``readable``, also to read and
-    truncate; with ``encoding``, text in that encoding), after checking what was opened: a regular file of the current user, reached
-    with no link followed and no wait on a FIFO; ``FileRefused`` otherwise."""
+    truncate; with ``encoding``, text in that encoding), after checking what was opened: a regular file of the current user
+    with no other name (no hard link), reached with no link followed and no wait on a FIFO; ``FileRefused`` otherwise."""
     path = Path(path)
     refuse_special(path)
     access = (os.O_RDWR if readable else os.O_WRONLY) | os.O_APPEND | _NO_FOLLOW | _NO_BLOCK | _CLOSE_ON_EXEC
@@ -256,6 +256,9 @@ def open_for_append(path: str | os.PathLike[str], *, readable: bool = False, enc
         if hasattr(os, "getuid") and found.st_uid != os.getuid():
             raise FileRefused(f"{os.fspath(path)} belongs to another user: stargazer appends only to its own files; "
                               "remove it or write elsewhere")
+        if found.st_nlink > 1:  # a hard link: appending would write into the file behind its other name
+            raise FileRefused(f"{os.fspath(path)} is a hard link (the file has {found.st_nlink} names): stargazer "
+                              "appends only to a file of its own; remove it or write elsewhere")
         if _NO_BLOCK:
             os.set_blocking(descriptor, True)
     except BaseException:
