@@ -398,7 +398,8 @@ def set_aside_lines_not_in(held: CheckedRun, kept: Collection[int]) -> None:
     if not held.refused and held.foreign is None:
         return
     path = held.folder / GAMES_FILE
-    texts = path.read_text(encoding="utf-8", errors="replace").splitlines(keepends=True)
+    with boundedfiles.open_plain(path) as file:  # the run's own file: no link followed, no FIFO waited on
+        texts = file.read().decode("utf-8", errors="replace").splitlines(keepends=True)
     good = {held.line[index]: index for index in kept}
     kept_texts = {texts[number - 1].rstrip("\n") for number in good}
     aside = [text for text in texts if text.rstrip("\n") not in kept_texts]

@@ -14,7 +14,7 @@ from typing import Any
 
 from stargazer_rules.errors import SimulationError
 from stargazer_rules.formats.game_lines import read_games_file
-from stargazer_rules.rulesets import outputfiles
+from stargazer_rules.rulesets import boundedfiles, outputfiles
 from stargazer_rules.simulation import run_folder
 
 __all__ = ["placing", "read_games", "start_afresh", "trim_to_whole_lines"]
@@ -73,6 +73,7 @@ def start_afresh(path: Path) -> None:
     """An empty games file; the lines of one already there are set aside first, never lost."""
     outputfiles.refuse_special(path)  # neither read through a link nor waited on
     if path.exists() and path.stat().st_size:
-        text = path.read_text(encoding="utf-8", errors="replace")
+        with boundedfiles.open_plain(path) as file:  # nor swapped for a link since
+            text = file.read().decode("utf-8", errors="replace")
         run_folder.set_aside(path.parent, text.splitlines(keepends=True), "the games file of a run started afresh")
     outputfiles.write_bytes(path, b"")
