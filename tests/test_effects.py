@@ -1,4 +1,4 @@
-"""One worked example per effect type of the skill vocabulary (stargazer_rules/vocabulary/effects.py).
+"""One worked example per effect type of the skill vocabulary (stargazer_rules/vocabulary/effects/).
 
 Each test gives a crew the effect in a small ruleset (tests/builders.py), plays it, and checks
 the exact result, the events and when the effect resolves (its ``when``). Planets a..e are

@@ -128,7 +128,7 @@ def layer_imports() -> dict[str, frozenset[str]]:
 
 def test_the_package_is_read():
     assert {"stargazer_rules.engine.game", "stargazer_rules.rulesets.loader"} <= set(modules())
-    assert "stargazer_rules.vocabulary.table" in imports()["stargazer_rules.vocabulary.effects"]
+    assert "stargazer_rules.vocabulary.table" in imports()["stargazer_rules.vocabulary.effects.base"]
     assert "stargazer_rules.vocabulary.effects" in imports()["stargazer_rules.rulesets.model"]
 
 
