@@ -129,6 +129,22 @@ class Effect:
     #: for; empty for the plain ``target_planet`` / ``target_crew`` sentence.
     target_message: ClassVar[str] = ""
 
+    #: The bound facts that are constants of a type, declared once as class data and read by the
+    #: methods below; a type whose value depends on its parameters overrides the method instead.
+    #: The most VP one step scores for the chooser (``vp_per_step``); None: the type cannot say.
+    VP_PER_STEP: ClassVar[int | None] = None
+    #: What one step adds to this turn's survey count (``survey_bonus_per_step``); None: cannot say.
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = None
+    #: Whether it can ever take a cube out of a hand or put one on a track (``moves_cubes``).
+    MOVES_CUBES: ClassVar[bool] = True
+    #: The most cubes one step lands on Planets (``most_landings``); None: 0 for a type that
+    #: never moves a cube, else it cannot say.
+    LANDINGS_PER_STEP: ClassVar[int | None] = None
+    #: What the options of its decision are drawn from (``most_choices``): ``planets``, ``seats``,
+    #: ``other_crews`` (every crew slot but its own) or ``none`` (it asks no decision); None:
+    #: 0 for a type that asks no decision, else it cannot say.
+    CHOICES_FROM: ClassVar[str | None] = None
+
     when: str
 
     @property
@@ -140,16 +156,16 @@ class Effect:
     def vp_per_step(self) -> int | None:
         """The most VP one step scores for the chooser; None when the type cannot say.
 
-        It bounds the VP a seat may hold (``bounds.StateBounds``). A new type that does not
-        override this leaves the VP of its rulesets unbounded.
+        It bounds the VP a seat may hold (``bounds.StateBounds``). A new type that declares no
+        ``VP_PER_STEP`` and does not override this leaves the VP of its rulesets unbounded.
         """
-        return None
+        return self.VP_PER_STEP
 
     @property
     def survey_bonus_per_step(self) -> int | None:
         """What one step adds to this turn's survey count (``survey_bonus``, R7), negative to
         take away; None when the type cannot say (the bonus is then unbounded)."""
-        return None
+        return self.SURVEY_BONUS_PER_STEP
 
     def most_vp(self, limits: Limits) -> int | None:
         """The most VP one step scores for the chooser, from the ruleset's ``limits``; None
@@ -161,7 +177,9 @@ class Effect:
         """The most cubes one step lands on Planets (normal and special squares), each a
         ``cube_placed`` event of the planet abilities (``bounds.ability_vp``); nested effect
         lists are counted by the caller. None when the type cannot say: 0 for a type that
-        never moves a cube."""
+        never moves a cube (``LANDINGS_PER_STEP``)."""
+        if self.LANDINGS_PER_STEP is not None:
+            return self.LANDINGS_PER_STEP
         return None if self.moves_cubes else 0
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
@@ -197,9 +215,13 @@ class Effect:
 
         It bounds the legal actions a state may list (``Game.most_legal_actions``), so that a
         server refuses a state listing more before reading it. A type that asks no decision
-        offers 0; a new type that asks one and does not override this is unbounded (None).
+        offers 0; a new type that asks one and declares no ``CHOICES_FROM`` nor overrides this
+        is unbounded (None).
         """
-        return 0 if type(self).choices is Effect.choices else None
+        drawn_from = self.CHOICES_FROM
+        if drawn_from is None:
+            return 0 if type(self).choices is Effect.choices else None
+        return {"planets": planets, "seats": players, "other_crews": crews - 1, "none": 0}[drawn_from]
 
     def apply(
         self, table: Table, seat: int, slot: int, choice: Action | None
@@ -226,9 +248,9 @@ class Effect:
         A game ends (R10) only when a hand is empty or Planets are full; a ruleset where no
         survey and no effect can do either ends only at the round limit, which ``stargazer
         validate`` warns about. True unless a type knows better, so a new effect type is never
-        the cause of a false warning.
+        the cause of a false warning (``MOVES_CUBES``).
         """
-        return True
+        return self.MOVES_CUBES
 
     @classmethod
     def binds(cls, param: Param, data: Mapping[str, Any]) -> frozenset[str]:
@@ -276,31 +298,19 @@ class _Immediate(Effect):
     top-level one that cannot change anything is skipped with an event (R9)."""
 
     immediate: ClassVar[bool] = True
+    CHOICES_FROM: ClassVar[str | None] = "none"  # no decision: ``choices`` only says whether it is skipped (R9)
+    MOVES_CUBES: ClassVar[bool] = False
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = 0
 
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...] | None:
         return None if self.can_perform(Scope(table, seat, slot)) else ()
-
-    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
-        return 0  # no decision: ``choices`` only says whether it is skipped (R9)
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         self.perform(Scope(table, seat, slot))
         return _NO_FOLLOW_UP
 
-    @property
-    def vp_per_step(self) -> int | None:
-        return None
-
     def most_vp(self, limits: Limits) -> int | None:
         return 0
-
-    @property
-    def survey_bonus_per_step(self) -> int:
-        return 0
-
-    @property
-    def moves_cubes(self) -> bool:
-        return False
 
 
 def extend_effect_types(

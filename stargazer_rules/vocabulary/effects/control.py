@@ -58,6 +58,9 @@ class ChooseOne(Effect):
             minimum=2,
         ),
     )
+    VP_PER_STEP: ClassVar[int | None] = 0  # its options' effects score, each bounded on its own
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = 0
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     options: tuple[tuple[Effect, ...], ...]
 
@@ -84,17 +87,6 @@ class ChooseOne(Effect):
     def moves_cubes(self) -> bool:
         return any(effect.moves_cubes for option in self.options for effect in option)
 
-    @property
-    def vp_per_step(self) -> int:
-        return 0  # its options' effects score, each bounded on its own
-
-    @property
-    def survey_bonus_per_step(self) -> int:
-        return 0
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
-
 
 @attrs.frozen(kw_only=True)
 class If(Effect):
@@ -111,6 +103,9 @@ class If(Effect):
         Param("then", "effects", "Effects resolved, in order, when the condition holds.", default=()),
         Param("else", "effects", "Effects resolved, in order, when it does not.", default=()),
     )
+    VP_PER_STEP: ClassVar[int | None] = 0
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = 0
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     condition: ConditionNode
     then: tuple[Effect, ...] = ()
@@ -136,17 +131,6 @@ class If(Effect):
     @property
     def moves_cubes(self) -> bool:
         return any(effect.moves_cubes for effect in (*self.then, *self.else_))
-
-    @property
-    def vp_per_step(self) -> int:
-        return 0
-
-    @property
-    def survey_bonus_per_step(self) -> int:
-        return 0
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
 
 
 #: The action kind of a ``choose`` decision, by the kind of set it chooses from.
@@ -211,14 +195,6 @@ class _OverSet(Effect):
     @property
     def moves_cubes(self) -> bool:
         return any(effect.moves_cubes for effect in self.do)
-
-    @property
-    def vp_per_step(self) -> int | None:
-        return None
-
-    @property
-    def survey_bonus_per_step(self) -> int | None:
-        return None
 
 
 @attrs.frozen(kw_only=True)

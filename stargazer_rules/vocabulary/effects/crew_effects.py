@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, ClassVar
 import attrs
 
 from stargazer_rules.vocabulary.actions import NAME_START_PLAYER, TARGET_CREW, Action, action
-from stargazer_rules.vocabulary.expressions import CREWS, SEATS, Limits, Scope, SetNode
+from stargazer_rules.vocabulary.expressions import CREWS, SEATS, Scope, SetNode
 from stargazer_rules.vocabulary.table import PROTECTION_UNTIL, SETUP_STAGE
 from stargazer_rules.vocabulary.effects.base import (
     AFTER_SURVEY,
@@ -35,33 +35,20 @@ class NameStartPlayer(Effect):
         "player (any seat, their own included)."
     )
     timings: ClassVar[tuple[str, ...]] = (ROUND_END,)
+    CHOICES_FROM: ClassVar[str | None] = "seats"
+    MOVES_CUBES: ClassVar[bool] = False
+    VP_PER_STEP: ClassVar[int | None] = 0
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = 0
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         return tuple(action(NAME_START_PLAYER, other) for other in range(table.players))
-
-    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
-        return players
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.start_player = choice.target
         table.log("start_player_named", player=seat, start_player=choice.target)
         return _NO_FOLLOW_UP
-
-    @property
-    def moves_cubes(self) -> bool:
-        return False
-
-    @property
-    def vp_per_step(self) -> int:
-        return 0
-
-    @property
-    def survey_bonus_per_step(self) -> int:
-        return 0
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -203,6 +190,9 @@ class UseSkill(Effect):
         Param("crew", CREWS, "The crews whose skill may be applied (this crew never is).", default="others"),
     )
     target_message: ClassVar[str] = "target_crew_skill"
+    CHOICES_FROM: ClassVar[str | None] = "other_crews"
+    VP_PER_STEP: ClassVar[int | None] = 0  # what the skill applied scores is bounded by engine/bounds.py (borrowed_bounds)
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = 0
 
     crew: SetNode
 
@@ -212,22 +202,11 @@ class UseSkill(Effect):
         members = self.crew.members(Scope(table, seat, slot))
         return tuple(action(TARGET_CREW, m) for m in members if m != slot and crew[m] in borrowable)
 
-    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
-        return crews - 1
-
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.log("skill_applied", player=seat, crew=table.crew_id(slot), skill_of=table.crew_id(choice.target))
         table.apply_skill_of(slot, table.crew[choice.target], seat)
         return _NO_FOLLOW_UP
-
-    @property
-    def vp_per_step(self) -> int:
-        return 0  # what the skill applied scores is bounded by engine/bounds.py (borrowed_bounds)
-
-    @property
-    def survey_bonus_per_step(self) -> int:
-        return 0
 
 
 def _set_at(values: tuple[int, ...], index: int, value: int) -> tuple[int, ...]:

@@ -45,20 +45,14 @@ class _Counted(Effect):
     """Base of the effects that move ``count`` cubes one at a time, a decision for each."""
 
     params: ClassVar[tuple[Param, ...]] = (_COUNT,)
+    VP_PER_STEP: ClassVar[int | None] = 0
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = 0
 
     count: int = 1
 
     @property
     def steps(self) -> int:
         return self.count
-
-    @property
-    def vp_per_step(self) -> int:
-        return 0
-
-    @property
-    def survey_bonus_per_step(self) -> int:
-        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -72,6 +66,9 @@ class AddFreeCubes(_Counted):
     )
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
     target_message: ClassVar[str] = "target_crew_free_cube"
+    CHOICES_FROM: ClassVar[str | None] = "other_crews"
+    MOVES_CUBES: ClassVar[bool] = False
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.stock == 0:
@@ -84,20 +81,10 @@ class AddFreeCubes(_Counted):
             if other != slot and free[other] < cap
         )
 
-    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
-        return crews - 1
-
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.stock_to_crew(choice.target)
         return _NO_FOLLOW_UP
-
-    @property
-    def moves_cubes(self) -> bool:
-        return False
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -111,23 +98,19 @@ class PlaceFreeCubes(_Counted):
     )
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
     target_message: ClassVar[str] = "target_planet_free_cube"
+    CHOICES_FROM: ClassVar[str | None] = "planets"
+    LANDINGS_PER_STEP: ClassVar[int | None] = 1
 
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.stock == 0:
             return ()
         return tuple(action(TARGET_PLANET, p) for p in table.planets_with_room())
 
-    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
-        return planets
-
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.stock -= 1
         table.place_on_track(choice.target, FREE_CUBE_OWNER)
         return _NO_FOLLOW_UP
-
-    def most_landings(self, limits: Limits) -> int:
-        return 1
 
 
 @attrs.frozen(kw_only=True)
@@ -141,22 +124,18 @@ class PlaceOnCrew(_Counted):
     )
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
     target_message: ClassVar[str] = "target_crew_cube"
+    CHOICES_FROM: ClassVar[str | None] = "other_crews"
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     def choices(self, table: Table, seat: int, slot: int) -> tuple[Action, ...]:
         if table.hands[seat] == 0:
             return ()
         return tuple(action(TARGET_CREW, other) for other in range(table.crew_count) if other != slot)
 
-    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
-        return crews - 1
-
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.hand_to_crew(seat, choice.target)
         return _NO_FOLLOW_UP
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
 
 
 #: Which Planets a ``place_on_special`` effect may use.
@@ -195,6 +174,8 @@ class PlaceOnSpecial(_Counted):
         TimingRequirement("planets", "surveyed", AFTER_SURVEY),
     )
     target_message: ClassVar[str] = "target_planet_special"
+    CHOICES_FROM: ClassVar[str | None] = "planets"
+    LANDINGS_PER_STEP: ClassVar[int | None] = 1
 
     planets: str = "any"
     colour: str | None = None
@@ -210,16 +191,10 @@ class PlaceOnSpecial(_Counted):
             candidates = range(table.planet_count)
         return tuple(action(TARGET_PLANET, p) for p in candidates if table.special_room(p) > 0)
 
-    def most_choices(self, *, players: int, planets: int, crews: int) -> int:
-        return planets
-
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         assert choice is not None
         table.hand_to_special(seat, choice.target)
         return _NO_FOLLOW_UP
-
-    def most_landings(self, limits: Limits) -> int:
-        return 1
 
 
 RETURN_TO = ("hand", "stock")
@@ -269,6 +244,8 @@ class ReturnCube(_Immediate):
         Param(OWNER, OWNER, "Whose cube: a set of seats, free or anyone.", default="anyone"),
         Param("to", "choice", "hand: to its owner's hand (a free cube to the stock); stock: out of play.", choices=RETURN_TO, default="hand"),
     )
+    MOVES_CUBES: ClassVar[bool] = True
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     planet: SetNode
     owner: SetNode | str = "anyone"
@@ -296,13 +273,6 @@ class ReturnCube(_Immediate):
                     table.removed = _bump(table.removed, owner, 1)
                 table.log("cube_returned", owner=owner, planet=table.planet_id(p), square=index + 1, to=self.to)
 
-    @property
-    def moves_cubes(self) -> bool:
-        return True
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
-
 
 @attrs.frozen(kw_only=True)
 class MoveCube(_Immediate):
@@ -327,6 +297,7 @@ class MoveCube(_Immediate):
             binds=PLANETS,
         ),
     )
+    MOVES_CUBES: ClassVar[bool] = True
 
     planet: SetNode
     owner: SetNode | str
@@ -364,10 +335,6 @@ class MoveCube(_Immediate):
             table.log("cube_moved", owner=owner, planet=table.planet_id(p), square=index + 1)
             table.place_on_track(target, owner)
 
-    @property
-    def moves_cubes(self) -> bool:
-        return True
-
     def most_landings(self, limits: Limits) -> int:
         return self.planet.most(limits)
 
@@ -397,6 +364,7 @@ class PlaceCube(_Immediate):
         Param("planet", PLANETS, "The Planets.", default="this_planet"),
         Param("square", "choice", "rearmost (R2) or special (R3; not for a free cube).", choices=SQUARE_KINDS, default="rearmost"),
     )
+    MOVES_CUBES: ClassVar[bool] = True
 
     owner: SetNode | str = "me"
     planet: SetNode
@@ -433,10 +401,6 @@ class PlaceCube(_Immediate):
                     table.hands = _bump(table.hands, owner, -1)
                 table.place_on_track(p, owner)
 
-    @property
-    def moves_cubes(self) -> bool:
-        return True
-
     def most_landings(self, limits: Limits) -> int:
         owners = 1 if isinstance(self.owner, str) else self.owner.most(limits)
         return owners * self.planet.most(limits)
@@ -458,6 +422,8 @@ class PlaceCubeOnCrew(_Immediate):
         Param(OWNER, OWNER, "Whose cube: a set of seats, or free (from the stock).", default="me"),
         Param("crew", CREWS, "The crews.", default="this_crew"),
     )
+    MOVES_CUBES: ClassVar[bool] = True
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     owner: SetNode | str = "me"
     crew: SetNode
@@ -483,13 +449,6 @@ class PlaceCubeOnCrew(_Immediate):
             for owner in owners:
                 if self._fits(table, owner, slot):
                     table.stock_to_crew(slot) if owner == FREE_CUBE_OWNER else table.hand_to_crew(owner, slot)
-
-    @property
-    def moves_cubes(self) -> bool:
-        return True
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
 
 
 @attrs.frozen(kw_only=True)

@@ -77,6 +77,8 @@ class GainVP(Effect):
         _TO,
     )
     immediate: ClassVar[bool] = True
+    MOVES_CUBES: ClassVar[bool] = False
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = 0
 
     vp: Amount
     to: SetNode = ME
@@ -99,19 +101,11 @@ class GainVP(Effect):
         return _to_data(self, super().to_data())
 
     @property
-    def moves_cubes(self) -> bool:
-        return False
-
-    @property
     def vp_per_step(self) -> int | None:
         return self.vp if type(self.vp) is int and self.to == ME else None
 
     def most_vp(self, limits: Limits) -> int | None:
         return _most(self.vp, limits)
-
-    @property
-    def survey_bonus_per_step(self) -> int:
-        return 0
 
 
 @attrs.frozen(kw_only=True)

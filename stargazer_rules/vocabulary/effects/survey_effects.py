@@ -44,6 +44,10 @@ class _SurveyRule(Effect):
     timings: ClassVar[tuple[str, ...]] = (SURVEY,)
     immediate: ClassVar[bool] = True
     flag: ClassVar[int] = 0
+    MOVES_CUBES: ClassVar[bool] = False
+    VP_PER_STEP: ClassVar[int | None] = 0
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = 0
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     @property
     def survey_flags(self) -> int:
@@ -57,21 +61,6 @@ class _SurveyRule(Effect):
 
     def perform(self, scope: Scope) -> None:
         self.apply(scope.table, scope.me, scope.crew, None)
-
-    @property
-    def moves_cubes(self) -> bool:
-        return False
-
-    @property
-    def vp_per_step(self) -> int:
-        return 0
-
-    @property
-    def survey_bonus_per_step(self) -> int:
-        return 0
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -100,6 +89,8 @@ class ChangeSurveyCount(Effect):
         Param("delta", AMOUNT, "Cubes added to the survey count this turn (an amount; may be negative)."),
     )
     immediate: ClassVar[bool] = True
+    VP_PER_STEP: ClassVar[int | None] = 0
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     delta: Amount
 
@@ -118,18 +109,11 @@ class ChangeSurveyCount(Effect):
         return type(self.delta) is not int or self.delta > 0  # a larger survey places cubes from hand
 
     @property
-    def vp_per_step(self) -> int:
-        return 0
-
-    @property
     def survey_bonus_per_step(self) -> int | None:
         return self.delta if type(self.delta) is int else None
 
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         return amount_bounds(self.delta, limits)
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
 
 
 @attrs.frozen(kw_only=True)
@@ -319,6 +303,9 @@ class SetSurveyCount(_Immediate):
     summary: ClassVar[str] = "This turn's survey count becomes the amount given (never below 0), whatever the crew prints."
     timings: ClassVar[tuple[str, ...]] = (SURVEY,)
     params: ClassVar[tuple[Param, ...]] = (Param("count", AMOUNT, "The survey count this turn (an amount)."),)
+    MOVES_CUBES: ClassVar[bool] = True
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = None
+    LANDINGS_PER_STEP: ClassVar[int | None] = 0
 
     count: Amount
 
@@ -328,19 +315,8 @@ class SetSurveyCount(_Immediate):
         table.survey_bonus = amount_value(self.count, scope) - printed
         table.log_effect(scope.me, scope.crew, self)
 
-    @property
-    def survey_bonus_per_step(self) -> int | None:
-        return None
-
     def survey_bonus_range(self, limits: Limits) -> tuple[int | None, int | None]:
         lo, hi = amount_bounds(self.count, limits)
         if lo is None or hi is None:
             return (None, None)
         return (lo - limits.most_survey_count, hi - limits.least_survey_count)
-
-    @property
-    def moves_cubes(self) -> bool:
-        return True
-
-    def most_landings(self, limits: Limits) -> int:
-        return 0
