@@ -1,6 +1,6 @@
 """Every built-in effect type has all its places (docs/skills.md, "Where an effect type lives").
 
-A type in the registry (``EFFECT_TYPES``, its class in ``vocabulary/effects.py``) also needs its
+A type in the registry (``EFFECT_TYPES``, its class in ``vocabulary/effects/``) also needs its
 row in the kernel's table of effect types (``crates/kernel/src/rules/effects.rs`` ``EFFECT_TYPES``, read
 through the binding ``Kernel.effect_names``), its short name and sentence in both languages in
 ``text/messages.yaml`` (and the action sentence its ``target_message`` names), its section in

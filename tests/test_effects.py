@@ -1,4 +1,4 @@
-"""One worked example per effect type of the skill vocabulary (stargazer_rules/vocabulary/effects.py).
+"""One worked example per effect type of the skill vocabulary (stargazer_rules/vocabulary/effects/).
 
 Each test gives a crew the effect in a small ruleset (tests/builders.py), plays it, and checks
 the exact result, the events and when the effect resolves (its ``when``). Planets a..e are
@@ -28,6 +28,7 @@ from stargazer_rules.vocabulary.effects import (
     NameStartPlayer,
     extend_effect_types,
 )
+from stargazer_rules.vocabulary.expressions import Limits
 
 CW, CCW = A.CLOCKWISE, A.COUNTER_CLOCKWISE
 PLANETS = ["a", "b", "c", "d", "e"]
@@ -497,6 +498,30 @@ def test_a_plugin_without_a_decision_keeps_the_bound_and_one_that_cannot_say_lif
     bound = Game(load_ruleset("draft7")).most_legal_actions
     assert _with_plugin(tmp_path / "a", TakeCubesBack).most_legal_actions == bound
     assert _with_plugin(tmp_path / "b", PickAnySeat).most_legal_actions is None
+
+
+@attrs.frozen(kw_only=True)
+class PickAnySeatDeclared(PickAnySeat):
+    """The same plugin with its bound facts declared as class data, not computed."""
+
+    name: ClassVar[str] = "pick_any_seat_declared"
+    CHOICES_FROM: ClassVar[str | None] = "seats"
+    MOVES_CUBES: ClassVar[bool] = False
+    VP_PER_STEP: ClassVar[int | None] = 0
+    SURVEY_BONUS_PER_STEP: ClassVar[int | None] = 0
+
+
+def test_a_plugin_declares_its_bound_facts_as_class_data():
+    """The class-level declarations are what the bound methods read: a type states a constant
+    bound once, as data, and overrides a method only where the value is computed."""
+    declared, silent = PickAnySeatDeclared(when=AFTER_SURVEY), PickAnySeat(when=AFTER_SURVEY)
+    assert declared.most_choices(players=4, planets=6, crews=8) == 4
+    assert silent.most_choices(players=4, planets=6, crews=8) is None
+    assert (declared.moves_cubes, declared.vp_per_step, declared.survey_bonus_per_step) == (False, 0, 0)
+    assert (silent.moves_cubes, silent.vp_per_step, silent.survey_bonus_per_step) == (True, None, None)
+    limits = Limits(*(1,) * len(attrs.fields(Limits)))
+    assert declared.most_landings(limits) == 0 and silent.most_landings(limits) is None
+    assert declared.survey_bonus_range(limits) == (0, 0) and declared.most_vp(limits) == 0
 
 
 # -- the rules language's actions and control (docs/skills.md, "The rules language") -------

@@ -4,7 +4,7 @@
 layers below and prints, returning the exit status; no command holds the logic of what it runs
 (a simulation's reuse, estimate and merging live in ``simulation.runs``). The groups:
 ``ruleset_commands`` (validate, rules, new-draft, diff), ``play_commands`` (play-random, play,
-replay), ``playtest_commands`` (playtest, calibrate), ``run_commands`` (simulate, compare, report, cache), ``ladder_command``, ``explain_command``,
+replay), ``playtest_commands`` (playtest, calibrate), ``run_commands`` (simulate, compare, report), ``cache_command``, ``ladder_command``, ``explain_command``,
 ``tune_command``, ``serve_command``,
 ``print_command``; ``common`` holds what they share (exit statuses, one-line errors, the extra each
 command needs beyond the core install (``COMMAND_EXTRAS``, checked before it runs), the ruleset
@@ -28,7 +28,8 @@ from stargazer_rules.frontends.cli.play_commands import add_play, add_play_rando
 from stargazer_rules.frontends.cli.playtest_commands import add_calibrate, add_playtest
 from stargazer_rules.frontends.cli.print_command import add_print
 from stargazer_rules.frontends.cli.ruleset_commands import add_diff, add_new_draft, add_rules, add_validate
-from stargazer_rules.frontends.cli.run_commands import add_cache, add_compare, add_report, add_simulate
+from stargazer_rules.frontends.cli.cache_command import add_cache
+from stargazer_rules.frontends.cli.run_commands import add_compare, add_report, add_simulate
 from stargazer_rules.frontends.cli.run_options import scheduler_problem
 from stargazer_rules.frontends.cli.serve_command import add_serve
 from stargazer_rules.frontends.cli.tune_command import add_tune
