@@ -77,7 +77,7 @@ def test_every_ability_reads_as_sentences(lang):
     assert len(said) == 6
     assert not any(re.search(r"[{}_]|None|Trigger|Lasting", sentence) for sentence in said), said
     if lang == "en":
-        assert "When a cube is placed on square 3 of this Planet: Gain 1 VP." in said
+        assert "When a cube is placed on square 3 of this Planet: Its owner gains 1 VP (nobody, for a free cube)." in said
         assert "A survey may not start on this Planet." in said
 
 

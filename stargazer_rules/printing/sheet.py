@@ -94,6 +94,15 @@ def _cap_limit(ruleset: Ruleset, lang: str) -> str:
     return say("round_end_cap", lang, cap=cap)
 
 
+def _round_end_text(ruleset: Ruleset, lang: str) -> str:
+    """R11 as the sheet says it: a number of free cubes with its noun ("1 free cube"), or the
+    amount in words."""
+    free = ruleset.unpicked_crews.free_cubes
+    computed = type(free) is not int
+    shown = tables.unpicked_free_cubes_text(ruleset, lang) if computed else max(0, free)
+    return say("round_end", lang, free=shown, computed=computed, limit=_cap_limit(ruleset, lang))
+
+
 def _end_text(ruleset: Ruleset, lang: str) -> str:
     """R10 as the sheet says it: draft 7's two conditions in its own words, any other ``end``
     read back from the data; then the round limit."""
@@ -139,7 +148,7 @@ def sheet_items(ruleset: Ruleset, lang: str) -> list[tuple[str, str]]:
         ("heading", say("sheet_end", lang)),
         *(("body", text) for text in (round_end_effects_sentence(ruleset, lang),) if text is not None),
         ("body", _end_text(ruleset, lang)),
-        ("body", say("round_end", lang, free=tables.unpicked_free_cubes_text(ruleset, lang), limit=_cap_limit(ruleset, lang))),
+        ("body", _round_end_text(ruleset, lang)),
         ("heading", say("sheet_scoring", lang)),
         *(("body", paragraph) for paragraph in tables.majority_paragraphs(ruleset, lang)),
         ("body", tables.bonus_paragraph(ruleset, lang)),

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 
 from stargazer_rules.rulesets.model import DRAFT7_END, CrewCard, PlanetCard, Ruleset
-from stargazer_rules.text.language import colour_name, condition_phrase, phrase
+from stargazer_rules.text.language import PLAIN, Reading, colour_name, condition_phrase, phrase
 from stargazer_rules.text.catalogue import (  # noqa: F401 - the names callers import from here
     CATALOGUE_PATH,
     LANGS,
@@ -153,13 +153,16 @@ def render_event(event: Event, ruleset: Ruleset, lang: str) -> str:
 #: The parameter a case of an effect with an amount may fix: whether an amount is computed
 #: (an expression) rather than a number, so that "Gain 2 VP." can read "Gain VP equal to ...".
 COMPUTED = "computed"
+#: The parameter a case may fix to word an effect by who "you" is where it is read
+#: (``language.YOU_ROLES``): a planet ability's "Gain 1 VP" is the placed cube's owner's.
+YOU = "you"
 
 
 def effect_params(cls: type[Effect]) -> tuple[str, ...]:
     """The parameters an effect's template is filled with: the declared ones, then ``when``
-    (and ``computed``, never shown, for a type with an amount)."""
+    and ``you`` (and ``computed``, for a type with an amount), the last two never shown."""
     computed = (COMPUTED,) if any(param.kind == AMOUNT for param in cls.params) else ()
-    return (*(param.name for param in cls.params), "when", *computed)
+    return (*(param.name for param in cls.params), "when", YOU, *computed)
 
 
 def default_when(cls: type[Effect], parent_when: str | None = None) -> str:
@@ -168,32 +171,37 @@ def default_when(cls: type[Effect], parent_when: str | None = None) -> str:
 
 
 def describe_effect(
-    effect: Effect, ruleset: Ruleset, lang: str, parent_when: str | None = None
+    effect: Effect, ruleset: Ruleset, lang: str, parent_when: str | None = None, ctx: Reading = PLAIN
 ) -> str:
     """A skill effect as a sentence from its data, its timing shown when it is not the default.
 
-    ``parent_when`` is the timing of the ``choose_one`` the effect is an option of. An effect
-    type the catalogue lacks (a custom one) is shown by its ``summary`` and parameters.
+    ``parent_when`` is the timing of the ``choose_one`` the effect is an option of; ``ctx``
+    what is bound where it is read and who "you" is (a body of ``choose`` reads its member as
+    "that crew", a planet ability's "you" is named). An effect type the catalogue lacks (a
+    custom one) is shown by its ``summary`` and parameters.
     """
     check_lang(lang)
     cls = type(effect)
     params: dict[str, Any] = {param.name: getattr(effect, param.attribute) for param in cls.params}
     params["when"] = effect.when
+    params[YOU] = ctx.you
+    data = effect.to_data()
     values: dict[str, Any] = {}
     computed = False
     for param in cls.params:
         value = params[param.name]
+        inner = ctx.binding(*cls.binds(param, data))
         if param.kind in EXPRESSION_KINDS or param.kind == OWNER:
             if param.kind == AMOUNT and type(value) is not int:
                 computed = True
             if value is not None and type(value) is not int:
                 params[param.name] = value if isinstance(value, str) else value.to_data()
-                value = phrase(param.kind, value, ruleset, lang)
+                value = phrase(param.kind, value, ruleset, lang, inner)
             values[param.name] = "" if value is None else value
             continue
         if param.kind == "effects":
             params[param.name] = [e.to_data() for e in value]
-            value = sentences((describe_effect(e, ruleset, lang, effect.when) for e in value), lang)
+            value = sentences((describe_effect(e, ruleset, lang, effect.when, inner) for e in value), lang)
         elif param.kind == "options":
             value = label("sentence_separator", lang).join(
                 label(
@@ -201,7 +209,7 @@ def describe_effect(
                     lang,
                     number=index,
                     text=sentences(
-                        (describe_effect(e, ruleset, lang, effect.when) for e in option), lang
+                        (describe_effect(e, ruleset, lang, effect.when, ctx) for e in option), lang
                     ),
                 )
                 for index, option in enumerate(value, start=1)
@@ -239,6 +247,10 @@ def skill_sentences(card: CrewCard, ruleset: Ruleset, lang: str) -> tuple[str, .
 
 # -- planet abilities -----------------------------------------------------------------------
 
+#: Who "you" (``me``) is in a planet ability's effects, by its event (docs/skills.md, "Planet
+#: abilities"): the placed cube's owner, the player whose turn it is; nobody at the others.
+ABILITY_YOU = {"cube_placed": "cube_owner", "becomes_full": "turn_player"}
+
 
 def describe_ability(ability: AB.Ability, ruleset: Ruleset, lang: str) -> str:
     """A planet ability as a sentence: its event and its effects ("When a cube is placed on
@@ -250,7 +262,8 @@ def describe_ability(ability: AB.Ability, ruleset: Ruleset, lang: str) -> str:
         named = value if isinstance(value, tuple) else (value,) if ability.word == AB.COUNTS_TOWARD and value not in AB.COUNTS_TOWARD_VALUES else ()
         colours = join((colour_name(ruleset, colour, lang) for colour in named), lang)
         return section[ability.word].render(lang, {"value": value}, {"value": value, "colours": colours})
-    do = sentences((describe_effect(e, ruleset, lang, AB.ABILITY_WHEN) for e in ability.do), lang)
+    reading = Reading(you=ABILITY_YOU.get(ability.event, "me"))
+    do = sentences((describe_effect(e, ruleset, lang, AB.ABILITY_WHEN, reading) for e in ability.do), lang)
     square = "any" if ability.square is None else ability.square
     return section[ability.event].render(lang, {"square": square}, {"square": square, "do": do})
 

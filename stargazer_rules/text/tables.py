@@ -17,10 +17,11 @@ import attrs
 from stargazer_rules.engine.scoring import ScoreSheet, SeatScore, Standing
 from stargazer_rules.rulesets.model import PlanetCard, Ruleset, ScoringLine
 from stargazer_rules.text.catalogue import sentences
-from stargazer_rules.text.language import amount_phrase, either_of
+from stargazer_rules.text.language import Reading, amount_phrase, either_of
 from stargazer_rules.text.messages import ability_sentences, colour_name, describe_effect, join, label, planet_name, player_name, skill_sentences, trigger_name
 from stargazer_rules.vocabulary.bonus import DISTINCT_COLOUR_SETS, VP_BY_COUNT, complete_sets
 from stargazer_rules.vocabulary.effects import FREE_CUBE_OWNER
+from stargazer_rules.vocabulary.expressions import CREWS
 
 if TYPE_CHECKING:
     from stargazer_rules.engine.game import Game
@@ -112,13 +113,18 @@ def end_scoring_line_text(line: ScoringLine, ruleset: Ruleset, lang: str) -> str
     return label("end_scoring_line", lang, name=line.name.in_lang(lang), vp=label("end_scoring_amount", lang, amount=amount_phrase(line.vp, ruleset, lang)))
 
 
+#: How R11's amount is read: with the crew that gets the free cubes bound (``this_crew`` is
+#: "that crew") and nobody as "you".
+UNPICKED_CREW = Reading(bound=frozenset({CREWS}))
+
+
 def unpicked_free_cubes_text(ruleset: Ruleset, lang: str) -> str:
     """How many free cubes each crew with no worker receives at a round's end (R11): the
     number, or the amount in words, none when it is below 1."""
     amount = ruleset.unpicked_crews.free_cubes
     if type(amount) is int:
         return str(max(0, amount))
-    return label("unpicked_amount", lang, amount=amount_phrase(amount, ruleset, lang))
+    return label("unpicked_amount", lang, amount=amount_phrase(amount, ruleset, lang, UNPICKED_CREW))
 
 
 def cap_text(ruleset: Ruleset, lang: str) -> str:
