@@ -1,0 +1,162 @@
+"""The read-back says what the data does (issue 37's wrong sentences): who acts, which crew or
+Planet is meant ("that crew" for one chosen, "this crew" for the card), the cubes behind a moved
+cube moving up (R2), no stock parenthetical on a placement from hand, and a number's noun
+agreeing with it; and no read-back of a generated program shows an internal word."""
+
+from __future__ import annotations
+
+import functools
+import re
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from strategies import language_rulesets, load_documents
+
+from stargazer_rules import load_ruleset
+from stargazer_rules.printing.sheet import sheet_items
+from stargazer_rules.text.messages import LANGS, ability_sentences, describe_skill, round_end_effects_sentence
+from stargazer_rules.text.tables import counts_table, setup_steps_text, unpicked_free_cubes_text
+
+
+@functools.cache
+def ruleset(name: str):
+    return load_ruleset(name)
+
+
+def skill(crew_id: str, lang: str) -> str:
+    ideas = ruleset("ideas")
+    return describe_skill(ideas.crew_card(crew_id), ideas, lang)
+
+
+def abilities(planet_id: str, lang: str) -> tuple[str, ...]:
+    ideas = ruleset("ideas")
+    return ability_sentences(ideas.planet(planet_id), ideas, lang)
+
+
+SKILLS = {
+    "scavenger": (
+        "Choose one among those of the other crews where the number of free cubes on that crew is at least 1: "
+        "Take the free cubes on that crew to the stock, scoring the motivation bonus for them.",
+        "他のクルーのうちそのクルーの上のフリーキューブの数が1以上であるクルーのうち1つを選ぶ："
+        "そのクルーのフリーキューブをストックに戻し、やる気ボーナスを得る。",
+    ),
+    "gatekeeper": (
+        "Choose one among those of the other crews where nobody picked it this round: Close that crew: "
+        "nobody may pick it until the round ends (only while enough crews stay open for the turns left).",
+        "他のクルーのうちこのラウンドに誰も選んでいないクルーのうち1つを選ぶ：そのクルーを封鎖する："
+        "このラウンドの終わりまで誰も選べない（残りの手番に足りるクルーが残る場合のみ）。",
+    ),
+    "ferryman": (
+        "Choose one among Planets where a cube of yours stands on it: The cube of yours that stands furthest "
+        "back on that Planet moves to the rearmost square of the next Planet clockwise after that Planet that "
+        "has room (the first with room, never the Planet it leaves); the cubes behind it move up one square.",
+        "あなたのキューブがある惑星のうち1つを選ぶ：その惑星で最も後ろにあるあなたのキューブを、"
+        "その惑星から時計回りで次の空きマスのある惑星（空きマスのある最初の惑星、元の惑星以外）の次のマスに移す。"
+        "後ろのキューブは1マスずつ前に詰める。",
+    ),
+    "pathfinder": (
+        "Before this turn's survey, on the Planet where it starts: Put a free cube from the stock on the "
+        "rearmost square of that Planet.",
+        "この手番の調査の前に、調査を始める惑星で：ストックのフリーキューブ1個をその惑星の次の空きマスに置く。",
+    ),
+    "tax-collector": (
+        "For each of the other players: Put a cube of that player from hand on this crew; whoever picks it "
+        "later scores the motivation bonus for it.",
+        "他のプレイヤーのそれぞれについて：そのプレイヤーのキューブ1個を手元からこのクルーに置く。"
+        "後でそのクルーを選んだプレイヤーが、やる気ボーナスを得る。",
+    ),
+    "hoarder": (
+        "Gain VP equal to the number of cubes in your hand minus 6, at least 0.",
+        "あなたの手元のキューブの数から6を引いた数（最小0）に等しいVPを得る。",
+    ),
+}
+
+
+@pytest.mark.parametrize("crew_id", sorted(SKILLS))
+def test_an_ideas_skill_reads_as_the_data_plays(crew_id):
+    """A chosen crew is "that crew" and the card "this crew"; Ferryman's cubes behind move up
+    (R2); Pathfinder's free cube comes from the stock, a cube of a player from hand."""
+    en, ja = SKILLS[crew_id]
+    assert skill(crew_id, "en") == en
+    assert skill(crew_id, "ja") == ja
+
+
+def test_gas_1_names_who_gains():
+    """P3: "you" at a cube_placed ability is the placed cube's owner; a free cube's is nobody."""
+    assert abilities("gas-1", "en") == ("When a cube is placed on square 3 of this Planet: Its owner gains 1 VP (nobody, for a free cube).",)
+    assert abilities("gas-1", "ja") == ("この惑星のマス3にキューブが置かれるたび：そのキューブの持ち主が1VPを得る（フリーキューブなら誰も得ない）。",)
+
+
+def test_ocean_1_says_on_this_planet():
+    assert abilities("ocean-1", "en") == ("When this Planet becomes full: Each of the players with a cube on this Planet gains 1 VP.",)
+    assert abilities("ocean-1", "ja") == ("この惑星が埋まったとき：この惑星にキューブがあるプレイヤーがそれぞれ1VPを得る。",)
+
+
+def test_primordial_3_reads_its_own_planet_as_this_planet():
+    en, = abilities("primordial-3", "en")
+    ja, = abilities("primordial-3", "ja")
+    assert en.endswith("That player gains VP equal to the number of cubes of that player on the special squares of this Planet.")
+    assert ja.endswith("そのプレイヤーがこの惑星の特務マスにあるそのプレイヤーのキューブの数に等しいVPを得る。")
+
+
+def test_setup_step_places_a_cube_from_hand_with_no_stock_parenthetical():
+    ideas = ruleset("ideas")
+    assert setup_steps_text(ideas, "en") == "Choose one among Planets with room: Put a cube of yours from hand on the rearmost square of that Planet."
+    assert setup_steps_text(ideas, "ja") == "空きマスのある惑星のうち1つを選ぶ：あなたのキューブ1個を手元からその惑星の次の空きマスに置く。"
+
+
+def test_r11_amount_reads_the_crew_that_gets_the_cubes_as_that_crew():
+    ideas = ruleset("ideas")
+    assert unpicked_free_cubes_text(ideas, "en") == "1 minus the number of free cubes on that crew (none when below 1)"
+    assert unpicked_free_cubes_text(ideas, "ja") == "1からそのクルーの上のフリーキューブの数を引いた数（1未満なら0）"
+    assert ["Free cubes to each unpicked crew", "1 minus the number of free cubes on that crew (none when below 1)"] in [
+        list(row) for row in counts_table(ideas, "en").rows
+    ]
+
+
+def _round_end(name: str, lang: str) -> str:
+    return next(text for _, text in sheet_items(ruleset(name), lang) if text.startswith(("Otherwise", "そうでなければ")))
+
+
+def test_the_sheets_round_end_agrees_its_number_and_reads_an_amount():
+    assert _round_end("draft7", "en") == (
+        "Otherwise put 1 free cube from the stock on each crew with no worker, in crew-area order, while the stock "
+        "lasts (a crew holds at most 3). Everyone takes back their worker, and the next round starts."
+    )
+    assert _round_end("draft7", "ja") == (
+        "そうでなければ、ワーカーの置かれていないクルーに、並び順に【ストック】からフリーキューブを1個ずつ置く（1クルーに3個まで）。"
+        "ストックが尽きたらそこまで。全員がワーカーを手元に戻し、次のラウンドを始める。"
+    )
+    assert _round_end("ideas", "en") == (
+        "Otherwise, on each crew with no worker, in crew-area order, put as many free cubes from the stock as 1 minus "
+        "the number of free cubes on that crew (none when below 1), while the stock lasts; a crew holds any number. "
+        "Everyone takes back their worker, and the next round starts."
+    )
+    assert _round_end("ideas", "ja") == (
+        "そうでなければ、ワーカーの置かれていないクルーのそれぞれに、並び順に【ストック】からフリーキューブを置く。"
+        "置く数は1からそのクルーの上のフリーキューブの数を引いた数（1未満なら0）。1クルーの上限なし。"
+        "ストックが尽きたらそこまで。全員がワーカーを手元に戻し、次のラウンドを始める。"
+    )
+
+
+#: Words of the data and the code that a read-back never shows: the bound words, an owner key
+#: (not "the cube's owner:" before a colon),
+#: the virtual player's constant, any snake_case name, None, a brace.
+INTERNAL = re.compile(r"this_seat|this_crew|this_planet|(?<!'s )owner:|free_cube_owner|\b[a-z]+_[a-z_]+\b|\bNone\b|[{}]")
+
+
+@pytest.mark.slow
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(documents=language_rulesets())
+def test_no_read_back_of_a_generated_program_shows_an_internal_word(documents):
+    """Every crew's skill, planet ability, setup step and round-end effect of a generated
+    ruleset, in both languages."""
+    generated = load_documents(documents)
+    for lang in LANGS:
+        said = [describe_skill(card, generated, lang) for card in generated.crew]
+        said += [sentence for card in generated.planets for sentence in ability_sentences(card, generated, lang)]
+        said += [setup_steps_text(generated, lang), unpicked_free_cubes_text(generated, lang)]
+        said += [round_end_effects_sentence(generated, lang) or ""]
+        for text in said:
+            assert not INTERNAL.search(text), (lang, text)
