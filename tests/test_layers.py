@@ -188,7 +188,7 @@ GENERATED: frozenset[str] = frozenset()
 #: Modules still past the limit, each held to its size today so it can only shrink; an entry
 #: goes when its module is split along its jobs (issue 35: the rules language's grammar, nodes
 #: and evaluation; the ruleset checks by what they check).
-NOT_YET_SPLIT = {"stargazer_rules.vocabulary.expressions": 1228, "stargazer_rules.rulesets.checks": 1143}
+NOT_YET_SPLIT = {"stargazer_rules.rulesets.checks": 1143}
 
 
 def too_long(sizes: dict[str, int], most: int = MOST_LINES) -> list[str]:
