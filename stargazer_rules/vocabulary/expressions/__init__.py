@@ -28,13 +28,71 @@ The package is the bottom of the rules: it imports nothing of them.
 
 from __future__ import annotations
 
-from stargazer_rules.vocabulary.expressions.scope import AMOUNT, BOUND_WORD, CONDITION, CREWS, FREE, KINDS, PLANETS, SEATS, VALUE_LIMIT, Interval, Limits, Scope
-from stargazer_rules.vocabulary.expressions.nodes import Amount, AmountNode, ConditionNode, Node, SetNode, amount_bounds, amount_data, amount_value, walk
-from stargazer_rules.vocabulary.expressions.sets import CrewsNamed, LeftOf, NextWithRoom, PlanetsNamed, PlanetsOfColour, SeatsByVP, SeatsNamed, Where
-from stargazer_rules.vocabulary.expressions.amounts import ARITHMETIC, EXTREMES, OWNER_WORDS, SQUARES, Arithmetic, Colours, CountOf, CrewCubes, Cubes, Extreme, HandOf, Quantity, Room, VPOf, reads_vp
+from stargazer_rules.vocabulary.expressions.scope import (
+    AMOUNT,
+    BOUND_WORD,
+    CONDITION,
+    CREWS,
+    FREE,
+    KINDS,
+    PLANETS,
+    SEATS,
+    VALUE_LIMIT,
+    Interval,
+    Limits,
+    Scope,
+)
+from stargazer_rules.vocabulary.expressions.nodes import (
+    Amount,
+    AmountNode,
+    ConditionNode,
+    Node,
+    SetNode,
+    amount_bounds,
+    amount_data,
+    amount_value,
+    walk,
+)
+from stargazer_rules.vocabulary.expressions.sets import (
+    CrewsNamed,
+    LeftOf,
+    NextWithRoom,
+    PlanetsNamed,
+    PlanetsOfColour,
+    SeatsByVP,
+    SeatsNamed,
+    Where,
+)
+from stargazer_rules.vocabulary.expressions.amounts import (
+    ARITHMETIC,
+    EXTREMES,
+    OWNER_WORDS,
+    SQUARES,
+    Arithmetic,
+    Colours,
+    CountOf,
+    CrewCubes,
+    Cubes,
+    Extreme,
+    HandOf,
+    Quantity,
+    Room,
+    VPOf,
+    reads_vp,
+)
 from stargazer_rules.vocabulary.expressions.conditions import COMPARISONS, SEAT_PREDICATES, Compare, Logic, OnCrew, OnPlanet, SeatPredicate
 from stargazer_rules.vocabulary.expressions.parser import Parser, Path
-from stargazer_rules.vocabulary.expressions.grammar import COLOUR, CUBES_VALUE, EXTREME_VALUE, GRAMMAR, LIST, OWNER_VALUE, PAIR, WHERE_VALUE, words_of
+from stargazer_rules.vocabulary.expressions.grammar import (
+    COLOUR,
+    CUBES_VALUE,
+    EXTREME_VALUE,
+    GRAMMAR,
+    LIST,
+    OWNER_VALUE,
+    PAIR,
+    WHERE_VALUE,
+    words_of,
+)
 
 __all__ = [
     "AMOUNT",

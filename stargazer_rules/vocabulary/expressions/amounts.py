@@ -10,7 +10,16 @@ from typing import Any, ClassVar
 
 import attrs
 
-from stargazer_rules.vocabulary.expressions.nodes import Amount, AmountNode, Node, SetNode, _OverOne, amount_bounds, amount_data, amount_value
+from stargazer_rules.vocabulary.expressions.nodes import (
+    Amount,
+    AmountNode,
+    Node,
+    SetNode,
+    _OverOne,
+    amount_bounds,
+    amount_data,
+    amount_value,
+)
 from stargazer_rules.vocabulary.expressions.scope import FREE, Interval, Limits, Scope
 
 

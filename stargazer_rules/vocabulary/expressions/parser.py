@@ -10,11 +10,35 @@ from typing import Any
 
 import attrs
 
-from stargazer_rules.vocabulary.expressions.amounts import ARITHMETIC, EXTREMES, OWNER_WORDS, SQUARES, Arithmetic, Colours, CountOf, CrewCubes, Cubes, Extreme, HandOf, Quantity, Room, VPOf
+from stargazer_rules.vocabulary.expressions.amounts import (
+    ARITHMETIC,
+    EXTREMES,
+    OWNER_WORDS,
+    SQUARES,
+    Arithmetic,
+    Colours,
+    CountOf,
+    CrewCubes,
+    Cubes,
+    Extreme,
+    HandOf,
+    Quantity,
+    Room,
+    VPOf,
+)
 from stargazer_rules.vocabulary.expressions.conditions import COMPARISONS, SEAT_PREDICATES, Compare, Logic, OnCrew, OnPlanet, SeatPredicate
 from stargazer_rules.vocabulary.expressions.nodes import Amount, ConditionNode, SetNode
 from stargazer_rules.vocabulary.expressions.scope import AMOUNT, BOUND_WORD, CONDITION, CREWS, PLANETS, SEATS, VALUE_LIMIT
-from stargazer_rules.vocabulary.expressions.sets import CrewsNamed, LeftOf, NextWithRoom, PlanetsNamed, PlanetsOfColour, SeatsByVP, SeatsNamed, Where
+from stargazer_rules.vocabulary.expressions.sets import (
+    CrewsNamed,
+    LeftOf,
+    NextWithRoom,
+    PlanetsNamed,
+    PlanetsOfColour,
+    SeatsByVP,
+    SeatsNamed,
+    Where,
+)
 
 
 # -- parsing --------------------------------------------------------------------------------
