@@ -283,7 +283,7 @@ def _option_timings(parent_when: str) -> frozenset[str]:
 
 
 def _default_when(cls: type[Effect], parent_when: str | None) -> str:
-    """The timing the loader gives an effect whose ``when`` is left out (checks.resolve_when)."""
+    """The timing the loader gives an effect whose ``when`` is left out (check_sites.resolve_when)."""
     return parent_when if parent_when in cls.timings else cls.timings[0]
 
 
@@ -669,7 +669,7 @@ def _without_when(data: Any) -> Any:
 def trigger_timings(event: str) -> frozenset[str]:
     """The timings of the effects drawn for a trigger's do at ``event``: an ability's
     (``after_survey``), and at a round's end also those of a round's end only
-    (``set_start_player``, checks.round_end_only)."""
+    (``set_start_player``, check_sites.round_end_only)."""
     return frozenset({"after_survey", ROUND_END} if event == "round_end" else {"after_survey"})
 
 

@@ -290,7 +290,7 @@ def _unpicked_crews(rules: Mapping[str, Any], colours: list[str]) -> UnpickedCre
         return UnpickedCrews(free_cubes=1, cap=int(rules[OLDER_CAP_KEY]))
     section = rules["round_end"]["unpicked_crews"]
     free_cubes = Parser(colours).amount(section["free_cubes"], FREE_CUBES_PATH, frozenset({CREWS}))
-    assert free_cubes is not None  # checks.round_end_problems found no problem in it
+    assert free_cubes is not None  # rules_checks.round_end_problems found no problem in it
     cap = section["cap"]
     return UnpickedCrews(free_cubes=free_cubes, cap=None if cap is None else int(cap), at_cap=section.get("at_cap", AT_CAP_STAYS))
 
@@ -307,7 +307,7 @@ def _round_end_effects(
     document: YamlDocument, effect_types: Mapping[str, type[Effect]], problems: list[Problem], parser: Parser
 ) -> tuple[Effect, ...]:
     """The effects of checked rules.yaml's ``round_end.effects`` (none when left out), built as a
-    planet ability's do with nothing bound (``checks.round_end_effect_problems``)."""
+    planet ability's do with nothing bound (``rules_checks.round_end_effect_problems``)."""
     items = document.data.get("round_end", {}).get("effects", ())
     path = ROUND_END_EFFECTS_PATH
     effects = tuple(
@@ -335,7 +335,7 @@ def _end(rules: Mapping[str, Any], colours: list[str]) -> tuple[EndTrigger, ...]
         return DRAFT7_END
     parser = Parser(colours)
     triggers = tuple(EndTrigger(key, parser.condition(value, (END_KEY, key), frozenset())) for key, value in rules[END_KEY].items())
-    assert not parser.problems  # checks.end_problems found no problem in them
+    assert not parser.problems  # rules_checks.end_problems found no problem in them
     return triggers
 
 
@@ -348,7 +348,7 @@ def _end_scoring(rules: Mapping[str, Any], colours: list[str]) -> tuple[ScoringL
         ScoringLine(key, _name(value["name"]), parser.amount(value["vp"], (END_SCORING_KEY, key, "vp"), frozenset({SEATS})))  # type: ignore[arg-type]
         for key, value in rules.get(END_SCORING_KEY, {}).items()
     )
-    assert not parser.problems  # checks.end_scoring_problems found no problem in them
+    assert not parser.problems  # rules_checks.end_scoring_problems found no problem in them
     return lines
 
 
@@ -393,7 +393,7 @@ def _ability(
     problems: list[Problem],
     parser: Parser,
 ) -> AB.Ability:
-    """One ability of checked data (``checks.ability_problems`` found no problem in it)."""
+    """One ability of checked data (``ability_checks.ability_problems`` found no problem in it)."""
     if AB.LASTING_KEY in data:
         lasting = data[AB.LASTING_KEY]
         if isinstance(lasting, str):
@@ -453,7 +453,7 @@ def _turn_order_vp(rules: Mapping[str, Any]) -> tuple[int, ...]:
 def _setup_steps(
     document: YamlDocument, effect_types: Mapping[str, type[Effect]], problems: list[Problem], parser: Parser
 ) -> tuple[Effect | None, ...]:
-    """rules.yaml's ``setup.each_player`` of checked data (``checks.setup_problems`` found no
+    """rules.yaml's ``setup.each_player`` of checked data (``rules_checks.setup_problems`` found no
     problem in it): each effect resolves as a skill's ``on_choose`` effect, with no crew bound."""
     steps = document.data.get("setup", {}).get("each_player") or ()
     return tuple(

@@ -54,7 +54,7 @@ def schema_problems(
     """Every way ``document`` breaks ``schema``, as located problems, without duplicates.
 
     Errors at or under a path of ``left_to`` are left out: another check words them better
-    (the rules language's expressions, ``checks._expressions``).
+    (the rules language's expressions, ``check_sites._expressions``).
     """
     validator = StrictValidator(schema)
     skipped = [tuple(path) for path in left_to]

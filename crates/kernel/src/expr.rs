@@ -1,6 +1,6 @@
 //! The rules language's expressions and immediate actions as typed nodes, node for node those of
-//! `stargazer_rules/vocabulary/expressions.py` and the language's effects in
-//! `stargazer_rules/vocabulary/effects.py`. Types only, below the compiled rules: the game
+//! `stargazer_rules/vocabulary/expressions/` and the language's effects in
+//! `stargazer_rules/vocabulary/effects/`. Types only, below the compiled rules: the game
 //! evaluates and performs them (`game::expr_eval`), the compiler checks their magnitudes.
 //!
 //! The bindings build every node from the Python node's `word` and named fields; the kernel
