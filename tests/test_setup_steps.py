@@ -160,3 +160,11 @@ def test_the_observation_shows_the_setup_and_its_range_bounds_it():
     assert seen[at["setup"]] == 1.0 and all(low[i] <= v <= high[i] for i, v in enumerate(seen))
     assert observe(g, layout, g.step(state, state.legal[0]), 1)[at["setup"]] == 1.0
     assert "setup" not in Game(load_ruleset("draft7")).observation_layout.offsets()
+
+
+@pytest.mark.parametrize(("steps", "found"), [("after_survey", "'after_survey' (a string)"), (7, "7 (an integer)"), ({"effect": "gain_vp"}, "a mapping")])
+def test_setup_steps_that_are_not_a_list_are_one_problem_at_their_line(steps, found):
+    """A string, a number or a mapping where the list of steps stands: one located problem (it
+    was a TypeError traceback from the builder, which read a string's characters as steps)."""
+    [(path, message, _)] = _problems(steps)
+    assert path == "setup.each_player" and message.startswith("expected a list, found ") and found in message

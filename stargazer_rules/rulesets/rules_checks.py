@@ -188,7 +188,11 @@ def setup_problems(documents: RulesetDocuments, effect_types: Mapping[str, type[
     rules = documents.rules
     setup = rules.data.get("setup") if rules.loaded and isinstance(rules.data, Mapping) else None
     steps = setup.get("each_player") if isinstance(setup, Mapping) else None
-    if not isinstance(steps, list):
+    if steps is None:
+        return
+    if not isinstance(steps, list):  # the schema's words for it, at its line: nothing below reads it
+        shape = {"type": "object", "properties": {"setup": {"type": "object", "properties": {"each_player": {"type": "array"}}}}}
+        yield from schema_problems(rules, shape, [])
         return
     sites = list(_sites(steps, EACH_PLAYER_PATH, None, effect_types))
     schema = {
