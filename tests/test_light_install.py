@@ -254,7 +254,7 @@ def test_without_the_kernel_simulate_plays_on_the_python_engine_with_one_warning
     """A package without its compiled kernel (a source tree never built) plays every game on
     the Python engine and says so in exactly one line."""
     result = subprocess.run(
-        [sys.executable, "-m", "stargazer_rules", "simulate", "--games", "2", "--workers", "1", "--bots", "greedy",
+        [sys.executable, "-m", "stargazer_rules", "simulate", "--games", "4", "--workers", "1", "--bots", "greedy",
          "--out", "sim"],
         cwd=tmp_path, capture_output=True, text=True,
         env=env_without(tmp_path, "stargazer_rules._kernel"),
