@@ -22,6 +22,8 @@ from stargazer_rules.errors import RulesetError, SetupError
 from stargazer_rules.fast.game import FastGame
 from stargazer_rules.formats.records import record_game, record_from_json, record_to_json, replay
 from stargazer_rules.formats.states_json import state_from_json, state_to_json
+from stargazer_rules.text.messages import render_event
+from stargazer_rules.vocabulary.events import Event
 from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.vocabulary import actions as A
@@ -204,3 +206,13 @@ def test_the_rules_and_the_sheet_read_it_back_in_both_languages():
         assert words in str(ruleset_report(g.ruleset, lang))
         assert any(words in item[1] for item in sheet_items(g.ruleset, lang) if isinstance(item, tuple))
         assert words not in str(ruleset_report(replacing(at_cap="stays").ruleset, lang))
+
+
+@pytest.mark.parametrize(("lang", "text"), [
+    ("en", "Understudy holds the most free cubes a crew may and leaves the crew area; Driller takes its place."),
+    ("ja", "代役はフリーキューブが上限に達してクルーエリアを去り、掘削士が代わりに入る。"),
+])
+def test_the_log_names_both_cards_of_a_replacement_by_their_names(lang, text):
+    """The crew that leaves and the one that takes its place, by their names, never their ids."""
+    event = Event("crew_replaced", {"crew": "understudy", "by": "driller"})
+    assert render_event(event, load_ruleset("ideas"), lang) == text

@@ -250,6 +250,15 @@ def test_s15_a_vp_for_each_cube_in_hand_beyond_six():
     assert pick(position(("hoarder", "surveyor", "steward", "underdog", "recaller"), hands={0: 4}), "hoarder").vp[0] == 0
 
 
+def test_a_gain_of_nothing_is_not_logged():
+    """The Hoarder with 4 cubes in hand gains 0 VP: the log says nothing of it; with 9, it says 3."""
+    slot = 1  # the Hoarder, after Armstrong
+    _, events = IDEAS.apply(position(("hoarder", "surveyor", "steward", "underdog", "recaller"), hands={0: 4}), action(A.PICK_CREW, slot))
+    assert not [e for e in events if e.key == "vp_gained"]
+    _, events = IDEAS.apply(position(("hoarder", "surveyor", "steward", "underdog", "recaller"), hands={0: 9}), action(A.PICK_CREW, slot))
+    assert [e.params["vp"] for e in events if e.key == "vp_gained"] == [3]
+
+
 def test_s16_each_other_player_puts_a_cube_on_this_crew():
     state = position(("tax-collector", "surveyor", "steward", "underdog", "recaller"), hands={2: 0})
     after = pick(state, "tax-collector")

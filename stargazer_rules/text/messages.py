@@ -119,7 +119,7 @@ def _shown(name: str, value: Any, ruleset: Ruleset, lang: str) -> Any:
         return player_name(value, lang)
     if name == "planet":
         return planet_name(ruleset, value, lang)
-    if name in ("crew", "skill_of"):
+    if name in ("crew", "skill_of", "by"):  # a crew card by its name, never its id
         return crew_name(ruleset, value, lang)
     if name == "colour":
         return colour_name(ruleset, value, lang)

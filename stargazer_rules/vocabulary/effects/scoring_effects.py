@@ -59,7 +59,8 @@ def _gain(scope: Scope, amount: Amount, to: SetNode) -> None:
     vp = max(0, amount_value(amount, scope))
     for seat in to.members(scope):
         table.add_vp(seat, vp)
-        table.log("vp_gained", player=seat, crew=table.crew_id(scope.crew), vp=vp)
+        if vp:  # a gain of nothing is not news: the log says what changed
+            table.log("vp_gained", player=seat, crew=table.crew_id(scope.crew), vp=vp)
 
 
 #: The bound facts of each effect list computed in the derivation under way (``derivation``):
@@ -91,7 +92,8 @@ class GainVP(Effect):
         if type(vp) is not int:
             vp = max(0, amount_value(vp, Scope(table, seat, slot)))
         table.add_vp(seat, vp)
-        table.log("vp_gained", player=seat, crew=table.crew_id(slot), vp=vp)
+        if vp:  # a gain of nothing is not news: the log says what changed
+            table.log("vp_gained", player=seat, crew=table.crew_id(slot), vp=vp)
         return _NO_FOLLOW_UP
 
     def perform(self, scope: Scope) -> None:
@@ -126,7 +128,8 @@ class LoseVP(_Immediate):
         for seat in self.to.members(scope):
             lost = min(amount, table.vp[seat])
             table.add_vp(seat, -lost)
-            table.log("vp_lost", player=seat, crew=table.crew_id(scope.crew), vp=lost)
+            if lost:  # as with gains and vp_taken: only what changed
+                table.log("vp_lost", player=seat, crew=table.crew_id(scope.crew), vp=lost)
 
     def to_data(self) -> dict[str, Any]:
         return _to_data(self, super().to_data())
