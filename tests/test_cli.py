@@ -13,6 +13,7 @@ import os
 import random
 import subprocess
 import sys
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ from stargazer_rules.formats import records
 from stargazer_rules.frontends.cli import main
 from stargazer_rules.rulesets.resources import bundled_ruleset_names
 from stargazer_rules.text.messages import render_event
-from stargazer_rules.text.reports import display_width, format_table, winner_line, wrap_text
+from stargazer_rules.text.reports import display_width, format_table, ruleset_report, winner_line, wrap_text
 
 BUNDLED = bundled_ruleset_names()
 
@@ -391,3 +392,25 @@ def test_the_command_line_runs_blas_on_one_thread_unless_told_otherwise(monkeypa
     assert os.environ["OPENBLAS_NUM_THREADS"] == "1"
     assert os.environ["MKL_NUM_THREADS"] == "3"
     assert cli.ONE_THREAD_BLAS == ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
+
+
+@pytest.mark.parametrize("name", ["draft7", "base", "ideas"])
+@pytest.mark.parametrize("lang", ["en", "ja"])
+def test_rules_on_a_terminal_fits_its_width_and_says_everything(name, lang):
+    """On a terminal 100 columns wide every line fits (on ideas, 446 did not): the widest
+    columns that can break are wrapped, the paragraphs too; every character is still said."""
+    ruleset = load_ruleset(name)
+    fitted = ruleset_report(ruleset, lang, fit=100)
+    assert max(display_width(line) for line in fitted.splitlines()) <= 100
+    assert _characters_said(fitted) == _characters_said(ruleset_report(ruleset, lang))
+
+
+def _characters_said(text: str) -> Counter[str]:
+    """Every character but spaces and the rules under headers (their length follows the columns)."""
+    return Counter(c for c in text if not c.isspace() and c != "-")
+
+
+def test_rules_piped_keeps_each_cell_on_its_own_lines(capsys):
+    """Piped or saved (no terminal), nothing is wrapped to a width: a sentence stays on one line."""
+    assert main(["rules", "ideas"]) == 0
+    assert "When this Planet becomes full: Each of the players with a cube on this Planet gains 1 VP." in capsys.readouterr().out

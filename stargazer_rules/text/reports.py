@@ -15,7 +15,7 @@ from stargazer_rules.engine.scoring import ScoreSheet
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets.model import Ruleset
 from stargazer_rules.text import tables
-from stargazer_rules.text.lines import display_width, wrap_text
+from stargazer_rules.text.lines import display_width, line_break_tokens, wrap_text
 from stargazer_rules.text.messages import (
     colour_name,
     join,
@@ -37,6 +37,8 @@ INDENT = "  "
 #: Columns of a skill cell; longer skills are wrapped.
 SKILL_WIDTH = 64
 _GAP = "  "
+#: The narrowest a column is wrapped to on a narrow terminal (its lines then run past it).
+_LAST_COLUMN_LEAST = 16
 
 
 # -- tables ---------------------------------------------------------------------------------
@@ -48,28 +50,37 @@ def format_table(
     indent: str = INDENT,
     right: Iterable[int] = (),
     wrap: int | None = None,
+    fit: int | None = None,
 ) -> list[str]:
     """Rows of cells as aligned lines, under a header and a rule when ``headers`` are given.
 
     A cell may hold several lines; columns listed in ``right`` are right-aligned. The cells of
-    the last column are wrapped to ``wrap`` columns when it is given. The last column is not
-    padded, so no line ends in spaces.
+    the last column are wrapped to ``wrap`` columns when it is given; with ``fit`` (a
+    terminal's width) the widest columns that can break are wrapped until the lines fit it, none
+    narrower than ``_LAST_COLUMN_LEAST``. The last column is not padded, so no line ends in
+    spaces.
     """
     right = frozenset(right)
-    table = [list(headers)] if headers is not None else []
-    table += [list(row) for row in rows]
-    if wrap is not None:
-        for row in table:
-            row[-1] = "\n".join(
-                wrapped for line in row[-1].split("\n") for wrapped in wrap_text(line, wrap)
-            )
-    columns = max(len(row) for row in table)
-    for row in table:
+    given = [list(headers)] if headers is not None else []
+    given += [list(row) for row in rows]
+    columns = max(len(row) for row in given)
+    for row in given:
         row += [""] * (columns - len(row))
-    widths = [
-        max(display_width(line) for row in table for line in row[c].split("\n"))
-        for c in range(columns)
-    ]
+    limits: dict[int, int] = {} if wrap is None else {columns - 1: wrap}
+    table = _wrapped_table(given, limits)
+    widths = _widths(table, columns)
+    # To fit a terminal, the widest column that can wrap (a cell with a place to break) is wrapped
+    # to what the others leave, down to _LAST_COLUMN_LEAST, one column at a time, each from its
+    # cells as given (so that a cell wrapped twice still breaks evenly).
+    for _ in range(columns if fit is not None else 0):
+        over = display_width(indent) + sum(widths) + display_width(_GAP) * (columns - 1) - fit
+        wrappable = [c for c in range(columns) if widths[c] > _LAST_COLUMN_LEAST and any(_breaks(row[c]) for row in given)]
+        if over <= 0 or not wrappable:
+            break
+        widest = max(wrappable, key=lambda c: (widths[c], c))
+        limits[widest] = max(_LAST_COLUMN_LEAST, widths[widest] - over)
+        table = _wrapped_table(given, limits)
+        widths = _widths(table, columns)
     lines = []
     for index, row in enumerate(table):
         cells = [cell.split("\n") for cell in row]
@@ -85,32 +96,63 @@ def format_table(
     return lines
 
 
-def table_lines(table: TextTable, indent: str = INDENT, wrap: int | None = None) -> list[str]:
+def _wrapped_table(table: list[list[str]], limits: dict[int, int]) -> list[list[str]]:
+    """The cells of the columns in ``limits`` wrapped to their limit, each line of a cell apart."""
+    return [
+        [
+            cell if c not in limits else "\n".join(wrapped for line in cell.split("\n") for wrapped in wrap_text(line, limits[c]))
+            for c, cell in enumerate(row)
+        ]
+        for row in table
+    ]
+
+
+def _breaks(cell: str) -> bool:
+    """Whether a cell has a place to break a line: between words, or between Japanese characters."""
+    return any(len(line_break_tokens(line)) > 1 for line in cell.split("\n"))
+
+
+def _widths(table: list[list[str]], columns: int) -> list[int]:
+    return [max(display_width(line) for row in table for line in row[c].split("\n")) for c in range(columns)]
+
+
+def table_lines(table: TextTable, indent: str = INDENT, wrap: int | None = None, fit: int | None = None) -> list[str]:
     """A ``text.tables`` table drawn for the terminal (``format_table``)."""
-    return format_table(table.rows, headers=table.headers, indent=indent, right=table.right, wrap=wrap)
+    return format_table(table.rows, headers=table.headers, indent=indent, right=table.right, wrap=wrap, fit=fit)
+
+
+def _paragraph(text: str, fit: int | None) -> list[str]:
+    """A paragraph under a section title, indented, wrapped to ``fit`` columns when given."""
+    if fit is None:
+        return [INDENT + text]
+    return [INDENT + line for line in wrap_text(text, max(_LAST_COLUMN_LEAST, fit - display_width(INDENT)))]
 
 
 # -- a ruleset ------------------------------------------------------------------------------
 
 
-def ruleset_report(ruleset: Ruleset, lang: str) -> str:
-    """``stargazer rules``: the ruleset as tables, skills as sentences, placeholders marked."""
+def ruleset_report(ruleset: Ruleset, lang: str, fit: int | None = None) -> str:
+    """``stargazer rules``: the ruleset as tables, skills as sentences, placeholders marked;
+    with ``fit`` (a terminal's width), each table's last column and each paragraph wrapped so
+    that the lines fit it."""
     lines = [ruleset_title(ruleset, lang), ""]
     lines.append(label("section_counts", lang))
-    lines += table_lines(tables.counts_table(ruleset, lang))
+    lines += table_lines(tables.counts_table(ruleset, lang), fit=fit)
     lines += ["", label("section_setups", lang)]
-    lines += table_lines(tables.setups_table(ruleset, lang))
+    lines += table_lines(tables.setups_table(ruleset, lang), fit=fit)
     round_end = round_end_effects_sentence(ruleset, lang)
     if round_end is not None:
-        lines += ["", label("section_round_end", lang), INDENT + round_end]
-    lines += ["", label("section_majority", lang), *(INDENT + text for text in tables.majority_paragraphs(ruleset, lang))]
-    lines += ["", label("section_bonus", lang), INDENT + tables.bonus_paragraph(ruleset, lang)]
+        lines += ["", label("section_round_end", lang), *_paragraph(round_end, fit)]
+    lines += ["", label("section_majority", lang)]
+    for text in tables.majority_paragraphs(ruleset, lang):
+        lines += _paragraph(text, fit)
+    lines += ["", label("section_bonus", lang), *_paragraph(tables.bonus_paragraph(ruleset, lang), fit)]
     lines += ["", label("section_colours", lang)]
-    lines += table_lines(tables.colours_table(ruleset, lang))
+    lines += table_lines(tables.colours_table(ruleset, lang), fit=fit)
     lines += ["", label("section_planets", lang, count=len(ruleset.planets))]
-    lines += table_lines(tables.planets_table(ruleset, lang))
+    lines += table_lines(tables.planets_table(ruleset, lang), fit=fit)
     lines += ["", label("section_crew", lang, count=len(ruleset.crew))]
-    lines += table_lines(tables.crew_table(ruleset, lang), wrap=SKILL_WIDTH)
+    lines += table_lines(tables.crew_table(ruleset, lang), wrap=SKILL_WIDTH, fit=fit)
     lines.append("")
     if any(card.placeholder for card in (*ruleset.planets, *ruleset.crew)):
         lines.append(label("note_placeholder", lang))

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shutil
 import sys
 
 from stargazer_rules.errors import DraftError, RulesetError, counted
@@ -110,7 +111,9 @@ def add_rules(commands: argparse._SubParsersAction) -> None:
 def run_rules(args: argparse.Namespace) -> int:
     """Print the ruleset's tables (exit 0), or a one-line error (exit 1)."""
     ruleset = ruleset_or_stop(args.ruleset, "rules")
-    print(reports.ruleset_report(ruleset, args.lang))
+    # On a terminal the tables fit its width; piped or saved, each cell stays on its own line.
+    fit = shutil.get_terminal_size().columns if sys.stdout.isatty() else None
+    print(reports.ruleset_report(ruleset, args.lang, fit=fit))
     return 0
 
 
