@@ -324,7 +324,8 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
     bonus = game.ruleset.bonus
     totals = list(state.vp)
     counts = [0] * (players * colour_count)
-    several: list[list[tuple[tuple[int, ...], int]]] = [[] for _ in range(players)]
+    # Cubes of several colours, listed apart only where a set holds them once (the bots' hot path skips it).
+    several: list[list[tuple[tuple[int, ...], int]]] | None = [[] for _ in range(players)] if tables.sets_of_several else None
     for card, track, special in zip(state.planets, state.tracks, state.specials):
         if track or special:
             key = (card, track, special)
@@ -339,14 +340,14 @@ def provisional_totals(game: Rules, state: State) -> tuple[int, ...]:
             for colour in colours[card]:
                 for seat, count in cubes:
                     counts[seat * colour_count + colour] += count
-            if tables.sets_of_several and len(colours[card]) > 1:
+            if several is not None and len(colours[card]) > 1:
                 for seat, count in cubes:
                     several[seat].append((colours[card], count))
     r17 = tables.bonus_is_r17
     for seat in range(players):
         row = counts[seat * colour_count : (seat + 1) * colour_count]
         if not r17:
-            totals[seat] += bonus.vp(row, several[seat])
+            totals[seat] += bonus.vp(row, several[seat] if several is not None else ())
             continue
         most = max(row)
         if most:
