@@ -19,6 +19,7 @@ from pathlib import Path
 import attrs
 
 from stargazer_rules import Game, load_ruleset
+from stargazer_rules.contract.knobs import KNOBS
 from stargazer_rules.kernel.compiled import CompiledEffect, CompiledRuleset, CompiledTrigger, compile_ruleset
 from stargazer_rules.rulesets.model import DRAFT7_END
 from stargazer_rules.vocabulary.expressions import SeatsNamed
@@ -101,8 +102,9 @@ def rules_spec(compiled: CompiledRuleset) -> str:
         )
     lines.append("        ],")
     lines.append("        setups: vec![" + ", ".join(_fields("SetupSpec", setup) for setup in compiled.setups) + "],")
-    for knob in ("cubes_per_player", "free_cubes", "max_free_cubes_per_crew", "free_cube_vp", "player_cube_vp", "survey_minimum", "max_rounds"):
-        lines.append(f"        {knob}: {getattr(compiled, knob)},")
+    knobs = ", ".join(f"{knob.name}: {getattr(compiled.knobs, knob.name)}" for knob in KNOBS)
+    lines.append(f"        knobs: KnobSpecs {{ {knobs} }},")
+    lines.append(f"        max_free_cubes_per_crew: {compiled.max_free_cubes_per_crew},")
     free_cubes = compiled.unpicked_crews.free_cubes
     if type(free_cubes) is not int:
         raise ValueError(f"the kernel's fixtures hold a number of free cubes at a round's end (R11), not {free_cubes!r}")
@@ -153,7 +155,7 @@ def fixture_source() -> str:
     compiled_rulesets = {name: compile_ruleset(Game(load_ruleset(name))) for name in RULESETS}
     triggers = any(card.triggers for compiled in compiled_rulesets.values() for card in (*compiled.planets, *compiled.crew))
     parts.append(
-        "use crate::rules::{ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, End, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
+        "use crate::rules::{ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, End, KnobSpecs, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
         + (", TriggerSpec" if triggers else "")
         + ", UnpickedCrews};"
     )

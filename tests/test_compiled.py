@@ -74,7 +74,7 @@ def test_numbers_past_the_kernels_types_are_refused_saying_which() -> None:
 def test_a_field_of_the_wrong_type_is_refused_by_its_path() -> None:
     compiled = draft7()
     cases = [
-        (attrs.evolve(compiled, max_rounds="30"), r"max_rounds: .* \(found a str\)"),
+        (attrs.evolve(compiled, knobs=attrs.evolve(compiled.knobs, max_rounds="30")), r"knobs\.max_rounds: .* \(found a str\)"),
         (attrs.evolve(compiled, bounds=attrs.evolve(compiled.bounds, most_vp=None)), r"bounds\.most_vp: .* \(found a NoneType\)"),
         (attrs.evolve(compiled, action_sizes=attrs.evolve(compiled.action_sizes, options=-1)), r"action_sizes\.options: .* \(found a int\)"),
         (attrs.evolve(compiled, planets=(attrs.evolve(compiled.planets[0], track="123"), *compiled.planets[1:])), r"planets\[0\]\.track: .* \(found a str\)"),

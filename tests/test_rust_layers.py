@@ -27,26 +27,27 @@ SOURCE = CRATES / "kernel" / "src"
 #: The most lines of a Rust file a reader is asked to hold; a file past it does several jobs.
 MOST_LINES = 700
 #: Files written by a generator, never by hand, which the limit leaves out.
-GENERATED = {"kernel/src/fixtures/compiled.rs"}
+GENERATED = {"kernel/src/fixtures/compiled.rs", "kernel/src/contract.rs"}
 
 #: Layer of each module of the kernel crate, bottom up; a module may refer to those of lower layers.
 RUST_LAYERS = {
-    "limits": 0,
-    "error": 0,
-    "rng": 0,
-    "python_random": 0,
-    "expr": 1,
-    "rules": 2,
-    "state": 3,
-    "python_deal": 3,
-    "game": 4,
-    "action_index": 5,
-    "observation": 5,
-    "check": 5,
-    "batch": 6,
-    "bots": 6,
-    "fixtures": 6,
-    "lib": 7,
+    "contract": 0,
+    "limits": 1,
+    "error": 1,
+    "rng": 1,
+    "python_random": 1,
+    "expr": 2,
+    "rules": 3,
+    "state": 4,
+    "python_deal": 4,
+    "game": 5,
+    "action_index": 6,
+    "observation": 6,
+    "check": 6,
+    "batch": 7,
+    "bots": 7,
+    "fixtures": 7,
+    "lib": 8,
 }
 
 _TESTS = re.compile(r"^#\[cfg\(test\)\]\s*\nmod tests\b", re.MULTILINE)

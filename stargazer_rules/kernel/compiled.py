@@ -20,6 +20,7 @@ from typing import Any
 
 import attrs
 
+from stargazer_rules.contract.knobs import KNOBS
 from stargazer_rules.engine.bounds import ActionSizes, StateBounds
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.observation_layout import ObservationField
@@ -119,10 +120,16 @@ class CompiledScoringLine:
     vp: Any
 
 
+#: The ruleset's numeric knobs, each by its declared name (``contract.knobs``), as the kernel's
+#: bindings read them (``KnobSpecs``, generated from the same declarations).
+CompiledKnobs = attrs.make_class("CompiledKnobs", {knob.name: attrs.field() for knob in KNOBS}, frozen=True)
+
+
 @attrs.frozen
 class CompiledRuleset:
-    """Every card (in file order) and knob of a ruleset (``round_end_effects``: rules.yaml's
-    ``round_end.effects``, compiled as a trigger's do), and the numbers Python derived of it:
+    """Every card (in file order) and knob of a ruleset (``knobs``: the numeric ones, a
+    ``CompiledKnobs``; ``round_end_effects``: rules.yaml's ``round_end.effects``, compiled as a
+    trigger's do), and the numbers Python derived of it:
     ``bounds`` (``Game.bounds``), ``action_sizes`` (``Game.action_sizes``) and ``observation``
     (``Game.observation_layout.fields``: name, offset and length of each field, in vector order)."""
 
@@ -131,17 +138,12 @@ class CompiledRuleset:
     planets: tuple[CompiledPlanet, ...]
     crew: tuple[CompiledCrew, ...]
     setups: tuple[PlayerCountSetup, ...]
-    cubes_per_player: int
-    free_cubes: int
+    knobs: Any
     max_free_cubes_per_crew: int
     unpicked_crews: CompiledUnpickedCrews
     round_end_effects: tuple[CompiledEffect, ...]
     end: tuple[CompiledEndTrigger, ...]
     end_scoring: tuple[CompiledScoringLine, ...]
-    free_cube_vp: int
-    player_cube_vp: int
-    survey_minimum: int
-    max_rounds: int
     turn_order_vp: tuple[int, ...]
     majority: Majority
     bonus: Bonus
@@ -168,17 +170,12 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         planets=tuple(_planet(card, [colour.id for colour in ruleset.colours]) for card in ruleset.planets),
         crew=crew,
         setups=tuple(ruleset.setups.values()),
-        cubes_per_player=ruleset.cubes_per_player,
-        free_cubes=ruleset.free_cubes,
+        knobs=CompiledKnobs(**{knob.name: getattr(ruleset, knob.name) for knob in KNOBS}),
         max_free_cubes_per_crew=ruleset.max_free_cubes_per_crew,
         unpicked_crews=CompiledUnpickedCrews(ruleset.unpicked_crews.free_cubes, ruleset.unpicked_crews.replaced),
         round_end_effects=_effects(ruleset.round_end_effects),
         end=tuple(CompiledEndTrigger(trigger.id, trigger.condition) for trigger in ruleset.end),
         end_scoring=tuple(CompiledScoringLine(line.id, line.vp) for line in ruleset.end_scoring),
-        free_cube_vp=ruleset.free_cube_vp,
-        player_cube_vp=ruleset.player_cube_vp,
-        survey_minimum=ruleset.survey_minimum,
-        max_rounds=ruleset.max_rounds,
         turn_order_vp=tuple(ruleset.turn_order_vp),
         majority=ruleset.majority,
         bonus=ruleset.bonus,

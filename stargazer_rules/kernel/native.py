@@ -89,8 +89,8 @@ def to_kernel(game: Game, state: State, *, trusted: bool = False) -> Any:
 
 
 def from_kernel(kernel_state: Any) -> State:
-    """The Python ``State`` of a kernel state."""
-    fields = dict(zip(State._fields, kernel_state.fields()))
+    """The Python ``State`` of a kernel state, whose fields it gives by name."""
+    fields = kernel_state.fields()
     fields["pending"] = tuple(Pending(*item) for item in fields["pending"])
     fields["legal"] = tuple(action(*act) for act in fields["legal"])
     return State(**fields)

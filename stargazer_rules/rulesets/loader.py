@@ -21,6 +21,7 @@ from typing import Any
 
 import attrs
 
+from stargazer_rules.contract.knobs import KNOB, KNOBS
 from stargazer_rules.errors import Problem, RulesetError
 from stargazer_rules.rulesets.checks import (
     BONUS_FORMULA_PATH,
@@ -71,7 +72,7 @@ PathLike = str | os.PathLike[str]
 
 
 #: The round limit when rules.yaml leaves ``max_rounds`` out (docs/rules.md, "Round limit").
-DEFAULT_MAX_ROUNDS = 30
+DEFAULT_MAX_ROUNDS = KNOB["max_rounds"].default
 
 
 def load_ruleset(
@@ -163,13 +164,8 @@ def build_ruleset(
         planets=planets,
         crew=crew,
         setups=_setups(rules["player_counts"]),
-        cubes_per_player=int(rules["cubes_per_player"]),
-        free_cubes=int(rules["free_cubes"]),
+        **{knob.name: knob.read(rules) for knob in KNOBS},
         unpicked_crews=_unpicked_crews(rules, colours),
-        free_cube_vp=int(rules["motivation"]["free_cube_vp"]),
-        player_cube_vp=int(rules["motivation"]["player_cube_vp"]),
-        survey_minimum=int(rules.get("survey", {}).get("minimum", 0)),
-        max_rounds=int(rules.get("max_rounds", DEFAULT_MAX_ROUNDS)),
         turn_order_vp=_turn_order_vp(rules),
         fingerprint="",
         source=source,
@@ -190,21 +186,21 @@ def ruleset_to_data(ruleset: Ruleset) -> dict[str, Any]:
     """The ruleset as plain data, defaults filled: ``{"rules": ..., "planets": ..., "crew": ...}``,
     each the document its YAML file would hold. Loading these documents gives back an equal
     ruleset; the fingerprint is the hash of this data (``fingerprinted_data``)."""
+    rules: dict[str, Any] = {
+        "name": ruleset.name,
+        "title": _name_data(ruleset.title),
+        "colours": [{"id": c.id, "name": _name_data(c.name)} for c in ruleset.colours],
+        "player_counts": [attrs.asdict(ruleset.setups[n]) for n in ruleset.player_counts],
+    }
+    for knob in KNOBS:  # each at its place in rules.yaml, defaults written out
+        section = rules
+        for key in knob.path[:-1]:
+            section = section.setdefault(key, {})
+        section[knob.path[-1]] = getattr(ruleset, knob.name)
+    rules["round_end"] = _round_end_data(ruleset)
     return {
         "rules": {
-            "name": ruleset.name,
-            "title": _name_data(ruleset.title),
-            "colours": [{"id": c.id, "name": _name_data(c.name)} for c in ruleset.colours],
-            "player_counts": [attrs.asdict(ruleset.setups[n]) for n in ruleset.player_counts],
-            "cubes_per_player": ruleset.cubes_per_player,
-            "free_cubes": ruleset.free_cubes,
-            "round_end": _round_end_data(ruleset),
-            "motivation": {
-                "free_cube_vp": ruleset.free_cube_vp,
-                "player_cube_vp": ruleset.player_cube_vp,
-            },
-            "survey": {"minimum": ruleset.survey_minimum},
-            "max_rounds": ruleset.max_rounds,
+            **rules,
             "setup": _setup_data(ruleset),
             "majority": ruleset.majority.to_data(),
             "bonus": ruleset.bonus.to_data(),

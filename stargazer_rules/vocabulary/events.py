@@ -7,46 +7,18 @@ Japanese or English; parameters name cards by id and players by seat, so they ar
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 import attrs
 
-#: Every event key the engine emits, with the parameters it carries.
-EVENT_KEYS: Mapping[str, tuple[str, ...]] = {
-    "crew_chosen": ("player", "crew"),
-    "motivation_bonus": ("player", "crew", "free_cubes", "player_cubes", "vp"),
-    "effect_applied": ("player", "crew", "effect"),
-    "effect_skipped": ("player", "crew", "effect", "remaining"),
-    "option_chosen": ("player", "crew", "option"),
-    "vp_gained": ("player", "crew", "vp"),
-    "cube_placed": ("owner", "planet", "square"),
-    "cube_to_crew": ("owner", "crew"),
-    "free_cube_to_crew": ("crew",),
-    "crew_replaced": ("crew", "by"),
-    "survey_done": ("player", "cubes"),
-    "turn_ended": ("player",),
-    "round_ended": ("round",),
-    "start_player_named": ("player", "start_player"),
-    # set_start_player, no decision: by a skill's crew, or "" (round_end.effects, a Planet's ability)
-    "start_player_set": ("crew", "start_player"),
-    "round_started": ("round", "start_player"),
-    "game_over": ("round", "triggers"),
-    # the rules language's actions
-    "vp_lost": ("player", "crew", "vp"),
-    "vp_taken": ("player", "crew", "other", "vp"),
-    "cube_returned": ("owner", "planet", "square", "to"),
-    "cube_moved": ("owner", "planet", "square"),
-    "free_cubes_collected": ("player", "crew", "free_cubes", "vp"),
-    "free_cubes_taken": ("player", "crew", "free_cubes"),
-    # planet abilities: the effects that follow carry crew "" (no crew acts)
-    "ability_triggered": ("planet", "event"),
-    # crew triggers: the held crew, its holder and the event; the effects that follow carry the crew
-    "crew_triggered": ("player", "crew", "event"),
-    # lasting effects of skills
-    "crew_closed": ("player", "crew"),
-    "cubes_protected": ("player", "crew", "until"),
-    "skill_applied": ("player", "crew", "skill_of"),
-}
+from stargazer_rules.contract.events import EVENTS
+
+#: Every event key the engine emits, with the parameters it carries, as the contract declares
+#: them (``contract.events``: their meanings and types too, and the event schema).
+EVENT_KEYS: Mapping[str, tuple[str, ...]] = MappingProxyType(
+    {event.key: tuple(param.name for param in event.params) for event in EVENTS}
+)
 
 
 @attrs.frozen

@@ -10,8 +10,10 @@ the reverse, so the effect classes can name the ``Table`` they act on without an
 from __future__ import annotations
 
 from operator import attrgetter
+from collections import namedtuple
 from typing import Any, NamedTuple, Protocol
 
+from stargazer_rules.contract.state import STATE_FIELD_NAMES, STATE_FIELDS
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.events import Event
 
@@ -62,69 +64,27 @@ class Pending(NamedTuple):
         return self.card if self.card != -1 else crew[self.slot]
 
 
-class State(NamedTuple):
+#: The state's fields as the contract declares them (``contract.state``), the tuple ``State`` is.
+_StateTuple = namedtuple(  # type: ignore[misc]
+    "State",
+    STATE_FIELD_NAMES,
+    defaults=[field.default for field in STATE_FIELDS if field.default is not None],
+)
+
+
+class State(_StateTuple):
     """One moment of a game. Immutable; positions index the ring and the crew area.
 
-    players: seats 0..n-1. planets: planet-card indices in ring order. crew: crew-card indices
-    in crew-area order (always-in-play first). tracks[p]: owners of Planet p's filled normal
-    squares, square 1 first (R2; -1 is a free cube). specials[p]: owners on its special square.
-    crew_free / crew_cubes / workers: per crew slot, free cubes, player cubes (owners) and the
-    seat of the worker on it (-1 none). hands, vp, removed: per seat, cubes in hand, VP scored
-    during play, own cubes removed to the stock by the motivation bonus (R6). stock: free cubes
-    in the stock. round (1-based), start_player, turn (turns taken this round), stage.
-    chosen: crew slots chosen this round, in order. pending: effects left to resolve.
-    survey_rules (flags), survey_bonus, survey_placed, survey_last, survey_direction,
-    survey_skips (the Planets it may still pass over, -1 without a limit) and surveyed: the
-    current turn's survey. triggers: why the game ended. legal: the legal
-    actions of the decision this state waits for (derived, kept so that asking is free).
-
-    The lasting effects of skills come last: closed, the crew slots nobody may pick until the
-    round ends (``close_crew``); protected, per seat, how long no other player's skill may move
-    its cubes (``protect_cubes``: 0 none, ``PROTECTED_TURN``, ``PROTECTED_ROUND``); borrowed,
-    per crew slot, the crew card whose skill it applies this round as its own (``use_skill``,
-    -1 none), whose later effects queue to their stage.
-
-    taken: per seat, the free cubes it took from the stock as cubes of its own
-    (``take_free_cubes``, idea R8): a seat's cubes number ``cubes_per_player`` plus these.
-    queue: the crew cards not dealt, in the order they replace a crew that leaves the crew area
-    at a round's end (``round_end.unpicked_crews.at_cap: replaced``, R11); open to all, empty
-    when the ruleset replaces no crew.
+    Its fields, their order, shapes and meanings are declared once, in ``contract.state``
+    (``STATE_FIELDS``): this class is the named tuple of that list, so bots and records pass a
+    state around at a tuple's cost, and the kernel's bindings read and write the same fields
+    by the same names. ``legal`` is derived (kept so that asking is free); the lasting effects
+    of skills (``closed``, ``protected``, ``borrowed``; docs/skills.md) and R11's ``queue``
+    come last.
     """
 
-    players: int
-    planets: tuple[int, ...]
-    crew: tuple[int, ...]
-    tracks: tuple[tuple[int, ...], ...]
-    specials: tuple[tuple[int, ...], ...]
-    crew_free: tuple[int, ...]
-    crew_cubes: tuple[tuple[int, ...], ...]
-    workers: tuple[int, ...]
-    hands: tuple[int, ...]
-    vp: tuple[int, ...]
-    removed: tuple[int, ...]
-    stock: int
-    round: int
-    start_player: int
-    turn: int
-    stage: str
-    chosen: tuple[int, ...]
-    pending: tuple[Pending, ...]
-    survey_rules: int
-    survey_bonus: int
-    survey_placed: int
-    survey_last: int
-    survey_direction: int
-    survey_skips: int
-    surveyed: frozenset[int]
-    triggers: tuple[str, ...]
-    legal: tuple[Action, ...]
-    # -- lasting effects of skills (docs/skills.md, "Lasting effects") --
-    closed: frozenset[int]
-    protected: tuple[int, ...]
-    borrowed: tuple[int, ...]
-    taken: tuple[int, ...]
-    # -- the crew cards not dealt (R11's replacement) --
-    queue: tuple[int, ...] = ()
+    __slots__ = ()
+    __annotations__ = {field.name: field.python_type for field in STATE_FIELDS}  # noqa: RUF012
 
 
 _FIELDS = State._fields

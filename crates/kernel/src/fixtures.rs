@@ -5,7 +5,7 @@
 use crate::expr::{Amount, Comparison, Condition, Owner, Set, SetKind};
 use crate::observation::{FieldSpec, ObservationLayout};
 use crate::rng::Rng;
-use crate::rules::{ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, End, EndTrigger, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, UnpickedCrews};
+use crate::rules::{ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, End, EndTrigger, KnobSpecs, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, UnpickedCrews};
 use crate::game::Game;
 use crate::rules::Rules;
 
@@ -436,15 +436,19 @@ pub fn generated(seed: u64) -> Game {
         crew.push(CrewSpec { id: format!("k{i}"), survey_count: 1 + rng.below(4) as i64, always_in_play: false, skill, triggers: Vec::new() });
     }
     let colour_count = colours.len();
+    // Drawn in this order (a seed's ruleset stays the one it was).
+    let cubes_per_player = 6 + rng.below(8) as i64;
+    let free_cubes = rng.below(13) as i64;
+    let max_free_cubes_per_crew = 1 + rng.below(3) as i64;
+    let survey_minimum = rng.below(2) as i64;
     let spec = RulesSpec {
         name: format!("generated{seed}"),
         colours,
         planets,
         crew,
         setups,
-        cubes_per_player: 6 + rng.below(8) as i64,
-        free_cubes: rng.below(13) as i64,
-        max_free_cubes_per_crew: 1 + rng.below(3) as i64,
+        knobs: KnobSpecs { cubes_per_player, free_cubes, free_cube_vp: 1, player_cube_vp: 2, survey_minimum, max_rounds: 30 },
+        max_free_cubes_per_crew,
         // Draft 7's one free cube: the lockstep tests' generated rulesets draw R11's amounts
         // and caps (tests/strategies.py, round_end_data).
         unpicked_crews: UnpickedCrews { free_cubes: Amount::Number(1), replaced: false },
@@ -457,10 +461,6 @@ pub fn generated(seed: u64) -> Game {
         // No lines of their own: the lockstep tests' generated rulesets draw them
         // (tests/strategies.py, end_scoring_data).
         end_scoring: Vec::new(),
-        free_cube_vp: 1,
-        player_cube_vp: 2,
-        survey_minimum: rng.below(2) as i64,
-        max_rounds: 30,
         turn_order_vp: vec![0; 5],
         majority: MajoritySpec::default(),
         bonus: draw_bonus(&mut rng, colour_count),

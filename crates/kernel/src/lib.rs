@@ -13,6 +13,7 @@ pub mod action_index;
 pub mod batch;
 pub mod bots;
 pub mod check;
+pub mod contract;
 pub mod error;
 pub mod expr;
 pub mod fixtures;

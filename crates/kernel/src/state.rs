@@ -7,6 +7,9 @@ use smallvec::SmallVec;
 use crate::rules::SETUP_CARD;
 use crate::limits::{MAX_CREW, MAX_PLANETS, MAX_PLAYERS, MAX_QUEUE};
 
+/// Which decision an action answers, and the stages of play: declared in the contract.
+pub use crate::contract::{Kind, Stage};
+
 /// The squares of the dealt Planets; draft 7's seven Planets fit inline.
 pub type Board = SmallVec<[i8; 112]>;
 /// Legal actions; a survey with room everywhere offers about thirty.
@@ -33,53 +36,6 @@ where
     list.extend_from_slice(from);
 }
 
-/// Which decision an action answers (`stargazer_rules.vocabulary.actions`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Kind {
-    PickCrew,
-    Survey,
-    SurveyStep,
-    SurveyStop,
-    TargetPlanet,
-    TargetCrew,
-    ChooseOption,
-    NameStartPlayer,
-    TargetSeat,
-}
-
-impl Kind {
-    pub const ALL: [Kind; 9] = [
-        Kind::PickCrew,
-        Kind::Survey,
-        Kind::SurveyStep,
-        Kind::SurveyStop,
-        Kind::TargetPlanet,
-        Kind::TargetCrew,
-        Kind::ChooseOption,
-        Kind::NameStartPlayer,
-        Kind::TargetSeat,
-    ];
-
-    /// The name the Python engine and the JSON formats use.
-    pub fn name(self) -> &'static str {
-        match self {
-            Kind::PickCrew => "pick_crew",
-            Kind::Survey => "survey",
-            Kind::SurveyStep => "survey_step",
-            Kind::SurveyStop => "survey_stop",
-            Kind::TargetPlanet => "target_planet",
-            Kind::TargetCrew => "target_crew",
-            Kind::ChooseOption => "choose_option",
-            Kind::NameStartPlayer => "name_start_player",
-            Kind::TargetSeat => "target_seat",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Kind> {
-        Kind::ALL.into_iter().find(|kind| kind.name() == name)
-    }
-}
-
 pub const CLOCKWISE: i8 = 1;
 pub const COUNTER_CLOCKWISE: i8 = -1;
 
@@ -102,41 +58,6 @@ impl Action {
         Action { kind: Kind::Survey, target: target as i16, count: count as i16, direction }
     }
 }
-
-/// Stages of play; a state waits for a decision in every stage but `Over`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Stage {
-    PickCrew,
-    BeforeSurvey,
-    Surveying,
-    AfterSurvey,
-    RoundEnd,
-    Over,
-    /// Before the first round, while the setup steps resolve (rules.yaml `setup.each_player`).
-    Setup,
-}
-
-impl Stage {
-    pub const ALL: [Stage; 7] =
-        [Stage::PickCrew, Stage::BeforeSurvey, Stage::Surveying, Stage::AfterSurvey, Stage::RoundEnd, Stage::Over, Stage::Setup];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Stage::PickCrew => "pick_crew",
-            Stage::BeforeSurvey => "before_survey",
-            Stage::Surveying => "survey",
-            Stage::AfterSurvey => "after_survey",
-            Stage::RoundEnd => "round_end",
-            Stage::Over => "over",
-            Stage::Setup => "setup",
-        }
-    }
-
-    pub fn parse(name: &str) -> Option<Stage> {
-        Stage::ALL.into_iter().find(|stage| stage.name() == name)
-    }
-}
-
 
 /// An effect waiting to resolve: its node, the crew slot whose skill it is (the node may be of
 /// another card's skill, applied by the slot with `use_skill`), the chooser's seat and the

@@ -25,13 +25,13 @@ fn assert_cubes_conserved(game: &Game, s: &State) {
         for slot in 0..s.crew_count as usize {
             count += s.crew_cubes[slot][seat] as i32;
         }
-        assert_eq!(count, game.rules.cubes_per_player + s.taken[seat], "seat {seat}: {s:?}");
+        assert_eq!(count, game.rules.knobs.cubes_per_player + s.taken[seat], "seat {seat}: {s:?}");
     }
     let mut free = s.stock + s.crew_free[..s.crew_count as usize].iter().sum::<i32>() + s.taken[..players].iter().sum::<i32>();
     for p in 0..s.planet_count as usize {
         free += s.track(p).iter().filter(|&&o| o == -1).count() as i32;
     }
-    assert_eq!(free, game.rules.free_cubes);
+    assert_eq!(free, game.rules.knobs.free_cubes);
 }
 
 #[test]
@@ -342,7 +342,7 @@ fn ideas_r6_each_seat_places_one_cube_in_turn_order_from_the_start_player_before
             game.step(&mut s, act).unwrap();
             assert_eq!(s.track(p).len(), filled + 1);
             assert_eq!(s.track(p)[filled], seat as i8, "the rearmost square (R2)");
-            assert_eq!(s.hands[seat], game.rules.cubes_per_player - 1);
+            assert_eq!(s.hands[seat], game.rules.knobs.cubes_per_player - 1);
             assert_cubes_conserved(&game, &s);
         }
         assert_eq!((s.stage, s.round, s.turn), (Stage::PickCrew, 1, 0));

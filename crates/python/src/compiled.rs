@@ -35,7 +35,7 @@ impl<'py> Fields<'py> {
     }
 
     /// The field `name`, or an error naming it when the object has none.
-    fn field(&self, name: &str) -> PyResult<Fields<'py>> {
+    pub(crate) fn field(&self, name: &str) -> PyResult<Fields<'py>> {
         let at = self.path(name);
         if !self.object.hasattr(name)? {
             return Err(refused(&at, "missing"));
@@ -44,7 +44,7 @@ impl<'py> Fields<'py> {
     }
 
     /// The field `name` as a Rust value, or an error naming it and the type found.
-    fn get<T>(&self, name: &str) -> PyResult<T>
+    pub(crate) fn get<T>(&self, name: &str) -> PyResult<T>
     where
         T: for<'a> FromPyObject<'a, 'py>,
     {
@@ -180,8 +180,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         planets,
         crew,
         setups: root.items("setups")?.iter().map(SetupSpec::read).collect::<PyResult<_>>()?,
-        cubes_per_player: root.get("cubes_per_player")?,
-        free_cubes: root.get("free_cubes")?,
+        knobs: crate::contract::read_knobs(&root.field("knobs")?)?,
         max_free_cubes_per_crew: root.get("max_free_cubes_per_crew")?,
         unpicked_crews: UnpickedCrews {
             free_cubes: reader.amount(&root.field("unpicked_crews")?.field("free_cubes")?.object)?,
@@ -200,10 +199,6 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
             .iter()
             .map(|line| Ok(ScoringLine { id: line.get("id")?, vp: reader.amount(&line.field("vp")?.object)? }))
             .collect::<PyResult<Vec<_>>>()?,
-        free_cube_vp: root.get("free_cube_vp")?,
-        player_cube_vp: root.get("player_cube_vp")?,
-        survey_minimum: root.get("survey_minimum")?,
-        max_rounds: root.get("max_rounds")?,
         turn_order_vp: root.get("turn_order_vp")?,
         majority: majority_spec(&root.field("majority")?)?,
         bonus: bonus_spec(&root.field("bonus")?)?,

@@ -10,7 +10,7 @@ use std::sync::{Arc, Mutex};
 use pyo3::buffer::{Element, PyBuffer};
 use pyo3::exceptions::{PyOverflowError, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBool, PyBytes, PyTuple};
+use pyo3::types::{PyBool, PyBytes, PyDict, PyTuple};
 
 use stargazer_kernel::action_index::ActionIndex;
 use stargazer_kernel::batch::{self, Batch};
@@ -286,8 +286,8 @@ impl FastState {
         Ok(out)
     }
 
-    /// The fields of the Python engine's `State`, in its order (as `KernelState.fields`).
-    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    /// The fields of the Python engine's `State` by their names (as `KernelState.fields`).
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         state_to_fields(py, &self.core.game, &self.state)
     }
 

@@ -6,6 +6,8 @@
 #![allow(clippy::needless_range_loop)]
 
 mod compiled;
+mod contract;
+mod crossing;
 mod expressions;
 mod fast;
 
@@ -16,14 +18,13 @@ mod games;
 
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
-use pyo3::types::{PyDict, PyFrozenSet, PySequence, PyString, PyTuple};
+use pyo3::types::{PyDict, PySequence, PyTuple};
 
 use stargazer_kernel::bots::{self, Bot, BotKind, GreedyParams, MctsParams, Rollout};
 use stargazer_kernel::rng::Rng;
 use stargazer_kernel::rules::EFFECT_NAMES;
 use stargazer_kernel::check::{self, Problem, StateFields, Trust};
 use stargazer_kernel::observation::ObservationLayout;
-use stargazer_kernel::state::{pending_card, pending_slot};
 use stargazer_kernel::{Action, Game, KernelError, Kind, State};
 
 use compiled::Named;
@@ -49,9 +50,6 @@ fn to_py_err(py: Python<'_>, error: KernelError) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
-fn corrupt(message: impl Into<String>) -> PyErr {
-    PyValueError::new_err(format!("not a state of this ruleset: {}", message.into()))
-}
 
 // -- actions ------------------------------------------------------------------------------
 
@@ -196,7 +194,7 @@ struct KernelState {
 impl KernelState {
     /// The fields of the equivalent Python engine `State`, in its order; `pending` items are
     /// (slot, path, remaining, seat) and `legal` items (kind, target, count, direction).
-    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyTuple>> {
+    fn fields<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         state_to_fields(py, &self.game, &self.state)
     }
 
@@ -345,91 +343,9 @@ impl KernelBot {
 
 // -- states across the boundary -------------------------------------------------------------
 
-fn field<'py>(fields: &Bound<'py, PySequence>, index: usize) -> PyResult<Bound<'py, PyAny>> {
-    fields.get_item(index)
-}
-
-fn ints(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<i64>> {
-    value.extract::<Vec<i64>>().map_err(|_| corrupt(format!("{what} must be a sequence of integers")))
-}
-
-fn int(value: &Bound<'_, PyAny>, what: &str) -> PyResult<i64> {
-    value.extract::<i64>().map_err(|_| corrupt(format!("{what} must be an integer")))
-}
-
-fn int_lists(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<Vec<i64>>> {
-    value.extract::<Vec<Vec<i64>>>().map_err(|_| corrupt(format!("{what} must be a sequence of integer sequences")))
-}
-
-fn strings(value: &Bound<'_, PyAny>, what: &str) -> PyResult<Vec<String>> {
-    value.extract::<Vec<String>>().map_err(|_| corrupt(format!("{what} must be a sequence of strings")))
-}
-
-/// The fields of a Python engine `State` as plain numbers; only their types are checked here
-/// (the kernel's checker, `check::state_from_fields`, checks the rest).
-fn extract_fields(fields: &Bound<'_, PyAny>) -> PyResult<StateFields> {
-    let fields = fields.cast::<PySequence>().map_err(|_| corrupt("a state is a sequence of fields"))?;
-    if fields.len()? < 32 {
-        return Err(corrupt("a state has 32 fields"));
-    }
-    let mut pending = Vec::new();
-    for entry in field(fields, 17)?.try_iter().map_err(|_| corrupt("pending must be a sequence"))? {
-        let entry = entry?;
-        let entry = entry.cast::<PySequence>().map_err(|_| corrupt("a pending effect is (slot, path, remaining, seat, card)"))?;
-        if entry.len()? != 5 {
-            return Err(corrupt("a pending effect is (slot, path, remaining, seat, card)"));
-        }
-        pending.push((
-            int(&entry.get_item(0)?, "a pending slot")?,
-            ints(&entry.get_item(1)?, "a pending path")?,
-            int(&entry.get_item(2)?, "remaining")?,
-            int(&entry.get_item(3)?, "a pending seat")?,
-            int(&entry.get_item(4)?, "a pending card")?,
-        ));
-    }
-    let mut surveyed = Vec::new();
-    for p in field(fields, 24)?.try_iter().map_err(|_| corrupt("surveyed must be a set"))? {
-        surveyed.push(int(&p?, "a surveyed Planet")?);
-    }
-    let mut closed = Vec::new();
-    for slot in field(fields, 27)?.try_iter().map_err(|_| corrupt("closed must be a set"))? {
-        closed.push(int(&slot?, "a closed crew slot")?);
-    }
-    Ok(StateFields {
-        players: int(&field(fields, 0)?, "players")?,
-        planets: ints(&field(fields, 1)?, "planets")?,
-        crew: ints(&field(fields, 2)?, "crew")?,
-        tracks: int_lists(&field(fields, 3)?, "tracks")?,
-        specials: int_lists(&field(fields, 4)?, "specials")?,
-        crew_free: ints(&field(fields, 5)?, "crew_free")?,
-        crew_cubes: int_lists(&field(fields, 6)?, "crew_cubes")?,
-        workers: ints(&field(fields, 7)?, "workers")?,
-        hands: ints(&field(fields, 8)?, "hands")?,
-        vp: ints(&field(fields, 9)?, "vp")?,
-        removed: ints(&field(fields, 10)?, "removed")?,
-        stock: int(&field(fields, 11)?, "stock")?,
-        round: int(&field(fields, 12)?, "round")?,
-        start_player: int(&field(fields, 13)?, "start_player")?,
-        turn: int(&field(fields, 14)?, "turn")?,
-        stage: field(fields, 15)?.extract().map_err(|_| corrupt("stage must be a string"))?,
-        chosen: ints(&field(fields, 16)?, "chosen")?,
-        pending,
-        survey_rules: int(&field(fields, 18)?, "survey_rules")?,
-        survey_bonus: int(&field(fields, 19)?, "survey_bonus")?,
-        survey_placed: int(&field(fields, 20)?, "survey_placed")?,
-        survey_last: int(&field(fields, 21)?, "survey_last")?,
-        survey_direction: int(&field(fields, 22)?, "survey_direction")?,
-        survey_skips: int(&field(fields, 23)?, "survey_skips")?,
-        surveyed,
-        triggers: strings(&field(fields, 25)?, "triggers")?,
-        // lasting effects of skills (after `legal`, field 26)
-        closed,
-        protected: ints(&field(fields, 28)?, "protected")?,
-        borrowed: ints(&field(fields, 29)?, "borrowed")?,
-        taken: ints(&field(fields, 30)?, "taken")?,
-        // the crew cards not dealt (R11's replacement)
-        queue: ints(&field(fields, 31)?, "queue")?,
-    })
+/// A Python engine `State`'s fields, read by name (`contract::read_state`).
+fn extract_fields(state: &Bound<'_, PyAny>) -> PyResult<StateFields> {
+    contract::read_state(state)
 }
 
 /// The kernel checker's problems as the Python engine's words (`state_checks.checked_state`).
@@ -437,75 +353,12 @@ fn problems_message(problems: &[Problem]) -> String {
     problems.iter().map(|p| p.to_string()).collect::<Vec<_>>().join("; ")
 }
 
-fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bound<'py, PyTuple>> {
-    let rules = &game.rules;
-    let players = s.players as usize;
-    let np = s.planet_count as usize;
-    let nc = s.crew_count as usize;
-    let tuple_of = |values: Vec<i64>| PyTuple::new(py, values);
-    let tracks = (0..np).map(|p| tuple_of(s.track(p).iter().map(|&o| o as i64).collect())).collect::<PyResult<Vec<_>>>()?;
-    let specials = (0..np).map(|p| tuple_of(s.special(p).iter().map(|&o| o as i64).collect())).collect::<PyResult<Vec<_>>>()?;
-    let crew_cubes = (0..nc)
-        .map(|slot| {
-            let mut owners = Vec::new();
-            for owner in 0..players {
-                for _ in 0..s.crew_cubes[slot][owner] {
-                    owners.push(owner as i64);
-                }
-            }
-            tuple_of(owners)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    let pending = s
-        .pending
-        .iter()
-        .rev()
-        .map(|p| {
-            let node = &rules.nodes[p.node as usize];
-            let path = PyTuple::new(py, node.path.iter().map(|&i| i as i64))?;
-            // The card whose skill holds it, when the slot applies another's (use_skill).
-            let card = pending_card(s, p, node.card);
-            (pending_slot(p), path, p.remaining as i64, p.seat as i64, card).into_pyobject(py)
-        })
-        .collect::<PyResult<Vec<_>>>()?;
-    let surveyed = PyFrozenSet::new(py, (0..np).filter(|&p| s.surveyed & (1 << p) != 0).map(|p| p as i64))?;
-    let triggers = rules.end.named(s.triggers);
-    let items: Vec<Bound<'py, PyAny>> = vec![
-        players.into_pyobject(py)?.into_any(),
-        tuple_of(s.planets[..np].iter().map(|&c| c as i64).collect())?.into_any(),
-        tuple_of(s.crew[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
-        PyTuple::new(py, tracks)?.into_any(),
-        PyTuple::new(py, specials)?.into_any(),
-        tuple_of(s.crew_free[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
-        PyTuple::new(py, crew_cubes)?.into_any(),
-        tuple_of(s.workers[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
-        tuple_of(s.hands[..players].iter().map(|&c| c as i64).collect())?.into_any(),
-        tuple_of(s.vp[..players].iter().map(|&c| c as i64).collect())?.into_any(),
-        tuple_of(s.removed[..players].iter().map(|&c| c as i64).collect())?.into_any(),
-        (s.stock as i64).into_pyobject(py)?.into_any(),
-        (s.round as i64).into_pyobject(py)?.into_any(),
-        (s.start_player as i64).into_pyobject(py)?.into_any(),
-        (s.turn as i64).into_pyobject(py)?.into_any(),
-        PyString::new(py, s.stage.name()).into_any(),
-        tuple_of(s.chosen().iter().map(|&c| c as i64).collect())?.into_any(),
-        PyTuple::new(py, pending)?.into_any(),
-        (s.survey_rules as i64).into_pyobject(py)?.into_any(),
-        (s.survey_bonus as i64).into_pyobject(py)?.into_any(),
-        (s.survey_placed as i64).into_pyobject(py)?.into_any(),
-        (s.survey_last as i64).into_pyobject(py)?.into_any(),
-        (s.survey_direction as i64).into_pyobject(py)?.into_any(),
-        (s.survey_skips as i64).into_pyobject(py)?.into_any(),
-        surveyed.into_any(),
-        PyTuple::new(py, triggers)?.into_any(),
-        actions_to(py, &s.legal)?.into_any(),
-        // lasting effects of skills
-        PyFrozenSet::new(py, (0..nc).filter(|&slot| s.closed & (1 << slot) != 0).map(|slot| slot as i64))?.into_any(),
-        tuple_of(s.protected[..players].iter().map(|&p| p as i64).collect())?.into_any(),
-        tuple_of(s.borrowed[..nc].iter().map(|&c| c as i64).collect())?.into_any(),
-        tuple_of(s.taken[..players].iter().map(|&c| c as i64).collect())?.into_any(),
-        tuple_of(s.queue[..s.queue_len as usize].iter().map(|&c| c as i64).collect())?.into_any(),
-    ];
-    PyTuple::new(py, items)
+/// A kernel state's fields by their names, as the Python engine's `State` takes them, its
+/// legal actions included.
+fn state_to_fields<'py>(py: Python<'py>, game: &Game, s: &State) -> PyResult<Bound<'py, PyDict>> {
+    let dict = contract::state_dict(py, &StateFields::of(game, s))?;
+    dict.set_item("legal", actions_to(py, &s.legal)?)?;
+    Ok(dict)
 }
 
 #[pymodule]

@@ -12,7 +12,7 @@ pub const START_WEIGHT: f64 = 1.0;
 
 /// VP a cube in hand counts at the end: a whole hand is worth at most a thousandth of a VP.
 pub fn tie_break_weight(game: &Game) -> f64 {
-    0.001 / (game.rules.cubes_per_player as f64 + 1.0)
+    0.001 / (game.rules.knobs.cubes_per_player as f64 + 1.0)
 }
 
 fn best_other(values: &[f64], seat: usize) -> f64 {

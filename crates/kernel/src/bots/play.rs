@@ -132,7 +132,7 @@ pub fn play(game: &Game, mut state: State, bots: &mut [SeatBot], mut stop: impl 
                 order,
                 seat: state.turn_seat() as u8,
                 crew: state.crew[slot],
-                motivation_vp: free * rules.free_cube_vp + cubes * rules.player_cube_vp,
+                motivation_vp: free * rules.knobs.free_cube_vp + cubes * rules.knobs.player_cube_vp,
             });
         }
         let stage = state.stage;

@@ -191,7 +191,7 @@ impl Checker<'_> {
             self.bound(At::Vp(seat), f.vp[seat], 0, b.most_vp);
             self.bound(At::Removed(seat), f.removed[seat], 0, b.most_hand);
             // Free cubes taken as the seat's own (idea R8): none where the ruleset takes none.
-            self.bound(At::Taken(seat), f.taken[seat], 0, b.most_hand - self.game.rules.cubes_per_player as i64);
+            self.bound(At::Taken(seat), f.taken[seat], 0, b.most_hand - self.game.rules.knobs.cubes_per_player as i64);
         }
         self.bound(At::Stock, f.stock, 0, b.most_stock);
         self.bound(At::Round, f.round, 1, b.most_round);
@@ -210,7 +210,7 @@ impl Checker<'_> {
                 }
             }
         }
-        let each = rules.cubes_per_player as i64;
+        let each = rules.knobs.cubes_per_player as i64;
         for seat in 0..f.hands.len() {
             let (hand, board, removed, taken) = (f.hands[seat], on_board[seat], f.removed[seat], f.taken[seat]);
             let total = hand + board + removed;
@@ -222,8 +222,8 @@ impl Checker<'_> {
         // Free cubes a seat took (take_free_cubes, idea R8) are its own now, counted above.
         let taken: i64 = f.taken.iter().sum();
         let total = f.stock + on_tracks + on_crew + taken;
-        if total != rules.free_cubes as i64 {
-            let game = rules.free_cubes as i64;
+        if total != rules.knobs.free_cubes as i64 {
+            let game = rules.knobs.free_cubes as i64;
             self.problem(At::Stock, Reason::FreeCubes { total, stock: f.stock, tracks: on_tracks, crew: on_crew, taken, game });
         }
     }

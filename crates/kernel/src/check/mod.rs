@@ -20,51 +20,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use crate::game::Game;
 use crate::state::{pending_card, pending_slot, Stage, State};
 
-/// A state as plain numbers, as the bindings extract it from a Python `State` (the Python
-/// engine's fields, in its order; `pending` next first, as there).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct StateFields {
-    pub players: i64,
-    pub planets: Vec<i64>,
-    pub crew: Vec<i64>,
-    pub tracks: Vec<Vec<i64>>,
-    pub specials: Vec<Vec<i64>>,
-    pub crew_free: Vec<i64>,
-    pub crew_cubes: Vec<Vec<i64>>,
-    pub workers: Vec<i64>,
-    pub hands: Vec<i64>,
-    pub vp: Vec<i64>,
-    pub removed: Vec<i64>,
-    pub stock: i64,
-    pub round: i64,
-    pub start_player: i64,
-    pub turn: i64,
-    pub stage: String,
-    pub chosen: Vec<i64>,
-    /// (crew slot, path, steps left, seat, card) of each pending effect, the next one first;
-    /// card is the crew card whose skill holds it when not the slot's own (`use_skill`), else -1.
-    pub pending: Vec<(i64, Vec<i64>, i64, i64, i64)>,
-    pub survey_rules: i64,
-    pub survey_bonus: i64,
-    pub survey_placed: i64,
-    pub survey_last: i64,
-    pub survey_direction: i64,
-    pub survey_skips: i64,
-    pub surveyed: Vec<i64>,
-    pub triggers: Vec<String>,
-    // -- lasting effects of skills --
-    /// The crew slots closed until the round ends (`close_crew`).
-    pub closed: Vec<i64>,
-    /// Per seat, how long its cubes are protected (`protect_cubes`; 0 none).
-    pub protected: Vec<i64>,
-    /// Per crew slot, the crew card whose skill it applies this round (`use_skill`; -1 none).
-    pub borrowed: Vec<i64>,
-    /// Per seat, the free cubes it took from the stock as its own (`take_free_cubes`, idea R8).
-    pub taken: Vec<i64>,
-    // -- the crew cards not dealt (R11's replacement) --
-    /// The queue of crew cards not dealt, first first (`UnpickedCrews::replaced`; else empty).
-    pub queue: Vec<i64>,
-}
+/// A state as plain numbers (declared in the contract, read and written by the bindings by name).
+pub use crate::contract::StateFields;
 
 impl StateFields {
     /// The fields of a kernel state (the inverse of `state_from_fields`).

@@ -135,7 +135,7 @@ impl Game {
 mod tests {
     use crate::game::Game;
     use crate::expr::Set;
-    use crate::rules::{ActionSizes, Bounds, CrewSpec, EffectSpec, Event, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
+    use crate::rules::{ActionSizes, Bounds, CrewSpec, EffectSpec, Event, KnobSpecs, ParamValue, PlanetSpec, Rules, RulesSpec, SetupSpec, TriggerSpec};
     use crate::state::{Action, Kind, Stage, CLOCKWISE};
 
     /// One seat, one Planet of 4 squares whose every landing gives the cube's owner 1 VP and
@@ -167,10 +167,8 @@ mod tests {
             planets: vec![planet],
             crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill: Vec::new(), triggers: Vec::new() }],
             setups: vec![SetupSpec { players: 1, planets: 1, crew: 1, full_planets_to_end: 1 }],
-            cubes_per_player: 4,
-            free_cubes: 4,
+            knobs: KnobSpecs { cubes_per_player: 4, free_cubes: 4, max_rounds: 3, ..Default::default() },
             max_free_cubes_per_crew: 1,
-            max_rounds: 3,
             turn_order_vp: vec![0],
             // As Python would send them for this table: one seat, one Planet, one crew.
             bounds: Bounds {
@@ -260,7 +258,7 @@ mod tests {
     #[test]
     fn a_game_end_trigger_fires_for_the_crew_held_in_the_last_round_after_the_game_is_over() {
         let mut game = crews_game(vec![crew_trigger("game_end", &[], 5)], 1);
-        game.rules.max_rounds = 1; // the game ends at the first round's end
+        game.rules.knobs.max_rounds = 1; // the game ends at the first round's end
         let mut s = game.new_state(2, &[0], &[0, 1], 0).unwrap();
         game.step(&mut s, Action::new(Kind::PickCrew, 1)).unwrap(); // seat 0 holds "d"
         game.step(&mut s, Action::survey(-1, 0, CLOCKWISE)).unwrap();

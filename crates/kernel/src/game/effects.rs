@@ -32,7 +32,7 @@ impl Game {
                 s.removed[owner] += s.crew_cubes[slot][owner] as i32;
                 s.crew_cubes[slot][owner] = 0;
             }
-            s.vp[seat] += free * rules.free_cube_vp + cubes * rules.player_cube_vp;
+            s.vp[seat] += free * rules.knobs.free_cube_vp + cubes * rules.knobs.player_cube_vp;
         }
         if rules.any_another_pick {
             self.another_pick(s, seat, s.crew[slot]); // the other holders' triggers, before the picker's skill

@@ -347,7 +347,7 @@ impl Game {
                     None => NO_SKIP_LIMIT,
                     // Kept within what a survey could pass over (Python's `effects.skip_limit`).
                     Some(a) => {
-                        let most = most_skips(self.rules.cubes_per_player as i64, s.planet_count as usize);
+                        let most = most_skips(self.rules.knobs.cubes_per_player as i64, s.planet_count as usize);
                         self.amount(s, sc, a).clamp(0, most) as i32
                     }
                 };
@@ -410,7 +410,7 @@ impl Game {
                     if free > 0 {
                         s.stock += free;
                         s.crew_free[slot] = 0;
-                        s.vp[me] += free * self.rules.free_cube_vp;
+                        s.vp[me] += free * self.rules.knobs.free_cube_vp;
                     }
                 }
             }

@@ -133,12 +133,12 @@ impl Game {
         }
         let area: smallvec::SmallVec<[u16; MAX_CREW]> = rules.always.iter().chain(crew.iter()).copied().collect();
         let mut state = self.empty_state(players, planets, &area)?;
-        state.hands[..players].fill(rules.cubes_per_player);
+        state.hands[..players].fill(rules.knobs.cubes_per_player);
         // Each seat starts with the turn_order_vp of its turn position, clockwise from the start.
         for seat in 0..players {
             state.vp[seat] = rules.turn_order_vp[(seat + players - start) % players];
         }
-        state.stock = rules.free_cubes;
+        state.stock = rules.knobs.free_cubes;
         state.queue[..queue.len()].copy_from_slice(queue);
         state.queue_len = queue.len() as u8;
         state.round = 1;

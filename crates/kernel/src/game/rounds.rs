@@ -80,7 +80,7 @@ impl Game {
                 triggers |= 1 << i;
             }
         }
-        if s.round >= rules.max_rounds {
+        if s.round >= rules.knobs.max_rounds {
             triggers |= rules.end.round_limit();
         }
         if triggers != 0 {

@@ -17,7 +17,7 @@ impl Game {
     /// The survey options into `s.legal`; false when there are none (the survey is over).
     pub(super) fn survey_options(&self, s: &mut State) -> bool {
         let seat = s.turn_seat();
-        let minimum = self.rules.survey_minimum;
+        let minimum = self.rules.knobs.survey_minimum;
         if s.survey_rules & STEP_RULES != 0 {
             let mut steps = walks::Positions::new();
             if s.survey_placed < self.survey_count(s) && s.hands[seat] > 0 {

@@ -237,6 +237,10 @@ impl Rules {
         let bonus = Bonus::compile(&spec.bonus)?;
         let sets_of_several = matches!(bonus.formula, Formula::DistinctColourSets { .. })
             && planets.iter().any(|planet: &Planet| planet.counts_toward.count_ones() > 1);
+        let knobs = spec
+            .knobs
+            .checked()
+            .map_err(|(path, value, most)| unsupported(format!("{path} = {value} is beyond the kernel's limit of {most}")))?;
         let rules = Rules {
             name: spec.name.clone(),
             colours: spec.colours.clone(),
@@ -244,17 +248,12 @@ impl Rules {
             crew,
             nodes,
             setups,
-            cubes_per_player: small(spec.cubes_per_player, "cubes_per_player", 8_000)?,
-            free_cubes: small(spec.free_cubes, "free_cubes", 1 << 20)?,
+            knobs,
             max_free_cubes_per_crew: small(spec.max_free_cubes_per_crew, "max_free_cubes_per_crew", 1 << 20)?,
             unpicked_crews: spec.unpicked_crews.clone(),
             round_end_effects: spec.round_end_effects.iter().map(act_of).collect::<Result<Vec<_>, _>>()?,
             end: end_of(&spec.end)?,
             end_scoring: end_scoring_of(&spec.end_scoring)?,
-            free_cube_vp: small(spec.free_cube_vp, "motivation.free_cube_vp", VALUE_LIMIT)?,
-            player_cube_vp: small(spec.player_cube_vp, "motivation.player_cube_vp", VALUE_LIMIT)?,
-            survey_minimum: small(spec.survey_minimum, "survey.minimum", VALUE_LIMIT)?,
-            max_rounds: small(spec.max_rounds, "max_rounds", VALUE_LIMIT)?.max(0) as u32,
             turn_order_vp,
             majority,
             majority_is_r15_r16: majority == Majority::default(),
@@ -281,9 +280,9 @@ impl Rules {
             vp: b.most_vp as f64,
             // Cubes one seat has: its own, and the stock's when it may take them (idea R8).
             cubes: b.most_hand as f64,
-            free_cubes: rules.free_cubes as f64,
+            free_cubes: rules.knobs.free_cubes as f64,
             longest_track: rules.planets.iter().map(Planet::length).max().unwrap_or(0) as f64,
-            rounds: rules.max_rounds as f64,
+            rounds: rules.knobs.max_rounds as f64,
         };
         if let Some(node) = rules.nodes.iter().find(|node| !node.op.exact(&magnitudes)) {
             return Err(unsupported(format!(
@@ -341,7 +340,7 @@ impl Rules {
 mod tests {
     use super::*;
     use crate::expr::Set;
-    use crate::rules::{complete_sets, ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, MajoritySpec, ParamValue, PlanetSpec, Ties, EFFECT_NAMES, EFFECT_TYPES, MOST_VP};
+    use crate::rules::{complete_sets, ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, KnobSpecs, MajoritySpec, ParamValue, PlanetSpec, Ties, EFFECT_NAMES, EFFECT_TYPES, MOST_VP};
 
     fn spec_with(skill: Vec<EffectSpec>) -> RulesSpec {
         RulesSpec {
@@ -350,10 +349,8 @@ mod tests {
             planets: vec![PlanetSpec { id: "a".into(), colour: "red".into(), track: vec![1, 2], special_capacity: 1, counted_colours: vec!["red".into()], ..Default::default() }],
             crew: vec![CrewSpec { id: "c".into(), survey_count: 1, always_in_play: false, skill, triggers: Vec::new() }],
             setups: vec![setup(1)],
-            cubes_per_player: 4,
-            free_cubes: 4,
+            knobs: KnobSpecs { cubes_per_player: 4, free_cubes: 4, max_rounds: 3, ..Default::default() },
             max_free_cubes_per_crew: 1,
-            max_rounds: 3,
             turn_order_vp: vec![0],
             // The largest table received (Python's numbers: the kernel checks that setups fit).
             bounds: Bounds { most_players: 1, most_planets: 1, most_crew: 1, ..Default::default() },

@@ -3,6 +3,9 @@
 
 use crate::expr::{SetKind, Set, Amount, Comparison, Condition};
 
+/// The most end conditions and scoring lines a ruleset holds: declared in the contract.
+pub use crate::contract::{MOST_END_TRIGGERS, MOST_SCORING_LINES};
+
 /// What each crew nobody picked receives at a round's end when the game goes on (R11; rules.yaml
 /// `round_end.unpicked_crews`): `free_cubes`, an amount read with `this_crew` bound to the crew
 /// and nobody as "you"; at least 0, at most what the stock holds and what
@@ -48,14 +51,9 @@ pub struct ScoringLine {
     pub vp: Amount,
 }
 
-/// The most lines of `end_scoring` a ruleset holds (as schemas/rules.schema.json says): a seat's
-/// sheet keeps each line's VP (`scoring::SeatTotals`).
-pub const MOST_SCORING_LINES: usize = 8;
 
 /// The round limit's trigger id, after the ruleset's end conditions (docs/rules.md, "Round limit").
 pub const ROUND_LIMIT_NAME: &str = "round_limit";
-/// The most end conditions a ruleset holds: with the round limit's they fill a state's 8 trigger bits.
-pub const MOST_END_TRIGGERS: usize = 7;
 
 impl Default for End {
     /// Draft 7's two (a rules.yaml without `end`), for the specs the kernel's own tests write

@@ -24,6 +24,8 @@ pub use bounds::*;
 pub use effects::*;
 pub use end::*;
 pub use specs::*;
+/// The numeric knobs, as received and as played: declared in the contract.
+pub use crate::contract::{KnobSpecs, Knobs};
 
 use std::collections::HashMap;
 
@@ -183,8 +185,8 @@ pub struct Rules {
     pub crew: Vec<Crew>,
     pub nodes: Vec<Node>,
     pub setups: Vec<PlayerCount>,
-    pub cubes_per_player: i32,
-    pub free_cubes: i32,
+    /// The numeric knobs as played (declared in the contract).
+    pub knobs: Knobs,
     pub max_free_cubes_per_crew: i32,
     /// What a crew nobody picked receives at a round's end (R11), as received.
     pub unpicked_crews: UnpickedCrews,
@@ -195,10 +197,6 @@ pub struct Rules {
     pub end: End,
     /// The score sheet's lines of their own (rules.yaml `end_scoring`), as received.
     pub end_scoring: Vec<ScoringLine>,
-    pub free_cube_vp: i32,
-    pub player_cube_vp: i32,
-    pub survey_minimum: i32,
-    pub max_rounds: u32,
     /// VP by turn position at setup (0: the start player), one per seat of the largest table.
     pub turn_order_vp: Vec<i32>,
     /// How a Planet's majority ranks and reads its rows (R15, R16), and whether it is R15/R16's

@@ -1,7 +1,7 @@
 //! The ruleset as the bindings read it from the compiled Python ruleset: plain specs, field by
 //! field, before `Rules::compile` checks them.
 
-use super::{MajoritySpec, BonusSpec, UnpickedCrews, End, ScoringLine, Bounds, ActionSizes, unsupported};
+use super::{MajoritySpec, BonusSpec, UnpickedCrews, End, ScoringLine, Bounds, ActionSizes, KnobSpecs, unsupported};
 use crate::error::{KernelError};
 use crate::expr::{SetKind, Set, Owner, Amount, Condition};
 
@@ -180,8 +180,8 @@ pub struct RulesSpec {
     pub crew: Vec<CrewSpec>,
     /// The setup counts of each supported player count.
     pub setups: Vec<SetupSpec>,
-    pub cubes_per_player: i64,
-    pub free_cubes: i64,
+    /// The numeric knobs, each by its name (declared in the contract).
+    pub knobs: KnobSpecs,
     pub max_free_cubes_per_crew: i64,
     /// What a crew nobody picked receives at a round's end (R11).
     pub unpicked_crews: UnpickedCrews,
@@ -192,10 +192,6 @@ pub struct RulesSpec {
     pub end: End,
     /// The score sheet's lines of their own (rules.yaml `end_scoring`), in file order.
     pub end_scoring: Vec<ScoringLine>,
-    pub free_cube_vp: i64,
-    pub player_cube_vp: i64,
-    pub survey_minimum: i64,
-    pub max_rounds: i64,
     /// VP by turn position at setup (0: the start player), at least one per seat of the largest
     /// player count (docs/rules.md, "Turn-order VP").
     pub turn_order_vp: Vec<i64>,
