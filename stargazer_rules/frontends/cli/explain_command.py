@@ -46,6 +46,16 @@ DEFAULT_EXPLAIN_BOTS = "greedy"
 #: (95%) on draft7, whose 38 arms (31,200 games) take some five minutes of one core's time
 #: (docs/simulation.md, "stargazer explain").
 DEFAULT_EXPLAIN_GAMES = 800
+
+
+def lead_defaults() -> dict[str, str]:
+    """The lineup each command a brief suggests plays by default, so that a suggested command
+    names ``--bots`` only when the run's lineup is another."""
+    from stargazer_rules.frontends.cli.run_options import DEFAULT_SIM_BOTS
+
+    return {"explain": DEFAULT_EXPLAIN_BOTS, "tune": DEFAULT_SIM_BOTS}
+
+
 #: The file of the figures in the output folder.
 EXPLAIN_FILE = "explain.json"
 
