@@ -38,6 +38,9 @@ _PLAIN_LABELS = {
 #: What a subject does when a measure lies above its goal and below it, for the lead.
 _TOO = {
     "seat_win_share": ("wins too often", "wins too rarely"),
+    "seat_balance": ("the seats win too alike", "the best seat wins too much more often than the worst"),
+    "tie_rate": ("too many games end in a shared win", "too few games end in a shared win"),
+    "round_limit_share": ("too many games reach the round limit", "too few games reach the round limit"),
     "crew_first_pick": ("is picked first too often", "is picked first too rarely"),
     "crew_pick_share": ("is picked too often", "is picked too rarely"),
     "crew_picker_advantage": ("wins its pickers too many games", "costs its pickers too many games"),
@@ -247,10 +250,9 @@ def lead_of(rows: Sequence[Mapping[str, Any]], targets: Targets, players: int, r
     high_side = side["value"] is not None and side["value"] > high
     words = _TOO.get(target.measure)
     subject = side.get("worst_label") or ""
-    if words:
-        lead = f"{subject} {words[0] if high_side else words[1]} (goal: {row['goal_text']})."
-    else:
-        lead = f"{measure.label} is too {'high' if high_side else 'low'} (goal: {row['goal_text']})."
+    said = words[0 if high_side else 1] if words else f"{designer_label(row['key'], row['label'])} is too {'high' if high_side else 'low'}"
+    said = f"{subject} {said}" if subject else said[0].upper() + said[1:]
+    lead = f"{said} (goal: {row['goal_text']})."
     card = (side.get("worst") or "").partition("#")[0]
     if measure.per_card and card:
         return lead, f"stargazer explain --rules {rules} --players {players} --cards {card}{_bots(lineup, defaults, 'explain')}"
@@ -276,7 +278,7 @@ def _sure(verdict: Mapping[str, Any], label_a: str, label_b: str) -> str:
     others = len(open_rows) - 1
     text += (f" More games would decide {designer_label(row['key'], row['label'])}: about "
              f"{number(row['games_needed'])} games of each")
-    return text + (f" ({others} other open target{'s' if others != 1 else ''} need more)." if others else ".")
+    return text + (f" ({others} other open target{'s need' if others != 1 else ' needs'} more)." if others else ".")
 
 
 def comparison_brief(comparison: Mapping[str, Any], *, rules_b: str | None = None, lineup: Sequence[str] = (),
