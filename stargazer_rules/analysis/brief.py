@@ -60,6 +60,7 @@ class Brief:
     sure: str
     warnings: tuple[str, ...] = attrs.field(default=(), converter=tuple)
     most_heading: str = "What changed most"
+    nothing_next: str = "every target you set is met: nothing stands out"
 
     def text(self) -> str:
         lines = [self.title, *(f"! {warning}" for warning in self.warnings), "", f"The answer: {self.answer}"]
@@ -69,7 +70,7 @@ class Brief:
         for lead, command in self.next_steps:
             lines += [f"  - {lead}", f"      {command}"] if command else [f"  - {lead}"]
         if not self.next_steps:
-            lines.append("  - every target you set is met: nothing stands out")
+            lines.append(f"  - {self.nothing_next}")
         lines += ["", f"How sure: {self.sure}"]
         return "\n".join(lines)
 

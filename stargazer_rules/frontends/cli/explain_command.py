@@ -160,10 +160,11 @@ def run_explain(args: argparse.Namespace) -> int:
     except (SimulationError, ValueError, OSError) as error:
         say_error(COMMAND, str(error))
         return EXIT_INVALID
-    from stargazer_rules.analysis.explain_report import terminal_explain
+    from stargazer_rules.analysis.explain_report import explain_brief
+    from stargazer_rules.frontends.cli.run_options import DEFAULT_SIM_BOTS
 
-    print(terminal_explain(doc))
-    print(f"\nwritten: {', '.join(map(str, written))}")
+    print(explain_brief(doc, rules=args.ruleset or None, compared_lineup=DEFAULT_SIM_BOTS).text())
+    print(f"\nEvery figure: {written[1]} and {written[0]}")
     return 0
 
 
