@@ -171,3 +171,48 @@ def test_tune_counts_a_candidates_targets_as_met_not_met_and_not_yet_known():
     the one check's three counts."""
     facts = {"met": 7, "not_met": 3, "unknown": 2, "total": 12, "missed": ["a", "b", "c", "d"]}
     assert targets_text(facts) == "7 of 12 met, 3 not met, 2 not yet known"
+
+
+# -- the briefs on the terminal -----------------------------------------------------------------
+
+
+def _terminal_brief(text: str) -> str:
+    """What a command prints before the line naming its files."""
+    brief, _, files = text.partition("\n\nEvery figure: ")
+    assert files, text
+    return brief
+
+
+def test_no_figure_is_said_twice_by_compare_tune_explain_or_calibrate(tmp_path, capsys):
+    """Each of the four commands' briefs, from a few quick games: at most about 25 lines, and no
+    figure (a decimal, a percentage, a count of thousands) said twice."""
+    from stargazer_rules.analysis.brief import said_once
+    from stargazer_rules.frontends.cli import main
+    from stargazer_rules.playtests import folder
+    from stargazer_rules.playtests.sources import log_from_game_line
+    from stargazer_rules.simulation.rung_runs import one_per_deal, rung_run
+
+    quick = ["--workers", "1", "--cache", str(tmp_path / "cache")]
+    (tmp_path / "tune.yaml").write_text("space:\n  rules.cubes_per_player: [12, 6]\nmax_edits: 1\n", encoding="utf-8")
+    (tmp_path / "targets.yaml").write_text("targets:\n  - {measure: game_rounds, at_most: 3.0}\n", encoding="utf-8")
+    logs = tmp_path / "logs"
+    games = rung_run(DRAFT7, "random", players=4, deals=12, seed=10_000, out=tmp_path / "played", workers=1,
+                     cache=tmp_path / "cache").games
+    for line in one_per_deal(games):
+        folder.add_log(DRAFT7, log_from_game_line(line, date="2026-12-01"), folder=logs)
+    commands = [
+        ["compare", "draft7", "base", "--games", "8", "--bots", "random", "--out", str(tmp_path / "compare")],
+        ["explain", "--rules", "draft7", "--games", "24", "--bots", "random", "--cards", "engineer,lava-1",
+         "--out", str(tmp_path / "explain")],
+        ["tune", "draft7", "--space", str(tmp_path / "tune.yaml"), "--targets", str(tmp_path / "targets.yaml"),
+         "--bots", "random", "--trials", "2", "--games-per-trial", "16", "--recheck-games", "16",
+         "--out", str(tmp_path / "tune")],
+        ["calibrate", "--from", str(logs), "--rungs", "random,greedy", "--deals", "12", "--out", str(tmp_path / "cal")],
+    ]
+    for command in commands:
+        assert main([*command, *quick]) == 0, command
+        brief = _terminal_brief(capsys.readouterr().out)
+        assert len(brief.splitlines()) <= 25, brief
+        assert said_once(brief) == [], brief
+        for word in ("Bonferroni", "Holm", "rung", "picker advantage", "balance number", "paired games"):
+            assert word not in brief, (word, brief)
