@@ -78,11 +78,11 @@ class Brief:
 def short_spec(spec: str) -> str:
     """A bot spec as a person types it, the parameters at their defaults left out:
     ``mcts:200`` for ``mcts:c=0.7,depth=16,iterations=200,...``."""
-    from stargazer_rules.bots.base import _REGISTRY, parse_spec
+    from stargazer_rules.bots.base import parse_spec, spec_defaults
 
     kind, params = parse_spec(spec)
-    _factory, declared, positional = _REGISTRY[kind]
-    changed = {name: value for name, value in params.items() if value != declared[name][1] or name == positional}
+    defaults, positional = spec_defaults(kind)
+    changed = {name: value for name, value in params.items() if value != defaults[name] or name == positional}
     shown = [str(changed.pop(positional))] if positional in changed else []
     shown += [f"{name}={value}" for name, value in sorted(changed.items())]
     return f"{kind}:{','.join(shown)}" if shown else kind
