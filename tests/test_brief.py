@@ -83,7 +83,7 @@ def test_the_brief_of_a_fixed_seat_balance_with_a_new_must_pick_crew():
         "  - Historian is picked first too often (goal: at most 50%).\n"
         "      stargazer explain --rules drafts/draft8 --players 4 --cards historian --bots mcts:200\n"
         "\n"
-        "How sure: 1,800 games of each draft, dealt alike. More games would decide gap between the best and the "
+        "How sure: 1,800 games of each draft, dealt alike. More games would decide the gap between the best and the "
         "worst seat: about 2,400 games of each (1 other open target needs more).")
     assert len(text.splitlines()) <= 25 and said_once(text) == []
 

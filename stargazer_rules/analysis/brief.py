@@ -32,7 +32,7 @@ MOST = 3
 _NOT_CHANGES = frozenset({"seats.chi_square_p", "seats.balance"})
 #: The words a designer uses for a measure whose label is a statistician's.
 _PLAIN_LABELS = {
-    "seat_balance": "gap between the best and the worst seat",
+    "seat_balance": "the gap between the best and the worst seat",
     "crew_picker_advantage": "how much more a crew's pickers win",
 }
 #: What a subject does when a measure lies above its goal and below it, for the lead.
@@ -268,7 +268,7 @@ def _bots(lineup: Sequence[str], defaults: Mapping[str, str] | None, command: st
     return "" if defaults is not None and defaults.get(command) == shown else f" --bots {shown}"
 
 
-def _sure(verdict: Mapping[str, Any], label_a: str, label_b: str) -> str:
+def _sure(verdict: Mapping[str, Any]) -> str:
     games = verdict["games"]
     open_rows = [row for row in verdict["targets"]
                  if row["weight"] > 0 and row["decision"] == "inconclusive" and row.get("games_needed")]
@@ -299,6 +299,6 @@ def comparison_brief(comparison: Mapping[str, Any], *, rules_b: str | None = Non
         answer=_answer(verdict, label_a, label_b),
         most=_largest_changes(comparison, label_a, label_b),
         next_steps=[lead] if lead else [],
-        sure=_sure(verdict, label_a, label_b),
+        sure=_sure(verdict),
         warnings=comparison.get("warnings") or (),
     )
