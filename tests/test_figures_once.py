@@ -100,6 +100,22 @@ def test_a_target_decided_in_one_run_only_counts_for_neither():
         "(over 1,800 paired games).")
 
 
+def test_a_target_called_better_is_never_also_named_not_counted():
+    """Seat win share met in draft7 and not yet known in draft8 is counted for neither; when the
+    paired games call it better, the headline names it once, as better."""
+    met = met_counts([_answer("seat_win_share", "not_met"), _answer("tie_rate", "met")],
+                     [_answer("seat_win_share", "unknown"), _answer("tie_rate", "met")])
+    assert [row["key"] for row in met["one_side"]] == ["seat_win_share"]
+    row = {"key": "seat_win_share", "measure": "seat_win_share", "label": "Seat win share", "unit": "share",
+           "weight": 1.0, "margin": 0.02, "goal_text": "within ±3 points of 25.0%", "games": 1800, "compared": True,
+           "a": {"shortfall": 0.075, "worst_label": "Seat 4", "shown": "32.5%"},
+           "b": {"shortfall": 0.0, "worst_label": "Seat 4", "shown": "27.0%"}, "change": -0.075, "se": 0.01}
+    decided = verdict_of([row], confidence=0.95, label_a="draft7", label_b="draft8", met=met)
+    assert decided["text"] == (
+        "Better: draft8 meets 1 of 1 targets decided in both runs (draft7: 1 of 1): better on seat win share "
+        "(Seat 4 32.5% -> 27.0%), worse on none, inconclusive on none (over 1,800 paired games).")
+
+
 def test_a_shortfall_change_is_b_minus_a_with_its_direction_in_words():
     row = {"change": 0.061, "low": 0.02, "high": 0.102}
     assert change_text(row) == "B - A +0.061 [+0.020, +0.102]: B misses by 0.061 more (lower is better)"

@@ -189,7 +189,7 @@ def add_compare(commands: argparse._SubParsersAction) -> None:
         description=wrapped(
             "Simulate ruleset A and ruleset B with the same seeds and lineup (as "
             "'stargazer simulate' does, into OUT/<A's name> and OUT/<B's name>), then compare "
-            "the two summaries: the comparison files are written to OUT and its table printed."
+            "the two summaries: the comparison files are written to OUT and a brief of the answer printed."
         ),
         epilog=LINEUP_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
