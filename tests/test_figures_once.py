@@ -100,6 +100,22 @@ def test_a_target_decided_in_one_run_only_counts_for_neither():
         "(over 1,800 paired games).")
 
 
+def test_a_target_called_better_is_never_also_named_not_counted():
+    """Seat win share met in draft7 and not yet known in draft8 is counted for neither; when the
+    paired games call it better, the headline names it once, as better."""
+    met = met_counts([_answer("seat_win_share", "not_met"), _answer("tie_rate", "met")],
+                     [_answer("seat_win_share", "unknown"), _answer("tie_rate", "met")])
+    assert [row["key"] for row in met["one_side"]] == ["seat_win_share"]
+    row = {"key": "seat_win_share", "measure": "seat_win_share", "label": "Seat win share", "unit": "share",
+           "weight": 1.0, "margin": 0.02, "goal_text": "within ±3 points of 25.0%", "games": 1800, "compared": True,
+           "a": {"shortfall": 0.075, "worst_label": "Seat 4", "shown": "32.5%"},
+           "b": {"shortfall": 0.0, "worst_label": "Seat 4", "shown": "27.0%"}, "change": -0.075, "se": 0.01}
+    decided = verdict_of([row], confidence=0.95, label_a="draft7", label_b="draft8", met=met)
+    assert decided["text"] == (
+        "Better: draft8 meets 1 of 1 targets decided in both runs (draft7: 1 of 1): better on seat win share "
+        "(Seat 4 32.5% -> 27.0%), worse on none, inconclusive on none (over 1,800 paired games).")
+
+
 def test_a_shortfall_change_is_b_minus_a_with_its_direction_in_words():
     row = {"change": 0.061, "low": 0.02, "high": 0.102}
     assert change_text(row) == "B - A +0.061 [+0.020, +0.102]: B misses by 0.061 more (lower is better)"
@@ -171,3 +187,48 @@ def test_tune_counts_a_candidates_targets_as_met_not_met_and_not_yet_known():
     the one check's three counts."""
     facts = {"met": 7, "not_met": 3, "unknown": 2, "total": 12, "missed": ["a", "b", "c", "d"]}
     assert targets_text(facts) == "7 of 12 met, 3 not met, 2 not yet known"
+
+
+# -- the briefs on the terminal -----------------------------------------------------------------
+
+
+def _terminal_brief(text: str) -> str:
+    """What a command prints before the line naming its files."""
+    brief, _, files = text.partition("\n\nEvery figure: ")
+    assert files, text
+    return brief
+
+
+def test_no_figure_is_said_twice_by_compare_tune_explain_or_calibrate(tmp_path, capsys):
+    """Each of the four commands' briefs, from a few quick games: at most about 25 lines, and no
+    figure (a decimal, a percentage, a count of thousands) said twice."""
+    from stargazer_rules.analysis.brief import said_once
+    from stargazer_rules.frontends.cli import main
+    from stargazer_rules.playtests import folder
+    from stargazer_rules.playtests.sources import log_from_game_line
+    from stargazer_rules.simulation.rung_runs import one_per_deal, rung_run
+
+    quick = ["--workers", "1", "--cache", str(tmp_path / "cache")]
+    (tmp_path / "tune.yaml").write_text("space:\n  rules.cubes_per_player: [12, 6]\nmax_edits: 1\n", encoding="utf-8")
+    (tmp_path / "targets.yaml").write_text("targets:\n  - {measure: game_rounds, at_most: 3.0}\n", encoding="utf-8")
+    logs = tmp_path / "logs"
+    games = rung_run(DRAFT7, "random", players=4, deals=12, seed=10_000, out=tmp_path / "played", workers=1,
+                     cache=tmp_path / "cache").games
+    for line in one_per_deal(games):
+        folder.add_log(DRAFT7, log_from_game_line(line, date="2026-12-01"), folder=logs)
+    commands = [
+        ["compare", "draft7", "base", "--games", "8", "--bots", "random", "--out", str(tmp_path / "compare")],
+        ["explain", "--rules", "draft7", "--games", "24", "--bots", "random", "--cards", "engineer,lava-1",
+         "--out", str(tmp_path / "explain")],
+        ["tune", "draft7", "--space", str(tmp_path / "tune.yaml"), "--targets", str(tmp_path / "targets.yaml"),
+         "--bots", "random", "--trials", "2", "--games-per-trial", "16", "--recheck-games", "16",
+         "--out", str(tmp_path / "tune")],
+        ["calibrate", "--from", str(logs), "--rungs", "random,greedy", "--deals", "12", "--out", str(tmp_path / "cal")],
+    ]
+    for command in commands:
+        assert main([*command, *quick]) == 0, command
+        brief = _terminal_brief(capsys.readouterr().out)
+        assert len(brief.splitlines()) <= 25, brief
+        assert said_once(brief) == [], brief
+        for word in ("Bonferroni", "Holm", "rung", "picker advantage", "balance number", "paired games"):
+            assert word not in brief, (word, brief)

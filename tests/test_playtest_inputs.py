@@ -178,7 +178,7 @@ def test_a_cached_ladder_of_absurd_budgets_is_estimated_before_it_plays(logs, tm
     assert main(["calibrate", "--from", str(logs), "--deals", "200", "--workers", "1", "--out", str(tmp_path / "out")]) == 1
     err = capsys.readouterr().err.splitlines()
     estimate = next(line for line in err if "at most about" in line)
-    assert estimate.startswith("stargazer calibrate: 4 rungs (random, greedy, mcts:25, mcts:1000000) of 600 games each: at most about ")
+    assert estimate.startswith("stargazer calibrate: 4 levels of bots (random, greedy, mcts:25, mcts:1000000), 600 games each: at most about ")
     assert " h " in estimate  # a million iterations a decision, 600 games: hours, said first
     assert err.index(estimate) < len(err) - 1 and err[-1] == "stargazer calibrate: stopped before playing random"
     assert played == ["random"]

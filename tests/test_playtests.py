@@ -16,6 +16,8 @@ import pytest
 
 from stargazer_rules import load_ruleset
 from stargazer_rules.analysis.calibrate import calibrate, holm
+from stargazer_rules.analysis.brief import said_once
+from stargazer_rules.analysis.calibration_report import calibration_brief
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import DraftError, PlaytestError
 from stargazer_rules.formats import records, schema_checks
@@ -369,11 +371,30 @@ def test_calibrate_command_writes_calibration_json_and_the_report_command(rung_l
     assert schema_checks.schema_problems("calibration", result) == []
     jsonschema.Draft202012Validator.check_schema(schema_checks.schema("calibration"))
     assert result["logs"] == 12 and [row["rung"] for row in result["rungs"]] == ["random", "greedy"]
-    assert result["verdict"]["resembles"] == "greedy"
-    assert "verdict: the people resemble greedy" in text
-    assert "a report at that rung: stargazer simulate --players 4 --bots greedy" in text
+    assert result["verdict"]["resembles"] == result["verdict"]["fastest"] == "greedy"
+    assert text.startswith("draft7, 4 players: the people's games beside 2 levels of bots\n\n"
+                           "The answer: The people play like greedy bots, the fastest level the logs are consistent with.")
+    assert "What to try next:\n  - Reports at that level of play:\n      stargazer simulate --players 4 --bots greedy\n" in text
+    assert "How sure: 12 playtest games against 120 games of each level." in text
+    assert len(text.splitlines()) <= 25 and said_once(text) == []
+    assert "Holm" not in text and "rung" not in text
     page = (out / "calibration.html").read_text(encoding="utf-8")
     assert "<strong>the people resemble greedy" in page and "stargazer simulate --players 4 --bots greedy" in page
+
+
+def test_too_few_logs_to_tell_levels_apart_suggest_the_fastest_and_say_how_many_would(rung_logs, tmp_path):
+    """Eight logs of greedy games: several levels are consistent with them; the suggestion is the
+    fastest of those (the first listed), and the brief says how many logs would tell them apart."""
+    logs = playtests_of("greedy", tmp_path)[:8]
+    result = calibrate(logs, rung_logs)
+    decided = result["verdict"]
+    consistent = [row["rung"] for row in result["rungs"] if row["consistent"]]
+    assert len(consistent) > 1 and decided["fastest"] == consistent[0]
+    assert decided["logs_needed"] > 8
+    result.update({"ruleset": {"name": "draft7"}, "players": 4, "deals": RUNG_DEALS})
+    text = calibration_brief(result).text()
+    assert f"Too few to tell {decided['fastest']}, " in text
+    assert text.endswith(f"apart: about {decided['logs_needed']:,} playtest games would.")
 
 
 def test_the_report_of_logs_counts_each_measure(rung_logs):

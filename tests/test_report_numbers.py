@@ -542,6 +542,7 @@ def _paragraphs(summary: Mapping[str, Any]) -> dict[str, str | list[str]]:
         # "(after the last round: the winner, R18)"
         "A seat's standing after a round": [],
         "How to read this report": [],
+        "The statistical words of this page": [],
     }
 
 

@@ -18,6 +18,8 @@ import time
 from pathlib import Path
 
 import pytest
+
+from stargazer_rules.analysis.brief import Brief
 from processes import HANG_GUARD
 
 from stargazer_rules.formats.game_lines import GAMES_FILE, game_line, read_games_file
@@ -417,7 +419,7 @@ def test_until_decided_caps_its_default_most_games_at_the_run_cap(tmp_path, monk
     monkeypatch.setattr(run_commands, "_batches", lambda games, most, players: seen.append((games, most)) or [])
     monkeypatch.setattr(run_commands, "_compare_and_write", lambda *args: {})
     monkeypatch.setattr("stargazer_rules.analysis.write_comparison", lambda comparison, out: None)
-    monkeypatch.setattr("stargazer_rules.analysis.terminal_comparison", lambda comparison: "")
+    monkeypatch.setattr("stargazer_rules.analysis.brief.comparison_brief", lambda comparison, **given: Brief("", "", (), (), ""))
     assert cli.main(["compare", "draft7", "base", "--games", "30000", "--until-decided", "--bots", "random"]) == 0
     assert seen == [(30000, runner.MAX_GAMES)]
 

@@ -19,6 +19,7 @@ from stargazer_rules.frontends.cli import main
 from stargazer_rules.rulesets.loader import load_ruleset, short_fingerprint
 from stargazer_rules.simulation.runner import read_games
 from stargazer_rules.tuning import tune_run
+from stargazer_rules.analysis.brief import said_once
 
 SPACE = """\
 space:
@@ -68,7 +69,12 @@ def test_tune_proposes_the_edit_that_meets_the_missed_target(tune_files, capsys)
     assert facts["proposal"]["text"].startswith(
         f"Proposed: the edits of trial {facts['proposal']['trial']} (in {tune_files / 'out' / 'proposal'}): better "
         "than the base on rounds per game, worse on none; it meets ")
-    assert facts["proposal"]["text"] in out
+    assert out.startswith(f"draft7 tuned, greedy bots: {facts['counts']['complete'] + facts['counts']['pruned']} "
+                          f"candidates played\n\nThe answer: Yes: the edits of trial {facts['proposal']['trial']} make "
+                          "draft7 better on rounds per game, and worse on none.\n\nWhat the proposal changes:\n"
+                          "  - knob cubes_per_player: 12 -> 6.\n")
+    assert f"      stargazer compare draft7 {tune_files / 'out' / 'proposal'}\n" in out
+    assert len(out.splitlines()) <= 25 and said_once(out) == []
     page = (tune_files / "out" / "tune.html").read_text(encoding="utf-8")
     assert page.startswith("<!DOCTYPE html>")
     assert f"{tune_files / 'tune.yaml'}: 2 parameters, at most 1 edit</td>" in page  # not "1 edits"

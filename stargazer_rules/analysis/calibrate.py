@@ -23,6 +23,16 @@ distances. The verdict: the consistent rung of the smallest combined distance is
 people resemble (the other consistent rungs named beside it); with none consistent, none does,
 and the verdict names the closest rung and the measures on which it differs.
 
+**Too few logs.** When several rungs are consistent, the logs do not tell them apart. The
+suggestion is then the *fastest* consistent rung (the first of the rungs, listed weakest and
+so fastest first): any of them plays like the people as far as the logs can tell.
+``logs_needed`` says how many logs would set the consistent rung furthest from them apart,
+from the power of its test on the measure where it lies furthest (``POWER``, at the Holm
+level ``alpha / m`` of the first test): ``(z + z_power)^2 / (3 d^2)`` games for a number (the
+rank-biserial distance ``d``; Noether's formula with the rung's many games), and
+``(z + z_power)^2 p (1 - p) / d^2`` for a share or the crew picks (``d`` the share's distance,
+``p`` the logs' share, 1/2 for the picks). It assumes the distance stays as measured.
+
 The tests need SciPy and numpy (the ``sim`` extra), imported here only.
 """
 
@@ -48,6 +58,8 @@ CALIBRATION_FORMAT = "stargazer-calibration/1"
 ALPHA = 0.05
 #: The resamples of the crew picks' permutation test.
 PERMUTATIONS = 999
+#: The power ``logs_needed`` asks of a test.
+POWER = 0.8
 
 
 @attrs.frozen
@@ -159,21 +171,46 @@ def calibrate(logs: Sequence[PlaytestLog], rungs: Mapping[str, Sequence[Playtest
             "consistent": not differs_on,
             "distance": math.sqrt(sum(d * d for d in distances) / len(distances)) if distances else None,  # type: ignore[operator]
         })
-    return {"logs": len(logs), "alpha": alpha, "permutations": PERMUTATIONS, "rungs": rows, "verdict": verdict(rows)}
+    return {"logs": len(logs), "alpha": alpha, "permutations": PERMUTATIONS, "rungs": rows,
+            "verdict": verdict(rows, len(logs), alpha)}
 
 
-def verdict(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
-    """The rung the people resemble, or none and where the closest differs (the module docstring)."""
+def verdict(rows: Sequence[Mapping[str, Any]], logs: int = 0, alpha: float = ALPHA) -> dict[str, Any]:
+    """The rung the people resemble, or none and where the closest differs; the fastest
+    consistent rung and, when several are consistent, the logs that would tell them apart
+    (the module docstring). ``rows`` are in the rungs' order, fastest first."""
     ranked = sorted((row for row in rows if row["distance"] is not None), key=lambda row: row["distance"])
     consistent = [row["rung"] for row in ranked if row["consistent"]]
     closest = ranked[0] if ranked else None
+    fastest = next((row["rung"] for row in rows if row["rung"] in consistent), None)
+    needed = None
+    if len(consistent) > 1:
+        furthest = next(row for row in reversed(ranked) if row["consistent"])
+        needed = _logs_needed(furthest, alpha)
+    extra = {"fastest": fastest, "logs_needed": needed if needed is None else max(needed, logs + 1)}
     if consistent:
         also = consistent[1:]
         sentence = f"the people resemble {consistent[0]}" + (f" (also consistent: {', '.join(also)})" if also else "")
-        return {"resembles": consistent[0], "closest": consistent[0], "also_consistent": also, "differs_on": [], "sentence": sentence}
+        return {"resembles": consistent[0], "closest": consistent[0], "also_consistent": also, "differs_on": [],
+                "sentence": sentence, **extra}
     if closest is None:
         return {"resembles": None, "closest": None, "also_consistent": [], "differs_on": [],
-                "sentence": "no rung could be compared: no measure had games on both sides"}
+                "sentence": "no rung could be compared: no measure had games on both sides", **extra}
     labels = [TABLE_MEASURES[name].label for name in closest["differs_on"]]
     return {"resembles": None, "closest": closest["rung"], "also_consistent": [], "differs_on": list(closest["differs_on"]),
-            "sentence": f"none resembles the people: the closest, {closest['rung']}, differs on {', '.join(labels)}"}
+            "sentence": f"none resembles the people: the closest, {closest['rung']}, differs on {', '.join(labels)}", **extra}
+
+
+def _logs_needed(row: Mapping[str, Any], alpha: float) -> int | None:
+    """The logs for the test of ``row``'s furthest measure to find it apart (module docstring)."""
+    tested = {name: entry for name, entry in row["measures"].items() if entry["distance"]}
+    if not tested:
+        return None
+    name, entry = max(tested.items(), key=lambda item: item[1]["distance"])
+    z = float(stats.norm.ppf(1 - alpha / (2 * len(row["measures"])))) + float(stats.norm.ppf(POWER))
+    kind, distance = TABLE_MEASURES[name].kind, entry["distance"]
+    if kind == "number":
+        return math.ceil(z * z / (3 * distance * distance))
+    share = entry["logs"] if kind == "share" and entry["logs"] is not None else 0.5
+    share = min(max(share, 0.05), 0.95)
+    return math.ceil(z * z * share * (1 - share) / (distance * distance))

@@ -7,12 +7,14 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from stargazer_rules.analysis.brief import Brief
+from stargazer_rules.analysis.labels import number
 from stargazer_rules.analysis.report import esc, page, table
 from stargazer_rules.playtests.figures import TABLE_MEASURES
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.rulesets import outputfiles
 
-__all__ = ["CALIBRATION_PAGE", "render_calibration", "terminal_calibration", "write_calibration_page"]
+__all__ = ["CALIBRATION_PAGE", "calibration_brief", "render_calibration", "terminal_calibration", "write_calibration_page"]
 
 #: The page beside calibration.json.
 CALIBRATION_PAGE = "calibration.html"
@@ -45,6 +47,46 @@ def terminal_calibration(result: Mapping[str, Any]) -> str:
                          f"bots {_figure(entry['rung'], kind)} ({p}){mark}")
     lines.append(f"verdict: {result['verdict']['sentence']}")
     return "\n".join(lines)
+
+
+def _level(rung: str) -> str:
+    """A rung as a person names its bots: ``greedy bots``, ``searching bots (mcts:400)``."""
+    return f"searching bots ({rung})" if rung.startswith("mcts") else f"{rung} bots"
+
+
+def calibration_brief(result: Mapping[str, Any]) -> Brief:
+    """The brief of a calibration: the level of bots the people play like (the fastest the logs
+    are consistent with), the measures where that level's games lie furthest from the logs,
+    the report to run at it, and whether the logs are enough to tell the levels apart."""
+    decided = result["verdict"]
+    row_of = {row["rung"]: row for row in result["rungs"]}
+    named = decided["fastest"] or decided["closest"]
+    also = [rung for rung in (decided["resembles"], *decided["also_consistent"]) if rung and rung != named]
+    if decided["fastest"]:
+        answer = (f"the people play like {_level(named)}, the fastest level the logs are consistent with"
+                  + (f" (also consistent: {', '.join(also)})." if also else "."))
+    elif named:
+        differs = ", ".join(TABLE_MEASURES[name].label for name in decided["differs_on"])
+        answer = f"the people play like no level tried; the closest, {_level(named)}, differs on {differs}."
+    else:
+        answer = "no level could be set beside the logs: no measure had games on both sides."
+    most = []
+    if named:
+        measures = row_of[named]["measures"]
+        ranked = sorted((item for item in measures.items() if item[1]["distance"] is not None),
+                        key=lambda item: -item[1]["distance"])
+        for name, entry in ranked[:3]:
+            kind = TABLE_MEASURES[name].kind
+            most.append(f"{TABLE_MEASURES[name].label.capitalize()}: the people {_figure(entry['logs'], kind)}, "
+                        f"{named} {_figure(entry['rung'], kind)}.")
+    steps = [("Reports at that level of play:", result["report_command"])] if result.get("report_command") else []
+    sure = f"{number(result['logs'])} playtest games against {number(result['deals'] * result['players'])} games of each level."
+    if decided["logs_needed"]:
+        sure += (f" Too few to tell {', '.join([named, *also])} apart: about {number(decided['logs_needed'])} "
+                 "playtest games would.")
+    title = f"{result['ruleset']['name']}, {result['players']} players: the people's games beside {len(result['rungs'])} levels of bots"
+    return Brief(title=title, answer=answer[0].upper() + answer[1:], most=most, next_steps=steps, sure=sure,
+                 most_heading="Where they differ most")
 
 
 def _title(result: Mapping[str, Any]) -> str:

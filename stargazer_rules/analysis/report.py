@@ -171,11 +171,17 @@ def figure(svg: str, caption: str) -> str:
     return f"<figure>{svg}<figcaption class=\"note\">{esc(caption)}</figcaption></figure>"
 
 
+#: Every page's last line: where its few statistical words are said in a designer's words.
+GLOSSARY_NOTE = ('<p class="note" id="glossary">The statistical words of this page (interval, significant, '
+                 'dealt alike, decided, shortfall, p-value...) in plain words: <code>docs/simulation.md</code>, '
+                 '"Glossary".</p>')
+
+
 def page(title: str, body: str) -> str:
-    """A whole self-contained HTML document."""
+    """A whole self-contained HTML document, ending with the glossary's link."""
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n"
+        f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n{GLOSSARY_NOTE}\n"
         f"<script>{SORT_SCRIPT}</script>\n</body>\n</html>\n"
     )
 

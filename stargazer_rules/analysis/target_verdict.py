@@ -292,14 +292,16 @@ def verdict_of(
     return result
 
 
-def met_text(met: Mapping[str, Any], label_a: str, label_b: str) -> str:
+def met_text(met: Mapping[str, Any], label_a: str, label_b: str, changed: frozenset[str] = frozenset()) -> str:
     """``meets 7 of 11 targets decided in both runs (draft7: 8 of 11; not counted, decided in
-    draft7 only: skill depth)``."""
+    draft7 only: skill depth)``. A target in ``changed`` (the keys the headline calls better or
+    worse) is not named as not counted: the headline names it once, by its change."""
     (met_a, counted), (met_b, _) = met["a"], met["b"]
     text = f"meets {met_b} of {counted} targets decided in both runs ({label_a}: {met_a} of {counted}"
     sides = []
     for side, label in (("a", label_a), ("b", label_b)):
-        only = [row["label"].lower() for row in met["one_side"] if row[side] in ("met", "not_met")]
+        only = [row["label"].lower() for row in met["one_side"]
+                if row[side] in ("met", "not_met") and row["key"] not in changed]
         if only:
             sides.append(f"{'decided in' if not sides else 'in'} {label} only: {', '.join(only)}")
     if sides:
@@ -341,6 +343,8 @@ def headline(rows: Sequence[Mapping[str, Any]], label_a: str, label_b: str, met:
     else:
         decision = "inconclusive"
 
+    changed = frozenset(row["key"] for row in by["better"] + by["worse"])
+
     def listed(decision_rows: Sequence[Mapping[str, Any]], detail: bool) -> str:
         if not decision_rows:
             return "none"
@@ -355,7 +359,7 @@ def headline(rows: Sequence[Mapping[str, Any]], label_a: str, label_b: str, met:
         return ", ".join(parts)
 
     text = (
-        f"{decision.capitalize()}: {label_b} {met_text(met, label_a, label_b)}: better on {listed(by['better'], True)}, worse on {listed(by['worse'], True)}, "
+        f"{decision.capitalize()}: {label_b} {met_text(met, label_a, label_b, changed)}: better on {listed(by['better'], True)}, worse on {listed(by['worse'], True)}, "
         f"inconclusive on {listed(by['inconclusive'], False)}"
     )
     if by["equivalent"]:

@@ -236,6 +236,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, Any]]:
     return kind, params
 
 
+def spec_defaults(kind: str) -> tuple[dict[str, Any], str | None]:
+    """A registered kind's parameters at their defaults, and the one a bare value sets: what a
+    spec as a person types it (``mcts:200``) leaves out."""
+    _factory, declared, positional = _REGISTRY[kind]
+    return {name: default for name, (_type, default) in declared.items()}, positional
+
+
 def canonical_spec(kind: str, params: Mapping[str, Any]) -> str:
     """The one spelling of a spec: ``mcts:iterations=400`` for ``mcts:400``."""
     if not params:

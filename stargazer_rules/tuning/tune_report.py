@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+from stargazer_rules.analysis.brief import Brief, bots_in_words, designer_label
+from stargazer_rules.analysis.labels import number
 from stargazer_rules.analysis.plain_json import plain
 from stargazer_rules.analysis.report import esc, figure, page, table, write_json
 from stargazer_rules.errors import counted
@@ -25,7 +27,7 @@ from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.tuning.search import edits_of
 
-__all__ = ["IMPORTANCE_EVALUATOR", "importance", "render_tune", "terminal_tune", "trial_rows", "write_tune"]
+__all__ = ["IMPORTANCE_EVALUATOR", "importance", "render_tune", "terminal_tune", "trial_rows", "tune_brief", "write_tune"]
 
 TUNE_JSON = "tune.json"
 TUNE_PAGE = "tune.html"
@@ -220,3 +222,33 @@ def terminal_tune(tune: Mapping[str, Any]) -> str:
     proposal = tune["proposal"]
     lines.append(proposal["text"] if proposal else tune["no_edit"])
     return "\n".join(lines)
+
+
+def tune_brief(tune: Mapping[str, Any], rules: str | None = None) -> Brief:
+    """The brief of a search: whether an edit is proposed and on which targets it is better, the
+    edits it makes, the comparison that checks it on every figure, and how sure (the re-check's
+    fresh games and the targets they leave open). ``rules`` is how the designer named the base."""
+    name = tune["ruleset"]["name"]
+    lineup = tune["settings"].get("lineup") or []
+    bots = f", {bots_in_words(lineup)}" if lineup else ""
+    played = tune["counts"]["complete"] + tune["counts"]["pruned"]
+    title = f"{name} tuned{bots}: {counted(played, 'candidate|candidates')} played"
+    proposal = tune["proposal"]
+    recheck = next((r for r in tune["rechecks"] if proposal and r["trial"] == proposal["trial"]), None)
+    if proposal is None or recheck is None:
+        no_edit = tune["no_edit"] or "no edit found"
+        return Brief(title=title, answer=no_edit[0].upper() + no_edit[1:] + ".", most=[], next_steps=[],
+                     sure=f"{number(tune['settings']['recheck_games'])} fresh games re-checked each of the best.",
+                     most_heading="What the proposal changes", nothing_next="widen tune.yaml's choices, or the targets")
+    def labels(decision: str) -> list[str]:
+        return [designer_label(t["key"], t["label"]) for t in recheck["targets"] if t["decision"] == decision]
+
+    answer = (f"Yes: the edits of trial {proposal['trial']} make {name} better on {', '.join(labels('better'))}, "
+              "and worse on none.")
+    open_ones = labels("inconclusive")
+    sure = f"{number(recheck['games'])} fresh games re-checked it against the base, dealt alike."
+    if open_ones:
+        sure += f" Still open at those games: {', '.join(open_ones)}."
+    return Brief(title=title, answer=answer, most=[f"{line}." for line in proposal["edits_text"][:3]],
+                 next_steps=[("Check the proposal on every figure:", f"stargazer compare {rules or name} {proposal['folder']}")],
+                 sure=sure, most_heading="What the proposal changes")

@@ -46,6 +46,16 @@ DEFAULT_EXPLAIN_BOTS = "greedy"
 #: (95%) on draft7, whose 38 arms (31,200 games) take some five minutes of one core's time
 #: (docs/simulation.md, "stargazer explain").
 DEFAULT_EXPLAIN_GAMES = 800
+
+
+def lead_defaults() -> dict[str, str]:
+    """The lineup each command a brief suggests plays by default, so that a suggested command
+    names ``--bots`` only when the run's lineup is another."""
+    from stargazer_rules.frontends.cli.run_options import DEFAULT_SIM_BOTS
+
+    return {"explain": DEFAULT_EXPLAIN_BOTS, "tune": DEFAULT_SIM_BOTS}
+
+
 #: The file of the figures in the output folder.
 EXPLAIN_FILE = "explain.json"
 
@@ -150,10 +160,11 @@ def run_explain(args: argparse.Namespace) -> int:
     except (SimulationError, ValueError, OSError) as error:
         say_error(COMMAND, str(error))
         return EXIT_INVALID
-    from stargazer_rules.analysis.explain_report import terminal_explain
+    from stargazer_rules.analysis.explain_report import explain_brief
+    from stargazer_rules.frontends.cli.run_options import DEFAULT_SIM_BOTS
 
-    print(terminal_explain(doc))
-    print(f"\nwritten: {', '.join(map(str, written))}")
+    print(explain_brief(doc, rules=args.ruleset or None, compared_lineup=DEFAULT_SIM_BOTS).text())
+    print(f"\nEvery figure: {written[1]} and {written[0]}")
     return 0
 
 

@@ -270,7 +270,7 @@ def _rungs(args: argparse.Namespace, ruleset: Ruleset, players: int) -> list[str
 
 def run_calibrate(args: argparse.Namespace) -> int:
     from stargazer_rules.analysis.calibrate import CALIBRATION_FORMAT, calibrate
-    from stargazer_rules.analysis.calibration_report import terminal_calibration, write_calibration_page
+    from stargazer_rules.analysis.calibration_report import calibration_brief, write_calibration_page
     from stargazer_rules.playtests.sources import log_from_game_line
     from stargazer_rules.simulation import cache
     from stargazer_rules.simulation.estimate import format_duration
@@ -296,8 +296,8 @@ def run_calibrate(args: argparse.Namespace) -> int:
         say_error(CALIBRATE, str(error))
         return EXIT_USAGE
     report_engine(ruleset, CALIBRATE)
-    say_error(CALIBRATE, f"{counted(len(rungs), 'rung|rungs')} ({', '.join(rungs)}) of {args.deals * players:,} games each: "
-                         f"at most about {format_duration(seconds)} (timed on one game a rung; runs in the cache are reused)")
+    say_error(CALIBRATE, f"{counted(len(rungs), 'level|levels')} of bots ({', '.join(rungs)}), {args.deals * players:,} games each: "
+                         f"at most about {format_duration(seconds)} in all (timed on one game a level; runs in the cache are reused)")
     games = {}
     try:
         for rung in rungs:
@@ -318,7 +318,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
         "players": players, "deals": args.deals, "seed": args.seed,
         **calibrate(logs, games, seed=args.seed),
     }
-    named = result["verdict"]["resembles"] or result["verdict"]["closest"]
+    named = result["verdict"]["fastest"] or result["verdict"]["closest"]
     if named is not None:
         bundled = not ruleset.source or shown_path(ruleset.source).startswith("bundled ")
         given = ruleset.name if bundled else ruleset.source
@@ -328,9 +328,7 @@ def run_calibrate(args: argparse.Namespace) -> int:
     outputfiles.output_folder(out)
     outputfiles.write_json(path, result, indent=2)
     written = write_calibration_page(result, out)
-    print(terminal_calibration(result))
-    if "report_command" in result:
-        print(f"a report at that rung: {result['report_command']}")
-    print(f"written: {path}, {written}")
+    print(calibration_brief(result).text())
+    print(f"\nEvery figure: {written} and {path}")
     return 0
 

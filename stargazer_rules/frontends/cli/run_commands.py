@@ -189,7 +189,7 @@ def add_compare(commands: argparse._SubParsersAction) -> None:
         description=wrapped(
             "Simulate ruleset A and ruleset B with the same seeds and lineup (as "
             "'stargazer simulate' does, into OUT/<A's name> and OUT/<B's name>), then compare "
-            "the two summaries: the comparison files are written to OUT and its table printed."
+            "the two summaries: the comparison files are written to OUT and a brief of the answer printed."
         ),
         epilog=LINEUP_HELP,
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -235,11 +235,12 @@ def run_compare(args: argparse.Namespace) -> int:
     comparison = _compare_one(first, second, lineup, out, args, command)
     if isinstance(comparison, int):
         return comparison
-    from stargazer_rules import analysis
+    from stargazer_rules.analysis.brief import comparison_brief
+    from stargazer_rules.frontends.cli.explain_command import lead_defaults
 
-    print(analysis.terminal_comparison(comparison))
+    print(comparison_brief(comparison, rules_b=args.b, lineup=lineup, defaults=lead_defaults()).text())
     print(
-        f"\nwritten: {os.path.join(out, 'comparison.json')}, {os.path.join(out, 'comparison.html')}; "
+        f"\nEvery figure: {os.path.join(out, 'comparison.html')} and {os.path.join(out, 'comparison.json')}; "
         f"each ruleset's report in {' and '.join(os.path.join(out, name) for name in _run_names(first, second))}"
     )
     return 0

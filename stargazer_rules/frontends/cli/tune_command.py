@@ -182,6 +182,6 @@ def run_tune(args: argparse.Namespace) -> int:
         say_error(COMMAND, f"interrupted; the study is kept in {os.path.join(out, tune_run.STUDY_FILE)}: "
                            "the same command resumes it")
         return EXIT_INTERRUPTED
-    print(tune_report.terminal_tune(result.facts))
-    print(f"\nwritten: {written[0]}, {written[1]}")
+    print(tune_report.tune_brief(result.facts, rules=args.ruleset).text())
+    print(f"\nEvery figure: {written[1]} and {written[0]}")
     return 0
