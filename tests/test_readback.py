@@ -36,39 +36,28 @@ def abilities(planet_id: str, lang: str) -> tuple[str, ...]:
 
 SKILLS = {
     "scavenger": (
-        "Choose one among those of the other crews where the number of free cubes on that crew is at least 1: "
-        "Take the free cubes on that crew to the stock, scoring the motivation bonus for them.",
-        "他のクルーのうちそのクルーの上のフリーキューブの数が1以上であるクルーのうち1つを選ぶ："
-        "そのクルーのフリーキューブをストックに戻し、やる気ボーナスを得る。",
+        'Choose another crew where the number of free cubes on it is at least 1: Take the free cubes on that crew to the stock, scoring the motivation bonus for them.',
+        '他のクルーのうちそのクルーの上のフリーキューブの数が1以上であるクルーを1つ選ぶ：そのクルーのフリーキューブをストックに戻し、やる気ボーナスを得る。',
     ),
     "gatekeeper": (
-        "Choose one among those of the other crews where nobody picked it this round: Close that crew: "
-        "nobody may pick it until the round ends (only while enough crews stay open for the turns left).",
-        "他のクルーのうちこのラウンドに誰も選んでいないクルーのうち1つを選ぶ：そのクルーを封鎖する："
-        "このラウンドの終わりまで誰も選べない（残りの手番に足りるクルーが残る場合のみ）。",
+        'Choose another crew where nobody picked it this round: Close that crew: nobody may pick it until the round ends (only while enough crews stay open for the turns left).',
+        '他のクルーのうちこのラウンドに誰も選んでいないクルーを1つ選ぶ：そのクルーを封鎖する：このラウンドの終わりまで誰も選べない（残りの手番に足りるクルーが残る場合のみ）。',
     ),
     "ferryman": (
-        "Choose one among Planets where a cube of yours stands on it: The cube of yours that stands furthest "
-        "back on that Planet moves to the rearmost square of the next Planet clockwise after that Planet that "
-        "has room (the first with room, never the Planet it leaves); the cubes behind it move up one square.",
-        "あなたのキューブがある惑星のうち1つを選ぶ：その惑星で最も後ろにあるあなたのキューブを、"
-        "その惑星から時計回りで次の空きマスのある惑星（空きマスのある最初の惑星、元の惑星以外）の次のマスに移す。"
-        "後ろのキューブは1マスずつ前に詰める。",
+        'Choose a Planet where you have a cube: Your cube that stands furthest back on that Planet moves to the rearmost square of the next Planet with room clockwise after that Planet (the first with room, never the Planet it leaves); the cubes behind it move up one square.',
+        '自分のキューブがある惑星を1つ選ぶ：その惑星で最も後ろにある自分のキューブを、その惑星から時計回りで次の空きマスのある惑星（空きマスのある最初の惑星、元の惑星以外）の次のマスに移す。後ろのキューブは1マスずつ前に詰める。',
     ),
     "pathfinder": (
-        "Before this turn's survey, on the Planet where it starts: Put a free cube from the stock on the "
-        "rearmost square of that Planet.",
-        "この手番の調査の前に、調査を始める惑星で：ストックのフリーキューブ1個をその惑星の次の空きマスに置く。",
+        "Before this turn's survey, on the Planet where it starts: Put a free cube from the stock on the rearmost square of that Planet.",
+        'この手番の調査の前に、調査を始める惑星で：ストックのフリーキューブ1個をその惑星の次の空きマスに置く。',
     ),
     "tax-collector": (
-        "For each of the other players: Put a cube of that player from hand on this crew; whoever picks it "
-        "later scores the motivation bonus for it.",
-        "他のプレイヤーのそれぞれについて：そのプレイヤーのキューブ1個を手元からこのクルーに置く。"
-        "後でそのクルーを選んだプレイヤーが、やる気ボーナスを得る。",
+        "For each other player: Put one of that player's cubes from their hand on this crew; whoever picks it later scores the motivation bonus for it.",
+        '他のプレイヤーのそれぞれについて：そのプレイヤーのキューブ1個を、その手元からこのクルーに置く。後でそのクルーを選んだプレイヤーが、やる気ボーナスを得る。',
     ),
     "hoarder": (
-        "Gain VP equal to the number of cubes in your hand minus 6, at least 0.",
-        "あなたの手元のキューブの数から6を引いた数（最小0）に等しいVPを得る。",
+        'Gain VP equal to 6 fewer than the number of cubes in your hand, at least 0.',
+        '自分の手元のキューブの数より6少ない数（最小0）に等しいVPを得る。',
     ),
 }
 
@@ -89,21 +78,22 @@ def test_gas_1_names_who_gains():
 
 
 def test_ocean_1_says_on_this_planet():
-    assert abilities("ocean-1", "en") == ("When this Planet becomes full: Each of the players with a cube on this Planet gains 1 VP.",)
+    assert abilities("ocean-1", "en") == ("When this Planet becomes full: Each player with a cube on this Planet gains 1 VP.",)
     assert abilities("ocean-1", "ja") == ("この惑星が埋まったとき：この惑星にキューブがあるプレイヤーがそれぞれ1VPを得る。",)
 
 
-def test_primordial_3_reads_its_own_planet_as_this_planet():
+def test_primordial_3_reads_its_own_planet_as_this_planet_and_each_player_as_who_gains():
+    """A "for each player" of one gain reads as each player gaining, their cubes counted."""
     en, = abilities("primordial-3", "en")
     ja, = abilities("primordial-3", "ja")
-    assert en.endswith("That player gains VP equal to the number of cubes of that player on the special squares of this Planet.")
-    assert ja.endswith("そのプレイヤーがこの惑星の特務マスにあるそのプレイヤーのキューブの数に等しいVPを得る。")
+    assert en.endswith(": Each player gains VP equal to the number of their cubes on the special squares of this Planet.")
+    assert ja.endswith("：全プレイヤーがそれぞれこの惑星の特務マスにある自分のキューブの数に等しいVPを得る。")
 
 
 def test_setup_step_places_a_cube_from_hand_with_no_stock_parenthetical():
     ideas = ruleset("ideas")
-    assert setup_steps_text(ideas, "en") == "Choose one among Planets with room: Put a cube of yours from hand on the rearmost square of that Planet."
-    assert setup_steps_text(ideas, "ja") == "空きマスのある惑星のうち1つを選ぶ：あなたのキューブ1個を手元からその惑星の次の空きマスに置く。"
+    assert setup_steps_text(ideas, "en") == "Choose a Planet with room: Put one of your cubes from your hand on the rearmost square of that Planet."
+    assert setup_steps_text(ideas, "ja") == "空きマスのある惑星を1つ選ぶ：自分のキューブ1個を手元からその惑星の次の空きマスに置く。"
 
 
 def test_r11_amount_reads_the_crew_that_gets_the_cubes_as_that_crew():
