@@ -5,8 +5,10 @@ agreeing with it; and no read-back of a generated program shows an internal word
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
+from importlib import resources
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from strategies import language_rulesets, load_documents
 
 from stargazer_rules import load_ruleset
+from stargazer_rules.errors import RulesetError
+from stargazer_rules.rulesets.yamlsource import parse_yaml
 from stargazer_rules.printing.sheet import sheet_items
 from stargazer_rules.text.messages import LANGS, ability_sentences, describe_skill, round_end_effects_sentence
 from stargazer_rules.text.tables import counts_table, setup_steps_text, unpicked_free_cubes_text
@@ -150,3 +154,72 @@ def test_no_read_back_of_a_generated_program_shows_an_internal_word(documents):
         said += [round_end_effects_sentence(generated, lang) or ""]
         for text in said:
             assert not INTERNAL.search(text), (lang, text)
+
+
+# -- every value is said ------------------------------------------------------------------
+
+#: Words of the rules language swapped for another of the same kind, to see the sentence change.
+SWAPS = {
+    "me": "others", "others": "everyone", "everyone": "me", "start_player": "left", "left": "start_player",
+    "with_room": "full", "full": "with_room", "surveyed": "with_room", "unpicked": "others",
+    "free": "anyone", "anyone": "free", "normal": "special", "special": "normal",
+}
+
+
+def _leaves(data, path=()):
+    """Every number and word of a skill's data with its path (``when``, ids and names left out)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key not in ("when", "effect"):
+                yield from _leaves(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _leaves(value, (*path, index))
+    elif type(data) is int or (isinstance(data, str) and data in SWAPS):
+        yield path, data
+
+
+def _changed(data, path, value):
+    data = copy.deepcopy(data)
+    holder = data
+    for step in path[:-1]:
+        holder = holder[step]
+    holder[path[-1]] = value
+    return data
+
+
+def _other(value):
+    return value + 1 if type(value) is int else SWAPS[value]
+
+
+def _said_alike(documents, card_index, most_mutations):
+    """The mutations of one crew's skill, each loaded, whose read-back is unchanged."""
+    base = load_documents(documents)
+    card = documents["crew.yaml"]["crew"][card_index]
+    before = {lang: describe_skill(base.crew_card(card["id"]), base, lang) for lang in LANGS}
+    unchanged = []
+    for path, value in list(_leaves(card["skill"]))[:most_mutations]:
+        mutated = copy.deepcopy(documents)
+        mutated["crew.yaml"]["crew"][card_index]["skill"] = _changed(card["skill"], path, _other(value))
+        try:
+            changed = load_documents(mutated)
+        except RulesetError:
+            continue  # a value the loader refuses there: nothing to read back
+        for lang in LANGS:
+            if describe_skill(changed.crew_card(card["id"]), changed, lang) == before[lang]:
+                unchanged.append((lang, path, value, before[lang]))
+    return unchanged
+
+
+def _bundled_documents(name):
+    folder = resources.files("stargazer_rules") / "_bundled" / "cards" / name
+    return {file: parse_yaml((folder / file).read_text(encoding="utf-8"), file).data for file in ("rules.yaml", "planets.yaml", "crew.yaml")}
+
+
+@pytest.mark.parametrize("crew_id", ["hoarder", "steward", "veteran", "pioneer", "scavenger", "tax-collector", "pirate"])
+def test_every_number_and_word_of_an_ideas_skill_is_said(crew_id):
+    """Changing any number or set word of a skill changes its sentence, in both languages."""
+    documents = _bundled_documents("ideas")
+    index = next(i for i, card in enumerate(documents["crew.yaml"]["crew"]) if card["id"] == crew_id)
+    assert _said_alike(documents, index, most_mutations=12) == []
+
