@@ -218,7 +218,7 @@ def test_a_counts_toward_naming_no_colour_of_the_ruleset_is_refused_at_its_line(
     ("value", "lang", "said"),
     [
         (["red", "blue"], "en", "This Planet's cubes count as red, blue for the major-planet bonus, not as its own colour."),
-        ("red", "ja", "この惑星のキューブは、大惑星ボーナスで自分の色ではなく{red}として数える。"),
+        ("red", "ja", "この惑星のキューブは、専攻惑星ボーナスで自分の色ではなく{red}として数える。"),
         ("every_colour", "en", "This Planet's cubes count toward every colour's group for the major-planet bonus."),
     ],
 )

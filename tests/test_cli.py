@@ -413,4 +413,4 @@ def _characters_said(text: str) -> Counter[str]:
 def test_rules_piped_keeps_each_cell_on_its_own_lines(capsys):
     """Piped or saved (no terminal), nothing is wrapped to a width: a sentence stays on one line."""
     assert main(["rules", "ideas"]) == 0
-    assert "When this Planet becomes full: Each of the players with a cube on this Planet gains 1 VP." in capsys.readouterr().out
+    assert "When this Planet becomes full: Each player with a cube on this Planet gains 1 VP." in capsys.readouterr().out

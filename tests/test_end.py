@@ -191,13 +191,13 @@ def test_a_state_naming_a_trigger_of_another_ruleset_is_refused():
 def test_trigger_names_read_the_condition_where_the_catalogue_has_no_phrase():
     r = ruleset(end=WITH_R10)
     assert trigger_name("hand_empty", "en", r) == "a player has no cubes left"
-    assert trigger_name("stock_empty", "en", r) == "the number of free cubes in the stock equals 0"
+    assert trigger_name("stock_empty", "en", r) == "the number of free cubes in the stock is 0"
     assert trigger_name("stock_empty", "ja", r) == "ストックのフリーキューブの数が0と等しい"
     # A draft 7 name over another condition is read from the data, not the catalogue.
     other = ruleset(end={"hand_empty": STOCK_EMPTY})
-    assert trigger_name("hand_empty", "en", other) == "the number of free cubes in the stock equals 0"
+    assert trigger_name("hand_empty", "en", other) == "the number of free cubes in the stock is 0"
     assert end_conditions_text(r, "en") == (
-        "a player has no cubes left or enough Planets are full or the number of free cubes in the stock equals 0"
+        "a player has no cubes left, enough Planets are full, or the number of free cubes in the stock is 0"
     )
     full = ruleset(end={"full": {"at_least": [{"planets": "full"}, "full_planets_to_end"]}, "x": STOCK_EMPTY})
     assert end_conditions_text(full, "en").startswith(

@@ -5,8 +5,10 @@ agreeing with it; and no read-back of a generated program shows an internal word
 
 from __future__ import annotations
 
+import copy
 import functools
 import re
+from importlib import resources
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -14,6 +16,8 @@ from hypothesis import HealthCheck, given, settings
 from strategies import language_rulesets, load_documents
 
 from stargazer_rules import load_ruleset
+from stargazer_rules.errors import RulesetError
+from stargazer_rules.rulesets.yamlsource import parse_yaml
 from stargazer_rules.printing.sheet import sheet_items
 from stargazer_rules.text.messages import LANGS, ability_sentences, describe_skill, round_end_effects_sentence
 from stargazer_rules.text.tables import counts_table, setup_steps_text, unpicked_free_cubes_text
@@ -36,39 +40,28 @@ def abilities(planet_id: str, lang: str) -> tuple[str, ...]:
 
 SKILLS = {
     "scavenger": (
-        "Choose one among those of the other crews where the number of free cubes on that crew is at least 1: "
-        "Take the free cubes on that crew to the stock, scoring the motivation bonus for them.",
-        "他のクルーのうちそのクルーの上のフリーキューブの数が1以上であるクルーのうち1つを選ぶ："
-        "そのクルーのフリーキューブをストックに戻し、やる気ボーナスを得る。",
+        'Choose another crew where the number of free cubes on it is at least 1: Take the free cubes on that crew to the stock, scoring the motivation bonus for them.',
+        '他のクルーのうちそのクルーの上のフリーキューブの数が1以上であるクルーを1つ選ぶ：そのクルーのフリーキューブをストックに戻し、やる気ボーナスを得る。',
     ),
     "gatekeeper": (
-        "Choose one among those of the other crews where nobody picked it this round: Close that crew: "
-        "nobody may pick it until the round ends (only while enough crews stay open for the turns left).",
-        "他のクルーのうちこのラウンドに誰も選んでいないクルーのうち1つを選ぶ：そのクルーを封鎖する："
-        "このラウンドの終わりまで誰も選べない（残りの手番に足りるクルーが残る場合のみ）。",
+        'Choose another crew where nobody picked it this round: Close that crew: nobody may pick it until the round ends (only while enough crews stay open for the turns left).',
+        '他のクルーのうちこのラウンドに誰も選んでいないクルーを1つ選ぶ：そのクルーを封鎖する：このラウンドの終わりまで誰も選べない（残りの手番に足りるクルーが残る場合のみ）。',
     ),
     "ferryman": (
-        "Choose one among Planets where a cube of yours stands on it: The cube of yours that stands furthest "
-        "back on that Planet moves to the rearmost square of the next Planet clockwise after that Planet that "
-        "has room (the first with room, never the Planet it leaves); the cubes behind it move up one square.",
-        "あなたのキューブがある惑星のうち1つを選ぶ：その惑星で最も後ろにあるあなたのキューブを、"
-        "その惑星から時計回りで次の空きマスのある惑星（空きマスのある最初の惑星、元の惑星以外）の次のマスに移す。"
-        "後ろのキューブは1マスずつ前に詰める。",
+        'Choose a Planet where you have a cube: Your cube that stands furthest back on that Planet moves to the rearmost square of the next Planet with room clockwise after that Planet (the first with room, never the Planet it leaves); the cubes behind it move up one square.',
+        '自分のキューブがある惑星を1つ選ぶ：その惑星で最も後ろにある自分のキューブを、その惑星から時計回りで次の空きマスのある惑星（空きマスのある最初の惑星、元の惑星以外）の次のマスに移す。後ろのキューブは1マスずつ前に詰める。',
     ),
     "pathfinder": (
-        "Before this turn's survey, on the Planet where it starts: Put a free cube from the stock on the "
-        "rearmost square of that Planet.",
-        "この手番の調査の前に、調査を始める惑星で：ストックのフリーキューブ1個をその惑星の次の空きマスに置く。",
+        "Before this turn's survey, on the Planet where it starts: Put a free cube from the stock on the rearmost square of that Planet.",
+        'この手番の調査の前に、調査を始める惑星で：ストックのフリーキューブ1個をその惑星の次の空きマスに置く。',
     ),
     "tax-collector": (
-        "For each of the other players: Put a cube of that player from hand on this crew; whoever picks it "
-        "later scores the motivation bonus for it.",
-        "他のプレイヤーのそれぞれについて：そのプレイヤーのキューブ1個を手元からこのクルーに置く。"
-        "後でそのクルーを選んだプレイヤーが、やる気ボーナスを得る。",
+        "For each other player: Put one of that player's cubes from their hand on this crew; whoever picks it later scores the motivation bonus for it.",
+        '他のプレイヤーのそれぞれについて：そのプレイヤーのキューブ1個を、その手元からこのクルーに置く。後でそのクルーを選んだプレイヤーが、やる気ボーナスを得る。',
     ),
     "hoarder": (
-        "Gain VP equal to the number of cubes in your hand minus 6, at least 0.",
-        "あなたの手元のキューブの数から6を引いた数（最小0）に等しいVPを得る。",
+        'Gain VP equal to 6 fewer than the number of cubes in your hand, at least 0.',
+        '自分の手元のキューブの数より6少ない数（最小0）に等しいVPを得る。',
     ),
 }
 
@@ -89,21 +82,22 @@ def test_gas_1_names_who_gains():
 
 
 def test_ocean_1_says_on_this_planet():
-    assert abilities("ocean-1", "en") == ("When this Planet becomes full: Each of the players with a cube on this Planet gains 1 VP.",)
+    assert abilities("ocean-1", "en") == ("When this Planet becomes full: Each player with a cube on this Planet gains 1 VP.",)
     assert abilities("ocean-1", "ja") == ("この惑星が埋まったとき：この惑星にキューブがあるプレイヤーがそれぞれ1VPを得る。",)
 
 
-def test_primordial_3_reads_its_own_planet_as_this_planet():
+def test_primordial_3_reads_its_own_planet_as_this_planet_and_each_player_as_who_gains():
+    """A "for each player" of one gain reads as each player gaining, their cubes counted."""
     en, = abilities("primordial-3", "en")
     ja, = abilities("primordial-3", "ja")
-    assert en.endswith("That player gains VP equal to the number of cubes of that player on the special squares of this Planet.")
-    assert ja.endswith("そのプレイヤーがこの惑星の特務マスにあるそのプレイヤーのキューブの数に等しいVPを得る。")
+    assert en.endswith(": Each player gains VP equal to the number of their cubes on the special squares of this Planet.")
+    assert ja.endswith("：全プレイヤーがそれぞれこの惑星の特務マスにある自分のキューブの数に等しいVPを得る。")
 
 
 def test_setup_step_places_a_cube_from_hand_with_no_stock_parenthetical():
     ideas = ruleset("ideas")
-    assert setup_steps_text(ideas, "en") == "Choose one among Planets with room: Put a cube of yours from hand on the rearmost square of that Planet."
-    assert setup_steps_text(ideas, "ja") == "空きマスのある惑星のうち1つを選ぶ：あなたのキューブ1個を手元からその惑星の次の空きマスに置く。"
+    assert setup_steps_text(ideas, "en") == "Choose a Planet with room: Put one of your cubes from your hand on the rearmost square of that Planet."
+    assert setup_steps_text(ideas, "ja") == "空きマスのある惑星を1つ選ぶ：自分のキューブ1個を手元からその惑星の次の空きマスに置く。"
 
 
 def test_r11_amount_reads_the_crew_that_gets_the_cubes_as_that_crew():
@@ -160,3 +154,72 @@ def test_no_read_back_of_a_generated_program_shows_an_internal_word(documents):
         said += [round_end_effects_sentence(generated, lang) or ""]
         for text in said:
             assert not INTERNAL.search(text), (lang, text)
+
+
+# -- every value is said ------------------------------------------------------------------
+
+#: Words of the rules language swapped for another of the same kind, to see the sentence change.
+SWAPS = {
+    "me": "others", "others": "everyone", "everyone": "me", "start_player": "left", "left": "start_player",
+    "with_room": "full", "full": "with_room", "surveyed": "with_room", "unpicked": "others",
+    "free": "anyone", "anyone": "free", "normal": "special", "special": "normal",
+}
+
+
+def _leaves(data, path=()):
+    """Every number and word of a skill's data with its path (``when``, ids and names left out)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key not in ("when", "effect"):
+                yield from _leaves(value, (*path, key))
+    elif isinstance(data, list):
+        for index, value in enumerate(data):
+            yield from _leaves(value, (*path, index))
+    elif type(data) is int or (isinstance(data, str) and data in SWAPS):
+        yield path, data
+
+
+def _changed(data, path, value):
+    data = copy.deepcopy(data)
+    holder = data
+    for step in path[:-1]:
+        holder = holder[step]
+    holder[path[-1]] = value
+    return data
+
+
+def _other(value):
+    return value + 1 if type(value) is int else SWAPS[value]
+
+
+def _said_alike(documents, card_index, most_mutations):
+    """The mutations of one crew's skill, each loaded, whose read-back is unchanged."""
+    base = load_documents(documents)
+    card = documents["crew.yaml"]["crew"][card_index]
+    before = {lang: describe_skill(base.crew_card(card["id"]), base, lang) for lang in LANGS}
+    unchanged = []
+    for path, value in list(_leaves(card["skill"]))[:most_mutations]:
+        mutated = copy.deepcopy(documents)
+        mutated["crew.yaml"]["crew"][card_index]["skill"] = _changed(card["skill"], path, _other(value))
+        try:
+            changed = load_documents(mutated)
+        except RulesetError:
+            continue  # a value the loader refuses there: nothing to read back
+        for lang in LANGS:
+            if describe_skill(changed.crew_card(card["id"]), changed, lang) == before[lang]:
+                unchanged.append((lang, path, value, before[lang]))
+    return unchanged
+
+
+def _bundled_documents(name):
+    folder = resources.files("stargazer_rules") / "_bundled" / "cards" / name
+    return {file: parse_yaml((folder / file).read_text(encoding="utf-8"), file).data for file in ("rules.yaml", "planets.yaml", "crew.yaml")}
+
+
+@pytest.mark.parametrize("crew_id", ["hoarder", "steward", "veteran", "pioneer", "scavenger", "tax-collector", "pirate"])
+def test_every_number_and_word_of_an_ideas_skill_is_said(crew_id):
+    """Changing any number or set word of a skill changes its sentence, in both languages."""
+    documents = _bundled_documents("ideas")
+    index = next(i for i, card in enumerate(documents["crew.yaml"]["crew"]) if card["id"] == crew_id)
+    assert _said_alike(documents, index, most_mutations=12) == []
+

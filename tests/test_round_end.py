@@ -331,8 +331,8 @@ def test_at_most_twenty_effects(count, refused):
 @pytest.mark.parametrize(
     ("lang", "said"),
     [
-        ("en", "At the end of every round (the last one too), before the end check: For each of the players with the fewest VP: That player gains 1 VP."),
-        ("ja", "各ラウンドの終わりに（最後のラウンドも）、終了判定の前に：VPが最も少ないプレイヤーのそれぞれについて：そのプレイヤーが1VPを得る。"),
+        ("en", "At the end of every round (the last one too), before the end check: Each player with the fewest VP gains 1 VP."),
+        ("ja", "各ラウンドの終わりに（最後のラウンドも）、終了判定の前に：VPが最も少ないプレイヤーがそれぞれ1VPを得る。"),
     ],
 )
 def test_stargazer_rules_and_the_sheet_read_r7_back(lang, said):

@@ -204,8 +204,8 @@ def test_the_ideas_ruleset_writes_r8():
         {"effect": "take_free_cubes", "count": 1, "to": "start_player", "when": "round_end"},
     ]
     assert describe_skill(card, ideas, "en") == (
-        "At the end of the round, name the next start player, yourself included. The start player takes 1 free "
-        "cube from the stock into hand as a cube of their own (at the end of the round), if the stock has one."
+        "At the end of the round, unless it ends the game, name the next start player, yourself included. The start player takes 1 free "
+        "cube from the stock into hand as a cube of their own (at the end of the round, unless it ends the game), if the stock has one."
     )
     assert "スタートプレイヤーが、ストックのフリーキューブ1個を自分のキューブとして手元に加える" in describe_skill(card, ideas, "ja")
 

@@ -339,8 +339,8 @@ def test_every_event_and_action_of_a_random_game_renders_in_both_languages(name,
         ),
         (
             "armstrong",
-            "At the end of the round, name the next start player, yourself included.",
-            "ラウンド終了時、次のスタートプレイヤーを指名する（自分も可）。",
+            "At the end of the round, unless it ends the game, name the next start player, yourself included.",
+            "ラウンド終了時（ゲームが終わるときを除く）、次のスタートプレイヤーを指名する（自分も可）。",
         ),
     ],
 )

@@ -16,7 +16,7 @@ from typing import Any
 import attrs
 
 from stargazer_rules.rulesets.model import Ruleset
-from stargazer_rules.text.catalogue import catalogue, check_lang, join
+from stargazer_rules.text.catalogue import catalogue, check_lang, join, label
 from stargazer_rules.vocabulary import expressions as X
 
 _SET_SECTIONS = {X.PLANETS: "planet_sets", X.SEATS: "seat_sets", X.CREWS: "crew_sets"}
@@ -36,6 +36,7 @@ class Reading:
     bound: frozenset[str] = frozenset()
     it: str | None = None
     you: str = "me"
+    each: Any = None  # the seats a "for each player" of one effect gives to, said for this_seat
 
     def binding(self, *kinds: str) -> Reading:
         return attrs.evolve(self, bound=self.bound | frozenset(kinds))
@@ -47,10 +48,25 @@ class Reading:
 #: A skill's own reading: nothing bound, "you" the chooser.
 PLAIN = Reading()
 
+#: The forms a set is said in: ``all`` its members ("Planets with room"), ``one`` of them
+#: to choose ("a Planet with room", "another crew"), ``each`` of them in turn ("each other
+#: player"). A set word without a form of its own says "one of ..." or "each of ...".
+FORMS = ("all", "one", "each")
+
+#: A comparison said the other way round, for a negated condition ("not at least" is "less than").
+OPPOSITE = {
+    "at_least": "less_than", "less_than": "at_least", "at_most": "more_than", "more_than": "at_most",
+    "equal": "not_equal", "not_equal": "equal",
+}
+
 
 def _render(section: str, key: str, lang: str, values: dict[str, Any], params: dict[str, Any] | None = None) -> str:
     template = catalogue().section(section)[key]
     return template.render(lang, params or {}, values)
+
+
+def _has_form(section: str, key: str, form: str) -> bool:
+    return any(case.when.get("form") == form for case in catalogue().section(section)[key].cases)
 
 
 def colour_name(ruleset: Ruleset, colour_id: str, lang: str) -> str:
@@ -65,8 +81,16 @@ def _conjunction(key: str, lang: str) -> str:
 
 
 def either_of(phrases: Any, lang: str) -> str:
-    """Clauses joined by "or" (``any``'s conjunction): R10's end conditions, one of which ends the game."""
-    return _conjunction("or", lang).join(phrases)
+    """Clauses joined by "or" (``any``'s conjunction): R10's end conditions, one of which ends
+    the game ("a, b, or c")."""
+    return _listed(list(phrases), "or", lang)
+
+
+def _listed(items: list[str], conjunction: str, lang: str) -> str:
+    """Items as people list them: "a and b", "a, b, and c" (Japanese: 「a、かつb」)."""
+    if len(items) < 3 or conjunction in ("plus", "times"):  # "a plus b plus c"
+        return _conjunction(conjunction, lang).join(items)
+    return join(items[:-1], lang) + _conjunction(f"last_{conjunction}", lang) + items[-1]
 
 
 def amount_phrase(amount: X.Amount, ruleset: Ruleset, lang: str, ctx: Reading = PLAIN) -> str:
@@ -92,41 +116,72 @@ def amount_phrase(amount: X.Amount, ruleset: Ruleset, lang: str, ctx: Reading = 
             return _render("amounts", key, lang, {"first": amount_phrase(items[0], ruleset, lang, ctx), "limit": items[1]})
         phrases = [amount_phrase(item, ruleset, lang, ctx) for item in items]
         if word == "difference":
-            return _render("amounts", word, lang, {"first": phrases[0], "rest": join(phrases[1:], lang)})
-        return _render("amounts", word, lang, {"items": join(phrases, lang)})
+            fewer = len(items) == 2 and type(items[1]) is int and type(items[0]) is not int
+            values = {"first": phrases[0], "rest": _listed(phrases[1:], "and_items", lang)}
+            return _render("amounts", word, lang, values, {"fewer": fewer})
+        joiner = {"sum": "plus", "product": "times"}.get(word, "and_items")
+        return _render("amounts", word, lang, {"items": _listed(phrases, joiner, lang)}, {"two": len(items) == 2})
     if isinstance(node, X.Extreme):
         values = {
             "of": set_phrase(node.of, ruleset, lang, ctx),
             "amount": amount_phrase(node.amount, ruleset, lang, ctx.binding(node.of.kind)),
         }
         return _render("amounts", word, lang, values)
-    return _render("amounts", word, lang, {"of": set_phrase(node.of, ruleset, lang, ctx)}, {"you": _is_you(node.of, ctx)})
+    params = {"you": _plural_subject(node.of, ctx), "all": node.of.to_data() == "all"}
+    return _render("amounts", word, lang, {"of": set_phrase(node.of, ruleset, lang, ctx)}, params)
 
 
-def set_phrase(node: X.SetNode, ruleset: Ruleset, lang: str, ctx: Reading = PLAIN) -> str:
-    """A set of Planets, seats or crews as a noun phrase; ``this_planet`` and ``this_crew``
-    are "that" where a member is bound and "this" (the card itself) where none is."""
+def set_phrase(node: X.SetNode, ruleset: Ruleset, lang: str, ctx: Reading = PLAIN, form: str = "all") -> str:
+    """A set of Planets, seats or crews as a noun phrase in ``form`` (``FORMS``: all of it, one
+    of it to choose, each of it in turn); ``this_planet`` and ``this_crew`` are "it" for the
+    member of a filter, "that" where a member is bound and "this" (the card itself) where none
+    is; ``this_seat`` is "they" for the member of a filter of seats."""
     check_lang(lang)
     section = _SET_SECTIONS[node.kind]
+    key, values = _set_key(node, ruleset, lang, ctx, form)
+    if key in _ONE_MEMBER or (key == "next_with_room" and values.get("several") is False):
+        form = "all"  # one member: "that Planet", whatever the form
+    if form != "all" and not _has_form(section, key, form):
+        return label(f"{form}_of", lang, of=_render(section, key, lang, values, {"form": "all", "several": values.get("several")}))
+    return _render(section, key, lang, values, {"form": form, "several": values.get("several")})
+
+
+#: The set words of one member at most, said alike in every form.
+_ONE_MEMBER = frozenset({
+    "this_planet", "this_planet_itself", "it", "me", "me_cube_owner", "me_turn_player", "start_player",
+    "left", "this_seat", "they", "left_of", "this_crew", "this_crew_itself",
+})
+
+
+def _set_key(node: X.SetNode, ruleset: Ruleset, lang: str, ctx: Reading, form: str) -> tuple[str, dict[str, Any]]:
+    """The catalogue key of a set's phrase and the phrases of its parts."""
     if isinstance(node, X.Where):
         if _is_seats_with_their_cube(node):  # players with a cube on the Planet read
-            return _render(section, "with_cube_on", lang, {"planet": _planet_noun(ctx, lang)})
+            return "with_cube_on", {"planet": _planet_noun(ctx, lang)}
         condition = condition_phrase(node.condition, ruleset, lang, ctx.filtering(node.kind))
         default = "everyone" if node.kind == X.SEATS else "all"
         if node.of.to_data() == default:
-            return _render(section, "where", lang, {"condition": condition})
-        return _render(section, "where_from", lang, {"condition": condition, "from": set_phrase(node.of, ruleset, lang, ctx)})
+            return "where", {"condition": condition}
+        inner = form if form == "one" or form == "each" else "all"
+        return "where_from", {"condition": condition, "from": set_phrase(node.of, ruleset, lang, ctx, inner)}
     if isinstance(node, X.PlanetsOfColour):
-        return _render(section, "colour", lang, {"colour": colour_name(ruleset, node.colour, lang)})
+        return "colour", {"colour": colour_name(ruleset, node.colour, lang)}
     if isinstance(node, X.SeatsByVP) and node.of.to_data() == "everyone":  # not "among every player"
-        return _render(section, f"{node.word}_of_everyone", lang, {})
-    if isinstance(node, (X.NextWithRoom, X.SeatsByVP, X.LeftOf)):
-        return _render(section, node.word, lang, {"of": set_phrase(node.of, ruleset, lang, ctx)})
+        return f"{node.word}_of_everyone", {}
+    if isinstance(node, X.NextWithRoom):  # of several Planets: the next after each of them
+        several = _set_key(node.of, ruleset, lang, ctx, "all")[0] not in _ONE_MEMBER
+        return node.word, {"of": set_phrase(node.of, ruleset, lang, ctx), "several": several}
+    if isinstance(node, (X.SeatsByVP, X.LeftOf)):
+        return node.word, {"of": set_phrase(node.of, ruleset, lang, ctx)}
+    if node.word in ("this_planet", "this_crew") and ctx.it == node.kind:
+        return "it", {}
+    if node.word == "this_seat" and ctx.it == X.SEATS:
+        return "they", {}
     if node.word in ("this_planet", "this_crew") and node.kind not in ctx.bound:
-        return _render(section, f"{node.word}_itself", lang, {})
+        return f"{node.word}_itself", {}
     if node.word == "me" and ctx.you != "me":
-        return _render(section, f"me_{ctx.you}", lang, {})
-    return _render(section, node.word, lang, {})
+        return f"me_{ctx.you}", {}
+    return node.word, {}
 
 
 def _is_seats_with_their_cube(node: X.Where) -> bool:
@@ -149,6 +204,8 @@ def owner_phrase(owner: X.SetNode | str, ruleset: Ruleset, lang: str, plural: bo
         return _render(section, owner, lang, {})
     if _is_you(owner, ctx):
         return _render(section, "me", lang, {})
+    if _is_they(owner, ctx):
+        return _render(section, "they", lang, {})
     return _render(section, "seats", lang, {"of": set_phrase(owner, ruleset, lang, ctx)})
 
 
@@ -156,45 +213,61 @@ def _is_you(node: Any, ctx: Reading = PLAIN) -> bool:
     return isinstance(node, X.SeatsNamed) and node.name == "me" and ctx.you == "me"
 
 
-def condition_phrase(node: X.ConditionNode, ruleset: Ruleset, lang: str, ctx: Reading = PLAIN) -> str:
+def _is_they(node: Any, ctx: Reading = PLAIN) -> bool:
+    """``this_seat`` as the member of a filter of seats or of a "for each player": "they"."""
+    return isinstance(node, X.SeatsNamed) and node.name == "this_seat" and ctx.it == X.SEATS
+
+
+def _plural_subject(node: Any, ctx: Reading = PLAIN) -> bool:
+    """Whether a seat said as a subject takes a plural verb: "you have", "they have"."""
+    return _is_you(node, ctx) or _is_they(node, ctx)
+
+
+def condition_phrase(node: X.ConditionNode, ruleset: Ruleset, lang: str, ctx: Reading = PLAIN, negated: bool = False) -> str:
     """A condition as a clause (Japanese: in a plain form that can stand before a noun); a
-    predicate of a Planet names it ("this Planet") unless it is the member of a Planet filter."""
+    predicate of a Planet names it ("this Planet") unless it is the member of a Planet filter.
+    ``negated`` says its opposite as people do: a comparison turned round ("less than"), each
+    predicate in its negative form ("you have no cube"), ``all`` and ``any`` by De Morgan."""
     check_lang(lang)
     word = node.word
     if isinstance(node, X.Compare):
         values = {"left": amount_phrase(node.left, ruleset, lang, ctx), "right": amount_phrase(node.right, ruleset, lang, ctx)}
-        return _render("conditions", word, lang, values)
+        return _render("conditions", OPPOSITE[word] if negated else word, lang, values)
     if isinstance(node, X.Logic):
         if word == "not":
-            return _render("conditions", "not", lang, {"item": condition_phrase(node.items[0], ruleset, lang, ctx)})
-        joiner = _conjunction("and" if word == "all" else "or", lang)
-        items = joiner.join(condition_phrase(item, ruleset, lang, ctx) for item in node.items)
-        return _render("conditions", word, lang, {"items": items})
+            return condition_phrase(node.items[0], ruleset, lang, ctx, not negated)
+        joined = "and" if (word == "all") != negated else "or"
+        items = _listed([condition_phrase(item, ruleset, lang, ctx, negated) for item in node.items], joined, lang)
+        return _render("conditions", "any" if joined == "or" else "all", lang, {"items": items})
+    sign = {"negated": negated}
     if isinstance(node, X.SeatPredicate):
-        return _render("conditions", word, lang, {"of": set_phrase(node.of, ruleset, lang, ctx)}, {"you": _is_you(node.of, ctx)})
+        params = {"you": _plural_subject(node.of, ctx), **sign}
+        return _render("conditions", word, lang, {"of": set_phrase(node.of, ruleset, lang, ctx)}, params)
     if isinstance(node, X.OnPlanet):
-        named = {"planet": "it" if ctx.it == X.PLANETS else "named"}
+        named = {"planet": "it" if ctx.it == X.PLANETS else "named", **sign}
         values = {"planet": _planet_noun(ctx, lang)}
         if word == "is_colour":
             return _render("conditions", word, lang, {"colour": colour_name(ruleset, node.of, lang), **values}, named)  # type: ignore[arg-type]
         if word == "has_cube":
-            return _render("conditions", word, lang, {"of": owner_phrase(node.of, ruleset, lang, ctx=ctx), **values}, named)  # type: ignore[arg-type]
+            whose = "me" if _is_you(node.of, ctx) else "they" if _is_they(node.of, ctx) else "other"
+            values["of"] = owner_phrase(node.of, ruleset, lang, ctx=ctx)  # type: ignore[arg-type]
+            return _render("conditions", word, lang, values, {"whose": whose, **named})
         if word == "ranks_first":
             if isinstance(node.of, str):
                 of = _render("owners", node.of, lang, {})
             else:
                 of = set_phrase(node.of, ruleset, lang, ctx)  # type: ignore[arg-type]
-            return _render("conditions", word, lang, {"of": of, **values}, {"you": _is_you(node.of, ctx), **named})
+            return _render("conditions", word, lang, {"of": of, **values}, {"you": _plural_subject(node.of, ctx), **named})
         return _render("conditions", word, lang, values, named)
-    return _render("conditions", word, lang, {})
+    return _render("conditions", word, lang, {}, sign)
 
 
-def phrase(kind: str, node: Any, ruleset: Ruleset, lang: str, ctx: Reading = PLAIN) -> str:
-    """An expression of ``kind`` (an effect parameter's kind) as words."""
+def phrase(kind: str, node: Any, ruleset: Ruleset, lang: str, ctx: Reading = PLAIN, form: str = "all") -> str:
+    """An expression of ``kind`` (an effect parameter's kind) as words; a set in ``form``."""
     if kind == X.AMOUNT:
         return amount_phrase(node, ruleset, lang, ctx)
     if kind == X.CONDITION:
         return condition_phrase(node, ruleset, lang, ctx)
     if kind == "owner":
         return owner_phrase(node, ruleset, lang, ctx=ctx)
-    return set_phrase(node, ruleset, lang, ctx)
+    return set_phrase(node, ruleset, lang, ctx, form)

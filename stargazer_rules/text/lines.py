@@ -2,7 +2,7 @@
 that both the terminal (columns) and the printed cards (points, ``printing.fonts.wrap``) use.
 
 Lines break at spaces, and between two wide (Japanese) characters except before closing
-punctuation (kinsoku); a width is whatever ``measure`` says, display columns by default.
+punctuation and after an opening bracket (kinsoku); a width is whatever ``measure`` says, display columns by default.
 """
 
 from __future__ import annotations
@@ -13,6 +13,8 @@ from collections.abc import Callable
 #: Characters a line must not start with (Japanese line breaking, kinsoku): they stay with
 #: the character before them.
 _NO_LINE_START = frozenset("、。，．）」』：；！？ー・,.;:!?)")
+#: Characters a line must not end with: opening brackets stay with the character after them.
+_NO_LINE_END = frozenset("（「『(")
 
 
 def display_width(text: str) -> int:
@@ -63,11 +65,14 @@ def _longest_prefix(token: str, width: float, measure: Callable[[str], float]) -
 
 def line_break_tokens(text: str) -> list[str]:
     """``text`` cut where a line may break: single spaces, runs of narrow (Latin) characters,
-    and each wide (Japanese) character, closing punctuation kept with what it closes."""
+    and each wide (Japanese) character, closing punctuation kept with what it closes and an
+    opening bracket with what it opens."""
     tokens: list[str] = []
     for char in text:
         if tokens and (
-            char in _NO_LINE_START or (_narrow_text(char) and _narrow_text(tokens[-1][-1]))
+            char in _NO_LINE_START
+            or tokens[-1][-1] in _NO_LINE_END
+            or (_narrow_text(char) and _narrow_text(tokens[-1][-1]))
         ):
             tokens[-1] += char
         else:

@@ -24,6 +24,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
+import attrs
 
 from stargazer_rules.rulesets.model import DRAFT7_END, CrewCard, PlanetCard, Ruleset
 from stargazer_rules.text.language import PLAIN, Reading, colour_name, condition_phrase, phrase
@@ -49,7 +50,7 @@ from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, FREE_CUBE_OWNER, OWNER, Effect
-from stargazer_rules.vocabulary.expressions import AMOUNT
+from stargazer_rules.vocabulary.expressions import AMOUNT, SEATS
 from stargazer_rules.vocabulary.events import Event
 
 if TYPE_CHECKING:
@@ -170,7 +171,39 @@ def default_when(cls: type[Effect], parent_when: str | None = None) -> str:
     return parent_when if parent_when in cls.timings else cls.timings[0]
 
 
+#: The form (``language.FORMS``) a set parameter of an effect is said in: one member to
+#: choose ("Choose another crew"), each member in turn ("Each other player gains 1 VP").
+SET_FORMS: Mapping[tuple[str, str], str] = {
+    ("choose", "planet"): "one", ("choose", "seat"): "one", ("choose", "crew"): "one", ("use_skill", "crew"): "one",
+    ("for_each", "planet"): "each", ("for_each", "seat"): "each", ("for_each", "crew"): "each",
+    ("gain_vp", "to"): "each", ("lose_vp", "to"): "each", ("take_free_cubes", "to"): "each", ("take_vp", "from"): "each",
+}
+
+#: The effects a "for each player" of one of them is said as: "Each player with the fewest VP
+#: gains 1 VP", not "For each of the players with the fewest VP: That player gains 1 VP".
+_FOLDED = frozenset({"gain_vp", "lose_vp", "take_free_cubes"})
+
+
+def _folded(effect: Effect) -> Effect | None:
+    """The one effect of a ``for_each`` over seats that gives or takes to ``this_seat``, which
+    reads as that effect given to each of the seats; None for any other effect."""
+    if effect.name != "for_each" or "seat" not in effect.to_data():
+        return None
+    body = effect.do  # type: ignore[attr-defined]
+    if len(body) != 1 or body[0].name not in _FOLDED or body[0].to_data().get("to") != "this_seat":
+        return None
+    return body[0]
+
+
 def describe_effect(
+    effect: Effect, ruleset: Ruleset, lang: str, parent_when: str | None = None, ctx: Reading = PLAIN
+) -> str:
+    """A skill effect as a sentence from its data (``_sentence``), begun with a capital."""
+    text = _sentence(effect, ruleset, lang, parent_when, ctx)
+    return text[:1].upper() + text[1:]
+
+
+def _sentence(
     effect: Effect, ruleset: Ruleset, lang: str, parent_when: str | None = None, ctx: Reading = PLAIN
 ) -> str:
     """A skill effect as a sentence from its data, its timing shown when it is not the default.
@@ -181,6 +214,9 @@ def describe_effect(
     custom one) is shown by its ``summary`` and parameters.
     """
     check_lang(lang)
+    folded = _folded(effect)
+    if folded is not None:  # each of the seats is "they" in the effect
+        return _sentence(folded, ruleset, lang, effect.when, attrs.evolve(ctx.filtering("seats"), each=effect.over))  # type: ignore[attr-defined]
     cls = type(effect)
     params: dict[str, Any] = {param.name: getattr(effect, param.attribute) for param in cls.params}
     params["when"] = effect.when
@@ -194,14 +230,17 @@ def describe_effect(
         if param.kind in EXPRESSION_KINDS or param.kind == OWNER:
             if param.kind == AMOUNT and type(value) is not int:
                 computed = True
+            form = SET_FORMS.get((effect.name, param.name), "all")
+            if param.kind == SEATS and ctx.each is not None and getattr(value, "name", None) == "this_seat":
+                value, inner = ctx.each, attrs.evolve(ctx, each=None, it=None)  # "each player ..."
             if value is not None and type(value) is not int:
                 params[param.name] = value if isinstance(value, str) else value.to_data()
-                value = phrase(param.kind, value, ruleset, lang, inner)
+                value = phrase(param.kind, value, ruleset, lang, inner, form)
             values[param.name] = "" if value is None else value
             continue
         if param.kind == "effects":
             params[param.name] = [e.to_data() for e in value]
-            value = sentences((describe_effect(e, ruleset, lang, effect.when, inner) for e in value), lang)
+            value = sentences((describe_effect(e, ruleset, lang, effect.when, inner) for e in value), lang) or label("no_effect", lang)
         elif param.kind == "options":
             value = label("sentence_separator", lang).join(
                 label(
