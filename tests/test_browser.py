@@ -289,3 +289,54 @@ def test_a_narrow_window_shows_the_page_without_sideways_scrolling(page, server_
     assert sizes["header"][0] <= sizes["header"][1], sizes
     assert sizes["wider"] == [], sizes
     save_artifact(page, tmp_path, f"browser-{width}px.png")
+
+
+#: The rendered size of every text of the ring and the crew area, in CSS pixels: its font size
+#: in SVG units times the scale its SVG is drawn at (a skill's paragraph, its foreignObject's).
+SVG_TEXT_SIZES = """() => Array.from(document.querySelectorAll("#ring text, #crew text, #crew .skill")).map((node) => {
+  const drawn = node.closest("foreignObject") || node;
+  return { size: parseFloat(getComputedStyle(node).fontSize) * drawn.getScreenCTM().a,
+           kind: node.getAttribute("class"), text: node.textContent.slice(0, 30) };
+})"""
+#: The smallest text a reader is asked to read at a phone's width, in CSS pixels.
+SMALLEST_TEXT = 11
+
+
+def start_a_game_with_a_human_seat(page: Page, server_url: str) -> None:
+    """A 4-player game with a human in seat 1, waiting at its first decision."""
+    page.goto(f"{server_url}/?delay=0&lang=en")
+    page.wait_for_selector("#setup-dialog[open]")
+    page.select_option("#setup-players", "4")
+    for seat, spec in enumerate(SEATS):
+        page.select_option(f"#setup-seat-{seat}", spec)
+    page.fill("#setup-seed", str(SEED))
+    page.click("#start")
+    assert wait_for_decision(page) == "human"
+
+
+@pytest.mark.parametrize("widths", [(420,), (1280,), (1280, 420)], ids=["420", "1280", "1280-then-420"])
+def test_the_ring_numbers_and_crew_text_are_readable_at_a_phones_width(page, server_url, tmp_path, widths):
+    """At 420 px the Planets stand in rows and the crew cards in one column, drawn at a unit a
+    pixel or more, so every ring number and crew text is at least 11 px; at 1,280 px the ring
+    stays a ring. A window narrowed after the game started is laid out again. Nothing is wider
+    than the window at either width."""
+    page.set_viewport_size({"width": widths[0], "height": 900})
+    start_a_game_with_a_human_seat(page, server_url)
+    for width in widths[1:]:
+        page.set_viewport_size({"width": width, "height": 900})
+    width = widths[-1]
+    page.wait_for_function("(width) => window.innerWidth === width", arg=width)
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width
+    sizes = page.evaluate(SVG_TEXT_SIZES)
+    kinds = {text["kind"] for text in sizes}
+    assert {"square-vp", "special-label", "planet-name", "crew-name", "crew-meta", "skill"} <= kinds
+    rows = page.evaluate("() => document.getElementById('ring').classList.contains('rows')")
+    if width == 420:
+        assert min(text["size"] for text in sizes) >= SMALLEST_TEXT, min(sizes, key=lambda text: text["size"])
+        assert rows
+    else:
+        assert not rows
+    # the drawing stays clickable: the first crew is picked from its card
+    page.locator("#crew g.crew.clickable").first.click()
+    assert wait_for_decision(page) == "human"
+    save_artifact(page, tmp_path, f"browser-readable-{'-'.join(map(str, widths))}.png")

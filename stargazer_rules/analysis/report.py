@@ -58,7 +58,7 @@ body { font-family: system-ui, -apple-system, "Segoe UI", "Hiragino Sans", "Noto
        margin: 0 auto; max-width: 78rem; padding: 1rem 2rem 4rem; color: #222; line-height: 1.45; }
 h1 { margin-bottom: 0.2rem; } h2 { border-bottom: 2px solid #3b6ea8; padding-bottom: 0.2rem; margin-top: 2.5rem; }
 h3 { margin-top: 1.8rem; }
-nav a { margin-right: 1rem; }
+nav { display: flex; flex-wrap: wrap; gap: 0.2rem 1rem; }
 table { border-collapse: collapse; margin: 0.6rem 0 1rem; font-size: 0.9rem; }
 th, td { border: 1px solid #ccc; padding: 0.25rem 0.5rem; text-align: right; vertical-align: top; }
 th { background: #eef2f7; } td.text, th.text { text-align: left; }
@@ -76,6 +76,36 @@ th.sortable { cursor: pointer; user-select: none; }
 th.sortable::after { content: " \\2195"; color: #999; font-size: 0.8em; }
 th[aria-sort="ascending"]::after { content: " \\2191"; color: #222; }
 th[aria-sort="descending"]::after { content: " \\2193"; color: #222; }
+/* A phone's width: each table row becomes a block, each cell a line led by its column's name
+   (LABEL_SCRIPT), so no table scrolls sideways. */
+@media (max-width: 40rem) {
+  body { padding: 0.8rem 0.8rem 3rem; }
+  .scroll { overflow-x: visible; }
+  table, tbody, tr, th, td { display: block; }
+  table { width: 100%; }
+  thead { display: none; }
+  tr { border: 1px solid #ccc; margin: 0 0 0.5rem; }
+  th, td { border: 0; text-align: left; overflow-wrap: anywhere; }
+  th[scope="row"] { font-weight: 600; }
+  td[data-label]::before { content: attr(data-label) ": "; color: #555; }
+  .whole { white-space: normal; }
+}
+"""
+
+#: Each body cell named by its column's heading (``data-label``), for the stacked rows of a
+#: narrow window.
+LABEL_SCRIPT = """
+document.querySelectorAll("table").forEach(function (table) {
+  if (!table.tHead) return;
+  var names = Array.prototype.map.call(table.tHead.rows[0].cells, function (th) { return th.textContent.trim(); });
+  Array.prototype.forEach.call(table.tBodies, function (body) {
+    Array.prototype.forEach.call(body.rows, function (row) {
+      Array.prototype.forEach.call(row.cells, function (cell, column) {
+        if (names[column]) cell.setAttribute("data-label", names[column]);
+      });
+    });
+  });
+});
 """
 
 #: Sorting of every table by a click on a column's heading (numbers by their first number,
@@ -140,7 +170,7 @@ def table(
     ``headers`` None makes a table of names and values: no header row, the first cell of each
     row heads it. The table sits in a box that scrolls sideways, a last resort for a window
     narrower than the page is laid out for (tests/test_report_layout.py: at 1,000 px and wider
-    no table needs it)."""
+    no table needs it; under 40rem the rows stack, CSS, and no table needs it either)."""
     rows = list(rows)
     head = "" if headers is None else "<thead><tr>" + "".join(
         f'<th class="text">{h}</th>' if i < text_columns else f"<th>{h}</th>" for i, h in enumerate(headers)
@@ -181,8 +211,9 @@ def page(title: str, body: str) -> str:
     """A whole self-contained HTML document, ending with the glossary's link."""
     return (
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
         f"<title>{esc(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n{body}\n{GLOSSARY_NOTE}\n"
-        f"<script>{SORT_SCRIPT}</script>\n</body>\n</html>\n"
+        f"<script>{LABEL_SCRIPT}{SORT_SCRIPT}</script>\n</body>\n</html>\n"
     )
 
 

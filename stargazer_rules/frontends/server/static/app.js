@@ -17,6 +17,11 @@ const PLANET_FILLS = {
   green: "#4caf50", black: "#2b2b2b", white: "#e8e8e8",
 };
 const DEFAULT_BOT = "greedy";
+// The SVGs' smallest text is 11 units (style.css): drawn at one CSS pixel a unit or more, it is
+// never smaller than 11 px. A board narrower than RING_NARROWEST px would shrink the ring's
+// numbers below that, so there the Planets are drawn in rows, in ring order, a unit a pixel.
+const RING_NARROWEST = 560;
+const CREW_CARD = { width: 190, height: 205, gap: 10, columns: 3 };
 
 const app = {
   lang: "en",
@@ -246,9 +251,21 @@ function renderHeader() {
   renderSetupSeats();
 }
 
+// The width an SVG is drawn at, in CSS pixels (its box's, whatever its viewBox).
+function drawnWidth(root) {
+  return root.getBoundingClientRect().width;
+}
+
 function renderRing(state) {
   const root = document.getElementById("ring");
   root.replaceChildren();
+  const shown = drawnWidth(root);
+  if (shown > 0 && shown < RING_NARROWEST) {
+    renderPlanetRows(root, state, shown);
+    return;
+  }
+  root.classList.remove("rows");
+  root.setAttribute("viewBox", "0 0 800 800");
   const centre = 400;
   const radius = 285;
   const count = state.planets.length;
@@ -269,6 +286,35 @@ function renderRing(state) {
   });
 }
 
+// A narrow board: the Planets in rows, in ring order (left to right, then the next row; the
+// last is followed by the first), as many to a row as fit at a unit a pixel.
+function renderPlanetRows(root, state, shown) {
+  root.classList.add("rows");
+  const spans = state.planets.map((planet) => planetSpan(planetCard(planet.id)));
+  const cell = Math.max(...spans.map((span) => span.right - span.left)) + 8;
+  const height = 136;
+  const columns = Math.max(1, Math.floor(shown / cell));
+  const rows = Math.ceil(state.planets.length / columns);
+  const width = Math.max(shown, cell);
+  root.setAttribute("viewBox", `0 0 ${width} ${rows * height}`);
+  const pitch = width / columns;
+  state.planets.forEach((planet, index) => {
+    const span = spans[index];
+    const x = (index % columns) * pitch + pitch / 2 - (span.left + span.right) / 2;
+    drawPlanet(root, planet, x, Math.floor(index / columns) * height + 72);
+  });
+}
+
+// How far a Planet's drawing reaches left and right of its centre (drawPlanet).
+function planetSpan(card) {
+  const reach = Math.max(card.track.length * 12, 72);
+  return { left: Math.min(-reach - 4, -40 - specialWidth(card)), right: reach + 4 };
+}
+
+function specialWidth(card) {
+  return Math.max(26, 6 + card.special_capacity * 15);
+}
+
 function drawPlanet(root, planet, x, y) {
   const card = planetCard(planet.id);
   const group = svg("g", { transform: `translate(${x.toFixed(1)} ${y.toFixed(1)})`, class: "planet", "data-id": planet.id }, root);
@@ -282,8 +328,7 @@ function drawPlanet(root, planet, x, y) {
   svg("rect", { x: -reach - 4, y: -68, width: 2 * reach + 8, height: 128, class: "hit" }, group);
   svg("circle", { cx: 0, cy: -36, r: 28, fill: PLANET_FILLS[card.colour] || "#888", class: "planet-body" }, group);
   // the special square, left of the Planet
-  const capacity = card.special_capacity;
-  const width = Math.max(26, 6 + capacity * 15);
+  const width = specialWidth(card);
   svg("rect", { x: -40 - width, y: -52, width, height: 26, rx: 3, class: "special" }, group);
   svgText(group, -40 - width / 2, -16, words("special"), "special-label");
   planet.special.forEach((owner, k) => cube(group, -40 - width + 5 + k * 15, -46, 14, owner));
@@ -301,10 +346,12 @@ function drawPlanet(root, planet, x, y) {
 function renderCrew(state) {
   const root = document.getElementById("crew");
   root.replaceChildren();
-  const columns = 3;
-  const width = 190;
-  const height = 205;
-  const gap = 10;
+  // As many cards to a row as fit at a unit a pixel, up to three; fewer cards are widened to
+  // fill the row.
+  const { height, gap } = CREW_CARD;
+  const shown = drawnWidth(root) || CREW_CARD.columns * (CREW_CARD.width + gap);
+  const columns = Math.max(1, Math.min(CREW_CARD.columns, Math.floor(shown / (CREW_CARD.width + gap))));
+  const width = columns === CREW_CARD.columns ? CREW_CARD.width : Math.max(CREW_CARD.width, Math.floor(shown / columns) - gap);
   const rows = Math.ceil(state.crew.length / columns);
   root.setAttribute("viewBox", `0 0 ${columns * (width + gap)} ${rows * (height + gap)}`);
   state.crew.forEach((member, index) => {
@@ -501,6 +548,12 @@ async function init() {
     render();
   }));
   document.getElementById("new-game").addEventListener("click", openSetup);
+  // the ring and the crew area are laid out for the width they are drawn at
+  window.addEventListener("resize", () => {
+    if (!app.history.length) return;
+    renderRing(current().state);
+    renderCrew(current().state);
+  });
   document.getElementById("lang-toggle").addEventListener("click", () => {
     app.lang = app.lang === "ja" ? "en" : "ja";
     document.getElementById("setup-lang").value = app.lang;
