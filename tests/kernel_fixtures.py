@@ -64,8 +64,13 @@ def _effects(effects: tuple[CompiledEffect, ...]) -> str:
 
 def _fields(name: str, instance: object) -> str:
     """An attrs instance of plain integers as the Rust struct literal of the same name and fields."""
-    values = ", ".join(f"{field}: {value}" for field, value in attrs.asdict(instance).items())
+    values = ", ".join(f"{field}: {_rust_value(value)}" for field, value in attrs.asdict(instance).items())
     return f"{name} {{ {values} }}"
+
+
+def _rust_value(value: object) -> str:
+    """An integer, or a tuple of them as a Rust array."""
+    return f"[{', '.join(str(item) for item in value)}]" if isinstance(value, tuple) else str(value)
 
 
 def _triggers(triggers: tuple[CompiledTrigger, ...]) -> str:
@@ -132,6 +137,7 @@ def rules_spec(compiled: CompiledRuleset) -> str:
     lines.append(f"        setup_steps: {_effects(compiled.setup_steps)},")
     lines.append(f"        bounds: {_fields('Bounds', compiled.bounds)},")
     lines.append(f"        action_sizes: {_fields('ActionSizes', compiled.action_sizes)},")
+    lines.append(f"        action_layout: {_fields('ActionLayout', compiled.action_layout)},")
     lines.append("    }")
     return "\n".join(lines)
 
@@ -155,7 +161,7 @@ def fixture_source() -> str:
     compiled_rulesets = {name: compile_ruleset(Game(load_ruleset(name))) for name in RULESETS}
     triggers = any(card.triggers for compiled in compiled_rulesets.values() for card in (*compiled.planets, *compiled.crew))
     parts.append(
-        "use crate::rules::{ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, End, KnobSpecs, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
+        "use crate::rules::{ActionLayout, ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, End, KnobSpecs, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec"
         + (", TriggerSpec" if triggers else "")
         + ", UnpickedCrews};"
     )

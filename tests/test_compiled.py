@@ -19,6 +19,7 @@ from kernel_fixtures import FIXTURE, fixture_source
 from strategies import generated_game, language_rulesets
 
 from stargazer_rules import Game, _kernel, load_ruleset
+from stargazer_rules.contract.enums import ACTION_KINDS
 from stargazer_rules.fast import FastGame
 from stargazer_rules.kernel import native
 from stargazer_rules.kernel.compiled import CompiledRuleset, compile_ruleset
@@ -58,6 +59,21 @@ def test_the_kernel_derives_no_bound_of_its_own() -> None:
     kernel = _kernel.Kernel(attrs.evolve(compiled, bounds=bounds, action_sizes=sizes))
     assert kernel.bounds() == attrs.asdict(bounds)
     assert kernel.action_sizes() == attrs.asdict(sizes)
+
+
+def test_the_kernel_lays_out_the_action_index_as_python_sends_it() -> None:
+    """The blocks and the survey's strides are Python's (``Game.action_layout``): a layout whose
+    blocks do not tile the index is refused, and the fast API's ids follow the layout sent."""
+    compiled = draft7()
+    layout = compiled.action_layout
+    assert layout.offsets[0] == 0 and layout.size == layout.offsets[-1] + layout.sizes[-1]
+    gap = attrs.evolve(layout, offsets=(0, *[offset + 1 for offset in layout.offsets[1:]]))
+    with pytest.raises(ValueError, match=r"^action layout ActionLayout \{.*\}: its blocks do not tile the index$"):
+        _kernel.Kernel(attrs.evolve(compiled, action_layout=gap))
+    core = FastGame(Game(load_ruleset("draft7"))).core
+    assert core.blocks() == [(kind, offset, size) for kind, offset, size in zip(ACTION_KINDS.names, layout.offsets, layout.sizes, strict=True)]
+    assert core.action_id(("survey", 2, 3, -1)) == layout.offsets[1] + 1 + layout.direction_stride + 2 * layout.start_stride + 2
+    assert core.action_of(layout.offsets[1] + 1 + layout.direction_stride + 2 * layout.start_stride + 2) == ("survey", 2, 3, -1)
 
 
 def test_numbers_past_the_kernels_types_are_refused_saying_which() -> None:

@@ -22,6 +22,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 
 import attrs
 
+from stargazer_rules.contract.enums import ACTION_KINDS
 from stargazer_rules.vocabulary.abilities import BECOMES_FULL, CUBE_PLACED, CrewRules, PlanetRules, Trigger
 from stargazer_rules.vocabulary.effects import DIRECTION, Effect, TakeFreeCubes, UseSkill, derivation, list_landings, list_most_vp, most_skips
 from stargazer_rules.vocabulary.expressions import SEATS, Limits, amount_bounds
@@ -276,6 +277,52 @@ class ActionSizes:
             directions=2 if any(getattr(effect, "survey_flags", 0) & DIRECTION for effect in effects) else 1,
             options=max((len(effect.branches) for effect in effects if asks(effect)), default=0),
             seat_targets=bounds.most_players if any(getattr(effect, "set_kind", None) == SEATS and asks(effect) for effect in effects) else 0,
+        )
+
+
+@attrs.frozen
+class ActionLayout:
+    """The action index's layout, derived once from ``ActionSizes``: each block's ``offsets``
+    and ``sizes`` in the kernel's ``Kind`` order (``contract.enums.ACTION_KINDS``), the index's
+    ``size``, and the whole-walk survey's strides: its id within the block is
+    ``1 + d * direction_stride + start * start_stride + count - 1`` (d 0 clockwise, 1
+    counter-clockwise; 0 places nothing). The kernel receives it in the compiled ruleset and
+    keeps no formula of its own (``crates/kernel/src/action_index.rs``).
+
+    Blocks, with P planets, C crews, N seats, S survey counts, D directions, O options:
+    pick_crew C; survey 1 + D*P*S; survey_step P; survey_stop 1; target_planet P;
+    target_crew C; choose_option O; name_start_player N; target_seat ``seat_targets``.
+    """
+
+    offsets: tuple[int, ...]
+    sizes: tuple[int, ...]
+    size: int
+    direction_stride: int
+    start_stride: int
+
+    @classmethod
+    def of(cls, sizes: ActionSizes) -> ActionLayout:
+        block = {
+            "pick_crew": sizes.crews,
+            "survey": 1 + sizes.directions * sizes.planets * sizes.survey_counts,
+            "survey_step": sizes.planets,
+            "survey_stop": 1,
+            "target_planet": sizes.planets,
+            "target_crew": sizes.crews,
+            "choose_option": sizes.options,
+            "name_start_player": sizes.seats,
+            "target_seat": sizes.seat_targets,
+        }
+        offsets, offset = [], 0
+        for kind in ACTION_KINDS.names:
+            offsets.append(offset)
+            offset += block[kind]
+        return cls(
+            offsets=tuple(offsets),
+            sizes=tuple(block[kind] for kind in ACTION_KINDS.names),
+            size=offset,
+            direction_stride=sizes.planets * sizes.survey_counts,
+            start_stride=sizes.survey_counts,
         )
 
 

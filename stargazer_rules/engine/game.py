@@ -28,7 +28,7 @@ from typing import Any, TypeVar
 import attrs
 
 from stargazer_rules.engine import abilities
-from stargazer_rules.engine.bounds import ActionSizes, StateBounds, borrowable_cards, most_moves
+from stargazer_rules.engine.bounds import ActionLayout, ActionSizes, StateBounds, borrowable_cards, most_moves
 from stargazer_rules.engine.observation_layout import ObservationLayout
 from stargazer_rules.engine.rounds import RoundRules
 from stargazer_rules.engine.scoring import ScoreSheet, TotalsTables, score_sheet
@@ -177,6 +177,8 @@ class Game(SurveyRules, RoundRules):
         self._most_moves = most_moves(ruleset, self.bounds)
         #: The numbers of the action index's blocks (``bounds.ActionSizes``), derived once.
         self.action_sizes = ActionSizes.of(ruleset, self.bounds)
+        #: The action index's blocks and strides (``bounds.ActionLayout``), derived once.
+        self.action_layout = ActionLayout.of(self.action_sizes)
         #: The observation's fields (``observation_layout.ObservationLayout``), derived once.
         self.observation_layout = ObservationLayout.of(ruleset, self.bounds)
 

@@ -1,29 +1,14 @@
 """The action index: every decision of a ruleset as one integer, from the ruleset's bounds.
 
-The index is a fixed list of blocks, one per action kind, in the kernel's ``Kind`` order; the
-sizes are ``Game.action_sizes`` (``engine.bounds.ActionSizes``: crew slots, ring positions,
-seats, cubes one survey places, the most options of a ``choose_one``, whether
-``choose_direction`` appears), so the ids are a function of the ruleset alone: stable for a
-fingerprint. The kernel receives those sizes in the compiled ruleset and lays out the same
-blocks (``crates/kernel/src/action_index.rs``), held to this one by tests/test_fast_api.py.
-
-Blocks, with ``P`` = most Planets, ``C`` = most crew slots, ``N`` = most seats, ``S`` = most
-cubes a survey places, ``D`` = 2 with ``choose_direction`` else 1, ``O`` = most options:
-
-=================  ==============  =====================================================
-kind               size            id within the block
-=================  ==============  =====================================================
-pick_crew          C               crew slot
-survey             1 + D * P * S   0: place nothing; else 1 + (d * P + start) * S + count - 1
-                                   (d 0 clockwise, 1 counter-clockwise)
-survey_step        P               Planet
-survey_stop        1               0
-target_planet      P               Planet
-target_crew        C               crew slot
-choose_option      O               option index
-name_start_player  N               seat
-target_seat        N or 0          seat (0 unless a ``choose`` asks for a seat)
-=================  ==============  =====================================================
+The index is a fixed list of blocks, one per action kind, in the kernel's ``Kind`` order
+(``contract.enums.ACTION_KINDS``); their offsets, sizes and the survey block's strides are
+``Game.action_layout`` (``engine.bounds.ActionLayout``, from ``Game.action_sizes``), so the
+ids are a function of the ruleset alone: stable for a fingerprint. The kernel receives that
+layout in the compiled ruleset and keeps no formula of its own
+(``crates/kernel/src/action_index.rs``), held to this one by tests/test_fast_api.py. Within a
+block an id is the crew slot, Planet, option or seat it names; the survey block's 0 places
+nothing, and ``1 + d * direction_stride + start * start_stride + count - 1`` walks ``count``
+cubes from ``start`` (d 0 clockwise, 1 counter-clockwise).
 """
 
 from __future__ import annotations
@@ -32,24 +17,15 @@ from collections.abc import Iterator
 
 import attrs
 
-from stargazer_rules.engine.bounds import ActionSizes
+from stargazer_rules.contract.enums import ACTION_KINDS
+from stargazer_rules.engine.bounds import ActionLayout, ActionSizes
 from stargazer_rules.engine.game import Game
 from stargazer_rules.fast.limits import integer
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action, action
 
-#: The kinds in the kernel's ``Kind`` order: the order of the blocks.
-KIND_ORDER = (
-    A.PICK_CREW,
-    A.SURVEY,
-    A.SURVEY_STEP,
-    A.SURVEY_STOP,
-    A.TARGET_PLANET,
-    A.TARGET_CREW,
-    A.CHOOSE_OPTION,
-    A.NAME_START_PLAYER,
-    A.TARGET_SEAT,
-)
+#: The kinds in the kernel's ``Kind`` order: the order of the blocks (declared in the contract).
+KIND_ORDER = ACTION_KINDS.names
 
 
 @attrs.frozen
@@ -64,24 +40,10 @@ class ActionIndex:
     _actions: tuple[Action, ...] = attrs.field(init=False, repr=False, eq=False)
 
     def __attrs_post_init__(self) -> None:
-        sizes = {
-            A.PICK_CREW: self.sizes.crews,
-            A.SURVEY: 1 + self.sizes.directions * self.sizes.planets * self.sizes.survey_counts,
-            A.SURVEY_STEP: self.sizes.planets,
-            A.SURVEY_STOP: 1,
-            A.TARGET_PLANET: self.sizes.planets,
-            A.TARGET_CREW: self.sizes.crews,
-            A.CHOOSE_OPTION: self.sizes.options,
-            A.NAME_START_PLAYER: self.sizes.seats,
-            A.TARGET_SEAT: self.sizes.seat_targets,
-        }
-        blocks, offset = [], 0
-        for kind in KIND_ORDER:
-            blocks.append((kind, offset, sizes[kind]))
-            offset += sizes[kind]
-        object.__setattr__(self, "blocks", tuple(blocks))
+        layout = ActionLayout.of(self.sizes)
+        object.__setattr__(self, "blocks", tuple(zip(KIND_ORDER, layout.offsets, layout.sizes, strict=True)))
         actions = tuple(self._enumerate())
-        assert len(actions) == offset
+        assert len(actions) == layout.size
         object.__setattr__(self, "_actions", actions)
         object.__setattr__(self, "_ids", {act: i for i, act in enumerate(actions)})
 

@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from stargazer_rules.contract.knobs import KNOBS
-from stargazer_rules.engine.bounds import ActionSizes, StateBounds
+from stargazer_rules.engine.bounds import ActionLayout, ActionSizes, StateBounds
 from stargazer_rules.engine.game import Game
 from stargazer_rules.engine.observation_layout import ObservationField
 from stargazer_rules.engine.scoring import counted_colours
@@ -130,7 +130,8 @@ class CompiledRuleset:
     """Every card (in file order) and knob of a ruleset (``knobs``: the numeric ones, a
     ``CompiledKnobs``; ``round_end_effects``: rules.yaml's ``round_end.effects``, compiled as a
     trigger's do), and the numbers Python derived of it:
-    ``bounds`` (``Game.bounds``), ``action_sizes`` (``Game.action_sizes``) and ``observation``
+    ``bounds`` (``Game.bounds``), ``action_sizes`` (``Game.action_sizes``), ``action_layout``
+    (``Game.action_layout``: the action index's blocks and strides) and ``observation``
     (``Game.observation_layout.fields``: name, offset and length of each field, in vector order)."""
 
     name: str
@@ -151,6 +152,7 @@ class CompiledRuleset:
     setup_steps: tuple[CompiledEffect, ...]
     bounds: StateBounds
     action_sizes: ActionSizes
+    action_layout: ActionLayout
     observation: tuple[ObservationField, ...]
 
 
@@ -182,6 +184,7 @@ def compile_ruleset(game: Game) -> CompiledRuleset:
         setup_steps=_effects(ruleset.setup_steps),
         bounds=crossing_bounds(bounds),
         action_sizes=game.action_sizes,
+        action_layout=game.action_layout,
         observation=game.observation_layout.fields,
     )
 

@@ -1,23 +1,21 @@
-//! The action index: every decision a ruleset can ask for as one integer id, laid out from the
-//! block sizes Python derived (`stargazer_rules.engine.bounds.ActionSizes`, received in the
-//! compiled ruleset as `ActionSizes`), the same as `stargazer_rules/fast/action_index.py`
-//! (tests/test_fast_api.py holds the two equal). The kernel derives no size of its own.
-//!
-//! Blocks in `Kind` order, with `P` the most Planets, `C` the most crew slots, `N` the most
-//! seats, `S` the most cubes a survey places (R7), `D` 2 when a skill has `choose_direction`
-//! and 1 otherwise, `O` the most options of a `choose_one`:
-//! pick_crew `C`; survey `1 + D*P*S` (0 places nothing, then `1 + (d*P + start)*S + count - 1`);
-//! survey_step `P`; survey_stop 1; target_planet `P`; target_crew `C`; choose_option `O`;
-//! name_start_player `N`; target_seat `N` or 0.
+//! The action index: every decision a ruleset can ask for as one integer id, laid out as
+//! Python derived it (`stargazer_rules.engine.bounds.ActionLayout`, received in the compiled
+//! ruleset as `ActionLayout`: each block's offset and size in `Kind` order, the survey block's
+//! strides), the same as `stargazer_rules/fast/action_index.py` (tests/test_fast_api.py holds
+//! the two equal). The kernel keeps no formula of the layout: within a block an id is the crew
+//! slot, Planet, option or seat; the survey's 0 places nothing and
+//! `1 + d * direction_stride + start * start_stride + count - 1` walks `count` cubes.
 
-use crate::rules::ActionSizes;
+use crate::rules::{ActionLayout, ActionSizes};
 use crate::state::{Action, Kind, CLOCKWISE, COUNTER_CLOCKWISE};
 
 
 /// The blocks of one ruleset's action index.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ActionIndex {
+    /// The ranges each block's targets take (Planets, crew slots, survey counts, directions).
     pub sizes: ActionSizes,
+    pub layout: ActionLayout,
     /// The first id of each kind's block, in `Kind::ALL` order, and the size of the index.
     pub offsets: [u32; Kind::ALL.len()],
     pub size: u32,
@@ -26,29 +24,14 @@ pub struct ActionIndex {
 }
 
 impl ActionIndex {
-    pub fn new(sizes: ActionSizes) -> ActionIndex {
-        let mut index = ActionIndex { sizes, offsets: [0; Kind::ALL.len()], size: 0, actions: Vec::new() };
-        let mut offset = 0;
-        for (i, kind) in Kind::ALL.into_iter().enumerate() {
-            index.offsets[i] = offset;
-            offset += index.block_size(kind);
-        }
-        index.size = offset;
-        index.actions = (0..offset).filter_map(|id| index.decode(id)).collect();
+    pub fn new(sizes: ActionSizes, layout: ActionLayout) -> ActionIndex {
+        let mut index = ActionIndex { sizes, layout, offsets: layout.offsets, size: layout.size, actions: Vec::new() };
+        index.actions = (0..layout.size).filter_map(|id| index.decode(id)).collect();
         index
     }
 
     pub fn block_size(&self, kind: Kind) -> u32 {
-        let s = &self.sizes;
-        match kind {
-            Kind::PickCrew | Kind::TargetCrew => s.crews,
-            Kind::Survey => 1 + s.directions * s.planets * s.survey_counts,
-            Kind::SurveyStep | Kind::TargetPlanet => s.planets,
-            Kind::SurveyStop => 1,
-            Kind::ChooseOption => s.options,
-            Kind::NameStartPlayer => s.seats,
-            Kind::TargetSeat => s.seat_targets,
-        }
+        self.layout.sizes[kind as usize]
     }
 
     /// The most legal actions a state lists: a decision's options are all of one block (a
@@ -82,7 +65,7 @@ impl ActionIndex {
                     if target < 0 || target >= self.sizes.planets as i64 || count < 1 || count > self.sizes.survey_counts as i64 {
                         return None;
                     }
-                    1 + (d * self.sizes.planets as i64 + target) * self.sizes.survey_counts as i64 + count - 1
+                    1 + d * self.layout.direction_stride as i64 + target * self.layout.start_stride as i64 + count - 1
                 }
             }
             _ => {
@@ -114,7 +97,7 @@ impl ActionIndex {
             Kind::Survey if act.count == 0 => offset,
             Kind::Survey => {
                 let d = (act.direction != CLOCKWISE) as u32;
-                offset + 1 + (d * self.sizes.planets + act.target as u32) * self.sizes.survey_counts + act.count as u32 - 1
+                offset + 1 + d * self.layout.direction_stride + act.target as u32 * self.layout.start_stride + act.count as u32 - 1
             }
             Kind::SurveyStop => offset,
             _ => offset + act.target as u32,
@@ -135,10 +118,10 @@ impl ActionIndex {
             Kind::Survey if within == 0 => Action::survey(-1, 0, CLOCKWISE),
             Kind::Survey => {
                 let rest = within - 1;
-                let per_direction = (self.sizes.planets * self.sizes.survey_counts) as i32;
+                let (per_direction, per_start) = (self.layout.direction_stride as i32, self.layout.start_stride as i32);
                 let direction = if rest / per_direction == 0 { CLOCKWISE } else { COUNTER_CLOCKWISE };
                 let rest = rest % per_direction;
-                Action::survey(rest / self.sizes.survey_counts as i32, rest % self.sizes.survey_counts as i32 + 1, direction)
+                Action::survey(rest / per_start, rest % per_start + 1, direction)
             }
             Kind::SurveyStop => Action::new(Kind::SurveyStop, -1),
             _ => Action::new(kind, within),
@@ -153,7 +136,8 @@ mod tests {
 
     #[test]
     fn every_id_maps_to_an_action_that_maps_back() {
-        let index = ActionIndex::new(fixtures::draft_like().rules.action_sizes);
+        let rules = &fixtures::draft_like().rules;
+        let index = ActionIndex::new(rules.action_sizes, rules.action_layout);
         assert!(index.size > 0);
         for id in 0..index.size {
             let act = index.action_of(id).unwrap();

@@ -259,7 +259,7 @@ mod tests {
     #[test]
     fn a_batch_plays_as_single_games() {
         let game = fixtures::draft_like();
-        let index = ActionIndex::new(game.rules.action_sizes);
+        let index = ActionIndex::new(game.rules.action_sizes, game.rules.action_layout);
         let players = game.rules.setups[0].players;
         let seeds: Vec<u64> = (0..8).collect();
         let mut batch = Batch::new(&game, &index, players, &seeds, false).unwrap();

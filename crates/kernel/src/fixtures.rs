@@ -5,7 +5,7 @@
 use crate::expr::{Amount, Comparison, Condition, Owner, Set, SetKind};
 use crate::observation::{FieldSpec, ObservationLayout};
 use crate::rng::Rng;
-use crate::rules::{ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, End, EndTrigger, KnobSpecs, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, UnpickedCrews};
+use crate::rules::{ActionLayout, ActionSizes, BonusSpec, Bounds, CrewSpec, EffectSpec, End, EndTrigger, KnobSpecs, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, SetupSpec, UnpickedCrews};
 use crate::game::Game;
 use crate::rules::Rules;
 
@@ -323,6 +323,14 @@ const GENERATED_BOUNDS: Bounds = Bounds {
 
 const GENERATED_ACTION_SIZES: ActionSizes =
     ActionSizes { planets: 8, crews: 7, seats: 5, survey_counts: 13, directions: 2, options: 2, seat_targets: 5 };
+/// The action index's layout of those sizes, as Python derives it (`engine.bounds.ActionLayout`).
+const GENERATED_ACTION_LAYOUT: ActionLayout = ActionLayout {
+    offsets: [0, 7, 216, 224, 225, 233, 240, 242, 247],
+    sizes: [7, 209, 8, 1, 8, 7, 2, 5, 5],
+    size: 252,
+    direction_stride: 104,
+    start_stride: 13,
+};
 
 /// The rules language's effect types, the two older ones that take an amount, this turn's
 /// survey's words and its lasting effects.
@@ -467,6 +475,7 @@ pub fn generated(seed: u64) -> Game {
         setup_steps: Vec::new(),
         bounds: GENERATED_BOUNDS,
         action_sizes: GENERATED_ACTION_SIZES,
+        action_layout: GENERATED_ACTION_LAYOUT,
     };
     Game::new(Rules::compile(&spec).expect("a generated spec compiles"))
 }

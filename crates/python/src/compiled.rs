@@ -8,7 +8,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString, PyTuple};
 
-use stargazer_kernel::rules::ActionSizes;
+use stargazer_kernel::rules::{ActionLayout, ActionSizes};
 use stargazer_kernel::observation::FieldSpec;
 use stargazer_kernel::rules::{BonusSpec, CrewSpec, EffectSpec, End, EndTrigger, MajoritySpec, ParamValue, PlanetSpec, RulesSpec, ScoringLine, SetupSpec, TriggerSpec, UnpickedCrews};
 use stargazer_kernel::Bounds;
@@ -99,6 +99,7 @@ numbers_by_name! {
         most_turn_decisions,
     }
     ActionSizes { planets, crews, seats, survey_counts, directions, options, seat_targets }
+    ActionLayout { offsets, sizes, size, direction_stride, start_stride }
     SetupSpec { players, planets, crew, full_planets_to_end }
 }
 
@@ -205,6 +206,7 @@ pub fn rules_spec(compiled: &Bound<'_, PyAny>) -> PyResult<RulesSpec> {
         setup_steps: root.items("setup_steps")?.iter().map(|effect| effect_spec(effect, &reader)).collect::<PyResult<_>>()?,
         bounds: Bounds::read(&root.field("bounds")?)?,
         action_sizes: ActionSizes::read(&root.field("action_sizes")?)?,
+        action_layout: ActionLayout::read(&root.field("action_layout")?)?,
     })
 }
 

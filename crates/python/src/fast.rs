@@ -100,7 +100,7 @@ impl FastCore {
     #[new]
     fn new(py: Python<'_>, kernel: &Kernel) -> PyResult<FastCore> {
         let game = kernel.game.clone();
-        let index = ActionIndex::new(game.rules.action_sizes);
+        let index = ActionIndex::new(game.rules.action_sizes, game.rules.action_layout);
         let layout = kernel.observation.clone();
         let ints = (0..index.size).map(|id| Ok(id.into_pyobject(py)?.into_any().unbind())).collect::<PyResult<Vec<_>>>()?;
         Ok(FastCore { core: Arc::new(Core { game, index, layout, ints, tuples: Mutex::default() }) })

@@ -1,6 +1,7 @@
 //! The action index's block sizes as Python derived them (`ActionSizes`): part of the compiled
 //! ruleset, below the state; the index laid out from them is `action_index`.
 
+use crate::contract::Kind;
 use crate::error::{KernelError};
 use crate::limits::{MAX_PLAYERS, MAX_PLANETS, MAX_CREW, MAX_NODES};
 
@@ -39,5 +40,35 @@ impl ActionSizes {
             )));
         }
         Ok(s)
+    }
+}
+
+/// The action index's layout as Python derived it (`ActionLayout`, same names): each block's
+/// offset and size in `Kind` order, the index's size, and the whole-walk survey's strides (its
+/// id within the block is `1 + d * direction_stride + start * start_stride + count - 1`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ActionLayout {
+    pub offsets: [u32; Kind::ALL.len()],
+    pub sizes: [u32; Kind::ALL.len()],
+    pub size: u32,
+    pub direction_stride: u32,
+    pub start_stride: u32,
+}
+
+impl ActionLayout {
+    /// The layout as received, when its blocks tile `0..size` in order; the numbers are
+    /// Python's, so nothing else is checked.
+    pub(crate) fn checked(self) -> Result<ActionLayout, KernelError> {
+        let mut next = 0u64;
+        for (offset, size) in self.offsets.iter().zip(self.sizes) {
+            if *offset as u64 != next {
+                return Err(KernelError::Unsupported(format!("action layout {self:?}: its blocks do not tile the index")));
+            }
+            next += size as u64;
+        }
+        if next != self.size as u64 {
+            return Err(KernelError::Unsupported(format!("action layout {self:?}: its blocks do not tile the index")));
+        }
+        Ok(self)
     }
 }

@@ -173,6 +173,7 @@ impl Rules {
         let always_in_play = spec.crew.iter().filter(|c| c.always_in_play).count();
         let bounds = spec.bounds.checked(&setups, always_in_play)?;
         let action_sizes = spec.action_sizes.checked()?;
+        let action_layout = spec.action_layout.checked()?;
         let board_worst: i64 = {
             let mut lengths: Vec<i64> = spec.planets.iter().map(|p| p.track.len() as i64 + p.special_capacity).collect();
             lengths.sort_unstable_by(|a, b| b.cmp(a));
@@ -270,6 +271,7 @@ impl Rules {
             any_no_start,
             bounds,
             action_sizes,
+            action_layout,
             always,
             dealable,
             node_index,

@@ -18,7 +18,7 @@ mod effects;
 mod end;
 mod specs;
 
-pub use action_sizes::ActionSizes;
+pub use action_sizes::{ActionLayout, ActionSizes};
 pub use board_scoring::*;
 pub use bounds::*;
 pub use effects::*;
@@ -230,6 +230,8 @@ pub struct Rules {
     /// Python derived them.
     pub bounds: Bounds,
     pub action_sizes: ActionSizes,
+    /// The action index's blocks and strides, as received.
+    pub action_layout: ActionLayout,
     node_index: HashMap<(u16, Vec<u16>), u16>,
 }
 

@@ -1,7 +1,7 @@
 //! The ruleset as the bindings read it from the compiled Python ruleset: plain specs, field by
 //! field, before `Rules::compile` checks them.
 
-use super::{MajoritySpec, BonusSpec, UnpickedCrews, End, ScoringLine, Bounds, ActionSizes, KnobSpecs, unsupported};
+use super::{MajoritySpec, BonusSpec, UnpickedCrews, End, ScoringLine, Bounds, ActionSizes, ActionLayout, KnobSpecs, unsupported};
 use crate::error::{KernelError};
 use crate::expr::{SetKind, Set, Owner, Amount, Condition};
 
@@ -204,4 +204,6 @@ pub struct RulesSpec {
     pub setup_steps: Vec<EffectSpec>,
     pub bounds: Bounds,
     pub action_sizes: ActionSizes,
+    /// The action index's blocks and strides (`Game.action_layout`).
+    pub action_layout: ActionLayout,
 }
