@@ -21,7 +21,7 @@ from stargazer_rules.rulesets.drafts import new_draft
 from stargazer_rules.rulesets.diff import diff_data, diff_rulesets, format_changes
 from stargazer_rules.rulesets.loader import load_ruleset, ruleset_to_data
 from stargazer_rules.rulesets.resources import RULESET_FILES, cards_dir, schemas_dir
-from stargazer_rules.tuning.edits import apply_edits, edits_text, write_proposal
+from stargazer_rules.tuning.edits import apply_edits, edits_text, proposal_title, write_proposal
 from stargazer_rules.tuning.paths import locate, with_values
 from stargazer_rules.tuning.space import Parameter, main as schema_main, read_space, space_for, space_schema
 
@@ -86,7 +86,7 @@ def test_a_path_that_names_nothing_is_refused_at_its_line_with_a_did_you_mean(tm
         "tune.yaml:3:3: space.crew.engineer.survey_cont: crew.engineer has no key 'survey_cont'; keys: id, name, "
         "survey_count, always_in_play, skill, placeholder (did you mean 'survey_count'?)",
         "tune.yaml:4:3: space.rules.motivaton.free_cube_vp: rules has no key 'motivaton'; keys: name, title, colours, "
-        "player_counts, cubes_per_player, free_cubes, round_end, motivation, survey, max_rounds, setup, majority, bonus, end, end_scoring "
+        "player_counts, cubes_per_player, free_cubes, motivation, survey, max_rounds, round_end, setup, majority, bonus, end, end_scoring "
         "(did you mean 'motivation'?)",
         "tune.yaml:5:3: space.planets.lava-1.track[6]: planets.lava-1.track has 6 entries; [6] names none ([0] to [5])",
         "tune.yaml:6:3: space.planets.lava-1.track: planets.lava-1.track is a list, not a value; name one entry: "
@@ -449,3 +449,13 @@ def test_an_edit_of_a_generated_ruleset_changes_that_value_and_nothing_else(docu
         assert {c.subject for c in diff_rulesets(base, loaded) if c.kind == "ruleset"} <= {"name", "title"}
         for file in RULESET_FILES:
             assert _comments(Path(root, "proposal"), file) == _comments(base_folder, file)
+
+
+def test_tunes_proposal_is_titled_as_its_draft_in_each_language(tmp_path):
+    """The proposal tune writes keeps its draft's title, in Japanese and English, marked as
+    tune's (not "スターゲイザー proposal", its folder's name in another language)."""
+    write_proposal("draft7", {"rules.motivation.free_cube_vp": 2}, tmp_path / "proposal", title=proposal_title(DRAFT7))
+    rules = (tmp_path / "proposal" / "rules.yaml").read_text(encoding="utf-8")
+    assert "title:\n  ja: スターゲイザー 草案７（調整案）\n  en: Stargazer draft 7 (tuned)\n" in rules
+    assert rules.splitlines()[1].startswith("# Stargazer draft 7 (tuned) (copied from draft7): ")
+    assert load_ruleset(tmp_path / "proposal").title.ja == "スターゲイザー 草案７（調整案）"

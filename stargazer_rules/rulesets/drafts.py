@@ -19,6 +19,7 @@ import re
 import secrets
 import shutil
 import stat
+from collections.abc import Mapping
 from pathlib import Path
 
 import attrs
@@ -47,10 +48,14 @@ _NAME_LINE = re.compile(r"^name:[ \t]*[^#\n]*?(?P<comment>[ \t]+#[^\n]*)?$", re.
 
 
 def new_draft(
-    dest: str | os.PathLike[str], source: str | os.PathLike[str] | None = None, name: str | None = None
+    dest: str | os.PathLike[str],
+    source: str | os.PathLike[str] | None = None,
+    name: str | None = None,
+    title: Mapping[str, str] | None = None,
 ) -> Ruleset:
     """Copy ruleset ``source`` (default draft 7) to the new folder ``dest``, named ``name``
-    (default: the folder's name); return the copy, loaded.
+    (default: the folder's name) and titled ``title`` (ja and en; default ``draft_title(name)``);
+    return the copy, loaded.
 
     Raises ``DraftError`` when ``dest`` exists and is not an empty folder, the name is not a
     ruleset name, or rules.yaml has no ``name:`` line to rename; ``RulesetError`` when the
@@ -67,7 +72,8 @@ def new_draft(
     source = DEFAULT_RULESET if source is None else source
     original = load_ruleset(source)  # a draft is copied from a ruleset that loads
     folder, _shown = resolve_ruleset_dir(source)
-    heading = f"# {draft_title(name)['en']} (copied from {original.name})"
+    title = draft_title(name) if title is None else title
+    heading = f"# {title['en']} (copied from {original.name})"
 
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = dest.parent / f".{dest.name}-{secrets.token_hex(4)}.partial"
@@ -82,7 +88,7 @@ def new_draft(
             text = _reheaded(_with_modeline(text, f"schemas/{schema}"), heading)
             if file_name == "rules.yaml":
                 text = _renamed(text, name, folder / file_name)
-                text = _retitled(text, draft_title(name))
+                text = _retitled(text, title)
             outputfiles.write_text(staging / file_name, text)
         for file_name, schema in BESIDE_FILES.items():  # the targets and the tuning space travel with it
             if (folder / file_name).is_file():
@@ -140,7 +146,7 @@ def draft_title(name: str) -> dict[str, str]:
     return {"ja": f"スターゲイザー {name}", "en": f"Stargazer {name}"}
 
 
-def _retitled(text: str, title: dict[str, str]) -> str:
+def _retitled(text: str, title: Mapping[str, str]) -> str:
     """rules.yaml with its title replaced (block style written back); unchanged when it has none."""
     block = f"title:\n  ja: {title['ja']}\n  en: {title['en']}\n"
     text, count = _TITLE_BLOCK.subn(lambda _match: block, text, count=1)

@@ -43,7 +43,7 @@ from stargazer_rules.rulesets.variants import ruleset_of_data
 from stargazer_rules.rulesets.yamlsource import YamlDocument
 from stargazer_rules.tuning.paths import Miss, Place, Value, locate, value_text, with_values
 
-__all__ = ["apply_edits", "edits_text", "write_proposal"]
+__all__ = ["apply_edits", "edits_text", "proposal_title", "write_proposal"]
 
 #: A plain scalar where a value starts: optional tag and anchor, then the value's characters
 #: (a number or true/false has no space, comma, bracket or brace).
@@ -71,10 +71,14 @@ def edits_text(base: Ruleset, edits: Mapping[str, Value]) -> list[str]:
 
 
 def write_proposal(
-    base_source: str | os.PathLike[str], edits: Mapping[str, Value], dest: str | os.PathLike[str]
+    base_source: str | os.PathLike[str],
+    edits: Mapping[str, Value],
+    dest: str | os.PathLike[str],
+    title: Mapping[str, str] | None = None,
 ) -> Ruleset:
     """The new draft folder ``dest``: ruleset ``base_source`` (a folder or bundled name) with
-    ``edits`` written into its YAML text in place; returns it, loaded.
+    ``edits`` written into its YAML text in place, titled ``title`` (default: as ``new_draft``
+    titles a draft of that folder's name; tune gives ``proposal_title``); returns it, loaded.
 
     Raises ``RulesetError`` when the edits name nothing or make an invalid ruleset, and
     ``DraftError`` when ``dest`` is taken or an edited value is not written in its file (a
@@ -88,7 +92,7 @@ def write_proposal(
     dest.parent.mkdir(parents=True, exist_ok=True)
     staging = dest.parent / f".{dest.name}-{secrets.token_hex(4)}.partial"
     try:
-        new_draft(staging, base_source, name=name)
+        new_draft(staging, base_source, name=name, title=title)
         _write_in_place(staging, _places(base, ruleset_to_data(base), edits))
         try:
             proposal = load_ruleset(staging)
@@ -102,6 +106,12 @@ def write_proposal(
         shutil.rmtree(staging, ignore_errors=True)
         raise
     return attrs.evolve(proposal, source=os.fspath(dest))
+
+
+def proposal_title(base: Ruleset) -> dict[str, str]:
+    """A proposal's title: its draft's, in each language, marked as tune's proposal
+    (``スターゲイザー 草案７（調整案）`` / ``Stargazer draft 7 (tuned)``)."""
+    return {"ja": f"{base.title.ja}（調整案）", "en": f"{base.title.en} (tuned)"}
 
 
 def source_documents(ruleset: Ruleset) -> RulesetDocuments | None:

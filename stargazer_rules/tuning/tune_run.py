@@ -62,7 +62,7 @@ from stargazer_rules.simulation import cache, runs
 from stargazer_rules.simulation.estimate import format_duration
 from stargazer_rules.simulation.variants import Variant
 from stargazer_rules.tuning import search as tuning_search
-from stargazer_rules.tuning.edits import apply_edits, edits_text, write_proposal
+from stargazer_rules.tuning.edits import apply_edits, edits_text, proposal_title, write_proposal
 from stargazer_rules.tuning.space import Space
 
 __all__ = ["BLOCKS", "RECHECK_SEED_OFFSET", "TuneResult", "objective_of", "proposal_text", "proposed_of", "tune"]
@@ -453,7 +453,7 @@ def _write_proposal(base: Ruleset, edits: Mapping[str, Any], dest: Path) -> Path
         if previous.exists():
             shutil.rmtree(previous)
         dest.rename(previous)
-    write_proposal(base.source, dict(edits), dest)
+    write_proposal(base.source, dict(edits), dest, title=proposal_title(base))
     return dest
 
 
