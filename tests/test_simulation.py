@@ -290,7 +290,8 @@ def test_simulate_writes_the_games_the_summary_and_the_report(tmp_path, capsys):
     assert games[0]["seating"] == [GREEDY, "random", "random", "random"]
     assert (out / "summary.json").is_file() and (out / "report.html").is_file()
     assert json.loads((out / "summary.json").read_text(encoding="utf-8"))
-    assert stdout.strip()
+    # The bots named for people (issue 36); their full specs are in summary.json.
+    assert stdout.splitlines()[0].endswith(", 4 players, 8 games; greedy bots and random bots, native engine")
 
 
 def test_games_rounded_up_to_whole_blocks_are_said_before_they_play(tmp_path, capsys):

@@ -98,10 +98,14 @@ def bots_in_words(specs: Sequence[str]) -> str:
     """The bots of a lineup as a person names them: ``strong bots (mcts:200)``, ``greedy bots``,
     ``strong bots (mcts:200) and greedy bots``; the full spec stays in the JSON."""
     from stargazer_rules.bots.base import parse_spec
+    from stargazer_rules.errors import BotSpecError
 
     named: list[str] = []
     for spec in specs:
-        kind, params = parse_spec(spec)
+        try:
+            kind, params = parse_spec(spec)
+        except BotSpecError:  # a bot registered by another program: named as its spec says
+            kind, params = spec, {}
         if kind == "mcts":
             strength = "strong" if params["iterations"] >= 200 else "quick"
             text = f"{strength} bots ({short_spec(spec)})"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from stargazer_rules.analysis.brief import bots_in_words
 from stargazer_rules.analysis.labels import (
     interval,
     metric_label,
@@ -39,7 +40,7 @@ def _header(run: RunInfo) -> list[str]:
     fingerprint = short_fingerprint(run.ruleset.fingerprint)
     lines = [
         (f"{run.ruleset.name} ({fingerprint}), {run.players} players, {number(run.games)} games; "
-        f"bots: {', '.join(run.bots)} ({run.engine} engine)")
+        f"{bots_in_words(run.bots)}, {run.engine} engine")
     ]
     lines += [f"! {warning.text}" for warning in run.warnings]
     return lines
