@@ -112,7 +112,7 @@ def test_a_seat_that_wins_too_often_leads_to_tune_and_no_statistics_words_reach_
     assert "More games would decide seat win share: about 3,426 games of each (1 other open target needs more)." in text
     balance["b"]["shortfall"] = 0.08
     text = comparison_brief(_comparison([row, balance], []), rules_b="draft8").text()
-    assert "  - The best seat wins too much more often than the worst (goal: at least 90%).\n" \
+    assert "  - The best seat wins far more often than the worst (goal: at least 90%).\n" \
            "      stargazer tune draft8 --players 4 --bots mcts:200" in text
     for word in ("Bonferroni", "Holm", "paired", "arm", "rung", "picker advantage", "balance number", "mcts:c="):
         assert word not in text

@@ -44,7 +44,7 @@ def test_compare_run_again_into_its_own_folder_reuses_it(tmp_path, capsys):
     command = ["compare", "base", "draft7", *QUICK, "--out", str(out)]
     assert cli.main(command) == 0
     assert cli.main(command) == 0, capsys.readouterr().err
-    assert "written:" in capsys.readouterr().out
+    assert f"Every figure: {out / 'comparison.html'} and {out / 'comparison.json'}" in capsys.readouterr().out
 
 
 def test_compare_still_refuses_a_folder_holding_what_it_did_not_write(tmp_path, capsys):

@@ -38,7 +38,7 @@ _PLAIN_LABELS = {
 #: What a subject does when a measure lies above its goal and below it, for the lead.
 _TOO = {
     "seat_win_share": ("wins too often", "wins too rarely"),
-    "seat_balance": ("the seats win too alike", "the best seat wins too much more often than the worst"),
+    "seat_balance": ("the seats win too alike", "the best seat wins far more often than the worst"),
     "tie_rate": ("too many games end in a shared win", "too few games end in a shared win"),
     "round_limit_share": ("too many games reach the round limit", "too few games reach the round limit"),
     "crew_first_pick": ("is picked first too often", "is picked first too rarely"),
