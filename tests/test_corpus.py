@@ -160,6 +160,14 @@ def test_c1_a_free_cube_only_with_fewer_cubes_in_hand_than_every_other_player():
     assert tied.hands[0] == 4 and tied.taken[0] == 0
 
 
+def test_c2_a_colour_chosen_pays_each_player_per_planet_of_it_and_you_two_more():
+    """Blue: Ocean 2 (slot 1) and Ocean 1 (slot 6). Seat 1 has a cube on both, seat 2 on one;
+    seat 0, the chooser, on none: 2 VP for choosing. One option per colour of rules.yaml."""
+    chosen = pick(position(DEALT, tracks={1: (1, 2), 6: (1,)}), "prefect")
+    assert set(chosen.legal) == {action(A.CHOOSE_OPTION, option) for option in range(len(CORPUS.ruleset.colours))}
+    assert both(chosen, action(A.CHOOSE_OPTION, 1)).vp == (2, 2, 1, 0)
+
+
 def test_c3_the_holder_claims_the_special_square_of_a_planet_that_becomes_full():
     """Ocean 1 (slot 6, five squares) holds four cubes; seat 0's survey fills it, and the
     Claimant's holder puts a cube of their own on its special square."""
@@ -190,3 +198,17 @@ def test_c25_the_most_crowded_planet_with_room_loses_its_rearmost_cube_at_the_ro
     assert state.round == 2
     assert state.tracks[0] == full and state.tracks[1] == (2, 3) and state.tracks[4] == (3, 2) and state.tracks[5] == (1,)
     assert state.removed[1] == 1 and state.removed[2] == 1
+
+
+def test_c14_a_completed_planet_pays_its_first_place_a_vp_per_cube():
+    """Ocean 2 (slot 1, six squares) holds five cubes, three of seat 1's; seat 0's cube fills it
+    and seat 1, first, gains 6 VP (the Midwife gives seat 0 nothing: its hand is the largest)."""
+    filled = survey(pick(position(DEALT, tracks={1: (1, 2, 1, 3, 1)}), "midwife"), 1, 1)
+    assert filled.tracks[1] == (1, 2, 1, 3, 1, 0) and filled.vp == (0, 6, 0, 0)
+
+
+def test_c15_a_cube_on_square_5_of_primordial_2_brings_its_owner_a_free_cube():
+    landed = survey(pick(position(DEALT, tracks={3: (2, 2, 2, 2)}), "midwife"), 3, 1)
+    assert landed.tracks[3] == (2, 2, 2, 2, 0) and landed.hands[0] == CUBES and landed.taken == (1, 0, 0, 0)
+    short = survey(pick(position(DEALT, tracks={3: (2, 2, 2)}), "midwife"), 3, 1)
+    assert short.hands[0] == CUBES - 1 and short.taken == (0, 0, 0, 0)
