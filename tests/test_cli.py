@@ -394,7 +394,7 @@ def test_the_command_line_runs_blas_on_one_thread_unless_told_otherwise(monkeypa
     assert cli.ONE_THREAD_BLAS == ("OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS")
 
 
-@pytest.mark.parametrize("name", ["draft7", "base", "ideas"])
+@pytest.mark.parametrize("name", ["draft7", "base", "ideas", "corpus"])
 @pytest.mark.parametrize("lang", ["en", "ja"])
 def test_rules_on_a_terminal_fits_its_width_and_says_everything(name, lang):
     """On a terminal 100 columns wide every line fits (on ideas, 446 did not): the widest

@@ -35,7 +35,7 @@ def assert_the_kernel_keeps_what_python_derived(game: Game) -> None:
     assert fast.core.blocks() == list(fast.index.blocks)
 
 
-@pytest.mark.parametrize("name", ["draft7", "base", "ideas"])
+@pytest.mark.parametrize("name", ["draft7", "base", "ideas", "corpus"])
 def test_the_kernel_keeps_the_bounds_and_action_sizes_of_each_bundled_ruleset(name: str) -> None:
     assert_the_kernel_keeps_what_python_derived(Game(load_ruleset(name)))
 
