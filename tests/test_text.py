@@ -26,6 +26,7 @@ from stargazer_rules.text.messages import (
     ACTION_MESSAGES,
     CATALOGUE_PATH,
     COMPUTED,
+    TO_NEXT,
     YOU,
     LANGS,
     catalogue,
@@ -123,7 +124,7 @@ def test_every_effect_type_has_a_sentence_whose_placeholders_are_its_params():
             text,
             when,
             set(effect_params(cls)),
-            _inapplicable(cls, when) | {COMPUTED, YOU},
+            _inapplicable(cls, when) | {COMPUTED, YOU, TO_NEXT},
         )
 
 
