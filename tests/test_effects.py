@@ -535,7 +535,7 @@ def test_choose__a_planet_where_the_body_applies_then_the_body_at_once():
     s.pick("c")
     assert s.targets(A.TARGET_PLANET) == ["b", "c"]
     events = s.target_planet("c")
-    assert of(events, "cube_returned") == [{"owner": 0, "planet": "c", "square": 1, "to": "hand"}]
+    assert of(events, "cube_returned") == [{"player": 1, "crew": "c", "owner": 0, "planet": "c", "square": 1, "to": "hand"}]
     assert (s.track("b"), s.track("c"), s.state.hands[0]) == ((0,), (), 11)
 
 
@@ -600,7 +600,7 @@ def test_move_cube__the_rearmost_own_cube_to_the_next_planet_with_room():
     s.pick("m")
     assert s.targets(A.TARGET_PLANET) == ["b"]
     events = s.target_planet("b")
-    assert of(events, "cube_moved") == [{"owner": 0, "planet": "b", "square": 1}]
+    assert of(events, "cube_moved") == [{"player": 0, "crew": "m", "owner": 0, "planet": "b", "square": 1}]
     assert (s.track("b"), s.track("c"), s.track("d")) == ((2,), (1,), (0,))
 
 
@@ -740,7 +740,7 @@ def test_protect_cubes__until_the_turn_ends_and_only_from_other_players():
     s = with_crew(crew("q", 2, skill))
     s.pick("q")
     events = s.survey("a", 1)
-    assert of(events, "cube_returned") == [{"owner": 0, "planet": "a", "square": 1, "to": "hand"}]
+    assert of(events, "cube_returned") == [{"player": 0, "crew": "q", "owner": 0, "planet": "a", "square": 1, "to": "hand"}]
     assert s.state.protected == (0, 0, 0)
 
 

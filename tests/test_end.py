@@ -25,7 +25,7 @@ from stargazer_rules.rulesets.checks import ruleset_warnings
 from stargazer_rules.rulesets.loader import load_ruleset, ruleset_to_data
 from stargazer_rules.rulesets.model import DRAFT7_END, DRAFT7_END_DATA
 from stargazer_rules.text.messages import trigger_name
-from stargazer_rules.text.tables import end_conditions_text
+from stargazer_rules.text.tables import end_conditions_text, setups_table
 from stargazer_rules.tuning.edits import apply_edits
 from stargazer_rules.tuning.paths import locate
 
@@ -201,8 +201,20 @@ def test_trigger_names_read_the_condition_where_the_catalogue_has_no_phrase():
     )
     full = ruleset(end={"full": {"at_least": [{"planets": "full"}, "full_planets_to_end"]}, "x": STOCK_EMPTY})
     assert end_conditions_text(full, "en").startswith(
-        "the number of full Planets is at least the number of full Planets that ends the game"
+        "the number of full Planets is at least the player-count table's number of full Planets to end"
     )
+
+
+def test_an_end_condition_with_its_own_count_of_full_planets_is_the_one_truth():
+    """One truth, not two: where no rule reads the player-count table's full_planets_to_end (an
+    end condition written with its own count), the table says to see the end conditions."""
+    own = ruleset(end={"full": {"at_least": [{"planets": "full"}, 2]}, "x": STOCK_EMPTY})
+    assert [row[4] for row in setups_table(own, "en").rows] == ["see the end conditions"]
+    assert [row[4] for row in setups_table(own, "ja").rows] == ["終了条件を参照"]
+    assert end_conditions_text(own, "en").startswith("the number of full Planets is at least 2")
+    read = ruleset(end={"full": {"at_least": [{"planets": "full"}, "full_planets_to_end"]}, "x": STOCK_EMPTY})
+    assert [row[4] for row in setups_table(read, "en").rows] == [str(read.setups[3].full_planets_to_end)]
+    assert [row[4] for row in setups_table(ruleset(), "en").rows] == [str(ruleset().setups[3].full_planets_to_end)]
 
 
 # -- the loader ----------------------------------------------------------------------------------

@@ -419,6 +419,43 @@ def test_no_heading_of_the_rules_sheet_is_left_alone_at_the_foot_of_a_column(nam
     assert len(headings) == 5 * len(langs(lang))
 
 
+#: Opening brackets a Japanese line may not end with (kinsoku): the text they open is on the next line.
+OPENING = ("（", "「")
+
+
+def _wrapped_lines(flowables, width):
+    """The lines of every paragraph of ``flowables`` (table cells at their column's width)
+    as ReportLab wraps them at ``width``."""
+    from reportlab.platypus import Paragraph, Table
+
+    from stargazer_rules.printing.sheet import _KeptTogether
+
+    for flowable in flowables:
+        if isinstance(flowable, _KeptTogether):
+            yield from _wrapped_lines(flowable.parts, width)
+        elif isinstance(flowable, Paragraph):
+            flowable.wrap(width, 10_000)
+            for line in flowable.blPara.lines:
+                words = line.words if hasattr(line, "words") else line[1]
+                yield "".join(word if isinstance(word, str) else word.text for word in words)
+        elif isinstance(flowable, Table):
+            cells = [cell for row in flowable._cellvalues for cell in row]
+            yield from _wrapped_lines(cells, flowable._colWidths[0] - 12)
+
+
+@pytest.mark.parametrize("name_", [*BUNDLED, "ideas"])
+@pytest.mark.parametrize("width", [150, 190, 230])
+def test_no_wrapped_japanese_line_of_the_rules_sheet_ends_in_an_opening_bracket(name_, width):
+    """A wrapped line of the printed Japanese sheet never ends in （ or 「: the bracket goes
+    down with what it opens, at three column widths so that lines break in many places."""
+    from stargazer_rules.printing.sheet import sheet_story
+
+    lines = list(_wrapped_lines(sheet_story(ruleset(name_), "ja", width), width))
+    assert len(lines) > 80  # the sheet was wrapped, not skipped
+    assert [line for line in lines if line.rstrip().endswith(OPENING)] == []
+    assert any(opening in line for line in lines for opening in OPENING)  # the brackets are there
+
+
 # -- what the page shows, counted in pixels ---------------------------------------------------
 
 #: The resolution the pixel tests render at: 8-point text is about 11 pixels tall.

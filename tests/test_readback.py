@@ -40,16 +40,24 @@ def abilities(planet_id: str, lang: str) -> tuple[str, ...]:
 
 SKILLS = {
     "scavenger": (
-        'Choose another crew where the number of free cubes on it is at least 1: Take the free cubes on that crew to the stock, scoring the motivation bonus for them.',
-        '他のクルーのうちそのクルーの上のフリーキューブの数が1以上であるクルーを1つ選ぶ：そのクルーのフリーキューブをストックに戻し、やる気ボーナスを得る。',
+        'Choose another crew with at least 1 free cube on it: Take the free cubes on that crew to the stock, scoring the motivation bonus for them.',
+        '他のクルーのうちフリーキューブが1個以上あるクルーを1つ選ぶ：そのクルーのフリーキューブをストックに戻し、やる気ボーナスを得る。',
     ),
     "gatekeeper": (
-        'Choose another crew where nobody picked it this round: Close that crew: nobody may pick it until the round ends (only while enough crews stay open for the turns left).',
+        'Choose another crew nobody picked this round: Close that crew: nobody may pick it until the round ends (only while enough crews stay open for the turns left).',
         '他のクルーのうちこのラウンドに誰も選んでいないクルーを1つ選ぶ：そのクルーを封鎖する：このラウンドの終わりまで誰も選べない（残りの手番に足りるクルーが残る場合のみ）。',
     ),
     "ferryman": (
-        'Choose a Planet where you have a cube: Your cube that stands furthest back on that Planet moves to the rearmost square of the next Planet with room clockwise after that Planet (the first with room, never the Planet it leaves); the cubes behind it move up one square.',
-        '自分のキューブがある惑星を1つ選ぶ：その惑星で最も後ろにある自分のキューブを、その惑星から時計回りで次の空きマスのある惑星（空きマスのある最初の惑星、元の惑星以外）の次のマスに移す。後ろのキューブは1マスずつ前に詰める。',
+        'Choose a Planet where you have a cube: Your cube that stands furthest back on that Planet moves to the rearmost square of the next Planet with room clockwise after that Planet (never the Planet it leaves); the cubes behind it move up one square.',
+        '自分のキューブがある惑星を1つ選ぶ：その惑星で最も後ろにある自分のキューブを、その惑星から時計回りで次の空きマスのある惑星（元の惑星以外）の次のマスに移す。後ろのキューブは1マスずつ前に詰める。',
+    ),
+    "recaller": (
+        "Choose a Planet with a cube on it: The cube that stands furthest back on that Planet returns to its owner's hand (a free cube to the stock); the cubes behind it move up one square.",
+        'キューブがある惑星を1つ選ぶ：その惑星で最も後ろにあるキューブを持ち主の手元に戻す（フリーキューブはストックへ）。後ろのキューブは1マスずつ前に詰める。',
+    ),
+    "cartographer": (
+        'If you have a cube on every Planet (at the end of the round, unless it ends the game): Gain 3 VP.',
+        'ラウンド終了時（ゲームが終わるときを除く）、すべての惑星に自分のキューブがあるなら：3VPを得る。',
     ),
     "pathfinder": (
         "Before this turn's survey, on the Planet where it starts: Put a free cube from the stock on the rearmost square of that Planet.",

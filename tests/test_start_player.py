@@ -231,12 +231,14 @@ def test_nobody_is_you_misspelt_and_missing_seats_are_located():
     [
         (
             "en",
-            "At the end of every round (the last one too), before the end check: The start player passes to the left.",
+            "At the end of every round (the last one too), before the end check: The start player passes to the left. "
+            "When the player who picked armstrong names the next start player, that naming wins.",
             "Player 2 becomes the start player.",
         ),
         (
             "ja",
-            "各ラウンドの終わりに（最後のラウンドも）、終了判定の前に：スタートプレイヤーが左隣のプレイヤーに移る。",
+            "各ラウンドの終わりに（最後のラウンドも）、終了判定の前に：スタートプレイヤーが左隣のプレイヤーに移る。"
+            "armstrongを選んだプレイヤーが次のスタートプレイヤーを指名したときは、その指名が優先される。",
             "プレイヤー2がスタートプレイヤーになる。",
         ),
     ],
@@ -248,9 +250,17 @@ def test_stargazer_rules_the_sheet_and_the_event_read_it_back(lang, said, event)
     assert render_event(Event("start_player_set", {"crew": "", "start_player": 1}), rules, lang) == event
 
 
+def test_without_a_crew_that_names_the_start_player_no_naming_is_said():
+    """The rule's sentence says R12's naming wins only where a crew names the start player."""
+    crews = [crew("w"), crew("x"), crew("y"), crew("z")]
+    rules = ruleset(crew=crews, round_end=round_end(PASS_LEFT))
+    assert round_end_effects_sentence(rules, "en").endswith("The start player passes to the left.")
+
+
 def test_the_fewest_vp_rule_reads_its_set():
     rules = ruleset(round_end=round_end(effect("set_start_player", seat={"left_of": {"fewest_vp": "everyone"}})))
     assert round_end_effects_sentence(rules, "en").endswith(
         "The start player passes to the player to the left of the players with the fewest VP "
-        "(of several, the first in turn order from the current start player; of none, it stays)."
+        "(of several, the first in turn order from the current start player; of none, it stays). "
+        "When the player who picked armstrong names the next start player, that naming wins."
     )

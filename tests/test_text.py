@@ -26,6 +26,7 @@ from stargazer_rules.text.messages import (
     ACTION_MESSAGES,
     CATALOGUE_PATH,
     COMPUTED,
+    TO_NEXT,
     YOU,
     LANGS,
     catalogue,
@@ -123,7 +124,7 @@ def test_every_effect_type_has_a_sentence_whose_placeholders_are_its_params():
             text,
             when,
             set(effect_params(cls)),
-            _inapplicable(cls, when) | {COMPUTED, YOU},
+            _inapplicable(cls, when) | {COMPUTED, YOU, TO_NEXT},
         )
 
 
@@ -270,7 +271,7 @@ def test_an_unknown_language_is_refused():
                     "remaining": 2,
                 },
             ),
-            "Player 1 cannot apply Xenobiologist's skill (free cubes onto Planets): skipped (2 steps).",
+            "Player 1's Xenobiologist skips free cubes onto Planets 2 times: it cannot be applied.",
             "プレイヤー1の異星生物学者のスキル「惑星へのフリーキューブ」は適用できないので飛ばす（2回分）。",
         ),
     ],
@@ -744,3 +745,41 @@ def test_every_title_that_names_a_ruleset_is_filled_by_the_one_title_builder():
         assert rules.title.en in en, key
         if "fingerprint" in used:
             assert rules.fingerprint[:12] in en and rules.fingerprint[:13] not in en, key
+
+
+@pytest.mark.parametrize(
+    ("key", "params", "en", "ja"),
+    [
+        (
+            "cube_moved",
+            {"player": 0, "crew": "ferryman", "owner": 3, "planet": "lava-1", "square": 3},
+            "Player 1's Ferryman moves Player 4's cube off Lava 1, square 3 (the cubes behind it move up one square).",
+            "プレイヤー1が渡し守で溶岩惑星１のマス3のプレイヤー4のキューブを動かす（後ろのキューブは1マスずつ前に詰める）。",
+        ),
+        (
+            "cube_returned",
+            {"player": 1, "crew": "recaller", "owner": 0, "planet": "gas-1", "square": 2, "to": "hand"},
+            "Player 2's Recaller sends Player 1's cube on Gas 1, square 2, back to its owner's hand.",
+            "プレイヤー2が呼び戻し係でガス惑星１のマス2のプレイヤー1のキューブを持ち主の手元に戻す。",
+        ),
+        (
+            "cube_returned",
+            {"player": 1, "crew": "recaller", "owner": -1, "planet": "gas-1", "square": 2, "to": "hand"},
+            "Player 2's Recaller sends the free cube on Gas 1, square 2, to the stock.",
+            "プレイヤー2が呼び戻し係でガス惑星１のマス2のフリーキューブをストックに戻す。",
+        ),
+        (
+            "cube_moved",
+            {"player": -1, "crew": "", "owner": 2, "planet": "lava-1", "square": 1},
+            "Player 3's cube moves off Lava 1, square 1 (the cubes behind it move up one square).",
+            "溶岩惑星１のマス1のプレイヤー3のキューブが移動する（後ろのキューブは1マスずつ前に詰める）。",
+        ),
+    ],
+)
+def test_a_cube_moved_by_a_skill_is_moved_by_the_skill_s_user(key, params, en, ja):
+    """The game log names who moved a cube and with which crew ("Player 1's Ferryman moves
+    Player 4's cube ..."), a free cube as "the free cube"; a rule or an ability moves it with
+    nobody named."""
+    ideas = load_ruleset("ideas")
+    assert render_event(Event(key, params), ideas, "en") == en
+    assert render_event(Event(key, params), ideas, "ja") == ja

@@ -227,6 +227,8 @@ EVENTS: tuple[EventKey, ...] = (
         'cube_returned',
         "A cube left a Planet's track; the cubes behind it moved up one square (R2).",
         (
+            number('player', "The seat whose skill moved it (the crew's holder); -1 when a planet ability or a round-end rule acts.", minimum=-1),
+            ident_or_empty('crew', 'The crew whose skill moved it; empty when a planet ability or a round-end rule acts.'),
             number('owner', "The cube's owner: a seat, or -1 for a free cube (the virtual player).", minimum=-1),
             ident('planet', "The Planet's card id."),
             number('square', 'The square it left, 1 first.', minimum=1),
@@ -237,6 +239,8 @@ EVENTS: tuple[EventKey, ...] = (
         'cube_moved',
         "A cube left a Planet's track to go on another (a cube_placed follows); the cubes behind it moved up one square (R2).",
         (
+            number('player', "The seat whose skill moved it (the crew's holder); -1 when a planet ability or a round-end rule acts.", minimum=-1),
+            ident_or_empty('crew', 'The crew whose skill moved it; empty when a planet ability or a round-end rule acts.'),
             number('owner', "The cube's owner: a seat, or -1 for a free cube (the virtual player).", minimum=-1),
             ident('planet', "The Planet's card id."),
             number('square', 'The square it left, 1 first.', minimum=1),

@@ -7,12 +7,14 @@ takes.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from xml.sax.saxutils import escape
 
 from reportlab.lib.colors import HexColor
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Frame, Paragraph, Spacer, Table, TableStyle
 
@@ -30,6 +32,45 @@ from stargazer_rules.text.tables import TextTable
 GUTTER = 8 * mm
 #: The font size of a heading (the body's is 8.6 to 9, the title's 15).
 HEADING_SIZE = 11.5
+
+
+#: What a Japanese line may not end with (kinsoku): an opening bracket goes down with what it opens.
+CANNOT_END = "（「『【〔［｛〈《"
+
+
+class _JapaneseParagraph(Paragraph):
+    """A paragraph wrapped as Japanese is: ReportLab keeps a closing mark off a line's start
+    but lets an opening bracket end a line ("…とばす（" / "1位、…）"), so such a bracket is
+    carried down to the next line, and any character the next line then has no room for on
+    down to the one after."""
+
+    def breakLinesCJK(self, maxWidths):  # noqa: N802 (ReportLab's name)
+        para = super().breakLinesCJK(maxWidths)
+        if para.kind != 0 or not para.lines:
+            return para
+        width = functools.partial(stringWidth, fontName=self.style.fontName, fontSize=self.style.fontSize)
+        lines = [[space, "".join(words)] for space, words in para.lines]
+        index = 0
+        while index < len(lines) - 1:
+            space, text = lines[index]
+            if len(text) > 1 and text[-1] in CANNOT_END:
+                lines[index] = [space + width(text[-1]), text[:-1]]
+                lines[index + 1] = [lines[index + 1][0] - width(text[-1]), text[-1] + lines[index + 1][1]]
+            if lines[index + 1][0] < 0 and len(lines[index + 1][1]) > 1:  # carried over: the last one goes down
+                space, text = lines[index + 1]
+                lines[index + 1] = [space + width(text[-1]), text[:-1]]
+                if index + 2 == len(lines):
+                    lines.append([maxWidths[-1], ""])
+                lines[index + 2] = [lines[index + 2][0] - width(text[-1]), text[-1] + lines[index + 2][1]]
+            index += 1
+        para.lines = [(space, [text]) for space, text in lines]
+        return para
+
+
+def _paragraph(text: str, style: ParagraphStyle) -> Paragraph:
+    """``text`` as a paragraph of ``style``, wrapped as Japanese where the style is."""
+    kind = _JapaneseParagraph if style.wordWrap == "CJK" else Paragraph
+    return kind(escape(text), style)
 
 
 class _KeptTogether(Flowable):
@@ -173,7 +214,7 @@ _TABLES: dict[str, Callable[[Ruleset, str], TextTable]] = {
 def _table(text: TextTable, style: ParagraphStyle, width: float) -> Table:
     """A ``text.tables`` table as a ReportLab table, its header row (if any) first."""
     rows = [*([text.headers] if text.headers is not None else []), *text.rows]
-    cells = [[Paragraph(escape(cell), style) for cell in row] for row in rows]
+    cells = [[_paragraph(cell, style) for cell in row] for row in rows]
     table = Table(cells, colWidths=[width / len(rows[0])] * len(rows[0]), hAlign="LEFT")
     table.setStyle(
         TableStyle([
@@ -200,7 +241,7 @@ def sheet_story(ruleset: Ruleset, lang: str, column_width: float) -> list[Flowab
                 table = _TABLES[kind.split(":", 1)[1]](ruleset, one)
                 flowables: list[Flowable] = [_table(table, styles[one]["body"], column_width), Spacer(1, 2 * mm)]
             else:
-                flowables = [Paragraph(escape(text), styles[one][style_name])]
+                flowables = [_paragraph(text, styles[one][style_name])]
             if kind == "heading":
                 headings += flowables
             elif headings:

@@ -37,12 +37,16 @@ class Reading:
     it: str | None = None
     you: str = "me"
     each: Any = None  # the seats a "for each player" of one effect gives to, said for this_seat
+    every: bool = False  # a predicate of a Planet said of every Planet ("you have a cube on every Planet")
+    member: tuple[str, str] | None = None  # (kind, words) the member of a most_of/least_of is said by ("any crew")
 
     def binding(self, *kinds: str) -> Reading:
-        return attrs.evolve(self, bound=self.bound | frozenset(kinds))
+        member = None if self.member and self.member[0] in kinds else self.member
+        return attrs.evolve(self, bound=self.bound | frozenset(kinds), member=member)
 
     def filtering(self, kind: str) -> Reading:
-        return attrs.evolve(self, bound=self.bound | {kind}, it=kind)
+        member = None if self.member and self.member[0] == kind else self.member
+        return attrs.evolve(self, bound=self.bound | {kind}, it=kind, member=member)
 
 
 #: A skill's own reading: nothing bound, "you" the chooser.
@@ -50,8 +54,9 @@ PLAIN = Reading()
 
 #: The forms a set is said in: ``all`` its members ("Planets with room"), ``one`` of them
 #: to choose ("a Planet with room", "another crew"), ``each`` of them in turn ("each other
-#: player"). A set word without a form of its own says "one of ..." or "each of ...".
-FORMS = ("all", "one", "each")
+#: player"), ``any`` one of them ("the most free cubes on any crew"). A set word without a
+#: form of its own says "one of ...", "each of ..." or "any of ...".
+FORMS = ("all", "one", "each", "any")
 
 #: A comparison said the other way round, for a negated condition ("not at least" is "less than").
 OPPOSITE = {
@@ -93,8 +98,14 @@ def _listed(items: list[str], conjunction: str, lang: str) -> str:
     return join(items[:-1], lang) + _conjunction(f"last_{conjunction}", lang) + items[-1]
 
 
-def amount_phrase(amount: X.Amount, ruleset: Ruleset, lang: str, ctx: Reading = PLAIN) -> str:
-    """An amount as a noun phrase: a number as written, an expression as words."""
+#: The amounts that count things, said without "the number of" where a most_of or least_of
+#: counts them ("the most free cubes on any crew").
+_COUNTS = (X.CountOf, X.Colours, X.Cubes, X.CrewCubes, X.HandOf, X.VPOf, X.Room)
+
+
+def amount_phrase(amount: X.Amount, ruleset: Ruleset, lang: str, ctx: Reading = PLAIN, bare: bool = False) -> str:
+    """An amount as a noun phrase: a number as written, an expression as words; ``bare``, a
+    count as the things counted ("free cubes on any crew", not "the number of ...")."""
     check_lang(lang)
     if type(amount) is int:
         return str(amount)
@@ -108,7 +119,7 @@ def amount_phrase(amount: X.Amount, ruleset: Ruleset, lang: str, ctx: Reading = 
             "squares": _render("squares", node.squares, lang, {}),
             "planets": set_phrase(node.planets, ruleset, lang, ctx),
         }
-        return _render("amounts", "cubes", lang, values)
+        return _render("amounts", "cubes", lang, values, {"bare": bare, "seat": not isinstance(node.owner, str)})
     if isinstance(node, X.Arithmetic):
         items = node.items
         if word in ("min", "max") and len(items) == 2 and type(items[1]) is int:
@@ -126,8 +137,13 @@ def amount_phrase(amount: X.Amount, ruleset: Ruleset, lang: str, ctx: Reading = 
             "of": set_phrase(node.of, ruleset, lang, ctx),
             "amount": amount_phrase(node.amount, ruleset, lang, ctx.binding(node.of.kind)),
         }
-        return _render("amounts", word, lang, values)
-    params = {"you": _plural_subject(node.of, ctx), "all": node.of.to_data() == "all"}
+        counted = ""
+        if isinstance(node.amount, _COUNTS):  # "the most free cubes on any crew"
+            member = set_phrase(node.of, ruleset, lang, ctx, "any")
+            counted = amount_phrase(node.amount, ruleset, lang, attrs.evolve(ctx.binding(node.of.kind), member=(node.of.kind, member)), bare=True)
+            counted = counted if member in counted else ""  # an amount not of the member: said in full
+        return _render("amounts", word, lang, {**values, "counted": counted}, {"bare": bool(counted)})
+    params = {"you": _plural_subject(node.of, ctx), "all": node.of.to_data() == "all", "bare": bare}
     return _render("amounts", word, lang, {"of": set_phrase(node.of, ruleset, lang, ctx)}, params)
 
 
@@ -137,6 +153,8 @@ def set_phrase(node: X.SetNode, ruleset: Ruleset, lang: str, ctx: Reading = PLAI
     member of a filter, "that" where a member is bound and "this" (the card itself) where none
     is; ``this_seat`` is "they" for the member of a filter of seats."""
     check_lang(lang)
+    if ctx.member and ctx.member[0] == node.kind and node.word in _MEMBER_WORDS and ctx.it != node.kind:
+        return ctx.member[1]
     section = _SET_SECTIONS[node.kind]
     key, values = _set_key(node, ruleset, lang, ctx, form)
     if key in _ONE_MEMBER or (key == "next_with_room" and values.get("several") is False):
@@ -145,6 +163,9 @@ def set_phrase(node: X.SetNode, ruleset: Ruleset, lang: str, ctx: Reading = PLAI
         return label(f"{form}_of", lang, of=_render(section, key, lang, values, {"form": "all", "several": values.get("several")}))
     return _render(section, key, lang, values, {"form": form, "several": values.get("several")})
 
+
+#: The words that name the member bound by a filter, for_each, choose, most_of or least_of.
+_MEMBER_WORDS = frozenset({"this_planet", "this_seat", "this_crew"})
 
 #: The set words of one member at most, said alike in every form.
 _ONE_MEMBER = frozenset({
@@ -158,11 +179,17 @@ def _set_key(node: X.SetNode, ruleset: Ruleset, lang: str, ctx: Reading, form: s
     if isinstance(node, X.Where):
         if _is_seats_with_their_cube(node):  # players with a cube on the Planet read
             return "with_cube_on", {"planet": _planet_noun(ctx, lang)}
-        condition = condition_phrase(node.condition, ruleset, lang, ctx.filtering(node.kind))
         default = "everyone" if node.kind == X.SEATS else "all"
+        relative = _relative_clause(node.condition, ruleset, lang, ctx.filtering(node.kind), plural=form == "all")
+        if relative is not None:  # "a Planet with a cube on it", "another crew nobody picked this round"
+            if node.of.to_data() == default:
+                return "with", {"relative": relative}
+            inner = form if form in ("one", "each", "any") else "all"
+            return "with_from", {"relative": relative, "from": set_phrase(node.of, ruleset, lang, ctx, inner)}
+        condition = condition_phrase(node.condition, ruleset, lang, ctx.filtering(node.kind))
         if node.of.to_data() == default:
             return "where", {"condition": condition}
-        inner = form if form == "one" or form == "each" else "all"
+        inner = form if form in ("one", "each", "any") else "all"
         return "where_from", {"condition": condition, "from": set_phrase(node.of, ruleset, lang, ctx, inner)}
     if isinstance(node, X.PlanetsOfColour):
         return "colour", {"colour": colour_name(ruleset, node.colour, lang)}
@@ -184,14 +211,69 @@ def _set_key(node: X.SetNode, ruleset: Ruleset, lang: str, ctx: Reading, form: s
     return node.word, {}
 
 
+#: The comparisons a count said after its noun can take ("with at least 1 free cube on it").
+_COUNTED = ("at_least", "at_most", "more_than", "less_than", "equal")
+
+
+def _relative_clause(node: X.ConditionNode, ruleset: Ruleset, lang: str, ctx: Reading, plural: bool, negated: bool = False) -> str | None:
+    """A filter's condition said as a clause right after its noun, where one reads better
+    than "where ...": a count on the member against a number ("with at least 1 free cube on
+    it"), a cube on the Planet ("with a cube on it"), a crew's pick ("nobody picked this
+    round"); None for every other condition."""
+    if isinstance(node, X.Logic) and node.word == "not":
+        return _relative_clause(node.items[0], ruleset, lang, ctx, plural, not negated)
+    on = _render("relatives", "them" if plural else "it", lang, {})
+    if isinstance(node, X.Compare) and type(node.right) is int and _counted_on_member(node.left, ctx):
+        word = OPPOSITE[node.word] if negated else node.word
+        if word not in _COUNTED:
+            return None
+        than = _render("relatives", word, lang, {"count": node.right})
+        return _render("relatives", node.left.word, lang, {"count": node.right, "than": than, "on": on})  # type: ignore[union-attr]
+    if isinstance(node, X.OnPlanet) and node.word == "has_cube" and ctx.it == X.PLANETS:
+        if _is_you(node.of, ctx) or _is_they(node.of, ctx):
+            return None  # "where you have a cube" says it already
+        of = owner_phrase(node.of, ruleset, lang, ctx=ctx)  # type: ignore[arg-type]
+        return _render("relatives", "has_cube", lang, {"of": of, "on": on}, {"negated": negated})
+    if isinstance(node, X.OnCrew) and ctx.it == X.CREWS:
+        return _render("relatives", node.word, lang, {}, {"negated": negated})
+    return None
+
+
+def _counted_on_member(amount: X.Amount, ctx: Reading) -> bool:
+    """Whether ``amount`` counts things on the member of the filter being read: the free or
+    player cubes on "it" (a crew), the empty squares of "it" (a Planet)."""
+    if isinstance(amount, X.CrewCubes):
+        return ctx.it == X.CREWS and amount.of.to_data() == "this_crew"
+    if isinstance(amount, X.Room):
+        return ctx.it == X.PLANETS and amount.of.to_data() == "this_planet"
+    return False
+
+
 def _is_seats_with_their_cube(node: X.Where) -> bool:
     """``{where: {has_cube: this_seat}}``: the players with a cube on the Planet read."""
     return node.kind == X.SEATS and node.of.to_data() == "everyone" and node.condition.to_data() == {"has_cube": "this_seat"}
 
 
+def _every_planet(node: X.Compare) -> X.ConditionNode | None:
+    """The predicate of ``{equal: [{planets: {where: P}}, {planets: all}]}`` (either way
+    round): the Planets where P holds are all of them, said "P on every Planet"."""
+    if node.word != "equal":
+        return None
+    for counted, whole in ((node.left, node.right), (node.right, node.left)):
+        if not (isinstance(counted, X.CountOf) and isinstance(whole, X.CountOf) and whole.of.to_data() == "all"):
+            continue
+        where = counted.of
+        if isinstance(where, X.Where) and where.kind == X.PLANETS and where.of.to_data() == "all" and isinstance(where.condition, X.OnPlanet):
+            return where.condition
+    return None
+
+
 def _planet_noun(ctx: Reading, lang: str) -> str:
     """The Planet a predicate of a Planet reads: "it" inside a filter of Planets, else "that
-    Planet" when one is bound, "this Planet" (the card's own) when none is."""
+    Planet" when one is bound, "this Planet" (the card's own) when none is, "every Planet"
+    where the predicate holds of all of them."""
+    if ctx.every:
+        return _render("planet_sets", "every", lang, {})
     if ctx.it == X.PLANETS:
         return _render("planet_sets", "it", lang, {})
     return _render("planet_sets", "this_planet" if X.PLANETS in ctx.bound else "this_planet_itself", lang, {})
@@ -231,6 +313,9 @@ def condition_phrase(node: X.ConditionNode, ruleset: Ruleset, lang: str, ctx: Re
     check_lang(lang)
     word = node.word
     if isinstance(node, X.Compare):
+        every = _every_planet(node)
+        if every is not None and not negated:  # "you have a cube on every Planet"
+            return condition_phrase(every, ruleset, lang, attrs.evolve(ctx, it=None, bound=ctx.bound | {X.PLANETS}, every=True))
         values = {"left": amount_phrase(node.left, ruleset, lang, ctx), "right": amount_phrase(node.right, ruleset, lang, ctx)}
         return _render("conditions", OPPOSITE[word] if negated else word, lang, values)
     if isinstance(node, X.Logic):

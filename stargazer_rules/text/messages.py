@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 import attrs
 
 from stargazer_rules.rulesets.model import DRAFT7_END, CrewCard, PlanetCard, Ruleset
-from stargazer_rules.text.language import PLAIN, Reading, colour_name, condition_phrase, phrase
+from stargazer_rules.text.language import PLAIN, Reading, colour_name, condition_phrase, either_of, phrase
 from stargazer_rules.text.catalogue import (  # noqa: F401 - the names callers import from here
     CATALOGUE_PATH,
     LANGS,
@@ -50,7 +50,7 @@ from stargazer_rules.vocabulary import abilities as AB
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import Action
 from stargazer_rules.vocabulary.effects import EXPRESSION_KINDS, FREE_CUBE_OWNER, OWNER, Effect
-from stargazer_rules.vocabulary.expressions import AMOUNT, SEATS
+from stargazer_rules.vocabulary.expressions import AMOUNT, PLANETS, SEATS
 from stargazer_rules.vocabulary.events import Event
 
 if TYPE_CHECKING:
@@ -157,13 +157,22 @@ COMPUTED = "computed"
 #: The parameter a case may fix to word an effect by who "you" is where it is read
 #: (``language.YOU_ROLES``): a planet ability's "Gain 1 VP" is the placed cube's owner's.
 YOU = "you"
+#: The parameter a case may fix to word a Planet ``to`` that is the next with room after one
+#: (``next_with_room``): it says which Planet already, so no "(the first with room)".
+TO_NEXT = "to_next"
+
+
+def _has_planets_to(cls: type[Effect]) -> bool:
+    return any(param.name == "to" and param.kind == PLANETS for param in cls.params)
 
 
 def effect_params(cls: type[Effect]) -> tuple[str, ...]:
     """The parameters an effect's template is filled with: the declared ones, then ``when``
-    and ``you`` (and ``computed``, for a type with an amount), the last two never shown."""
+    and ``you`` (and ``computed``, for a type with an amount; ``to_next``, for one with a
+    Planet ``to``), all but ``when`` never shown."""
     computed = (COMPUTED,) if any(param.kind == AMOUNT for param in cls.params) else ()
-    return (*(param.name for param in cls.params), "when", YOU, *computed)
+    to_next = (TO_NEXT,) if _has_planets_to(cls) else ()
+    return (*(param.name for param in cls.params), "when", YOU, *computed, *to_next)
 
 
 def default_when(cls: type[Effect], parent_when: str | None = None) -> str:
@@ -258,6 +267,8 @@ def _sentence(
         values[param.name] = value
     if any(param.kind == AMOUNT for param in cls.params):
         params[COMPUTED] = computed  # a case may word a computed amount differently
+    if _has_planets_to(cls):
+        params[TO_NEXT] = isinstance(params["to"], dict) and "next_with_room" in params["to"]
     shown_when = effect.when != default_when(cls, parent_when)
     values["when"] = _word("timings", effect.when, lang) if shown_when else ""
     template = catalogue().get("effects", effect.name)
@@ -327,7 +338,19 @@ def round_end_effects_sentence(ruleset: Ruleset, lang: str) -> str | None:
     if not ruleset.round_end_effects:
         return None
     do = sentences((describe_effect(e, ruleset, lang, AB.ABILITY_WHEN) for e in ruleset.round_end_effects), lang)
+    namers = [card.name.in_lang(lang) for card in ruleset.crew if _uses(card.skill, "name_start_player")]
+    if namers and _uses(ruleset.round_end_effects, "set_start_player"):  # R12 names after these effects
+        do = sentences((do, label("naming_overrides", lang, crew=either_of(namers, lang))), lang)
     return label("round_end_effects", lang, do=do)
+
+
+def _uses(effects: Any, name: str) -> bool:
+    """Whether any of ``effects``, or an effect inside them, is of type ``name``."""
+    def found(data: Any) -> bool:
+        if isinstance(data, dict):
+            return data.get("effect") == name or any(found(value) for value in data.values())
+        return isinstance(data, list) and any(found(item) for item in data)
+    return any(found(effect.to_data()) for effect in effects)
 
 
 def ability_sentences(card: PlanetCard, ruleset: Ruleset, lang: str) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ and the page the same score sheet as the terminal.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -184,13 +185,29 @@ def bonus_paragraph(ruleset: Ruleset, lang: str) -> str:
     return sentences(said, lang)
 
 
+def reads_full_planets_to_end(ruleset: Ruleset) -> bool:
+    """Whether an end condition, a skill, an ability or a round-end effect reads the player
+    count's ``full_planets_to_end``: when none does, the table does not show a number that an
+    end condition with its own count would contradict (one truth, not two)."""
+    parts: list[Any] = [trigger.condition.to_data() for trigger in ruleset.end]
+    parts += [effect.to_data() for card in ruleset.crew for effect in card.skill]
+    parts += [trigger.to_data() for card in ruleset.crew for trigger in card.triggers]
+    parts += [ability.to_data() for card in ruleset.planets for ability in card.abilities]
+    parts += [effect.to_data() for effect in (*ruleset.round_end_effects, *ruleset.setup_steps)]
+    parts += [line.vp.to_data() for line in ruleset.end_scoring if not isinstance(line.vp, int)]
+    free = ruleset.unpicked_crews.free_cubes
+    parts += [] if isinstance(free, int) else [free.to_data()]
+    return "full_planets_to_end" in json.dumps(parts, default=str)
+
+
 def setups_table(ruleset: Ruleset, lang: str) -> TextTable:
     """Per player count: Planets, crew dealt, the crew area with the always-in-play cards
     (R19) and the full Planets that end the game (R10)."""
     always = sum(1 for card in ruleset.crew if card.always_in_play)
+    unread = label("setup_full_planets_unread", lang) if not reads_full_planets_to_end(ruleset) else None
     return _table(
         [
-            [str(s.players), str(s.planets), str(s.crew), str(s.crew + always), str(s.full_planets_to_end)]
+            [str(s.players), str(s.planets), str(s.crew), str(s.crew + always), unread or str(s.full_planets_to_end)]
             for s in (ruleset.setups[count] for count in ruleset.player_counts)
         ],
         headers=_labels(lang, "setup_players", "setup_planets", "setup_crew", "setup_crew_area", "setup_full_planets"),

@@ -271,7 +271,13 @@ class ReturnCube(_Immediate):
                     table.hands = _bump(table.hands, owner, 1)
                 else:
                     table.removed = _bump(table.removed, owner, 1)
-                table.log("cube_returned", owner=owner, planet=table.planet_id(p), square=index + 1, to=self.to)
+                table.log("cube_returned", player=_actor(scope), crew=table.crew_id(scope.crew), owner=owner, planet=table.planet_id(p), square=index + 1, to=self.to)
+
+
+def _actor(scope: Scope) -> int:
+    """The seat whose skill moves a cube (its crew's holder), -1 where no crew acts (a planet
+    ability, a round-end rule): the game log names who moved it (cube_moved, cube_returned)."""
+    return scope.me if scope.crew >= 0 else -1
 
 
 @attrs.frozen(kw_only=True)
@@ -332,7 +338,7 @@ class MoveCube(_Immediate):
             if target < 0:
                 continue
             owner = table.take_from_track(p, index)
-            table.log("cube_moved", owner=owner, planet=table.planet_id(p), square=index + 1)
+            table.log("cube_moved", player=_actor(scope), crew=table.crew_id(scope.crew), owner=owner, planet=table.planet_id(p), square=index + 1)
             table.place_on_track(target, owner)
 
     def most_landings(self, limits: Limits) -> int:
