@@ -434,7 +434,7 @@ def test_report_errors_are_one_line_and_exit_1(tmp_path, capsys, argv, message):
 @pytest.mark.parametrize(
     ("argv", "status", "message"),
     [
-        (["simulate", "--rules", "draft8"], 1, "stargazer simulate: draft8: no such folder; expected a ruleset folder with rules.yaml, planets.yaml, crew.yaml, or the name of a bundled ruleset (base, draft7, ideas) (did you mean 'draft7'?)"),
+        (["simulate", "--rules", "draft8"], 1, "stargazer simulate: draft8: no such folder; expected a ruleset folder with rules.yaml, planets.yaml, crew.yaml, or the name of a bundled ruleset (base, corpus, draft7, ideas) (did you mean 'draft7'?)"),
         (["simulate", "--bots", "gredy"], 2, "stargazer simulate: unknown bot 'gredy' (did you mean 'greedy'?); bots: "),
         (["simulate", "--bots", "greedy:hnd=1"], 2, "stargazer simulate: bot 'greedy' has no parameter 'hnd' (did you mean 'hand'?)"),
         (["simulate", "--players", "5"], 2, "stargazer simulate: draft7: 5 players are not supported by this ruleset (supported: 3, 4)"),
