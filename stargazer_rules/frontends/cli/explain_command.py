@@ -168,8 +168,8 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(done: int, arms: int, kind: str, card: str, games: int, seconds: float) -> None:
-    print(f"stargazer {COMMAND}: {done} of {arms} arms done, {card} {kind}: {games:,} games in {seconds:.1f} s",
+def _progress(done: int, replays: int, kind: str, card: str, games: int, seconds: float) -> None:
+    print(f"stargazer {COMMAND}: {done} of {replays} replays done, {card} {kind}: {games:,} games in {seconds:.1f} s",
           file=sys.stderr, flush=True)
 
 
