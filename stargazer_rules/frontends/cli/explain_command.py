@@ -78,7 +78,7 @@ def add_explain(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--players", type=positive_int, default=4, metavar="N", help="the number of players (default 4)")
     parser.add_argument(
         "--games", type=game_count, default=DEFAULT_EXPLAIN_GAMES, metavar="N",
-        help=f"games of the run (default {DEFAULT_EXPLAIN_GAMES}); rounded up to whole rotations",
+        help=f"games of the run (default {DEFAULT_EXPLAIN_GAMES:,}); rounded up to whole rotations",
     )
     parser.add_argument(
         "--arm-games", type=game_count, default=None, metavar="N",

@@ -248,7 +248,7 @@ def add_calibrate(commands: argparse._SubParsersAction) -> None:
                         help="the bots to compare, weakest first (default: random, greedy, and the MCTS budgets of "
                              "the draft's ladder in the cache, else of the default ladder)")
     parser.add_argument("--deals", type=positive_int, default=DEFAULT_DEALS, metavar="N",
-                        help=f"deals per rung (default {DEFAULT_DEALS}); each is played in every rotation, one game a deal compared")
+                        help=f"deals per rung (default {DEFAULT_DEALS:,}); each is played in every rotation, one game a deal compared")
     parser.add_argument("--seed", action=SeedAction, default=0, metavar="S", help="the first deal seed (default 0, as simulate's)")
     parser.add_argument("--workers", type=worker_count, default=None, metavar="W", help="worker processes (default: one per core)")
     parser.add_argument("--out", default=None, metavar="DIR", help="the output folder (default calibration-RULES-Np)")
