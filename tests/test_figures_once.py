@@ -224,3 +224,28 @@ def test_no_figure_is_said_twice_by_compare_tune_explain_or_calibrate(tmp_path, 
         assert said_once(brief) == [], brief
         for word in ("Bonferroni", "Holm", "rung", "picker advantage", "balance number", "paired games"):
             assert word not in brief, (word, brief)
+
+
+#: The words a designer does not use, as the terminal must not say them (the glossary in
+#: docs/simulation.md keeps the few that remain; the pages and JSON files may say them).
+STATISTICIANS_WORDS = re.compile(r"\b(?:rungs?|Holm(?:-adjusted)?|Bonferroni|paired games|arms?|picker advantage|"
+                                 r"balance number)\b", re.IGNORECASE)
+
+
+@pytest.mark.parametrize("command", ["simulate", "compare", "tune", "explain", "calibrate", "ladder", "report",
+                                     "playtest", "playtest report", "cache list"])
+def test_the_help_texts_speak_a_designers_words(command, capsys):
+    """`stargazer calibrate --help` said "rung" and "Holm-adjusted", explain's "arms" and "picker
+    advantage": each command's help, and the list of commands, in plain words. An option's name
+    (``--rungs``, ``--arm-games``) may stay; its help says what it is in plain words."""
+    from stargazer_rules.frontends.cli import main
+
+    with pytest.raises(SystemExit):
+        main([*command.split(), "--help"])
+    text = capsys.readouterr().out
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    text += capsys.readouterr().out
+    words = re.sub(r"--[\w-]+|max_picker_advantage", "", text)  # option names and --bound's former names
+    assert STATISTICIANS_WORDS.findall(words) == [], text
+    assert "%%" not in text
