@@ -1,7 +1,9 @@
 """Numbers formatted one way on the terminal (issue #36, "Small trips"): every count of 1,000 or
 more that simulate, compare, tune, explain, calibrate, ladder, playtest report and cache list
-print, on stdout or stderr (estimates and progress lines too), reads with a thousands separator.
-Cheap runs: random bots, a run of 1,200 games reused by compare from the cache."""
+print, on stdout or stderr (estimates and progress lines too), reads with a thousands separator;
+and compare, tune, explain and calibrate say no statistician's word on the terminal, their
+progress lines included. Cheap runs: random bots, a run of 1,200 games reused by compare from the
+cache."""
 
 from __future__ import annotations
 
@@ -69,10 +71,15 @@ def test_no_command_prints_a_count_of_thousands_without_its_separator(tmp_path, 
         ["playtest", "report", "--from", str(logs)],
         ["cache", "list", *cache],
     ]
+    from test_figures_once import STATISTICIANS_WORDS
+
     for command in commands:
         assert main(command) == 0, command
         captured = capsys.readouterr()
-        assert raw_numbers(captured.out + "\n" + captured.err) == [], command
+        said = captured.out + "\n" + captured.err
+        assert raw_numbers(said) == [], command
+        if command[0] in ("compare", "tune", "explain", "calibrate"):  # their terminal lines, the brief and the rest
+            assert STATISTICIANS_WORDS.findall(said) == [], (command, said)
 
 
 def test_the_estimate_before_a_long_run_writes_its_counts_with_separators():

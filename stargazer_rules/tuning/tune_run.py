@@ -297,7 +297,7 @@ def tune(
             else:
                 verdict, named, base_named = verdicts[first.label], answers[first.label], base_answers[first.label]
             rechecks.append(_recheck_facts(candidate, space, base_ruleset, verdict, named, base_named))
-            say(f"re-check of {label}: {verdict['decision']}: {verdict['text']}")
+            say(_recheck_line(label, verdict))
     proposal, no_edit = None, None
     better = proposed_of(rechecks)
     if better is not None:
@@ -331,6 +331,18 @@ def _joined_verdict(verdicts: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]
             "targets": [{**row, "key": f"{row['key']}@{label}", "label": f"{row['label']} ({label})"}
                         for label, verdict in verdicts.items() for row in verdict["targets"]],
             "variants": {label: {"decision": v["decision"], "text": v["text"]} for label, v in verdicts.items()}}
+
+
+def _recheck_line(label: str, verdict: Mapping[str, Any]) -> str:
+    """``re-check of trial 2: better: better than the base on rounds per game, worse on none
+    (400 fresh games, dealt alike)``: the progress line of a re-check, in a designer's words (the
+    verdict's own sentence, with its tests, is in tune.json and on the page)."""
+    def named(decision: str) -> str:
+        return ", ".join(row["label"].lower() for row in verdict["targets"]
+                         if row["weight"] > 0 and row["decision"] == decision) or "none"
+
+    return (f"re-check of {label}: {verdict['decision']}: better than the base on {named('better')}, worse on "
+            f"{named('worse')} ({verdict['games']:,} fresh games, dealt alike)")
 
 
 def _named_by_variant(answers: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[dict[str, Any]]:
