@@ -184,6 +184,9 @@ def install_line(extra: str) -> str:
 def counted(count: Any, nouns: str, spec: str = "") -> str:
     """``count`` (formatted with ``spec``) and its noun, ``nouns`` written ``"seat|seats"``: the
     singular for exactly 1, the plural otherwise (``1 seat``, ``0 seats``, ``1.5 steps``). The one
-    plural rule of every message, the catalogues' ``{n:cube|cubes}`` included."""
+    plural rule of every message, the catalogues' ``{n:cube|cubes}`` included. A whole number
+    without ``spec`` reads with its thousands separator (``1,800 games``), as every count does."""
     one, _, many = nouns.partition("|")
+    if not spec and isinstance(count, int) and not isinstance(count, bool):
+        spec = ","
     return f"{format(count, spec)} {one if count == 1 else many or one}"

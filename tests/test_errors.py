@@ -100,5 +100,7 @@ def test_a_count_is_worded_with_the_singular_for_one_and_the_plural_otherwise():
     assert [counted(n, "seat|seats") for n in (0, 1, 2)] == ["0 seats", "1 seat", "2 seats"]
     assert counted(1.5, "step|steps", "g") == "1.5 steps" and counted(1.0, "step|steps", "g") == "1 step"
     assert counted(12345, "game|games", ",") == "12,345 games" and counted(3, "per game") == "3 per game"
+    # a whole number reads with its thousands separator without being told (#36: numbers one way)
+    assert counted(1800, "game|games") == "1,800 games"
     assert [fill("{n:cube|cubes}", {"n": n}) for n in (1, 2)] == ["1 cube", "2 cubes"]
     assert str(errors.RulesetError([errors.Problem("f.yaml", 1, 1, "", "bad")])).startswith("1 problem in the ruleset:")

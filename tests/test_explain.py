@@ -22,7 +22,7 @@ import jsonschema
 import pytest
 
 from stargazer_rules.analysis.brief import said_once
-from stargazer_rules.analysis.explain_report import explain_brief
+from stargazer_rules.analysis.explain_report import explain_brief, render_explain
 from ruleset_edits import copy_ruleset, replace
 
 from stargazer_rules import load_ruleset
@@ -207,16 +207,46 @@ def test_explain_writes_explain_json_by_its_schema_and_prints_both_tables(tmp_pa
                                    "--bots mcts:200 plays as compare does\n")
     assert "A seat that takes Engineer whenever it is free wins " in captured.out
     assert len(captured.out.splitlines()) <= 25 and said_once(captured.out) == []
-    assert "3 of 3 arms done" in captured.err
+    assert "3 of 3 replays done" in captured.err
     page = (out / "explain.html").read_text(encoding="utf-8")
     assert page.count("<table") == 3 and "Each seat without the card" in page
 
 
-def _crew_row(crew: str, effect: float, low: float, high: float, picker: tuple, flag=None, text=None, needed=None) -> dict:
+def _crew_row(crew: str, effect: float, low: float, high: float, picker: tuple, flag=None, text=None, needed=None,
+              vp=None) -> dict:
     return {"crew": crew, "forced": {"effect": effect, "low": low, "high": high, "games": 800, "games_needed": needed,
                                      "direction": "covers 0" if low < 0 < high else "positive" if low > 0 else "negative"},
             "picker_advantage": dict(zip(("difference", "low", "high"), picker)),
-            "agreement": {"flag": flag, "text": text}, "games_taken": 700}
+            "agreement": {"flag": flag, "text": text}, "games_taken": 700, "picker_vp": vp}
+
+
+def _sheet(seat: int, majority: int, bonus: int, play: int) -> dict:
+    return {"seat": seat, "majority_vp": majority, "bonus_vp": bonus, "play_vp": play,
+            "total": majority + bonus + play}
+
+
+def test_the_pickers_vp_are_told_apart_by_source():
+    """Two games with the Engineer dealt: its pickers (seat 0, then seat 2) score 6 VP more from
+    majority, 1 more from the bonus and 1 fewer in play than the other seats of those games; the
+    game it was not dealt in counts for nobody."""
+    def game(crew: list, picker: int, sheets: list) -> dict:
+        return {"setup": {"crew": crew}, "picks": [{"seat": picker, "crew": "engineer"}, {"seat": 1, "crew": "pilot"}],
+                "score_sheet": {"seats": sheets}}
+
+    games = [
+        game(["engineer", "pilot"], 0, [_sheet(0, 20, 4, 2), _sheet(1, 14, 3, 3), _sheet(2, 14, 3, 3)]),
+        game(["engineer", "pilot"], 2, [_sheet(0, 12, 2, 4), _sheet(1, 12, 2, 4), _sheet(2, 18, 3, 3)]),
+        game(["pilot"], 0, [_sheet(0, 50, 9, 9), _sheet(1, 0, 0, 0), _sheet(2, 0, 0, 0)]),
+    ]
+    vp = counterfactual.picker_vp(games, "engineer")
+    assert vp["games"] == 2 and vp["largest"] == "majority"
+    assert vp["pickers"] == {"majority": 19.0, "bonus": 3.5, "play": 2.5}
+    assert vp["others"] == {"majority": 13.0, "bonus": 2.5, "play": 3.5}
+    assert vp["difference"] == {"majority": 6.0, "bonus": 1.0, "play": -1.0}
+    # a crew every seat picked, or none did, has no others to set its pickers beside
+    assert counterfactual.picker_vp(games, "navigator") is None
+    # Captain Armstrong is in play in every game, dealt or not
+    assert counterfactual.picker_vp(games[2:], "engineer", always_in_play=True)["games"] == 1
 
 
 def test_the_brief_of_explain_says_why_the_picker_advantage_differs_and_what_to_try():
@@ -229,7 +259,10 @@ def test_the_brief_of_explain_says_why_the_picker_advantage_differs_and_what_to_
                   "planets": {"lava-1": {"en": "Lava 1"}}},
         "crew": [
             _crew_row("engineer", 0.038, -0.011, 0.087, (0.202, 0.15, 0.25), "picked by leaders",
-                      "its pickers win more, but taking it wins no more", needed=2900),
+                      "its pickers win more, but taking it wins no more", needed=2900,
+                      vp={"games": 800, "largest": "majority", "difference": {"majority": 4.1, "bonus": 0.3, "play": -0.6},
+                          "pickers": {"majority": 27.0, "bonus": 6.3, "play": 2.1},
+                          "others": {"majority": 22.9, "bonus": 6.0, "play": 2.7}}),
             _crew_row("pilot", -0.051, -0.08, -0.022, (-0.04, -0.09, 0.01)),
             _crew_row("mechanic", 0.012, -0.02, 0.044, (0.01, -0.03, 0.05), needed=5400),
         ],
@@ -247,7 +280,7 @@ def test_the_brief_of_explain_says_why_the_picker_advantage_differs_and_what_to_
         "  - A seat that takes Pilot whenever it is free wins 5.1 points less often.\n"
         "  - A seat that takes Engineer whenever it is free wins 3.8 points more often (not yet sure); yet its pickers "
         "win more, but taking it wins no more: the players who choose it are those already ahead, so the crew follows "
-        "the winners rather than making them.\n"
+        "the winners rather than making them; its pickers score 4.1 VP more from majority than the others.\n"
         "  - A seat that takes Mechanic whenever it is free wins 1.2 points more often (not yet sure).\n"
         "\n"
         "What to try next:\n"
@@ -257,6 +290,15 @@ def test_the_brief_of_explain_says_why_the_picker_advantage_differs_and_what_to_
         "How sure: 800 games, and each card's replays of its games dealt alike. More games would decide Engineer: "
         "about 2,900 games (--games).")
     assert said_once(text) == [] and "picker advantage" not in text
+    # a VP figure the brief already said is left to the page; the source is still said
+    doc["crew"][0]["picker_vp"]["difference"]["majority"] = 5.1
+    text = explain_brief(doc, rules="drafts/draft8").text()
+    assert "making them; its pickers score more VP from majority than the others.\n" in text
+    assert said_once(text) == []
+    run = {**doc["run"], "ruleset": {"name": "draft7", "fingerprint": "0" * 64}, "seed": 0, "engine": "native"}
+    page = render_explain({**doc, "run": run, "left_out": []})
+    assert "majority +5.1, bonus +0.3, play -0.6" in page
+    assert "its pickers score 5.1 VP more from majority than the others.</li>" in page
 
 
 def test_explain_refuses_a_card_the_ruleset_does_not_have(tmp_path, capsys):

@@ -127,16 +127,16 @@ def test_comparison_ladder_and_tune_figures(games: list[dict]) -> None:
         "trials": [{"number": 0, "value": 3.0, "state": "complete", "best": 3.0},
                    {"number": 1, "value": None, "state": "pruned", "best": 3.0},
                    {"number": 2, "value": 1.5, "state": "complete", "best": 1.5}],
-        "front": [{"edits": 1, "value": 2.0, "met": 7, "not_met": 3, "unknown": 2, "total": 12},
-                  {"edits": 2, "value": 1.5, "met": 8, "not_met": 2, "unknown": 2, "total": 12}],
+        "front": [{"edits": 1, "value": 2.0, "targets_met": {"met": 7, "of": 8, "base_met": 6}},
+                  {"edits": 2, "value": 1.5, "targets_met": {"met": 8, "of": 8, "base_met": 6}}],
     }
     root = _parsed(plots.tune_progress(tune))
     assert _marks(root) == 2 + 3
     assert _texts(root, "axis-label") == ["trial", "weighted shortfall"]
     root = _parsed(plots.tune_front(tune))
     assert _marks(root) == 2
-    # the targets met, as the candidates' table counts them (#28 item 0), not the point estimates missed
-    assert _texts(root, "note") == ["7 of 12 met", "8 of 12 met"]
+    # the targets with weight met, as the candidates' table and the proposal count them (#36 item 0)
+    assert _texts(root, "note") == ["7 of 8 met", "8 of 8 met"]
 
 
 def test_the_same_summary_draws_the_same_figure(summary: dict) -> None:

@@ -473,7 +473,7 @@ def test_help_explains_the_lineup_syntax_and_defaults(capsys, command):
         main([command, "--help"])
     text = capsys.readouterr().out
     assert "--bots mcts:400/greedy" in text
-    assert "default 1800" in text and "default 4" in text and "default mcts:200" in text
+    assert "default 1,800" in text and "default 4" in text and "default mcts:200" in text
     assert "--engine {native,python}" in text
 
 

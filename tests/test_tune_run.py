@@ -68,7 +68,12 @@ def test_tune_proposes_the_edit_that_meets_the_missed_target(tune_files, capsys)
     assert "knob cubes_per_player: 12 -> 6" in out
     assert facts["proposal"]["text"].startswith(
         f"Proposed: the edits of trial {facts['proposal']['trial']} (in {tune_files / 'out' / 'proposal'}): better "
-        "than the base on rounds per game, worse on none; it meets ")
+        "than the base on rounds per game, worse on none; in the re-check's fresh games it meets ")
+    # the table and the proposal count the same targets the same way (#36): both targets have weight
+    recheck = facts["rechecks"][0]
+    assert recheck["targets_met"]["of"] == 2 and recheck["met"] == [recheck["targets_met"]["met"], 2]
+    (searched,) = [c for c in facts["candidates"] if c["trial"] == facts["proposal"]["trial"]]
+    assert searched["targets_met"]["games"] == "search" and searched["targets_met"]["of"] == 2
     assert out.startswith(f"draft7 tuned, greedy bots: {facts['counts']['complete'] + facts['counts']['pruned']} "
                           f"candidates played\n\nThe answer: Yes: the edits of trial {facts['proposal']['trial']} make "
                           "draft7 better on rounds per game, and worse on none.\n\nWhat the proposal changes:\n"
@@ -200,7 +205,10 @@ def test_over_several_player_counts_the_objective_is_the_sum_of_theirs(tune_file
         assert facts["trials"][0]["facts"]["variants"][f"{players}p greedy"]["total"] == len(judged.targets)
     assert [len(targets.for_variant(p, ("greedy",) * p).targets) for p in (3, 4)] == [1, 2]
     assert facts["base"]["value"] == pytest.approx(expected) and expected > 0
-    assert facts["base"]["total"] == totals == 3
+    base_facts = facts["trials"][0]["facts"]
+    assert base_facts["total"] == totals == 3
+    # each weighted target's status named with its variant, as the table and the proposal count them
+    assert sorted(base_facts["statuses"]) == ["game_rounds@3p greedy", "game_rounds@4p greedy", "tie_rate@4p greedy"]
     assert [v["label"] for v in facts["settings"]["variants"]] == ["3p greedy", "4p greedy"]
     recheck = facts["rechecks"][0]
     assert set(recheck["variants"]) == {"3p greedy", "4p greedy"}

@@ -38,7 +38,7 @@ def terminal_calibration(result: Mapping[str, Any]) -> str:
     for row in result["rungs"]:
         distance = "-" if row["distance"] is None else f"{row['distance']:.3f}"
         state = "consistent" if row["consistent"] else "differs on " + ", ".join(row["differs_on"])
-        lines.append(f"  {row['rung']}: distance {distance} ({row['games']} games; {state})")
+        lines.append(f"  {row['rung']}: distance {distance} ({row['games']:,} games; {state})")
         for name, entry in row["measures"].items():
             kind = TABLE_MEASURES[name].kind
             p = "no test" if entry["p_adjusted"] is None else f"p {entry['p_adjusted']:.3g}"

@@ -102,7 +102,7 @@ class Run:
         if (run.games, run.first_index, run.last_index) != (len(indices), indices[0] if indices else None,
                                                                indices[-1] if indices else None):
             raise ValueError(
-                f"the summary is of {run.games} games (index {run.first_index} to {run.last_index}), not of "
+                f"the summary is of {run.games:,} games (index {run.first_index} to {run.last_index}), not of "
                 f"these {len(indices)} games: make the run with Run.summarised(games, ...)"
             )
 

@@ -46,10 +46,11 @@ __all__ = [
     "forced_figures",
     "left_out_figures",
     "paired_effect",
+    "picker_vp",
 ]
 
 #: The ``format`` of explain.json (docs/simulation.md, "explain.json").
-EXPLAIN_FORMAT = "stargazer-explain/1"
+EXPLAIN_FORMAT = "stargazer-explain/2"
 
 #: Each (picker advantage, forced effect) direction pair that disagrees: its flag and sentence.
 #: A direction is ``positive`` or ``negative`` (the interval excludes 0) or ``covers 0``. A
@@ -169,6 +170,39 @@ def left_out_figures(
     return {"seats": seats, "targets": verdict}
 
 
+#: The parts of a seat's final score that tell where a crew's pickers' VP come from: the score
+#: sheet's field of each, by the word the brief and the page use (R15 majority, R17 the
+#: major-planet bonus, VP scored during play: the motivation bonus and the skills).
+VP_SOURCES = {"majority": "majority_vp", "bonus": "bonus_vp", "play": "play_vp"}
+
+
+def picker_vp(games: Sequence[Mapping[str, Any]], crew: str, always_in_play: bool = False) -> dict[str, Any] | None:
+    """Where a crew's pickers' VP come from: over the run's games with the crew in play (dealt,
+    or ``always_in_play``), the mean VP of each source (``VP_SOURCES``) of the seats that picked
+    it and of the other seats, ``difference`` pickers minus others, and ``largest`` the source
+    of the largest difference either way; None when no seat picked it or every seat did."""
+    pickers = {source: [0.0, 0] for source in VP_SOURCES}
+    others = {source: [0.0, 0] for source in VP_SOURCES}
+    games_in = 0
+    for game in games:
+        if not always_in_play and crew not in game["setup"]["crew"]:
+            continue
+        games_in += 1
+        picked = {pick["seat"] for pick in game["picks"] if pick["crew"] == crew}
+        for sheet in game["score_sheet"]["seats"]:
+            tally = pickers if sheet["seat"] in picked else others
+            for source, field in VP_SOURCES.items():
+                tally[source][0] += sheet[field]
+                tally[source][1] += 1
+    if not pickers["majority"][1] or not others["majority"][1]:
+        return None
+    mean_p = {source: total / count for source, (total, count) in pickers.items()}
+    mean_o = {source: total / count for source, (total, count) in others.items()}
+    difference = {source: mean_p[source] - mean_o[source] for source in VP_SOURCES}
+    largest = max(VP_SOURCES, key=lambda source: abs(difference[source]))
+    return {"games": games_in, "pickers": mean_p, "others": mean_o, "difference": difference, "largest": largest}
+
+
 def agreement(picker_advantage: Mapping[str, Any] | None, forced: Mapping[str, Any] | None) -> dict[str, Any]:
     """The picker advantage's and the forced effect's directions, and where they disagree
     (``AGREEMENT``) a ``flag`` and its sentence; ``flag`` None when they agree or one is missing."""
@@ -185,16 +219,19 @@ def explain_document(
     crews: Sequence[Mapping[str, Any]],
     cards: Sequence[Mapping[str, Any]],
     arm_games: int,
+    games: Sequence[Mapping[str, Any]] = (),
 ) -> dict[str, Any]:
     """explain.json (``schemas/explain.schema.json``): the ``run`` (ruleset, players, lineup,
     seed, games, engine), each crew's forced figures beside its picker advantage (from the run's
-    ``summary``, with the cards' names) with their ``agreement``, and each card's left-out
-    figures (``cards``)."""
+    ``summary``, with the cards' names) with their ``agreement`` and where its pickers' VP come
+    from (``picker_vp`` over the run's ``games``), and each card's left-out figures (``cards``)."""
     advantage = {card["crew"]: card["picker_advantage"] for card in summary["crew"]["cards"]}
+    always = set(summary["crew"]["always_in_play"])
     crew_rows = []
     for row in crews:
         picker = advantage.get(row["crew"])
-        crew_rows.append({**row, "picker_advantage": picker, "agreement": agreement(picker, row["forced"])})
+        crew_rows.append({**row, "picker_advantage": picker, "agreement": agreement(picker, row["forced"]),
+                          "picker_vp": picker_vp(games, row["crew"], row["crew"] in always) if games else None})
     return plain(
         {
             "format": EXPLAIN_FORMAT,

@@ -12,19 +12,19 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
-from stargazer_rules.analysis.brief import Brief, bots_in_words, lineup_text
+from stargazer_rules.analysis.brief import Brief, bots_in_words, lineup_text, said_once
 from stargazer_rules.analysis.labels import number, points
 from stargazer_rules.analysis.report import esc, page, table
 from stargazer_rules.rulesets.loader import short_fingerprint
-from stargazer_rules.text.reports import format_table
 from stargazer_rules.rulesets import outputfiles
 
-__all__ = ["EXPLAIN_PAGE", "effect_text", "explain_brief", "render_explain", "terminal_explain", "write_explain_page"]
+__all__ = ["EXPLAIN_PAGE", "effect_text", "explain_brief", "picker_vp_text", "render_explain", "write_explain_page"]
 
 #: The page in the output folder.
 EXPLAIN_PAGE = "explain.html"
 
-_CREW_HEADERS = ("crew", "picker advantage", "forced effect", "games to decide", "taken in", "flag")
+_CREW_HEADERS = ("crew", "picker advantage", "forced effect", "games to decide", "taken in", "flag",
+                 "pickers' VP against the others")
 _CARD_HEADERS = ("card left out", "seat changes (points)", "games to decide", "targets without it", "verdict without it")
 _SEAT_HEADERS = ("card left out", "seat", "change of win share", "games to decide")
 
@@ -65,7 +65,34 @@ def _crew_cells(doc: Mapping[str, Any], row: Mapping[str, Any]) -> list[str]:
         _needed(forced),
         f"{number(row['games_taken'])} of {number(forced['games'])}",
         agreement["flag"] or "",
+        _sources_cell(row.get("picker_vp")),
     ]
+
+
+#: Where VP come from, in the words of the brief and the page (``counterfactual.VP_SOURCES``).
+SOURCE_WORDS = {"majority": "from majority", "bonus": "from the major-planet bonus", "play": "during play"}
+
+
+def _sources_cell(vp: Mapping[str, Any] | None) -> str:
+    """``majority +4.1, bonus +0.3, play -0.2`` (VP a seat, pickers minus the others)."""
+    if not vp:
+        return "n/a"
+    return ", ".join(f"{source} {vp['difference'][source]:+.1f}" for source in SOURCE_WORDS)
+
+
+def picker_vp_text(vp: Mapping[str, Any] | None, figure: bool = True) -> str | None:
+    """``its pickers score 4.1 VP more from majority than the others``: the source of the
+    largest difference of a crew's pickers' VP (explain.json's ``picker_vp``); None without one.
+    Without ``figure`` the size is left to the page (a brief says each figure once)."""
+    if not vp:
+        return None
+    source = vp["largest"]
+    difference = vp["difference"][source]
+    if round(abs(difference), 1) == 0:
+        return "its pickers score about as many VP from each source as the others"
+    size = f"{abs(difference):.1f} VP {'more' if difference > 0 else 'fewer'}" if figure else \
+        f"{'more' if difference > 0 else 'fewer'} VP"
+    return f"its pickers score {size} {SOURCE_WORDS[source]} than the others"
 
 
 def _card_cells(doc: Mapping[str, Any], row: Mapping[str, Any]) -> list[str]:
@@ -107,28 +134,15 @@ _READING = (
     "whenever it is free, against the same seat in the run's game on the same deal (arm minus run). Picker "
     "advantage: the run's pickers' win share minus the others' (summary.json). A flag marks where the two "
     "disagree: 'picked by leaders' (pickers win more, taking it does not), 'picked by trailers' (pickers win "
-    "less, taking it does not lose), 'underrated' (pickers win no more, taking it wins more). Left out: the run's deal seeds dealt without the card; each turn-order seat's change of win "
+    "less, taking it does not lose), 'underrated' (pickers win no more, taking it wins more). Pickers' VP: a "
+    "picking seat's mean VP from Planet majority, the major-planet bonus and play, minus the other seats' of "
+    "the same games: where the pickers' lead comes from. Left out: the run's deal seeds dealt without the card; each turn-order seat's change of win "
     "share (* where its interval excludes 0) and the design targets compared as `stargazer compare` compares "
     'two drafts. docs/simulation.md, "stargazer explain".'
 )
 
 
-def terminal_explain(doc: Mapping[str, Any]) -> str:
-    """The crews' table, then the left-out cards' table, then how to read them."""
-    level = f"{100 * doc['confidence']:g}%"
-    lines = [_setting(doc), "", f"Crew: forced effect beside the picker advantage (points, {level} intervals)"]
-    lines += format_table([_crew_cells(doc, row) for row in doc["crew"]], headers=list(_CREW_HEADERS), indent="")
-    lines += ["", "Left out of the deal (points, arm minus run)"]
-    lines += format_table([_card_cells(doc, row) for row in doc["left_out"]], headers=list(_CARD_HEADERS), indent="")
-    flagged = [row for row in doc["crew"] if row["agreement"]["flag"]]
-    lines.append("")
-    for row in flagged:
-        lines.append(f"{_name(doc, 'crew', row['crew'])}: {row['agreement']['flag']}: {row['agreement']['text']}.")
-    lines.append(_READING)
-    return "\n".join(lines)
-
-
-def _worth(doc: Mapping[str, Any], row: Mapping[str, Any]) -> str:
+def _worth(doc: Mapping[str, Any], row: Mapping[str, Any], figure: bool = True) -> str:
     """``A seat that takes Engineer whenever it is free wins 3.8 points more often`` and, where
     its pickers' win share says otherwise, why in words."""
     forced = row["forced"]
@@ -138,6 +152,9 @@ def _worth(doc: Mapping[str, Any], row: Mapping[str, Any]) -> str:
     text = f"A seat that takes {_name(doc, 'crew', row['crew'])} whenever it is free wins {size} points {more} often{sure}"
     if row["agreement"]["flag"]:
         text += f"; yet {row['agreement']['text']}: the players who choose it are {_WHO[row['agreement']['flag']]}"
+        sources = picker_vp_text(row.get("picker_vp"), figure)
+        if sources:
+            text += f"; {sources}"
     return text + "."
 
 
@@ -191,7 +208,13 @@ def explain_brief(doc: Mapping[str, Any], *, rules: str | None = None, compared_
         who = next(row for row in crews if row["forced"] is fewest)
         sure += (f" More games would decide {_name(doc, 'crew', who['crew'])}: about "
                  f"{number(fewest['games_needed'])} games (--games).")
-    return Brief(title=title, answer=answer, most=[_worth(doc, row) for row in crews[:3]], next_steps=steps,
+    most: list[str] = []
+    for row in crews[:3]:
+        sentence = _worth(doc, row)
+        if said_once(" ".join([*most, sentence])):  # a VP figure that repeats one already said
+            sentence = _worth(doc, row, figure=False)
+        most.append(sentence)
+    return Brief(title=title, answer=answer, most=most, next_steps=steps,
                  sure=sure, warnings=warnings, most_heading="What matters most",
                  nothing_next="nothing stands out yet: more games first (below)")
 
@@ -213,7 +236,7 @@ def render_explain(doc: Mapping[str, Any]) -> str:
     )
     flagged = "".join(
         f"<li>{esc(_name(doc, 'crew', row['crew']))}: <strong>{esc(row['agreement']['flag'])}</strong>: "
-        f"{esc(row['agreement']['text'])}.</li>"
+        f"{esc(row['agreement']['text'])}{esc('; ' + picker_vp_text(row.get('picker_vp')) if row.get('picker_vp') else '')}.</li>"
         for row in doc["crew"] if row["agreement"]["flag"]
     )
     body = (

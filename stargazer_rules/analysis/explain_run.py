@@ -103,7 +103,7 @@ def explain_run(
         "players": players, "lineup": list(lineup), "seed": seed, "games": len(games), "engine": engine,
     }
     return counterfactual.explain_document(
-        run=run, summary=summary, arm_games=len(entries),
+        run=run, summary=summary, arm_games=len(entries), games=games,
         crews=[row for (kind, _), row in zip(arms, rows, strict=True) if kind == "forced"],
         cards=[row for (kind, _), row in zip(arms, rows, strict=True) if kind != "forced"],
     )

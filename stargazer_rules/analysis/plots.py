@@ -300,5 +300,7 @@ def tune_front(tune: Mapping[str, Any]) -> str:
     values = [point["value"] for point in front]
     panel.bars(range(len(front)), values, colour=_BLUE)
     for index, point in enumerate(front):
-        panel.note(index, point["value"], f"{point['met']} of {point['total']} met")
+        count = point.get("targets_met")  # the targets with weight met, as every table of tune.html counts them
+        if count is not None:
+            panel.note(index, point["value"], f"{count['met']} of {count['of']} met")
     return Chart(panel).svg()

@@ -140,7 +140,7 @@ def _run(played: Sequence[Mapping[str, Any]], ruleset: Ruleset | None, targets: 
             {
                 "kind": "partial",
                 "text": (
-                    f"A partial run: {len(played)} games, {missing} missing below index {max(indices)}, "
+                    f"A partial run: {len(played):,} games, {missing:,} missing below index {max(indices)}, "
                     f"{incomplete} block(s) without every seat rotation; seats are not rotated evenly."
                 ),
             }

@@ -200,7 +200,7 @@ def _answer(
                                  "games_needed": None, "judged": True, "note": None}
         if measure.per_card and n < settings.min_card_games:
             entry["judged"] = False
-            entry["note"] = f"in play in {n} games, fewer than min_card_games ({settings.min_card_games})"
+            entry["note"] = f"in play in {n:,} games, fewer than min_card_games ({settings.min_card_games:,})"
         if value is not None:
             low, high, se = _subject_interval(measure, matrix, value, draws[:, index], index, alpha)
             entry.update(low=low, high=high, miss=float(target.miss(value, centre)))

@@ -36,5 +36,5 @@ def estimate_text(played: int, seconds: float, remaining: int) -> str:
     rate = played / seconds if seconds > 0 else float("inf")
     return (
         f"estimate: about {format_duration(remaining / rate)} for the remaining {remaining:,} games "
-        f"(calibrated on {played:,} games at {rate:.1f} games/s)"
+        f"(calibrated on {played:,} games at {rate:,.1f} games/s)"
     )

@@ -27,7 +27,7 @@ from stargazer_rules.rulesets import outputfiles
 from stargazer_rules.rulesets.loader import short_fingerprint
 from stargazer_rules.tuning.search import edits_of
 
-__all__ = ["IMPORTANCE_EVALUATOR", "importance", "render_tune", "terminal_tune", "trial_rows", "tune_brief", "write_tune"]
+__all__ = ["IMPORTANCE_EVALUATOR", "importance", "met_cell", "render_tune", "trial_rows", "tune_brief", "write_tune"]
 
 TUNE_JSON = "tune.json"
 TUNE_PAGE = "tune.html"
@@ -112,19 +112,21 @@ def _edits_cell(lines: list[str]) -> str:
     return "<br>".join(f"<code>{esc(line)}</code>" for line in lines) or "(the base)"
 
 
-def _met(met: Any, total: Any) -> str:
-    return f"{met} of {total}" if met is not None and total is not None else ""
-
-
-def targets_text(facts: Mapping[str, Any]) -> str:
-    """``7 of 12 met, 3 not met, 2 not yet known``: the one count of a candidate's targets
-    (``tune_run.objective_of``'s facts), each of its parts from the same check."""
-    if facts.get("met") is None or facts.get("total") is None:
+def met_cell(count: Mapping[str, Any] | None) -> str:
+    """``5 of 8 (base 4)``: a table cell of ``tune_run.met_in_both``'s count, whose column
+    names the games; empty where a study kept no statuses."""
+    if count is None:
         return ""
-    if facts.get("not_met") is None:
-        return f"{facts['met']} of {facts['total']} met"
-    return f"{facts['met']} of {facts['total']} met, {facts['not_met']} not met, {facts['unknown']} not yet known"
+    return f"{count['met']} of {count['of']} (base {count['base_met']})"
 
+
+#: The columns of the targets met, each naming the games it counts (``met_cell``).
+SEARCH_COLUMN = "targets met in the search's games (base)"
+RECHECK_COLUMN = "targets met in the re-check's games (base)"
+#: How every count of targets met on the page is made: one rule for the search and the re-check.
+COUNTING = ("Targets met, in every table and in the proposal: of the targets with weight decided (met or not "
+            "met) both in a candidate's games and in the base's on the same deals, how many each meets. The "
+            "search's tables count the search's games; the re-check and the proposal its fresh games.")
 
 #: How the trials' states are named on the page (tune.json's ``counts`` keys).
 STATE_WORDS = {"over_max_edits": "over max_edits (not played)",
@@ -161,7 +163,7 @@ def render_tune(tune: Mapping[str, Any]) -> str:
                       f"(deals from seed {esc(settings['recheck_seed'])})")],
     ]
     body = [f"<h1>{esc(title)}</h1>", f"<p><strong>{esc(outcome)}</strong></p>",
-            table(None, head_rows, text_columns=2)]
+            table(None, head_rows, text_columns=2), f'<p class="note">{esc(COUNTING)}</p>']
     body.append("<h2 id=\"progress\">Progress</h2>")
     if any(row["value"] is not None for row in tune["trials"]):
         body.append(figure(tune_progress(tune), "Dots: each complete candidate's objective (the weighted "
@@ -171,8 +173,8 @@ def render_tune(tune: Mapping[str, Any]) -> str:
     if tune["front"]:
         body.append(figure(tune_front(tune), "The best candidate with each number of edits: its objective "
                            "and the targets its games meet."))
-        body.append(table(["edits", "best objective", "targets", "trial"],
-                          [[str(p["edits"]), _value(p["value"]), esc(targets_text(p)), str(p["trial"])]
+        body.append(table(["edits", "best objective", SEARCH_COLUMN, "trial"],
+                          [[str(p["edits"]), _value(p["value"]), esc(met_cell(p["targets_met"])), str(p["trial"])]
                            for p in tune["front"]], text_columns=3))
     body.append("<h2 id=\"importance\">Parameter importance</h2>")
     found = tune["importance"]
@@ -185,43 +187,19 @@ def render_tune(tune: Mapping[str, Any]) -> str:
                 + "</p>")
     body.append("<h2 id=\"recheck\">Re-check on fresh deals</h2>")
     if tune["rechecks"]:
-        body.append(table(["trial", "edits", "targets met in both runs (base)", "verdict"],
-                          [[str(r["trial"]), _edits_cell(r["edits_text"]),
-                            f"{_met(*r['met'])} ({_met(*r['base_met'])})", esc(r["text"])]
+        body.append(table(["trial", "edits", RECHECK_COLUMN, "verdict"],
+                          [[str(r["trial"]), _edits_cell(r["edits_text"]), esc(met_cell(r["targets_met"])), esc(r["text"])]
                            for r in tune["rechecks"]], text_columns=4))
     else:
         body.append("<p>No candidate was re-checked.</p>")
     body.append("<h2 id=\"candidates\">Best candidates of the search</h2>")
-    body.append(table(["trial", "edits", "objective", "targets", "verdict"],
+    body.append(table(["trial", "edits", "objective", SEARCH_COLUMN, "verdict"],
                       [[str(c["trial"]), _edits_cell(c["edits_text"]), _value(c["value"]),
-                        esc(targets_text(c)), esc(c["verdict"] or "")] for c in tune["candidates"]],
+                        esc(met_cell(c["targets_met"])), esc(c["verdict"] or "")] for c in tune["candidates"]],
                       text_columns=2))
     body.append('<p class="note">How to read this page: docs/simulation.md, "stargazer tune". Every figure '
                 "here is also in tune.json beside this file.</p>")
     return page(title, "\n".join(body))
-
-
-def terminal_tune(tune: Mapping[str, Any]) -> str:
-    """The terminal's table of the best candidates: each edit as ``stargazer diff`` prints it,
-    the targets met, the verdict against the base; then the outcome in one line."""
-    base = tune["base"]
-    lines = []
-    if base is not None:
-        lines.append(f"base {tune['ruleset']['name']}: objective {base['value']:.3f}, targets {targets_text(base)}")
-    rows = [["trial", "objective", "targets", "verdict", "edits"]]
-    for candidate in tune["candidates"]:
-        if not candidate["edits"]:
-            continue
-        edits = candidate["edits_text"] or ["(none)"]
-        rows.append([str(candidate["trial"]), _value(candidate["value"]), targets_text(candidate),
-                     candidate["verdict"] or "not re-checked", edits[0]])
-        rows += [["", "", "", "", line] for line in edits[1:]]
-    widths = [max(len(row[i]) for row in rows) for i in range(4)]
-    for row in rows:
-        lines.append("  ".join(cell.ljust(width) for cell, width in zip(row[:4], widths, strict=True)) + "  " + row[4])
-    proposal = tune["proposal"]
-    lines.append(proposal["text"] if proposal else tune["no_edit"])
-    return "\n".join(lines)
 
 
 def tune_brief(tune: Mapping[str, Any], rules: str | None = None) -> Brief:
@@ -246,7 +224,13 @@ def tune_brief(tune: Mapping[str, Any], rules: str | None = None) -> Brief:
     answer = (f"Yes: the edits of trial {proposal['trial']} make {name} better on {', '.join(labels('better'))}, "
               "and worse on none.")
     open_ones = labels("inconclusive")
-    sure = f"{number(recheck['games'])} fresh games re-checked it against the base, dealt alike."
+    count = recheck["targets_met"]
+    sure = (f"{number(recheck['games'])} fresh games re-checked it against the base, dealt alike: there it meets "
+            f"{count['met']} of {count['of']} targets with weight, the base {count['base_met']}")
+    searched = next((c["targets_met"] for c in tune["candidates"] if c["trial"] == proposal["trial"]), None)
+    if searched is not None:
+        sure += f" (in the search's games {searched['met']} of {searched['of']}, the base {searched['base_met']})"
+    sure += "."
     if open_ones:
         sure += f" Still open at those games: {', '.join(open_ones)}."
     return Brief(title=title, answer=answer, most=[f"{line}." for line in proposal["edits_text"][:3]],

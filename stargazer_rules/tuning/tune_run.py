@@ -29,8 +29,8 @@ are played again on fresh deals (``seed + RECHECK_SEED_OFFSET``, ``recheck_games
 base and the candidate) and compared with the base target by target
 (``analysis.compare_summaries``, its ``verdict``). Only a candidate whose verdict is ``better``
 (better on some target, worse on none) is proposed: of those, the one that meets the most
-targets in its re-check (``verdict["met"]``: counted over the targets decided in both runs),
-then the lowest objective, is written to ``OUT/proposal/`` (``tuning.edits.write_proposal``) and
+targets in its re-check (``met_in_both``: of the targets with weight decided in both runs, as the
+search's table counts a candidate's in its games and the base's), then the lowest objective, is written to ``OUT/proposal/`` (``tuning.edits.write_proposal``) and
 described by the targets it meets, does not meet and leaves unknown (``proposal_text``).
 """
 
@@ -105,8 +105,34 @@ def objective_of(games: Sequence[Mapping[str, Any]], targets: Targets, ruleset: 
     missed = [a["key"] for a in section["targets"] if a["weight"] > 0 and (a["miss"] or 0) > 0]
     facts = {"games": len(games), "met": section["met"], "not_met": section["not_met"],
              "unknown": section["unknown"], "total": section["total"], "missed": missed,
-             "shortfalls": shortfalls}
+             "shortfalls": shortfalls, "statuses": weighted_statuses(section["targets"])}
     return value, facts
+
+
+def weighted_statuses(answers: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Each target with weight by key: ``met``, ``not_met`` or ``unknown`` in the games checked.
+    A target of weight 0 is shown but never counted, by the objective or by ``met_in_both``."""
+    return {answer["key"]: answer["status"] for answer in answers if answer["weight"] > 0}
+
+
+#: Which games a count of targets met comes from, as tune.json names them.
+SEARCH_GAMES, RECHECK_GAMES = "search", "recheck"
+
+
+def met_in_both(statuses: Mapping[str, str], base_statuses: Mapping[str, str], *, games: str,
+                game_count: int) -> dict[str, Any]:
+    """The one count of targets met that tune.json, tune.html and the brief show, for the search's
+    table and the proposal alike: of the targets with weight decided (met or not met) both in a
+    candidate's games and in the base's on the same deals (``of``), how many the candidate meets
+    (``met``) and the base (``base_met``); ``games`` says which games (``search`` or ``recheck``,
+    ``game_count`` each), ``one_side`` the targets decided in one of the two only (not counted)."""
+    decided = ("met", "not_met")
+    both = [key for key, status in statuses.items() if status in decided and base_statuses.get(key) in decided]
+    one_side = [key for key in dict.fromkeys([*statuses, *base_statuses]) if key not in both
+                and (statuses.get(key) in decided or base_statuses.get(key) in decided)]
+    return {"games": games, "game_count": game_count, "of": len(both),
+            "met": sum(1 for key in both if statuses[key] == "met"),
+            "base_met": sum(1 for key in both if base_statuses[key] == "met"), "one_side": one_side}
 
 
 def _block_targets(targets: Targets, share: float) -> Targets:
@@ -230,7 +256,8 @@ def tune(
         again, again_facts = objective_over(games, ruleset)
         if not math.isclose(again, value, rel_tol=1e-9, abs_tol=1e-9):
             return f"says its objective is {value:.6g}, but its {again_facts['games']} games give {again:.6g}"
-        changed = [key for key in ("games", "met", "not_met", "unknown", "total", "missed") if facts.get(key) != again_facts[key]]
+        kept = ("games", "met", "not_met", "unknown", "total", "missed", *(("statuses",) if "statuses" in facts else ()))
+        changed = [key for key in kept if facts.get(key) != again_facts[key]]
         if changed:
             return f"keeps figures its games do not give ({', '.join(changed)})"
         return None
@@ -255,22 +282,22 @@ def tune(
         for candidate in chosen:
             ruleset = edited(candidate.assignment)
             label = f"trial {candidate.number}"
-            verdicts, answers = {}, {}
+            verdicts, answers, base_answers = {}, {}, {}
             for v in variants:
                 games = run_of(ruleset, _run_folder(out / RECHECK_FOLDER, ruleset), recheck_games, recheck_seed, v)
                 run = Run.summarised(games, targets=judged[v], ruleset=ruleset)
                 comparison = compare_summaries(base_runs[v], run, label_a=base_ruleset.name, label_b=label,
                                                targets=judged[v], ruleset_a=base_ruleset, ruleset_b=ruleset)
                 verdicts[v.label] = comparison["verdict"]
-                answers[v.label] = run.summary["targets"]
+                answers[v.label] = run.summary["targets"]["targets"]
+                base_answers[v.label] = base_runs[v].summary["targets"]["targets"]
             if several:  # each variant's targets named with it, as the joined verdict names them
                 verdict = _joined_verdict(verdicts)
-                section = {"targets": [{**answer, "label": f"{answer['label']} ({label})"}
-                                       for label, part in answers.items() for answer in part["targets"]]}
+                named, base_named = _named_by_variant(answers), _named_by_variant(base_answers)
             else:
-                verdict, section = verdicts[first.label], answers[first.label]
-            rechecks.append(_recheck_facts(candidate, space, base_ruleset, verdict, section))
-            say(f"re-check of {label}: {verdict['decision']}: {verdict['text']}")
+                verdict, named, base_named = verdicts[first.label], answers[first.label], base_answers[first.label]
+            rechecks.append(_recheck_facts(candidate, space, base_ruleset, verdict, named, base_named))
+            say(_recheck_line(label, verdict))
     proposal, no_edit = None, None
     better = proposed_of(rechecks)
     if better is not None:
@@ -288,24 +315,41 @@ def _joined_facts(by_variant: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]
     facts: dict[str, Any] = {key: sum(f[key] for f in by_variant.values()) for key in ("games", "met", "not_met", "unknown", "total")}
     facts["missed"] = [f"{key}@{label}" for label, f in by_variant.items() for key in f["missed"]]
     facts["shortfalls"] = {f"{key}@{label}": short for label, f in by_variant.items() for key, short in f["shortfalls"].items()}
+    facts["statuses"] = {f"{key}@{label}": status for label, f in by_variant.items() for key, status in f["statuses"].items()}
     facts["variants"] = {label: dict(f) for label, f in by_variant.items()}
     return facts
 
 
 def _joined_verdict(verdicts: Mapping[str, Mapping[str, Any]]) -> dict[str, Any]:
     """The re-check's verdict over several variants: the decision over theirs
-    (``overall_decision``), each variant's sentence, the targets met summed, every target's
-    decision named ``key@variant``."""
+    (``overall_decision``), each variant's sentence, every target's decision named
+    ``key@variant`` (the targets met are counted by ``met_in_both`` over the named answers)."""
     decision = overall_decision([verdict["decision"] for verdict in verdicts.values()])
     text = f"{decision} over {len(verdicts)} variants: " + "; ".join(
         f"{label}: {verdict['text'].rstrip('.')}" for label, verdict in verdicts.items()) + "."
-    met: dict[str, Any] = {side: [sum(v["met"][side][i] for v in verdicts.values()) for i in (0, 1)] for side in ("a", "b")}
-    met["one_side"] = [{**row, "label": f"{row['label']} ({label})"}
-                       for label, verdict in verdicts.items() for row in verdict["met"]["one_side"]]
-    return {"decision": decision, "text": text, "met": met, "games": sum(v["games"] for v in verdicts.values()),
+    return {"decision": decision, "text": text, "games": sum(v["games"] for v in verdicts.values()),
             "targets": [{**row, "key": f"{row['key']}@{label}", "label": f"{row['label']} ({label})"}
                         for label, verdict in verdicts.items() for row in verdict["targets"]],
             "variants": {label: {"decision": v["decision"], "text": v["text"]} for label, v in verdicts.items()}}
+
+
+def _recheck_line(label: str, verdict: Mapping[str, Any]) -> str:
+    """``re-check of trial 2: better: better than the base on rounds per game, worse on none
+    (400 fresh games, dealt alike)``: the progress line of a re-check, in a designer's words (the
+    verdict's own sentence, with its tests, is in tune.json and on the page)."""
+    def named(decision: str) -> str:
+        return ", ".join(row["label"].lower() for row in verdict["targets"]
+                         if row["weight"] > 0 and row["decision"] == decision) or "none"
+
+    return (f"re-check of {label}: {verdict['decision']}: better than the base on {named('better')}, worse on "
+            f"{named('worse')} ({verdict['games']:,} fresh games, dealt alike)")
+
+
+def _named_by_variant(answers: Mapping[str, Sequence[Mapping[str, Any]]]) -> list[dict[str, Any]]:
+    """The target answers of several variants in one list, each named with its variant
+    (``key@variant``, ``label (variant)``), as the joined facts and verdict name them."""
+    return [{**answer, "key": f"{answer['key']}@{label}", "label": f"{answer['label']} ({label})"}
+            for label, part in answers.items() for answer in part]
 
 
 def _run_folder(parent: Path, ruleset: Ruleset) -> Path:
@@ -390,12 +434,17 @@ def _trial_line(event: tuning_search.TrialEvent, blocks: int, clock: _Clock, tim
             f"{edits} edit{'s' if edits != 1 else ''}; {best}{left}")
 
 
-def _recheck_facts(candidate: tuning_search.Candidate, space: Space, base: Ruleset,
-                   verdict: Mapping[str, Any], judged: Mapping[str, Any]) -> dict[str, Any]:
-    """A re-checked candidate: its edits, objective, verdict against the base, the targets met
-    by each (``verdict["met"]``: over the targets decided in both runs), and the targets its
-    re-check run (``judged``, its summary's targets section) does not meet or leaves unknown."""
+def _recheck_facts(candidate: tuning_search.Candidate, space: Space, base: Ruleset, verdict: Mapping[str, Any],
+                   answers: Sequence[Mapping[str, Any]], base_answers: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+    """A re-checked candidate: its edits, objective, verdict against the base, the targets with
+    weight met by each in the re-check's games (``met_in_both``, as the search's table counts
+    them), and the targets with weight its re-check run (``answers``, its summary's target
+    answers; ``base_answers`` the base's) does not meet or leaves unknown."""
     paths = {space.parameters[name].path: value for name, value in candidate.edits.items()}
+    count = met_in_both(weighted_statuses(answers), weighted_statuses(base_answers), games=RECHECK_GAMES,
+                        game_count=verdict["games"])
+    labels = {answer["key"]: answer["label"] for answer in [*base_answers, *answers]}
+    weighted = [answer for answer in answers if answer["weight"] > 0]
     return {
         "trial": candidate.number,
         "edits": paths,
@@ -403,11 +452,12 @@ def _recheck_facts(candidate: tuning_search.Candidate, space: Space, base: Rules
         "value": candidate.value,
         "decision": verdict["decision"],
         "text": verdict["text"],
-        "met": verdict["met"]["b"],
-        "base_met": verdict["met"]["a"],
-        "one_side": [row["label"] for row in verdict["met"]["one_side"]],
-        "not_met": [a["label"] for a in judged["targets"] if a["status"] == "not_met"],
-        "unknown": [a["label"] for a in judged["targets"] if a["status"] == "unknown"],
+        "met": [count["met"], count["of"]],
+        "base_met": [count["base_met"], count["of"]],
+        "targets_met": count,
+        "one_side": [labels[key] for key in count["one_side"]],
+        "not_met": [a["label"] for a in weighted if a["status"] == "not_met"],
+        "unknown": [a["label"] for a in weighted if a["status"] == "unknown"],
         "games": verdict["games"],
         "targets": [{"key": row["key"], "label": row["label"], "decision": row["decision"]} for row in verdict["targets"]],
         **({"variants": verdict["variants"]} if "variants" in verdict else {}),
@@ -423,9 +473,10 @@ def proposed_of(rechecks: Sequence[Mapping[str, Any]]) -> Mapping[str, Any] | No
 
 
 def proposal_text(recheck: Mapping[str, Any], folder: str) -> str:
-    """The proposal described by the targets it meets: ``Proposed: the edits of trial 12 (in
-    OUT/proposal): better than the base on tie rate, worse on none; it meets 7 of 11 targets
-    decided in both runs, as the base does; not met: ...; not yet known: seat balance.``"""
+    """The proposal described by the targets with weight it meets: ``Proposed: the edits of trial
+    12 (in OUT/proposal): better than the base on tie rate, worse on none; in the re-check's
+    fresh games it meets 7 of 8 targets with weight decided in both runs, as the base does; not
+    met: ...; not yet known: seat balance.``"""
     (met, counted), (base_met, _) = recheck["met"], recheck["base_met"]
     better = [t["label"].lower() for t in recheck["targets"] if t["decision"] == "better"]
     if met == base_met:
@@ -433,8 +484,8 @@ def proposal_text(recheck: Mapping[str, Any], folder: str) -> str:
     else:
         against = f"where the base meets {base_met}"
     text = (f"Proposed: the edits of trial {recheck['trial']} (in {folder}): better than the base on "
-            f"{', '.join(better) or 'none'}, worse on none; it meets {met} of {counted} targets decided in both "
-            f"re-check runs, {against}")
+            f"{', '.join(better) or 'none'}, worse on none; in the re-check's fresh games it meets {met} of "
+            f"{counted} targets with weight decided in both runs, {against}")
     if recheck["one_side"]:
         text += f" (not counted, decided in one run only: {', '.join(label.lower() for label in recheck['one_side'])})"
     for words, labels in (("not met", recheck["not_met"]), ("not yet known", recheck["unknown"])):
@@ -484,6 +535,15 @@ def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Se
 
     paths = {name: parameter.path for name, parameter in space.parameters.items()}
     rows = trial_rows(study, {name: p.base for name, p in space.parameters.items()}, paths)
+    base_statuses = None if base_trial is None else base_trial.facts.get("statuses")
+
+    def targets_met(facts: Mapping[str, Any]) -> dict[str, Any] | None:
+        """The targets with weight met in these search games and the base's (``met_in_both``);
+        None for a trial of a study written before the search kept each target's status."""
+        if facts.get("statuses") is None or base_statuses is None:
+            return None
+        return met_in_both(facts["statuses"], base_statuses, games=SEARCH_GAMES, game_count=facts.get("games", 0))
+
     front: dict[int, dict[str, Any]] = {}
     for row in rows:
         if row["state"] != "complete":
@@ -491,7 +551,7 @@ def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Se
         best = front.get(row["edit_count"])
         if best is None or row["value"] < best["value"]:
             front[row["edit_count"]] = {"edits": row["edit_count"], "value": row["value"], "trial": row["number"],
-                                        **{key: row["facts"].get(key) for key in ("met", "not_met", "unknown", "total")}}
+                                        "targets_met": targets_met(row["facts"])}
     by_trial = {r["trial"]: r for r in rechecks}
     candidates = []
     for candidate in ranked[: max(recheck, 5)]:
@@ -499,12 +559,12 @@ def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Se
         candidates.append({
             "trial": candidate.number, "edits": edits, "edits_text": edits_text(base, edits),
             "value": candidate.value, "noise": candidate.noise, "blocks": candidate.blocks,
-            **{key: candidate.facts.get(key) for key in ("met", "not_met", "unknown", "total")},
+            "targets_met": targets_met(candidate.facts),
             "missed": candidate.facts.get("missed", []),
             "verdict": by_trial[candidate.number]["decision"] if candidate.number in by_trial else None,
         })
     return {
-        "format": "stargazer-tune/2",
+        "format": "stargazer-tune/3",
         "ruleset": {"name": base.name, "fingerprint": base.fingerprint},
         "space": {"source": str(space.source), "max_edits": space.max_edits,
                   "parameters": [{"name": name, "path": p.path, "choices": list(p.choices), "base": p.base}
@@ -516,8 +576,7 @@ def _facts(base: Ruleset, space: Space, targets: Targets, study: Any, ranked: Se
         "counts": {state: sum(1 for row in rows if row["state"] == state)
                    for state in ("complete", "pruned", "over_max_edits", "refused", "repeat", "failed", "waiting")},
         "base": None if base_trial is None else {"trial": base_trial.number, "value": base_trial.value,
-                                                 **{key: base_trial.facts.get(key)
-                                                    for key in ("met", "not_met", "unknown", "total")},
+                                                 "targets_met": targets_met(base_trial.facts),
                                                  "missed": base_trial.facts.get("missed", [])},
         "trials": rows,
         "front": [front[k] for k in sorted(front)],

@@ -63,26 +63,27 @@ EXPLAIN_FILE = "explain.json"
 def add_explain(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         COMMAND,
-        help="what each crew and Planet card is worth: forced and left-out play beside the picker advantage",
+        help="what each crew and Planet card is worth: a seat made to take it, or the card left out, "
+             "beside how often its pickers win",
         description=wrapped(
-            "Make a run as simulate does (reused from OUT or the cache), then play its games again "
-            "with one seat forced to take each crew whenever it is free, and with each card left "
-            "out of the deal, on the same deal seeds and bot seeds. Prints, and writes to "
-            "OUT/explain.json and OUT/explain.html, each crew's forced effect beside its picker "
-            "advantage (flagging where they disagree) and each left-out card's change of every "
-            "seat's win share and of the design targets, with 95%% intervals and the games needed "
-            "to decide."
+            "Make a run as simulate does (reused from OUT or the cache), then replay its games with "
+            "one seat made to take each crew whenever it is free, and with each card left out of the "
+            "deal, on the same deals and bot seeds. Prints a brief and writes to OUT/explain.json and "
+            "OUT/explain.html what taking each crew does to a seat's wins beside how often the "
+            "players who pick it win (and why, where the two differ), and what leaving each card out "
+            "does to every seat's wins and to the design targets, with 95% intervals and the games "
+            "needed to decide."
         ),
     )
     add_ruleset_argument(parser, positional=False)
     parser.add_argument("--players", type=positive_int, default=4, metavar="N", help="the number of players (default 4)")
     parser.add_argument(
         "--games", type=game_count, default=DEFAULT_EXPLAIN_GAMES, metavar="N",
-        help=f"games of the run (default {DEFAULT_EXPLAIN_GAMES}); rounded up to whole rotations",
+        help=f"games of the run (default {DEFAULT_EXPLAIN_GAMES:,}); rounded up to whole rotations",
     )
     parser.add_argument(
         "--arm-games", type=game_count, default=None, metavar="N",
-        help="games of each arm, the run's first N (default: all the run's games)",
+        help="games of each replay (a crew taken, a card left out): the run's first N (default: all the run's games)",
     )
     parser.add_argument(
         "--bots", action="append", default=None, metavar="LINEUP",
@@ -95,7 +96,7 @@ def add_explain(commands: argparse._SubParsersAction) -> None:
     )
     parser.add_argument(
         "--workers", type=worker_count, default=None, metavar="W",
-        help="worker processes for the run and the arms (default: one per core); 1 plays in this process",
+        help="worker processes for the run and the replays (default: one per core); 1 plays in this process",
     )
     parser.add_argument("--out", default=None, metavar="DIR", help="the output folder (default explain-RULES-Np)")
     parser.add_argument("--cache", default=None, metavar="DIR", help="the cache folder (default as for simulate)")
@@ -168,8 +169,8 @@ def run_explain(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(done: int, arms: int, kind: str, card: str, games: int, seconds: float) -> None:
-    print(f"stargazer {COMMAND}: {done} of {arms} arms done, {card} {kind}: {games:,} games in {seconds:.1f} s",
+def _progress(done: int, replays: int, kind: str, card: str, games: int, seconds: float) -> None:
+    print(f"stargazer {COMMAND}: {done} of {replays} replays done, {card} {kind}: {games:,} games in {seconds:.1f} s",
           file=sys.stderr, flush=True)
 
 

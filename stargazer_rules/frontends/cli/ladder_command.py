@@ -83,7 +83,7 @@ def add_ladder(commands: argparse._SubParsersAction) -> None:
         default=DEFAULT_LADDER_GAMES,
         metavar="N",
         help=(
-            f"games per step (default {DEFAULT_LADDER_GAMES}: win shares within about ±2 points "
+            f"games per step (default {DEFAULT_LADDER_GAMES:,}: win shares within about ±2 points "
             "with 95%% confidence); rounded up to whole deals, each played in every seating"
         ),
     )

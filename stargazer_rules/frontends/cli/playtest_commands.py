@@ -231,29 +231,33 @@ def run_playtest_report(args: argparse.Namespace) -> int:
 def add_calibrate(commands: argparse._SubParsersAction) -> None:
     parser = commands.add_parser(
         CALIBRATE,
-        help="which rung of the ladder do the people at the table play like?",
+        help="which strength of bots do the people at the table play like?",
         description=wrapped(
-            "Set the playtest logs beside the games of each rung of the ladder (every seat played by "
-            "that bot) on final scores, winning margin, major-planet bonus, rounds, crew pick shares and "
-            "the start player's win share, with a two-sample test per measure (Holm-adjusted), and name "
-            "the rung the people resemble, or say that none does and where the closest differs. Each "
-            "rung's run is simulate's, reused from the cache when there. Writes OUT/calibration.json."
+            "Play each level of bots, from random and greedy to MCTS bots that search longer (every "
+            "seat played by that bot), and set its games beside the playtest logs on final scores, "
+            "winning margin, major-planet bonus, rounds, crew pick shares and the start player's win "
+            "share; name the fastest level the people play like, or say that none does and where the "
+            "closest differs, and how many more logs would tell the levels apart. Each level's games "
+            "are simulate's, reused from the cache when there. Writes OUT/calibration.json and "
+            "OUT/calibration.html."
         ),
     )
     add_ruleset_argument(parser, positional=False)
     parser.add_argument("--from", dest="logs", metavar="DIR", help="the folder of logs (default: the draft's playtests/)")
     parser.add_argument("--players", type=positive_int, default=None, metavar="N",
                         help="the player count compared (default: the one most logs have); other logs are left out")
-    parser.add_argument("--rungs", default=None, metavar="R1,R2,...",
-                        help="the bots to compare, weakest first (default: random, greedy, and the MCTS budgets of "
-                             "the draft's ladder in the cache, else of the default ladder)")
+    parser.add_argument("--rungs", default=None, metavar="BOT,BOT,...",
+                        help="the levels of bots to play, weakest first, as bot specs (random, greedy, mcts:100: an "
+                             "MCTS bot's number is how long it searches); default: random, greedy, and the MCTS "
+                             "budgets of the draft's ladder in the cache, else of the default ladder")
     parser.add_argument("--deals", type=positive_int, default=DEFAULT_DEALS, metavar="N",
-                        help=f"deals per rung (default {DEFAULT_DEALS}); each is played in every rotation, one game a deal compared")
+                        help=f"deals each level plays (default {DEFAULT_DEALS:,}); each is played in every rotation, "
+                             "one game a deal compared")
     parser.add_argument("--seed", action=SeedAction, default=0, metavar="S", help="the first deal seed (default 0, as simulate's)")
     parser.add_argument("--workers", type=worker_count, default=None, metavar="W", help="worker processes (default: one per core)")
     parser.add_argument("--out", default=None, metavar="DIR", help="the output folder (default calibration-RULES-Np)")
     parser.add_argument("--cache", default=None, metavar="DIR", help="the cache folder of runs (default: as simulate's)")
-    parser.add_argument("--no-cache", action="store_true", help="play every rung's games again")
+    parser.add_argument("--no-cache", action="store_true", help="play every level's games again")
     parser.set_defaults(run=run_calibrate)
 
 

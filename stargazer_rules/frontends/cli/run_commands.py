@@ -506,7 +506,7 @@ def add_simulation_options(parser: argparse.ArgumentParser, default_out: str) ->
         default=DEFAULT_SIM_GAMES,
         metavar="N",
         help=(
-            f"how many games (default {DEFAULT_SIM_GAMES}: seat win rates within about ±2 "
+            f"how many games (default {DEFAULT_SIM_GAMES:,}: seat win rates within about ±2 "
             f"points with 95%% confidence, at most {simulation.runner.MAX_GAMES:,}); rounded up "
             "to a whole number of rotations"
         ),
@@ -632,7 +632,7 @@ def _simulate_or_report(
         skipped = f" ({outcome.kept} {'was' if outcome.kept == 1 else 'were'} already there)" if outcome.kept else ""
         print(
             f"{ruleset.name}: played {counted(outcome.played, 'game|games')}{skipped} in {outcome.seconds:.1f} s "
-            f"({outcome.games_per_second:.1f} games/s, {outcome.engine} engine) on {where} -> {outcome.games_file}",
+            f"({outcome.games_per_second:,.1f} games/s, {outcome.engine} engine) on {where} -> {outcome.games_file}",
             file=sys.stderr,
         )
     return outcome

@@ -72,7 +72,7 @@ def add_serve(commands: argparse._SubParsersAction) -> None:
         type=int,
         default=DEFAULT_MAX_BOT_ITERATIONS,
         metavar="N",
-        help=f"the most search iterations a bot may spend on one request (default {DEFAULT_MAX_BOT_ITERATIONS})",
+        help=f"the most search iterations a bot may spend on one request (default {DEFAULT_MAX_BOT_ITERATIONS:,})",
     )
     parser.add_argument(
         "--time-limit",
@@ -115,7 +115,7 @@ def run_serve(args: argparse.Namespace) -> int:
         say_error(
             "serve",
             f"--max-bot-iterations {args.max_bot_iterations} is outside 1 to {MAX_ITERATIONS:,} "
-            f"(default {DEFAULT_MAX_BOT_ITERATIONS}: at most about a second of mcts a request)",
+            f"(default {DEFAULT_MAX_BOT_ITERATIONS:,}: at most about a second of mcts a request)",
         )
         return EXIT_USAGE
     if not 0 < args.time_limit <= 3600:

@@ -89,11 +89,11 @@ def add_tune(commands: argparse._SubParsersAction) -> None:
     parser.add_argument("--space", default=None, metavar="FILE",
                         help="the values to search (default: the tune.yaml beside BASE's files)")
     parser.add_argument("--trials", type=positive_int, default=DEFAULT_TRIALS, metavar="N",
-                        help=f"candidates to play (default {DEFAULT_TRIALS}); samples of too many edits are not counted")
+                        help=f"candidates to play (default {DEFAULT_TRIALS:,}); samples of too many edits are not counted")
     parser.add_argument("--games-per-trial", type=game_count, default=DEFAULT_GAMES_PER_TRIAL, metavar="N",
-                        help=f"games a candidate plays (default {DEFAULT_GAMES_PER_TRIAL}); rounded up to whole blocks of deals")
+                        help=f"games a candidate plays (default {DEFAULT_GAMES_PER_TRIAL:,}); rounded up to whole blocks of deals")
     parser.add_argument("--recheck-games", type=game_count, default=DEFAULT_RECHECK_GAMES, metavar="N",
-                        help=f"fresh games of the base and of each re-checked candidate (default {DEFAULT_RECHECK_GAMES})")
+                        help=f"fresh games of the base and of each re-checked candidate (default {DEFAULT_RECHECK_GAMES:,})")
     parser.add_argument("--time", type=duration, default=None, metavar="LIMIT",
                         help="stop starting candidates after this long (900, 90s, 15m, 1.5h); the re-check follows")
     parser.add_argument("--players", type=player_counts, default=(DEFAULT_SIM_PLAYERS,), metavar="N",
