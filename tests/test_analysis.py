@@ -237,7 +237,7 @@ def few() -> list[dict]:
 
 
 def test_seat_wins_match_a_hand_count(few: list[dict]) -> None:
-    """Seat shares (in turn order, shared wins split), ties, table seats and the balance number."""
+    """Seat shares (in turn order, shared wins split), ties, table seats and the seat balance."""
     summary = summarize(few)
     by_position, by_table = [0.0] * 4, [0.0] * 4
     for game in few:
@@ -435,7 +435,7 @@ def test_report_has_every_section_and_links_findings(report_dir: Path, summary: 
 
 
 def test_terminal_summary_is_a_short_table(summary: dict) -> None:
-    """The targets' answers, seat shares with intervals, the balance number, chi-square, games
+    """The targets' answers, seat shares with intervals, the seat balance, chi-square, games
     needed, the targets not met."""
     text = terminal_summary(summary)
     judged = summary["targets"]
@@ -446,7 +446,7 @@ def test_terminal_summary_is_a_short_table(summary: dict) -> None:
     assert all(f"- {finding['text']}" in text for finding in summary["findings"])
     seat = summary["seats"]["seats"][0]["wins"]
     assert f"{100 * seat['rate']:.1f}%  [{100 * seat['low']:.1f}, {100 * seat['high']:.1f}]" in text
-    assert "balance 0." in text and "chi-square p" in text and "3,736" in text
+    assert "seat balance " in text and "seats alike by chance: p" in text and "3,736" in text
     assert "random play is a smoke test" in text
     assert len(text.splitlines()) < 30
 
@@ -480,7 +480,7 @@ def test_seat_findings_fire_for_a_favoured_seat_only(games: list[dict]) -> None:
         "Seat 1 (the start player): seat win share 75.0% [68.6, 80.5] over 200 games; target within ±3 points of 25.0%."
     )
     balance = next(f for f in favoured["findings"] if f["kind"] == "seat_balance")
-    assert balance["text"] == "Balance number 25.0% [18.5, 30.5] over 200 games; target at least 90%."
+    assert balance["text"] == "Seat balance 25.0% [18.5, 30.5] over 200 games; target at least 90%."
     even = summarize(_with_winners(games, lambda n: n % 4))
     assert not {"seat_win_share", "seat_balance"} & set(_kinds(even))
     assert even["seats"]["balance"]["value"] == 1.0

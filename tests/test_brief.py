@@ -42,11 +42,11 @@ FIXED_SEATS_MUST_PICK = _comparison(
     [
         _row("seat_win_share", "Seat win share", "better", ("Seat 4", "32.5%", 0.325, 0.045),
              ("Seat 1", "27.0%", 0.27, 0.0), goal="within ±3 points of 25.0%"),
-        _row("seat_balance", "Balance number", "inconclusive", (None, "88.0%", 0.88, 0.02),
+        _row("seat_balance", "Seat balance", "inconclusive", (None, "88.0%", 0.88, 0.02),
              (None, "91.0%", 0.91, 0.0), goal="at least 90%", needed=2400),
         _row("crew_first_pick", "Crew picked first", "worse", ("Navigator", "41.0%", 0.41, 0.0),
              ("Historian", "86.0%", 0.86, 0.36), goal="at most 50%"),
-        _row("crew_picker_advantage", "Crew picker advantage", "inconclusive",
+        _row("crew_picker_advantage", "Crew pickers' extra wins", "inconclusive",
              ("Engineer", "+19.7 points", 0.197, 0.097), ("Engineer", "+18.2 points", 0.182, 0.082),
              goal="within ±10 points of 0", needed=5100),
         _row("tie_rate", "Tie rate", "equivalent", (None, "4.5%", 0.045, 0.0), (None, "3.0%", 0.03, 0.0),
@@ -56,7 +56,7 @@ FIXED_SEATS_MUST_PICK = _comparison(
     ],
     [
         _metric("seats.4.win_share", "Seat 4 win share", "rate", 0.325, 0.262, -0.09, -0.036),
-        _metric("seats.balance", "Balance number", "number", 0.88, 0.91, 0.01, 0.05),
+        _metric("seats.balance", "Seat balance", "number", 0.88, 0.91, 0.01, 0.05),
         _metric("crew.historian.picked_first", "Historian: picked first", "rate", 0.392, 0.86, 0.41, 0.51),
         _metric("crew.historian.picked", "Historian: picked", "rate", 0.882, 0.991, 0.083, 0.138),
         _metric("pace.rounds", "Rounds per game", "mean", 3.85, 3.69, -0.22, -0.117),
@@ -101,7 +101,7 @@ def test_the_answer_names_one_subject_once_when_it_is_the_same_in_both_drafts():
 def test_a_seat_that_wins_too_often_leads_to_tune_and_no_statistics_words_reach_the_terminal():
     row = _row("seat_win_share", "Seat win share", "inconclusive", ("Seat 4", "32.5%", 0.325, 0.045),
                ("Seat 4", "31.0%", 0.31, 0.03), goal="within ±3 points of 25.0%", needed=3426)
-    balance = _row("seat_balance", "Balance number", "inconclusive", (None, "80.0%", 0.8, 0.1),
+    balance = _row("seat_balance", "Seat balance", "inconclusive", (None, "80.0%", 0.8, 0.1),
                    (None, "89.0%", 0.89, 0.01), goal="at least 90%", needed=9000)
     text = comparison_brief(_comparison([row, balance], []), rules_b="draft8", lineup=["greedy"] * 4,
                             defaults=DEFAULTS).text()
@@ -114,7 +114,7 @@ def test_a_seat_that_wins_too_often_leads_to_tune_and_no_statistics_words_reach_
     text = comparison_brief(_comparison([row, balance], []), rules_b="draft8").text()
     assert "  - The best seat wins far more often than the worst (goal: at least 90%).\n" \
            "      stargazer tune draft8 --players 4 --bots mcts:200" in text
-    for word in ("Bonferroni", "Holm", "paired", "arm", "rung", "picker advantage", "balance number", "mcts:c="):
+    for word in ("Bonferroni", "Holm", "paired", "arm", "rung", "picker advantage", "seat balance", "mcts:c="):
         assert word not in text
 
 

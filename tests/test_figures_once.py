@@ -53,7 +53,7 @@ def test_the_picker_advantage_has_one_interval_in_the_crew_table_and_the_targets
     page = html.unescape(render_report(summary))
     shown = interval_text(MEASURES["crew_picker_advantage"], worst["low"], worst["high"])
     crew_row = re.search(rf'<tr id="crew-{answer["worst"]}">.*?</tr>', page).group(0)
-    target_row = re.search(r"<tr[^>]*><td class=\"text\">Crew picker advantage</td>.*?</tr>", page).group(0)
+    target_row = re.search(r"<tr[^>]*><td class=\"text\">Crew pickers' extra wins</td>.*?</tr>", page).group(0)
     assert shown in crew_row and shown in target_row
 
 
@@ -126,7 +126,7 @@ def test_a_sequential_look_says_why_it_leaves_open_what_the_fixed_sample_test_de
     """The same 1,800 paired games: a change of -0.05 with se 0.02 (z 2.5) is better by the
     fixed-sample test (boundary 1.96) and open at the first of four looks (boundary 3.92): the
     target and the headline say which test decides what, with both boundaries."""
-    row = {"key": "crew_picker_advantage", "measure": "crew_picker_advantage", "label": "Crew picker advantage",
+    row = {"key": "crew_picker_advantage", "measure": "crew_picker_advantage", "label": "Crew pickers' extra wins",
            "unit": "points", "weight": 1.0, "margin": 0.02, "goal_text": "within ±10 points of 0", "games": 1800,
            "compared": True, "a": {"shortfall": 0.08, "worst_label": "Quartermaster", "shown": "-18.0 points"},
            "b": {"shortfall": 0.03, "worst_label": "Quartermaster", "shown": "-13.0 points"},
@@ -137,15 +137,15 @@ def test_a_sequential_look_says_why_it_leaves_open_what_the_fixed_sample_test_de
     step = decide_look(-0.05, 0.02, 0.25, 0.0, confidence=0.95, margin=0.02)
     assert step["decision"] == "continue" and step["boundary"] == pytest.approx(3.92, abs=0.005)
     first = {"games": 1800, "fraction": 0.25, "max_games": 7200, "alpha_each": 0.05, "decision": "continue",
-             "open": ["Crew picker advantage"], "decided": {"crew_picker_advantage": "continue"},
-             "targets": [{"key": "crew_picker_advantage", "label": "Crew picker advantage", "weight": 1.0,
+             "open": ["Crew pickers' extra wins"], "decided": {"crew_picker_advantage": "continue"},
+             "targets": [{"key": "crew_picker_advantage", "label": "Crew pickers' extra wins", "weight": 1.0,
                           "change": -0.05, "se": 0.02, "decision": "continue", "boundary": step["boundary"]}]}
     comparison = {"verdict": decided, "a": {"label": "draft7"}, "b": {"label": "draft8"}}
     apply_looks(comparison, [first], 7200)
     (target,) = comparison["verdict"]["targets"]
     assert (target["fixed_decision"], target["decision"]) == ("better", "inconclusive")
     assert target["differs"] == (
-        "crew picker advantage: better by the fixed-sample test (|change| > 1.96 standard errors), inconclusive at "
+        "crew pickers' extra wins: better by the fixed-sample test (|change| > 1.96 standard errors), inconclusive at "
         "look 1 of at most 4 (|change| > 3.92 standard errors)")
     assert comparison["verdict"]["text"].endswith(
         "O'Brien-Fleming alpha spending. The fixed-sample test of the same games decides otherwise on "
@@ -156,12 +156,12 @@ def test_a_sequential_look_says_why_it_leaves_open_what_the_fixed_sample_test_de
 # -- tune ----------------------------------------------------------------------------------------
 
 
-def _recheck(trial: int, value: float, met: int, decision: str = "better", unknown=("Balance number",)) -> dict:
+def _recheck(trial: int, value: float, met: int, decision: str = "better", unknown=("Seat balance",)) -> dict:
     return {"trial": trial, "value": value, "decision": decision, "met": [met, 11], "base_met": [7, 11],
             "one_side": ["Skill depth"], "not_met": ["Crew picked first"] * (11 - met - len(unknown)),
             "unknown": list(unknown),
             "targets": [{"key": "tie_rate", "label": "Tie rate", "decision": "better"},
-                        {"key": "seat_balance", "label": "Balance number", "decision": "inconclusive"}]}
+                        {"key": "seat_balance", "label": "Seat balance", "decision": "inconclusive"}]}
 
 
 def test_a_tune_proposal_is_ranked_by_the_targets_it_meets_then_the_objective():
@@ -177,7 +177,7 @@ def test_a_tune_proposal_is_described_by_the_targets_it_meets_and_leaves_open():
         "Proposed: the edits of trial 3 (in out/proposal): better than the base on tie rate, worse on none; in the "
         "re-check's fresh games it meets 7 of 11 targets with weight decided in both runs, as the base does (not "
         "counted, decided in one run only: skill depth); not met: crew picked first, crew picked first, crew picked "
-        "first; not yet known: balance number.")
+        "first; not yet known: seat balance.")
     assert ", where the base meets 7 (" in proposal_text(_recheck(5, 0.2, 8), "out/proposal")
 
 
@@ -222,14 +222,14 @@ def test_no_figure_is_said_twice_by_compare_tune_explain_or_calibrate(tmp_path, 
         brief = _terminal_brief(capsys.readouterr().out)
         assert len(brief.splitlines()) <= 25, brief
         assert said_once(brief) == [], brief
-        for word in ("Bonferroni", "Holm", "rung", "picker advantage", "balance number", "paired games"):
+        for word in ("Bonferroni", "Holm", "rung", "picker advantage", "seat balance", "paired games"):
             assert word not in brief, (word, brief)
 
 
 #: The words a designer does not use, as the terminal must not say them (the glossary in
 #: docs/simulation.md keeps the few that remain; the pages and JSON files may say them).
 STATISTICIANS_WORDS = re.compile(r"\b(?:rungs?|Holm(?:-adjusted)?|Bonferroni|paired games|arms?|picker advantage|"
-                                 r"balance number)\b", re.IGNORECASE)
+                                 r"seat balance)\b", re.IGNORECASE)
 
 
 @pytest.mark.parametrize("command", ["simulate", "compare", "tune", "explain", "calibrate", "ladder", "report",

@@ -519,7 +519,7 @@ def _paragraphs(summary: Mapping[str, Any]) -> dict[str, str | list[str]]:
         "Seats in turn order:": ["1", "1", "1", "2", percent(fair)],
         "Chi-square test": [count(chi["statistic"], 2), str(chi["df"]), p_value(chi["p"]), count(chi["n"])],
         # "1 minus the largest gap"
-        "Balance number:": [f"{balance['value']:.3f}", "1", str(balance["best_seat"] + 1),
+        "Seat balance:": [f"{balance['value']:.3f}", "1", str(balance["best_seat"] + 1),
                             str(balance["worst_seat"] + 1), points(balance["gap"]), count(balance["n"])],
         "Shared wins (ties):": [*rate(seats["ties"]), count(seats["ties"]["n"])],
         # the settings as set, every digit: a 2.5-point advantage is not "2 points"

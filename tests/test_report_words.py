@@ -110,7 +110,7 @@ def test_end_conditions_are_named_in_the_catalogues_words(comparison: dict) -> N
     by_id = {metric["id"]: metric for metric in comparison["metrics"]}
     assert end_condition("hand_empty") == "a player has no cubes left"
     assert metric_label(by_id["pace.trigger.round_limit"]) == "Games ending because the round limit was reached"
-    assert metric_label(by_id["seats.balance"]) == by_id["seats.balance"]["label"] == "Balance number"
+    assert metric_label(by_id["seats.balance"]) == by_id["seats.balance"]["label"] == "Seat balance"
     terminal = terminal_comparison(comparison)
     assert "hand_empty" not in terminal and "crew_first_pick" not in terminal
 

@@ -64,7 +64,7 @@ def test_a_a_comparisons_are_called_better_or_worse_at_most_alpha_of_the_time():
     assert _false_rate(naive, 4000, seed=11) > 0.08
 
 
-#: The balance number's target alone (one target: the look tests it at the whole alpha).
+#: The seat balance's target alone (one target: the look tests it at the whole alpha).
 BALANCE = Targets(targets=[Target(measure="seat_balance", goal="at_least", bound=0.9)])
 CONTEXTS = (MeasureContext(players=4), MeasureContext(players=4))
 

@@ -50,7 +50,7 @@ def test_the_compare_table_prints_the_decimals_of_the_json():
         game["winners"] = [(game["setup"]["start_player"] + (0 if number % 3 else 1)) % 4]
     comparison = compare_summaries(games, other)
     balance = next(m for m in comparison["metrics"] if m["id"] == "seats.balance")
-    row = next(line for line in terminal_comparison(comparison).splitlines() if line.startswith("Balance number"))
+    row = next(line for line in terminal_comparison(comparison).splitlines() if line.startswith("Seat balance"))
     assert row.split()[2:5] == [f"{balance['a']['value']:.3f}", f"{balance['b']['value']:.3f}", f"{balance['difference']:+.3f}"]
 
 

@@ -87,7 +87,7 @@ def test_picker_advantage_is_pickers_minus_others_in_the_same_games():
     assert engineer["value"] == pytest.approx(1.0)
     assert answer["status"] == "not_met" and answer["worst"] == "engineer"
     (text,) = [f["text"] for f in findings_of({"targets": [answer]}) if f["subject"] == "engineer"]
-    assert text.startswith("Engineer: crew picker advantage +100.0 points [+100.0, +100.0] over 40 games; "
+    assert text.startswith("Engineer: crew pickers' extra wins +100.0 points [+100.0, +100.0] over 40 games; "
                            "target within ±10 points of 0")
 
 

@@ -70,7 +70,7 @@ def test_a_clearly_better_draft_is_better(games):
     assert [row["key"] for row in decided["met"]["one_side"]] == ["seat_win_share", "seat_balance"]
     assert decided["text"].startswith(
         "Better: draft8 meets 5 of 6 targets decided in both runs (draft7: 5 of 6): better on seat win share "
-        "(Seat 1 (the start player) 75.0% -> 25.0%), balance number (25.0% -> 100.0%), worse on none, "
+        "(Seat 1 (the start player) 75.0% -> 25.0%), seat balance (25.0% -> 100.0%), worse on none, "
     )
     assert decided["text"].endswith(" (over 200 paired games).")
 
@@ -219,7 +219,7 @@ def test_the_verdict_comes_first_in_the_terminal_json_and_html(games):
     text = terminal_comparison(comparison)
     assert text.splitlines()[0] == f"VERDICT: {decided['text']}"
     # B - A as every difference of the comparison, its direction in words (#28 item 0)
-    assert (f"  - Balance number: worse (100.0% -> 0.0%; goal at least 90%); shortfall B - A +0.900 "
+    assert (f"  - Seat balance: worse (100.0% -> 0.0%; goal at least 90%); shortfall B - A +0.900 "
             f"[{balance['low']:+.3f}, {balance['high']:+.3f}]: B misses by 0.900 more (lower is better)") in text.splitlines()
     page = render_comparison(comparison)
     assert page.index('id="verdict"') < page.index("<nav>")

@@ -450,7 +450,7 @@ def _balance_metric(context: _Context, summary_a: SummaryView, summary_b: Summar
     players_a, players_b = summary_a.run.players, summary_b.run.players
     alpha = (1 - conf) / 2
     if players_a != players_b:
-        return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
+        return _metric("seats.balance", "seats", "Seat balance", "number", side_a, side_b, None, "none", headline=True)
     if len(context.pairs) >= 2:
         rows_a = np.array(_credit_rows([a for a, _ in context.pairs]))
         rows_b = np.array(_credit_rows([b for _, b in context.pairs]))
@@ -461,7 +461,7 @@ def _balance_metric(context: _Context, summary_a: SummaryView, summary_b: Summar
         rows_a = np.array(_credit_rows(context.played_a))
         rows_b = np.array(_credit_rows(context.played_b))
         if len(rows_a) < 2 or len(rows_b) < 2:
-            return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b, None, "none", headline=True)
+            return _metric("seats.balance", "seats", "Seat balance", "number", side_a, side_b, None, "none", headline=True)
         rng = np.random.default_rng(BOOTSTRAP_SEED)
         draws = []
         for _ in range(BOOTSTRAP // 100):
@@ -472,7 +472,7 @@ def _balance_metric(context: _Context, summary_a: SummaryView, summary_b: Summar
         difference = balance_b.value - balance_a.value
     spread = np.concatenate(draws)
     low, high = (float(q) for q in np.quantile(spread, [alpha, 1 - alpha]))
-    return _metric("seats.balance", "seats", "Balance number", "number", side_a, side_b,
+    return _metric("seats.balance", "seats", "Seat balance", "number", side_a, side_b,
                    (difference, min(low, difference), max(high, difference)), method, headline=True, pairs=pairs)
 
 

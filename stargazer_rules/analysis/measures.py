@@ -268,7 +268,7 @@ _LIST: tuple[Measure, ...] = (
     Measure("seat_win_share", "Seat win share", "seat", "share",
             "each seat's share of the wins, seats in turn order (seat 1 starts); a shared win counts 1/k (R18)",
             _seat_wins, centre=_fair, counts_events=True),
-    Measure("seat_balance", "Balance number", "game", "share",
+    Measure("seat_balance", "Seat balance", "game", "share",
             "1 minus the largest gap between two seats' win shares (1.00: perfectly even)",
             _all_seats, value=_balance),
     Measure("tie_rate", "Tie rate", "game", "share", "games whose win is shared (R18)",
@@ -278,7 +278,7 @@ _LIST: tuple[Measure, ...] = (
     Measure("crew_first_pick", "Crew picked first", "crew", "share",
             "share of the rounds a crew card is in play that it is the round's first pick",
             _crew_counts(lambda pick: pick["order"] == 1), counts_events=True),
-    Measure("crew_picker_advantage", "Crew picker advantage", "crew", "points",
+    Measure("crew_picker_advantage", "Crew pickers' extra wins", "crew", "points",
             "the win share of the players who picked a crew card in a game minus that of the other players "
             "of the same games", _picker_wins, value=_difference, centre=_zero),
     Measure("planet_first_place_accident", "First place scores an accident", "planet", "share",

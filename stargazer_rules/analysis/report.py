@@ -369,7 +369,7 @@ def _seats(summary: SummaryView) -> str:
         (f"Chi-square test of equal win shares across seats: statistic {number(chi.statistic, 2)}, "
         f"{chi.df} degrees of freedom, {p_value(chi.p)} "
         f"(n = {number(chi.n)} games)."),
-        (f"Balance number: <strong>{balance.value:.3f}</strong> (1 minus the largest gap between two seats' "
+        (f"Seat balance: <strong>{balance.value:.3f}</strong> (1 minus the largest gap between two seats' "
         f"win shares: seat {balance.best_seat + 1} vs seat {balance.worst_seat + 1}, "
         f"{points(balance.gap)} points; n = {number(balance.n)} games)."),
         f'<span id="{anchor("seats", "ties")}">Shared wins (ties): {rate_text(ties)} of {number(ties.n)} games.</span>',

@@ -75,8 +75,8 @@ def terminal_summary(summary: SummaryView | Mapping[str, Any]) -> str:
     needed = seats.games_needed
     lines = _header(run) + [""] + _targets_lines(summary) + [""] + _columns(rows) + [""]
     lines.append(
-        f"balance {balance.value:.3f} (largest gap {points(balance.gap)} points, seat "
-        f"{balance.best_seat + 1} vs seat {balance.worst_seat + 1}); chi-square {p_value(chi.p)}; "
+        f"seat balance {pct(balance.value)} (largest gap {points(balance.gap)} points, seat "
+        f"{balance.best_seat + 1} vs seat {balance.worst_seat + 1}); seats alike by chance: {p_value(chi.p)}; "
         f"ties {pct(seats.ties.rate)} {interval(seats.ties)}"
     )
     lines.append(
@@ -189,7 +189,7 @@ def _finding_line(row: Mapping[str, Any]) -> str:
 
 
 def _target_line(row: Mapping[str, Any]) -> str:
-    """``Crew picker advantage: better (Engineer +19.7 points -> ...); shortfall B - A -0.097
+    """``Crew pickers' extra wins: better (Engineer +19.7 points -> ...); shortfall B - A -0.097
     [...]: B misses by 0.097 less (lower is better)``."""
     if row["change"] is None:
         return row["text"]

@@ -28,7 +28,7 @@ TOP_CHANGES = 5
 
 
 def balance_of(rows: Any) -> Any:
-    """Balance numbers of credit matrices: axis -2 are games, axis -1 seats in turn order."""
+    """Seat balances of credit matrices: axis -2 are games, axis -1 seats in turn order."""
     shares = rows.mean(axis=-2)
     return 1 - (shares.max(axis=-1) - shares.min(axis=-1))
 
