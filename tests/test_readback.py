@@ -56,8 +56,8 @@ SKILLS = {
         'キューブがある惑星を1つ選ぶ：その惑星で最も後ろにあるキューブを持ち主の手元に戻す（フリーキューブはストックへ）。後ろのキューブは1マスずつ前に詰める。',
     ),
     "cartographer": (
-        'If you have a cube on every Planet (at the end of the round, unless it ends the game): Gain 3 VP.',
-        'ラウンド終了時（ゲームが終わるときを除く）、すべての惑星に自分のキューブがあるなら：3VPを得る。',
+        'At the end of the round in which you pick this crew (the last round too): If you have a cube on every Planet: Gain 3 VP.',
+        'このクルーを選んだラウンドの終わりに（最後のラウンドも）：すべての惑星に自分のキューブがあるなら：3VPを得る。',
     ),
     "pathfinder": (
         "Before this turn's survey, on the Planet where it starts: Put a free cube from the stock on the rearmost square of that Planet.",
