@@ -13,7 +13,9 @@ import attrs
 from builders import Script, armstrong, crew, effect, game, keys, of, planet, unpicked_crews
 from ruleset_edits import TakeCubesBack, copy_ruleset, replace
 
+from differential import canonical
 from stargazer_rules.engine.game import Game
+from stargazer_rules.kernel import native
 from stargazer_rules.rulesets.loader import load_ruleset
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import action
@@ -214,6 +216,52 @@ def test_choose_one__offers_only_options_that_can_be_applied():
     events = s.option(0)
     assert keys(events) == ["option_chosen", "vp_gained"]
     assert s.state.vp == (2, 0, 0)
+
+
+def _kernel_offers(s: Script) -> tuple:
+    """The kernel's legal actions from the Script's state (the same position handed over)."""
+    kernel = native.to_kernel(s.game, s.state)
+    return tuple(action(*act) for act in kernel.legal())
+
+
+#: Four options: a gain read from the full Planets, a loss, a gain under a condition on them,
+#: and a plain gain. With no Planet full and no VP scored, the first three change nothing.
+_OPTIONS_THAT_MAY_DO_NOTHING = [
+    [effect("gain_vp", vp={"planets": "full"})],
+    [effect("lose_vp", vp=1)],
+    [effect("if", condition={"at_least": [{"planets": "full"}, 1]}, then=[effect("gain_vp", vp=1)])],
+    [effect("gain_vp", vp=1)],
+]
+
+
+def test_choose_one__offers_no_option_that_would_change_nothing():
+    """choose_one (R9, docs/skills.md): an option is offered only when one of its effects would
+    change the game now. With no Planet full, a gain of "1 VP for each full Planet" is a gain of
+    0, a loss from a seat with no VP takes nothing, and an ``if`` on a full Planet resolves no
+    effect: only the plain gain is offered, on both engines. Once a Planet is full and seat 0
+    holds VP, all four are."""
+    s = with_crew(crew("o", 2, [effect("choose_one", options=_OPTIONS_THAT_MAY_DO_NOTHING)]))
+    s.pick("o")
+    assert s.legal == (action(A.CHOOSE_OPTION, 3),) == _kernel_offers(s)
+    s = with_crew(crew("o", 2, [effect("choose_one", options=_OPTIONS_THAT_MAY_DO_NOTHING)]))
+    board = s.state._replace(tracks=((1, 2, 1, 2), (), (), (), ()), hands=(12, 10, 10), vp=(2, 0, 0))
+    s.state = board._replace(legal=s.game.derive_legal(board))  # a is full; seat 0 holds 2 VP
+    s.pick("o")
+    assert s.state.vp[0] == 2 and s.player == 0
+    assert s.legal == tuple(action(A.CHOOSE_OPTION, i) for i in range(4)) == _kernel_offers(s)
+    s.option(0)
+    assert s.state.vp[0] == 3
+
+
+def test_choose_one__whose_every_option_would_change_nothing_is_skipped():
+    """choose_one: with no option that would change anything, the effect is skipped (R9), as
+    one that cannot be applied, on both engines."""
+    s = with_crew(crew("o", 2, [effect("choose_one", options=_OPTIONS_THAT_MAY_DO_NOTHING[:3])]))
+    kernel = native.to_kernel(s.game, s.state)
+    events = s.pick("o")
+    assert keys(events) == ["crew_chosen", "effect_skipped"]
+    kernel.step(action(A.PICK_CREW, s.slot("o")))
+    assert canonical(native.from_kernel(kernel)) == canonical(s.state)
 
 
 # -- gain_vp --------------------------------------------------------------------------------

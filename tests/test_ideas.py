@@ -207,14 +207,34 @@ def _to_round_end(state: State, crew_ids: list[str]) -> State:
 
 
 def test_s12_three_vp_at_the_round_end_with_a_cube_on_every_planet():
-    """S12's 3 VP come with the skills' round-end effects (R12), after the round's end effects of
-    rules.yaml: R7 first gives every seat, tied on 0 VP, 1 VP."""
+    """S12's 3 VP are a crew trigger at the round's end of its holder: before the round-end
+    effects of rules.yaml, so R7's 1 VP goes to the other seats, now the fewest."""
     everywhere = {p: (0,) for p in range(len(RING))}
     done = _to_round_end(position(("cartographer", "surveyor", "steward", "underdog", "recaller"), tracks=everywhere), ["cartographer", "surveyor", "steward", "underdog"])
-    assert done.round == 2 and done.vp[0] == 1 + 3
+    assert done.round == 2 and done.vp == (3, 1, 1, 1)
     missing = {p: (0,) for p in range(len(RING) - 1)}
     short = _to_round_end(position(("cartographer", "surveyor", "steward", "underdog", "recaller"), tracks=missing), ["cartographer", "surveyor", "steward", "underdog"])
-    assert short.round == 2 and short.vp[0] == 1
+    assert short.round == 2 and short.vp == (1, 1, 1, 1)
+
+
+def test_s12_the_three_vp_are_scored_in_the_last_round_too():
+    """S12 ruling (crew.yaml, docs/skills.md "Rulings of the ideas"): seat 1's hand is empty, so
+    this round ends the game (R10); the Cartographer's 3 VP are still scored, on both engines,
+    where a skill's round_end effect would be skipped (R12)."""
+    everywhere = {p: (0,) for p in range(len(RING))}
+    state = position(("cartographer", "surveyor", "steward", "underdog", "recaller"), tracks=everywhere, hands={1: 0})
+    done = _to_round_end(state, ["cartographer", "surveyor", "steward", "underdog"])
+    assert done.stage == "over" and done.triggers == ("hand_empty",)
+    assert done.vp == (3, 1, 1, 1)
+
+
+def test_s12_a_cube_on_a_special_square_is_not_a_cube_on_the_planet():
+    """S12 ruling: a cube on every Planet means on each one's normal squares (R3); seat 0's cube
+    on the last Planet's special square does not count."""
+    missing = {p: (0,) for p in range(len(RING) - 1)}
+    state = position(("cartographer", "surveyor", "steward", "underdog", "recaller"), tracks=missing, specials={len(RING) - 1: (0,)})
+    done = _to_round_end(state, ["cartographer", "surveyor", "steward", "underdog"])
+    assert done.vp == (1, 1, 1, 1)
 
 
 def test_s13_a_cube_on_the_special_square_of_a_planet_without_yours():
@@ -224,6 +244,18 @@ def test_s13_a_cube_on_the_special_square_of_a_planet_without_yours():
     assert 0 not in offered and 2 not in offered and {1, 3, 4, 5, 6} <= offered  # diamond holds two (R3)
     after = both(chosen, action(A.TARGET_PLANET, 1))
     assert after.specials[1] == (0,) and after.hands[0] == chosen.hands[0] - 1
+
+
+def test_s13_your_cube_on_a_special_square_is_not_a_cube_there():
+    """S13 ruling: "where you have no cube" reads the normal squares (R3). Seat 0's cube on the
+    Diamond's special square (it holds two) leaves the Diamond offered, and a second cube of
+    seat 0 goes there; a cube on a Planet's track keeps it out (lava-1)."""
+    state = position(("pioneer", "surveyor", "steward", "underdog", "recaller"), tracks={0: (0,)}, specials={5: (0,)})
+    chosen = pick(state, "pioneer")
+    offered = {a.target for a in chosen.legal}
+    assert 0 not in offered and 5 in offered
+    after = both(chosen, action(A.TARGET_PLANET, 5))
+    assert after.specials[5] == (0, 0)
 
 
 def test_s14_two_cubes_on_the_start_planet_then_the_usual_walk():
@@ -272,6 +304,17 @@ def test_s17_three_vp_or_a_larger_survey_that_may_repeat():
     assert both(chosen, action(A.CHOOSE_OPTION, 0)).vp[0] == 3
     survey = both(chosen, action(A.CHOOSE_OPTION, 1))
     assert survey.survey_bonus == 1 and survey.survey_rules != 0
+
+
+def test_s17_the_larger_survey_may_put_all_three_cubes_on_one_planet():
+    """S17 ruling: the option lifts R8 for the whole survey, so the three cubes (2 + 1) may all
+    go on ocean-2, one after the other, on both engines."""
+    chosen = pick(position(("diplomat", "surveyor", "steward", "underdog", "recaller")), "diplomat")
+    state = both(chosen, action(A.CHOOSE_OPTION, 1))
+    for _ in range(3):
+        assert action(A.SURVEY_STEP, 6) in state.legal
+        state = both(state, action(A.SURVEY_STEP, 6))
+    assert state.tracks[6] == (0, 0, 0) and state.stage == "pick_crew"
 
 
 def test_s18_two_vp_when_two_planets_are_full():
@@ -414,7 +457,8 @@ def test_p1_with_r4_eight_cubes_make_two_sets_at_most():
 def test_p2_the_diamond_planets_majority_vp_are_doubled():
     """R16 with P2: two cubes of seat 0 and one of seat 1 on the Diamond Planet (track 2 3 4 ...):
     first place reads row 3 (4 VP, doubled to 8), second row 2 (3 VP, doubled to 6, and halved
-    by the ideas' R2 to 3)."""
+    by the ideas' R2 to 3). P2 ruling: the row is doubled before R2 takes its half, so an odd
+    row loses nothing to the rounding (halving first would give 1, doubled 2)."""
     state = position(PLAIN, tracks={5: (0, 1, 0)})
     assert [majority for majority, _, _ in scores(state)] == [8, 3, 0, 0]
     plain = position(PLAIN, tracks={6: (0, 1, 0)})  # ocean-2 (1 2 3 ...), no ability: rows 3 and 2 (halved)
@@ -473,6 +517,14 @@ def test_p4_when_the_ocean_becomes_full_each_player_on_it_gains_1_vp():
     state = position(PLAIN, tracks={1: (1, 2, 1, FREE)})
     after = both(pick(state, "steward"), action(A.SURVEY, 1, 1))
     assert after.tracks[1] == (1, 2, 1, FREE, 0) and after.vp == (1, 1, 1, 0)
+
+
+def test_p4_a_cube_on_the_special_square_is_not_a_cube_on_it():
+    """P4 ruling: "each player with a cube on it" reads the normal squares (R3): seat 3, whose
+    one cube on ocean-1 stands on its special square, gains nothing when it fills."""
+    state = position(PLAIN, tracks={1: (1, 2, 1, FREE)}, specials={1: (3,)})
+    after = both(pick(state, "steward"), action(A.SURVEY, 1, 1))
+    assert after.vp == (1, 1, 1, 0)
 
 
 P5_RING = ("lava-2", "ocean-1", "gas-1", "primordial-1", "dark", "diamond", "ocean-2")

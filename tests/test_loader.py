@@ -999,3 +999,17 @@ def test_line_of_helper_finds_lines(tmp_path):
     folder = copy_ruleset(tmp_path)
     assert line_of(folder, "rules.yaml", "name: draft7") == 4
     assert read(folder, "rules.yaml").splitlines()[3] == "name: draft7"
+
+
+def test_an_effect_refused_inside_a_body_is_one_problem_not_a_crash(tmp_path):
+    """An effect whose class refuses its parameters inside ``for_each`` (here place_cube_on_crew
+    with owner ``anyone``) is the one problem at its place; the ``for_each`` around it is not
+    built (it used to be built around None and raise AttributeError)."""
+    folder = copy_ruleset(tmp_path, "ideas")
+    line = line_of(folder, "crew.yaml", "owner: this_seat")
+    replace(folder, "crew.yaml", "owner: this_seat\n            crew: this_crew", "owner: anyone\n            crew: this_crew")
+    problem = only_problem(folder)
+    assert str(problem) == (
+        f"{folder / 'crew.yaml'}:{line - 1}:13: crew.tax-collector.skill[0].do[0]: effect 'place_cube_on_crew' could "
+        "not be built from these parameters: place_cube_on_crew needs an owner: a set of seats or free, not anyone"
+    )

@@ -549,12 +549,25 @@ def _effect(
         elif value is not None and (param.kind in EXPRESSION_KINDS or param.kind == OWNER):
             value = parser.owner(value, (), inner) if param.kind == OWNER else parser.parse(param.kind, value, (), inner)
         arguments[param.attribute] = value
+    inner_effects = [e for key in ("options", "effects") for e in _nested(cls, arguments, key)]
+    if any(effect is None for effect in inner_effects):
+        return None  # an inner effect was refused, its problem added: this one is not built
     try:
         return cls(when=when, **arguments)
     except (TypeError, ValueError) as error:  # a custom type stricter than its declaration
         message = f"effect {cls.name!r} could not be built from these parameters: {error}"
         problems.append(document.problem(path, message))
         return None
+
+
+def _nested(cls: type[Effect], arguments: Mapping[str, Any], kind: str) -> list[Effect | None]:
+    """The effects built for ``cls``'s parameters of ``kind`` (``options`` or ``effects``)."""
+    found: list[Effect | None] = []
+    for param in cls.params:
+        if param.kind == kind and param.attribute in arguments:
+            value = arguments[param.attribute]
+            found += [e for option in value for e in option] if kind == "options" else list(value)
+    return found
 
 
 def _crew_data(card: CrewCard) -> dict[str, Any]:

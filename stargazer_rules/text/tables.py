@@ -152,6 +152,8 @@ def majority_paragraphs(ruleset: Ruleset, lang: str) -> tuple[str, str]:
     majority = ruleset.majority
     free = "majority_free_ranked" if majority.free_cubes_take_a_row else "majority_free_unranked"
     ranking = [label("majority_rank", lang), label(f"majority_ties_{majority.ties}", lang), label(free, lang)]
+    if _reads(ruleset, '"has_cube"'):
+        ranking.append(label("majority_has_cube_normal", lang))
     if majority.row_step == 1:
         rows = [label("majority_rows", lang)]
     else:
@@ -189,6 +191,12 @@ def reads_full_planets_to_end(ruleset: Ruleset) -> bool:
     """Whether an end condition, a skill, an ability or a round-end effect reads the player
     count's ``full_planets_to_end``: when none does, the table does not show a number that an
     end condition with its own count would contradict (one truth, not two)."""
+    return _reads(ruleset, "full_planets_to_end")
+
+
+def _reads(ruleset: Ruleset, word: str) -> bool:
+    """Whether ``word`` stands in the ruleset's programs: its end conditions, skills, crew
+    triggers, abilities, round-end and setup effects, end scoring and R11's free cubes."""
     parts: list[Any] = [trigger.condition.to_data() for trigger in ruleset.end]
     parts += [effect.to_data() for card in ruleset.crew for effect in card.skill]
     parts += [trigger.to_data() for card in ruleset.crew for trigger in card.triggers]
@@ -197,7 +205,7 @@ def reads_full_planets_to_end(ruleset: Ruleset) -> bool:
     parts += [line.vp.to_data() for line in ruleset.end_scoring if not isinstance(line.vp, int)]
     free = ruleset.unpicked_crews.free_cubes
     parts += [] if isinstance(free, int) else [free.to_data()]
-    return "full_planets_to_end" in json.dumps(parts, default=str)
+    return word in json.dumps(parts, default=str)
 
 
 def setups_table(ruleset: Ruleset, lang: str) -> TextTable:

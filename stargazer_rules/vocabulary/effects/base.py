@@ -262,6 +262,12 @@ class Effect:
         options = self.choices(table, seat, slot)
         return options is None or len(options) > 0
 
+    def changes_anything(self, table: Table, seat: int, slot: int) -> bool:
+        """Whether applying it now would change the game: ``choose_one`` offers only options
+        that would (R9). Most types change something whenever they can be applied; a gain or a
+        loss of VP read as nothing, and an ``if`` whose branch does nothing, do not."""
+        return self.can_apply(table, seat, slot)
+
     def to_data(self) -> dict[str, Any]:
         """The effect as it is written in YAML (defaults included)."""
         data: dict[str, Any] = {"effect": self.name}

@@ -42,12 +42,12 @@ if TYPE_CHECKING:
 
 @attrs.frozen(kw_only=True)
 class ChooseOne(Effect):
-    """The chooser picks one option, a list of effects, among those that can be applied (R9)."""
+    """The chooser picks one option, a list of effects, among those that would change something (R9)."""
 
     name: ClassVar[str] = "choose_one"
     summary: ClassVar[str] = (
         "The chooser picks one of the options, each a list of effects; only options with at "
-        "least one effect that can be applied are offered."
+        "least one effect that would change something are offered."
     )
     timings: ClassVar[tuple[str, ...]] = (ON_CHOOSE, AFTER_SURVEY)
     params: ClassVar[tuple[Param, ...]] = (
@@ -72,7 +72,7 @@ class ChooseOne(Effect):
         return tuple(
             action(CHOOSE_OPTION, index)
             for index, option in enumerate(self.options)
-            if any(effect.can_apply(table, seat, slot) for effect in option)
+            if any(effect.changes_anything(table, seat, slot) for effect in option)
         )
 
     def most_choices(self, *, players: int, planets: int, crews: int) -> int:
@@ -118,6 +118,10 @@ class If(Effect):
     @property
     def branches(self) -> tuple[tuple[Effect, ...], ...]:
         return (self.then, self.else_)
+
+    def changes_anything(self, table: Table, seat: int, slot: int) -> bool:
+        branch = self.then if self.condition.holds(Scope(table, seat, slot)) else self.else_
+        return any(effect.changes_anything(table, seat, slot) for effect in branch)
 
     def apply(self, table: Table, seat: int, slot: int, choice: Action | None):
         branch = 0 if self.condition.holds(Scope(table, seat, slot)) else 1

@@ -99,6 +99,10 @@ class GainVP(Effect):
     def perform(self, scope: Scope) -> None:
         _gain(scope, self.vp, self.to)
 
+    def changes_anything(self, table: Table, seat: int, slot: int) -> bool:
+        scope = Scope(table, seat, slot)
+        return amount_value(self.vp, scope) > 0 and bool(self.to.members(scope))
+
     def to_data(self) -> dict[str, Any]:
         return _to_data(self, super().to_data())
 
@@ -130,6 +134,10 @@ class LoseVP(_Immediate):
             table.add_vp(seat, -lost)
             if lost:  # as with gains and vp_taken: only what changed
                 table.log("vp_lost", player=seat, crew=table.crew_id(scope.crew), vp=lost)
+
+    def changes_anything(self, table: Table, seat: int, slot: int) -> bool:
+        scope = Scope(table, seat, slot)
+        return amount_value(self.vp, scope) > 0 and any(table.vp[member] > 0 for member in self.to.members(scope))
 
     def to_data(self) -> dict[str, Any]:
         return _to_data(self, super().to_data())

@@ -3,7 +3,7 @@
 
 use super::{Game, crew_of, walks, scope};
 use super::scope::Scope;
-use crate::expr::SetKind;
+use crate::expr::{Act, SetKind};
 use crate::rules::{SpecialTarget, Op, REPEAT, SKIP, DIRECTION, COUNTER, START, NO_SKIP_LIMIT};
 use crate::state::{empty, Kind, Action, Stage, Pending, FREE_CUBE, State};
 
@@ -63,6 +63,30 @@ impl Game {
         let offers = s.legal.len() > mark;
         s.legal.truncate(mark);
         !asks || offers
+    }
+
+    /// Whether the effect at `node` would change the game now (Python:
+    /// `Effect.changes_anything`), which `choose_one` asks of its options (R9): a gain or a loss
+    /// of VP read as nothing does not, an `if` only what its branch would; the rest whenever
+    /// they can be applied.
+    fn changes_anything(&self, s: &mut State, node: u16, seat: usize, slot: usize) -> bool {
+        let scope = Scope::new(seat, slot);
+        match &self.rules.nodes[node as usize].op {
+            Op::Act(act) => match act.as_ref() {
+                Act::GainVp { vp, to } => self.amount(s, &scope, vp) > 0 && self.set_members(s, &scope, to) != 0,
+                Act::LoseVp { vp, to } => {
+                    self.amount(s, &scope, vp) > 0
+                        && scope::members(self.set_members(s, &scope, to), SetKind::Seats, scope.first, s.players as usize)
+                            .any(|member| s.vp[member] > 0)
+                }
+                _ => self.can_apply(s, node, seat, slot),
+            },
+            Op::If { condition, then, otherwise } => {
+                let branch = if self.holds(s, &scope, condition) { then } else { otherwise };
+                branch.iter().any(|&n| self.changes_anything(s, n, seat, slot))
+            }
+            _ => self.can_apply(s, node, seat, slot),
+        }
     }
 
     fn special_target(&self, s: &State, target: SpecialTarget, p: usize) -> bool {
@@ -125,7 +149,7 @@ impl Game {
             }
             Op::ChooseOne(options) => {
                 for (index, option) in options.iter().enumerate() {
-                    if option.iter().any(|&n| self.can_apply(s, n, seat, slot)) {
+                    if option.iter().any(|&n| self.changes_anything(s, n, seat, slot)) {
                         s.legal.push(Action::new(Kind::ChooseOption, index as i32));
                     }
                 }
