@@ -65,7 +65,7 @@ class _SurveyRule(Effect):
 
 @attrs.frozen(kw_only=True)
 class AllowRepeatPlanet(_SurveyRule):
-    """This turn's survey may put two cubes in a row on the same Planet (lifts the R8 limit)."""
+    """This turn's survey may put two or more cubes in a row on the same Planet (lifts the R8 limit for the whole survey)."""
 
     name: ClassVar[str] = "allow_repeat_planet"
     summary: ClassVar[str] = (
