@@ -154,8 +154,11 @@ def blocks_set(ruleset: Ruleset) -> frozenset[str]:
 
 
 def _programs(ruleset: Ruleset) -> Iterator[Effect]:
-    """Every effect of the ruleset's crew skills, crew triggers and Planet triggers, nested
-    ones included."""
+    """Every effect of the ruleset's crew skills, crew triggers, Planet triggers, round-end
+    effects and setup steps, nested ones included: a ``close_crew`` at a round's end holds
+    while that round's end asks its decisions, so the state then shows it."""
+    yield from every_effect(ruleset.round_end_effects)
+    yield from every_effect(ruleset.setup_steps)
     for crew in ruleset.crew:
         yield from every_effect(crew.skill)
         for trigger in crew.triggers:
