@@ -178,7 +178,8 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
                     let back = EffectSpec::new("return_cube", when)
                         .with("planet", set(Set::ThisPlanet))
                         .with("owner", owner(owner_drawn(rng)))
-                        .with("to", text("hand"));
+                        .with("to", text("hand"))
+                        .with("square", text("rearmost"));
                     ("planet", Set::Where(SetKind::Planets, Box::new(Condition::HasCube(Owner::Anyone)), Box::new(Set::AllPlanets)), back)
                 }
                 1 => {
