@@ -403,6 +403,8 @@ def effect_of_type(
     if effect_name == "place_cube" and values.get("owner") == "free" and data.get("square") == "special":
         # a free cube never goes on a special square (R3); nobody is "you" in some abilities
         data["owner"] = values["owner"] = "everyone" if NOBODY in bound else "me"
+    if effect_name in ("return_cube", "move_cube") and values.get("owner") == "free" and data.get("square") == "special":
+        data["square"] = values["square"] = "rearmost"  # nor is a free cube taken off one
     for param in cls.params:
         if param.required_when is None:
             continue
@@ -576,6 +578,7 @@ LANGUAGE_EFFECTS = (
     "place_cube_on_crew",
     "collect_free_cubes",
     "take_free_cubes",
+    "discard_cubes",
     "gain_vp",
     "change_survey_count",
     # this turn's survey: its direction, skips with a limit, its start

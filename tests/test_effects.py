@@ -708,6 +708,27 @@ def test_take_free_cubes__into_the_hand_as_own_cubes_after_the_survey():
     assert (s.state.hands, s.state.taken, s.state.stock) == ((12, 12, 12), (2, 0, 0), 10)
 
 
+def test_discard_cubes__from_hand_out_of_play_after_the_survey():
+    """discard_cubes (after_survey): the chooser places 2 cubes, then discards 2 from hand;
+    they are removed, as R6's player cubes are, so R13's conservation holds."""
+    s = with_crew(crew("t", 2, [effect("discard_cubes", count=2, when="after_survey")]), planets=ring())
+    s.pick("t")
+    events = s.survey("a", 2)
+    assert of(events, "cubes_discarded") == [{"player": 0, "crew": "t", "cubes": 2}]
+    assert (s.state.hands, s.state.removed) == ((8, 12, 12), (2, 0, 0))
+
+
+def test_return_cube__off_the_special_square_the_cube_placed_last():
+    """return_cube (square special, R3): the chooser's cube placed on a's special square on
+    choosing goes back to hand after the survey; the event names square 0."""
+    skill = [effect("place_cube", planet="all", square="special"), effect("return_cube", planet="all", owner="me", square="special", when="after_survey")]
+    s = with_crew(crew("t", 2, skill), planets=ring())
+    s.pick("t")
+    events = s.survey("a", 1)
+    assert [(e["planet"], e["square"]) for e in of(events, "cube_returned")] == [(p, 0) for p in "abcde"]
+    assert all(special == () for special in s.state.specials)
+
+
 def test_take_vp__from_a_chosen_leader_never_more_than_they_hold():
     """take_vp (in a choose over seats): the VP taken are the chooser's; a seat keeps at least 0."""
     skill = [effect("choose", seat={"most_vp": "others"}, do=[effect("take_vp", vp=2, **{"from": "this_seat"})])]

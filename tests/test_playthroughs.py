@@ -183,6 +183,7 @@ LANGUAGE_ONLY = frozenset({
     "crew_triggered",  # crew triggers: tests/test_crew_triggers.py
     "crew_closed", "cubes_protected", "skill_applied",  # the lasting effects: no draft-7 crew has them
     "free_cubes_taken",  # take_free_cubes (idea R8): tests/test_take_free_cubes.py
+    "cubes_discarded",  # discard_cubes: tests/test_discard_cubes.py
     "start_player_set",  # set_start_player: tests/test_start_player.py
     "crew_replaced",  # rules.yaml's round_end.unpicked_crews.at_cap: replaced (draft 7: stays): tests/test_crew_replaced.py
 })

@@ -225,25 +225,25 @@ EVENTS: tuple[EventKey, ...] = (
     ),
     EventKey(
         'cube_returned',
-        "A cube left a Planet's track; the cubes behind it moved up one square (R2).",
+        "A cube left a Planet's track, the cubes behind it moving up one square (R2), or its special square (R3).",
         (
             number('player', "The seat whose skill moved it (the crew's holder); -1 when a planet ability or a round-end rule acts.", minimum=-1),
             ident_or_empty('crew', 'The crew whose skill moved it; empty when a planet ability or a round-end rule acts.'),
             number('owner', "The cube's owner: a seat, or -1 for a free cube (the virtual player).", minimum=-1),
             ident('planet', "The Planet's card id."),
-            number('square', 'The square it left, 1 first.', minimum=1),
+            number('square', 'The square it left: 1, 2, ... on the track, 0 the special square (square: special).'),
             choice('to', "Where it went: its owner's hand (a free cube: the stock), or the stock, out of play.", ('hand', 'stock')),
         ),
     ),
     EventKey(
         'cube_moved',
-        "A cube left a Planet's track to go on another (a cube_placed follows); the cubes behind it moved up one square (R2).",
+        "A cube left a Planet's track (the cubes behind it moving up one square, R2) or its special square (R3) to go on another Planet's track (a cube_placed follows).",
         (
             number('player', "The seat whose skill moved it (the crew's holder); -1 when a planet ability or a round-end rule acts.", minimum=-1),
             ident_or_empty('crew', 'The crew whose skill moved it; empty when a planet ability or a round-end rule acts.'),
             number('owner', "The cube's owner: a seat, or -1 for a free cube (the virtual player).", minimum=-1),
             ident('planet', "The Planet's card id."),
-            number('square', 'The square it left, 1 first.', minimum=1),
+            number('square', 'The square it left: 1, 2, ... on the track, 0 the special square (square: special).'),
         ),
     ),
     EventKey(
@@ -263,6 +263,15 @@ EVENTS: tuple[EventKey, ...] = (
             number('player', 'The seat taking them.'),
             ident_or_empty('crew', "The crew whose skill it is; empty when a planet ability or rules.yaml's effects act."),
             number('free_cubes', 'Free cubes taken.', minimum=1),
+        ),
+    ),
+    EventKey(
+        'cubes_discarded',
+        'A seat discarded cubes from hand out of play, removed as R6\'s player cubes are (discard_cubes).',
+        (
+            number('player', 'The seat discarding them.'),
+            ident_or_empty('crew', "The crew whose skill it is; empty when a planet ability or rules.yaml's effects act."),
+            number('cubes', 'Cubes discarded.', minimum=1),
         ),
     ),
     EventKey(

@@ -186,6 +186,7 @@ SET_FORMS: Mapping[tuple[str, str], str] = {
     ("choose", "planet"): "one", ("choose", "seat"): "one", ("choose", "crew"): "one", ("use_skill", "crew"): "one",
     ("for_each", "planet"): "each", ("for_each", "seat"): "each", ("for_each", "crew"): "each",
     ("gain_vp", "to"): "each", ("lose_vp", "to"): "each", ("take_free_cubes", "to"): "each", ("take_vp", "from"): "each",
+    ("discard_cubes", "from"): "each",
 }
 
 #: The effects a "for each player" of one of them is said as: "Each player with the fewest VP

@@ -272,6 +272,16 @@ class Table:
         self.tracks = tuple(tracks)
         return owner
 
+    def take_from_special(self, p: int, index: int) -> int:
+        """Take the cube at ``index`` (0 placed first) off Planet ``p``'s special square (R3) and
+        return its owner."""
+        specials = list(self.specials)
+        special = specials[p]
+        owner = special[index]
+        specials[p] = special[:index] + special[index + 1 :]
+        self.specials = tuple(specials)
+        return owner
+
     def hand_to_special(self, seat: int, p: int) -> None:
         """Move a cube of ``seat`` from hand onto Planet ``p``'s special square (R3)."""
         self.hands = _bump(self.hands, seat, -1)

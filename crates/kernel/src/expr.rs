@@ -208,13 +208,20 @@ pub enum Act {
     LoseVp { vp: Amount, to: Set },
     TakeVp { vp: Amount, from: Set },
     SetSurveyCount(Amount),
-    ReturnCube { planets: Set, owner: Owner, to_stock: bool },
-    MoveCube { planets: Set, owner: Owner, to: Set },
+    /// `return_cube`: `special` takes the cube placed last on the special square (R3) rather
+    /// than the one furthest back on the track (R2).
+    ReturnCube { planets: Set, owner: Owner, to_stock: bool, special: bool },
+    /// `move_cube`: `special` as `return_cube`'s.
+    MoveCube { planets: Set, owner: Owner, to: Set, special: bool },
     PlaceCube { owner: Owner, on: PlaceOn },
     CollectFreeCubes(Set),
     /// `take_free_cubes`: each seat of `to` takes the amount (read once) of free cubes from
     /// the stock into hand as its own, at most what the stock holds (idea R8).
     TakeFreeCubes { count: Amount, to: Set },
+    /// `discard_cubes`: each seat of `from` (protected seats excepted) discards the amount
+    /// (read once) of cubes from hand out of play, at most what it holds; they join its
+    /// removed cubes (R6, R13).
+    DiscardCubes { count: Amount, from: Set },
     ForEach { over: Set, body: Vec<Act> },
     If { condition: Condition, then: Vec<Act>, otherwise: Vec<Act> },
     /// `close_crew`: the crews of a set closed until the round ends.
@@ -339,12 +346,12 @@ impl Act {
             Act::CloseCrew(set) | Act::SetStartPlayer(set) => set.exact(m),
             Act::TakeVp { vp, from } => vp.exact(m) && from.exact(m),
             Act::ReturnCube { planets, owner, .. } => planets.exact(m) && owner.exact(m),
-            Act::MoveCube { planets, owner, to } => planets.exact(m) && owner.exact(m) && to.exact(m),
+            Act::MoveCube { planets, owner, to, .. } => planets.exact(m) && owner.exact(m) && to.exact(m),
             Act::PlaceCube { owner, on: PlaceOn::Rearmost(set) | PlaceOn::Special(set) | PlaceOn::Crews(set) } => {
                 owner.exact(m) && set.exact(m)
             }
             Act::CollectFreeCubes(set) => set.exact(m),
-            Act::TakeFreeCubes { count, to } => count.exact(m) && to.exact(m),
+            Act::TakeFreeCubes { count, to } | Act::DiscardCubes { count, from: to } => count.exact(m) && to.exact(m),
             Act::ForEach { over, body } => over.exact(m) && body.iter().all(|act| act.exact(m)),
             Act::If { condition, then, otherwise } => {
                 condition.exact(m) && then.iter().chain(otherwise).all(|act| act.exact(m))

@@ -72,6 +72,14 @@ fn owner_drawn(rng: &mut Rng) -> Owner {
     }
 }
 
+/// Whose cube `return_cube` or `move_cube` takes, and from which square: a third of them off
+/// the special square (R3), where a free cube never stands.
+fn owner_and_square(rng: &mut Rng) -> (Owner, &'static str) {
+    let who = owner_drawn(rng);
+    let special = rng.below(3) == 0 && who != Owner::Free;
+    (who, if special { "special" } else { "rearmost" })
+}
+
 /// An action of the rules language drawn from `rng`. Its sets read no bound member, but `body`
 /// for the members `choose` and `for_each` bind.
 fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
@@ -86,18 +94,28 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
             let to = [Set::Me, Set::Everyone, Set::StartPlayer][rng.below(3)].clone();
             spec.with("count", int(1 + rng.below(2) as i64)).with("to", set(to))
         }
+        "discard_cubes" => {
+            let from = [Set::Me, Set::OtherSeats, Set::Everyone][rng.below(3)].clone();
+            spec.with("count", int(1 + rng.below(3) as i64)).with("from", set(from))
+        }
         "set_survey_count" => {
             let count = rng.below(4) as i64;
             spec.with("count", int(count))
         }
-        "return_cube" => spec
-            .with("planet", set(planets_drawn(rng)))
-            .with("owner", owner(owner_drawn(rng)))
-            .with("to", text(if rng.below(2) == 0 { "hand" } else { "stock" })),
-        "move_cube" => spec
-            .with("planet", set(planets_drawn(rng)))
-            .with("owner", owner(owner_drawn(rng)))
-            .with("to", set(if rng.below(2) == 0 { Set::NextWithRoom(Box::new(Set::ThisPlanet)) } else { Set::AllPlanets })),
+        "return_cube" => {
+            let (who, square) = owner_and_square(rng);
+            spec.with("planet", set(planets_drawn(rng)))
+                .with("owner", owner(who))
+                .with("to", text(if rng.below(2) == 0 { "hand" } else { "stock" }))
+                .with("square", text(square))
+        }
+        "move_cube" => {
+            let (who, square) = owner_and_square(rng);
+            spec.with("planet", set(planets_drawn(rng)))
+                .with("owner", owner(who))
+                .with("to", set(if rng.below(2) == 0 { Set::NextWithRoom(Box::new(Set::ThisPlanet)) } else { Set::AllPlanets }))
+                .with("square", text(square))
+        }
         "place_cube" => {
             let (who, square, on) = match rng.below(4) {
                 0 => (Owner::Seats(Set::Me), "rearmost", ("planet", Set::WithRoom)),
@@ -160,7 +178,8 @@ fn language_effect(rng: &mut Rng, name: &str, when: &str) -> EffectSpec {
                     let back = EffectSpec::new("return_cube", when)
                         .with("planet", set(Set::ThisPlanet))
                         .with("owner", owner(owner_drawn(rng)))
-                        .with("to", text("hand"));
+                        .with("to", text("hand"))
+                        .with("square", text("rearmost"));
                     ("planet", Set::Where(SetKind::Planets, Box::new(Condition::HasCube(Owner::Anyone)), Box::new(Set::AllPlanets)), back)
                 }
                 1 => {
@@ -334,7 +353,7 @@ const GENERATED_ACTION_LAYOUT: ActionLayout = ActionLayout {
 
 /// The rules language's effect types, the two older ones that take an amount, this turn's
 /// survey's words and its lasting effects.
-const LANGUAGE: [&str; 21] = [
+const LANGUAGE: [&str; 22] = [
     "may_skip_planets",
     "set_survey_direction",
     "survey_start",
@@ -354,6 +373,7 @@ const LANGUAGE: [&str; 21] = [
     "set_start_player",
     "take_vp",
     "take_free_cubes",
+    "discard_cubes",
     "gain_vp",
     "change_survey_count",
 ];

@@ -250,6 +250,16 @@ impl State {
         &self.board[start..start + self.track_fill[p] as usize]
     }
 
+    /// The owners on Planet `p`'s special square (placed first first) when `special`, else on its
+    /// track (square 1 first): where `return_cube` and `move_cube` take a cube.
+    pub fn cubes_on(&self, p: usize, special: bool) -> &[i8] {
+        if special {
+            self.special(p)
+        } else {
+            self.track(p)
+        }
+    }
+
     /// The owners on Planet `p`'s special square.
     pub fn special(&self, p: usize) -> &[i8] {
         let start = self.special_start[p] as usize;

@@ -227,22 +227,65 @@ def _rearmost(track: tuple[int, ...], owners: tuple[int, ...] | None, shielded: 
     return -1
 
 
+#: Where a cube stands or goes on a Planet: its track, the rearmost square (R2; the cube that
+#: stands furthest back when one is taken off), or its special square (R3).
+SQUARE_KINDS = ("rearmost", "special")
+
+_SQUARE_TAKEN = Param(
+    "square",
+    "choice",
+    "rearmost: the cube that stands furthest back on the track (R2); special: the cube placed "
+    "last on the special square (R3; never a free cube).",
+    choices=SQUARE_KINDS,
+    default="rearmost",
+)
+
+
+def _square_cubes(table: Table, p: int, square: str) -> tuple[int, ...]:
+    """The owners on Planet ``p``'s track (square 1 first) or special square (placed first first)."""
+    return table.specials[p] if square == "special" else table.tracks[p]
+
+
+def _take_cube(table: Table, p: int, index: int, square: str) -> tuple[int, int]:
+    """Take a cube off Planet ``p``, from its track or its special square, and return its owner
+    and the square it left (0: the special square, as ``cube_placed`` says)."""
+    if square == "special":
+        return table.take_from_special(p, index), 0
+    return table.take_from_track(p, index), index + 1
+
+
+def _refuse_free_on_special(effect: Effect, owner: SetNode | str, square: str) -> None:
+    if owner == "free" and square == "special":
+        raise ValueError(f"{effect.name} with square special needs an owner other than free: a free cube never stands on a special square (R3)")
+
+
+def _without_rearmost(data: dict[str, Any]) -> dict[str, Any]:
+    """An effect's data without ``square`` when it is the track: the form every ruleset written
+    before ``square`` keeps (and with it its fingerprint)."""
+    if data.get("square") == "rearmost":
+        del data["square"]
+    return data
+
+
 @attrs.frozen(kw_only=True)
 class ReturnCube(_Immediate):
-    """The cube furthest back on each Planet of a set (of an owner, if given) leaves its track;
-    the cubes behind it move up one square each, so squares still fill in order (R2)."""
+    """On each Planet of a set, one cube (of an owner, if given) leaves the board: from the
+    track the cube furthest back, the cubes behind it moving up one square each so squares
+    still fill in order (R2); from the special square the cube placed last (R3)."""
 
     name: ClassVar[str] = "return_cube"
     summary: ClassVar[str] = (
         "On each Planet of a set, the cube that stands furthest back (of the owner given, else "
-        "anyone's) leaves the track, the cubes behind it moving up one square (R2); it goes to "
-        "its owner's hand (a free cube to the stock), or to the stock, out of play."
+        "anyone's) leaves the track, the cubes behind it moving up one square (R2), or with "
+        "square special the cube placed last leaves the special square (R3); it goes to its "
+        "owner's hand (a free cube to the stock), or to the stock, out of play."
     )
     timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
     params: ClassVar[tuple[Param, ...]] = (
         Param("planet", PLANETS, "The Planets.", default="this_planet"),
         Param(OWNER, OWNER, "Whose cube: a set of seats, free or anyone.", default="anyone"),
         Param("to", "choice", "hand: to its owner's hand (a free cube to the stock); stock: out of play.", choices=RETURN_TO, default="hand"),
+        _SQUARE_TAKEN,
     )
     MOVES_CUBES: ClassVar[bool] = True
     LANDINGS_PER_STEP: ClassVar[int | None] = 0
@@ -250,28 +293,35 @@ class ReturnCube(_Immediate):
     planet: SetNode
     owner: SetNode | str = "anyone"
     to: str = "hand"
+    square: str = "rearmost"
+
+    def __attrs_post_init__(self) -> None:
+        _refuse_free_on_special(self, self.owner, self.square)
 
     def can_perform(self, scope: Scope) -> bool:
         owners = _owners(self.owner, scope)
-        tracks = scope.table.tracks
-        shielded = scope.table.shielded(scope.me)
-        return any(_rearmost(tracks[p], owners, shielded) >= 0 for p in self.planet.members(scope))
+        table = scope.table
+        shielded = table.shielded(scope.me)
+        return any(_rearmost(_square_cubes(table, p, self.square), owners, shielded) >= 0 for p in self.planet.members(scope))
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
         owners = _owners(self.owner, scope)
         shielded = table.shielded(scope.me)
         for p in self.planet.members(scope):
-            index = _rearmost(table.tracks[p], owners, shielded)
+            index = _rearmost(_square_cubes(table, p, self.square), owners, shielded)
             if index >= 0:
-                owner = table.take_from_track(p, index)
+                owner, square = _take_cube(table, p, index, self.square)
                 if owner == FREE_CUBE_OWNER:
                     table.stock += 1
                 elif self.to == "hand":
                     table.hands = _bump(table.hands, owner, 1)
                 else:
                     table.removed = _bump(table.removed, owner, 1)
-                table.log("cube_returned", player=_actor(scope), crew=table.crew_id(scope.crew), owner=owner, planet=table.planet_id(p), square=index + 1, to=self.to)
+                table.log("cube_returned", player=_actor(scope), crew=table.crew_id(scope.crew), owner=owner, planet=table.planet_id(p), square=square, to=self.to)
+
+    def to_data(self) -> dict[str, Any]:
+        return _without_rearmost(super().to_data())
 
 
 def _actor(scope: Scope) -> int:
@@ -282,14 +332,16 @@ def _actor(scope: Scope) -> int:
 
 @attrs.frozen(kw_only=True)
 class MoveCube(_Immediate):
-    """An owner's cube furthest back on each Planet of a set moves to the rearmost square of
-    the first Planet of ``to`` with room (the one it left excepted), read before it moves."""
+    """An owner's cube on each Planet of a set (the one furthest back on the track, or the one
+    placed last on the special square) moves to the rearmost square of the first Planet of
+    ``to`` with room (the one it left excepted), read before it moves."""
 
     name: ClassVar[str] = "move_cube"
     summary: ClassVar[str] = (
-        "On each Planet of a set, the owner's cube that stands furthest back moves to the "
-        "rearmost square of the first Planet of to that has room (not the Planet it leaves); "
-        "the cubes behind it move up one square (R2). Nothing moves without such a Planet."
+        "On each Planet of a set, the owner's cube that stands furthest back (with square "
+        "special, the one placed last on the special square) moves to the rearmost square of "
+        "the first Planet of to that has room (not the Planet it leaves); the cubes behind it "
+        "move up one square (R2). Nothing moves without such a Planet."
     )
     timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
     params: ClassVar[tuple[Param, ...]] = (
@@ -302,51 +354,46 @@ class MoveCube(_Immediate):
             default={"next_with_room": "this_planet"},
             binds=PLANETS,
         ),
+        _SQUARE_TAKEN,
     )
     MOVES_CUBES: ClassVar[bool] = True
 
     planet: SetNode
     owner: SetNode | str
     to: SetNode
+    square: str = "rearmost"
 
-    def _moves(self, scope: Scope) -> list[tuple[int, int, int]]:
+    def __attrs_post_init__(self) -> None:
+        _refuse_free_on_special(self, self.owner, self.square)
+
+    def _move(self, scope: Scope, p: int) -> tuple[int, int] | None:
+        """The index of the cube that leaves Planet ``p`` and the Planet it goes to, if any."""
         table = scope.table
-        owners = _owners(self.owner, scope)
-        shielded = table.shielded(scope.me)
-        moves = []
-        for p in self.planet.members(scope):
-            index = _rearmost(table.tracks[p], owners, shielded)
-            if index < 0:
-                continue
-            target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
-            if target >= 0:
-                moves.append((p, index, target))
-        return moves
+        index = _rearmost(_square_cubes(table, p, self.square), _owners(self.owner, scope), table.shielded(scope.me))
+        if index < 0:
+            return None
+        target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
+        return None if target < 0 else (index, target)
 
     def can_perform(self, scope: Scope) -> bool:
-        return bool(self._moves(scope))
+        return any(self._move(scope, p) is not None for p in self.planet.members(scope))
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
-        owners = _owners(self.owner, scope)
-        shielded = table.shielded(scope.me)
         for p in self.planet.members(scope):
-            index = _rearmost(table.tracks[p], owners, shielded)
-            if index < 0:
+            move = self._move(scope, p)
+            if move is None:
                 continue
-            target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
-            if target < 0:
-                continue
-            owner = table.take_from_track(p, index)
-            table.log("cube_moved", player=_actor(scope), crew=table.crew_id(scope.crew), owner=owner, planet=table.planet_id(p), square=index + 1)
+            index, target = move
+            owner, square = _take_cube(table, p, index, self.square)
+            table.log("cube_moved", player=_actor(scope), crew=table.crew_id(scope.crew), owner=owner, planet=table.planet_id(p), square=square)
             table.place_on_track(target, owner)
 
     def most_landings(self, limits: Limits) -> int:
         return self.planet.most(limits)
 
-
-#: Where ``place_cube`` puts a cube on a Planet: its rearmost square (R2) or its special square (R3).
-SQUARE_KINDS = ("rearmost", "special")
+    def to_data(self) -> dict[str, Any]:
+        return _without_rearmost(super().to_data())
 
 
 def _source_has_cube(table: Table, owner: int) -> bool:
@@ -528,3 +575,44 @@ class TakeFreeCubes(_Immediate):
 
     def to_data(self) -> dict[str, Any]:
         return _to_data(self, super().to_data())
+
+
+@attrs.frozen(kw_only=True)
+class DiscardCubes(_Immediate):
+    """Cubes from the hand of each seat of ``from`` straight out of play: the amount is read
+    once; each seat, in turn order from the chooser, discards that many or what its hand holds.
+    They join the seat's removed cubes (R6), so a seat's cubes stay conserved (R13); a seat
+    protected from other players' skills (``protect_cubes``) keeps its hand, as under
+    ``place_cube``."""
+
+    name: ClassVar[str] = "discard_cubes"
+    summary: ClassVar[str] = (
+        "Each seat of from (default you) discards cubes from hand out of play, the amount each "
+        "(at most what the hand holds); they are removed, as a motivation bonus's player cubes are."
+    )
+    timings: ClassVar[tuple[str, ...]] = _PLAY_TIMINGS
+    params: ClassVar[tuple[Param, ...]] = (
+        Param("count", AMOUNT, "Cubes each seat discards (an amount; below 1 discards nothing).", minimum=1, default=1),
+        Param("from", SEATS, "The seats that discard, in turn order from the chooser (default you).", default="me"),
+    )
+
+    count: Amount = 1
+    from_: SetNode = ME
+
+    def _seats(self, scope: Scope) -> tuple[int, ...]:
+        shielded = scope.table.shielded(scope.me)
+        return tuple(seat for seat in self.from_.members(scope) if seat not in shielded)
+
+    def can_perform(self, scope: Scope) -> bool:
+        hands = scope.table.hands
+        return any(hands[seat] > 0 for seat in self._seats(scope)) and amount_value(self.count, scope) > 0
+
+    def perform(self, scope: Scope) -> None:
+        table = scope.table
+        amount = max(0, amount_value(self.count, scope))
+        for seat in self._seats(scope):
+            discarded = min(amount, table.hands[seat])
+            if discarded:
+                table.hands = _bump(table.hands, seat, -discarded)
+                table.removed = _bump(table.removed, seat, discarded)
+                table.log("cubes_discarded", player=seat, crew=table.crew_id(scope.crew), cubes=discarded)

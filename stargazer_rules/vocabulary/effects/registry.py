@@ -19,6 +19,7 @@ from stargazer_rules.vocabulary.effects.crew_effects import (
 from stargazer_rules.vocabulary.effects.cube_effects import (
     AddFreeCubes,
     CollectFreeCubes,
+    DiscardCubes,
     MoveCube,
     PlaceCube,
     PlaceCubeOnCrew,
@@ -68,6 +69,7 @@ _BUILT_IN: tuple[type[Effect], ...] = (
     SetStartPlayer,
     SetSurveyCount,
     TakeFreeCubes,
+    DiscardCubes,
     TakeVP,
     # this turn's survey: its direction and its start
     SetSurveyDirection,

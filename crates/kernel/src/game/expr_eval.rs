@@ -288,14 +288,14 @@ impl Game {
                 members(self.set_members(s, sc, from), SetKind::Seats, sc.first, s.players as usize)
                     .any(|seat| seat != sc.me && s.vp[seat] > 0)
             }
-            Act::ReturnCube { planets, owner, .. } => {
+            Act::ReturnCube { planets, owner, special, .. } => {
                 let owners = self.movable_bits(s, sc, owner);
-                members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0).any(|p| rearmost(s.track(p), owners) >= 0)
+                members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0).any(|p| rearmost(s.cubes_on(p, *special), owners) >= 0)
             }
-            Act::MoveCube { planets, owner, to } => {
+            Act::MoveCube { planets, owner, to, special } => {
                 let owners = self.movable_bits(s, sc, owner);
                 members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0)
-                    .any(|p| rearmost(s.track(p), owners) >= 0 && self.destination(s, sc, to, p).is_some())
+                    .any(|p| rearmost(s.cubes_on(p, *special), owners) >= 0 && self.destination(s, sc, to, p).is_some())
             }
             Act::PlaceCube { owner, on } => self.any_placement(s, sc, owner, on),
             Act::CollectFreeCubes(crews) => {
@@ -307,6 +307,10 @@ impl Game {
                 s.stock > 0 && self.set_members(s, sc, to) != 0 && self.amount(s, sc, count) > 0
             }
             Act::SetStartPlayer(seats) => self.set_members(s, sc, seats) != 0,
+            Act::DiscardCubes { count, from } => {
+                members(self.discarding(s, sc, from), SetKind::Seats, sc.first, s.players as usize).any(|seat| s.hands[seat] > 0)
+                    && self.amount(s, sc, count) > 0
+            }
             _ => true,
         }
     }
@@ -373,14 +377,14 @@ impl Game {
                 let printed = self.rules.crew[s.crew[sc.crew] as usize].survey_count as i64;
                 s.survey_bonus = (self.amount(s, sc, count) - printed) as i32;
             }
-            Act::ReturnCube { planets, owner, to_stock } => {
+            Act::ReturnCube { planets, owner, to_stock, special } => {
                 let owners = self.movable_bits(s, sc, owner);
                 for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
-                    let index = rearmost(s.track(p), owners);
+                    let index = rearmost(s.cubes_on(p, *special), owners);
                     if index < 0 {
                         continue;
                     }
-                    match self.take_from_track(s, p, index as usize) {
+                    match self.take_cube(s, p, index as usize, *special) {
                         FREE_CUBE => s.stock += 1,
                         // To the stock a player's cube leaves play, as R6's removed cubes do.
                         seat if *to_stock => s.removed[seat as usize] += 1,
@@ -388,16 +392,16 @@ impl Game {
                     }
                 }
             }
-            Act::MoveCube { planets, owner, to } => {
+            Act::MoveCube { planets, owner, to, special } => {
                 let owners = self.movable_bits(s, sc, owner);
                 for p in members(self.set_members(s, sc, planets), SetKind::Planets, 0, 0) {
-                    let index = rearmost(s.track(p), owners);
+                    let index = rearmost(s.cubes_on(p, *special), owners);
                     if index < 0 {
                         continue;
                     }
                     // The destination is read before the cube leaves.
                     if let Some(target) = self.destination(s, sc, to, p) {
-                        let cube = self.take_from_track(s, p, index as usize);
+                        let cube = self.take_cube(s, p, index as usize, *special);
                         self.place_on_track(s, target, cube);
                     }
                 }
@@ -423,6 +427,14 @@ impl Game {
                     s.taken[seat] += taken;
                 }
             }
+            Act::DiscardCubes { count, from } => {
+                let amount = self.amount(s, sc, count).max(0);
+                for seat in members(self.discarding(s, sc, from), SetKind::Seats, sc.first, players) {
+                    let discarded = amount.min(s.hands[seat] as i64) as i32;
+                    s.hands[seat] -= discarded;
+                    s.removed[seat] += discarded;
+                }
+            }
             Act::ForEach { over, body } => {
                 let kind = over.kind();
                 for member in members(self.set_members(s, sc, over), kind, sc.first, players) {
@@ -442,6 +454,12 @@ impl Game {
                 }
             }
         }
+    }
+
+    /// `discard_cubes`' seats: those of `from`, less the seats protected from other players'
+    /// skills (`protect_cubes`), as `place_cube`'s owners.
+    fn discarding(&self, s: &State, sc: &Scope, from: &Set) -> u16 {
+        self.set_members(s, sc, from) & !(self.shielded(s, sc.me) >> 1)
     }
 
     /// `place_cube`'s owners: the seats of a set in turn order from the chooser, or the

@@ -218,6 +218,23 @@ impl Game {
         owner
     }
 
+    /// Take the cube at `index` off Planet `p`'s special square (R3) when `special`, else off
+    /// its track (`take_from_track`), and return its owner. The special square's cubes before
+    /// it keep their places; the board's kept scores are counted again (a rare step).
+    pub(crate) fn take_cube(&self, s: &mut State, p: usize, index: usize, special: bool) -> i8 {
+        if !special {
+            return self.take_from_track(s, p, index);
+        }
+        let start = s.special_start[p] as usize;
+        let end = start + s.special_fill[p] as usize;
+        let owner = s.board[start + index];
+        s.board.copy_within(start + index + 1..end, start + index);
+        s.board[end - 1] = 0;
+        s.special_fill[p] -= 1;
+        self.recount_scores(s);
+        owner
+    }
+
     pub(super) fn finish_survey(&self, s: &mut State) {
         let seat = s.turn_seat() as u8;
         let slot = s.chosen[s.chosen_len as usize - 1];

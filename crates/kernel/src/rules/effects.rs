@@ -92,7 +92,7 @@ pub struct EffectType {
 
 /// The kernel's vocabulary, alphabetised: the one list of its effect types, from which
 /// `EFFECT_NAMES` and `Rules::compile` both come (a Python test holds it to `EFFECT_TYPES`).
-pub const EFFECT_TYPES: [EffectType; 29] = [
+pub const EFFECT_TYPES: [EffectType; 30] = [
     EffectType { name: "add_free_cubes", parse: |_, _| Ok(Op::AddFreeCubes), steps: Steps::Count },
     EffectType { name: "allow_repeat_planet", parse: |_, _| Ok(Op::AllowRepeatPlanet), steps: Steps::Once },
     EffectType { name: "change_survey_count", parse: parse_change_survey_count, steps: Steps::Once },
@@ -101,6 +101,7 @@ pub const EFFECT_TYPES: [EffectType; 29] = [
     EffectType { name: "choose_one", parse: parse_choose_one, steps: Steps::Once },
     EffectType { name: "close_crew", parse: parse_act, steps: Steps::Once },
     EffectType { name: "collect_free_cubes", parse: parse_act, steps: Steps::Once },
+    EffectType { name: "discard_cubes", parse: parse_act, steps: Steps::Once },
     EffectType { name: "for_each", parse: parse_act, steps: Steps::Once },
     EffectType { name: "gain_vp", parse: parse_gain_vp, steps: Steps::Once },
     EffectType { name: "if", parse: parse_if, steps: Steps::Once },
@@ -241,6 +242,7 @@ pub(super) fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
         "lose_vp" => Act::LoseVp { vp: effect.amount("vp")?, to: required("to", SetKind::Seats)? },
         "take_vp" => Act::TakeVp { vp: effect.amount("vp")?, from: required("from", SetKind::Seats)? },
         "take_free_cubes" => Act::TakeFreeCubes { count: effect.amount("count")?, to: required("to", SetKind::Seats)? },
+        "discard_cubes" => Act::DiscardCubes { count: effect.amount("count")?, from: required("from", SetKind::Seats)? },
         "set_survey_count" => Act::SetSurveyCount(effect.amount("count")?),
         "set_start_player" => Act::SetStartPlayer(required("seat", SetKind::Seats)?),
         "return_cube" => Act::ReturnCube {
@@ -251,11 +253,13 @@ pub(super) fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
                 Some("stock") => true,
                 other => return Err(unsupported(format!("return_cube: unknown to {other:?}"))),
             },
+            special: special_square(effect)?,
         },
         "move_cube" => Act::MoveCube {
             planets: required("planet", SetKind::Planets)?,
             owner: effect.owner("owner")?,
             to: required("to", SetKind::Planets)?,
+            special: special_square(effect)?,
         },
         "place_cube" => {
             let planets = required("planet", SetKind::Planets)?;
@@ -288,6 +292,16 @@ pub(super) fn act_of(effect: &EffectSpec) -> Result<Act, KernelError> {
             return Err(unsupported(format!("effect {other:?} asks a decision, so it cannot be performed at once in a body")))
         }
     })
+}
+
+/// Whether `return_cube` or `move_cube` takes its cube off the special square (R3) rather than
+/// the track (R2); a ruleset written before `square` sends none.
+fn special_square(effect: &EffectSpec) -> Result<bool, KernelError> {
+    match effect.text("square")? {
+        None | Some("rearmost") => Ok(false),
+        Some("special") => Ok(true),
+        other => Err(unsupported(format!("{}: unknown square {other:?}", effect.name))),
+    }
 }
 
 fn parse_place_on_special(effect: &EffectSpec, at: &mut Compiling<'_>) -> Result<Op, KernelError> {
