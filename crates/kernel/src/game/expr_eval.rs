@@ -3,8 +3,8 @@
 
 use super::{Game, scoring};
 use super::scope::{bit, members, Scope, NOBODY, NO_CREW};
-use crate::expr::{SetKind, Set, Owner, Squares, Arithmetic, Amount, Comparison, Condition, PlaceOn, Act};
-use crate::rules::{SKIP, DIRECTION, COUNTER, NO_SKIP_LIMIT, most_skips, Majority};
+use crate::expr::{SetKind, Set, Owner, Squares, Arithmetic, Amount, Condition, PlaceOn, Act};
+use crate::rules::{compare, SKIP, DIRECTION, COUNTER, NO_SKIP_LIMIT, most_skips, Majority};
 use crate::state::{Stage, FREE_CUBE, State};
 use crate::limits::MAX_PLAYERS;
 
@@ -245,17 +245,7 @@ impl Game {
     pub fn holds(&self, s: &State, sc: &Scope, condition: &Condition) -> bool {
         let p = sc.planet.max(0) as usize;
         match condition {
-            Condition::Compare(op, a, b) => {
-                let (a, b) = (self.amount(s, sc, a), self.amount(s, sc, b));
-                match op {
-                    Comparison::AtLeast => a >= b,
-                    Comparison::AtMost => a <= b,
-                    Comparison::MoreThan => a > b,
-                    Comparison::LessThan => a < b,
-                    Comparison::Equal => a == b,
-                    Comparison::NotEqual => a != b,
-                }
-            }
+            Condition::Compare(op, a, b) => compare(*op, self.amount(s, sc, a), self.amount(s, sc, b)),
             Condition::All(items) => items.iter().all(|c| self.holds(s, sc, c)),
             Condition::Any(items) => items.iter().any(|c| self.holds(s, sc, c)),
             Condition::Not(item) => !self.holds(s, sc, item),

@@ -5,11 +5,14 @@ use super::Game;
 use super::scope::Scope;
 use crate::expr;
 use crate::expr::{SetKind, PROTECTED_TURN};
-use crate::rules::Event;
+use crate::rules::{compare, EndAmount, EndCheck, Event};
 use crate::state::{empty, Stage, Pending, NO_WORKER, State};
 use crate::limits::{MAX_PLAYERS, MAX_CREW};
 
 impl Game {
+    /// Play every step that asks no decision, up to the next decision or the game's end:
+    /// inlined into `step_unchecked`, the search's hot path.
+    #[inline(always)]
     pub(super) fn advance(&self, s: &mut State) {
         loop {
             match s.stage {
@@ -42,6 +45,7 @@ impl Game {
         }
     }
 
+    #[inline(always)]
     fn end_turn(&self, s: &mut State) {
         s.turn += 1;
         if s.protected != [0; MAX_PLAYERS] {
@@ -73,13 +77,7 @@ impl Game {
             self.round_end_effects(s); // rules.yaml's round_end.effects (idea R7), after the crews'
         }
         let rules = &self.rules;
-        let nobody = Scope::table(s.start_player as usize);
-        let mut triggers = 0;
-        for (i, trigger) in rules.end.triggers.iter().enumerate() {
-            if self.holds(s, &nobody, &trigger.condition) {
-                triggers |= 1 << i;
-            }
-        }
+        let mut triggers = self.end_conditions_met(s);
         if s.round >= rules.max_rounds {
             triggers |= rules.end.round_limit();
         }
@@ -115,6 +113,44 @@ impl Game {
             }
         }
         s.stage = Stage::RoundEnd;
+    }
+
+    /// The ruleset's end conditions that hold now (R10), bit i for the i-th (a state's
+    /// `triggers`), each read with nobody as "you" by its recognised form where it has one.
+    #[inline]
+    pub fn end_conditions_met(&self, s: &State) -> u8 {
+        let nobody = Scope::table(s.start_player as usize);
+        let mut met = 0;
+        for (i, check) in self.rules.end_checks.iter().enumerate() {
+            if self.end_met(s, &nobody, check) {
+                met |= 1 << i;
+            }
+        }
+        met
+    }
+
+    #[inline]
+    fn end_met(&self, s: &State, nobody: &Scope, check: &EndCheck) -> bool {
+        match check {
+            EndCheck::Compare(op, a, b) => compare(*op, self.end_amount(s, nobody, a), self.end_amount(s, nobody, b)),
+            EndCheck::Evaluated(condition) => self.holds(s, nobody, condition),
+        }
+    }
+
+    #[inline]
+    fn end_amount(&self, s: &State, nobody: &Scope, amount: &EndAmount) -> i64 {
+        let players = s.players as usize;
+        match amount {
+            EndAmount::Number(n) => *n,
+            EndAmount::FullPlanetsToEnd(by_players) => by_players[players],
+            EndAmount::FullPlanets => s.planet_count as i64 - s.open.count_ones() as i64,
+            EndAmount::PlanetsWithRoom => s.open.count_ones() as i64,
+            EndAmount::SeatsWithHand(op, k) => s.hands[..players].iter().filter(|&&hand| compare(*op, hand as i64, *k)).count() as i64,
+            EndAmount::Stock => s.stock as i64,
+            EndAmount::Round => s.round as i64,
+            EndAmount::Players => players as i64,
+            EndAmount::Evaluated(amount) => self.amount(s, nobody, amount),
+        }
     }
 
     /// R11: each crew with no worker receives its free cubes, in crew-area order: the amount of

@@ -157,27 +157,54 @@ impl Game {
     /// The board's scores counted from every square: each seat's R15-R16 majority VP, ranked
     /// on every Planet, and its R17 counts (its largest cube count of one colour m, and the
     /// number of colours at m). The reference the kept scores are held to.
+    /// One pass over the Planets: R17's counts are read from the tally the ranking takes (the
+    /// bots' hot path), not from a second scan of the squares.
     fn board_scores(&self, s: &State) -> BoardScores {
         let players = s.players as usize;
+        let r17 = self.rules.bonus_is_r17;
+        let colours = self.rules.colour_count().max(1);
         let mut majority = [0i32; MAX_PLAYERS];
+        let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
         for p in 0..s.planet_count as usize {
             let card = &self.rules.planets[s.planets[p] as usize];
             let track = s.track(p);
-            self.rank_by_rules(&tally(track), players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
+            let owners = tally(track);
+            self.rank_by_rules(&owners, players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
+            if r17 {
+                // The seats' cubes on the track (the tally's, free cubes left out) and on the special square.
+                let mut owned = [0u16; MAX_PLAYERS];
+                owned[..players].copy_from_slice(&owners.counts[1..=players]);
+                for &owner in s.special(p).iter().filter(|&&o| o >= 0) {
+                    owned[owner as usize] += 1;
+                }
+                for colour in walks::positions32(card.counts_toward) {
+                    for (seat, &cubes) in owned[..players].iter().enumerate() {
+                        counts[seat * colours + colour] += cubes;
+                    }
+                }
+            }
         }
-        (majority, self.colour_counts(s, |q| (s.track(q), s.special(q))))
+        (majority, self.largest_counts(s, &counts))
     }
 
     /// R17's counts of every seat (its largest cube count of one colour m, and the number of
     /// colours at m) over the cubes `cubes(p)` gives of each Planet (normal squares, special
     /// square); all zero when the ruleset's bonus is not R17's (`bonuses` scores it from the board).
     fn colour_counts<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [(u16, u8); MAX_PLAYERS] {
+        if !self.rules.bonus_is_r17 {
+            return [(0, 0); MAX_PLAYERS];
+        }
+        self.largest_counts(s, &self.count_colours(s, cubes))
+    }
+
+    /// R17's (largest count m, colours at m) of every seat from its cube counts per colour.
+    #[inline]
+    fn largest_counts(&self, s: &State, counts: &[u16; MAX_PLAYERS * MAX_COLOURS]) -> [(u16, u8); MAX_PLAYERS] {
         let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
         if !self.rules.bonus_is_r17 {
             return bonus;
         }
         let colours = self.rules.colour_count().max(1);
-        let counts = self.count_colours(s, cubes);
         for seat in 0..s.players as usize {
             let row = &counts[seat * colours..(seat + 1) * colours];
             let most = row.iter().copied().max().unwrap_or(0);
