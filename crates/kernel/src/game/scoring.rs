@@ -8,7 +8,8 @@ use super::Game;
 use crate::expr::SetKind;
 use crate::rules::{Majority, Ties, MOST_SCORING_LINES};
 use crate::state::State;
-use crate::limits::{MAX_COLOURS, MAX_PLANETS, MAX_PLAYERS};
+use crate::limits::{MAX_COLOURS, MAX_PLAYERS};
+use smallvec::SmallVec;
 
 /// One seat's line of the sheet; `lines` the VP of each line of `end_scoring`, in file order
 /// (0 past the ruleset's lines).
@@ -45,6 +46,16 @@ pub(crate) fn tally(track: &[i8]) -> Tally {
     t
 }
 
+/// Each seat's cubes among a Planet's counted squares (free cubes count for nobody).
+#[inline]
+fn owned_by_seat(track: &[i8], special: &[i8]) -> [u16; MAX_PLAYERS] {
+    let mut owned = [0u16; MAX_PLAYERS];
+    for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
+        owned[owner as usize] += 1;
+    }
+    owned
+}
+
 /// R15: the owners of `t` (index 0 the virtual player, `s + 1` seat `s`) with their ranks, best
 /// first, by `m.ties`: most cubes first, equal counts to the owner whose first cube stands
 /// further back (or forward), or sharing the better rank; the virtual player only when free
@@ -57,9 +68,7 @@ pub(crate) fn ranking(t: &Tally, players: usize, m: &Majority) -> ([(u8, u8); MA
     let from = if m.free_cubes_take_a_row { 0 } else { 1 };
     for o in from..=players {
         if t.counts[o] > 0 {
-            let square = if m.ties == Ties::FurtherForward { 2047 - t.first[o] } else { t.first[o] } as u32;
-            let key = (t.counts[o] as u32) << 15 | square << 4 | o as u32;
-            insert_descending(&mut keys, ranked, key);
+            insert_descending(&mut keys, ranked, ranking_key(t, o, m));
             ranked += 1;
         }
     }
@@ -70,6 +79,26 @@ pub(crate) fn ranking(t: &Tally, players: usize, m: &Majority) -> ([(u8, u8); MA
         order[place] = ((keys[place] & 0xF) as u8, rank);
     }
     (order, ranked)
+}
+
+/// An owner's key in `ranking`: the greater key ranks better.
+#[inline]
+fn ranking_key(t: &Tally, o: usize, m: &Majority) -> u32 {
+    let square = if m.ties == Ties::FurtherForward { 2047 - t.first[o] } else { t.first[o] } as u32;
+    (t.counts[o] as u32) << 15 | square << 4 | o as u32
+}
+
+/// The owners `ranking` ranks first, as a bit set (bit o for owner o), found without sorting:
+/// the greatest key, or under shared ranks every owner of the most cubes; 0 on an empty track.
+pub(crate) fn first_owners(t: &Tally, players: usize, m: &Majority) -> u16 {
+    let from = if m.free_cubes_take_a_row { 0 } else { 1 };
+    let owners = (from..=players).filter(|&o| t.counts[o] > 0);
+    if m.ties == Ties::Shared {
+        let most = owners.clone().map(|o| t.counts[o]).max().unwrap_or(0);
+        owners.filter(|&o| t.counts[o] == most).fold(0, |bits, o| bits | 1 << o)
+    } else {
+        owners.max_by_key(|&o| ranking_key(t, o, m)).map_or(0, |o| 1 << o)
+    }
 }
 
 /// Put `key` into `keys[..ranked]`, kept in descending order: one step of the insertion sort
@@ -162,9 +191,8 @@ impl Game {
     fn board_scores(&self, s: &State) -> BoardScores {
         let players = s.players as usize;
         let r17 = self.rules.bonus_is_r17;
-        let colours = self.rules.colour_count().max(1);
         let mut majority = [0i32; MAX_PLAYERS];
-        let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
+        let mut counts = [[0u16; MAX_PLAYERS]; MAX_COLOURS];
         for p in 0..s.planet_count as usize {
             let card = &self.rules.planets[s.planets[p] as usize];
             let track = s.track(p);
@@ -178,8 +206,8 @@ impl Game {
                     owned[owner as usize] += 1;
                 }
                 for colour in walks::positions32(card.counts_toward) {
-                    for (seat, &cubes) in owned[..players].iter().enumerate() {
-                        counts[seat * colours + colour] += cubes;
+                    for (count, &cubes) in counts[colour].iter_mut().zip(&owned) {
+                        *count += cubes;
                     }
                 }
             }
@@ -199,17 +227,16 @@ impl Game {
 
     /// R17's (largest count m, colours at m) of every seat from its cube counts per colour.
     #[inline]
-    fn largest_counts(&self, s: &State, counts: &[u16; MAX_PLAYERS * MAX_COLOURS]) -> [(u16, u8); MAX_PLAYERS] {
+    fn largest_counts(&self, s: &State, counts: &[[u16; MAX_PLAYERS]; MAX_COLOURS]) -> [(u16, u8); MAX_PLAYERS] {
         let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
         if !self.rules.bonus_is_r17 {
             return bonus;
         }
-        let colours = self.rules.colour_count().max(1);
+        let colours = &counts[..self.rules.colour_count().max(1)];
         for seat in 0..s.players as usize {
-            let row = &counts[seat * colours..(seat + 1) * colours];
-            let most = row.iter().copied().max().unwrap_or(0);
+            let most = colours.iter().map(|by_seat| by_seat[seat]).max().unwrap_or(0);
             if most > 0 {
-                bonus[seat] = (most, row.iter().filter(|&&c| c == most).count() as u8);
+                bonus[seat] = (most, colours.iter().filter(|by_seat| by_seat[seat] == most).count() as u8);
             }
         }
         bonus
@@ -222,57 +249,54 @@ impl Game {
             return std::array::from_fn(|seat| bonus(colours[seat]));
         }
         let rules = &self.rules.bonus;
-        let counts = self.count_colours(s, |p| {
+        let planets = &self.rules.planets;
+        let per_seat = self.rules.colour_count().max(1);
+        let counted = |p: usize| {
             let (track, special) = (s.track(p), s.special(p));
             (if rules.normal { track } else { &track[..0] }, if rules.special { special } else { &special[..0] })
-        });
-        let per_seat = self.rules.colour_count().max(1);
-        // A set holds a cube of several colours once: those cubes listed apart, by the colours.
-        let mut several = [[(0u32, 0u16); MAX_PLANETS]; MAX_PLAYERS];
-        let mut listed = [0usize; MAX_PLAYERS];
+        };
+        let by_colour = self.count_colours(s, counted);
+        // A set holds a cube of several colours once: the cubes of the dealt Planets that count
+        // toward several colours are listed apart, by the colours (usually none).
+        let mut multi: SmallVec<[(u32, [u16; MAX_PLAYERS]); 2]> = SmallVec::new();
         if self.rules.sets_of_several {
             for p in 0..s.planet_count as usize {
-                let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
-                if toward.count_ones() < 2 {
-                    continue;
-                }
-                let (track, special) = (s.track(p), s.special(p));
-                let counted = (if rules.normal { track } else { &track[..0] }).iter().chain(if rules.special { special } else { &special[..0] });
-                let mut owned = [0u16; MAX_PLAYERS];
-                for &owner in counted.filter(|&&o| o >= 0) {
-                    owned[owner as usize] += 1;
-                }
-                for (seat, &cubes) in owned.iter().enumerate().filter(|&(_, &cubes)| cubes > 0) {
-                    several[seat][listed[seat]] = (toward, cubes); // one entry a Planet
-                    listed[seat] += 1;
+                let toward = planets[s.planets[p] as usize].counts_toward;
+                if toward.count_ones() > 1 {
+                    let (track, special) = counted(p);
+                    multi.push((toward, owned_by_seat(track, special)));
                 }
             }
         }
         let mut bonuses = [0i32; MAX_PLAYERS];
+        let mut row = [0u16; MAX_COLOURS];
         for (seat, vp) in bonuses.iter_mut().enumerate().take(s.players as usize) {
-            *vp = rules.vp(&counts[seat * per_seat..(seat + 1) * per_seat], &several[seat][..listed[seat]]);
+            for (colour, count) in row[..per_seat].iter_mut().enumerate() {
+                *count = by_colour[colour][seat];
+            }
+            if multi.is_empty() {
+                *vp = rules.vp(&row[..per_seat], &[]);
+                continue;
+            }
+            let several: SmallVec<[(u32, u16); 2]> = multi.iter().filter(|(_, owned)| owned[seat] > 0).map(|&(toward, owned)| (toward, owned[seat])).collect();
+            *vp = rules.vp(&row[..per_seat], &several); // one entry a Planet
         }
         bonuses
     }
 
-    /// Every seat's cube count per colour (seat `s`'s row at `s` x the ruleset's colour count)
-    /// over the cubes `cubes(p)` gives of each Planet (normal squares, special square).
-    fn count_colours<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [u16; MAX_PLAYERS * MAX_COLOURS] {
-        let players = s.players as usize;
-        let colours = self.rules.colour_count().max(1);
-        let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
+    /// Every seat's cube count per colour (`[colour][seat]`, the seats of one colour side by
+    /// side: a Planet's cubes are added to a colour's counts at once) over the cubes `cubes(p)`
+    /// gives of each Planet (normal squares, special square).
+    fn count_colours<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [[u16; MAX_PLAYERS]; MAX_COLOURS] {
+        let mut counts = [[0u16; MAX_PLAYERS]; MAX_COLOURS];
         for p in 0..s.planet_count as usize {
             // Its own colour, or a lasting counts_toward's colours (P1: every one).
             let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
             let (track, special) = cubes(p);
-            // Special squares hold seats' cubes only; free cubes count for nobody.
-            let mut owned = [0u16; MAX_PLAYERS];
-            for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
-                owned[owner as usize] += 1;
-            }
+            let owned = owned_by_seat(track, special);
             for colour in walks::positions32(toward) {
-                for (seat, &cubes) in owned[..players].iter().enumerate() {
-                    counts[seat * colours + colour] += cubes;
+                for (count, &cubes) in counts[colour].iter_mut().zip(&owned) {
+                    *count += cubes;
                 }
             }
         }
@@ -455,8 +479,20 @@ impl Game {
             }
             return totals;
         }
-        for (total, line) in totals.iter_mut().zip(self.seat_totals(s).iter()) {
-            *total = line.total;
+        // Any other ruleset: the same sum of the sheet's parts, without the sheet.
+        let (majority, colours) = if s.unscored != 0 {
+            self.board_scores(s)
+        } else {
+            (s.majority, std::array::from_fn(|seat| (s.colour_most[seat], s.colour_ties[seat])))
+        };
+        let bonuses = self.bonuses(s, &colours);
+        for seat in 0..s.players as usize {
+            totals[seat] = majority[seat] + bonuses[seat] + s.vp[seat];
+        }
+        if !self.rules.end_scoring.is_empty() {
+            for (total, lines) in totals.iter_mut().zip(self.line_vp(s).iter()) {
+                *total += lines.iter().sum::<i32>();
+            }
         }
         totals
     }
