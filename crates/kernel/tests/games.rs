@@ -554,7 +554,7 @@ fn most_of_and_least_of_read_the_amount_for_each_member_bound_and_are_0_over_an_
 
 #[test]
 fn end_checks_agree_with_the_conditions_evaluated_as_written() {
-    // Recognised forms (draft 7's two, ideas' stock and round, their kin) and one evaluated
+    // Recognised forms (draft 7's two, ideas' stock and round, their kin) and others evaluated
     // as written; each checked by `end_conditions_met` against `holds` on every state played.
     use stargazer_kernel::expr::SetKind;
     use stargazer_kernel::game::scope::Scope;
@@ -578,6 +578,8 @@ fn end_checks_agree_with_the_conditions_evaluated_as_written() {
     let evaluated = draft_like_end(vec![
         EndTrigger { id: "sum".into(), condition: Condition::Compare(Comparison::AtLeast, sum, number(14)) },
         EndTrigger { id: "not".into(), condition: Condition::Not(Box::new(Condition::Compare(Comparison::NotEqual, Amount::Stock, number(0)))) },
+        // Some seat's hand at most 3: a recognised form of its own.
+        EndTrigger { id: "low".into(), condition: Condition::Compare(Comparison::MoreThan, hand_at_most(3), number(0)) },
     ]);
     let mut met = [0u32; 8];
     for game in [&game, &evaluated] {

@@ -1,10 +1,10 @@
 //! The flow between turns: advancing past effects that ask nothing, a turn's and a round's end
 //! (R10-R12: the end check, the crews nobody picked, the round's effects) and the next round.
 
-use super::Game;
+use super::{walks, Game};
 use super::scope::Scope;
 use crate::expr;
-use crate::expr::{SetKind, PROTECTED_TURN};
+use crate::expr::{Comparison, SetKind, PROTECTED_TURN};
 use crate::rules::{compare, EndAmount, EndCheck, Event};
 use crate::state::{empty, Stage, Pending, NO_WORKER, State};
 use crate::limits::{MAX_PLAYERS, MAX_CREW};
@@ -117,7 +117,7 @@ impl Game {
 
     /// The ruleset's end conditions that hold now (R10), bit i for the i-th (a state's
     /// `triggers`), each read with nobody as "you" by its recognised form where it has one.
-    #[inline]
+    #[inline(always)]
     pub fn end_conditions_met(&self, s: &State) -> u8 {
         let nobody = Scope::table(s.start_player as usize);
         let mut met = 0;
@@ -129,15 +129,32 @@ impl Game {
         met
     }
 
-    #[inline]
+    #[inline(always)]
     fn end_met(&self, s: &State, nobody: &Scope, check: &EndCheck) -> bool {
         match check {
+            EndCheck::SomeHand(op, k) => {
+                let hands = &s.hands[..s.players as usize];
+                let k = *k;
+                // The comparison read once, not once a seat.
+                match op {
+                    Comparison::Equal => hands.iter().any(|&hand| hand as i64 == k),
+                    Comparison::AtMost => hands.iter().any(|&hand| hand as i64 <= k),
+                    Comparison::LessThan => hands.iter().any(|&hand| (hand as i64) < k),
+                    Comparison::AtLeast => hands.iter().any(|&hand| hand as i64 >= k),
+                    Comparison::MoreThan => hands.iter().any(|&hand| hand as i64 > k),
+                    Comparison::NotEqual => hands.iter().any(|&hand| hand as i64 != k),
+                }
+            }
+            EndCheck::FullPlanets(op, b) => {
+                let full = s.planet_count as i64 - s.open.count_ones() as i64;
+                compare(*op, full, self.end_amount(s, nobody, b))
+            }
             EndCheck::Compare(op, a, b) => compare(*op, self.end_amount(s, nobody, a), self.end_amount(s, nobody, b)),
             EndCheck::Evaluated(condition) => self.holds(s, nobody, condition),
         }
     }
 
-    #[inline]
+    #[inline(always)]
     fn end_amount(&self, s: &State, nobody: &Scope, amount: &EndAmount) -> i64 {
         let players = s.players as usize;
         match amount {
@@ -160,10 +177,8 @@ impl Game {
     fn unpicked_crews_receive(&self, s: &mut State) {
         let rules = &self.rules;
         let nobody = Scope::table(s.start_player as usize);
-        for slot in 0..s.crew_count as usize {
-            if s.workers[slot] != NO_WORKER {
-                continue;
-            }
+        let unpicked = s.free_crew & (((1u32 << s.crew_count) - 1) as u16);
+        for slot in walks::positions(unpicked) {
             let wanted = match &rules.unpicked_crews.free_cubes {
                 expr::Amount::Number(n) => *n,
                 amount => self.amount(s, &nobody.bind(SetKind::Crews, slot), amount),

@@ -192,7 +192,7 @@ impl Game {
         let players = s.players as usize;
         let r17 = self.rules.bonus_is_r17;
         let mut majority = [0i32; MAX_PLAYERS];
-        let mut counts = [[0u16; MAX_PLAYERS]; MAX_COLOURS];
+        let mut counts = [[0u16; MAX_COLOURS]; MAX_PLAYERS];
         for p in 0..s.planet_count as usize {
             let card = &self.rules.planets[s.planets[p] as usize];
             let track = s.track(p);
@@ -206,8 +206,8 @@ impl Game {
                     owned[owner as usize] += 1;
                 }
                 for colour in walks::positions32(card.counts_toward) {
-                    for (count, &cubes) in counts[colour].iter_mut().zip(&owned) {
-                        *count += cubes;
+                    for (row, &cubes) in counts.iter_mut().zip(&owned) {
+                        row[colour] += cubes;
                     }
                 }
             }
@@ -227,16 +227,17 @@ impl Game {
 
     /// R17's (largest count m, colours at m) of every seat from its cube counts per colour.
     #[inline]
-    fn largest_counts(&self, s: &State, counts: &[[u16; MAX_PLAYERS]; MAX_COLOURS]) -> [(u16, u8); MAX_PLAYERS] {
+    fn largest_counts(&self, s: &State, counts: &[[u16; MAX_COLOURS]; MAX_PLAYERS]) -> [(u16, u8); MAX_PLAYERS] {
         let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
         if !self.rules.bonus_is_r17 {
             return bonus;
         }
-        let colours = &counts[..self.rules.colour_count().max(1)];
+        let colours = self.rules.colour_count().max(1);
         for seat in 0..s.players as usize {
-            let most = colours.iter().map(|by_seat| by_seat[seat]).max().unwrap_or(0);
+            let row = &counts[seat][..colours];
+            let most = row.iter().copied().max().unwrap_or(0);
             if most > 0 {
-                bonus[seat] = (most, colours.iter().filter(|by_seat| by_seat[seat] == most).count() as u8);
+                bonus[seat] = (most, row.iter().filter(|&&c| c == most).count() as u8);
             }
         }
         bonus
@@ -255,7 +256,7 @@ impl Game {
             let (track, special) = (s.track(p), s.special(p));
             (if rules.normal { track } else { &track[..0] }, if rules.special { special } else { &special[..0] })
         };
-        let by_colour = self.count_colours(s, counted);
+        let by_seat = self.count_colours(s, counted);
         // A set holds a cube of several colours once: the cubes of the dealt Planets that count
         // toward several colours are listed apart, by the colours (usually none).
         let mut multi: SmallVec<[(u32, [u16; MAX_PLAYERS]); 2]> = SmallVec::new();
@@ -269,11 +270,8 @@ impl Game {
             }
         }
         let mut bonuses = [0i32; MAX_PLAYERS];
-        let mut row = [0u16; MAX_COLOURS];
         for (seat, vp) in bonuses.iter_mut().enumerate().take(s.players as usize) {
-            for (colour, count) in row[..per_seat].iter_mut().enumerate() {
-                *count = by_colour[colour][seat];
-            }
+            let row = &by_seat[seat];
             if multi.is_empty() {
                 *vp = rules.vp(&row[..per_seat], &[]);
                 continue;
@@ -284,19 +282,28 @@ impl Game {
         bonuses
     }
 
-    /// Every seat's cube count per colour (`[colour][seat]`, the seats of one colour side by
-    /// side: a Planet's cubes are added to a colour's counts at once) over the cubes `cubes(p)`
-    /// gives of each Planet (normal squares, special square).
-    fn count_colours<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [[u16; MAX_PLAYERS]; MAX_COLOURS] {
-        let mut counts = [[0u16; MAX_PLAYERS]; MAX_COLOURS];
+    /// Every seat's cube count per colour (`[seat][colour]`) over the cubes `cubes(p)` gives of
+    /// each Planet (normal squares, special square). A Planet of one colour adds each cube to
+    /// its owner's count as it is read; one counting toward several colours (P1) adds its
+    /// owners' cubes to each of them.
+    fn count_colours<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [[u16; MAX_COLOURS]; MAX_PLAYERS] {
+        let mut counts = [[0u16; MAX_COLOURS]; MAX_PLAYERS];
         for p in 0..s.planet_count as usize {
             // Its own colour, or a lasting counts_toward's colours (P1: every one).
             let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
             let (track, special) = cubes(p);
+            if toward.count_ones() == 1 {
+                let colour = toward.trailing_zeros() as usize;
+                // Special squares hold seats' cubes only; free cubes count for nobody.
+                for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
+                    counts[owner as usize][colour] += 1;
+                }
+                continue;
+            }
             let owned = owned_by_seat(track, special);
             for colour in walks::positions32(toward) {
-                for (count, &cubes) in counts[colour].iter_mut().zip(&owned) {
-                    *count += cubes;
+                for (row, &cubes) in counts.iter_mut().zip(&owned) {
+                    row[colour] += cubes;
                 }
             }
         }
@@ -479,11 +486,20 @@ impl Game {
             }
             return totals;
         }
-        // Any other ruleset: the same sum of the sheet's parts, without the sheet.
+        self.summed_totals(s)
+    }
+
+    /// `totals` of any other ruleset or state: the same sum of the sheet's parts, without the
+    /// sheet. Apart from `totals`, so that the bots' path stays a few instructions.
+    #[inline(never)]
+    fn summed_totals(&self, s: &State) -> [i32; MAX_PLAYERS] {
+        let mut totals = [0; MAX_PLAYERS];
         let (majority, colours) = if s.unscored != 0 {
             self.board_scores(s)
-        } else {
+        } else if self.rules.bonus_is_r17 {
             (s.majority, std::array::from_fn(|seat| (s.colour_most[seat], s.colour_ties[seat])))
+        } else {
+            (s.majority, [(0, 0); MAX_PLAYERS]) // `bonuses` scores the board
         };
         let bonuses = self.bonuses(s, &colours);
         for seat in 0..s.players as usize {

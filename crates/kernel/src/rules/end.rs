@@ -88,6 +88,12 @@ impl Default for End {
 /// same truth on every state (`end_checks_agree_with_the_conditions` below).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum EndCheck {
+    /// `{at_least: [{seats: {where: {OP: [{hand: this_seat}, k]}}}, 1]}` (or `more_than` 0): some
+    /// seat's hand compares so (draft 7's `hand_empty`: equal to 0).
+    SomeHand(Comparison, i64),
+    /// `{OP: [{planets: full}, n]}`: the full Planets counted against a recognised amount
+    /// (draft 7's `planets_full`: at least `full_planets_to_end`).
+    FullPlanets(Comparison, EndAmount),
     Compare(Comparison, EndAmount, EndAmount),
     Evaluated(Condition),
 }
@@ -115,9 +121,12 @@ impl EndCheck {
     /// The check of one end condition: its fast form when it is a comparison of recognised
     /// amounts; `setups` gives `full_planets_to_end` by player count.
     pub fn of(condition: &Condition, setups: &[PlayerCount]) -> EndCheck {
-        match condition {
-            Condition::Compare(op, a, b) => EndCheck::Compare(*op, EndAmount::of(a, setups), EndAmount::of(b, setups)),
-            other => EndCheck::Evaluated(other.clone()),
+        let Condition::Compare(op, a, b) = condition else { return EndCheck::Evaluated(condition.clone()) };
+        match (op, EndAmount::of(a, setups), EndAmount::of(b, setups)) {
+            (Comparison::AtLeast, EndAmount::SeatsWithHand(hand, k), EndAmount::Number(1))
+            | (Comparison::MoreThan, EndAmount::SeatsWithHand(hand, k), EndAmount::Number(0)) => EndCheck::SomeHand(hand, k),
+            (op, EndAmount::FullPlanets, b) if !matches!(b, EndAmount::Evaluated(_)) => EndCheck::FullPlanets(*op, b),
+            (op, a, b) => EndCheck::Compare(*op, a, b),
         }
     }
 }
@@ -194,10 +203,7 @@ mod tests {
         let checks: Vec<EndCheck> = End::default().triggers.iter().map(|t| EndCheck::of(&t.condition, &setups)).collect();
         assert_eq!(
             checks,
-            [
-                EndCheck::Compare(Comparison::AtLeast, EndAmount::SeatsWithHand(Comparison::Equal, 0), EndAmount::Number(1)),
-                EndCheck::Compare(Comparison::AtLeast, EndAmount::FullPlanets, EndAmount::FullPlanetsToEnd(full)),
-            ]
+            [EndCheck::SomeHand(Comparison::Equal, 0), EndCheck::FullPlanets(Comparison::AtLeast, EndAmount::FullPlanetsToEnd(full))]
         );
         // Anything else is evaluated as written.
         let vp = Condition::Compare(Comparison::AtLeast, Amount::Vp(Set::Everyone), Amount::Number(40));
