@@ -215,8 +215,20 @@ impl Game {
         closing
     }
 
-    /// An amount's value now.
+    /// An amount's value now: a number or a count the state keeps read inline where it is
+    /// asked, any other in `composite_amount`.
+    #[inline]
     pub fn amount(&self, s: &State, sc: &Scope, amount: &Amount) -> i64 {
+        match amount {
+            Amount::Number(value) => *value,
+            Amount::Round => s.round as i64,
+            Amount::Players => s.players as i64,
+            Amount::Stock => s.stock as i64,
+            _ => self.composite_amount(s, sc, amount),
+        }
+    }
+
+    fn composite_amount(&self, s: &State, sc: &Scope, amount: &Amount) -> i64 {
         let positions = |set: &Set| {
             let mask = self.set_members(s, sc, set);
             members(mask, set.kind(), sc.first, s.players as usize)
@@ -302,8 +314,25 @@ impl Game {
     }
 
     /// Whether performing `act` would change anything (Python: `Effect.can_perform`); an
-    /// immediate effect that cannot is skipped (R9).
+    /// immediate effect that cannot is skipped (R9). The acts that always can are answered
+    /// inline where they are asked, the others in `checked_can_perform`.
+    #[inline]
     pub fn can_perform(&self, s: &State, sc: &Scope, act: &Act) -> bool {
+        match act {
+            Act::GainVp { .. }
+            | Act::ChangeSurveyCount(_)
+            | Act::SurveyRule(_)
+            | Act::SkipPlanets(_)
+            | Act::SurveyDirection(_)
+            | Act::LoseVp { .. }
+            | Act::SetSurveyCount(_)
+            | Act::ForEach { .. }
+            | Act::If { .. } => true,
+            _ => self.checked_can_perform(s, sc, act),
+        }
+    }
+
+    fn checked_can_perform(&self, s: &State, sc: &Scope, act: &Act) -> bool {
         match act {
             // Nobody is "you" (a planet ability): nobody takes, scores the bonus or is protected.
             Act::TakeVp { .. } | Act::CollectFreeCubes(_) | Act::ProtectCubes(_) if sc.me == NOBODY => false,
