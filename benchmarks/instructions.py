@@ -106,7 +106,7 @@ def against_old(old: str, games: int, mcts_games: int, work: Path) -> None:
             digests.add(printed.split("digest")[-1])
             print(f"  {title:26} {name}: {total - start_up:>14,} instructions, {figures[name]:>12,.0f} a game   ({printed})")
         same = "the same games" if len(digests) == 1 else "DIFFERENT GAMES"
-        print(f"  {title:26} new / old: {figures['new'] / figures['old']:.3f} ({same})")
+        print(f"  {title:26} new / old: {figures['new'] / figures['old']:.4f} ({same})")
 
 
 def ideas_against_draft7(games: int, mcts_games: int) -> None:
