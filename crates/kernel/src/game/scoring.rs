@@ -46,12 +46,19 @@ pub(crate) fn tally(track: &[i8]) -> Tally {
     t
 }
 
+// A seat is below MAX_PLAYERS, so `seat & (MAX_PLAYERS - 1)` is the seat: an index with no bounds check.
+const _: () = assert!(MAX_PLAYERS.is_power_of_two());
+
 /// Each seat's cubes among a Planet's counted squares (free cubes count for nobody).
 #[inline]
 fn owned_by_seat(track: &[i8], special: &[i8]) -> [u16; MAX_PLAYERS] {
     let mut owned = [0u16; MAX_PLAYERS];
-    for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
-        owned[owner as usize] += 1;
+    for squares in [track, special] {
+        for &owner in squares {
+            if owner >= 0 {
+                owned[owner as usize & (MAX_PLAYERS - 1)] += 1;
+            }
+        }
     }
     owned
 }
@@ -222,7 +229,7 @@ impl Game {
         if !self.rules.bonus_is_r17 {
             return [(0, 0); MAX_PLAYERS];
         }
-        self.largest_counts(s, &self.count_colours(s, cubes))
+        self.largest_counts(s, &self.count_colours(s, cubes).0)
     }
 
     /// R17's (largest count m, colours at m) of every seat from its cube counts per colour.
@@ -256,26 +263,23 @@ impl Game {
             let (track, special) = (s.track(p), s.special(p));
             (if rules.normal { track } else { &track[..0] }, if rules.special { special } else { &special[..0] })
         };
-        let by_seat = self.count_colours(s, counted);
-        // A set holds a cube of several colours once: the cubes of the dealt Planets that count
-        // toward several colours are listed apart, by the colours (usually none).
-        let mut multi: SmallVec<[(u32, [u16; MAX_PLAYERS]); 2]> = SmallVec::new();
-        if self.rules.sets_of_several {
-            for p in 0..s.planet_count as usize {
-                let toward = planets[s.planets[p] as usize].counts_toward;
-                if toward.count_ones() > 1 {
-                    let (track, special) = counted(p);
-                    multi.push((toward, owned_by_seat(track, special)));
-                }
-            }
-        }
+        let (by_seat, of_several) = self.count_colours(s, counted);
         let mut bonuses = [0i32; MAX_PLAYERS];
+        if of_several == 0 || !self.rules.sets_of_several {
+            for (seat, vp) in bonuses.iter_mut().enumerate().take(s.players as usize) {
+                *vp = rules.vp(&by_seat[seat][..per_seat], &[]);
+            }
+            return bonuses;
+        }
+        // A set holds a cube of several colours once: the cubes of the dealt Planets that count
+        // toward several colours are listed apart, by the colours.
+        let mut multi: SmallVec<[(u32, [u16; MAX_PLAYERS]); 2]> = SmallVec::new();
+        for p in walks::positions(of_several) {
+            let (track, special) = counted(p);
+            multi.push((planets[s.planets[p] as usize].counts_toward, owned_by_seat(track, special)));
+        }
         for (seat, vp) in bonuses.iter_mut().enumerate().take(s.players as usize) {
             let row = &by_seat[seat];
-            if multi.is_empty() {
-                *vp = rules.vp(&row[..per_seat], &[]);
-                continue;
-            }
             let several: SmallVec<[(u32, u16); 2]> = multi.iter().filter(|(_, owned)| owned[seat] > 0).map(|&(toward, owned)| (toward, owned[seat])).collect();
             *vp = rules.vp(&row[..per_seat], &several); // one entry a Planet
         }
@@ -286,19 +290,29 @@ impl Game {
     /// each Planet (normal squares, special square). A Planet of one colour adds each cube to
     /// its owner's count as it is read; one counting toward several colours (P1) adds its
     /// owners' cubes to each of them.
-    fn count_colours<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [[u16; MAX_COLOURS]; MAX_PLAYERS] {
+    /// Also the ring positions of the Planets that count toward several colours, as a bit set.
+    fn count_colours<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> ([[u16; MAX_COLOURS]; MAX_PLAYERS], u16) {
         let mut counts = [[0u16; MAX_COLOURS]; MAX_PLAYERS];
+        let mut of_several = 0u16;
         for p in 0..s.planet_count as usize {
             // Its own colour, or a lasting counts_toward's colours (P1: every one).
             let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
             let (track, special) = cubes(p);
             if toward.count_ones() == 1 {
                 let colour = toward.trailing_zeros() as usize;
-                // Special squares hold seats' cubes only; free cubes count for nobody.
-                for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
-                    counts[owner as usize][colour] += 1;
+                // Free cubes count for nobody; the track and the special square read apart (a
+                // chained iterator costs a test a cube).
+                for squares in [track, special] {
+                    for &owner in squares {
+                        if owner >= 0 {
+                            counts[owner as usize & (MAX_PLAYERS - 1)][colour] += 1;
+                        }
+                    }
                 }
                 continue;
+            }
+            if toward != 0 {
+                of_several |= 1 << p; // several colours (none: its cubes count for no colour)
             }
             let owned = owned_by_seat(track, special);
             for colour in walks::positions32(toward) {
@@ -307,7 +321,7 @@ impl Game {
                 }
             }
         }
-        counts
+        (counts, of_several)
     }
 
     /// Give back Planet `p`'s part of the kept scores before its track shrinks

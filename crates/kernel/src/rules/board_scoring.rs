@@ -197,7 +197,15 @@ pub fn complete_sets(counts: &[u16], size: u32, several: &[(u32, u16)]) -> u32 {
         // Each cube of one colour, or of every colour (P1: no choice to make): the bots' path,
         // `standing` counted in place. A cube of every colour is in each colour's count.
         let wild: u32 = several.iter().map(|&(_, cubes)| cubes as u32).sum();
-        let total: u32 = counts.iter().map(|&count| (count as u32).saturating_sub(wild)).sum::<u32>() + wild;
+        let (mut total, mut present) = (wild, 0u32);
+        for &count in counts {
+            let own = (count as u32).saturating_sub(wild);
+            total += own;
+            present += (own > 0) as u32;
+        }
+        if present + wild.min(counts.len() as u32 - present) < size {
+            return 0; // not one set: too few colours (the loop's first step, read from the counts)
+        }
         let mut sets = 0u32;
         while (sets + 1) * size <= total {
             let k = sets + 1;
