@@ -554,3 +554,58 @@ fn most_of_and_least_of_read_the_amount_for_each_member_bound_and_are_0_over_an_
     }
     assert!(checked > 0, "no position with a cube of seat 1 was checked");
 }
+
+#[test]
+fn end_checks_agree_with_the_conditions_evaluated_as_written() {
+    // Recognised forms (draft 7's two, ideas' stock and round, their kin) and others evaluated
+    // as written; each checked by `end_conditions_met` against `holds` on every state played.
+    use stargazer_kernel::expr::SetKind;
+    use stargazer_kernel::game::scope::Scope;
+    let number = Amount::Number;
+    let hand_at_most = |k: i64| {
+        let condition = Condition::Compare(Comparison::AtMost, Amount::Hand(Set::ThisSeat), number(k));
+        Amount::Count(Set::Where(SetKind::Seats, Box::new(condition), Box::new(Set::Everyone)))
+    };
+    let more = vec![
+        Condition::Compare(Comparison::Equal, Amount::Stock, number(0)),
+        Condition::Compare(Comparison::AtLeast, Amount::Round, number(4)),
+        Condition::Compare(Comparison::AtMost, Amount::Count(Set::WithRoom), Amount::Players),
+        Condition::Compare(Comparison::MoreThan, hand_at_most(6), number(1)),
+        Condition::Compare(Comparison::LessThan, Amount::FullPlanetsToEnd, Amount::Count(Set::FullPlanets)),
+    ];
+    let triggers = more.into_iter().enumerate().map(|(i, condition)| EndTrigger { id: format!("c{i}"), condition }).collect();
+    let game = draft_like_end(triggers);
+    // The last one (a sum) is no recognised form: evaluated as written, as an unrecognised
+    // condition (not a comparison) is.
+    let sum = Amount::Arithmetic(Arithmetic::Sum, vec![Amount::Stock, Amount::Round]);
+    let evaluated = draft_like_end(vec![
+        EndTrigger { id: "sum".into(), condition: Condition::Compare(Comparison::AtLeast, sum, number(14)) },
+        EndTrigger { id: "not".into(), condition: Condition::Not(Box::new(Condition::Compare(Comparison::NotEqual, Amount::Stock, number(0)))) },
+        // Some seat's hand at most 3: a recognised form of its own.
+        EndTrigger { id: "low".into(), condition: Condition::Compare(Comparison::MoreThan, hand_at_most(3), number(0)) },
+    ]);
+    let mut met = [0u32; 8];
+    for game in [&game, &evaluated] {
+        for seed in 0..60 {
+            let mut s = new_game(game, 3 + (seed as usize % 2), seed);
+            let mut rng = Rng::new(seed);
+            loop {
+                let nobody = Scope::table(s.start_player as usize);
+                let mut expected = 0u8;
+                for (i, trigger) in game.rules.end.triggers.iter().enumerate() {
+                    if game.holds(&s, &nobody, &trigger.condition) {
+                        expected |= 1 << i;
+                        met[i] += 1;
+                    }
+                }
+                assert_eq!(game.end_conditions_met(&s), expected, "seed {seed}, round {}", s.round);
+                if s.is_over() {
+                    break;
+                }
+                let act = s.legal[rng.below(s.legal.len())];
+                game.step(&mut s, act).unwrap();
+            }
+        }
+    }
+    assert!(met[..7].iter().all(|&n| n > 0), "every condition held on some state: {met:?}");
+}

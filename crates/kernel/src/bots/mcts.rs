@@ -103,8 +103,8 @@ struct Search<'a> {
 }
 
 impl Search<'_> {
-    fn node(&self, state: &State, action: Action) -> Node {
-        let mover = self.game.current_player(state).unwrap_or(0);
+    fn node(game: &Game, state: &State, action: Action) -> Node {
+        let mover = game.current_player(state).unwrap_or(0);
         Node { action, mover, first: 0, count: 0, expanded: false, visits: 0, rewards: [0.0; MAX_PLAYERS] }
     }
 
@@ -117,22 +117,26 @@ impl Search<'_> {
         self.rng.shuffle(&mut order);
         let first = self.nodes.len() as u32;
         self.nodes.reserve(legal.len());
+        self.states.reserve(legal.len());
+        let game = self.game;
         for &i in &order {
             let act = legal[i];
-            let mut after = self.states[index].clone();
-            self.game.step_unchecked(&mut after, act);
-            self.game.update_scores(&mut after);
-            let mut child = self.node(&after, act);
+            // The child's state is copied into its place and stepped there: a state is about a
+            // kilobyte, not to be moved once more.
+            self.states.extend_from_within(index..index + 1);
+            let after = self.states.last_mut().expect("the child's state was just added");
+            game.step_unchecked(after, act);
+            game.update_scores(after);
+            let mut child = Self::node(game, after, act);
             let prior = self.params.prior;
             if prior > 0 {
                 child.visits = prior;
-                let values = rewards(self.game, &after, self.params.scale);
+                let values = rewards(game, after, self.params.scale);
                 for (sum, value) in child.rewards.iter_mut().zip(values) {
                     *sum = value * prior as f64;
                 }
             }
             self.nodes.push(child);
-            self.states.push(after);
         }
         let node = &mut self.nodes[index];
         node.first = first;
@@ -300,7 +304,7 @@ pub fn decide(
     let mut search = Search { game, params, rng, nodes: Vec::with_capacity(1024), states: Vec::with_capacity(1024), deadline };
     let mut root_state = state.clone();
     game.update_scores(&mut root_state); // once here, so that every child updates only its own Planets
-    let root = search.node(&root_state, Action::new(Kind::PickCrew, -1));
+    let root = Search::node(game, &root_state, Action::new(Kind::PickCrew, -1));
     search.nodes.push(root);
     search.states.push(root_state);
     search.run()

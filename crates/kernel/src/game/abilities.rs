@@ -6,7 +6,7 @@
 //! program ends.
 
 use super::scope::{Scope, NOBODY};
-use super::Game;
+use super::{walks, Game};
 use crate::rules::{Event, Trigger, LANDING_EVENTS};
 use crate::state::{State, NO_WORKER};
 
@@ -80,7 +80,8 @@ impl Game {
     /// held crew with no trigger of `event` costs one bit test (`Crew::events`).
     fn held_event(&self, s: &mut State, event: Event, except: i8, picked: u16) {
         s.firing = true;
-        for slot in 0..s.crew_count as usize {
+        let held = !s.free_crew & (((1u32 << s.crew_count) - 1) as u16);
+        for slot in walks::positions(held) {
             let holder = s.workers[slot];
             if holder == NO_WORKER || holder == except {
                 continue;

@@ -259,6 +259,7 @@ impl Game {
     }
 
     /// Resolve effects until one needs a decision (true, options in `s.legal`) or none is left.
+    #[inline]
     pub(super) fn resolve_pending(&self, s: &mut State) -> bool {
         while let Some(&head) = s.pending.last() {
             if !self.effect_choices(s, head) {

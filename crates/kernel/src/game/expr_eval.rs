@@ -3,10 +3,16 @@
 
 use super::{Game, scoring};
 use super::scope::{bit, members, Scope, NOBODY, NO_CREW};
-use crate::expr::{SetKind, Set, Owner, Squares, Arithmetic, Amount, Comparison, Condition, PlaceOn, Act};
-use crate::rules::{SKIP, DIRECTION, COUNTER, NO_SKIP_LIMIT, most_skips, Majority};
+use crate::expr::{SetKind, Set, Owner, Squares, Arithmetic, Amount, Condition, PlaceOn, Act};
+use crate::rules::{compare, SKIP, DIRECTION, COUNTER, NO_SKIP_LIMIT, most_skips, Majority};
 use crate::state::{Stage, FREE_CUBE, State};
 use crate::limits::MAX_PLAYERS;
+
+/// The bit set of members 0..count (every Planet, seat or crew slot of the table).
+#[inline]
+fn every(count: u8) -> u16 {
+    ((1u32 << count) - 1) as u16
+}
 
 /// Owners on a track as a bit set: bit 0 for the virtual player's free cubes, bit `o + 1`
 /// for seat `o`.
@@ -17,8 +23,7 @@ fn owner_bit(owner: i8) -> u16 {
 /// The owners ranked first on a track as a bit set of `owner_bit`s (R15, by the ruleset's
 /// majority: one owner, or every owner sharing rank 1), 0 on an empty track.
 fn first_places(track: &[i8], m: &Majority) -> u16 {
-    let (order, ranked) = scoring::ranking(&scoring::tally(track), MAX_PLAYERS, m);
-    order[..ranked].iter().filter(|&&(_, rank)| rank == 1).fold(0, |bits, &(o, _)| bits | 1 << o)
+    scoring::first_owners(&scoring::tally(track), MAX_PLAYERS, m)
 }
 
 /// The index of the cube furthest back on a track among the owners' (`owners` a bit set of
@@ -39,6 +44,21 @@ fn ranks_first(track: &[i8], m: &Majority, owner: &Owner, owners: u16) -> bool {
     }
 }
 
+/// The members of `candidates` that `keep`, as a bit set: read lowest first, whatever the set
+/// kind's order, as conditions change nothing and a bit set has no order.
+#[inline]
+fn kept(candidates: u16, keep: impl Fn(usize) -> bool) -> u16 {
+    let (mut left, mut kept) = (candidates, 0u16);
+    while left != 0 {
+        let member = left.trailing_zeros() as usize;
+        left &= left - 1;
+        if keep(member) {
+            kept |= 1 << member;
+        }
+    }
+    kept
+}
+
 /// Whether a track holds a cube of one of `owners` (`owner_bit`s).
 fn has_cube(track: &[i8], owners: u16) -> bool {
     track.iter().any(|&o| owners & owner_bit(o) != 0)
@@ -53,20 +73,34 @@ impl Game {
         self.rules.planets[s.planets[p] as usize].special_capacity as i32 - s.special_fill[p] as i32
     }
 
-    /// The members of a set as a bit set (ring positions, seats or crew slots).
+    /// The members of a set as a bit set (ring positions, seats or crew slots). The sets a
+    /// body names most (the bound member, "you", every seat or Planet) are read here, inlined
+    /// where they are asked; the others in `composite_members`.
+    #[inline]
     pub fn set_members(&self, s: &State, sc: &Scope, set: &Set) -> u16 {
-        let planets = s.planet_count as usize;
-        let every_planet = ((1u32 << planets) - 1) as u16;
-        let players = s.players as usize;
-        let every_seat = ((1u32 << players) - 1) as u16;
-        let every_crew = ((1u32 << s.crew_count) - 1) as u16;
         let one = |member: i32| if member >= 0 { 1u16 << member } else { 0 };
         match set {
-            Set::AllPlanets => every_planet,
-            Set::WithRoom => s.open,
-            Set::FullPlanets => every_planet & !s.open,
-            Set::SurveyedPlanets => s.surveyed as u16,
             Set::ThisPlanet => one(sc.planet),
+            Set::ThisSeat => one(sc.seat),
+            Set::ThisCrew => bit(sc.this_crew()),
+            Set::Me => bit(sc.me),
+            Set::Everyone => every(s.players),
+            Set::AllPlanets => every(s.planet_count),
+            Set::WithRoom => s.open,
+            _ => self.composite_members(s, sc, set),
+        }
+    }
+
+    /// `set_members` of the sets that read more of the position, or other sets.
+    fn composite_members(&self, s: &State, sc: &Scope, set: &Set) -> u16 {
+        let planets = s.planet_count as usize;
+        let players = s.players as usize;
+        match set {
+            Set::AllPlanets => every(s.planet_count),
+            Set::WithRoom => s.open,
+            Set::FullPlanets => every(s.planet_count) & !s.open,
+            Set::SurveyedPlanets => s.surveyed as u16,
+            Set::ThisPlanet | Set::ThisSeat | Set::ThisCrew | Set::Me | Set::Everyone => self.set_members(s, sc, set),
             Set::Colour(colour) => (0..planets).filter(|&p| self.colour_of(s, p) == *colour).fold(0, |m, p| m | 1 << p),
             Set::NextWithRoom(of) => {
                 let mut found = 0u16;
@@ -77,14 +111,12 @@ impl Game {
                 }
                 found
             }
-            Set::Me => bit(sc.me),
-            Set::OtherSeats => every_seat & !bit(sc.me),
-            Set::Everyone => every_seat,
+            Set::OtherSeats => every(s.players) & !bit(sc.me),
             Set::StartPlayer => 1 << s.start_player,
             Set::Left if sc.me == NOBODY => 0,
             Set::Left => 1 << ((sc.me + 1) % players),
-            Set::ThisSeat => one(sc.seat),
             Set::LeftOf(of) => {
+                let every_seat = every(s.players);
                 let seats = self.set_members(s, sc, of) & every_seat;
                 ((seats << 1) | (seats >> (players - 1))) & every_seat
             }
@@ -99,10 +131,9 @@ impl Game {
                     None => 0,
                 }
             }
-            Set::AllCrews => every_crew,
-            Set::OtherCrews => every_crew & !bit(sc.crew),
-            Set::UnpickedCrews => s.free_crew & every_crew,
-            Set::ThisCrew => bit(sc.this_crew()),
+            Set::AllCrews => every(s.crew_count),
+            Set::OtherCrews => every(s.crew_count) & !bit(sc.crew),
+            Set::UnpickedCrews => s.free_crew & every(s.crew_count),
             Set::Where(kind, condition, of) => self.members_where(s, sc, *kind, condition, self.set_members(s, sc, of)),
         }
     }
@@ -115,8 +146,6 @@ impl Game {
         if candidates == 0 {
             return 0;
         }
-        let players = s.players as usize;
-        let each = |keep: &dyn Fn(usize) -> bool| members(candidates, kind, sc.first, players).filter(|&m| keep(m)).fold(0u16, |m, p| m | 1 << p);
         match (kind, condition) {
             (_, Condition::All(items)) => items.iter().fold(candidates, |left, item| self.members_where(s, sc, kind, item, left)),
             (_, Condition::Any(items)) => {
@@ -128,14 +157,14 @@ impl Game {
             (SetKind::Planets, Condition::Surveyed) => candidates & s.surveyed as u16,
             (SetKind::Planets, Condition::HasCube(owner)) if !owner.reads_planet() => {
                 let owners = self.owner_bits(s, sc, owner);
-                each(&|p| has_cube(s.track(p), owners))
+                kept(candidates, |p| has_cube(s.track(p), owners))
             }
             (SetKind::Planets, Condition::RanksFirst(owner)) if !owner.reads_planet() => {
                 let owners = self.owner_bits(s, sc, owner);
-                each(&|p| ranks_first(s.track(p), &self.rules.majority, owner, owners))
+                kept(candidates, |p| ranks_first(s.track(p), &self.rules.majority, owner, owners))
             }
-            (SetKind::Crews, Condition::Unpicked) => each(&|slot| s.workers[slot] < 0),
-            _ => each(&|member| self.holds(s, &sc.bind(kind, member), condition)),
+            (SetKind::Crews, Condition::Unpicked) => kept(candidates, |slot| s.workers[slot] < 0),
+            _ => kept(candidates, |member| self.holds(s, &sc.bind(kind, member), condition)),
         }
     }
 
@@ -150,7 +179,11 @@ impl Game {
 
     /// The owners a skill resolving for `me` may not move (`protect_cubes`): every protected
     /// seat but `me`, as `owner_bit`s.
+    #[inline]
     fn shielded(&self, s: &State, me: usize) -> u16 {
+        if s.protected == [0; MAX_PLAYERS] {
+            return 0; // nobody protected: the usual case, one compare
+        }
         (0..s.players as usize)
             .filter(|&seat| seat != me && s.protected[seat] != 0)
             .fold(0, |m, seat| m | owner_bit(seat as i8))
@@ -182,8 +215,20 @@ impl Game {
         closing
     }
 
-    /// An amount's value now.
+    /// An amount's value now: a number or a count the state keeps read inline where it is
+    /// asked, any other in `composite_amount`.
+    #[inline]
     pub fn amount(&self, s: &State, sc: &Scope, amount: &Amount) -> i64 {
+        match amount {
+            Amount::Number(value) => *value,
+            Amount::Round => s.round as i64,
+            Amount::Players => s.players as i64,
+            Amount::Stock => s.stock as i64,
+            _ => self.composite_amount(s, sc, amount),
+        }
+    }
+
+    fn composite_amount(&self, s: &State, sc: &Scope, amount: &Amount) -> i64 {
         let positions = |set: &Set| {
             let mask = self.set_members(s, sc, set);
             members(mask, set.kind(), sc.first, s.players as usize)
@@ -245,17 +290,7 @@ impl Game {
     pub fn holds(&self, s: &State, sc: &Scope, condition: &Condition) -> bool {
         let p = sc.planet.max(0) as usize;
         match condition {
-            Condition::Compare(op, a, b) => {
-                let (a, b) = (self.amount(s, sc, a), self.amount(s, sc, b));
-                match op {
-                    Comparison::AtLeast => a >= b,
-                    Comparison::AtMost => a <= b,
-                    Comparison::MoreThan => a > b,
-                    Comparison::LessThan => a < b,
-                    Comparison::Equal => a == b,
-                    Comparison::NotEqual => a != b,
-                }
-            }
+            Condition::Compare(op, a, b) => compare(*op, self.amount(s, sc, a), self.amount(s, sc, b)),
             Condition::All(items) => items.iter().all(|c| self.holds(s, sc, c)),
             Condition::Any(items) => items.iter().any(|c| self.holds(s, sc, c)),
             Condition::Not(item) => !self.holds(s, sc, item),
@@ -279,8 +314,25 @@ impl Game {
     }
 
     /// Whether performing `act` would change anything (Python: `Effect.can_perform`); an
-    /// immediate effect that cannot is skipped (R9).
+    /// immediate effect that cannot is skipped (R9). The acts that always can are answered
+    /// inline where they are asked, the others in `checked_can_perform`.
+    #[inline]
     pub fn can_perform(&self, s: &State, sc: &Scope, act: &Act) -> bool {
+        match act {
+            Act::GainVp { .. }
+            | Act::ChangeSurveyCount(_)
+            | Act::SurveyRule(_)
+            | Act::SkipPlanets(_)
+            | Act::SurveyDirection(_)
+            | Act::LoseVp { .. }
+            | Act::SetSurveyCount(_)
+            | Act::ForEach { .. }
+            | Act::If { .. } => true,
+            _ => self.checked_can_perform(s, sc, act),
+        }
+    }
+
+    fn checked_can_perform(&self, s: &State, sc: &Scope, act: &Act) -> bool {
         match act {
             // Nobody is "you" (a planet ability): nobody takes, scores the bonus or is protected.
             Act::TakeVp { .. } | Act::CollectFreeCubes(_) | Act::ProtectCubes(_) if sc.me == NOBODY => false,
@@ -500,10 +552,27 @@ impl Game {
         room > 0
     }
 
+    /// Whether `place_cube` would place a cube: some owner with a cube to place onto some
+    /// target with room for it (`can_place` of a pair). A target's room is the same whichever
+    /// seat places, so owners and targets are read apart, as bit sets.
     fn any_placement(&self, s: &State, sc: &Scope, owner: &Owner, on: &PlaceOn) -> bool {
-        let owners = self.placing_owners(s, sc, owner);
-        let (targets, kind) = self.placing_targets(s, sc, on);
-        members(targets, kind, 0, 0).any(|target| owners.clone().any(|cube| self.can_place(s, cube, target, on)))
+        let (targets, _) = self.placing_targets(s, sc, on);
+        if targets == 0 {
+            return false;
+        }
+        let free = matches!(owner, Owner::Free) && s.stock > 0;
+        let seats = match owner {
+            // Protected seats' cubes (protect_cubes) stay in their hands.
+            Owner::Seats(set) => self.set_members(s, sc, set) & !(self.shielded(s, sc.me) >> 1) & every(s.players),
+            Owner::Free | Owner::Anyone => 0,
+        };
+        let seat_cube = kept(seats, |seat| s.hands[seat] > 0) != 0;
+        match on {
+            PlaceOn::Rearmost(_) => (free || seat_cube) && kept(targets, |p| s.rooms[p] > 0) != 0,
+            PlaceOn::Special(_) => (free || seat_cube) && kept(targets, |p| self.special_room_of(s, p) > 0) != 0,
+            // R11: free cubes on a crew stay within the cap; a seat's cube always has room.
+            PlaceOn::Crews(_) => seat_cube || (free && kept(targets, |slot| self.rules.max_free_cubes_per_crew > s.crew_free[slot]) != 0),
+        }
     }
 
     /// `place_cube`: one cube of each owner onto each target with room, targets in their

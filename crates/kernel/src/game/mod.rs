@@ -35,13 +35,11 @@ pub struct Game {
 /// Empty normal squares per ring position.
 pub type Rooms = [i32; MAX_PLANETS];
 
-/// The crew slot of a pending effect as a scope reads it: none (`scope::NO_CREW`) for a setup step.
+/// The crew slot of a pending effect as a scope reads it: none (`scope::NO_CREW`, which is
+/// `NO_SLOT`) for a setup step.
+#[inline]
 fn crew_of(slot: u8) -> usize {
-    if slot == NO_SLOT {
-        scope::NO_CREW
-    } else {
-        slot as usize
-    }
+    slot as usize
 }
 
 impl Game {

@@ -1,15 +1,18 @@
 //! The flow between turns: advancing past effects that ask nothing, a turn's and a round's end
 //! (R10-R12: the end check, the crews nobody picked, the round's effects) and the next round.
 
-use super::Game;
+use super::{walks, Game};
 use super::scope::Scope;
 use crate::expr;
-use crate::expr::{SetKind, PROTECTED_TURN};
-use crate::rules::Event;
+use crate::expr::{Comparison, SetKind, PROTECTED_TURN};
+use crate::rules::{compare, EndAmount, EndCheck, Event};
 use crate::state::{empty, Stage, Pending, NO_WORKER, State};
 use crate::limits::{MAX_PLAYERS, MAX_CREW};
 
 impl Game {
+    /// Play every step that asks no decision, up to the next decision or the game's end:
+    /// inlined into `step_unchecked`, the search's hot path.
+    #[inline(always)]
     pub(super) fn advance(&self, s: &mut State) {
         loop {
             match s.stage {
@@ -42,6 +45,7 @@ impl Game {
         }
     }
 
+    #[inline(always)]
     fn end_turn(&self, s: &mut State) {
         s.turn += 1;
         if s.protected != [0; MAX_PLAYERS] {
@@ -73,13 +77,7 @@ impl Game {
             self.round_end_effects(s); // rules.yaml's round_end.effects (idea R7), after the crews'
         }
         let rules = &self.rules;
-        let nobody = Scope::table(s.start_player as usize);
-        let mut triggers = 0;
-        for (i, trigger) in rules.end.triggers.iter().enumerate() {
-            if self.holds(s, &nobody, &trigger.condition) {
-                triggers |= 1 << i;
-            }
-        }
+        let mut triggers = self.end_conditions_met(s);
         if s.round >= rules.knobs.max_rounds {
             triggers |= rules.end.round_limit();
         }
@@ -117,6 +115,61 @@ impl Game {
         s.stage = Stage::RoundEnd;
     }
 
+    /// The ruleset's end conditions that hold now (R10), bit i for the i-th (a state's
+    /// `triggers`), each read with nobody as "you" by its recognised form where it has one.
+    #[inline(always)]
+    pub fn end_conditions_met(&self, s: &State) -> u8 {
+        let nobody = Scope::table(s.start_player as usize);
+        let mut met = 0;
+        for (i, check) in self.rules.end_checks.iter().enumerate() {
+            if self.end_met(s, &nobody, check) {
+                met |= 1 << i;
+            }
+        }
+        met
+    }
+
+    #[inline(always)]
+    fn end_met(&self, s: &State, nobody: &Scope, check: &EndCheck) -> bool {
+        match check {
+            EndCheck::SomeHand(op, k) => {
+                let hands = &s.hands[..s.players as usize];
+                let k = *k;
+                // The comparison read once, not once a seat.
+                match op {
+                    Comparison::Equal => hands.iter().any(|&hand| hand as i64 == k),
+                    Comparison::AtMost => hands.iter().any(|&hand| hand as i64 <= k),
+                    Comparison::LessThan => hands.iter().any(|&hand| (hand as i64) < k),
+                    Comparison::AtLeast => hands.iter().any(|&hand| hand as i64 >= k),
+                    Comparison::MoreThan => hands.iter().any(|&hand| hand as i64 > k),
+                    Comparison::NotEqual => hands.iter().any(|&hand| hand as i64 != k),
+                }
+            }
+            EndCheck::FullPlanets(op, b) => {
+                let full = s.planet_count as i64 - s.open.count_ones() as i64;
+                compare(*op, full, self.end_amount(s, nobody, b))
+            }
+            EndCheck::Compare(op, a, b) => compare(*op, self.end_amount(s, nobody, a), self.end_amount(s, nobody, b)),
+            EndCheck::Evaluated(condition) => self.holds(s, nobody, condition),
+        }
+    }
+
+    #[inline(always)]
+    fn end_amount(&self, s: &State, nobody: &Scope, amount: &EndAmount) -> i64 {
+        let players = s.players as usize;
+        match amount {
+            EndAmount::Number(n) => *n,
+            EndAmount::FullPlanetsToEnd(by_players) => by_players[players],
+            EndAmount::FullPlanets => s.planet_count as i64 - s.open.count_ones() as i64,
+            EndAmount::PlanetsWithRoom => s.open.count_ones() as i64,
+            EndAmount::SeatsWithHand(op, k) => s.hands[..players].iter().filter(|&&hand| compare(*op, hand as i64, *k)).count() as i64,
+            EndAmount::Stock => s.stock as i64,
+            EndAmount::Round => s.round as i64,
+            EndAmount::Players => players as i64,
+            EndAmount::Evaluated(amount) => self.amount(s, nobody, amount),
+        }
+    }
+
     /// R11: each crew with no worker receives its free cubes, in crew-area order: the amount of
     /// `round_end.unpicked_crews.free_cubes` (read with this_crew bound to the crew and nobody as
     /// "you", just before the crew receives), at least 0, at most what the stock holds and what
@@ -124,10 +177,8 @@ impl Game {
     fn unpicked_crews_receive(&self, s: &mut State) {
         let rules = &self.rules;
         let nobody = Scope::table(s.start_player as usize);
-        for slot in 0..s.crew_count as usize {
-            if s.workers[slot] != NO_WORKER {
-                continue;
-            }
+        let unpicked = s.free_crew & (((1u32 << s.crew_count) - 1) as u16);
+        for slot in walks::positions(unpicked) {
             let wanted = match &rules.unpicked_crews.free_cubes {
                 expr::Amount::Number(n) => *n,
                 amount => self.amount(s, &nobody.bind(SetKind::Crews, slot), amount),

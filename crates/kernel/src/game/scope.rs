@@ -2,6 +2,7 @@
 //! members: the context every evaluation of `expr_eval` reads.
 
 use crate::expr::{SetKind};
+use crate::state::NO_SLOT;
 
 /// Where an effect of the language resolves: the chooser (`me`), the crew slot whose skill
 /// resolves, and the Planet, seat and crew bound by the innermost `for_each`, `choose` or
@@ -22,8 +23,9 @@ pub struct Scope {
 
 /// "You" when nobody is (a free cube's owner, an event of the whole table).
 pub const NOBODY: usize = usize::MAX;
-/// The crew slot of a planet ability's scope: none.
-pub const NO_CREW: usize = usize::MAX;
+/// The crew slot of a planet ability's scope: none. A pending setup step's slot (`NO_SLOT`), so
+/// that a pending effect's slot is its scope's crew as it stands.
+pub const NO_CREW: usize = NO_SLOT as usize;
 
 /// The bit of `member` in a set, none for `NOBODY` / `NO_CREW`.
 pub(super) fn bit(member: usize) -> u16 {

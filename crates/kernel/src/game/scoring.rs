@@ -8,7 +8,8 @@ use super::Game;
 use crate::expr::SetKind;
 use crate::rules::{Majority, Ties, MOST_SCORING_LINES};
 use crate::state::State;
-use crate::limits::{MAX_COLOURS, MAX_PLANETS, MAX_PLAYERS};
+use crate::limits::{MAX_COLOURS, MAX_PLAYERS};
+use smallvec::SmallVec;
 
 /// One seat's line of the sheet; `lines` the VP of each line of `end_scoring`, in file order
 /// (0 past the ruleset's lines).
@@ -45,6 +46,23 @@ pub(crate) fn tally(track: &[i8]) -> Tally {
     t
 }
 
+// A seat is below MAX_PLAYERS, so `seat & (MAX_PLAYERS - 1)` is the seat: an index with no bounds check.
+const _: () = assert!(MAX_PLAYERS.is_power_of_two());
+
+/// Each seat's cubes among a Planet's counted squares (free cubes count for nobody).
+#[inline]
+fn owned_by_seat(track: &[i8], special: &[i8]) -> [u16; MAX_PLAYERS] {
+    let mut owned = [0u16; MAX_PLAYERS];
+    for squares in [track, special] {
+        for &owner in squares {
+            if owner >= 0 {
+                owned[owner as usize & (MAX_PLAYERS - 1)] += 1;
+            }
+        }
+    }
+    owned
+}
+
 /// R15: the owners of `t` (index 0 the virtual player, `s + 1` seat `s`) with their ranks, best
 /// first, by `m.ties`: most cubes first, equal counts to the owner whose first cube stands
 /// further back (or forward), or sharing the better rank; the virtual player only when free
@@ -57,9 +75,7 @@ pub(crate) fn ranking(t: &Tally, players: usize, m: &Majority) -> ([(u8, u8); MA
     let from = if m.free_cubes_take_a_row { 0 } else { 1 };
     for o in from..=players {
         if t.counts[o] > 0 {
-            let square = if m.ties == Ties::FurtherForward { 2047 - t.first[o] } else { t.first[o] } as u32;
-            let key = (t.counts[o] as u32) << 15 | square << 4 | o as u32;
-            insert_descending(&mut keys, ranked, key);
+            insert_descending(&mut keys, ranked, ranking_key(t, o, m));
             ranked += 1;
         }
     }
@@ -70,6 +86,26 @@ pub(crate) fn ranking(t: &Tally, players: usize, m: &Majority) -> ([(u8, u8); MA
         order[place] = ((keys[place] & 0xF) as u8, rank);
     }
     (order, ranked)
+}
+
+/// An owner's key in `ranking`: the greater key ranks better.
+#[inline]
+fn ranking_key(t: &Tally, o: usize, m: &Majority) -> u32 {
+    let square = if m.ties == Ties::FurtherForward { 2047 - t.first[o] } else { t.first[o] } as u32;
+    (t.counts[o] as u32) << 15 | square << 4 | o as u32
+}
+
+/// The owners `ranking` ranks first, as a bit set (bit o for owner o), found without sorting:
+/// the greatest key, or under shared ranks every owner of the most cubes; 0 on an empty track.
+pub(crate) fn first_owners(t: &Tally, players: usize, m: &Majority) -> u16 {
+    let from = if m.free_cubes_take_a_row { 0 } else { 1 };
+    let owners = (from..=players).filter(|&o| t.counts[o] > 0);
+    if m.ties == Ties::Shared {
+        let most = owners.clone().map(|o| t.counts[o]).max().unwrap_or(0);
+        owners.filter(|&o| t.counts[o] == most).fold(0, |bits, o| bits | 1 << o)
+    } else {
+        owners.max_by_key(|&o| ranking_key(t, o, m)).map_or(0, |o| 1 << o)
+    }
 }
 
 /// Put `key` into `keys[..ranked]`, kept in descending order: one step of the insertion sort
@@ -157,29 +193,55 @@ impl Game {
     /// The board's scores counted from every square: each seat's R15-R16 majority VP, ranked
     /// on every Planet, and its R17 counts (its largest cube count of one colour m, and the
     /// number of colours at m). The reference the kept scores are held to.
+    /// One pass over the Planets: R17's counts are read from the tally the ranking takes (the
+    /// bots' hot path), not from a second scan of the squares.
     fn board_scores(&self, s: &State) -> BoardScores {
         let players = s.players as usize;
+        let r17 = self.rules.bonus_is_r17;
         let mut majority = [0i32; MAX_PLAYERS];
+        let mut counts = [[0u16; MAX_COLOURS]; MAX_PLAYERS];
         for p in 0..s.planet_count as usize {
             let card = &self.rules.planets[s.planets[p] as usize];
             let track = s.track(p);
-            self.rank_by_rules(&tally(track), players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
+            let owners = tally(track);
+            self.rank_by_rules(&owners, players, track.len(), &card.values, |seat, vp| majority[seat] += vp);
+            if r17 {
+                // The seats' cubes on the track (the tally's, free cubes left out) and on the special square.
+                let mut owned = [0u16; MAX_PLAYERS];
+                owned[..players].copy_from_slice(&owners.counts[1..=players]);
+                for &owner in s.special(p).iter().filter(|&&o| o >= 0) {
+                    owned[owner as usize] += 1;
+                }
+                for colour in walks::positions32(card.counts_toward) {
+                    for (row, &cubes) in counts.iter_mut().zip(&owned) {
+                        row[colour] += cubes;
+                    }
+                }
+            }
         }
-        (majority, self.colour_counts(s, |q| (s.track(q), s.special(q))))
+        (majority, self.largest_counts(s, &counts))
     }
 
     /// R17's counts of every seat (its largest cube count of one colour m, and the number of
     /// colours at m) over the cubes `cubes(p)` gives of each Planet (normal squares, special
     /// square); all zero when the ruleset's bonus is not R17's (`bonuses` scores it from the board).
     fn colour_counts<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [(u16, u8); MAX_PLAYERS] {
+        if !self.rules.bonus_is_r17 {
+            return [(0, 0); MAX_PLAYERS];
+        }
+        self.largest_counts(s, &self.count_colours(s, cubes).0)
+    }
+
+    /// R17's (largest count m, colours at m) of every seat from its cube counts per colour.
+    #[inline]
+    fn largest_counts(&self, s: &State, counts: &[[u16; MAX_COLOURS]; MAX_PLAYERS]) -> [(u16, u8); MAX_PLAYERS] {
         let mut bonus = [(0u16, 0u8); MAX_PLAYERS];
         if !self.rules.bonus_is_r17 {
             return bonus;
         }
         let colours = self.rules.colour_count().max(1);
-        let counts = self.count_colours(s, cubes);
         for seat in 0..s.players as usize {
-            let row = &counts[seat * colours..(seat + 1) * colours];
+            let row = &counts[seat][..colours];
             let most = row.iter().copied().max().unwrap_or(0);
             if most > 0 {
                 bonus[seat] = (most, row.iter().filter(|&&c| c == most).count() as u8);
@@ -195,61 +257,71 @@ impl Game {
             return std::array::from_fn(|seat| bonus(colours[seat]));
         }
         let rules = &self.rules.bonus;
-        let counts = self.count_colours(s, |p| {
+        let planets = &self.rules.planets;
+        let per_seat = self.rules.colour_count().max(1);
+        let counted = |p: usize| {
             let (track, special) = (s.track(p), s.special(p));
             (if rules.normal { track } else { &track[..0] }, if rules.special { special } else { &special[..0] })
-        });
-        let per_seat = self.rules.colour_count().max(1);
-        // A set holds a cube of several colours once: those cubes listed apart, by the colours.
-        let mut several = [[(0u32, 0u16); MAX_PLANETS]; MAX_PLAYERS];
-        let mut listed = [0usize; MAX_PLAYERS];
-        if self.rules.sets_of_several {
-            for p in 0..s.planet_count as usize {
-                let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
-                if toward.count_ones() < 2 {
-                    continue;
-                }
-                let (track, special) = (s.track(p), s.special(p));
-                let counted = (if rules.normal { track } else { &track[..0] }).iter().chain(if rules.special { special } else { &special[..0] });
-                let mut owned = [0u16; MAX_PLAYERS];
-                for &owner in counted.filter(|&&o| o >= 0) {
-                    owned[owner as usize] += 1;
-                }
-                for (seat, &cubes) in owned.iter().enumerate().filter(|&(_, &cubes)| cubes > 0) {
-                    several[seat][listed[seat]] = (toward, cubes); // one entry a Planet
-                    listed[seat] += 1;
-                }
-            }
-        }
+        };
+        let (by_seat, of_several) = self.count_colours(s, counted);
         let mut bonuses = [0i32; MAX_PLAYERS];
+        if of_several == 0 || !self.rules.sets_of_several {
+            for (seat, vp) in bonuses.iter_mut().enumerate().take(s.players as usize) {
+                *vp = rules.vp(&by_seat[seat][..per_seat], &[]);
+            }
+            return bonuses;
+        }
+        // A set holds a cube of several colours once: the cubes of the dealt Planets that count
+        // toward several colours are listed apart, by the colours.
+        let mut multi: SmallVec<[(u32, [u16; MAX_PLAYERS]); 2]> = SmallVec::new();
+        for p in walks::positions(of_several) {
+            let (track, special) = counted(p);
+            multi.push((planets[s.planets[p] as usize].counts_toward, owned_by_seat(track, special)));
+        }
         for (seat, vp) in bonuses.iter_mut().enumerate().take(s.players as usize) {
-            *vp = rules.vp(&counts[seat * per_seat..(seat + 1) * per_seat], &several[seat][..listed[seat]]);
+            let row = &by_seat[seat];
+            let several: SmallVec<[(u32, u16); 2]> = multi.iter().filter(|(_, owned)| owned[seat] > 0).map(|&(toward, owned)| (toward, owned[seat])).collect();
+            *vp = rules.vp(&row[..per_seat], &several); // one entry a Planet
         }
         bonuses
     }
 
-    /// Every seat's cube count per colour (seat `s`'s row at `s` x the ruleset's colour count)
-    /// over the cubes `cubes(p)` gives of each Planet (normal squares, special square).
-    fn count_colours<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> [u16; MAX_PLAYERS * MAX_COLOURS] {
-        let players = s.players as usize;
-        let colours = self.rules.colour_count().max(1);
-        let mut counts = [0u16; MAX_PLAYERS * MAX_COLOURS];
+    /// Every seat's cube count per colour (`[seat][colour]`) over the cubes `cubes(p)` gives of
+    /// each Planet (normal squares, special square). A Planet of one colour adds each cube to
+    /// its owner's count as it is read; one counting toward several colours (P1) adds its
+    /// owners' cubes to each of them.
+    /// Also the ring positions of the Planets that count toward several colours, as a bit set.
+    fn count_colours<'s>(&self, s: &State, cubes: impl Fn(usize) -> (&'s [i8], &'s [i8])) -> ([[u16; MAX_COLOURS]; MAX_PLAYERS], u16) {
+        let mut counts = [[0u16; MAX_COLOURS]; MAX_PLAYERS];
+        let mut of_several = 0u16;
         for p in 0..s.planet_count as usize {
             // Its own colour, or a lasting counts_toward's colours (P1: every one).
             let toward = self.rules.planets[s.planets[p] as usize].counts_toward;
             let (track, special) = cubes(p);
-            // Special squares hold seats' cubes only; free cubes count for nobody.
-            let mut owned = [0u16; MAX_PLAYERS];
-            for &owner in track.iter().chain(special).filter(|&&o| o >= 0) {
-                owned[owner as usize] += 1;
+            if toward.count_ones() == 1 {
+                let colour = toward.trailing_zeros() as usize;
+                // Free cubes count for nobody; the track and the special square read apart (a
+                // chained iterator costs a test a cube).
+                for squares in [track, special] {
+                    for &owner in squares {
+                        if owner >= 0 {
+                            counts[owner as usize & (MAX_PLAYERS - 1)][colour] += 1;
+                        }
+                    }
+                }
+                continue;
             }
+            if toward != 0 {
+                of_several |= 1 << p; // several colours (none: its cubes count for no colour)
+            }
+            let owned = owned_by_seat(track, special);
             for colour in walks::positions32(toward) {
-                for (seat, &cubes) in owned[..players].iter().enumerate() {
-                    counts[seat * colours + colour] += cubes;
+                for (row, &cubes) in counts.iter_mut().zip(&owned) {
+                    row[colour] += cubes;
                 }
             }
         }
-        counts
+        (counts, of_several)
     }
 
     /// Give back Planet `p`'s part of the kept scores before its track shrinks
@@ -428,8 +500,29 @@ impl Game {
             }
             return totals;
         }
-        for (total, line) in totals.iter_mut().zip(self.seat_totals(s).iter()) {
-            *total = line.total;
+        self.summed_totals(s)
+    }
+
+    /// `totals` of any other ruleset or state: the same sum of the sheet's parts, without the
+    /// sheet. Apart from `totals`, so that the bots' path stays a few instructions.
+    #[inline(never)]
+    fn summed_totals(&self, s: &State) -> [i32; MAX_PLAYERS] {
+        let mut totals = [0; MAX_PLAYERS];
+        let (majority, colours) = if s.unscored != 0 {
+            self.board_scores(s)
+        } else if self.rules.bonus_is_r17 {
+            (s.majority, std::array::from_fn(|seat| (s.colour_most[seat], s.colour_ties[seat])))
+        } else {
+            (s.majority, [(0, 0); MAX_PLAYERS]) // `bonuses` scores the board
+        };
+        let bonuses = self.bonuses(s, &colours);
+        for seat in 0..s.players as usize {
+            totals[seat] = majority[seat] + bonuses[seat] + s.vp[seat];
+        }
+        if !self.rules.end_scoring.is_empty() {
+            for (total, lines) in totals.iter_mut().zip(self.line_vp(s).iter()) {
+                *total += lines.iter().sum::<i32>();
+            }
         }
         totals
     }

@@ -15,6 +15,7 @@ impl Game {
     }
 
     /// The survey options into `s.legal`; false when there are none (the survey is over).
+    #[inline]
     pub(super) fn survey_options(&self, s: &mut State) -> bool {
         let seat = s.turn_seat();
         let minimum = self.rules.knobs.survey_minimum;

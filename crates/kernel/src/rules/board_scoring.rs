@@ -161,13 +161,16 @@ impl Bonus {
     /// as (colour bits, cubes): the largest count reads it in every colour's group, a set holds
     /// it once (R4; Python's `Bonus.vp`).
     pub fn vp(&self, counts: &[u16], several: &[(u32, u16)]) -> i32 {
+        if let Formula::DistinctColourSets { size, vp } = &self.formula {
+            return vp * complete_sets(counts, *size, several) as i32; // no cube, no set
+        }
         let most = counts.iter().copied().max().unwrap_or(0);
         if most == 0 {
             return 0;
         }
         match &self.formula {
             Formula::LargestGroups => most as i32 * counts.iter().filter(|&&c| c == most).count() as i32,
-            Formula::DistinctColourSets { size, vp } => vp * complete_sets(counts, *size, several) as i32,
+            Formula::DistinctColourSets { .. } => unreachable!("scored above"),
             Formula::VpByCount(table) => table[(most as usize).min(table.len()) - 1],
         }
     }
@@ -189,6 +192,41 @@ fn colours_of(mut bits: u32) -> impl Iterator<Item = usize> {
 /// and size x k in all, `several`'s cubes as any one of their colours (the k that fit are 0, 1,
 /// ..., the answer; Python's `bonus.complete_sets`).
 pub fn complete_sets(counts: &[u16], size: u32, several: &[(u32, u16)]) -> u32 {
+    let every = if counts.len() >= 32 { u32::MAX } else { (1u32 << counts.len()) - 1 };
+    if several.iter().all(|&(bits, _)| bits & every == every) {
+        // Each cube of one colour, or of every colour (P1: no choice to make): the bots' path,
+        // `standing` counted in place. A cube of every colour is in each colour's count.
+        let wild: u32 = several.iter().map(|&(_, cubes)| cubes as u32).sum();
+        let (mut total, mut present) = (wild, 0u32);
+        for &count in counts {
+            let own = (count as u32).saturating_sub(wild);
+            total += own;
+            present += (own > 0) as u32;
+        }
+        if present + wild.min(counts.len() as u32 - present) < size {
+            return 0; // not one set: too few colours (the loop's first step, read from the counts)
+        }
+        let mut sets = 0u32;
+        while (sets + 1) * size <= total {
+            let k = sets + 1;
+            let (mut standing, mut room) = (0u32, 0u32);
+            for &count in counts {
+                let kept = (count as u32).saturating_sub(wild).min(k);
+                standing += kept;
+                room += k - kept;
+            }
+            if standing + wild.min(room) < size * k {
+                break;
+            }
+            sets = k;
+        }
+        return sets;
+    }
+    matched_sets(counts, size, several)
+}
+
+/// `complete_sets` by matching: each cube of several colours seated as one of them in turn.
+fn matched_sets(counts: &[u16], size: u32, several: &[(u32, u16)]) -> u32 {
     let mut own = [0i32; MAX_COLOURS];
     for (colour, &count) in counts.iter().enumerate() {
         own[colour] = count as i32;
@@ -258,4 +296,24 @@ fn seat_one(group: usize, several: &[(u32, u16)], taken: &mut [[u16; MAX_COLOURS
         }
     }
     false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rng::Rng;
+
+    #[test]
+    fn sets_counted_in_place_equal_the_matching_for_cubes_of_one_or_every_colour() {
+        let mut rng = Rng::new(7);
+        for _ in 0..5000 {
+            let colours = 1 + rng.below(6);
+            let every = (1u32 << colours) - 1;
+            let wild = if rng.below(2) == 0 { 0 } else { rng.below(5) as u16 };
+            let several: Vec<(u32, u16)> = if wild == 0 { vec![] } else { vec![(every | 1 << 31, wild)] };
+            let counts: Vec<u16> = (0..colours).map(|_| rng.below(9) as u16 + wild).collect();
+            let size = 1 + rng.below(colours) as u32;
+            assert_eq!(complete_sets(&counts, size, &several), matched_sets(&counts, size, &several), "{counts:?} {size} {several:?}");
+        }
+    }
 }

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Timing, Op, Node, SETUP_CARD, Planet, Event, LANDING_EVENTS, Trigger, Abilities, Crew, PlayerCount, TriggerSpec, SetupSpec, RulesSpec, Majority, Formula, Bonus, End, ScoringLine, MOST_SCORING_LINES, ROUND_LIMIT_NAME, MOST_END_TRIGGERS, Rules, unsupported, small, VALUE_LIMIT};
+use super::{Timing, Op, Node, SETUP_CARD, Planet, Event, LANDING_EVENTS, Trigger, Abilities, Crew, PlayerCount, TriggerSpec, SetupSpec, RulesSpec, Majority, Formula, Bonus, End, EndCheck, ScoringLine, MOST_SCORING_LINES, ROUND_LIMIT_NAME, MOST_END_TRIGGERS, Rules, unsupported, small, VALUE_LIMIT};
 use super::effects::{act_of, compile_list};
 use crate::error::{KernelError};
 use crate::expr::Magnitudes;
@@ -242,6 +242,7 @@ impl Rules {
             .knobs
             .checked()
             .map_err(|(path, value, most)| unsupported(format!("{path} = {value} is beyond the kernel's limit of {most}")))?;
+        let end_checks = spec.end.triggers.iter().map(|trigger| EndCheck::of(&trigger.condition, &setups)).collect();
         let rules = Rules {
             name: spec.name.clone(),
             colours: spec.colours.clone(),
@@ -254,6 +255,7 @@ impl Rules {
             unpicked_crews: spec.unpicked_crews.clone(),
             round_end_effects: spec.round_end_effects.iter().map(act_of).collect::<Result<Vec<_>, _>>()?,
             end: end_of(&spec.end)?,
+            end_checks,
             end_scoring: end_scoring_of(&spec.end_scoring)?,
             turn_order_vp,
             majority,

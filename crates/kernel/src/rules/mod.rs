@@ -195,6 +195,8 @@ pub struct Rules {
     pub round_end_effects: Vec<Act>,
     /// The conditions that end the game at a round's end (R10), as received.
     pub end: End,
+    /// How each end condition is checked, in `end`'s order (`EndCheck::of`).
+    pub end_checks: Vec<EndCheck>,
     /// The score sheet's lines of their own (rules.yaml `end_scoring`), as received.
     pub end_scoring: Vec<ScoringLine>,
     /// VP by turn position at setup (0: the start player), one per seat of the largest table.
