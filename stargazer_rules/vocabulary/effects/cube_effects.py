@@ -366,22 +366,26 @@ class MoveCube(_Immediate):
     def __attrs_post_init__(self) -> None:
         _refuse_free_on_special(self, self.owner, self.square)
 
-    def _move(self, scope: Scope, p: int) -> tuple[int, int] | None:
-        """The index of the cube that leaves Planet ``p`` and the Planet it goes to, if any."""
+    def _move(self, scope: Scope, p: int, owners: Any, shielded: Any) -> tuple[int, int] | None:
+        """The index of the cube that leaves Planet ``p`` and the Planet it goes to, if any;
+        ``owners`` and ``shielded`` are read once, as the effect starts (a protection a landing
+        sets off mid-effect holds from the next effect on, in both engines)."""
         table = scope.table
-        index = _rearmost(_square_cubes(table, p, self.square), _owners(self.owner, scope), table.shielded(scope.me))
+        index = _rearmost(_square_cubes(table, p, self.square), owners, shielded)
         if index < 0:
             return None
         target = next((q for q in self.to.members(scope.bind(PLANETS, p)) if q != p and table.room(q) > 0), -1)
         return None if target < 0 else (index, target)
 
     def can_perform(self, scope: Scope) -> bool:
-        return any(self._move(scope, p) is not None for p in self.planet.members(scope))
+        owners, shielded = _owners(self.owner, scope), scope.table.shielded(scope.me)
+        return any(self._move(scope, p, owners, shielded) is not None for p in self.planet.members(scope))
 
     def perform(self, scope: Scope) -> None:
         table = scope.table
+        owners, shielded = _owners(self.owner, scope), table.shielded(scope.me)
         for p in self.planet.members(scope):
-            move = self._move(scope, p)
+            move = self._move(scope, p, owners, shielded)
             if move is None:
                 continue
             index, target = move
