@@ -400,11 +400,10 @@ def effect_of_type(
             raise NotImplementedError(f"{effect_name}.{param.name}: timing requirement on a {param.kind}")
         if param.default is REQUIRED or value != param.default or draw(st.booleans()):
             data[param.name] = value
-    if effect_name == "place_cube" and values.get("owner") == "free" and data.get("square") == "special":
-        # a free cube never goes on a special square (R3); nobody is "you" in some abilities
+    if effect_name in ("place_cube", "return_cube", "move_cube") and values.get("owner") == "free" and data.get("square") == "special":
+        # a free cube never stands on a special square (R3), so another owner: the square may
+        # be a value the caller fixed; nobody is "you" in some abilities
         data["owner"] = values["owner"] = "everyone" if NOBODY in bound else "me"
-    if effect_name in ("return_cube", "move_cube") and values.get("owner") == "free" and data.get("square") == "special":
-        data["square"] = values["square"] = "rearmost"  # nor is a free cube taken off one
     for param in cls.params:
         if param.required_when is None:
             continue
