@@ -283,7 +283,7 @@ def test_simulate_writes_the_games_the_summary_and_the_report(tmp_path, capsys):
         capsys, "simulate", "--games", "8", "--bots", "greedy/random", "--workers", "1", "--out", str(out)
     )
     assert status == 0, stderr
-    assert re.search(r"^draft7: played 8 games in [\d.]+ s \([\d.]+ games/s, native engine\) on 1 worker -> ", stderr, re.M)
+    assert re.search(r"^draft7: played 8 games in [\d.]+ s \([\d.,]+ games/s, native engine\) on 1 worker -> ", stderr, re.M)
     games = read_games(out / GAMES_FILE)
     assert [g["index"] for g in games] == list(range(8))
     assert {g["engine"] for g in games} == {"native"}
