@@ -13,11 +13,11 @@ import random
 import pytest
 import yaml
 from builders import armstrong, crew, deal_all, effect, game, keys, of, ruleset_data
-from differential import canonical, play_lockstep
+from differential import play_lockstep
 from invariants import check_cubes
 from strategies import choose
+from verdicts import on_both
 
-from stargazer_rules.engine import state_checks
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RulesetError
 from stargazer_rules.kernel import native
@@ -43,21 +43,6 @@ def start(g: Game, **fields) -> State:
     return state._replace(legal=g.derive_legal(state))
 
 
-def on_both(g: Game, state: State, acts) -> tuple[State, list]:
-    """Apply ``acts`` on both engines from ``state``; they must agree after each, and each state
-    must pass both checkers. The Python state and every event on the way."""
-    assert native.kernel_for(g) is not None, native.fallback_reason(g)
-    events = []
-    for act in acts:
-        after, happened = g.apply(state, act)
-        kernel = native.to_kernel(g, state)
-        kernel.step(act)
-        assert canonical(native.from_kernel(kernel)) == canonical(after)
-        assert state_checks.state_problems(g, after) == []
-        assert native.kernel_for(g).state_problems(after) == []
-        events += happened
-        state = after
-    return state, events
 
 
 def test_the_chooser_discards_cubes_out_of_play():

@@ -17,8 +17,8 @@ from builders import armstrong, crew, deal_all, effect, game, keys, of, planet, 
 from differential import play_lockstep
 from invariants import check_cubes
 from strategies import choose
+from verdicts import on_both
 
-from stargazer_rules.engine import state_checks
 from stargazer_rules.engine.game import Game
 from stargazer_rules.errors import RulesetError
 from stargazer_rules.kernel import native
@@ -26,7 +26,6 @@ from stargazer_rules.text.messages import describe_skill
 from stargazer_rules.vocabulary import actions as A
 from stargazer_rules.vocabulary.actions import action
 from stargazer_rules.vocabulary.table import State
-from differential import canonical
 
 #: Five Planets a..e whose special squares hold two cubes each (R3's knob).
 ROOMY = tuple(planet(pid, colour, [1, 2, 3, 4], special_capacity=2) for pid, colour in zip("abcde", ("red", "blue", "yellow", "green", "red")))
@@ -40,21 +39,6 @@ def special_game(skill) -> Game:
     return game(planets=ROOMY, crew=(armstrong(), crew("w", 2, skill), crew("x"), crew("y"), crew("z")))
 
 
-def on_both(g: Game, state: State, acts) -> tuple[State, list]:
-    """Apply ``acts`` on both engines from ``state``; they must agree after each, and each state
-    must pass both checkers. The Python state and every event on the way."""
-    assert native.kernel_for(g) is not None, native.fallback_reason(g)
-    events = []
-    for act in acts:
-        after, happened = g.apply(state, act)
-        kernel = native.to_kernel(g, state)
-        kernel.step(act)
-        assert canonical(native.from_kernel(kernel)) == canonical(after)
-        assert state_checks.state_problems(g, after) == []
-        assert native.kernel_for(g).state_problems(after) == []
-        events += happened
-        state = after
-    return state, events
 
 
 def with_specials(g: Game, specials: tuple[tuple[int, ...], ...]) -> State:

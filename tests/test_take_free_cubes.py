@@ -18,7 +18,8 @@ import random
 import attrs
 import pytest
 from builders import armstrong, crew, deal_all, effect, game, keys, of, round_end
-from differential import canonical, play_lockstep
+from verdicts import on_both
+from differential import play_lockstep
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from invariants import check_cubes
@@ -48,21 +49,6 @@ def r8_game(**rules) -> Game:
     return game(crew=(hero, crew("w"), crew("x"), crew("y"), crew("z")), **rules)
 
 
-def on_both(g: Game, state: State, acts) -> tuple[State, list]:
-    """Apply ``acts`` on both engines from ``state``; they must agree after each. The Python
-    state and every event on the way."""
-    assert native.kernel_for(g) is not None, native.fallback_reason(g)
-    events = []
-    for act in acts:
-        after, happened = g.apply(state, act)
-        kernel = native.to_kernel(g, state)
-        kernel.step(act)
-        assert canonical(native.from_kernel(kernel)) == canonical(after)
-        assert state_checks.state_problems(g, after) == []
-        assert native.kernel_for(g).state_problems(after) == []
-        events += happened
-        state = after
-    return state, events
 
 
 def armstrong_round(named: int) -> list:

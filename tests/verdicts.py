@@ -45,3 +45,20 @@ def assert_same_verdict(game: Game, state: State, label: str) -> bool:
         mine = game.step(mine, act)
         theirs.step(act)
     return False
+
+
+def on_both(g: Game, state: State, acts) -> tuple[State, list]:
+    """Apply ``acts`` on both engines from ``state``; they must agree after each, and each state
+    must pass both checkers. The Python state and every event on the way."""
+    assert native.kernel_for(g) is not None, native.fallback_reason(g)
+    events = []
+    for act in acts:
+        after, happened = g.apply(state, act)
+        kernel = native.to_kernel(g, state)
+        kernel.step(act)
+        assert canonical(native.from_kernel(kernel)) == canonical(after)
+        assert state_checks.state_problems(g, after) == []
+        assert native.kernel_for(g).state_problems(after) == []
+        events += happened
+        state = after
+    return state, events
